@@ -1,0 +1,115 @@
+# ipibench: top-level Makefile.
+#
+# `make bench` and `make test` are the two commands of README.md; each
+# installs (make deps) and builds what it needs.  Each concern lives in its
+# own folder with a small .mk fragment that only lists its sources, tests
+# and libraries; the rules below are shared.
+
+SHELL := /bin/bash
+CC ?= gcc
+BUILD := build
+CONFIG ?= configs/seed-96cpu.ini
+
+# The release (rel) and sanitizer (asan) variants of every object.
+CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -MMD -MP \
+		 -Iprobes/include -I.
+CFLAGS_rel := -O2
+CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	       -fno-sanitize-recover=all
+LDFLAGS_asan := -fsanitize=address,undefined
+
+# Link order: users before the libraries they use.
+COMPONENTS := runner analysis probes
+include runner/runner.mk analysis/analysis.mk probes/probes.mk
+
+EXT_LIBS := $(sort $(foreach c,$(COMPONENTS),$($(c)_LIBS))) -lm
+TEST_LIBS := -lcmocka
+
+.PHONY: all deps hv dom0 build test unit integration bench fuzz clean help
+all: build
+
+help:
+	@echo "make deps         install the Debian packages ipibench needs (sudo if not root)"
+	@echo "make hv           fetch Xen 4.17 source, apply hv-patch/series, build $(HV_XEN)"
+	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
+	@echo "make build        build $(BUILD)/bin/ipibench and the agent"
+	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
+	@echo "make test         unit tests (ASan+UBSan) and QEMU integration tests"
+	@echo "make fuzz         run the trace reader fuzz target for longer"
+
+deps:
+	@bash mk/deps.sh
+
+# ---- objects, libraries, binaries -------------------------------------
+$(BUILD)/rel/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_rel) $($(firstword $(subst /, ,$<))_CFLAGS) -c $< -o $@
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_asan) $($(firstword $(subst /, ,$<))_CFLAGS) -c $< -o $@
+
+define lib_rule
+$(BUILD)/$(2)/lib$(1).a: $$(patsubst %.c,$(BUILD)/$(2)/%.o,$$($(1)_SRCS))
+	@mkdir -p $$(@D)
+	rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach c,$(COMPONENTS),$(foreach v,rel asan,$(eval $(call lib_rule,$(c),$(v)))))
+
+LIBS_rel := $(foreach c,$(COMPONENTS),$(BUILD)/rel/lib$(c).a)
+LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
+
+$(BUILD)/bin/ipibench: $(BUILD)/rel/runner/main.o $(LIBS_rel)
+	@mkdir -p $(@D)
+	$(CC) $^ $(EXT_LIBS) -o $@
+$(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) -o $@
+
+# The dom0 agent: one static binary against libxen-dev's archives.
+AGENT := $(BUILD)/bin/ipibench-agent
+$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a
+	@mkdir -p $(@D)
+	$(CC) -static $^ $(agent_LIBS) -o $@
+
+# Unit tests: one cmocka binary per test source, sanitizer build.
+ALL_TESTS := $(foreach c,$(COMPONENTS),$($(c)_TESTS))
+TEST_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(ALL_TESTS))
+$(BUILD)/asan/%: $(BUILD)/asan/%.o $(LIBS_asan)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) $(TEST_LIBS) -o $@
+.SECONDARY:
+
+INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)
+INTEGRATION_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(INTEGRATION_TESTS))
+
+build: deps $(BUILD)/bin/ipibench $(AGENT)
+	@true
+
+# ---- the hypervisor and the dom0 image ---------------------------------
+HV_DIR := $(BUILD)/xen
+HV_XEN := $(HV_DIR)/xen
+hv: deps
+	@bash mk/hv.sh $(HV_DIR)
+
+DOM0_DIR := $(BUILD)/dom0
+dom0: deps $(AGENT)
+	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
+
+# ---- the two commands --------------------------------------------------
+unit: deps $(TEST_BINS)
+	@bash mk/runtests.sh unit $(TEST_BINS)
+
+integration: hv dom0 build $(INTEGRATION_BINS)
+	@bash mk/runtests.sh integration $(INTEGRATION_BINS)
+
+test: deps
+	@$(MAKE) --no-print-directory unit integration
+	@bash mk/runtests.sh total
+
+bench: hv dom0 build
+	$(BUILD)/bin/ipibench run -c $(CONFIG)
+
+clean:
+	rm -rf $(BUILD)/rel $(BUILD)/asan $(BUILD)/bin
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

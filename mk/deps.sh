@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# make deps: install the Debian packages ipibench needs, and nothing else.
+#
+# Source packages (deb-src) and bookworm-backports are enabled by deriving a
+# new apt source from the first stanza of the machine's own
+# /etc/apt/sources.list.d/debian.sources (same URIs and Signed-By), so no
+# mirror host name is ever written here.  Only the apt steps need root: they
+# run through sudo when the caller is not root.  Idempotent and quick when
+# everything is present (one dpkg-query, no network).
+set -euo pipefail
+
+# Packages from bookworm.
+PKGS=(
+	gcc make flex bison python3 pkg-config dpkg-dev xz-utils
+	libxen-dev busybox-static
+	libjansson-dev libinih-dev libcmocka-dev
+	gnuplot-nox hyperfine linux-perf
+	clang libclang-rt-14-dev
+	e2fsprogs mtools cpio
+)
+# Packages from bookworm-backports (QEMU >= 9 can emulate x2APIC under TCG).
+BPO_PKGS=(qemu-system-x86)
+BPO_MIN_QEMU=9
+
+SRC_FILE=/etc/apt/sources.list.d/ipibench.sources
+DEB_SOURCES=/etc/apt/sources.list.d/debian.sources
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		echo "deps: need root for '$*' and sudo is not installed" >&2
+		exit 1
+	fi
+}
+
+missing=()
+for p in "${PKGS[@]}" "${BPO_PKGS[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$st" = installed ] || missing+=("$p")
+done
+
+qemu_ok() {
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || return 1
+	local v
+	v=$(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
+	[ -n "$v" ] && [ "$v" -ge "$BPO_MIN_QEMU" ]
+}
+
+if [ ${#missing[@]} -eq 0 ] && qemu_ok && [ -f "$SRC_FILE" ]; then
+	echo "deps: all present"
+	exit 0
+fi
+
+if [ ! -f "$SRC_FILE" ]; then
+	[ -r "$DEB_SOURCES" ] || {
+		echo "deps: $DEB_SOURCES not found: cannot derive deb-src/backports sources" >&2
+		exit 1
+	}
+	# First stanza only: its URIs and Signed-By lines.
+	uris=$(awk '/^$/{exit} /^URIs:/{print}' "$DEB_SOURCES")
+	signed=$(awk '/^$/{exit} /^Signed-By:/{print}' "$DEB_SOURCES")
+	[ -n "$uris" ] || { echo "deps: $DEB_SOURCES:1: first stanza has no URIs" >&2; exit 1; }
+	tmp=$(mktemp)
+	{
+		echo "# Written by ipibench 'make deps', derived from $DEB_SOURCES."
+		echo "Types: deb-src"
+		echo "$uris"
+		echo "Suites: bookworm bookworm-updates"
+		echo "Components: main"
+		echo "$signed"
+		echo
+		echo "Types: deb deb-src"
+		echo "$uris"
+		echo "Suites: bookworm-backports"
+		echo "Components: main"
+		echo "$signed"
+	} >"$tmp"
+	as_root install -m 0644 "$tmp" "$SRC_FILE"
+	rm -f "$tmp"
+fi
+
+echo "deps: installing ${missing[*]:-(backports only)}"
+as_root apt-get update -q
+as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	"${PKGS[@]}"
+as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	-t bookworm-backports "${BPO_PKGS[@]}"
+qemu_ok || { echo "deps: qemu-system-x86_64 >= $BPO_MIN_QEMU not available" >&2; exit 1; }
+echo "deps: done"

@@ -1,0 +1,9 @@
+# runner/: the ipibench CLI, configs, host backends, results store; the agent.
+runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c))
+runner_TESTS := $(wildcard runner/tests/test_*.c)
+runner_LIBS := -ljansson -linih
+
+# The dom0 agent (static; runs inside the Xen host).
+agent_SRCS := $(wildcard runner/agent/*.c runner/agent/workloads/*.c)
+agent_LIBS := -Wl,--start-group -lxenctrl -lxencall -lxenforeignmemory -lxendevicemodel \
+	-lxenevtchn -lxengnttab -lxentoollog -lxentoolcore -ljansson -Wl,--end-group -lpthread

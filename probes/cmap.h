@@ -1,0 +1,29 @@
+/*
+ * probes/cmap.h: u32 key -> two u64 counters, open addressing.
+ *
+ * The number of distinct keys is capped (limit): keys beyond it are counted
+ * in `overflow` instead of growing the table, so a hostile or corrupt file
+ * cannot make memory grow with its size.
+ */
+#ifndef IPIBENCH_CMAP_H
+#define IPIBENCH_CMAP_H
+
+#include <stdint.h>
+
+struct cmap {
+	uint32_t *key;
+	uint64_t *v, *w;
+	uint8_t *used;
+	uint32_t cap, n, limit;
+	uint64_t overflow;	/* increments of keys refused by the cap */
+	uint32_t last_key;	/* one-entry cache: traces repeat events */
+	uint32_t last_slot;
+};
+
+int cmap_init(struct cmap *m, uint32_t limit);
+void cmap_fini(struct cmap *m);
+/* Add (dv, dw) to key's counters; 0, or -1 when refused (cap or memory). */
+int cmap_add(struct cmap *m, uint32_t key, uint64_t dv, uint64_t dw);
+/* Iterate: for (i = 0; i < m->cap; i++) if (m->used[i]) ... */
+
+#endif

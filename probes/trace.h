@@ -1,0 +1,76 @@
+/*
+ * probes/trace.h: the analyses behind `ipibench trace` (summary, ipi, irq),
+ * separate from the command line so tests and the fuzz target call them on
+ * memory buffers.
+ */
+#ifndef IPIBENCH_TRACE_H
+#define IPIBENCH_TRACE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "probes/cmap.h"
+#include "probes/hist.h"
+#include "probes/xtrace.h"
+
+#define TR_MAX_EVENT_IDS 65536	/* distinct event IDs kept per file */
+
+struct tr_cpu {
+	uint64_t records, chunks, lost, lost_events, wraps;
+};
+
+struct tr_summary {
+	uint64_t bytes, records, chunks, lost;
+	struct cmap ev;		/* event ID -> count */
+	struct tr_cpu *cpu;	/* XT_MAX_CPUS entries */
+	uint32_t ncpu;		/* highest CPU seen + 1 */
+	struct xt_anom an;
+};
+
+int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
+void tr_summary_fini(struct tr_summary *s);
+
+/* One row per event name (IDs sharing a name are merged), sorted by name
+ * as the seed's profile is. */
+struct tr_row {
+	char name[48];
+	uint64_t count;
+	uint32_t ids[4];	/* first IDs with that name */
+	uint32_t nids;
+};
+struct tr_row *tr_summary_rows(const struct tr_summary *s, size_t *n);
+
+/* IPI operations (see `ipibench trace ipi --help`). */
+enum { TR_PHYS, TR_LOGICAL, TR_SHORTHAND, TR_SELF, TR_NMODES };
+extern const char *const tr_mode_name[TR_NMODES];
+
+struct tr_mode {
+	uint64_t ops;
+	uint64_t icr_total;
+	struct hist dests, icr, cost, lat;
+};
+
+struct tr_ipi {
+	struct tr_mode mode[TR_NMODES];
+	struct hist **lat_cpu;		/* per receiving CPU, allocated when seen */
+	uint64_t recv, unmatched, icr_writes, mask_to_apicid[2];
+	uint32_t tsc_khz;		/* from the file's apic:tsc_khz record, 0 if none */
+	struct xt_anom an;
+};
+int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f);
+void tr_ipi_fini(struct tr_ipi *p);
+
+/* Interrupts handled. */
+struct tr_irq {
+	uint64_t *irqs, *ipis;		/* per CPU, XT_MAX_CPUS entries */
+	uint32_t ncpu;
+	struct cmap irq;		/* IRQ -> count, handling cycles */
+	struct cmap vec;		/* IPI vector -> receives */
+	struct xt_anom an;
+};
+int tr_irq_run(struct tr_irq *q, const struct xt_file *f);
+void tr_irq_fini(struct tr_irq *q);
+
+json_t *tr_anom_json(const struct xt_anom *an);
+
+#endif

@@ -1,0 +1,767 @@
+/*
+ * probes/trace_cmd.c: `ipibench trace summary|diff|ipi|irq FILE... [--json]`.
+ *
+ * One function per subcommand and one table naming them, as runner/main.c
+ * does for the verbs; each subcommand's --help comes from the same table.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/events.h"
+#include "probes/probes.h"
+#include "probes/trace.h"
+
+struct topts {
+	bool json, strict;
+	double tsc_khz;		/* 0: from the file, if it says */
+	uint32_t top;		/* diff: rows shown in text (0 = all) */
+};
+
+struct subcmd {
+	const char *name;
+	int (*fn)(struct topts *o, int nfiles, char **files);
+	int min_files, max_files;	/* max 0: unlimited */
+	const char *usage;
+	const char *help;
+};
+
+static int do_summary(struct topts *o, int n, char **files);
+static int do_diff(struct topts *o, int n, char **files);
+static int do_ipi(struct topts *o, int n, char **files);
+static int do_irq(struct topts *o, int n, char **files);
+
+static const char common_help[] =
+	"Files are read as xentrace writes them: per-CPU chunks, each opened by a\n"
+	"cpu_change record.  Anything irregular (garbage between chunks, a record\n"
+	"running past its chunk or the file, TSC going backwards on a CPU) is\n"
+	"reported with its byte offset on stderr, counted under \"anomalies\" in the\n"
+	"JSON, and the rest of the file is still read.\n"
+	"\n"
+	"options:\n"
+	"  --json         print JSON instead of a table\n"
+	"  --strict       exit with status 1 if any anomaly was found\n"
+	"  -h, --help     this help\n"
+	"\n"
+	"exit status: 0 ok, 1 a file could not be read (or --strict and an anomaly),\n"
+	"2 usage error.\n";
+
+static const struct subcmd subcmds[] = {
+	{ "summary", do_summary, 1, 0, "summary FILE... [--json]",
+	  "One row per event name with its count (Xen's events by their xentrace\n"
+	  "`formats` names, TRC_64_FLAG variants folded, runstate changes decoded,\n"
+	  "ipibench's APIC events as apic:*, unknown events by hex ID), then the\n"
+	  "records, chunks, lost records and wrap_buffer records of each CPU.\n"
+	  "Each FILE is summarised on its own.\n" },
+	{ "diff", do_diff, 2, 2, "diff A B [--json] [--top N]",
+	  "The two profiles side by side: event name, count in A, count in B, change\n"
+	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
+	  "(largest absolute change first).  --top N shows only the first N rows.\n" },
+	{ "ipi", do_ipi, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
+	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
+	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"
+	  "shorthand (ALLBUT), self - the number of operations and the distribution\n"
+	  "(count, min, p50, p95, max) of destinations, ICR writes and send cost.\n"
+	  "\n"
+	  "Latency rule: records of all CPUs are merged in TSC order; each\n"
+	  "apic:ipi_recv is matched with the most recent send of the same vector that\n"
+	  "precedes it (on any CPU), and its latency is the receive TSC minus that\n"
+	  "send's TSC.  Receives with no preceding send of their vector are counted as\n"
+	  "unmatched.  Latencies are shown per mode and per receiving CPU.\n"
+	  "\n"
+	  "TSC cycles become ns with --tsc-khz KHZ, else with the apic:tsc_khz record\n"
+	  "the ipibench collector writes; without either, cycles only.\n"
+	  "Percentiles come from a log-linear histogram: within 1/64 of the sample.\n" },
+	{ "irq", do_irq, 1, 0, "irq FILE... [--json]",
+	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, and\n"
+	  "apic:ipi_recv), per IRQ (count, mean handling cycles from do_irq's TSCs)\n"
+	  "and per IPI vector.\n" },
+};
+#define NSUB (sizeof(subcmds) / sizeof(subcmds[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ipibench trace <subcommand> FILE... [options]\n\nsubcommands:\n");
+	for (size_t i = 0; i < NSUB; i++)
+		fprintf(f, "  %s\n", subcmds[i].usage);
+	fprintf(f, "\n'ipibench trace <subcommand> --help' explains each.\n");
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static void report_anom(const char *path, const struct xt_anom *an)
+{
+	for (uint64_t i = 0; i < an->nmsgs && i < XT_MAX_MSGS; i++)
+		fprintf(stderr, "ipibench trace: %s: %s\n", path, an->msgs[i]);
+	if (an->nmsgs > XT_MAX_MSGS)
+		fprintf(stderr, "ipibench trace: %s: ... %" PRIu64 " more messages\n", path,
+			an->nmsgs - XT_MAX_MSGS);
+}
+
+/* One line for the table output, so a problem is seen even without stderr. */
+static void print_anom_line(const struct xt_anom *an)
+{
+	if (!xt_anom_any(an) && !an->nmsgs)
+		return;
+	printf("anomalies: %" PRIu64 " bytes skipped, %" PRIu64 " garbage runs, %" PRIu64
+	       " bad records, %" PRIu64 " short chunks, %s, %" PRIu64
+	       " TSC steps backwards (details on stderr)\n",
+	       an->skipped_bytes, an->garbage_runs, an->bad_records, an->short_chunks,
+	       an->truncated ? "truncated" : "not truncated", an->tsc_backwards);
+}
+
+static int open_file(const char *path, struct xt_file *f)
+{
+	char err[512];
+
+	if (xt_map(f, path, err, sizeof(err))) {
+		fprintf(stderr, "ipibench trace: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A file with no chunk at all is not a xentrace file: a fatal error. */
+static bool not_xentrace(const char *path, uint64_t chunks, const struct xt_anom *an)
+{
+	if (chunks)
+		return false;
+	fprintf(stderr, "ipibench trace: %s: not a xentrace file: no cpu_change record%s%s\n",
+		path, an->nmsgs ? " (" : " (empty file)", an->nmsgs ? an->msgs[0] : "");
+	if (an->nmsgs)
+		fprintf(stderr, "ipibench trace: %s: )\n", path);
+	return true;
+}
+
+static int emit_json(json_t *root)
+{
+	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
+
+	putchar('\n');
+	json_decref(root);
+	return rc ? 1 : 0;
+}
+
+static json_t *dist_json(const struct hist *h, double khz)
+{
+	if (!h->count)
+		return json_pack("{s:i}", "count", 0);
+	if (khz > 0)
+		return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f}", "count", (json_int_t)h->count,
+				 "min", h->min * 1e6 / khz,
+				 "p50", hist_quantile(h, 0.5) * 1e6 / khz,
+				 "p95", hist_quantile(h, 0.95) * 1e6 / khz,
+				 "max", h->max * 1e6 / khz, "mean", h->sum / h->count * 1e6 / khz);
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:f}", "count", (json_int_t)h->count,
+			 "min", (json_int_t)h->min, "p50", (json_int_t)hist_quantile(h, 0.5),
+			 "p95", (json_int_t)hist_quantile(h, 0.95), "max", (json_int_t)h->max,
+			 "mean", h->sum / h->count);
+}
+
+static void dist_text(const struct hist *h, double scale)
+{
+	if (!h->count) {
+		printf("  %10s %10s %10s %10s", "-", "-", "-", "-");
+		return;
+	}
+	printf("  %10.0f %10.0f %10.0f %10.0f", h->min * scale, hist_quantile(h, 0.5) * scale,
+	       hist_quantile(h, 0.95) * scale, h->max * scale);
+}
+
+/* ---- summary --------------------------------------------------------------- */
+
+static json_t *summary_json(const char *path, const struct tr_summary *s)
+{
+	json_t *ev = json_array(), *cpus = json_array();
+	struct tr_row *rows;
+	size_t n;
+
+	rows = tr_summary_rows(s, &n);
+	for (size_t i = 0; rows && i < n; i++) {
+		json_t *ids = json_array();
+
+		for (uint32_t j = 0; j < rows[i].nids; j++) {
+			char b[16];
+
+			snprintf(b, sizeof(b), "0x%08x", rows[i].ids[j]);
+			json_array_append_new(ids, json_string(b));
+		}
+		json_array_append_new(ev, json_pack("{s:s,s:I,s:o}", "name", rows[i].name,
+						    "count", (json_int_t)rows[i].count, "ids", ids));
+	}
+	free(rows);
+	for (uint32_t c = 0; c < s->ncpu; c++) {
+		const struct tr_cpu *p = &s->cpu[c];
+
+		if (!p->chunks && !p->records)
+			continue;
+		json_array_append_new(cpus, json_pack("{s:i,s:I,s:I,s:I,s:I}", "cpu", (int)c,
+						      "records", (json_int_t)p->records,
+						      "chunks", (json_int_t)p->chunks,
+						      "lost_records", (json_int_t)p->lost,
+						      "wrap_buffer", (json_int_t)p->wraps));
+	}
+	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:o}", "file", path,
+			 "bytes", (json_int_t)s->bytes, "records", (json_int_t)s->records,
+			 "chunks", (json_int_t)s->chunks, "lost_records", (json_int_t)s->lost,
+			 "events", ev, "cpus", cpus, "anomalies", tr_anom_json(&s->an));
+}
+
+static void summary_text(const char *path, const struct tr_summary *s)
+{
+	struct tr_row *rows;
+	size_t n;
+
+	printf("%s: %" PRIu64 " records in %" PRIu64 " chunks, %" PRIu64 " bytes\n", path,
+	       s->records, s->chunks, s->bytes);
+	rows = tr_summary_rows(s, &n);
+	printf("%12s  %s\n", "count", "event");
+	for (size_t i = 0; rows && i < n; i++)
+		printf("%12" PRIu64 "  %s\n", rows[i].count, rows[i].name);
+	free(rows);
+	printf("\n%5s %12s %8s %12s %11s\n", "cpu", "records", "chunks", "lost_records",
+	       "wrap_buffer");
+	for (uint32_t c = 0; c < s->ncpu; c++) {
+		const struct tr_cpu *p = &s->cpu[c];
+
+		if (p->chunks || p->records)
+			printf("%5u %12" PRIu64 " %8" PRIu64 " %12" PRIu64 " %11" PRIu64 "\n", c,
+			       p->records, p->chunks, p->lost, p->wraps);
+	}
+	if (s->lost)
+		printf("warning: %" PRIu64 " records were lost by Xen (trace buffers full)\n",
+		       s->lost);
+	print_anom_line(&s->an);
+}
+
+static int do_summary(struct topts *o, int n, char **files)
+{
+	json_t *arr = json_array();
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct xt_file f;
+		struct tr_summary s;
+
+		if (open_file(files[i], &f)) {
+			rc = 1;
+			continue;
+		}
+		if (tr_summary_run(&s, &f)) {
+			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
+			rc = 1;
+		} else if (not_xentrace(files[i], s.chunks, &s.an)) {
+			rc = 1;
+		} else {
+			report_anom(files[i], &s.an);
+			if (o->strict && (xt_anom_any(&s.an) || s.an.nmsgs))
+				rc = 1;
+			if (o->json)
+				json_array_append_new(arr, summary_json(files[i], &s));
+			else {
+				if (i)
+					putchar('\n');
+				summary_text(files[i], &s);
+			}
+		}
+		tr_summary_fini(&s);
+		xt_unmap(&f);
+	}
+	if (o->json) {
+		if (emit_json(json_pack("{s:o}", "files", arr)))
+			rc = 1;
+	} else {
+		json_decref(arr);
+	}
+	return rc;
+}
+
+/* ---- diff ------------------------------------------------------------------- */
+
+struct drow {
+	const char *name;
+	uint64_t a, b;
+};
+
+static int drow_cmp(const void *x, const void *y)
+{
+	const struct drow *p = x, *q = y;
+	double dp = fabs((double)p->b - (double)p->a), dq = fabs((double)q->b - (double)q->a);
+
+	if (dp != dq)
+		return dp < dq ? 1 : -1;
+	return strcmp(p->name, q->name);
+}
+
+static int do_diff(struct topts *o, int n, char **files)
+{
+	struct xt_file f[2];
+	struct tr_summary s[2];
+	struct tr_row *rows[2] = { NULL, NULL };
+	size_t nr[2] = { 0, 0 }, i, j, nd = 0;
+	struct drow *d = NULL;
+	int rc = 0, k;
+
+	(void)n;
+	memset(s, 0, sizeof(s));
+	for (k = 0; k < 2; k++) {
+		if (open_file(files[k], &f[k])) {
+			if (k)
+				xt_unmap(&f[0]);
+			return 1;
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		if (tr_summary_run(&s[k], &f[k])) {
+			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[k]);
+			rc = 1;
+			goto out;
+		}
+		if (not_xentrace(files[k], s[k].chunks, &s[k].an)) {
+			rc = 1;
+			goto out;
+		}
+		report_anom(files[k], &s[k].an);
+		if (o->strict && (xt_anom_any(&s[k].an) || s[k].an.nmsgs))
+			rc = 1;
+		rows[k] = tr_summary_rows(&s[k], &nr[k]);
+	}
+	d = calloc(nr[0] + nr[1] + 1, sizeof(*d));
+	if (!d || !rows[0] || !rows[1]) {
+		rc = 1;
+		goto out;
+	}
+	/* Both row lists are sorted by name: merge them. */
+	for (i = 0, j = 0; i < nr[0] || j < nr[1];) {
+		int c = i >= nr[0] ? 1 : j >= nr[1] ? -1 : strcmp(rows[0][i].name, rows[1][j].name);
+
+		if (c < 0) {
+			d[nd++] = (struct drow){ rows[0][i].name, rows[0][i].count, 0 };
+			i++;
+		} else if (c > 0) {
+			d[nd++] = (struct drow){ rows[1][j].name, 0, rows[1][j].count };
+			j++;
+		} else {
+			d[nd++] = (struct drow){ rows[0][i].name, rows[0][i].count, rows[1][j].count };
+			i++;
+			j++;
+		}
+	}
+	qsort(d, nd, sizeof(*d), drow_cmp);
+	if (o->json) {
+		json_t *arr = json_array();
+
+		for (i = 0; i < nd; i++)
+			json_array_append_new(arr, json_pack("{s:s,s:I,s:I,s:I,s:o}", "name", d[i].name,
+				"a", (json_int_t)d[i].a, "b", (json_int_t)d[i].b,
+				"change", (json_int_t)((int64_t)d[i].b - (int64_t)d[i].a),
+				"ratio", d[i].a ? json_real((double)d[i].b / (double)d[i].a) : json_null()));
+		if (emit_json(json_pack("{s:{s:s,s:I,s:o},s:{s:s,s:I,s:o},s:o}",
+					"a", "file", files[0], "records", (json_int_t)s[0].records,
+					"anomalies", tr_anom_json(&s[0].an),
+					"b", "file", files[1], "records", (json_int_t)s[1].records,
+					"anomalies", tr_anom_json(&s[1].an), "rows", arr)))
+			rc = 1;
+	} else {
+		size_t shown = o->top && o->top < nd ? o->top : nd;
+
+		printf("A: %s (%" PRIu64 " records)\nB: %s (%" PRIu64 " records)\n\n", files[0],
+		       s[0].records, files[1], s[1].records);
+		printf("%-28s %12s %12s %12s %8s\n", "event", "A", "B", "change", "ratio");
+		for (i = 0; i < shown; i++) {
+			char ratio[32];
+
+			if (d[i].a)
+				snprintf(ratio, sizeof(ratio), "%.3f", (double)d[i].b / (double)d[i].a);
+			else
+				snprintf(ratio, sizeof(ratio), "-");
+			printf("%-28s %12" PRIu64 " %12" PRIu64 " %+12" PRId64 " %8s\n", d[i].name,
+			       d[i].a, d[i].b, (int64_t)d[i].b - (int64_t)d[i].a, ratio);
+		}
+		if (shown < nd)
+			printf("(%zu more rows; --top 0 shows all)\n", nd - shown);
+		for (k = 0; k < 2; k++)
+			if (xt_anom_any(&s[k].an) || s[k].an.nmsgs) {
+				printf("%s ", k ? "B" : "A");
+				print_anom_line(&s[k].an);
+			}
+	}
+out:
+	free(d);
+	for (k = 0; k < 2; k++) {
+		free(rows[k]);
+		tr_summary_fini(&s[k]);
+		xt_unmap(&f[k]);
+	}
+	return rc;
+}
+
+/* ---- ipi --------------------------------------------------------------------- */
+
+static json_t *ipi_json(const char *path, const struct tr_ipi *p, double khz)
+{
+	json_t *modes = json_array(), *cpus = json_array();
+
+	for (int m = 0; m < TR_NMODES; m++) {
+		const struct tr_mode *md = &p->mode[m];
+
+		if (!md->ops && !md->lat.count)
+			continue;
+		json_array_append_new(modes, json_pack(
+			"{s:s,s:I,s:o,s:o,s:I,s:o,s:o,s:o,s:o}", "mode", tr_mode_name[m],
+			"operations", (json_int_t)md->ops,
+			"destinations", dist_json(&md->dests, 0),
+			"icr_writes", dist_json(&md->icr, 0),
+			"icr_writes_total", (json_int_t)md->icr_total,
+			"send_cycles", dist_json(&md->cost, 0),
+			"send_ns", khz > 0 ? dist_json(&md->cost, khz) : json_null(),
+			"latency_cycles", dist_json(&md->lat, 0),
+			"latency_ns", khz > 0 ? dist_json(&md->lat, khz) : json_null()));
+	}
+	for (uint32_t c = 0; c < XT_MAX_CPUS; c++) {
+		if (!p->lat_cpu[c])
+			continue;
+		json_array_append_new(cpus, json_pack("{s:i,s:o,s:o}", "cpu", (int)c,
+			"latency_cycles", dist_json(p->lat_cpu[c], 0),
+			"latency_ns", khz > 0 ? dist_json(p->lat_cpu[c], khz) : json_null()));
+	}
+	return json_pack("{s:s,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "file", path,
+			 "tsc_khz", khz > 0 ? json_real(khz) : json_null(),
+			 "modes", modes, "receives", (json_int_t)p->recv,
+			 "unmatched_receives", (json_int_t)p->unmatched,
+			 "icr_write_events", (json_int_t)p->icr_writes,
+			 "latency_per_cpu", cpus, "anomalies", tr_anom_json(&p->an));
+}
+
+static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
+{
+	double scale = khz > 0 ? 1e6 / khz : 1;
+	const char *unit = khz > 0 ? "ns" : "cycles";
+	int any = 0;
+
+	printf("%s: IPI operations", path);
+	if (khz > 0)
+		printf(" (TSC %.0f kHz)\n", khz);
+	else
+		printf(" (no TSC frequency: --tsc-khz KHZ for ns)\n");
+	printf("%-10s %9s %12s  %-43s  %s\n", "", "", "", "          min        p50        p95        max", "");
+	for (int m = 0; m < TR_NMODES; m++) {
+		const struct tr_mode *md = &p->mode[m];
+
+		if (!md->ops)
+			continue;
+		any = 1;
+		printf("%-10s ops %-9" PRIu64 " icr total %" PRIu64 " (%.2f per op)\n", tr_mode_name[m],
+		       md->ops, md->icr_total, (double)md->icr_total / (double)md->ops);
+		printf("  %-20s", "destinations");
+		dist_text(&md->dests, 1);
+		printf("\n  %-20s", "ICR writes");
+		dist_text(&md->icr, 1);
+		if (m != TR_SELF) {
+			printf("\n  send cost (%-6s)  ", unit);
+			dist_text(&md->cost, scale);
+		}
+		printf("\n  latency (%-6s)    ", unit);
+		dist_text(&md->lat, scale);
+		printf("   (%" PRIu64 " receives)\n", md->lat.count);
+	}
+	if (!any)
+		printf("no apic:send_ipi_* records (is the trace from the patched Xen, with "
+		       "class 0x0080f000 enabled?)\n");
+	printf("receives: %" PRIu64 ", unmatched (no earlier send of that vector): %" PRIu64 "\n",
+	       p->recv, p->unmatched);
+	if (p->recv - p->unmatched) {
+		printf("\nlatency per receiving CPU (%s)\n%5s %10s %10s %10s %10s %10s\n", unit, "cpu",
+		       "count", "min", "p50", "p95", "max");
+		for (uint32_t c = 0; c < XT_MAX_CPUS; c++) {
+			if (!p->lat_cpu[c])
+				continue;
+			printf("%5u %10" PRIu64, c, p->lat_cpu[c]->count);
+			dist_text(p->lat_cpu[c], scale);
+			putchar('\n');
+		}
+	}
+	print_anom_line(&p->an);
+}
+
+static int do_ipi(struct topts *o, int n, char **files)
+{
+	json_t *arr = json_array();
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct xt_file f;
+		struct tr_ipi p;
+		double khz;
+
+		if (open_file(files[i], &f)) {
+			rc = 1;
+			continue;
+		}
+		if (tr_ipi_run(&p, &f)) {
+			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
+			rc = 1;
+		} else {
+			/* No chunk: the merge pass reported the garbage; say it plainly. */
+			if (f.len && p.an.skipped_bytes == f.len) {
+				not_xentrace(files[i], 0, &p.an);
+				rc = 1;
+				goto next;
+			}
+			report_anom(files[i], &p.an);
+			if (o->strict && (xt_anom_any(&p.an) || p.an.nmsgs))
+				rc = 1;
+			khz = o->tsc_khz > 0 ? o->tsc_khz : p.tsc_khz;
+			if (o->json)
+				json_array_append_new(arr, ipi_json(files[i], &p, khz));
+			else {
+				if (i)
+					putchar('\n');
+				ipi_text(files[i], &p, khz);
+			}
+		}
+next:
+		tr_ipi_fini(&p);
+		xt_unmap(&f);
+	}
+	if (o->json) {
+		if (emit_json(json_pack("{s:o}", "files", arr)))
+			rc = 1;
+	} else {
+		json_decref(arr);
+	}
+	return rc;
+}
+
+/* ---- irq ---------------------------------------------------------------------- */
+
+static json_t *irq_json(const char *path, const struct tr_irq *q)
+{
+	json_t *cpus = json_array(), *irqs = json_array(), *vecs = json_array();
+
+	for (uint32_t c = 0; c < q->ncpu; c++)
+		if (q->irqs[c] || q->ipis[c])
+			json_array_append_new(cpus, json_pack("{s:i,s:I,s:I}", "cpu", (int)c,
+				"irqs", (json_int_t)q->irqs[c], "ipis", (json_int_t)q->ipis[c]));
+	for (uint32_t i = 0; i < q->irq.cap; i++)
+		if (q->irq.used[i])
+			json_array_append_new(irqs, json_pack("{s:I,s:I,s:f}", "irq",
+				(json_int_t)q->irq.key[i], "count", (json_int_t)q->irq.v[i],
+				"mean_cycles", (double)q->irq.w[i] / (double)q->irq.v[i]));
+	for (uint32_t i = 0; i < q->vec.cap; i++)
+		if (q->vec.used[i])
+			json_array_append_new(vecs, json_pack("{s:I,s:I}", "vector",
+				(json_int_t)q->vec.key[i], "ipis", (json_int_t)q->vec.v[i]));
+	return json_pack("{s:s,s:o,s:o,s:o,s:o}", "file", path, "cpus", cpus, "irqs", irqs,
+			 "vectors", vecs, "anomalies", tr_anom_json(&q->an));
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Slots of a cmap ordered by key. */
+static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n)
+{
+	uint32_t *k = malloc((m->n + 1) * sizeof(*k) * 2), j = 0;
+
+	*n = 0;
+	if (!k)
+		return NULL;
+	for (uint32_t i = 0; i < m->cap; i++)
+		if (m->used[i]) {
+			k[2 * j] = m->key[i];
+			k[2 * j + 1] = i;
+			j++;
+		}
+	qsort(k, j, 2 * sizeof(*k), key_cmp);
+	*n = j;
+	return k;
+}
+
+static void irq_text(const char *path, const struct tr_irq *q)
+{
+	uint32_t n, *k;
+	uint64_t ti = 0, tp = 0;
+
+	printf("%s: interrupts handled\n%5s %12s %12s\n", path, "cpu", "irqs", "ipis");
+	for (uint32_t c = 0; c < q->ncpu; c++)
+		if (q->irqs[c] || q->ipis[c]) {
+			printf("%5u %12" PRIu64 " %12" PRIu64 "\n", c, q->irqs[c], q->ipis[c]);
+			ti += q->irqs[c];
+			tp += q->ipis[c];
+		}
+	printf("%5s %12" PRIu64 " %12" PRIu64 "\n", "total", ti, tp);
+	k = sorted_slots(&q->irq, &n);
+	if (n) {
+		printf("\n%8s %12s %14s\n", "irq", "count", "mean cycles");
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t s = k[2 * i + 1];
+
+			printf("%8u %12" PRIu64 " %14.0f\n", q->irq.key[s], q->irq.v[s],
+			       (double)q->irq.w[s] / (double)q->irq.v[s]);
+		}
+	}
+	free(k);
+	k = sorted_slots(&q->vec, &n);
+	if (n) {
+		printf("\n%8s %12s\n", "vector", "ipis");
+		for (uint32_t i = 0; i < n; i++)
+			printf("    0x%02x %12" PRIu64 "\n", q->vec.key[k[2 * i + 1]],
+			       q->vec.v[k[2 * i + 1]]);
+	}
+	free(k);
+	print_anom_line(&q->an);
+}
+
+static int do_irq(struct topts *o, int n, char **files)
+{
+	json_t *arr = json_array();
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct xt_file f;
+		struct tr_irq q;
+
+		if (open_file(files[i], &f)) {
+			rc = 1;
+			continue;
+		}
+		if (tr_irq_run(&q, &f)) {
+			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
+			rc = 1;
+		} else if (f.len && q.an.skipped_bytes == f.len) {
+			not_xentrace(files[i], 0, &q.an);
+			rc = 1;
+		} else {
+			report_anom(files[i], &q.an);
+			if (o->strict && (xt_anom_any(&q.an) || q.an.nmsgs))
+				rc = 1;
+			if (o->json)
+				json_array_append_new(arr, irq_json(files[i], &q));
+			else {
+				if (i)
+					putchar('\n');
+				irq_text(files[i], &q);
+			}
+		}
+		tr_irq_fini(&q);
+		xt_unmap(&f);
+	}
+	if (o->json) {
+		if (emit_json(json_pack("{s:o}", "files", arr)))
+			rc = 1;
+	} else {
+		json_decref(arr);
+	}
+	return rc;
+}
+
+/* ---- entry --------------------------------------------------------------------- */
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "tsc-khz", required_argument, NULL, 'k' },
+		{ "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct subcmd *sc = NULL;
+	struct topts o = { 0 };
+	int c, nfiles;
+	char *end;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < NSUB; i++)
+		if (!strcmp(argv[1], subcmds[i].name))
+			sc = &subcmds[i];
+	if (!sc) {
+		fprintf(stderr, "ipibench trace: '%s' is not a subcommand; see 'ipibench trace "
+			"--help'\n", argv[1]);
+		return 2;
+	}
+	argc--;
+	argv++;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", lopts, NULL)) != -1 || optind < argc) {
+		if (c == -1) {
+			/* A file name: move on; options may follow files. */
+			optind++;
+			continue;
+		}
+		switch (c) {
+		case 'j':
+			o.json = true;
+			break;
+		case 's':
+			o.strict = true;
+			break;
+		case 'k':
+			o.tsc_khz = strtod(optarg, &end);
+			if (*end || !(o.tsc_khz > 0) || !isfinite(o.tsc_khz)) {
+				fprintf(stderr, "ipibench trace: --tsc-khz wants a positive number, "
+					"not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			o.top = (uint32_t)strtoul(optarg, &end, 10);
+			if (*end || !*optarg) {
+				fprintf(stderr, "ipibench trace: --top wants a number, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			printf("usage: ipibench trace %s\n\n%s\n%s", sc->usage, sc->help, common_help);
+			return 0;
+		default:
+			fprintf(stderr, "ipibench trace %s: unknown option '%s'; see --help\n",
+				sc->name, argv[optind - 1]);
+			return 2;
+		}
+	}
+	/* Collect the non-option arguments (files), in order. */
+	{
+		char **files = calloc((size_t)argc + 1, sizeof(*files));
+		int rc;
+
+		if (!files)
+			return 1;
+		nfiles = 0;
+		for (int i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "--tsc-khz") || !strcmp(argv[i], "--top")) {
+				i++;
+				continue;
+			}
+			if (!strncmp(argv[i], "--", 2) || !strcmp(argv[i], "-h"))
+				continue;
+			files[nfiles++] = argv[i];
+		}
+		if (nfiles < sc->min_files || (sc->max_files && nfiles > sc->max_files)) {
+			fprintf(stderr, "usage: ipibench trace %s\n", sc->usage);
+			free(files);
+			return 2;
+		}
+		rc = sc->fn(&o, nfiles, files);
+		free(files);
+		return rc;
+	}
+}

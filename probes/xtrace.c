@@ -1,0 +1,431 @@
+/* probes/xtrace.c: chunk walker, sequential and TSC-merged record readers. */
+#include "probes/xtrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Release the mapping behind the sequential reader every so often, so that
+ * its resident size stays flat on multi-GB files. */
+#define XT_DROP_STEP (64u << 20)
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+bool xt_anom_any(const struct xt_anom *an)
+{
+	return an->skipped_bytes || an->bad_records || an->short_chunks ||
+	       an->truncated || an->tsc_backwards || an->garbage_runs;
+}
+
+void xt_anom_add(struct xt_anom *an, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!an)
+		return;
+	if (an->nmsgs < XT_MAX_MSGS) {
+		va_start(ap, fmt);
+		vsnprintf(an->msgs[an->nmsgs], sizeof(an->msgs[0]), fmt, ap);
+		va_end(ap);
+	}
+	an->nmsgs++;
+}
+
+int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+	void *p;
+
+	memset(f, 0, sizeof(*f));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		f->base = (const uint8_t *)"";
+		return 0;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "%s: mmap: %s", path, strerror(errno));
+		return -1;
+	}
+	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	f->base = p;
+	f->len = (size_t)st.st_size;
+	f->mapped = true;
+	return 0;
+}
+
+void xt_mem(struct xt_file *f, const void *buf, size_t len)
+{
+	f->base = buf ? buf : (const void *)"";
+	f->len = buf ? len : 0;
+	f->mapped = false;
+}
+
+void xt_unmap(struct xt_file *f)
+{
+	if (f->mapped)
+		munmap((void *)f->base, f->len);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- chunk walker ------------------------------------------------------ */
+
+void xt_walk_init(struct xt_walk *w, const struct xt_file *f, struct xt_anom *an)
+{
+	w->f = f;
+	w->off = 0;
+	w->an = an;
+}
+
+static bool chunk_hdr_at(const struct xt_file *f, uint64_t off)
+{
+	return f->len - off >= 12 && ld32(f->base + off) == XT_CPU_CHANGE_HDR &&
+	       ld32(f->base + off + 4) < XT_MAX_CPUS;
+}
+
+int xt_walk_next(struct xt_walk *w, struct xt_chunk *c)
+{
+	const struct xt_file *f = w->f;
+	uint64_t off = w->off, left, scan;
+
+	if (off >= f->len)
+		return 0;
+	if (!chunk_hdr_at(f, off)) {
+		left = f->len - off;
+		if (left < 12 && (left < 4 || ld32(f->base + off) == XT_CPU_CHANGE_HDR)) {
+			if (w->an) {
+				w->an->truncated = 1;
+				w->an->skipped_bytes += left;
+				xt_anom_add(w->an, "offset %" PRIu64 ": file ends inside a cpu_change "
+					    "record (%" PRIu64 " of 12 bytes)", off, left);
+			}
+			w->off = f->len;
+			return 0;
+		}
+		/* Garbage: find the next plausible cpu_change record. */
+		for (scan = off + 1; scan + 12 <= f->len; scan++)
+			if (chunk_hdr_at(f, scan))
+				break;
+		if (scan + 12 > f->len)
+			scan = f->len;
+		if (w->an) {
+			w->an->garbage_runs++;
+			w->an->skipped_bytes += scan - off;
+			if (left >= 4 && ld32(f->base + off) == XT_CPU_CHANGE_HDR)
+				xt_anom_add(w->an, "offset %" PRIu64 ": cpu_change record names cpu %u "
+					    "(max %u); skipped %" PRIu64 " bytes to the next cpu_change",
+					    off, ld32(f->base + off + 4), XT_MAX_CPUS - 1, scan - off);
+			else
+				xt_anom_add(w->an, "offset %" PRIu64 ": expected a cpu_change record, "
+					    "found header 0x%08x; skipped %" PRIu64 " bytes to %s",
+					    off, left >= 4 ? ld32(f->base + off) : 0, scan - off,
+					    scan < f->len ? "the next cpu_change" : "the end of the file");
+		}
+		if (scan >= f->len) {
+			w->off = f->len;
+			return 0;
+		}
+		off = scan;
+	}
+	c->hdr_off = off;
+	c->cpu = ld32(f->base + off + 4);
+	c->declared = ld32(f->base + off + 8);
+	c->data_off = off + 12;
+	left = f->len - c->data_off;
+	c->len = c->declared <= left ? c->declared : left;
+	if (c->len < c->declared && w->an) {
+		w->an->short_chunks++;
+		w->an->truncated = 1;
+		xt_anom_add(w->an, "offset %" PRIu64 ": chunk of cpu %u declares %" PRIu64
+			    " bytes, the file ends after %" PRIu64, off, c->cpu, c->declared, c->len);
+	}
+	w->off = c->data_off + c->len;
+	return 1;
+}
+
+/* ---- records inside a chunk -------------------------------------------- */
+
+/* Parse the record at *pos in [*pos, end) of chunk c; 1 if one was read, 0
+ * when the chunk is done (its rest, if any, counted as skipped). */
+static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
+			    uint64_t *pos, uint64_t end, uint64_t *last_tsc,
+			    struct xt_anom *an, struct xt_rec *r)
+{
+	const uint8_t *p;
+	uint32_t hdr, size, n;
+	uint64_t left = end - *pos;
+
+	if (!left)
+		return 0;
+	p = f->base + *pos;
+	if (left < 4) {
+		hdr = 0;
+		size = 4;
+	} else {
+		hdr = ld32(p);
+		size = xt_rec_size(hdr);
+	}
+	if (size > left) {
+		if (an) {
+			an->skipped_bytes += left;
+			if (c->len < c->declared) {
+				an->truncated = 1;
+				xt_anom_add(an, "offset %" PRIu64 ": file ends inside a record "
+					    "(event 0x%07x needs %u bytes, %" PRIu64 " left)",
+					    *pos, hdr & 0x0fffffff, size, left);
+			} else {
+				an->bad_records++;
+				xt_anom_add(an, "offset %" PRIu64 ": record (header 0x%08x, %u bytes) "
+					    "runs past the end of its cpu %u chunk (%" PRIu64
+					    " bytes left); rest of chunk skipped",
+					    *pos, hdr, size, c->cpu, left);
+			}
+		}
+		*pos = end;
+		return 0;
+	}
+	r->off = *pos;
+	r->event = hdr & 0x0fffffff;
+	r->cpu = c->cpu;
+	n = (hdr >> 28) & 7;
+	r->nextra = n;
+	p += 4;
+	if (hdr >> 31) {
+		uint64_t tsc = (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
+
+		if (tsc < last_tsc[c->cpu] && an) {
+			if (!an->tsc_backwards)
+				xt_anom_add(an, "offset %" PRIu64 ": TSC goes backwards on cpu %u "
+					    "(%" PRIu64 " after %" PRIu64 "); counted, further cases "
+					    "only counted", *pos, c->cpu, tsc, last_tsc[c->cpu]);
+			an->tsc_backwards++;
+		}
+		last_tsc[c->cpu] = tsc;
+		r->has_tsc = true;
+		p += 8;
+	} else {
+		r->has_tsc = false;
+	}
+	r->tsc = last_tsc[c->cpu];
+	memcpy(r->d, p, 4 * n);
+	*pos += size;
+	return 1;
+}
+
+/* ---- sequential reader ------------------------------------------------- */
+
+int xt_seq_init(struct xt_seq *s, const struct xt_file *f, struct xt_anom *an)
+{
+	memset(s, 0, sizeof(*s));
+	xt_walk_init(&s->w, f, an);
+	s->an = an;
+	s->last_tsc = calloc(XT_MAX_CPUS, sizeof(*s->last_tsc));
+	return s->last_tsc ? 0 : -1;
+}
+
+void xt_seq_fini(struct xt_seq *s)
+{
+	free(s->last_tsc);
+	s->last_tsc = NULL;
+}
+
+static void seq_drop(struct xt_seq *s)
+{
+	const struct xt_file *f = s->w.f;
+	uint64_t upto = s->pos & ~(uint64_t)(XT_DROP_STEP - 1);
+
+	if (!f->mapped || upto <= s->drop_done)
+		return;
+	madvise((void *)(f->base + s->drop_done), upto - s->drop_done, MADV_DONTNEED);
+	s->drop_done = upto;
+}
+
+int xt_seq_next(struct xt_seq *s, struct xt_rec *r)
+{
+	for (;;) {
+		if (s->in_chunk) {
+			if (chunk_rec(s->w.f, &s->c, &s->pos, s->end, s->last_tsc, s->an, r))
+				return 1;
+			s->in_chunk = false;
+			if (s->pos - s->drop_done >= XT_DROP_STEP)
+				seq_drop(s);
+		}
+		if (!xt_walk_next(&s->w, &s->c))
+			return 0;
+		s->chunks++;
+		s->in_chunk = true;
+		s->pos = s->c.data_off;
+		s->end = s->c.data_off + s->c.len;
+		r->off = s->c.hdr_off;
+		r->tsc = s->last_tsc[s->c.cpu];
+		r->event = XT_EV_CPU_CHANGE;
+		r->cpu = s->c.cpu;
+		r->nextra = 2;
+		r->has_tsc = false;
+		r->d[0] = s->c.cpu;
+		r->d[1] = (uint32_t)s->c.declared;
+		return 1;
+	}
+}
+
+/* ---- merged reader ------------------------------------------------------ */
+
+struct xt_cursor {
+	struct xt_walk w;	/* quiet: chunk problems are reported by the scan */
+	struct xt_chunk c;
+	uint64_t pos, end;
+	bool in_chunk;
+	uint32_t cpu;
+	struct xt_rec next;
+};
+
+struct xt_merge {
+	const struct xt_file *f;
+	struct xt_anom *an;
+	uint64_t *last_tsc;
+	struct xt_cursor *cur;
+	uint32_t ncur;
+	uint32_t *heap;		/* indexes into cur, min-heap on next.tsc */
+	uint32_t nheap;
+};
+
+/* Advance cursor k to its next record; false when that CPU is done. */
+static bool cursor_fill(struct xt_merge *m, struct xt_cursor *k)
+{
+	for (;;) {
+		if (k->in_chunk) {
+			if (chunk_rec(m->f, &k->c, &k->pos, k->end, m->last_tsc, m->an, &k->next))
+				return true;
+			k->in_chunk = false;
+		}
+		do {
+			if (!xt_walk_next(&k->w, &k->c))
+				return false;
+		} while (k->c.cpu != k->cpu);
+		k->in_chunk = true;
+		k->pos = k->c.data_off;
+		k->end = k->c.data_off + k->c.len;
+	}
+}
+
+/* Order: TSC, then CPU, so equal TSCs come out in a stable order. */
+static bool before(const struct xt_merge *m, uint32_t a, uint32_t b)
+{
+	const struct xt_rec *x = &m->cur[a].next, *y = &m->cur[b].next;
+
+	return x->tsc < y->tsc || (x->tsc == y->tsc && x->cpu < y->cpu);
+}
+
+static void sift_down(struct xt_merge *m, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, s = i, t;
+
+		if (l < m->nheap && before(m, m->heap[l], m->heap[s]))
+			s = l;
+		if (r < m->nheap && before(m, m->heap[r], m->heap[s]))
+			s = r;
+		if (s == i)
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[s];
+		m->heap[s] = t;
+		i = s;
+	}
+}
+
+struct xt_merge *xt_merge_open(const struct xt_file *f, struct xt_anom *an)
+{
+	struct xt_merge *m = calloc(1, sizeof(*m));
+	struct xt_walk w;
+	struct xt_chunk c;
+	uint8_t *seen = calloc(XT_MAX_CPUS, 1);
+	uint32_t i;
+
+	if (!m || !seen)
+		goto fail;
+	m->f = f;
+	m->an = an;
+	m->last_tsc = calloc(XT_MAX_CPUS, sizeof(*m->last_tsc));
+	if (!m->last_tsc)
+		goto fail;
+	/* One pass over the chunk headers: which CPUs, and chunk problems. */
+	xt_walk_init(&w, f, an);
+	while (xt_walk_next(&w, &c))
+		if (!seen[c.cpu]++)
+			m->ncur++;
+	m->cur = calloc(m->ncur ? m->ncur : 1, sizeof(*m->cur));
+	m->heap = calloc(m->ncur ? m->ncur : 1, sizeof(*m->heap));
+	if (!m->cur || !m->heap)
+		goto fail;
+	m->ncur = 0;
+	for (i = 0; i < XT_MAX_CPUS; i++) {
+		struct xt_cursor *k;
+
+		if (!seen[i])
+			continue;
+		k = &m->cur[m->ncur];
+		xt_walk_init(&k->w, f, NULL);
+		k->cpu = i;
+		if (cursor_fill(m, k))
+			m->heap[m->nheap++] = m->ncur;
+		m->ncur++;
+	}
+	for (i = m->nheap / 2; i-- > 0;)
+		sift_down(m, i);
+	free(seen);
+	return m;
+fail:
+	free(seen);
+	xt_merge_close(m);
+	return NULL;
+}
+
+int xt_merge_next(struct xt_merge *m, struct xt_rec *r)
+{
+	uint32_t top;
+
+	if (!m->nheap)
+		return 0;
+	top = m->heap[0];
+	*r = m->cur[top].next;
+	if (!cursor_fill(m, &m->cur[top]))
+		m->heap[0] = m->heap[--m->nheap];
+	sift_down(m, 0);
+	return 1;
+}
+
+void xt_merge_close(struct xt_merge *m)
+{
+	if (!m)
+		return;
+	free(m->last_tsc);
+	free(m->cur);
+	free(m->heap);
+	free(m);
+}

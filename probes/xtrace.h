@@ -1,0 +1,123 @@
+/*
+ * probes/xtrace.h: reading xentrace files.
+ *
+ * A xentrace file is a sequence of per-CPU chunks.  Each chunk opens with a
+ * TRC_TRACE_CPU_CHANGE record (header 0x2001f003: two extra words, no TSC)
+ * whose words are the CPU and the byte count of the chunk; the chunk holds
+ * whole trace records of that CPU (xentrace.c writes one chunk per drained
+ * window of a CPU's buffer).  A record is a u32 header (bits 0-27 event,
+ * 28-30 number of extra words, 31 TSC present), an optional u64 TSC (lo,
+ * hi) and the extra words.
+ *
+ * The file is mapped read-only and walked in place: memory does not grow
+ * with the file.  Every irregularity (garbage between chunks, a record that
+ * runs past its chunk or the file, a chunk longer than the file, TSC going
+ * backwards on one CPU, too many distinct event IDs) is counted in a
+ * struct xt_anom and described with its byte offset; nothing is dropped
+ * silently.
+ */
+#ifndef IPIBENCH_XTRACE_H
+#define IPIBENCH_XTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XT_MAX_CPUS 4096		/* Xen's NR_CPUS is at most 4095 */
+#define XT_CPU_CHANGE_HDR 0x2001f003u	/* TRC_TRACE_CPU_CHANGE, 2 words, no TSC */
+#define XT_EV_CPU_CHANGE 0x0001f003u
+#define XT_EV_LOST_RECORDS 0x0001f001u
+#define XT_EV_WRAP_BUFFER 0x0001f002u
+#define XT_MAX_MSGS 20
+
+/* Irregularities found while reading: counts, and the first messages. */
+struct xt_anom {
+	uint64_t garbage_runs;	/* bytes where a cpu_change record was expected */
+	uint64_t skipped_bytes;	/* bytes not read as records, all causes */
+	uint64_t bad_records;	/* records running past the end of their chunk */
+	uint64_t short_chunks;	/* chunks declaring more bytes than the file has */
+	uint64_t truncated;	/* 1 when the file ends inside a record/header */
+	uint64_t tsc_backwards;	/* records whose TSC is below the previous one on that CPU */
+	uint64_t nmsgs;		/* messages produced (only XT_MAX_MSGS kept) */
+	char msgs[XT_MAX_MSGS][192];
+};
+
+/* True when anything irregular was found (skipped bytes, TSC going back). */
+bool xt_anom_any(const struct xt_anom *an);
+void xt_anom_add(struct xt_anom *an, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A file (or a memory buffer) to read. */
+struct xt_file {
+	const uint8_t *base;
+	size_t len;
+	bool mapped;
+};
+
+/* Map PATH read-only.  0, or -1 with a one-line reason in ERR. */
+int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen);
+void xt_mem(struct xt_file *f, const void *buf, size_t len);
+void xt_unmap(struct xt_file *f);
+
+/* One record.  tsc is the record's own TSC, or the last one seen on that
+ * CPU when the record has none (has_tsc false). */
+struct xt_rec {
+	uint64_t off;		/* byte offset of the header in the file */
+	uint64_t tsc;
+	uint32_t event;		/* 28-bit event ID */
+	uint32_t cpu;
+	uint32_t nextra;	/* 0..7 */
+	bool has_tsc;
+	uint32_t d[7];
+};
+
+/* A chunk: the cpu_change header at hdr_off, then len bytes at data_off
+ * (len is clamped to the file; declared is what the header said). */
+struct xt_chunk {
+	uint64_t hdr_off, data_off, len, declared;
+	uint32_t cpu;
+};
+
+/* Walks chunk headers, jumping over chunk bodies.  Chunk-level
+ * irregularities go to an (NULL: not reported, for secondary walkers). */
+struct xt_walk {
+	const struct xt_file *f;
+	uint64_t off;
+	struct xt_anom *an;
+};
+void xt_walk_init(struct xt_walk *w, const struct xt_file *f, struct xt_anom *an);
+/* 1 and *c filled, or 0 at the end of the file. */
+int xt_walk_next(struct xt_walk *w, struct xt_chunk *c);
+
+/* Sequential reader: every record in file order, the cpu_change records
+ * included (as event XT_EV_CPU_CHANGE with d[0] = cpu, d[1] = size). */
+struct xt_seq {
+	struct xt_walk w;
+	struct xt_chunk c;
+	uint64_t pos, end;	/* inside the current chunk */
+	bool in_chunk;
+	struct xt_anom *an;
+	uint64_t *last_tsc;	/* per CPU */
+	uint64_t chunks;
+	uint64_t drop_done;	/* bytes of the mapping already released */
+};
+int xt_seq_init(struct xt_seq *s, const struct xt_file *f, struct xt_anom *an);
+void xt_seq_fini(struct xt_seq *s);
+/* 1 and *r filled, 0 at the end of the file. */
+int xt_seq_next(struct xt_seq *s, struct xt_rec *r);
+
+/* Merged reader: the records of all CPUs in TSC order (cpu_change records
+ * are not returned).  Needs a mapped file (each CPU is read at its own
+ * place in it). */
+struct xt_merge;
+struct xt_merge *xt_merge_open(const struct xt_file *f, struct xt_anom *an);
+int xt_merge_next(struct xt_merge *m, struct xt_rec *r);
+void xt_merge_close(struct xt_merge *m);
+
+/* Decode one record at p (avail bytes): its size, or 0 if it does not fit. */
+static inline uint32_t xt_rec_size(uint32_t hdr)
+{
+	return 4 + ((hdr >> 31) ? 8 : 0) + 4 * ((hdr >> 28) & 7);
+}
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * analysis/: internal interfaces shared by report.c, history.c and the tests.
+ *
+ *   util.c     growable strings, atomic file writes, progress on stderr
+ *   stats.c    summaries, CI of the median, Mann-Whitney U, bootstrap ratio CI
+ *   inputs.c   results.json / hyperfine JSON / perf stat CSV readers
+ *   plot.c     gnuplot scripts + data files, run gnuplot, rename outputs
+ *   reference.c  the seed's reference figures (results/reference/)
+ */
+#ifndef IPIBENCH_ANALYSIS_INTERNAL_H
+#define IPIBENCH_ANALYSIS_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define AN_SCHEMA_MAJOR 1
+#define AN_ERRLEN 1024
+
+/* ---- util.c ------------------------------------------------------------ */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_puts(struct sbuf *b, const char *s);
+void sb_free(struct sbuf *b);
+
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t sz);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Write data to path through path.tmp.PID + rename; 0 or -1 (err filled). */
+int write_atomic(const char *path, const char *data, size_t len, char *err);
+int mkdir_p(const char *path, char *err);
+/* Lower-case alnum, everything else '-': a file name part. */
+char *slugify(const char *s);
+/* Progress lines on stderr ("ipibench <verb>: ..."), silenced by an_quiet. */
+extern bool an_quiet;
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- stats.c ----------------------------------------------------------- */
+struct summary {
+	size_t n;
+	double median, mean, sd, min, max;
+	double p5, p95, q1, q3, iqr;
+	bool ci_ok;		/* n >= 6: a 95% CI of the median exists */
+	double ci_lo, ci_hi;	/* exact order-statistic CI of the median */
+	double ci_level;	/* its actual coverage (>= 0.95) */
+};
+/* data must be sorted ascending; n may be 0 (all fields 0, ci_ok false). */
+void stats_summary(const double *sorted, size_t n, struct summary *s);
+/* Distribution-free CI of the median from order statistics: ranks l, u
+ * (1-based) with P(X(l) <= median <= X(u)) >= level, from Binomial(n, 1/2).
+ * Returns false when n is too small for the level. */
+bool stats_median_ci(const double *sorted, size_t n, double level,
+		     double *lo, double *hi, double *coverage);
+double stats_median_sorted(const double *sorted, size_t n);
+/* Median of v (reorders v; O(n) average). */
+double stats_median_select(double *v, size_t n);
+
+struct mannwhitney {
+	double u;	/* U of the first sample */
+	double z;	/* normal approximation, continuity corrected */
+	double p;	/* two-sided */
+	double auc;	/* U / (n1 n2) = P(a > b) + P(a = b)/2 */
+};
+/* Two-sided Mann-Whitney U, normal approximation with tie and continuity
+ * correction (as R's wilcox.test(exact = FALSE, correct = TRUE)). */
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		       struct mannwhitney *out);
+
+#define AN_BOOT_RESAMPLES 2000
+#define AN_BOOT_SEED 20261130UL
+/* Percentile bootstrap CI of median(a) / median(b): B resamples of each
+ * sample, gsl_rng_mt19937 seeded with seed.  -1 when a sample is empty. */
+int stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
+		   unsigned B, unsigned long seed, double level,
+		   double *lo, double *hi);
+
+/* ---- inputs.c ---------------------------------------------------------- */
+struct resultset {
+	char *path;
+	char *host_name, *backend, *cpu_model, *xen_version, *commit, *created;
+	char *config_file;
+	long cpus, maxcpus;
+	bool emulated;
+	size_t runs_ok, runs_failed;
+};
+
+/* One workload x mode on one host and CPU count, pooled over runs. */
+struct group {
+	size_t set;		/* history: result set index; report: 0 */
+	char *host, *workload, *type, *mode;
+	long cpus;
+	bool emulated;
+	char *genapic;		/* first reported; genapic_mixed if they differ */
+	bool genapic_mixed;
+	char *path;		/* genapic | shorthand */
+	double *ns;
+	size_t n, cap;
+	size_t runs_ok, runs_failed;
+	long iterations;	/* params.iterations (last seen) */
+	double operations, icr_writes, ipis_sent;
+	bool has_ops, has_icr, has_ipis;
+	double vectors_sum;
+	size_t vectors_runs;
+	double *irqs;		/* summed over runs, index = CPU */
+	size_t nirqs, irq_runs;
+	struct summary sum;	/* filled by groups_finish() */
+};
+
+struct failed_run {
+	char *set_path, *id, *mode, *error;
+};
+
+struct hf_cmd {
+	char *command;
+	double *times;
+	size_t n;
+	double mean, stddev, median, min, max;
+};
+struct hf_file {
+	char *path;
+	struct hf_cmd *cmds;
+	size_t n;
+};
+
+struct perf_row {
+	char *value, *unit, *event, *variance, *runtime, *pct, *metric, *metric_unit;
+};
+struct perf_file {
+	char *path;
+	struct perf_row *rows;
+	size_t n;
+};
+
+struct dataset {
+	struct resultset *sets;
+	size_t nsets;
+	struct group *groups;
+	size_t ngroups;
+	struct failed_run *failed;
+	size_t nfailed;
+	struct hf_file *hf;
+	size_t nhf;
+	struct perf_file *perf;
+	size_t nperf;
+	bool separate_sets;	/* history: do not pool across result sets */
+};
+
+enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
+
+/* Read one input (a results directory, results.json, hyperfine JSON or
+ * perf stat CSV: detected by content).  A directory contributes its
+ * results.json and any hyperfine/perf files at its top level.  On error
+ * returns -1 with a one-line message naming the file in err. */
+int dataset_add(struct dataset *d, const char *path, char *err);
+int dataset_add_results(struct dataset *d, const char *path, char *err);
+enum input_kind detect_kind(const char *path, const char *text, size_t len);
+/* Sort every group's samples and fill its summary. */
+void dataset_finish(struct dataset *d);
+void dataset_free(struct dataset *d);
+/* Find a group by key (set, host, cpus, workload, mode); NULL if absent. */
+struct group *dataset_find(struct dataset *d, size_t set, const char *host,
+			   long cpus, const char *workload, const char *mode);
+int mode_rank(const char *mode);	/* physical, cluster, mixed, others */
+
+/* ---- plot.c ------------------------------------------------------------ */
+/* Write OUT/NAME.dat and OUT/NAME.gp, then run gnuplot in OUT so that it
+ * writes NAME.png and NAME.svg (through .tmp files + rename).  The script
+ * body draws one plot; plot.c adds the terminals and outputs.  The kept
+ * .gp re-creates the plots with `cd OUT && gnuplot NAME.gp`. */
+int plot_render(const char *outdir, const char *name, const char *data,
+		const char *body, int width, int height, char *err);
+/* 0 when the gnuplot binary can be found, else -1 with err filled. */
+int plot_check(char *err);
+/* The gnuplot binary: $IPIBENCH_GNUPLOT or "gnuplot". */
+const char *plot_gnuplot(void);
+/* Escape a label for a gnuplot single-quoted string. */
+char *gp_quote(const char *s);
+
+/* ---- reference.c ------------------------------------------------------- */
+struct reference {
+	char *path, *title, *source, *quote, *workload_type;
+	long calls, cpus;
+	bool emulated;
+	double total_ns_physical, total_ns_mixed;
+	double icr_expected_physical, icr_expected_mixed;
+	char *icr_note;
+};
+/* explicit path, or NULL: $IPIBENCH_REFERENCE, results/reference/seed-96cpu.json
+ * in the working directory, then next to the binary (../../results/...).
+ * Returns 0, 1 when not found (not an error when path is NULL), -1 on error. */
+int reference_load(const char *path, struct reference *r, char *err);
+void reference_free(struct reference *r);
+
+#endif

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Regenerate the analysis/ test fixtures (deterministic: fixed seeds).
+
+    python3 analysis/tests/data/gen_fixtures.py
+
+Writes, next to this script:
+  three-mode/results.json   16 CPUs, emulated, physical|cluster|mixed, four
+                            workloads (flush_tlb_all, ipi_mask,
+                            vector_capacity, irq_delivery), one failed run
+  sweep-8/results.json, sweep-32/results.json   flush only, for the CPU sweep
+  history/setN/results.json five result sets of one host; set3 carries an
+                            injected +20% slowdown in flush/mixed only
+  hyperfine.json, perf-stat.csv, invalid.json, schema2.json
+"""
+import json, math, os, random
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def lat(rng, base, n, spread=0.04):
+    # Log-normal noise around base, a few slow outliers, integer ns.
+    out = []
+    for _ in range(n):
+        v = base * math.exp(rng.gauss(0, spread))
+        if rng.random() < 0.01:
+            v *= 1.5
+        out.append(int(round(v)))
+    return out
+
+
+def clusters(cpus):
+    return (cpus + 15) // 16
+
+
+def workload_flush(rng, mode, cpus, n, scale=1.0, name="flush"):
+    # Emulated per-call cost: physical pays one ICR write per target CPU.
+    per_icr = 9000.0
+    icr = cpus - 1 if mode == "physical" else clusters(cpus)
+    base = (600000.0 + 32000.0 * cpus + per_icr * icr) * scale
+    return {
+        "name": name, "type": "flush_tlb_all",
+        "params": {"iterations": n, "mask": "all-but-self", "shorthand": False},
+        "status": "ok", "path": "genapic",
+        "samples": {"ns": lat(rng, base, n), "cycles": []},
+        "counters": {"operations": n, "icr_writes": icr * n,
+                     "ipis_sent": (cpus - 1) * n, "ipis_received": (cpus - 1) * n},
+    }
+
+
+def workload_ipi(rng, mode, cpus, n):
+    icr = 7 if mode == "physical" else 1
+    base = 300000.0 + 9000.0 * icr
+    return {
+        "name": "ipi8", "type": "ipi_mask",
+        "params": {"iterations": n, "mask": "1-8"},
+        "status": "ok", "path": "genapic",
+        "samples": {"ns": lat(rng, base, n)},
+        "counters": {"operations": n, "icr_writes": icr * n, "ipis_sent": 8 * n},
+    }
+
+
+def workload_vectors(mode, cpus):
+    # Physical and mixed allocate vectors per CPU; cluster shares them.
+    per_cpu = 188
+    total = per_cpu * cpus if mode != "cluster" else per_cpu * clusters(cpus)
+    return {
+        "name": "vectors", "type": "vector_capacity", "params": {},
+        "status": "ok", "path": "genapic", "samples": {"ns": []},
+        "counters": {"vectors": total,
+                     "vectors_per_cpu": [total // cpus] * cpus},
+    }
+
+
+def workload_irq(rng, mode, cpus, n):
+    if mode == "cluster":
+        # Logical delivery lands on the lowest CPU of the cluster mostly.
+        irqs = [0] * cpus
+        for _ in range(n):
+            irqs[0 if rng.random() < 0.8 else rng.randrange(cpus)] += 1
+    else:
+        irqs = [0] * cpus
+        for i in range(n):
+            irqs[i % cpus] += 1
+    return {
+        "name": "irq", "type": "irq_delivery", "params": {"iterations": n},
+        "status": "ok", "path": "genapic",
+        "samples": {"ns": lat(rng, 50000.0, n)},
+        "counters": {"operations": n, "irqs_per_cpu": irqs},
+    }
+
+
+def resultset(name, cpus, runs, commit="abc1234", created="2026-11-30T09:00:00Z",
+              host="qemu-tcg", emulated=True):
+    return {
+        "schema_version": 1,
+        "tool": {"name": "ipibench", "version": "0.1.0", "commit": commit},
+        "created": created,
+        "config_file": "configs/%s.ini" % name,
+        "config": {"host": {"backend": "qemu", "cpus": str(cpus)}},
+        "host": {
+            "backend": "qemu", "name": host, "emulated": emulated,
+            "cpu_model": "QEMU Virtual CPU version 2.5+",
+            "cpus": cpus, "maxcpus": cpus + 4,
+            "xen_version": "4.17.5+72-g01140da4e8-1",
+            "series_hash": "0" * 64,
+            "xen_cmdline": "console=com1 dom0_max_vcpus=1",
+            "qemu_version": "10.0.2", "tsc_khz": 2000000,
+        },
+        "runs": runs,
+        "future_key_ignored": {"x": 1},
+    }
+
+
+def run(mode, rep, workloads, status="ok", error=None):
+    return {
+        "id": "%s-r%d" % (mode, rep), "mode": mode,
+        "genapic": "x2apic_" + {"physical": "phys"}.get(mode, mode),
+        "repetition": rep, "status": status, "error": error,
+        "started": "2026-11-30T09:00:00Z", "finished": "2026-11-30T09:01:00Z",
+        "workloads": workloads,
+    }
+
+
+def write(rel, obj):
+    path = os.path.join(HERE, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(obj, f, separators=(",", ":"))
+        f.write("\n")
+
+
+def main():
+    rng = random.Random(6)
+    modes = ["physical", "cluster", "mixed"]
+    cpus = 16
+    runs = []
+    for rep in range(2):
+        for m in modes:
+            runs.append(run(m, rep, [
+                workload_flush(rng, m, cpus, 150),
+                workload_ipi(rng, m, cpus, 150),
+                workload_vectors(m, cpus),
+                workload_irq(rng, m, cpus, 400),
+            ]))
+    runs.append(run("mixed", 2, [], status="failed",
+                    error="boot: timeout after 600 s waiting for dom0"))
+    write("three-mode/results.json", resultset("smoke", cpus, runs))
+
+    for c in (8, 32):
+        runs = [run(m, 0, [workload_flush(rng, m, c, 150)]) for m in modes]
+        write("sweep-%d/results.json" % c, resultset("sweep", c, runs))
+
+    for i in range(1, 6):
+        runs = []
+        for m in modes:
+            scale = 1.2 if (i == 3 and m == "mixed") else 1.0
+            runs.append(run(m, 0, [workload_flush(rng, m, cpus, 200, scale),
+                                   workload_ipi(rng, m, cpus, 200)]))
+        write("history/set%d/results.json" % i,
+              resultset("smoke", cpus, runs, commit="c0ffee%d" % i,
+                        created="2026-11-%02dT08:00:00Z" % (20 + i)))
+
+    hf = {"results": []}
+    for cmd, base in (("ab -n 2000 http://guest/ (physical)", 0.52),
+                      ("ab -n 2000 http://guest/ (mixed)", 0.47)):
+        times = [base * math.exp(rng.gauss(0, 0.03)) for _ in range(20)]
+        st = sorted(times)
+        mean = sum(times) / len(times)
+        sd = math.sqrt(sum((t - mean) ** 2 for t in times) / (len(times) - 1))
+        hf["results"].append({
+            "command": cmd, "mean": mean, "stddev": sd,
+            "median": (st[9] + st[10]) / 2, "user": 0.1, "system": 0.2,
+            "min": st[0], "max": st[-1], "times": times,
+            "exit_codes": [0] * len(times)})
+    with open(os.path.join(HERE, "hyperfine.json"), "w") as f:
+        json.dump(hf, f, indent=2)
+        f.write("\n")
+
+    with open(os.path.join(HERE, "perf-stat.csv"), "w") as f:
+        f.write("# started on Mon Nov 30 09:00:00 2026\n\n")
+        f.write("1234.56,msec,task-clock,1234560000,100.00,0.998,CPUs utilized\n")
+        f.write("5678,,context-switches,1234560000,100.00,4.599,K/sec\n")
+        f.write("3456789012,,cycles,1234560000,100.00,2.800,GHz\n")
+        f.write("<not counted>,,instructions,0,0.00,,\n")
+
+    with open(os.path.join(HERE, "invalid.json"), "w") as f:
+        f.write('{\n  "schema_version": 1,\n  "runs": [ oops ]\n}\n')
+    write("schema2.json", {"schema_version": 2, "runs": []})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# make hv: fetch Xen 4.17 (Debian's xen source package), check it, apply
+# hv-patch/series and build only the hypervisor.
+#
+#   mk/hv.sh OUTDIR
+#
+# OUTDIR/xen          the hypervisor (multiboot ELF, what QEMU's -kernel takes)
+# OUTDIR/xen.gz       the same, compressed (what GRUB's multiboot2 takes)
+# OUTDIR/xen.config   the .config it was built with
+# OUTDIR/build-info   XEN_VERSION=, SERIES_HASH=, BUILT= (read by the runner)
+#
+# No rebuild when the source package, the series and the fragment are
+# unchanged: their hash is kept in OUTDIR/build-info.
+set -euo pipefail
+out=${1:?usage: mk/hv.sh OUTDIR}
+top=$(cd "$(dirname "$0")/.." && pwd)
+series_dir=$top/hv-patch
+frag=$series_dir/xen.config
+XEN_PKG_VERSION_PREFIX=4.17.
+mkdir -p "$out/dl"
+out=$(cd "$out" && pwd)
+
+# The patch series, the fragment and this script name what is built.
+series_hash() {
+	{
+		cat "$frag" "$series_dir/series" 2>/dev/null || true
+		if [ -f "$series_dir/series" ]; then
+			grep -v '^\s*\(#\|$\)' "$series_dir/series" | while read -r p; do
+				cat "$series_dir/$p"
+			done
+		fi
+		cat "$0"
+	} | sha256sum | cut -c1-16
+}
+
+# 1. Source package (download once; apt checks the .dsc against the
+#    archive's signed index, dpkg-source checks the tarballs against it).
+dsc=$(ls "$out"/dl/xen_${XEN_PKG_VERSION_PREFIX}*.dsc 2>/dev/null | tail -1 || true)
+if [ -z "$dsc" ]; then
+	echo "hv: fetching Xen source (apt-get source xen)"
+	(cd "$out/dl" && apt-get source --download-only -q xen 2>&1 | grep -v '^W: Download is performed unsandboxed') || {
+		echo "hv: apt-get source xen failed (is deb-src enabled? run make deps)" >&2
+		exit 1
+	}
+	dsc=$(ls "$out"/dl/xen_*.dsc | tail -1)
+fi
+ver=$(sed -n 's/^Version: //p' "$dsc")
+case "$ver" in
+$XEN_PKG_VERSION_PREFIX*) ;;
+*) echo "hv: $dsc: Xen $ver is not 4.17.x" >&2; exit 1 ;;
+esac
+
+hash=$(series_hash)
+want="XEN_VERSION=$ver SERIES_HASH=$hash"
+if [ -f "$out/build-info" ] && [ -f "$out/xen" ] &&
+   [ "$(head -1 "$out/build-info")" = "$want" ]; then
+	echo "hv: up to date (Xen $ver, series $hash): $out/xen"
+	exit 0
+fi
+
+# 2. Fresh tree: unpack (checks sizes and checksums), apply the series.
+src=$out/src
+rm -rf "$src" "$out/src.tmp"
+echo "hv: unpacking $(basename "$dsc")"
+dpkg-source -q -x "$dsc" "$out/src.tmp" >/dev/null
+mv "$out/src.tmp" "$src"
+if [ -f "$series_dir/series" ]; then
+	grep -v '^\s*\(#\|$\)' "$series_dir/series" | while read -r p; do
+		echo "hv: applying $p"
+		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$series_dir/$p" || {
+			echo "hv: hv-patch/$p does not apply to Xen $ver" >&2
+			exit 1
+		}
+	done
+fi
+
+# 3. Configure from the fragment and build only the hypervisor.
+cp "$frag" "$src/xen/.config"
+make -s -C "$src/xen" olddefconfig >/dev/null
+echo "hv: building the hypervisor (about 80 s on 2 cores)"
+make -s -C "$src/xen" -j"$(nproc)" build >"$out/build.log" 2>&1 || {
+	tail -30 "$out/build.log" >&2
+	echo "hv: build failed, see $out/build.log" >&2
+	exit 1
+}
+cp "$src/xen/xen" "$out/xen.tmp" && mv "$out/xen.tmp" "$out/xen"
+gzip -9c "$src/xen/xen" >"$out/xen.gz.tmp" && mv "$out/xen.gz.tmp" "$out/xen.gz"
+cp "$src/xen/.config" "$out/xen.config"
+printf '%s\nBUILT=%s\n' "$want" "$(date -u +%FT%TZ)" >"$out/build-info.tmp"
+mv "$out/build-info.tmp" "$out/build-info"
+echo "hv: built $out/xen (Xen $ver, series $hash)"

@@ -11,7 +11,8 @@ BUILD := build
 CONFIG ?= configs/seed-96cpu.ini
 
 # The release (rel) and sanitizer (asan) variants of every object.
-CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -MMD -MP \
+STD = -std=c11
+CFLAGS_COMMON = $(STD) -D_GNU_SOURCE -Wall -Wextra -Werror -g -MMD -MP \
 		 -Iprobes/include -I.
 CFLAGS_rel := -O2
 CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -21,6 +22,10 @@ LDFLAGS_asan := -fsanitize=address,undefined
 # Link order: users before the libraries they use.
 COMPONENTS := runner analysis probes
 include runner/runner.mk analysis/analysis.mk probes/probes.mk
+
+# Xen's public headers (xenctrl.h & co) need GNU C: sources that include
+# them are listed in gnu11_SRCS by their .mk and built with -std=gnu11.
+$(foreach s,$(gnu11_SRCS),$(foreach v,rel asan,$(eval $(BUILD)/$(v)/$(s:.c=.o): STD = -std=gnu11)))
 
 EXT_LIBS := $(sort $(foreach c,$(COMPONENTS),$($(c)_LIBS))) -lm
 TEST_LIBS := -lcmocka
@@ -81,6 +86,7 @@ $(BUILD)/asan/%: $(BUILD)/asan/%.o $(LIBS_asan)
 
 INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)
 INTEGRATION_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(INTEGRATION_TESTS))
+$(INTEGRATION_BINS): $(BUILD)/asan/tests/integration/itest.o
 
 build: deps $(BUILD)/bin/ipibench $(AGENT)
 	@true
@@ -96,13 +102,16 @@ dom0: deps $(AGENT)
 	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
 
 # ---- the two commands --------------------------------------------------
+# Components add extra checks (e.g. a short fuzz run) to UNIT_EXTRA.
 unit: deps $(TEST_BINS)
 	@bash mk/runtests.sh unit $(TEST_BINS)
+	@$(if $(UNIT_EXTRA),$(MAKE) --no-print-directory $(UNIT_EXTRA))
 
 integration: hv dom0 build $(INTEGRATION_BINS)
 	@bash mk/runtests.sh integration $(INTEGRATION_BINS)
 
 test: deps
+	@rm -f $(BUILD)/test-tally
 	@$(MAKE) --no-print-directory unit integration
 	@bash mk/runtests.sh total
 
@@ -112,4 +121,4 @@ bench: hv dom0 build
 clean:
 	rm -rf $(BUILD)/rel $(BUILD)/asan $(BUILD)/bin
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/rel $(BUILD)/asan -name '*.d' -type f 2>/dev/null)

@@ -1,0 +1,180 @@
+/*
+ * ipibench-agent: runs in dom0 (the QEMU host's busybox initramfs, or a real
+ * Xen host's dom0), reports what the hypervisor says about itself, runs the
+ * workloads a job lists and writes OUT/agent.json atomically.
+ *
+ *   ipibench-agent [--job FILE] [--out DIR] [--list] [--help]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <xencall.h>
+#include <xenctrl.h>
+
+#include "runner/agent/agent.h"
+#include "runner/agent/agent_info.h"
+
+#define AGENT_VERSION "1"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ipibench-agent [--job FILE] [--out DIR] [--list]\n"
+		"  --job FILE  JSON job: {\"workloads\": [{\"name\", \"type\", \"params\"}...]}\n"
+		"  --out DIR   where agent.json (and traces) are written (default .)\n"
+		"  --list      list the workload types this agent can run\n"
+		"  -v          verbose\n");
+}
+
+/* Write obj to DIR/NAME through a temp file and rename: never half-written. */
+static int write_json_atomic(const char *dir, const char *name, json_t *obj)
+{
+	char tmp[4096], dst[4096];
+
+	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	if (json_dump_file(obj, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
+		fprintf(stderr, "ipibench-agent: cannot write %s\n", tmp);
+		return -1;
+	}
+	FILE *f = fopen(tmp, "r+");
+	if (f) {
+		fsync(fileno(f));
+		fclose(f);
+	}
+	if (rename(tmp, dst)) {
+		fprintf(stderr, "ipibench-agent: rename %s: %s\n", dst, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx)
+{
+	const char *name = json_string_value(json_object_get(job, "name"));
+	const char *type = json_string_value(json_object_get(job, "type"));
+	json_t *params = json_object_get(job, "params");
+	json_t *res = json_object();
+	char err[256] = "";
+	struct timespec t0, t1;
+
+	json_object_set_new(res, "name", json_string(name ? name : "?"));
+	json_object_set_new(res, "type", json_string(type ? type : "?"));
+	json_object_set(res, "params", params ? params : json_object());
+
+	const struct agent_workload_ops *ops = type ? agent_workload_find(type) : NULL;
+	if (!name || !type)
+		snprintf(err, sizeof(err), "job workload %zu: needs \"name\" and \"type\"", idx);
+	else if (!ops)
+		snprintf(err, sizeof(err), "workload %s: unknown type '%s'", name, type);
+	else if (ops->verify && ops->verify(params, err, sizeof(err)))
+		;
+	else {
+		fprintf(stdout, "ipibench: workload %s (%s) start\n", name, type);
+		fflush(stdout);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		ops->run(ctx, params, res, err, sizeof(err));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		json_object_set_new(res, "wall_ns",
+			json_integer((t1.tv_sec - t0.tv_sec) * 1000000000LL +
+				     (t1.tv_nsec - t0.tv_nsec)));
+	}
+	json_object_set_new(res, "status", json_string(err[0] ? "failed" : "ok"));
+	if (err[0]) {
+		json_object_set_new(res, "error", json_string(err));
+		fprintf(stdout, "ipibench: workload %s failed: %s\n", name ? name : "?", err);
+	} else {
+		fprintf(stdout, "ipibench: workload %s done\n", name);
+	}
+	fflush(stdout);
+	return res;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "job", required_argument, NULL, 'j' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *jobfile = NULL;
+	struct agent_ctx ctx = { .outdir = "." };
+	json_t *job = NULL, *out, *results;
+	json_error_t jerr;
+	char err[256] = "";
+	int c, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "j:o:lhv", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': jobfile = optarg; break;
+		case 'o': ctx.outdir = optarg; break;
+		case 'v': ctx.verbose = 1; break;
+		case 'l':
+			for (size_t i = 0; agent_workloads[i]; i++)
+				printf("%-16s %s\n", agent_workloads[i]->type,
+				       agent_workloads[i]->help);
+			return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (jobfile) {
+		job = json_load_file(jobfile, 0, &jerr);
+		if (!job) {
+			fprintf(stderr, "ipibench-agent: %s:%d:%d: %s\n", jobfile,
+				jerr.line, jerr.column, jerr.text);
+			return 2;
+		}
+	}
+
+	out = json_object();
+	json_object_set_new(out, "agent_version", json_string(AGENT_VERSION));
+	ctx.xch = xc_interface_open(NULL, NULL, 0);
+	if (!ctx.xch) {
+		fprintf(stderr, "ipibench-agent: xc_interface_open: %s\n", strerror(errno));
+		json_object_set_new(out, "error", json_string("cannot open libxenctrl"));
+		rc = 1;
+		goto write;
+	}
+	ctx.xcall = xencall_open(NULL, 0);
+	if (agent_info(&ctx, out, err, sizeof(err))) {
+		fprintf(stderr, "ipibench-agent: %s\n", err);
+		json_object_set_new(out, "error", json_string(err));
+		rc = 1;
+		goto write;
+	}
+	printf("ipibench: xen %s, %u CPUs, genapic %s\n",
+	       json_string_value(json_object_get(json_object_get(out, "xen"), "version")),
+	       ctx.nr_cpus,
+	       json_string_value(json_object_get(out, "genapic")) ?: "?");
+	fflush(stdout);
+
+	results = json_array();
+	json_object_set_new(out, "workloads", results);
+	json_t *wls = job ? json_object_get(job, "workloads") : NULL;
+	for (size_t i = 0; i < json_array_size(wls); i++) {
+		json_t *r = run_workload(&ctx, json_array_get(wls, i), i);
+		json_array_append_new(results, r);
+		/* Keep what is done safe before the next workload runs. */
+		if (write_json_atomic(ctx.outdir, "agent.json", out))
+			rc = 1;
+	}
+write:
+	if (write_json_atomic(ctx.outdir, "agent.json", out))
+		rc = 1;
+	if (ctx.xcall)
+		xencall_close(ctx.xcall);
+	if (ctx.xch)
+		xc_interface_close(ctx.xch);
+	json_decref(out);
+	json_decref(job);
+	return rc;
+}

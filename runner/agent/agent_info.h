@@ -1,0 +1,17 @@
+/* What the agent reports about the hypervisor it runs on. */
+#ifndef IPIBENCH_AGENT_INFO_H
+#define IPIBENCH_AGENT_INFO_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "runner/agent/agent.h"
+
+/*
+ * Fill out["xen"] (version, extraversion, changeset, command line),
+ * out["physinfo"] (CPUs, cpu_khz, memory) and out["genapic"] (the APIC
+ * driver the hypervisor's console ring names); set ctx->nr_cpus.
+ */
+int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,69 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/console.h"
+
+const char *console_strip_prefix(const char *line)
+{
+	if (!strncmp(line, "(XEN) ", 6))
+		line += 6;
+	/* console_timestamps=boot: "[    1.234567] " */
+	if (line[0] == '[') {
+		const char *e = strchr(line, ']');
+		if (e && e[1] == ' ')
+			line = e + 2;
+	}
+	return line;
+}
+
+static int copy_word(char *dst, size_t n, const char *src)
+{
+	size_t i = 0;
+
+	while (src[i] && src[i] != ' ' && src[i] != '.' && src[i] != '\r' &&
+	       src[i] != '\n' && i + 1 < n) {
+		dst[i] = src[i];
+		i++;
+	}
+	dst[i] = '\0';
+	return i > 0;
+}
+
+enum console_event console_parse_line(const char *raw, struct console_match *m)
+{
+	const char *line = console_strip_prefix(raw);
+	const char *p;
+
+	m->ev = CON_NONE;
+	m->arg[0] = '\0';
+	if ((p = strstr(line, "Switched to APIC driver ")) &&
+	    copy_word(m->arg, sizeof(m->arg), p + 24))
+		m->ev = CON_GENAPIC;
+	else if ((p = strstr(line, "Using APIC driver ")) &&
+		 copy_word(m->arg, sizeof(m->arg), p + 18))
+		m->ev = CON_GENAPIC;
+	else if (!strncmp(line, "Xen version ", 12))
+		m->ev = CON_XEN_START;
+	else if (strstr(line, "Interrupt Remapping enabled"))
+		m->ev = CON_INTREMAP;
+	else if (strstr(line, "WARNING: x2APIC"))
+		m->ev = CON_X2APIC_WARNING;
+	else if (!strncmp(line, "Panic on CPU", 12))
+		m->ev = CON_XEN_PANIC;
+	else if (strstr(line, "Kernel panic - not syncing") ||
+		 strstr(line, "Domain 0 crashed") ||
+		 strstr(line, "Hardware Dom0 crashed"))
+		m->ev = CON_DOM0_CRASH;
+	else if (!strncmp(line, "ipibench: dom0 up", 17))
+		m->ev = CON_DOM0_UP;
+	else if (!strncmp(line, "ipibench: agent done rc=", 24)) {
+		m->ev = CON_AGENT_DONE;
+		copy_word(m->arg, sizeof(m->arg), line + 24);
+	} else if (!strncmp(line, "ipibench: ", 10)) {
+		m->ev = CON_AGENT_PROGRESS;
+		snprintf(m->arg, sizeof(m->arg), "%s", line + 10);
+		m->arg[strcspn(m->arg, "\r\n")] = '\0';
+	}
+	return m->ev;
+}

@@ -6,6 +6,8 @@
 # and libraries; the rules below are shared.
 
 SHELL := /bin/bash
+# `make V=1` shows the full commands.
+Q := $(if $(V),,@)
 CC ?= gcc
 BUILD := build
 CONFIG ?= configs/seed-96cpu.ini
@@ -48,15 +50,17 @@ deps:
 # ---- objects, libraries, binaries -------------------------------------
 $(BUILD)/rel/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS_rel) $($(firstword $(subst /, ,$<))_CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS_COMMON) $(CFLAGS_rel) $($(firstword $(subst /, ,$<))_CFLAGS) -c $< -o $@
 $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS_asan) $($(firstword $(subst /, ,$<))_CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS_COMMON) $(CFLAGS_asan) $($(firstword $(subst /, ,$<))_CFLAGS) -c $< -o $@
 
 define lib_rule
 $(BUILD)/$(2)/lib$(1).a: $$(patsubst %.c,$(BUILD)/$(2)/%.o,$$($(1)_SRCS))
 	@mkdir -p $$(@D)
-	rm -f $$@ && ar rcs $$@ $$^
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
 endef
 $(foreach c,$(COMPONENTS),$(foreach v,rel asan,$(eval $(call lib_rule,$(c),$(v)))))
 
@@ -65,23 +69,27 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 
 $(BUILD)/bin/ipibench: $(BUILD)/rel/runner/main.o $(LIBS_rel)
 	@mkdir -p $(@D)
-	$(CC) $^ $(EXT_LIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $^ $(EXT_LIBS) -o $@
 $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) -o $@
 
 # The dom0 agent: one static binary against libxen-dev's archives.
 AGENT := $(BUILD)/bin/ipibench-agent
 $(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a
 	@mkdir -p $(@D)
-	$(CC) -static $^ $(agent_LIBS) -o $@
+	@$(if $(Q),echo "  LD      $@ (static)")
+	$(Q)$(CC) -static $^ $(agent_LIBS) -o $@
 
 # Unit tests: one cmocka binary per test source, sanitizer build.
 ALL_TESTS := $(foreach c,$(COMPONENTS),$($(c)_TESTS))
 TEST_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(ALL_TESTS))
 $(BUILD)/asan/%: $(BUILD)/asan/%.o $(LIBS_asan)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) $(TEST_LIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) $(TEST_LIBS) -o $@
 .SECONDARY:
 
 INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)

@@ -1,0 +1,593 @@
+/*
+ * analysis/history.c: `ipibench history RESULTS... [-o OUT]`.
+ *
+ * One time series per host (host.name), CPU count, workload and mode,
+ * across result sets ordered by commit and date.  The regression rule
+ * (stated in --help, history.md, history.json and index.html):
+ *
+ *   a result set regresses a series when the 95% CI of its median (exact
+ *   order statistics) lies entirely above the CI of the previous result set
+ *   of the same series, by more than the threshold:
+ *       ci_lo(this) > ci_hi(previous) * (1 + threshold)     (default 5%)
+ *
+ * The previous set is the one just before in the order (commit, then
+ * date), so a lasting slowdown is flagged once, where it appeared.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/analysis.h"
+#include "analysis/internal.h"
+
+#define RULE_FMT \
+	"a result set regresses a series (host, CPUs, workload, mode) when the 95%% CI " \
+	"of its median latency (exact order statistics) lies entirely above the CI of " \
+	"the previous result set in the series by more than %.3g%%: " \
+	"ci_lo(this) > ci_hi(previous) x %.4g"
+
+static const char history_help[] =
+	"usage: ipibench history RESULTS... [-o OUT] [--threshold PCT]\n"
+	"                        [--fail-on-regression[=any|latest]]\n"
+	"\n"
+	"Time series of median latency per host (host.name), CPU count, workload and\n"
+	"mode across result sets, with regression flags, plots and an index.html.\n"
+	"RESULTS is a results.json, a directory holding one, or a directory whose\n"
+	"subdirectories (up to 3 levels) hold them.  Result sets are ordered by\n"
+	"commit (tool.commit; a commit takes the date of its earliest result set),\n"
+	"then by their \"created\" date.\n"
+	"\n"
+	"Regression rule: a result set regresses a series when the 95% CI of its\n"
+	"median (exact order statistics, Binomial(n, 1/2)) lies entirely above the\n"
+	"CI of the previous result set of that series by more than the threshold:\n"
+	"    ci_lo(this) > ci_hi(previous) * (1 + PCT/100)\n"
+	"A lasting slowdown is flagged once, at the set where it appeared.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output OUT          output directory (default: history)\n"
+	"  -t, --threshold PCT       regression threshold in percent (default: 5)\n"
+	"      --fail-on-regression[=any|latest]\n"
+	"                            exit 3 when a series regressed: at any result set\n"
+	"                            (any, the default) or at its newest one (latest)\n"
+	"  -q, --quiet               no progress on stderr\n"
+	"  -h, --help                this help\n"
+	"\n"
+	"Writes OUT/history.md (also printed), OUT/history.json, OUT/index.html\n"
+	"(every plot with its table) and per host/CPUs/workload a plot\n"
+	"OUT/history-*.png and .svg with its .gp script and .dat data.\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or output error, 2 usage, 3 regression\n"
+	"(with --fail-on-regression).\n";
+
+struct point {
+	size_t set;		/* index into d.sets */
+	struct group *g;
+	bool flagged;
+	double change;		/* median / previous median - 1, NAN for the first */
+};
+
+struct series {
+	char *host, *workload, *type, *mode;
+	long cpus;
+	struct point *pts;
+	size_t n;
+};
+
+struct history {
+	const char *out;
+	double threshold;	/* fraction */
+	struct dataset d;
+	size_t *rank;		/* rank[set] = position in the order */
+	size_t *order;		/* order[pos] = set */
+	struct series *s;
+	size_t ns;
+	char err[AN_ERRLEN];
+};
+
+static struct history *g_h;	/* for the qsort comparators */
+
+static int find_results(struct dataset *d, const char *path, int depth, char *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return dataset_add_results(d, path, err);
+	char *rj = xasprintf("%s/results.json", path);
+	int rc;
+	if (stat(rj, &st) == 0) {
+		rc = dataset_add_results(d, rj, err);
+		free(rj);
+		return rc;
+	}
+	free(rj);
+	if (depth >= 3)
+		return 0;
+	struct dirent **ents;
+	int n = scandir(path, &ents, NULL, alphasort);
+	if (n < 0) {
+		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = 0;
+	for (int i = 0; i < n; i++) {
+		if (!rc && ents[i]->d_name[0] != '.') {
+			char *p = xasprintf("%s/%s", path, ents[i]->d_name);
+			if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+				rc = find_results(d, p, depth + 1, err);
+			free(p);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return rc;
+}
+
+/* The date of a commit: the earliest "created" among its result sets. */
+static const char *commit_date(const struct dataset *d, const char *commit)
+{
+	const char *best = NULL;
+	for (size_t i = 0; i < d->nsets; i++)
+		if (!strcmp(d->sets[i].commit, commit) &&
+		    (!best || strcmp(d->sets[i].created, best) < 0))
+			best = d->sets[i].created;
+	return best ? best : "";
+}
+
+static int cmp_sets(const void *a, const void *b)
+{
+	const struct dataset *d = &g_h->d;
+	const struct resultset *x = &d->sets[*(const size_t *)a];
+	const struct resultset *y = &d->sets[*(const size_t *)b];
+	int c;
+	if ((c = strcmp(commit_date(d, x->commit), commit_date(d, y->commit))))
+		return c;
+	if ((c = strcmp(x->commit, y->commit)))
+		return c;
+	if ((c = strcmp(x->created, y->created)))
+		return c;
+	return strcmp(x->path, y->path);
+}
+
+static int cmp_points(const void *a, const void *b)
+{
+	size_t x = g_h->rank[((const struct point *)a)->set];
+	size_t y = g_h->rank[((const struct point *)b)->set];
+	return (x > y) - (x < y);
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct series *x = a, *y = b;
+	int c;
+	if ((c = strcmp(x->host, y->host)))
+		return c;
+	if (x->cpus != y->cpus)
+		return x->cpus < y->cpus ? -1 : 1;
+	if ((c = strcmp(x->workload, y->workload)))
+		return c;
+	if ((c = mode_rank(x->mode) - mode_rank(y->mode)))
+		return c;
+	return strcmp(x->mode, y->mode);
+}
+
+static void build_series(struct history *h)
+{
+	struct dataset *d = &h->d;
+	for (size_t i = 0; i < d->ngroups; i++) {
+		struct group *g = &d->groups[i];
+		if (!g->n)
+			continue;
+		struct series *s = NULL;
+		for (size_t k = 0; k < h->ns && !s; k++)
+			if (h->s[k].cpus == g->cpus && !strcmp(h->s[k].host, g->host) &&
+			    !strcmp(h->s[k].workload, g->workload) &&
+			    !strcmp(h->s[k].mode, g->mode))
+				s = &h->s[k];
+		if (!s) {
+			h->s = xrealloc(h->s, (h->ns + 1) * sizeof(*h->s));
+			s = &h->s[h->ns++];
+			memset(s, 0, sizeof(*s));
+			s->host = g->host;
+			s->workload = g->workload;
+			s->type = g->type;
+			s->mode = g->mode;
+			s->cpus = g->cpus;
+		}
+		s->pts = xrealloc(s->pts, (s->n + 1) * sizeof(*s->pts));
+		s->pts[s->n++] = (struct point){ .set = g->set, .g = g, .change = NAN };
+	}
+	for (size_t k = 0; k < h->ns; k++)
+		qsort(h->s[k].pts, h->s[k].n, sizeof(struct point), cmp_points);
+	qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
+}
+
+/* The rule.  Returns the number of flagged points. */
+static size_t flag_regressions(struct history *h)
+{
+	size_t nflag = 0;
+	for (size_t k = 0; k < h->ns; k++) {
+		struct series *s = &h->s[k];
+		for (size_t i = 1; i < s->n; i++) {
+			struct point *p = &s->pts[i], *q = &s->pts[i - 1];
+			p->change = p->g->sum.median / q->g->sum.median - 1.0;
+			if (p->g->sum.ci_ok && q->g->sum.ci_ok &&
+			    p->g->sum.ci_lo > q->g->sum.ci_hi * (1.0 + h->threshold)) {
+				p->flagged = true;
+				nflag++;
+			}
+		}
+	}
+	return nflag;
+}
+
+static const char *short_commit(const char *c, char *b)
+{
+	snprintf(b, 13, "%s", c);
+	return b;
+}
+
+/* Series [i, end) share host, CPUs and workload: one plot, one table. */
+static size_t block_end(const struct history *h, size_t i)
+{
+	size_t j = i + 1;
+	while (j < h->ns && h->s[j].cpus == h->s[i].cpus &&
+	       !strcmp(h->s[j].host, h->s[i].host) &&
+	       !strcmp(h->s[j].workload, h->s[i].workload))
+		j++;
+	return j;
+}
+
+static struct point *point_at(struct series *s, size_t set)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->pts[i].set == set)
+			return &s->pts[i];
+	return NULL;
+}
+
+static void html_escape(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': sb_puts(b, "&lt;"); break;
+		case '>': sb_puts(b, "&gt;"); break;
+		case '&': sb_puts(b, "&amp;"); break;
+		case '"': sb_puts(b, "&quot;"); break;
+		default: sb_printf(b, "%c", *s);
+		}
+	}
+}
+
+static int render(struct history *h, size_t nflag, size_t nlatest)
+{
+	struct dataset *d = &h->d;
+	struct sbuf md = { 0 }, html = { 0 };
+	char rule[512];
+	snprintf(rule, sizeof(rule), RULE_FMT, h->threshold * 100.0, 1.0 + h->threshold);
+	json_t *js = json_pack("{s:i, s:s, s:s, s:f, s:I, s:I, s:[], s:[]}",
+			       "schema_version", 1, "generator", "ipibench history",
+			       "rule", rule, "threshold", h->threshold,
+			       "regressions", (json_int_t)nflag,
+			       "regressions_at_latest", (json_int_t)nlatest,
+			       "result_sets", "series");
+	json_t *jsets = json_object_get(js, "result_sets");
+	json_t *jseries = json_object_get(js, "series");
+
+	sb_printf(&md, "# ipibench history\n\n%zu result sets, %zu series. Regression rule: %s.\n\n",
+		  d->nsets, h->ns, rule);
+	sb_puts(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+		       "<title>ipibench history</title>\n<style>\n"
+		       "body{font-family:sans-serif;margin:2em;max-width:1100px}\n"
+		       "table{border-collapse:collapse;margin:1em 0}\n"
+		       "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}\n"
+		       "td.l,th.l{text-align:left}\ntr.reg td{background:#fdd}\n"
+		       ".bad{color:#b00;font-weight:bold}\nimg{max-width:100%}\n"
+		       "</style></head><body>\n<h1>ipibench history</h1>\n<p>");
+	sb_printf(&html, "%zu result sets, %zu series. <b>Regression rule</b>: ", d->nsets, h->ns);
+	html_escape(&html, rule);
+	sb_puts(&html, ".</p>\n");
+	if (nflag) {
+		sb_printf(&md, "**%zu regression(s)**:\n\n", nflag);
+		sb_printf(&html, "<p class=\"bad\">%zu regression(s):</p>\n<ul>\n", nflag);
+	} else {
+		sb_puts(&md, "No regression.\n");
+		sb_puts(&html, "<p>No regression.</p>\n");
+	}
+	for (size_t k = 0; k < h->ns; k++)
+		for (size_t i = 0; i < h->s[k].n; i++) {
+			struct point *p = &h->s[k].pts[i];
+			if (!p->flagged)
+				continue;
+			struct resultset *rs = &d->sets[p->set];
+			struct point *q = &h->s[k].pts[i - 1];
+			char *line = xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): median %.0f ns "
+					       "(CI %.0f..%.0f), %+.1f%% vs %s (CI %.0f..%.0f)",
+					       h->s[k].host, h->s[k].cpus, h->s[k].workload,
+					       h->s[k].mode, rs->path, rs->commit, rs->created,
+					       p->g->sum.median, p->g->sum.ci_lo, p->g->sum.ci_hi,
+					       p->change * 100.0, d->sets[q->set].commit,
+					       q->g->sum.ci_lo, q->g->sum.ci_hi);
+			sb_printf(&md, "- %s\n", line);
+			sb_puts(&html, "<li>");
+			html_escape(&html, line);
+			sb_puts(&html, "</li>\n");
+			free(line);
+		}
+	if (nflag)
+		sb_puts(&html, "</ul>\n");
+
+	for (size_t pos = 0; pos < d->nsets; pos++) {
+		struct resultset *rs = &d->sets[h->order[pos]];
+		json_array_append_new(jsets, json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:b}",
+			"position", (int)pos + 1, "path", rs->path, "commit", rs->commit,
+			"created", rs->created, "host", rs->host_name,
+			"cpus", (json_int_t)rs->cpus, "emulated", rs->emulated));
+	}
+
+	int rc = 0;
+	for (size_t i = 0; i < h->ns && !rc; i = block_end(h, i)) {
+		size_t end = block_end(h, i);
+		struct series *s0 = &h->s[i];
+		char *raw = xasprintf("history-%s-%ldcpu-%s", s0->host, s0->cpus, s0->workload);
+		char *name = slugify(raw);
+		free(raw);
+		progress("history: %s", name);
+		sb_printf(&md, "\n## `%s` (%s) on %s, %ld CPUs\n\nMedian latency per operation (ns), "
+			       "95%% CI, change vs the previous set:\n\n| # | commit | created |",
+			  s0->workload, s0->type, s0->host, s0->cpus);
+		sb_printf(&html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
+				 "<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
+				 "<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
+				 "<a href=\"%s.dat\">data</a></p>\n<table><tr><th>#</th>"
+				 "<th class=\"l\">commit</th><th class=\"l\">created</th>",
+			  s0->workload, s0->type, s0->host, s0->cpus, name, name, name, name,
+			  name, name);
+		for (size_t k = i; k < end; k++) {
+			sb_printf(&md, " %s |", h->s[k].mode);
+			sb_printf(&html, "<th>%s</th>", h->s[k].mode);
+		}
+		sb_puts(&md, "\n|---:|---|---|");
+		sb_puts(&html, "</tr>\n");
+		for (size_t k = i; k < end; k++)
+			sb_puts(&md, "---|");
+		sb_puts(&md, "\n");
+
+		struct sbuf dat = { 0 }, body = { 0 };
+		sb_puts(&dat, "# position commit, then per mode: median ci_lo ci_hi regression(0/1) ('-' = missing):");
+		for (size_t k = i; k < end; k++)
+			sb_printf(&dat, " %s", h->s[k].mode);
+		sb_puts(&dat, "\n");
+		for (size_t pos = 0; pos < d->nsets; pos++) {
+			size_t set = h->order[pos];
+			bool any = false, reg = false;
+			for (size_t k = i; k < end; k++) {
+				struct point *p = point_at(&h->s[k], set);
+				any |= p != NULL;
+				reg |= p && p->flagged;
+			}
+			if (!any)
+				continue;
+			struct resultset *rs = &d->sets[set];
+			char cb[16];
+			sb_printf(&md, "| %zu | %s | %s |", pos + 1, short_commit(rs->commit, cb),
+				  rs->created);
+			sb_printf(&html, "<tr%s><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">%s</td>",
+				  reg ? " class=\"reg\"" : "", pos + 1, short_commit(rs->commit, cb),
+				  rs->created);
+			char *ctick = slugify(cb);
+			sb_printf(&dat, "%zu %s", pos + 1, ctick);
+			free(ctick);
+			for (size_t k = i; k < end; k++) {
+				struct point *p = point_at(&h->s[k], set);
+				if (!p) {
+					sb_puts(&md, " - |");
+					sb_puts(&html, "<td>-</td>");
+					sb_puts(&dat, " - - - -");
+					continue;
+				}
+				struct summary *sm = &p->g->sum;
+				char cell[160], chg[32] = "";
+				if (!isnan(p->change))
+					snprintf(chg, sizeof(chg), " (%+.1f%%)", p->change * 100.0);
+				if (sm->ci_ok)
+					snprintf(cell, sizeof(cell), "%.0f [%.0f, %.0f]%s", sm->median,
+						 sm->ci_lo, sm->ci_hi, chg);
+				else
+					snprintf(cell, sizeof(cell), "%.0f (n=%zu, no CI)%s", sm->median,
+						 sm->n, chg);
+				sb_printf(&md, " %s%s |", cell, p->flagged ? " **REGRESSION**" : "");
+				sb_printf(&html, "<td>%s%s</td>", cell,
+					  p->flagged ? " <span class=\"bad\">REGRESSION</span>" : "");
+				sb_printf(&dat, " %.17g %.17g %.17g %d", sm->median,
+					  sm->ci_ok ? sm->ci_lo : sm->median,
+					  sm->ci_ok ? sm->ci_hi : sm->median, p->flagged);
+			}
+			sb_puts(&md, "\n");
+			sb_puts(&html, "</tr>\n");
+			sb_puts(&dat, "\n");
+		}
+		sb_puts(&html, "</table>\n");
+
+		char *title = xasprintf("%s (%s), %s, %ld CPUs: median latency per result set, 95%% CI",
+					s0->workload, s0->type, s0->host, s0->cpus);
+		char *t = gp_quote(title);
+		sb_printf(&body,
+			  "set title %s\nset xlabel 'result set (commit)'\n"
+			  "set ylabel 'median latency per operation (ns)'\n"
+			  "set datafile missing '-'\nset key outside right top\n"
+			  "set offsets 0.5, 0.5, 0, 0\nset xtics rotate by -30\nset pointsize 1\nplot ",
+			  t);
+		for (size_t k = i; k < end; k++) {
+			size_t c = 3 + 4 * (k - i);
+			sb_printf(&body, "%s'%s.dat' using 1:%zu:%zu:%zu:xtic(2) with yerrorlines title '%s'",
+				  k == i ? "" : ", \\\n     ", name, c, c + 1, c + 2, h->s[k].mode);
+		}
+		for (size_t k = i; k < end; k++) {
+			size_t c = 3 + 4 * (k - i);
+			sb_printf(&body, ", \\\n     '%s.dat' using 1:(column(%zu) > 0 ? column(%zu) : NaN) "
+					 "with points pt 6 ps 3 lw 2 lc rgb '#cc0000' %s",
+				  name, c + 3, c, k == i ? "title 'regression'" : "notitle");
+		}
+		sb_puts(&body, "\n");
+		rc = plot_render(h->out, name, dat.s, body.s, 900, 500, h->err);
+		free(t);
+		free(title);
+		sb_free(&dat);
+		sb_free(&body);
+
+		for (size_t k = i; k < end; k++) {
+			struct series *s = &h->s[k];
+			json_t *pts = json_array();
+			json_array_append_new(jseries, json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:o}",
+				"host", s->host, "cpus", (json_int_t)s->cpus, "workload", s->workload,
+				"type", s->type, "mode", s->mode, "plot", name, "points", pts));
+			for (size_t p = 0; p < s->n; p++) {
+				struct point *pt = &s->pts[p];
+				struct summary *sm = &pt->g->sum;
+				struct resultset *rs = &d->sets[pt->set];
+				json_array_append_new(pts, json_pack(
+					"{s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:b}",
+					"results", rs->path, "commit", rs->commit, "created", rs->created,
+					"n", (json_int_t)sm->n, "median", sm->median,
+					"median_ci95", sm->ci_ok ? json_pack("[f, f]", sm->ci_lo, sm->ci_hi) :
+								   json_null(),
+					"change", isnan(pt->change) ? json_null() : json_real(pt->change),
+					"regression", pt->flagged));
+			}
+		}
+		free(name);
+	}
+	sb_puts(&html, "</body></html>\n");
+
+	if (!rc) {
+		char *p = xasprintf("%s/history.md", h->out);
+		rc = write_atomic(p, md.s, md.len, h->err);
+		free(p);
+	}
+	if (!rc) {
+		char *p = xasprintf("%s/index.html", h->out);
+		rc = write_atomic(p, html.s, html.len, h->err);
+		free(p);
+	}
+	if (!rc) {
+		char *txt = json_dumps(js, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		char *p = xasprintf("%s/history.json", h->out);
+		struct sbuf b = { 0 };
+		sb_printf(&b, "%s\n", txt);
+		rc = write_atomic(p, b.s, b.len, h->err);
+		sb_free(&b);
+		free(p);
+		free(txt);
+	}
+	if (!rc) {
+		fwrite(md.s, 1, md.len, stdout);
+		fflush(stdout);
+	}
+	json_decref(js);
+	sb_free(&md);
+	sb_free(&html);
+	return rc;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	enum { OPT_FAIL = 256 };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "fail-on-regression", optional_argument, NULL, OPT_FAIL },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct history h = { .out = "history", .threshold = 0.05 };
+	int fail = 0;	/* 0 no, 1 any, 2 latest */
+	int c;
+	char *end;
+	an_quiet = false;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "o:t:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': h.out = optarg; break;
+		case 't':
+			h.threshold = strtod(optarg, &end) / 100.0;
+			if (end == optarg || *end || h.threshold < 0) {
+				fprintf(stderr, "ipibench history: --threshold: '%s' is not a percentage >= 0\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_FAIL:
+			if (!optarg || !strcmp(optarg, "any"))
+				fail = 1;
+			else if (!strcmp(optarg, "latest"))
+				fail = 2;
+			else {
+				fprintf(stderr, "ipibench history: --fail-on-regression=%s: use any or latest\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'q': an_quiet = true; break;
+		case 'h': fputs(history_help, stdout); return 0;
+		default:
+			fprintf(stderr, "ipibench history: see 'ipibench history --help'\n");
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "ipibench history: no input; usage: ipibench history RESULTS... [-o OUT]\n");
+		return 2;
+	}
+	int rc = 1;
+	g_h = &h;
+	h.d.separate_sets = true;
+	if (plot_check(h.err))
+		goto fail;
+	for (int i = optind; i < argc; i++)
+		if (find_results(&h.d, argv[i], 0, h.err))
+			goto fail;
+	if (!h.d.nsets) {
+		snprintf(h.err, AN_ERRLEN, "no results.json found under %s%s", argv[optind],
+			 argc - optind > 1 ? " ..." : "");
+		goto fail;
+	}
+	dataset_finish(&h.d);
+	h.order = xcalloc(h.d.nsets, sizeof(size_t));
+	h.rank = xcalloc(h.d.nsets, sizeof(size_t));
+	for (size_t i = 0; i < h.d.nsets; i++)
+		h.order[i] = i;
+	qsort(h.order, h.d.nsets, sizeof(size_t), cmp_sets);
+	for (size_t i = 0; i < h.d.nsets; i++)
+		h.rank[h.order[i]] = i;
+	build_series(&h);
+	size_t nflag = flag_regressions(&h), nlatest = 0;
+	for (size_t k = 0; k < h.ns; k++)
+		if (h.s[k].n && h.s[k].pts[h.s[k].n - 1].flagged)
+			nlatest++;
+	if (mkdir_p(h.out, h.err) || render(&h, nflag, nlatest))
+		goto fail;
+	progress("history: %zu result sets, %zu series, %zu regression(s) (%zu at the newest set); wrote %s/index.html",
+		 h.d.nsets, h.ns, nflag, nlatest, h.out);
+	rc = (fail == 1 && nflag) || (fail == 2 && nlatest) ? 3 : 0;
+	goto out;
+fail:
+	fprintf(stderr, "ipibench history: %s\n", h.err);
+out:
+	for (size_t k = 0; k < h.ns; k++)
+		free(h.s[k].pts);
+	free(h.s);
+	free(h.order);
+	free(h.rank);
+	dataset_free(&h.d);
+	g_h = NULL;
+	return rc;
+}

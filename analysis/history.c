@@ -514,6 +514,7 @@ int cmd_history(int argc, char **argv)
 	char *end;
 	an_quiet = false;
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:t:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': h.out = optarg; break;
@@ -539,7 +540,8 @@ int cmd_history(int argc, char **argv)
 		case 'q': an_quiet = true; break;
 		case 'h': fputs(history_help, stdout); return 0;
 		default:
-			fprintf(stderr, "ipibench history: see 'ipibench history --help'\n");
+			fprintf(stderr, "ipibench history: unknown option or missing argument '%s'; see 'ipibench history --help'\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}

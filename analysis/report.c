@@ -1067,6 +1067,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 	an_quiet = false;
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:b:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': r.out = optarg; break;
@@ -1076,7 +1077,8 @@ int cmd_report(int argc, char **argv)
 		case 'q': an_quiet = true; break;
 		case 'h': fputs(report_help, stdout); return 0;
 		default:
-			fprintf(stderr, "ipibench report: see 'ipibench report --help'\n");
+			fprintf(stderr, "ipibench report: unknown option or missing argument '%s'; see 'ipibench report --help'\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}

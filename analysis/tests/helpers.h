@@ -1,0 +1,123 @@
+/* analysis/tests/helpers.h: shared by the analysis tests (header-only). */
+#ifndef ANALYSIS_TESTS_HELPERS_H
+#define ANALYSIS_TESTS_HELPERS_H
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DATA "analysis/tests/data"
+
+/* Run a cmd_*() with its stdout (the printed report) sent to /dev/null. */
+static inline int run_quiet(int (*fn)(int, char **), int argc, char **argv)
+{
+	fflush(stdout);
+	int saved = dup(1);
+	int devnull = open("/dev/null", O_WRONLY);
+	dup2(devnull, 1);
+	close(devnull);
+	int rc = fn(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return rc;
+}
+
+static inline char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t r = fread(s, 1, (size_t)n, f);
+	s[r] = '\0';
+	fclose(f);
+	return s;
+}
+
+static inline int file_contains(const char *path, const char *needle)
+{
+	char *s = slurp(path);
+	int found = s && strstr(s, needle) != NULL;
+	free(s);
+	return found;
+}
+
+static inline long file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static inline int is_png(const char *path)
+{
+	static const unsigned char magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	unsigned char b[8] = { 0 };
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(b, 1, 8, f);
+	fclose(f);
+	return n == 8 && !memcmp(b, magic, 8) && file_size(path) > 1000;
+}
+
+static inline int is_svg(const char *path)
+{
+	return file_size(path) > 500 && file_contains(path, "<svg");
+}
+
+/* Any leftover temporary file (NAME.tmp.PID, NAME.png.tmp) in dir? */
+static inline int has_tmp_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *e;
+	int found = 0;
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".tmp"))
+			found = 1;
+	closedir(d);
+	return found;
+}
+
+static inline char *make_tmpdir(void)
+{
+	char tmpl[] = "/tmp/ipibench-test-XXXXXX";
+	char *d = mkdtemp(tmpl);
+	return d ? strdup(d) : NULL;
+}
+
+static inline void rm_rf(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char p[4096];
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static inline char *path2(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+#endif

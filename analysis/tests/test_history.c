@@ -1,0 +1,167 @@
+/* analysis/tests/test_history.c: `ipibench history` flags the injected
+ * slowdown (set3, flush, mixed: +20%) and nothing else. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "analysis/analysis.h"
+#include "analysis/internal.h"
+#include "analysis/tests/helpers.h"
+
+#define H DATA "/history"
+
+static json_t *load(const char *dir)
+{
+	char *p = path2(dir, "history.json");
+	json_t *j = json_load_file(p, 0, NULL);
+	free(p);
+	return j;
+}
+
+/* Every flagged point, as "host/cpus/workload/mode@results". */
+static size_t flagged(json_t *h, char list[][256], size_t max)
+{
+	size_t n = 0, i, k;
+	json_t *s, *p;
+	json_array_foreach(json_object_get(h, "series"), i, s)
+		json_array_foreach(json_object_get(s, "points"), k, p)
+			if (json_is_true(json_object_get(p, "regression"))) {
+				if (n < max)
+					snprintf(list[n], 256, "%s/%lld/%s/%s@%s",
+						 json_string_value(json_object_get(s, "host")),
+						 (long long)json_integer_value(json_object_get(s, "cpus")),
+						 json_string_value(json_object_get(s, "workload")),
+						 json_string_value(json_object_get(s, "mode")),
+						 json_string_value(json_object_get(p, "results")));
+				n++;
+			}
+	return n;
+}
+
+static void flags_exactly_the_injected_slowdown(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *argv[] = { "history", "-q", "-o", o, H, NULL };
+	assert_int_equal(run_quiet(cmd_history, 5, argv), 0);
+	json_t *h = load(o);
+	assert_non_null(h);
+	assert_int_equal(json_array_size(json_object_get(h, "result_sets")), 5);
+	/* 2 workloads x 3 modes */
+	assert_int_equal(json_array_size(json_object_get(h, "series")), 6);
+	char list[8][256];
+	assert_int_equal(flagged(h, list, 8), 1);
+	assert_string_equal(list[0], "qemu-tcg/16/flush/mixed@" H "/set3/results.json");
+	assert_int_equal(json_integer_value(json_object_get(h, "regressions")), 1);
+	assert_non_null(strstr(json_string_value(json_object_get(h, "rule")),
+			       "lies entirely above the CI of the previous result set"));
+	json_decref(h);
+
+	char *idx = path2(o, "index.html");
+	assert_true(file_contains(idx, "<img src=\"history-qemu-tcg-16cpu-flush.png\""));
+	assert_true(file_contains(idx, "<img src=\"history-qemu-tcg-16cpu-ipi8.png\""));
+	assert_true(file_contains(idx, "<table>"));
+	assert_true(file_contains(idx, "REGRESSION"));
+	assert_true(file_contains(idx, "Regression rule"));
+	free(idx);
+	char *md = path2(o, "history.md");
+	assert_true(file_contains(md, "(+19.3%) **REGRESSION**") ||
+		    file_contains(md, "**REGRESSION**"));
+	free(md);
+	char f[512];
+	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.png", o);
+	assert_true(is_png(f));
+	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.svg", o);
+	assert_true(is_svg(f));
+	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.gp", o);
+	assert_true(file_contains(f, "yerrorlines"));
+	assert_false(has_tmp_files(o));
+	rm_rf(o);
+	free(o);
+}
+
+static void order_is_by_commit_date_not_arguments(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *argv[] = { "history", "-q", "-o", o, H "/set5", H "/set4/results.json",
+			 H "/set3", H "/set2", H "/set1", NULL };
+	assert_int_equal(run_quiet(cmd_history, 9, argv), 0);
+	json_t *h = load(o);
+	json_t *sets = json_object_get(h, "result_sets");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sets, 0), "commit")),
+			    "c0ffee1");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sets, 4), "commit")),
+			    "c0ffee5");
+	char list[8][256];
+	assert_int_equal(flagged(h, list, 8), 1);
+	assert_string_equal(list[0], "qemu-tcg/16/flush/mixed@" H "/set3/results.json");
+	json_decref(h);
+	rm_rf(o);
+	free(o);
+}
+
+static void fail_on_regression_exit_codes(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *a1[] = { "history", "-q", "-o", o, "--fail-on-regression", H, NULL };
+	assert_int_equal(run_quiet(cmd_history, 6, a1), 3);
+	/* set3 is not the newest of its series: latest does not fail ... */
+	char *a2[] = { "history", "-q", "-o", o, "--fail-on-regression=latest", H, NULL };
+	assert_int_equal(run_quiet(cmd_history, 6, a2), 0);
+	/* ... until it is */
+	char *a3[] = { "history", "-q", "-o", o, "--fail-on-regression=latest",
+		       H "/set1", H "/set2", H "/set3", NULL };
+	assert_int_equal(run_quiet(cmd_history, 8, a3), 3);
+	/* a 25% threshold does not flag a 19% slowdown */
+	char *a4[] = { "history", "-q", "-o", o, "--fail-on-regression", "-t", "25", H, NULL };
+	assert_int_equal(run_quiet(cmd_history, 8, a4), 0);
+	json_t *h = load(o);
+	assert_int_equal(json_integer_value(json_object_get(h, "regressions")), 0);
+	json_decref(h);
+	/* without the slowdown nothing is flagged */
+	char *a5[] = { "history", "-q", "-o", o, "--fail-on-regression", H "/set1", H "/set2",
+		       H "/set4", H "/set5", NULL };
+	assert_int_equal(run_quiet(cmd_history, 9, a5), 0);
+	rm_rf(o);
+	free(o);
+}
+
+static void bad_input_and_usage(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *a1[] = { "history", "-q", "-o", o, DATA "/invalid.json", NULL };
+	assert_int_equal(run_quiet(cmd_history, 5, a1), 1);
+	char *a2[] = { "history", "-q", "-o", o, DATA "/hyperfine.json", NULL };
+	assert_int_equal(run_quiet(cmd_history, 5, a2), 1);
+	char *a3[] = { "history", "-q", "-o", o, "/nonexistent", NULL };
+	assert_int_equal(run_quiet(cmd_history, 5, a3), 1);
+	char *a4[] = { "history", "-t", "abc", H, NULL };
+	assert_int_equal(run_quiet(cmd_history, 4, a4), 2);
+	char *a5[] = { "history", "--fail-on-regression=sometimes", H, NULL };
+	assert_int_equal(run_quiet(cmd_history, 3, a5), 2);
+	char *a6[] = { "history", "--help", NULL };
+	assert_int_equal(run_quiet(cmd_history, 2, a6), 0);
+	char *p = path2(o, "index.html");
+	assert_int_equal(file_size(p), -1);
+	free(p);
+	rm_rf(o);
+	free(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(flags_exactly_the_injected_slowdown),
+		cmocka_unit_test(order_is_by_commit_date_not_arguments),
+		cmocka_unit_test(fail_on_regression_exit_codes),
+		cmocka_unit_test(bad_input_and_usage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,310 @@
+/* analysis/tests/test_report.c: `ipibench report` on the fixtures. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "analysis/analysis.h"
+#include "analysis/internal.h"
+#include "analysis/tests/helpers.h"
+
+#define REF "results/reference/seed-96cpu.json"
+
+/* One full report shared by the tests that read it. */
+static char *out;
+static json_t *rep;
+
+static int setup(void **state)
+{
+	(void)state;
+	out = make_tmpdir();
+	if (!out)
+		return -1;
+	char *argv[] = { "report", "-q", "-o", out, "--reference", REF,
+			 DATA "/three-mode", DATA "/sweep-8", DATA "/sweep-32/results.json",
+			 DATA "/hyperfine.json", DATA "/perf-stat.csv", NULL };
+	if (run_quiet(cmd_report, 11, argv) != 0)
+		return -1;
+	char *p = path2(out, "report.json");
+	json_error_t je;
+	rep = json_load_file(p, 0, &je);
+	free(p);
+	return rep ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	json_decref(rep);
+	rm_rf(out);
+	free(out);
+	return 0;
+}
+
+static json_t *find_block(const char *workload, long cpus)
+{
+	size_t i;
+	json_t *b;
+	json_array_foreach(json_object_get(rep, "workloads"), i, b)
+		if (!strcmp(json_string_value(json_object_get(b, "workload")), workload) &&
+		    json_integer_value(json_object_get(b, "cpus")) == cpus)
+			return b;
+	return NULL;
+}
+
+static json_t *find_mode(json_t *block, const char *mode)
+{
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(block, "modes"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "mode")), mode))
+			return m;
+	return NULL;
+}
+
+static double num(json_t *o, const char *path)
+{
+	/* "a.b.c" */
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *k = strtok_r(buf, ".", &save); k; k = strtok_r(NULL, ".", &save))
+		o = json_object_get(o, k);
+	assert_true(json_is_number(o));
+	return json_number_value(o);
+}
+
+static void statistics_in_report_json(void **state)
+{
+	(void)state;
+	json_t *b = find_block("flush", 16);
+	assert_non_null(b);
+	assert_true(json_is_true(json_object_get(b, "emulated")));
+	json_t *ph = find_mode(b, "physical"), *mx = find_mode(b, "mixed");
+	assert_non_null(ph);
+	assert_non_null(mx);
+	/* two ok runs x 150 samples each; the failed third mixed run is left out */
+	assert_int_equal(json_integer_value(json_object_get(mx, "n")), 300);
+	assert_int_equal(json_integer_value(json_object_get(mx, "runs_ok")), 2);
+	/* counters: 15 ICR writes per flush in physical mode, 1 in mixed (one cluster) */
+	assert_float_equal(num(ph, "counters.icr_writes_per_op"), 15.0, 1e-12);
+	assert_float_equal(num(mx, "counters.icr_writes_per_op"), 1.0, 1e-12);
+	/* the fixture's mixed flush is ~11% faster than physical */
+	double ratio = num(mx, "ratio_to_baseline");
+	assert_true(ratio > 0.85 && ratio < 0.93);
+	json_t *ci = json_object_get(mx, "ratio_ci95");
+	assert_true(json_number_value(json_array_get(ci, 0)) < ratio);
+	assert_true(json_number_value(json_array_get(ci, 1)) > ratio);
+	assert_true(num(mx, "mann_whitney.p") < 1e-10);
+	assert_float_equal(num(ph, "ratio_to_baseline"), 1.0, 0);
+	/* median inside its CI, quantiles ordered */
+	double med = num(mx, "latency_ns.median");
+	json_t *mci = json_object_get(json_object_get(mx, "latency_ns"), "median_ci95");
+	assert_true(json_number_value(json_array_get(mci, 0)) <= med);
+	assert_true(json_number_value(json_array_get(mci, 1)) >= med);
+	assert_true(num(mx, "latency_ns.p5") < num(mx, "latency_ns.q1"));
+	assert_true(num(mx, "latency_ns.q3") < num(mx, "latency_ns.p95"));
+	/* vector capacity: cluster shares the vector space of its 16 CPUs */
+	json_t *v = find_block("vectors", 16);
+	assert_float_equal(num(find_mode(v, "physical"), "counters.vectors"), 188.0 * 16, 0);
+	assert_float_equal(num(find_mode(v, "cluster"), "counters.vectors"), 188.0, 0);
+	/* interrupts per CPU: mean per run, 16 entries */
+	json_t *irq = find_mode(find_block("irq", 16), "cluster");
+	json_t *ipc = json_object_get(json_object_get(irq, "counters"), "irqs_per_cpu_mean_per_run");
+	assert_int_equal(json_array_size(ipc), 16);
+	/* failed run listed */
+	assert_int_equal(json_array_size(json_object_get(rep, "failed_runs")), 1);
+}
+
+static void seed_section(void **state)
+{
+	(void)state;
+	json_t *seed = json_object_get(rep, "seed");
+	json_t *ref = json_object_get(seed, "reference");
+	assert_float_equal(num(ref, "ns_per_call.physical"), 2661.7931, 1e-9);
+	assert_float_equal(num(ref, "ns_per_call.mixed"), 2386.5337, 1e-9);
+	assert_float_equal(num(ref, "ratio_physical_over_mixed"), 26617931.0 / 23865337.0, 1e-12);
+	/* one measured entry per flush_tlb_all block: 8, 16 and 32 CPUs */
+	json_t *meas = json_object_get(seed, "measured");
+	assert_int_equal(json_array_size(meas), 3);
+	json_t *m16 = json_array_get(meas, 1);
+	assert_int_equal(json_integer_value(json_object_get(m16, "cpus")), 16);
+	assert_true(json_is_true(json_object_get(m16, "emulated")));
+	double r = num(m16, "ratio_physical_over_mixed_mean");
+	assert_float_equal(num(m16, "total_ns_for_calls.physical"),
+			   num(m16, "ns_per_call_mean.physical") * 10000, 1e-3);
+	assert_true(r > 1.05 && r < 1.2);
+	assert_float_equal(num(m16, "icr_writes_per_call.physical"), 15.0, 1e-12);
+	char *md = path2(out, "report.md");
+	assert_true(file_contains(md, "## Seed reproduction"));
+	assert_true(file_contains(md, "| physical, ns per call (mean) | 2661.79 |"));
+	assert_true(file_contains(md, "| mixed, total for 10000 calls (ns; mean x 10000) | 23865337 |"));
+	assert_true(file_contains(md, "| ratio physical / mixed (means) | 1.115 |"));
+	assert_true(file_contains(md, "This host was emulated (QEMU TCG)"));
+	assert_true(file_contains(md, "Compare the ratios, not the times"));
+	assert_true(file_contains(md, "ICR writes per call | 95 (derived, not measured) | 15.00 |"));
+	free(md);
+}
+
+static void other_sources_sections(void **state)
+{
+	(void)state;
+	char *md = path2(out, "report.md");
+	assert_true(file_contains(md, "## hyperfine: " DATA "/hyperfine.json"));
+	assert_true(file_contains(md, "`ab -n 2000 http://guest/ (mixed)` | 20 |"));
+	assert_true(file_contains(md, "## perf stat: " DATA "/perf-stat.csv"));
+	assert_true(file_contains(md, "| context-switches | 5678 |"));
+	assert_true(file_contains(md, "| instructions | <not counted> |"));
+	assert_true(file_contains(md, "## Latency against CPU count: `flush` on qemu-tcg"));
+	free(md);
+	json_t *hf = json_array_get(json_object_get(rep, "hyperfine"), 0);
+	json_t *c1 = json_array_get(json_object_get(hf, "commands"), 1);
+	double ratio = num(c1, "ratio_to_first");
+	assert_true(ratio > 0.85 && ratio < 0.95);
+	json_t *perf = json_array_get(json_object_get(rep, "perf_stat"), 0);
+	assert_int_equal(json_array_size(json_object_get(perf, "events")), 4);
+	json_t *sw = json_array_get(json_object_get(rep, "sweeps"), 0);
+	assert_int_equal(json_array_size(json_object_get(sw, "points")), 3);
+}
+
+static void plots_exist(void **state)
+{
+	(void)state;
+	const char *names[] = {
+		"latency-qemu-tcg-flush-16cpu", "latency-qemu-tcg-flush-8cpu",
+		"latency-qemu-tcg-ipi8-16cpu", "irqs-qemu-tcg-irq-16cpu",
+		"icr-qemu-tcg-16cpu", "vectors-qemu-tcg-16cpu",
+		"sweep-qemu-tcg-flush", "hyperfine-1-hyperfine-json",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char f[512];
+		snprintf(f, sizeof(f), "%s/%s.png", out, names[i]);
+		if (!is_png(f))
+			fail_msg("%s: missing or not a PNG", f);
+		snprintf(f, sizeof(f), "%s/%s.svg", out, names[i]);
+		if (!is_svg(f))
+			fail_msg("%s: missing or not an SVG", f);
+		snprintf(f, sizeof(f), "%s/%s.gp", out, names[i]);
+		assert_true(file_size(f) > 0);
+		snprintf(f, sizeof(f), "%s/%s.dat", out, names[i]);
+		assert_true(file_size(f) > 0);
+	}
+	assert_false(has_tmp_files(out));
+	char *md = path2(out, "report.md");
+	assert_true(file_contains(md, "![latency per mode](latency-qemu-tcg-flush-16cpu.png)"));
+	free(md);
+}
+
+static void baseline_option(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *argv[] = { "report", "-q", "--no-reference", "--baseline", "mixed", "-o", o,
+			 DATA "/three-mode", NULL };
+	assert_int_equal(run_quiet(cmd_report, 8, argv), 0);
+	char *p = path2(o, "report.json");
+	json_t *r = json_load_file(p, 0, NULL);
+	assert_non_null(r);
+	json_t *save = rep;
+	rep = r;
+	json_t *b = find_block("flush", 16);
+	assert_float_equal(num(find_mode(b, "mixed"), "ratio_to_baseline"), 1.0, 0);
+	assert_true(num(find_mode(b, "physical"), "ratio_to_baseline") > 1.05);
+	rep = save;
+	json_decref(r);
+	free(p);
+	rm_rf(o);
+	free(o);
+}
+
+static void bad_inputs(void **state)
+{
+	(void)state;
+	char err[AN_ERRLEN];
+	struct dataset d = { 0 };
+	an_quiet = true;
+	assert_int_equal(dataset_add(&d, DATA "/no-such-dir", err), -1);
+	assert_non_null(strstr(err, DATA "/no-such-dir: No such file or directory"));
+	assert_int_equal(dataset_add(&d, DATA "/invalid.json", err), -1);
+	/* jansson's line:column, naming the file */
+	assert_non_null(strstr(err, DATA "/invalid.json:3:"));
+	assert_non_null(strstr(err, "invalid JSON"));
+	assert_int_equal(dataset_add(&d, DATA "/schema2.json", err), -1);
+	assert_non_null(strstr(err, "schema2.json: schema_version 2 is newer"));
+	assert_int_equal(dataset_add(&d, DATA "/gen_fixtures.py", err), -1);
+	assert_non_null(strstr(err, "gen_fixtures.py: not a results.json"));
+	assert_null(strchr(err, '\n'));
+	dataset_free(&d);
+
+	char *o = make_tmpdir();
+	char *a1[] = { "report", "-q", "-o", o, DATA "/invalid.json", NULL };
+	assert_int_equal(run_quiet(cmd_report, 5, a1), 1);
+	char *a2[] = { "report", "-q", "-o", o, DATA "/schema2.json", NULL };
+	assert_int_equal(run_quiet(cmd_report, 5, a2), 1);
+	char *a3[] = { "report", "-q", "-o", o, "/nonexistent/results.json", NULL };
+	assert_int_equal(run_quiet(cmd_report, 5, a3), 1);
+	char *a4[] = { "report", "--bogus", NULL };
+	assert_int_equal(run_quiet(cmd_report, 2, a4), 2);
+	char *a5[] = { "report", "--help", NULL };
+	assert_int_equal(run_quiet(cmd_report, 2, a5), 0);
+	char *a6[] = { "report", NULL };
+	assert_int_equal(run_quiet(cmd_report, 1, a6), 2);
+	/* nothing written on failure */
+	char *p = path2(o, "report.md");
+	assert_int_equal(file_size(p), -1);
+	free(p);
+	rm_rf(o);
+	free(o);
+}
+
+static void missing_gnuplot_is_an_error(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	setenv("IPIBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
+	char *argv[] = { "report", "-q", "-o", o, DATA "/three-mode", NULL };
+	int rc = run_quiet(cmd_report, 5, argv);
+	unsetenv("IPIBENCH_GNUPLOT");
+	assert_int_equal(rc, 1);
+	char *p = path2(o, "report.md");
+	assert_int_equal(file_size(p), -1);
+	free(p);
+	char err[AN_ERRLEN];
+	setenv("IPIBENCH_GNUPLOT", "no-such-gnuplot-binary", 1);
+	assert_int_equal(plot_check(err), -1);
+	unsetenv("IPIBENCH_GNUPLOT");
+	assert_non_null(strstr(err, "gnuplot not found"));
+	assert_int_equal(plot_check(err), 0);
+	rm_rf(o);
+	free(o);
+}
+
+static void detect_by_content(void **state)
+{
+	(void)state;
+	const char *res = "{\"schema_version\": 1, \"runs\": []}";
+	const char *hf = "{\"results\": [{\"command\": \"true\", \"times\": [0.1]}]}";
+	const char *perf = "# started on x\n\n12,,cycles,100,100.00,,\n<not counted>,,instructions,0,0.00,,\n";
+	const char *other = "hello, world\n";
+	assert_int_equal(detect_kind("x", res, strlen(res)), IN_RESULTS);
+	assert_int_equal(detect_kind("x", hf, strlen(hf)), IN_HYPERFINE);
+	assert_int_equal(detect_kind("x", perf, strlen(perf)), IN_PERF);
+	assert_int_equal(detect_kind("x", other, strlen(other)), IN_UNKNOWN);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(statistics_in_report_json),
+		cmocka_unit_test(seed_section),
+		cmocka_unit_test(other_sources_sections),
+		cmocka_unit_test(plots_exist),
+		cmocka_unit_test(baseline_option),
+		cmocka_unit_test(bad_inputs),
+		cmocka_unit_test(missing_gnuplot_is_an_error),
+		cmocka_unit_test(detect_by_content),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -4,10 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint32_t hash(uint32_t k, uint32_t cap)
-{
-	return (k * 0x9e3779b1u) >> 7 & (cap - 1);
-}
+#define hash cmap_hash
 
 static int alloc(struct cmap *m, uint32_t cap)
 {

@@ -24,6 +24,22 @@ int cmap_init(struct cmap *m, uint32_t limit);
 void cmap_fini(struct cmap *m);
 /* Add (dv, dw) to key's counters; 0, or -1 when refused (cap or memory). */
 int cmap_add(struct cmap *m, uint32_t key, uint64_t dv, uint64_t dw);
+static inline uint32_t cmap_hash(uint32_t k, uint32_t cap)
+{
+	return (k * 0x9e3779b1u) >> 7 & (cap - 1);
+}
+
+/* Fast path of cmap_add(m, key, 1, 0) for a key already present. */
+static inline void cmap_inc(struct cmap *m, uint32_t key)
+{
+	uint32_t i = cmap_hash(key, m->cap);
+
+	if (m->used[i] && m->key[i] == key)
+		m->v[i]++;
+	else
+		cmap_add(m, key, 1, 0);
+}
+
 /* Iterate: for (i = 0; i < m->cap; i++) if (m->used[i]) ... */
 
 #endif

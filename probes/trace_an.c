@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "probes/events.h"
 
@@ -12,51 +13,183 @@ const char *const tr_mode_name[TR_NMODES] = { "physical", "logical", "shorthand"
 
 /* ---- summary ------------------------------------------------------------ */
 
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The few events the summary looks into (all of class TRC_GEN). */
+static void summary_gen(struct tr_summary *s, struct tr_cpu *c, uint32_t hdr, const uint8_t *p)
+{
+	uint32_t ev = hdr & 0x0fffffff;
+
+	if (ev == XT_EV_LOST_RECORDS) {
+		/* d0 = records lost (Xen's insert_lost_records()) */
+		if ((hdr >> 28 & 7) >= 1) {
+			uint32_t n = ld32(p + 4 + (hdr >> 31 ? 8 : 0));
+
+			c->lost += n;
+			s->lost += n;
+		}
+		c->lost_events++;
+	} else if (ev == XT_EV_WRAP_BUFFER) {
+		c->wraps++;
+	}
+}
+
+/*
+ * The hot loop of `trace summary`: count the whole, regular records of
+ * [p, e) in place.  Stops at the first record that does not fit or whose
+ * TSC goes backwards; returns where it stopped.
+ */
+static const uint8_t *scan(struct tr_summary *s, struct tr_cpu *c, const uint8_t *p,
+			   const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+{
+	uint64_t last = *last_tsc, n = 0;
+
+	while (e - p >= 4) {
+		uint32_t hdr = ld32(p), sz = xt_rec_size(hdr), ev = hdr & 0x0fffffff;
+
+		if (sz > (size_t)(e - p))
+			break;
+		if (hdr >> 31) {
+			uint64_t t = (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32;
+
+			if (t < last)
+				break;
+			last = t;
+		}
+		cmap_inc(&s->ev, ev);
+		if ((ev >> 12) == 0x1f)
+			summary_gen(s, c, hdr, p);
+		n++;
+		p += sz;
+	}
+	*last_tsc = last;
+	*nrec += n;
+	return p;
+}
+
+#define SCAN_BUF (256u << 10)	/* stays in L2; read() beats faulting in a mapping */
+
+/* The file read sequentially through a buffer (or the memory buffer as is). */
+struct view {
+	const struct xt_file *f;
+	uint8_t *buf;
+	uint64_t at, len;	/* buf holds file bytes [at, at + len) */
+};
+
+/* Pointer to the file's bytes at pos, with at least min(need, rest of
+ * file) of them readable; *avail says how many are. */
+static const uint8_t *view_at(struct view *v, uint64_t pos, uint64_t need, uint64_t *avail)
+{
+	const struct xt_file *f = v->f;
+	ssize_t got;
+
+	if (f->fd < 0 || !v->buf) {
+		*avail = f->len - pos;
+		return f->base + pos;
+	}
+	if (pos < v->at || pos + need > v->at + v->len) {
+		got = pread(f->fd, v->buf, SCAN_BUF, (off_t)pos);
+		if (got < 0 || ((uint64_t)got < need && pos + (uint64_t)got < f->len)) {
+			/* Reading failed: fall back to the mapping. */
+			*avail = f->len - pos;
+			return f->base + pos;
+		}
+		v->at = pos;
+		v->len = (uint64_t)got;
+	}
+	*avail = v->at + v->len - pos;
+	return v->buf + (pos - v->at);
+}
+
+/*
+ * Counting reads the file front to back once.  At a chunk boundary a
+ * regular cpu_change header is taken as is; anything else goes to the
+ * walker (xt_walk_next), which describes and skips garbage.  Inside a
+ * chunk, scan() counts the regular records; the first irregular one goes
+ * through xt_chunk_rec(), which counts it if it is a record (TSC going
+ * backwards) or describes and skips the rest of the chunk.
+ */
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f)
 {
 	struct xt_seq q;
+	struct xt_chunk ch;
 	struct xt_rec r;
+	struct view v = { f, NULL, 0, 0 };
+	uint64_t pos = 0, avail;
+	const uint8_t *p;
 
 	memset(s, 0, sizeof(*s));
 	s->bytes = f->len;
 	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
-	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&q, f, &s->an))
+	if (f->fd >= 0)
+		v.buf = malloc(SCAN_BUF);
+	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&q, f, &s->an)) {
+		free(v.buf);
 		return -1;
-	while (xt_seq_next(&q, &r)) {
-		struct tr_cpu *c = &s->cpu[r.cpu];
-
-		cmap_add(&s->ev, r.event, 1, 0);
-		if (r.cpu >= s->ncpu)
-			s->ncpu = r.cpu + 1;
-		switch (r.event) {
-		case XT_EV_CPU_CHANGE:
-			c->chunks++;
-			break;
-		case XT_EV_LOST_RECORDS:
-			/* d0 = records lost (Xen's insert_lost_records()) */
-			if (r.nextra >= 1) {
-				c->lost += r.d[0];
-				s->lost += r.d[0];
-			}
-			c->lost_events++;
-			c->records++;
-			break;
-		case XT_EV_WRAP_BUFFER:
-			c->wraps++;
-			c->records++;
-			break;
-		default:
-			c->records++;
-		}
 	}
-	s->records = 0;
-	for (uint32_t i = 0; i < s->ncpu; i++)
-		s->records += s->cpu[i].records;
+	while (pos < f->len) {
+		struct tr_cpu *c;
+		uint64_t nrec = 0, end;
+
+		/* The next chunk. */
+		p = view_at(&v, pos, 12, &avail);
+		if (avail >= 12 && ld32(p) == XT_CPU_CHANGE_HDR && ld32(p + 4) < XT_MAX_CPUS &&
+		    ld32(p + 8) <= f->len - pos - 12) {
+			ch.hdr_off = pos;
+			ch.cpu = ld32(p + 4);
+			ch.declared = ch.len = ld32(p + 8);
+			ch.data_off = pos + 12;
+		} else {
+			q.w.off = pos;
+			if (!xt_walk_next(&q.w, &ch))
+				break;
+		}
+		q.chunks++;
+		c = &s->cpu[ch.cpu];
+		c->chunks++;
+		cmap_inc(&s->ev, XT_EV_CPU_CHANGE);
+		if (ch.cpu >= s->ncpu)
+			s->ncpu = ch.cpu + 1;
+		pos = ch.data_off;
+		end = ch.data_off + ch.len;
+		while (pos < end) {
+			const uint8_t *rp, *stop;
+			uint64_t n, left = end - pos;
+
+			p = view_at(&v, pos, left < 40 ? left : 40, &avail);
+			n = avail < left ? avail : left;
+			stop = scan(s, c, p, p + n, &q.last_tsc[ch.cpu], &nrec);
+			pos += (uint64_t)(stop - p);
+			if (pos >= end)
+				break;
+			if (stop == p || n == left) {
+				/* Irregular record at pos. */
+				if (!xt_chunk_rec(f, &ch, &pos, q.last_tsc, &s->an, &r))
+					break;
+				rp = f->base + r.off;
+				cmap_inc(&s->ev, r.event);
+				if ((r.event >> 12) == 0x1f)
+					summary_gen(s, c, ld32(rp), rp);
+				nrec++;
+			}
+			/* else the buffer ended inside a record: read on from pos. */
+		}
+		pos = end;
+		c->records += nrec;
+		s->records += nrec;
+	}
 	s->chunks = q.chunks;
 	if (s->ev.overflow)
 		xt_anom_add(&s->an, "more than %u distinct event IDs: %llu records counted "
 			    "as \"other\"", TR_MAX_EVENT_IDS, (unsigned long long)s->ev.overflow);
 	xt_seq_fini(&q);
+	free(v.buf);
 	return 0;
 }
 

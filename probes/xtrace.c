@@ -14,7 +14,7 @@
 
 /* Release the mapping behind the sequential reader every so often, so that
  * its resident size stays flat on multi-GB files. */
-#define XT_DROP_STEP (64u << 20)
+#define XT_DROP_STEP (8u << 20)
 
 static inline uint32_t ld32(const uint8_t *p)
 {
@@ -51,6 +51,7 @@ int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen)
 	void *p;
 
 	memset(f, 0, sizeof(*f));
+	f->fd = -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -67,11 +68,12 @@ int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen)
 		return 0;
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (p == MAP_FAILED) {
 		snprintf(err, errlen, "%s: mmap: %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
+	f->fd = fd;
 	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
 	f->base = p;
 	f->len = (size_t)st.st_size;
@@ -84,13 +86,17 @@ void xt_mem(struct xt_file *f, const void *buf, size_t len)
 	f->base = buf ? buf : (const void *)"";
 	f->len = buf ? len : 0;
 	f->mapped = false;
+	f->fd = -1;
 }
 
 void xt_unmap(struct xt_file *f)
 {
 	if (f->mapped)
 		munmap((void *)f->base, f->len);
+	if (f->fd >= 0)
+		close(f->fd);
 	memset(f, 0, sizeof(*f));
+	f->fd = -1;
 }
 
 /* ---- chunk walker ------------------------------------------------------ */
@@ -237,6 +243,30 @@ static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
 	return 1;
 }
 
+static void seq_drop(struct xt_seq *s)
+{
+	const struct xt_file *f = s->w.f;
+	uint64_t upto = s->pos & ~(uint64_t)(XT_DROP_STEP - 1);
+
+	if (!f->mapped || upto <= s->drop_done)
+		return;
+	madvise((void *)(f->base + s->drop_done), upto - s->drop_done, MADV_DONTNEED);
+	s->drop_done = upto;
+}
+
+int xt_chunk_rec(const struct xt_file *f, const struct xt_chunk *c, uint64_t *pos,
+		 uint64_t *last_tsc, struct xt_anom *an, struct xt_rec *r)
+{
+	return chunk_rec(f, c, pos, c->data_off + c->len, last_tsc, an, r);
+}
+
+void xt_seq_release(struct xt_seq *s, uint64_t pos)
+{
+	s->pos = pos;
+	if (s->pos - s->drop_done >= XT_DROP_STEP)
+		seq_drop(s);
+}
+
 /* ---- sequential reader ------------------------------------------------- */
 
 int xt_seq_init(struct xt_seq *s, const struct xt_file *f, struct xt_anom *an)
@@ -252,17 +282,6 @@ void xt_seq_fini(struct xt_seq *s)
 {
 	free(s->last_tsc);
 	s->last_tsc = NULL;
-}
-
-static void seq_drop(struct xt_seq *s)
-{
-	const struct xt_file *f = s->w.f;
-	uint64_t upto = s->pos & ~(uint64_t)(XT_DROP_STEP - 1);
-
-	if (!f->mapped || upto <= s->drop_done)
-		return;
-	madvise((void *)(f->base + s->drop_done), upto - s->drop_done, MADV_DONTNEED);
-	s->drop_done = upto;
 }
 
 int xt_seq_next(struct xt_seq *s, struct xt_rec *r)

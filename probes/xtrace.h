@@ -52,6 +52,7 @@ struct xt_file {
 	const uint8_t *base;
 	size_t len;
 	bool mapped;
+	int fd;			/* kept open for pread() of chunk bodies; -1 for memory */
 };
 
 /* Map PATH read-only.  0, or -1 with a one-line reason in ERR. */
@@ -105,6 +106,15 @@ int xt_seq_init(struct xt_seq *s, const struct xt_file *f, struct xt_anom *an);
 void xt_seq_fini(struct xt_seq *s);
 /* 1 and *r filled, 0 at the end of the file. */
 int xt_seq_next(struct xt_seq *s, struct xt_rec *r);
+
+/* Read the record at *pos of chunk c (for callers walking chunks
+ * themselves): 1 and *r filled, or 0 when the chunk is done; what remains
+ * of it is then counted and described in an. */
+int xt_chunk_rec(const struct xt_file *f, const struct xt_chunk *c, uint64_t *pos,
+		 uint64_t *last_tsc, struct xt_anom *an, struct xt_rec *r);
+/* For callers walking chunks themselves with s->w: the file up to pos is
+ * done with (lets the mapping behind it go). */
+void xt_seq_release(struct xt_seq *s, uint64_t pos);
 
 /* Merged reader: the records of all CPUs in TSC order (cpu_change records
  * are not returned).  Needs a mapped file (each CPU is read at its own

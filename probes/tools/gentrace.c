@@ -2,7 +2,7 @@
  * gentrace: write a synthetic xentrace file with a realistic record mix.
  *
  *   gentrace [--size N[k|M|G]] [--cpus N] [--mode physical|cluster|mixed]
- *            [--seed N] [--tsc-khz K] [--lost] [--no-ipi] OUT
+ *            [--seed N] [--tsc-khz K] [--lost] [--no-ipi] [--round CYCLES] OUT
  *
  * The file is laid out as xentrace writes it: rounds of per-CPU chunks (one
  * drained window per CPU per poll), each opened by a cpu_change record.  A
@@ -30,8 +30,8 @@
 #include "probes/events.h"
 
 #define MAXCPU 512
-#define ROUND_CYCLES 2000000ull		/* one poll interval per round */
 
+static uint64_t round_cycles = 2000000;	/* one poll interval per round */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
 {
@@ -143,7 +143,9 @@ static void fill(uint64_t *tsc, uint64_t until, uint32_t cpu)
 			d[0] = (1u << 16) | cpu;		/* d1v<cpu> */
 			rec(0x00021021, tsc, 1, d);		/* running_to_blocked */
 			*tsc += 1000 + rn(10000);
-			rec(0x00021201, tsc, 1, d);		/* blocked_to_running */
+			rec(0x00021211, tsc, 1, d);		/* blocked_to_runnable */
+			*tsc += 100 + rn(1000);
+			rec(0x00021101, tsc, 1, d);		/* runnable_to_running */
 		} else {
 			d[0] = 2 + rn(16);
 			d[1] = (uint32_t)*tsc;
@@ -175,6 +177,7 @@ int main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' }, { "seed", required_argument, NULL, 'S' },
 		{ "tsc-khz", required_argument, NULL, 'k' }, { "lost", no_argument, NULL, 'l' },
 		{ "no-ipi", no_argument, NULL, 'n' }, { "verbose", no_argument, NULL, 'v' },
+		{ "round", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	uint64_t size = 64 << 20, written = 0, tsc[MAXCPU], round_start = 1000000000ull;
@@ -199,9 +202,11 @@ int main(int argc, char **argv)
 		case 'l': lost = 1; break;
 		case 'n': ipi = 0; break;
 		case 'v': verbose = 1; break;
+		case 'r': round_cycles = strtoull(optarg, NULL, 0); break;
 		case 'h':
 			printf("usage: gentrace [--size N[k|M|G]] [--cpus N] [--mode physical|cluster|mixed]\n"
-			       "                [--seed N] [--tsc-khz K] [--lost] [--no-ipi] [--verbose] OUT\n");
+			       "                [--seed N] [--tsc-khz K] [--lost] [--no-ipi] [--verbose]\n"
+			       "                [--round CYCLES] OUT\n");
 			return 0;
 		default: return 2;
 		}
@@ -227,21 +232,24 @@ int main(int argc, char **argv)
 		written += 20;
 		nrec += 2;
 	}
-	while (written < size) {
-		uint64_t end = round_start + ROUND_CYCLES;
+	while (written < size || !rounds) {
+		uint64_t end = round_start + round_cycles;
 
 		memset(nsev, 0, sizeof(nsev));
 		/* Plan this round's IPIs: spaced so each send's receives come
 		 * before the next send of the same vector. */
 		for (uint32_t k = 0; ipi && k < 3; k++) {
 			uint32_t snd = rn(ncpu), vec = 0x28 + rn(4), nd = 0, clusters = 0;
-			uint64_t t = round_start + 100000 + k * 600000 + rn(50000);
+			uint64_t t = round_start + round_cycles / 20 + k * (round_cycles * 3 / 10) +
+				     rn((uint32_t)(round_cycles / 40) + 1);
 			int allbut = mode == 2 && rn(3) == 0;	/* mixed: some shorthand */
 			uint32_t seen[MAXCPU / 16 + 1] = { 0 };
 			struct sched_ev *s;
 
 			for (c = 0; c < ncpu; c++) {
-				if (c == snd || (!allbut && rn(4) == 0))
+				/* Some CPUs left out of a mask, but never all of them. */
+				if (c == snd || (!allbut && rn(4) == 0 &&
+						 !(nd == 0 && c == ncpu - 1 - (snd == ncpu - 1))))
 					continue;
 				s = &per[c * 64 + nsev[c]++];
 				s->t = t + 800 + rn(4000);
@@ -271,13 +279,25 @@ int main(int argc, char **argv)
 			}
 			ops++;
 		}
-		for (c = 0; c < ncpu && written < size; c++) {
+		for (c = 0; c < ncpu && (written < size || !rounds); c++) {
 			struct sched_ev *e = &per[c * 64];
 			uint32_t hdr[3];
 
 			wlen = 0;
-			if (lost && rn(50) == 0) {
-				uint32_t d[4] = { 1 + rn(500), (1u << 16) | c, (uint32_t)tsc[c], 0 };
+			if (!rounds) {
+				/* First schedule of d1v<cpu> here: takes it out of
+				 * xenalyze's INIT state cleanly. */
+				uint32_t d[1] = { (1u << 16) | c };
+
+				rec(0x00021101, &tsc[c], 1, d);		/* runnable_to_running */
+			}
+			if (lost && rounds && rn(50) == 0) {
+				/* lost count, did:vid, TSC of the first lost record */
+				uint64_t first = tsc[c] - 1000 - rn(100000);
+				uint32_t d[4] = { 1 + rn(500), (1u << 16) | c, (uint32_t)first,
+						  (uint32_t)(first >> 32) };
+
+				tsc[c] += 100;
 
 				rec(0x0001f001, &tsc[c], 4, d);		/* lost_records */
 			}

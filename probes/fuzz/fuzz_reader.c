@@ -1,0 +1,79 @@
+/*
+ * libFuzzer target for the xentrace reader: any byte string goes through
+ * the summary (fast path), the sequential reader, the TSC-merged reader
+ * and the ipi / irq analyses, and the totals must agree:
+ *  - the summary's fast path and the plain sequential reader count the same
+ *    records and chunks;
+ *  - every byte is accounted for: record bytes + 12 per chunk header +
+ *    skipped bytes == the input size (nothing silently dropped);
+ *  - the merged reader returns exactly the sequential reader's records.
+ * A disagreement aborts, so the fuzzer reports it like a crash.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "probes/trace.h"
+#include "probes/xtrace.h"
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct xt_file f;
+	struct tr_summary s;
+	struct tr_ipi p;
+	struct tr_irq q;
+	struct xt_anom an = { 0 };
+	struct xt_seq seq;
+	struct xt_merge *m;
+	struct xt_rec r;
+	uint64_t nrec = 0, nchunk = 0, bytes = 0, nmerge = 0;
+	struct tr_row *rows;
+	size_t nrows;
+	uint64_t sum = 0;
+
+	xt_mem(&f, data, size);
+	CHECK(tr_summary_run(&s, &f) == 0);
+	rows = tr_summary_rows(&s, &nrows);
+	for (size_t i = 0; i < nrows; i++)
+		sum += rows[i].count;
+	free(rows);
+	CHECK(sum == s.records + s.chunks);
+
+	CHECK(xt_seq_init(&seq, &f, &an) == 0);
+	while (xt_seq_next(&seq, &r)) {
+		CHECK(r.nextra <= 7);
+		CHECK(r.cpu < XT_MAX_CPUS);
+		CHECK(r.off < size);
+		/* Chunk headers come as cpu_change records at the chunk's offset. */
+		if (r.event == XT_EV_CPU_CHANGE && seq.c.hdr_off == r.off)
+			nchunk++;
+		else
+			nrec++;
+		bytes += xt_rec_size((uint32_t)r.nextra << 28 | (r.has_tsc ? 1u << 31 : 0));
+	}
+	xt_seq_fini(&seq);
+	CHECK(nrec == s.records);
+	CHECK(nchunk == s.chunks);
+	CHECK(an.skipped_bytes == s.an.skipped_bytes);
+	CHECK(an.tsc_backwards == s.an.tsc_backwards);
+	CHECK(bytes + an.skipped_bytes == size);
+
+	m = xt_merge_open(&f, NULL);
+	CHECK(m != NULL);
+	while (xt_merge_next(m, &r))
+		nmerge++;
+	xt_merge_close(m);
+	CHECK(nmerge == s.records);
+
+	CHECK(tr_ipi_run(&p, &f) == 0);
+	tr_ipi_fini(&p);
+	CHECK(tr_irq_run(&q, &f) == 0);
+	tr_irq_fini(&q);
+	json_decref(tr_anom_json(&s.an));
+	tr_summary_fini(&s);
+	return 0;
+}

@@ -1,0 +1,460 @@
+/* Tests of the xentrace reader and the summary / ipi / irq analyses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probes/events.h"
+#include "probes/hist.h"
+#include "probes/trace.h"
+#include "probes/tests/xtbuild.h"
+
+/* Count of the summary row named `name` (0 if absent). */
+static uint64_t row(const struct tr_summary *s, const char *name)
+{
+	size_t n;
+	struct tr_row *r = tr_summary_rows(s, &n);
+	uint64_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(r[i].name, name))
+			c = r[i].count;
+	free(r);
+	return c;
+}
+
+static void summarise(struct tr_summary *s, const struct xtb *x)
+{
+	struct xt_file f;
+
+	xt_mem(&f, x->b, x->len);
+	assert_int_equal(tr_summary_run(s, &f), 0);
+}
+
+/* Two CPUs, HVM events, names as xentrace's formats file has them. */
+static void build_basic(struct xtb *x)
+{
+	xtb_init(x);
+	xtb_chunk(x, 0);
+	XTB_REC(x, 0x00081102, 100, 1, 2, 3);		/* VMEXIT64 */
+	XTB_REC(x, 0x00084011, 0, 1, 1);		/* vlapic_accept_pic_intr */
+	XTB_REC(x, 0x00081001, 200);			/* VMENTRY */
+	XTB_REC(x, 0x00081002, 300, 1, 2);		/* VMEXIT (32-bit form) */
+	XTB_REC(x, 0x0001f001, 310, 7, 0x10000, 5, 0);	/* lost_records: 7 */
+	xtb_chunk(x, 3);
+	XTB_REC(x, 0x00021011, 50, 0x10001);		/* running_to_runnable */
+	XTB_REC(x, 0x00021301, 60, 0x10001);		/* offline_to_running */
+	XTB_REC(x, 0x0abcd001, 70, 9);			/* unknown class */
+	XTB_REC(x, 0x0001f002, 0, 0, 0, 0);		/* wrap_buffer */
+	xtb_chunk(x, 0);
+	XTB_REC(x, 0x00081001, 400);
+	xtb_end(x);
+}
+
+static void test_summary_counts(void **st)
+{
+	struct xtb x;
+	struct tr_summary s;
+
+	(void)st;
+	build_basic(&x);
+	summarise(&s, &x);
+	assert_int_equal(s.chunks, 3);
+	assert_int_equal(s.records, 10);
+	assert_int_equal(row(&s, "cpu_change"), 3);
+	assert_int_equal(row(&s, "VMEXIT"), 2);		/* 0x81002 + 0x81102 folded */
+	assert_int_equal(row(&s, "VMENTRY"), 2);
+	assert_int_equal(row(&s, "vlapic_accept_pic_intr"), 1);
+	assert_int_equal(row(&s, "running_to_runnable"), 1);
+	assert_int_equal(row(&s, "offline_to_running"), 1);
+	assert_int_equal(row(&s, "0x0abcd001"), 1);
+	assert_int_equal(row(&s, "wrap_buffer"), 1);
+	assert_int_equal(row(&s, "lost_records"), 1);
+	assert_int_equal(s.lost, 7);
+	assert_int_equal(s.ncpu, 4);
+	assert_int_equal(s.cpu[0].records, 6);
+	assert_int_equal(s.cpu[0].chunks, 2);
+	assert_int_equal(s.cpu[0].lost, 7);
+	assert_int_equal(s.cpu[3].records, 4);
+	assert_int_equal(s.cpu[3].wraps, 1);
+	assert_false(xt_anom_any(&s.an));
+	assert_int_equal(s.an.nmsgs, 0);
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+static void test_names(void **st)
+{
+	char b[16];
+
+	(void)st;
+	assert_string_equal(xt_event_name(0x00082004), "INJ_VIRQ");
+	assert_string_equal(xt_event_name(0x00082020), "INTR_WINDOW");
+	assert_string_equal(xt_event_name(0x00082013), "HLT");
+	assert_string_equal(xt_event_name(0x00082023), "TRAP");
+	assert_string_equal(xt_event_name(0x00082012), "VMMCALL");
+	assert_string_equal(xt_event_name(0x00082021), "NPF");
+	assert_string_equal(xt_event_name(0x0008200e), "CPUID");
+	assert_string_equal(xt_event_name(0x0008200f), "INTR");
+	assert_string_equal(xt_event_name(0x00802008), "do_irq");
+	assert_string_equal(xt_event_name(0x00801002), "cpu_idle_entry");
+	assert_string_equal(xt_event_name(0x00201104), "page_fault");	/* PV, 64-bit */
+	assert_string_equal(xt_event_name(0x00021221), "blocked_to_blocked");
+	assert_string_equal(xt_event_name(IPB_TRC_APIC_SEND_IPI_MASK), "apic:send_ipi_mask");
+	assert_string_equal(xt_event_name(IPB_TRC_APIC_IPI_RECV), "apic:ipi_recv");
+	assert_null(xt_event_name(0x00021ff1));		/* not a runstate pattern */
+	assert_string_equal(xt_event_label(0x0fedcba9, b, sizeof(b)), "0x0fedcba9");
+}
+
+static void test_garbage_between_chunks(void **st)
+{
+	struct xtb x;
+	struct tr_summary s;
+	size_t before;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, 0x00081001, 10);
+	xtb_end(&x);
+	before = x.len;
+	xtb_put(&x, "GARBAGE!xyz", 11);		/* not even word aligned */
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, 0x00081001, 20);
+	XTB_REC(&x, 0x00081001, 30);
+	xtb_end(&x);
+	summarise(&s, &x);
+	assert_int_equal(s.chunks, 2);
+	assert_int_equal(row(&s, "VMENTRY"), 3);
+	assert_int_equal(s.an.garbage_runs, 1);
+	assert_int_equal(s.an.skipped_bytes, 11);
+	assert_true(s.an.nmsgs >= 1);
+	/* The message names the byte offset. */
+	{
+		char off[32];
+
+		snprintf(off, sizeof(off), "offset %zu:", before);
+		assert_non_null(strstr(s.an.msgs[0], off));
+	}
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+static void test_record_past_chunk(void **st)
+{
+	struct xtb x;
+	struct tr_summary s;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 2);
+	XTB_REC(&x, 0x00081001, 10);
+	/* Header says 7 words + TSC (40 bytes), only 8 follow in the chunk. */
+	xtb_u32(&x, 0x00082004 | 7u << 28 | 1u << 31);
+	xtb_u32(&x, 0);
+	xtb_end(&x);
+	xtb_chunk(&x, 2);
+	XTB_REC(&x, 0x00081001, 30);
+	xtb_end(&x);
+	summarise(&s, &x);
+	assert_int_equal(row(&s, "VMENTRY"), 2);
+	assert_int_equal(row(&s, "INJ_VIRQ"), 0);
+	assert_int_equal(s.an.bad_records, 1);
+	assert_int_equal(s.an.skipped_bytes, 8);
+	assert_false(s.an.truncated);
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+static void test_truncated(void **st)
+{
+	struct xtb x;
+	struct tr_summary s;
+	struct xt_file f;
+
+	(void)st;
+	build_basic(&x);
+	/* Cut the last record (VMENTRY, 12 bytes) in half. */
+	xt_mem(&f, x.b, x.len - 6);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_int_equal(s.an.truncated, 1);
+	assert_int_equal(s.an.short_chunks, 1);
+	assert_int_equal(s.an.skipped_bytes, 6);
+	assert_int_equal(row(&s, "VMENTRY"), 1);
+	assert_int_equal(s.records, 9);
+	tr_summary_fini(&s);
+	/* Cut inside the third chunk header. */
+	xt_mem(&f, x.b, x.len - 12 - 5);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_int_equal(s.an.truncated, 1);
+	assert_int_equal(s.chunks, 2);
+	assert_int_equal(s.an.skipped_bytes, 7);
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+static void test_tsc_backwards(void **st)
+{
+	struct xtb x;
+	struct tr_summary s;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x00081001, 1000);
+	XTB_REC(&x, 0x00081001, 900);	/* backwards: counted, reported */
+	XTB_REC(&x, 0x00081001, 950);
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, 0x00081001, 10);	/* other CPU: not backwards */
+	xtb_end(&x);
+	summarise(&s, &x);
+	assert_int_equal(row(&s, "VMENTRY"), 4);
+	assert_int_equal(s.an.tsc_backwards, 1);
+	assert_non_null(strstr(s.an.msgs[0], "backwards on cpu 0"));
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+static void test_not_xentrace(void **st)
+{
+	struct tr_summary s;
+	struct xt_file f;
+	static const char text[] = "this is not a trace file at all, just words";
+
+	(void)st;
+	xt_mem(&f, text, sizeof(text));
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_int_equal(s.chunks, 0);
+	assert_int_equal(s.records, 0);
+	assert_int_equal(s.an.skipped_bytes, sizeof(text));
+	tr_summary_fini(&s);
+	xt_mem(&f, NULL, 0);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_int_equal(s.chunks, 0);
+	assert_false(xt_anom_any(&s.an));
+	tr_summary_fini(&s);
+}
+
+/* The pread() path (files) and the memory path must agree, also when
+ * records straddle the read buffer's end and anomalies are present. */
+static void test_file_and_memory_agree(void **st)
+{
+	struct xtb x;
+	struct tr_summary a, b;
+	struct xt_file f;
+	char path[] = "/tmp/ipibench-test-XXXXXX";
+	char err[256];
+	uint64_t tsc = 1;
+	int fd;
+	size_t n;
+
+	(void)st;
+	xtb_init(&x);
+	srand(7);
+	for (int c = 0; c < 40; c++) {
+		xtb_chunk(&x, (uint32_t)(c % 5));
+		for (int i = 0; i < 2000; i++) {
+			uint32_t d[7] = { 1, 2, 3, 4, 5, 6, 7 };
+			int words = rand() % 8;
+
+			tsc += (uint64_t)(rand() % 100);
+			xtb_rec(&x, 0x00082000 + (uint32_t)(rand() % 40), rand() % 3 ? tsc : 0, words, d);
+		}
+		if (c == 17)
+			XTB_REC(&x, 0x00081001, 5);	/* backwards */
+		if (c == 23)
+			xtb_u32(&x, 0x00082004 | 7u << 28);	/* runs past the chunk */
+		xtb_end(&x);
+		if (c == 29)
+			xtb_put(&x, "junk", 4);
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, x.b, x.len), (ssize_t)x.len);
+	close(fd);
+	assert_true(x.len > 3 * (256u << 10));
+	assert_int_equal(xt_map(&f, path, err, sizeof(err)), 0);
+	assert_true(f.fd >= 0);
+	assert_int_equal(tr_summary_run(&a, &f), 0);
+	xt_unmap(&f);
+	unlink(path);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run(&b, &f), 0);
+	assert_int_equal(a.records, b.records);
+	assert_int_equal(a.chunks, 40);
+	assert_int_equal(a.chunks, b.chunks);
+	assert_int_equal(a.an.tsc_backwards, 1);
+	assert_int_equal(b.an.tsc_backwards, 1);
+	assert_int_equal(a.an.bad_records, 1);
+	assert_int_equal(a.an.garbage_runs, 1);
+	assert_int_equal(a.an.skipped_bytes, b.an.skipped_bytes);
+	assert_int_equal(a.records, 40 * 2000 + 1);
+	{
+		size_t nb;
+		struct tr_row *ra = tr_summary_rows(&a, &n), *rb = tr_summary_rows(&b, &nb);
+
+		assert_int_equal(n, nb);
+		assert_true(n > 10);
+		for (size_t i = 0; i < n; i++) {
+			assert_string_equal(ra[i].name, rb[i].name);
+			assert_int_equal(ra[i].count, rb[i].count);
+		}
+		free(ra);
+		free(rb);
+	}
+	tr_summary_fini(&a);
+	tr_summary_fini(&b);
+	free(x.b);
+}
+
+static void test_ipi_latency_merge(void **st)
+{
+	struct xtb x;
+	struct tr_ipi p;
+	struct xt_file f;
+
+	(void)st;
+	xtb_init(&x);
+	/* Receivers' chunks come first in the file: the merge orders by TSC. */
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 500, 0xf1);	/* before any send: unmatched */
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 1500, 0xf1);	/* 500 after the send */
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 3300, 0xf2);	/* shorthand: 300 */
+	xtb_chunk(&x, 2);
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 1700, 0xf1);	/* 700 */
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, IPB_TRC_APIC_TSC_KHZ, 0, 1000000);
+	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 2, 2, 400);	/* physical */
+	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 2000, 0xf1 | IPB_IPI_LOGICAL, 40, 3, 250);
+	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_ALLBUT, 3000, 0xf2, 3, 90);
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_ipi_run(&p, &f), 0);
+	assert_int_equal(p.tsc_khz, 1000000);
+	assert_int_equal(p.recv, 4);
+	assert_int_equal(p.unmatched, 1);
+	assert_int_equal(p.mode[TR_PHYS].ops, 1);
+	assert_int_equal(p.mode[TR_PHYS].icr_total, 2);
+	assert_int_equal(p.mode[TR_PHYS].lat.count, 2);
+	assert_int_equal(p.mode[TR_PHYS].lat.min, 500);
+	assert_int_equal(p.mode[TR_PHYS].lat.max, 700);
+	assert_int_equal(p.mode[TR_LOGICAL].ops, 1);
+	assert_int_equal(p.mode[TR_LOGICAL].dests.max, 40);
+	assert_int_equal(p.mode[TR_LOGICAL].icr.max, 3);
+	assert_int_equal(p.mode[TR_LOGICAL].cost.max, 250);
+	assert_int_equal(p.mode[TR_LOGICAL].lat.count, 0);
+	assert_int_equal(p.mode[TR_SHORTHAND].ops, 1);
+	assert_int_equal(p.mode[TR_SHORTHAND].icr_total, 1);
+	assert_int_equal(p.mode[TR_SHORTHAND].lat.min, 300);
+	assert_non_null(p.lat_cpu[1]);
+	assert_non_null(p.lat_cpu[2]);
+	assert_null(p.lat_cpu[0]);
+	assert_int_equal(p.lat_cpu[1]->count, 2);
+	assert_int_equal(p.lat_cpu[2]->min, 700);
+	tr_ipi_fini(&p);
+	free(x.b);
+}
+
+static void test_irq(void **st)
+{
+	struct xtb x;
+	struct tr_irq q;
+	struct xt_file f;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, IPB_TRC_HW_IRQ_HANDLED, 10, 24, 100, 300);
+	XTB_REC(&x, IPB_TRC_HW_IRQ_HANDLED, 20, 24, 0xfffffff0, 0x10);	/* wraps: 32 */
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 30, 0xfb);
+	xtb_chunk(&x, 5);
+	XTB_REC(&x, IPB_TRC_HW_IRQ_HANDLED, 10, 30, 0, 50);
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 30, 0xfb);
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 40, 0xf1);
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_irq_run(&q, &f), 0);
+	assert_int_equal(q.ncpu, 6);
+	assert_int_equal(q.irqs[0], 2);
+	assert_int_equal(q.ipis[0], 1);
+	assert_int_equal(q.irqs[5], 1);
+	assert_int_equal(q.ipis[5], 2);
+	for (uint32_t i = 0; i < q.irq.cap; i++)
+		if (q.irq.used[i] && q.irq.key[i] == 24) {
+			assert_int_equal(q.irq.v[i], 2);
+			assert_int_equal(q.irq.w[i], 200 + 32);
+		}
+	assert_int_equal(q.vec.n, 2);
+	tr_irq_fini(&q);
+	free(x.b);
+}
+
+static void test_hist(void **st)
+{
+	struct hist h;
+
+	(void)st;
+	hist_init(&h);
+	assert_int_equal(hist_quantile(&h, 0.5), 0);
+	for (uint64_t v = 1; v <= 100000; v++)
+		hist_add(&h, v);
+	assert_int_equal(h.count, 100000);
+	assert_int_equal(h.min, 1);
+	assert_int_equal(h.max, 100000);
+	assert_true(hist_quantile(&h, 0.5) > 50000 - 50000 / 64);
+	assert_true(hist_quantile(&h, 0.5) < 50000 + 50000 / 64);
+	assert_true(hist_quantile(&h, 0.95) > 95000 - 95000 / 64);
+	assert_true(hist_quantile(&h, 0.95) < 95000 + 95000 / 64);
+	hist_init(&h);
+	for (int i = 0; i < 10; i++)
+		hist_add(&h, 39);		/* small values are exact */
+	assert_int_equal(hist_quantile(&h, 0.5), 39);
+	assert_int_equal(hist_quantile(&h, 0.95), 39);
+}
+
+/* Too many distinct IDs: counted as "other", memory does not grow. */
+static void test_id_cap(void **st)
+{
+	struct xtb x;
+	struct tr_summary s;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	for (uint32_t i = 0; i < TR_MAX_EVENT_IDS + 100; i++)
+		xtb_u32(&x, 0x00300000 + i);
+	xtb_end(&x);
+	summarise(&s, &x);
+	assert_int_equal(s.records, TR_MAX_EVENT_IDS + 100);
+	assert_true(s.ev.n <= TR_MAX_EVENT_IDS);
+	assert_int_equal(row(&s, "other"), 100 + 1);	/* cpu_change took a slot */
+	assert_true(s.an.nmsgs >= 1);
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary_counts),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_garbage_between_chunks),
+		cmocka_unit_test(test_record_past_chunk),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_tsc_backwards),
+		cmocka_unit_test(test_not_xentrace),
+		cmocka_unit_test(test_file_and_memory_agree),
+		cmocka_unit_test(test_ipi_latency_merge),
+		cmocka_unit_test(test_irq),
+		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_id_cap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -3,7 +3,24 @@
 
 #include "runner/agent/agent.h"
 
+extern const struct agent_workload_ops workload_flush_tlb_all;
+extern const struct agent_workload_ops workload_flush_mask;
+extern const struct agent_workload_ops workload_ipi_mask;
+extern const struct agent_workload_ops workload_pingpong;
+extern const struct agent_workload_ops workload_vector_capacity;
+extern const struct agent_workload_ops workload_irq_delivery;
+extern const struct agent_workload_ops workload_hv_query;
+extern const struct agent_workload_ops workload_sysctl_refusals;
+
 const struct agent_workload_ops *const agent_workloads[] = {
+	&workload_flush_tlb_all,
+	&workload_flush_mask,
+	&workload_ipi_mask,
+	&workload_pingpong,
+	&workload_vector_capacity,
+	&workload_irq_delivery,
+	&workload_hv_query,
+	&workload_sysctl_refusals,
 	NULL
 };
 

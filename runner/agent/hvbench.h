@@ -1,0 +1,87 @@
+/*
+ * The agent's side of XEN_SYSCTL_ipibench (hv-patch/, probes/include/
+ * ipibench/abi.h): the hypercall through libxencall (libxenctrl's
+ * do_sysctl is private), the chunk loop, CPU mask parsing and the JSON
+ * results of docs/results-schema.md.
+ */
+#ifndef IPIBENCH_HVBENCH_H
+#define IPIBENCH_HVBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "ipibench/abi.h"
+#include "runner/agent/agent.h"
+
+/* Hypercall buffers for one workload. */
+struct hvbench;
+
+/* hb's mask buffer (XEN_SYSCTL_IPIBENCH_MAX_CPUS bits), sent by each call. */
+uint8_t *hvbench_mask_buffer(struct hvbench *hb);
+
+struct hvbench *hvbench_open(struct agent_ctx *ctx, char *err, size_t errlen);
+void hvbench_close(struct hvbench *hb);
+
+/*
+ * One XEN_SYSCTL_ipibench call.  op->mask/samples/cpus/info are filled in
+ * from hb's buffers, op->version when it is 0.  Returns 0 or the (positive) errno Xen refused with.
+ */
+int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op);
+
+/* The query, as JSON: genapic, CPU counts, shorthand_eligible, tsc_khz,
+ * vector and "cpus": [{cpu, apic_id, logical_id, cluster, online}]. */
+int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen);
+
+/* Query with an open handle; info/cpus point into hb's buffers. */
+int hvbench_query_raw(struct hvbench *hb,
+		      const struct xen_sysctl_ipibench_info **info,
+		      const struct xen_sysctl_ipibench_cpu **cpus,
+		      unsigned int *nr_cpus);
+
+/*
+ * CPU masks in params: "all", "all-but-self", "none", a list of CPUs and
+ * ranges ("1,17,33", "0-7", "0-3,8"), or a JSON array of CPU numbers.
+ * hvbench_mask_check() only checks the syntax (for verify());
+ * hvbench_mask_parse() resolves it against the online CPUs (online[i]
+ * non-zero) and the source CPU 'self'.  bits holds
+ * XEN_SYSCTL_IPIBENCH_MAX_CPUS bits.
+ */
+int hvbench_mask_check(const json_t *v, char *err, size_t errlen);
+int hvbench_mask_parse(const json_t *v, unsigned int self,
+		       const uint8_t *online, unsigned int nr_cpus,
+		       uint8_t *bits, unsigned int *nr_bits,
+		       char *err, size_t errlen);
+
+/* A run of one benchmark operation. */
+struct hvbench_req {
+	uint32_t op;            /* XEN_SYSCTL_IPIBENCH_OP_* */
+	uint32_t cpu, peer;
+	uint32_t iterations;
+	uint32_t vector;        /* 0: the reserved one */
+	int shorthand;          /* 0: XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND */
+	const json_t *mask;     /* NULL: no mask */
+	const char *default_mask;
+};
+
+/*
+ * Run req in chunks and fill result with "path", "samples", "counters" (and
+ * "mask", the CPUs it resolved to).  Returns 0, or -1 with a one-line
+ * message in err; a refusal by Xen also sets result["refused"] =
+ * {"errno": N, "name": "ESRCH"}.
+ */
+int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
+		json_t *result, char *err, size_t errlen);
+
+/* Shared param checks for verify(): keys must be in 'allowed' (NULL
+ * terminated), integers non-negative and below 'max', booleans booleans. */
+int hvbench_check_params(const json_t *params, const char *const *allowed,
+			 char *err, size_t errlen);
+int hvbench_get_uint(const json_t *params, const char *key, uint32_t def,
+		     uint32_t *out);
+int hvbench_get_bool(const json_t *params, const char *key, int def);
+
+const char *hvbench_errno_name(int e);
+
+#endif

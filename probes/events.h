@@ -6,9 +6,10 @@
 #include <stdint.h>
 
 /*
- * ipibench's own APIC events (hv-patch/).  The hypervisor patch publishes
- * the same IDs in probes/include/ipibench/abi.h; until that header lands
- * they are defined here, and test_events.c checks both agree once it does.
+ * ipibench's own APIC events (hv-patch/), as published by
+ * probes/include/ipibench/abi.h (TRC_HW_APIC_*).  The reader uses these
+ * short names; the static assertions below fail the build if the two ever
+ * disagree.
  */
 #define IPB_TRC_HW_APIC 0x00804000u
 #define IPB_TRC_APIC_SEND_IPI_MASK (IPB_TRC_HW_APIC + 0x001)	/* vec|0x800 logical, dests, icr writes, cycles */
@@ -23,6 +24,19 @@
 #define IPB_IPI_LOGICAL 0x800u
 
 #define IPB_TRC_HW_IRQ_HANDLED 0x00802008u
+
+#if __has_include("ipibench/abi.h")
+#include "ipibench/abi.h"
+_Static_assert(IPB_TRC_HW_APIC == TRC_HW_APIC, "abi.h: TRC_HW_APIC");
+_Static_assert(IPB_TRC_APIC_SEND_IPI_MASK == TRC_HW_APIC_SEND_IPI_MASK, "abi.h");
+_Static_assert(IPB_TRC_APIC_SEND_IPI_ALLBUT == TRC_HW_APIC_SEND_IPI_ALLBUT, "abi.h");
+_Static_assert(IPB_TRC_APIC_SEND_IPI_SELF == TRC_HW_APIC_SEND_IPI_SELF, "abi.h");
+_Static_assert(IPB_TRC_APIC_MASK_TO_APICID == TRC_HW_APIC_MASK_TO_APICID, "abi.h");
+_Static_assert(IPB_TRC_APIC_VECTOR_ALLOC_MASK == TRC_HW_APIC_VECTOR_ALLOC_MASK, "abi.h");
+_Static_assert(IPB_TRC_APIC_IPI_RECV == TRC_HW_APIC_IPI_RECV, "abi.h");
+_Static_assert(IPB_TRC_APIC_ICR_WRITE == TRC_HW_APIC_ICR_WRITE, "abi.h");
+_Static_assert(IPB_IPI_LOGICAL == TRC_HW_APIC_LOGICAL, "abi.h");
+#endif
 
 /* The name of an event ID (xentrace's `formats` names for Xen's events,
  * TRC_64_FLAG variants folded, runstate changes decoded), or NULL. */

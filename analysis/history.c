@@ -54,6 +54,7 @@ static const char history_help[] =
 	"      --fail-on-regression[=any|latest]\n"
 	"                            exit 3 when a series regressed: at any result set\n"
 	"                            (any, the default) or at its newest one (latest)\n"
+	"  -l, --link LABEL=HREF     add a link atop index.html (repeatable; e.g. reports)\n"
 	"  -q, --quiet               no progress on stderr\n"
 	"  -h, --help                this help\n"
 	"\n"
@@ -86,6 +87,8 @@ struct history {
 	size_t *order;		/* order[pos] = set */
 	struct series *s;
 	size_t ns;
+	char **links;		/* --link LABEL=HREF, shown atop index.html */
+	size_t nlinks;
 	char err[AN_ERRLEN];
 };
 
@@ -294,6 +297,22 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 	sb_printf(&html, "%zu result sets, %zu series. <b>Regression rule</b>: ", d->nsets, h->ns);
 	html_escape(&html, rule);
 	sb_puts(&html, ".</p>\n");
+	if (h->nlinks) {
+		sb_puts(&html, "<ul>\n");
+		for (size_t i = 0; i < h->nlinks; i++) {
+			const char *eq = strchr(h->links[i], '=');
+			char *label = xasprintf("%.*s", (int)(eq - h->links[i]), h->links[i]);
+			sb_puts(&html, "<li><a href=\"");
+			html_escape(&html, eq + 1);
+			sb_puts(&html, "\">");
+			html_escape(&html, label);
+			sb_puts(&html, "</a></li>\n");
+			sb_printf(&md, "- [%s](%s)\n", label, eq + 1);
+			free(label);
+		}
+		sb_puts(&html, "</ul>\n");
+		sb_puts(&md, "\n");
+	}
 	if (nflag) {
 		sb_printf(&md, "**%zu regression(s)**:\n\n", nflag);
 		sb_printf(&html, "<p class=\"bad\">%zu regression(s):</p>\n<ul>\n", nflag);
@@ -504,6 +523,7 @@ int cmd_history(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "fail-on-regression", optional_argument, NULL, OPT_FAIL },
+		{ "link", required_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -515,7 +535,7 @@ int cmd_history(int argc, char **argv)
 	an_quiet = false;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:t:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:t:l:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': h.out = optarg; break;
 		case 't':
@@ -523,6 +543,7 @@ int cmd_history(int argc, char **argv)
 			if (end == optarg || *end || h.threshold < 0) {
 				fprintf(stderr, "ipibench history: --threshold: '%s' is not a percentage >= 0\n",
 					optarg);
+				free(h.links);
 				return 2;
 			}
 			break;
@@ -534,19 +555,34 @@ int cmd_history(int argc, char **argv)
 			else {
 				fprintf(stderr, "ipibench history: --fail-on-regression=%s: use any or latest\n",
 					optarg);
+				free(h.links);
 				return 2;
 			}
 			break;
+		case 'l':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n", optarg);
+				free(h.links);
+				return 2;
+			}
+			h.links = xrealloc(h.links, (h.nlinks + 1) * sizeof(char *));
+			h.links[h.nlinks++] = optarg;
+			break;
 		case 'q': an_quiet = true; break;
-		case 'h': fputs(history_help, stdout); return 0;
+		case 'h':
+			fputs(history_help, stdout);
+			free(h.links);
+			return 0;
 		default:
 			fprintf(stderr, "ipibench history: unknown option or missing argument '%s'; see 'ipibench history --help'\n",
 				argv[optind - 1]);
+			free(h.links);
 			return 2;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "ipibench history: no input; usage: ipibench history RESULTS... [-o OUT]\n");
+		free(h.links);
 		return 2;
 	}
 	int rc = 1;
@@ -587,6 +623,7 @@ out:
 	for (size_t k = 0; k < h.ns; k++)
 		free(h.s[k].pts);
 	free(h.s);
+	free(h.links);
 	free(h.order);
 	free(h.rank);
 	dataset_free(&h.d);

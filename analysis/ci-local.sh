@@ -28,9 +28,28 @@ if [ ! -x "$bin" ] || [ "$have" != "$VERSION" ]; then
 		"gitlab-ci-local@$VERSION" >&2
 	echo "$VERSION" >"$prefix/.version"
 fi
+# gitlab-ci-local copies the tree with rsync.  When the machine has none
+# (add rsync to mk/deps.sh to make this moot), unpack Debian's rsync and
+# libpopt0 into build/ with apt-get download + dpkg-deb -x: no root, no
+# system change.
+if ! command -v rsync >/dev/null 2>&1; then
+	root=$prefix/root
+	if [ ! -x "$root/usr/bin/rsync" ]; then
+		echo "ci-local: no rsync: unpacking Debian's rsync into $root" >&2
+		mkdir -p "$prefix/debs" "$root"
+		(cd "$prefix/debs" && apt-get download rsync libpopt0 >&2)
+		for deb in "$prefix"/debs/*.deb; do
+			dpkg-deb -x "$deb" "$root"
+		done
+	fi
+	export PATH="$root/usr/bin:$PATH"
+	export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu:$root/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 if [ "${1:-}" = install ]; then
 	echo "$bin"
 	exit 0
 fi
-cd "$top"
+# IPIBENCH_CI_CWD: run in another checkout (e.g. a scratch clone), so the
+# jobs' files (ci-results/, public/, .gitlab-ci-local/) stay out of this one.
+cd "${IPIBENCH_CI_CWD:-$top}"
 exec "$bin" "$@"

@@ -2,6 +2,11 @@
 probes_SRCS := $(wildcard probes/*.c)
 probes_TESTS := $(wildcard probes/tests/test_*.c)
 probes_LIBS := -ljansson
+# collect.c includes xenctrl.h (GNU C).  Only the agent refers to it, so the
+# host binary, which has no libxenctrl, never pulls collect.o out of the
+# archive; the agent's link line already has -lxenctrl -lxenforeignmemory
+# -lxenevtchn -lpthread.
+gnu11_SRCS += probes/collect.c
 
 # ---- tools: trace generator, xenalyze (reference), speed benchmark ------
 GENTRACE := $(BUILD)/bin/gentrace

@@ -42,7 +42,8 @@ publish() {
 	local out=$1
 	shift
 	[ $# -gt 0 ] || die "usage: ci.sh publish OUT RESULTS..."
-	[ -x "$ipibench" ] || die "$ipibench not built (make build/bin/ipibench)"
+	command -v "$ipibench" >/dev/null 2>&1 || die "$ipibench not built (make build/bin/ipibench)"
+	ipibench=$(command -v "$ipibench")
 	local work sets
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' RETURN
@@ -82,9 +83,13 @@ publish() {
 	[ "$new" -gt 0 ] || die "no results.json under $*"
 
 	# 3. history over everything; keep the verdict for the check job
-	local rc=0
-	"$ipibench" history -q "$sets" -o "$out" --threshold "${IPIBENCH_THRESHOLD:-5}" \
-		--fail-on-regression="${IPIBENCH_FAIL_ON:-latest}" "${links[@]}" || rc=$?
+	# Run from $work so the pages show sets/NAME/results.json, not /tmp paths.
+	local rc=0 abs_bin abs_out
+	abs_bin=$(cd "$(dirname "$ipibench")" && pwd)/$(basename "$ipibench")
+	abs_out=$(cd "$out" && pwd)
+	(cd "$work" && "$abs_bin" history -q sets -o "$abs_out" \
+		--threshold "${IPIBENCH_THRESHOLD:-5}" \
+		--fail-on-regression="${IPIBENCH_FAIL_ON:-latest}" "${links[@]}") || rc=$?
 	case $rc in
 	0 | 3) echo "$rc" >"$out/history-status" ;;
 	*) die "ipibench history failed (status $rc)" ;;
@@ -98,7 +103,7 @@ check() {
 	st=$(cat "$out/history-status" 2>/dev/null) || die "$out/history-status missing: did publish run?"
 	if [ "$st" != 0 ]; then
 		echo "ci.sh: regression in the newest result set; see $out/history.md:" >&2
-		grep -- '^- ' "$out/history.md" >&2 || true
+		grep -- '^- .* vs ' "$out/history.md" >&2 || true
 		exit 1
 	fi
 	echo "ci.sh: no regression"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Exercise .gitlab-ci.yml for real with gitlab-ci-local (shell executor) in a
+# scratch clone of HEAD, on fixture results:
+#   1. the whole pipeline: bench x 3 host tags (IPIBENCH_BENCH_CMD copies a
+#      fixture instead of `make bench`), pages, regressions -> all pass;
+#   2. pages + regressions on history sets 1-2 -> no regression;
+#   3. pages + regressions on set 3 with sets 1-2 fetched back as the
+#      previous pipeline's public/results.tar.gz -> the injected slowdown is
+#      the newest set: regressions must FAIL, pages must pass.
+# Needs a built ipibench (IPIBENCH, default build/bin/ipibench).
+#   analysis/tests/ci_template_test.sh
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${IPIBENCH:-$top/build/bin/ipibench}
+[ -x "$bin" ] || { echo "ci_template_test: $bin not built" >&2; exit 1; }
+bash "$top/analysis/ci-local.sh" install >/dev/null || exit 1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone -q "$top" "$work/repo" || exit 1
+H=analysis/tests/data/history
+fails=0
+gcl() { IPIBENCH_CI_CWD=$work/repo nice bash "$top/analysis/ci-local.sh" --shell-isolation \
+	--variable "IPIBENCH=$bin" "$@" >"$work/log" 2>&1; }
+expect() {	# expect WHAT RC WANT
+	if [ "$2" -eq "$3" ]; then echo "ok   $1"; else
+		echo "FAIL $1 (status $2, wanted $3)"; tail -20 "$work/log"; fails=$((fails + 1)); fi
+}
+pub=$work/repo/.gitlab-ci-local/artifacts/pages/public
+
+gcl --variable 'IPIBENCH_BENCH_CMD=mkdir -p results/fake-$HOST_TAG && cp analysis/tests/data/three-mode/results.json results/fake-$HOST_TAG/' \
+	--needs regressions
+expect "full pipeline (bench x3, pages, regressions) passes" $? 0
+n=$(grep -c 'PASS  bench: \[' "$work/log")
+expect "three bench jobs from the host tag matrix" "$n" 3
+[ -s "$pub/index.html" ] && grep -q '<img src="history-' "$pub/index.html"
+expect "pages published index.html with history plots" $? 0
+
+gcl --variable "IPIBENCH_CI_RESULTS=$H/set1 $H/set2" --variable CI_PIPELINE_ID=2001 pages regressions
+expect "sets 1-2: pages and regressions pass" $? 0
+cp "$pub/results.tar.gz" "$work/prev.tar.gz"
+
+gcl --variable "IPIBENCH_CI_RESULTS=$H/set3" --variable CI_PIPELINE_ID=2002 \
+	--variable "IPIBENCH_HISTORY_URL=file://$work/prev.tar.gz" pages regressions
+expect "set 3 (injected slowdown) fails the pipeline" $? 1
+grep -q 'PASS  pages' "$work/log"
+expect "... pages still published" $? 0
+grep -q 'FAIL  regressions' "$work/log"
+expect "... the regressions job is the one that failed" $? 0
+grep -q 'previous history from file://.*: 2 result sets' "$work/log"
+expect "... history merged with the previous pipeline's 2 sets" $? 0
+grep -q 'flush, mixed: sets/2002-set3/results.json' "$pub/history.md"
+expect "... and flags set3 flush/mixed" $? 0
+
+echo "ci_template_test: $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,61 @@
+/*
+ * Host backends: where a Xen host in a given x2APIC mode comes from.  Each
+ * backend is a table of operations in runner/backends/<name>.c with one
+ * entry in runner/backends.c; the rest of the runner never names one.
+ */
+#ifndef IPIBENCH_BACKEND_H
+#define IPIBENCH_BACKEND_H
+
+#include <stdio.h>
+
+#define HOST_ERR_LEN 512
+
+struct host_opts {
+	const char *mode;        /* physical | cluster | mixed */
+	unsigned int cpus;       /* physical CPUs present at boot */
+	unsigned int maxcpus;    /* > cpus: hotpluggable CPUs Xen must allow for */
+	unsigned int mem_mb;
+	unsigned int dom0_mem_mb;
+	unsigned int timeout_s;  /* whole boot + job */
+	const char *xen;         /* hypervisor image */
+	const char *kernel;      /* dom0 kernel */
+	const char *initrd;      /* dom0 initramfs (with the agent) */
+	const char *qemu;        /* emulator binary (qemu backend) */
+	const char *extra_cmdline; /* appended to Xen's command line */
+	const char *workdir;     /* job.json in, agent.json + console.log out */
+	unsigned int disk_mb;    /* > 0: attach a scratch virtio disk of that size */
+	int quiet;               /* no progress lines */
+	FILE *progress;          /* where progress lines go (stderr) */
+};
+
+struct host_result {
+	char genapic[64];        /* the APIC driver Xen switched to */
+	int intremap;            /* "Interrupt Remapping enabled" seen */
+	int x2apic_warning;      /* Xen overrode the requested mode */
+	int agent_rc;            /* -1 until the agent said it was done */
+	double t_genapic, t_dom0, t_done; /* seconds since start */
+	char xen_cmdline[1024];
+	char error[HOST_ERR_LEN];/* one line when run() fails */
+};
+
+struct host_backend_ops {
+	const char *name;
+	const char *help;
+	/*
+	 * Boot (or reach) a Xen host in opts->mode, run the agent on
+	 * workdir/job.json if present, leave agent.json in workdir, and stop
+	 * the host as soon as the files are safe.  0 on success; -1 with a
+	 * one-line res->error otherwise.  Never leaves a process behind.
+	 */
+	int (*run)(const struct host_opts *opts, struct host_result *res);
+	/* Free-form description of the host for results.json (may be NULL). */
+	void (*describe)(const struct host_opts *opts, char *buf, size_t len);
+};
+
+extern const struct host_backend_ops *const host_backends[];
+const struct host_backend_ops *host_backend_find(const char *name);
+
+/* x2apic-mode name -> the genapic driver Xen reports for it. */
+const char *mode_genapic(const char *mode);
+
+#endif

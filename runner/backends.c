@@ -1,0 +1,30 @@
+/* The host backend registry: one entry per file in runner/backends/. */
+#include <string.h>
+
+#include "runner/backend.h"
+
+extern const struct host_backend_ops backend_qemu;
+
+const struct host_backend_ops *const host_backends[] = {
+	&backend_qemu,
+	NULL
+};
+
+const struct host_backend_ops *host_backend_find(const char *name)
+{
+	for (size_t i = 0; host_backends[i]; i++)
+		if (!strcmp(host_backends[i]->name, name))
+			return host_backends[i];
+	return NULL;
+}
+
+const char *mode_genapic(const char *mode)
+{
+	if (!strcmp(mode, "physical"))
+		return "x2apic_phys";
+	if (!strcmp(mode, "cluster"))
+		return "x2apic_cluster";
+	if (!strcmp(mode, "mixed"))
+		return "x2apic_mixed";
+	return NULL;
+}

@@ -1,0 +1,325 @@
+/*
+ * The embedded host: Xen under qemu-system-x86_64 (TCG), a q35 machine with
+ * an x2APIC CPU model and an Intel IOMMU doing interrupt remapping, dom0
+ * with one vCPU.  The serial console streams into workdir/console.log and
+ * is watched for milestones; files travel through a 9p share (workdir).
+ * QEMU is killed as soon as the agent's files are safe: an ACPI poweroff of
+ * many emulated CPUs takes minutes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/backend.h"
+#include "runner/console.h"
+#include "runner/util.h"
+
+#define MAX_ARGS 64
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void fail(struct host_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+}
+
+static void progress(const struct host_opts *o, double t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet || !o->progress)
+		return;
+	fprintf(o->progress, "[%6.1fs] ", t);
+	va_start(ap, fmt);
+	vfprintf(o->progress, fmt, ap);
+	va_end(ap);
+	fputc('\n', o->progress);
+	fflush(o->progress);
+}
+
+/* Build QEMU's command line into argv (strings owned by bufs). */
+static int build_argv(const struct host_opts *o, char **argv, char bufs[][1024],
+		      struct host_result *r)
+{
+	int n = 0, b = 0;
+
+#define ARG(s) (argv[n++] = (char *)(s))
+#define FMT(...) (snprintf(bufs[b], sizeof(bufs[b]), __VA_ARGS__), argv[n++] = bufs[b++])
+	ARG(o->qemu);
+	ARG("-machine"); ARG("q35,kernel-irqchip=split");
+	ARG("-cpu"); ARG("qemu64,+x2apic");
+	ARG("-device"); ARG("intel-iommu,intremap=on,eim=on");
+	ARG("-smp");
+	if (o->maxcpus > o->cpus)
+		FMT("%u,maxcpus=%u", o->cpus, o->maxcpus);
+	else
+		FMT("%u", o->cpus);
+	ARG("-m"); FMT("%u", o->mem_mb);
+	ARG("-display"); ARG("none");
+	ARG("-monitor"); ARG("none");
+	ARG("-serial"); ARG("stdio");
+	ARG("-no-reboot");
+	ARG("-name"); FMT("ipibench-%ld", (long)getpid());
+	ARG("-kernel"); ARG(o->xen);
+	ARG("-append");
+	FMT("console=com1 com1=115200 dom0_mem=%uM dom0_max_vcpus=1 loglvl=all "
+	    "noreboot x2apic-mode=%s console_timestamps=boot%s%s",
+	    o->dom0_mem_mb, o->mode, o->extra_cmdline && *o->extra_cmdline ? " " : "",
+	    o->extra_cmdline ? o->extra_cmdline : "");
+	snprintf(r->xen_cmdline, sizeof(r->xen_cmdline), "%s", argv[n - 1]);
+	/* -initrd takes "module args,module": no commas in the paths. */
+	if (strchr(o->kernel, ',') || strchr(o->initrd, ',') || strchr(o->workdir, ',')) {
+		fail(r, "paths with commas cannot be passed to QEMU: %s, %s, %s",
+		     o->kernel, o->initrd, o->workdir);
+		return -1;
+	}
+	ARG("-initrd"); FMT("%s console=hvc0 quiet,%s", o->kernel, o->initrd);
+	ARG("-virtfs");
+	FMT("local,path=%s,mount_tag=ipibench,security_model=none,id=fs0", o->workdir);
+	if (o->disk_mb) {
+		ARG("-drive"); FMT("file=%s/disk.img,format=raw,if=none,id=d0,cache=none", o->workdir);
+		ARG("-device"); ARG("virtio-blk-pci,drive=d0");
+	}
+	argv[n] = NULL;
+#undef ARG
+#undef FMT
+	return n;
+}
+
+static int make_disk(const struct host_opts *o, struct host_result *r)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/disk.img", o->workdir);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)o->disk_mb << 20)) {
+		fail(r, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static void stop_qemu(pid_t pid)
+{
+	int st;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+static int qemu_run(const struct host_opts *o, struct host_result *r)
+{
+	char *argv[MAX_ARGS];
+	static char bufs[16][1024];
+	char line[4096], logpath[4096], agentpath[4096];
+	size_t llen = 0;
+	int pfd[2], rc = -1, done = 0;
+	pid_t pid;
+	FILE *log;
+	struct sigaction sa = { .sa_handler = on_signal }, old[3];
+	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	double t0 = now_s(), t;
+
+	memset(r, 0, sizeof(*r));
+	r->agent_rc = -1;
+	if (!find_program(o->qemu)) {
+		fail(r, "%s not found (install it with 'make deps')", o->qemu);
+		return -1;
+	}
+	for (const char **p = (const char *[]){ o->xen, o->kernel, o->initrd, NULL }; *p; p++)
+		if (access(*p, R_OK)) {
+			fail(r, "%s: %s (run 'make hv dom0')", *p, strerror(errno));
+			return -1;
+		}
+	if (build_argv(o, argv, bufs, r) < 0)
+		return -1;
+	if (o->disk_mb && make_disk(o, r))
+		return -1;
+	snprintf(logpath, sizeof(logpath), "%s/console.log", o->workdir);
+	snprintf(agentpath, sizeof(agentpath), "%s/agent.json", o->workdir);
+	unlink(agentpath);
+	log = fopen(logpath, "w");
+	if (!log) {
+		fail(r, "%s: %s", logpath, strerror(errno));
+		return -1;
+	}
+	if (pipe2(pfd, O_CLOEXEC)) {
+		fail(r, "pipe: %s", strerror(errno));
+		fclose(log);
+		return -1;
+	}
+	stop_signal = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+
+	pid_t parent = getpid();
+	pid = fork();
+	if (pid == 0) {
+		/* QEMU dies with us, whatever way we end. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		int devnull = open("/dev/null", O_RDONLY);
+		dup2(devnull, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "ipibench: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		fail(r, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		goto out;
+	}
+	progress(o, 0, "qemu: %u CPUs%s, x2apic-mode=%s, console in %s", o->cpus,
+		 o->maxcpus > o->cpus ? " (+hotplug)" : "", o->mode, logpath);
+
+	for (;;) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		int n;
+
+		t = now_s() - t0;
+		if (stop_signal) {
+			fail(r, "stopped by signal %d after %.0fs; QEMU killed", (int)stop_signal, t);
+			break;
+		}
+		if (t >= o->timeout_s) {
+			fail(r, "timeout after %us (%s); QEMU killed, see %s", o->timeout_s,
+			     r->t_dom0 ? "dom0 was up, the agent did not finish" :
+			     r->genapic[0] ? "Xen up, dom0 did not come up" :
+			     "Xen did not reach its APIC setup", logpath);
+			break;
+		}
+		n = poll(&p, 1, 200);
+		if (n < 0 && errno != EINTR) {
+			fail(r, "poll: %s", strerror(errno));
+			break;
+		}
+		if (n <= 0)
+			continue;
+		char buf[8192];
+		ssize_t got = read(pfd[0], buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			int st = 0;
+			waitpid(pid, &st, 0);
+			pid = -1;
+			fail(r, "QEMU exited (%s %d) before the agent finished; see %s",
+			     WIFEXITED(st) ? "status" : "signal",
+			     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), logpath);
+			break;
+		}
+		fwrite(buf, 1, (size_t)got, log);
+		for (ssize_t i = 0; i < got && !done; i++) {
+			struct console_match m;
+
+			if (buf[i] != '\n' && llen + 1 < sizeof(line)) {
+				line[llen++] = buf[i];
+				continue;
+			}
+			line[llen] = '\0';
+			llen = 0;
+			t = now_s() - t0;
+			switch (console_parse_line(line, &m)) {
+			case CON_GENAPIC:
+				snprintf(r->genapic, sizeof(r->genapic), "%s", m.arg);
+				r->t_genapic = t;
+				progress(o, t, "xen: APIC driver %s", m.arg);
+				break;
+			case CON_INTREMAP:
+				r->intremap = 1;
+				progress(o, t, "xen: interrupt remapping enabled");
+				break;
+			case CON_X2APIC_WARNING:
+				r->x2apic_warning = 1;
+				progress(o, t, "xen: %s", console_strip_prefix(line));
+				break;
+			case CON_DOM0_UP:
+				r->t_dom0 = t;
+				progress(o, t, "dom0: up");
+				break;
+			case CON_AGENT_PROGRESS:
+				progress(o, t, "agent: %s", m.arg);
+				break;
+			case CON_AGENT_DONE:
+				r->agent_rc = atoi(m.arg);
+				r->t_done = t;
+				done = 1;
+				break;
+			case CON_XEN_PANIC:
+				fail(r, "Xen panicked at %.0fs; see %s", t, logpath);
+				done = -1;
+				break;
+			case CON_DOM0_CRASH:
+				fail(r, "dom0 crashed at %.0fs (%s); see %s", t,
+				     console_strip_prefix(line), logpath);
+				done = -1;
+				break;
+			default:
+				break;
+			}
+		}
+		if (done < 0)
+			break;
+		if (done) {
+			t = now_s() - t0;
+			if (access(agentpath, R_OK)) {
+				fail(r, "the agent finished but left no %s", agentpath);
+				break;
+			}
+			progress(o, t, "agent: done (rc=%d), results safe; stopping QEMU", r->agent_rc);
+			rc = 0;
+			break;
+		}
+	}
+	close(pfd[0]);
+out:
+	stop_qemu(pid);
+	fclose(log);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (stop_signal)
+		raise(stop_signal);
+	return rc;
+}
+
+static void qemu_describe(const struct host_opts *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", qemu_version(o->qemu));
+}
+
+const struct host_backend_ops backend_qemu = {
+	.name = "qemu",
+	.help = "Xen under qemu-system-x86_64 (TCG), q35 + x2APIC + intel-iommu intremap",
+	.run = qemu_run,
+	.describe = qemu_describe,
+};

@@ -1,0 +1,20 @@
+/* Defaults and file locations for host_opts, shared by boot and run. */
+#ifndef IPIBENCH_HOSTOPTS_H
+#define IPIBENCH_HOSTOPTS_H
+
+#include "runner/backend.h"
+
+/* Paths of the built hypervisor and dom0 image under build_dir(). */
+struct host_paths {
+	char xen[4096], kernel[4096], initrd[4096], build_info[4096];
+};
+
+void host_paths_default(struct host_paths *p);
+/* Defaults for the embedded QEMU host with N CPUs. */
+void host_opts_default(struct host_opts *o, struct host_paths *p, unsigned int cpus);
+/* The default timeout for a boot of N CPUs (seconds, TCG). */
+unsigned int host_default_timeout(unsigned int cpus);
+/* Read KEY=VALUE from build/xen/build-info into buf ("" when missing). */
+const char *build_info_get(const char *key, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,145 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/util.h"
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int find_program(const char *prog)
+{
+	char path[PATH_MAX];
+	const char *env = getenv("PATH");
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	if (!env)
+		return 0;
+	for (const char *p = env; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(path, sizeof(path), "%.*s/%s", (int)n, p, prog);
+		if (n && access(path, X_OK) == 0)
+			return 1;
+		p += n + (p[n] == ':');
+	}
+	return 0;
+}
+
+const char *qemu_version(const char *qemu)
+{
+	static char ver[64];
+	char cmd[PATH_MAX + 32], line[256];
+	FILE *f;
+
+	ver[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null", qemu);
+	f = popen(cmd, "r");
+	if (!f)
+		return ver;
+	if (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "version ");
+		if (p)
+			sscanf(p + 8, "%63[0-9.]", ver);
+	}
+	pclose(f);
+	return ver;
+}
+
+int run_mkdirs(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+const char *build_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("IPIBENCH_BUILD");
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	if (dir[0])
+		return dir;
+	/* BUILD/bin/ipibench or BUILD/asan/bin/ipibench */
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0)
+		return strcpy(dir, "build");
+	dir[n] = '\0';
+	char *d = dirname(dirname(dir));
+	memmove(dir, d, strlen(d) + 1);
+	if (!strcmp(basename(dir), "asan"))
+		memmove(dir, dirname(dir), strlen(dir) + 1);
+	return dir;
+}
+
+int json_write_atomic(const char *path, json_t *obj, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX];
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (json_dump_file(obj, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
+		snprintf(err, errlen, "%s: cannot write (%s)", tmp, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	fd = open(tmp, O_RDONLY);
+	if (fd < 0 || fsync(fd)) {
+		snprintf(err, errlen, "%s: fsync: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "%s: rename: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+long parse_uint(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	return v;
+}

@@ -1,0 +1,27 @@
+/* Small helpers shared by the runner's commands and backends. */
+#ifndef IPIBENCH_UTIL_H
+#define IPIBENCH_UTIL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* Monotonic seconds. */
+double now_s(void);
+/* 1 when PROG (a path, or a name looked up in PATH) is executable. */
+int find_program(const char *prog);
+/* "QEMU emulator version 10.0.2 ..." -> "10.0.2" (static buffer; "" if unknown). */
+const char *qemu_version(const char *qemu);
+/* mkdir -p; 0 or -1 with errno. */
+int run_mkdirs(const char *path);
+/* The build directory (IPIBENCH_BUILD, or the one this binary was built in). */
+const char *build_dir(void);
+/*
+ * Write JSON to PATH through PATH.tmp + fsync + rename, so a reader never
+ * sees a half-written file.  0, or -1 with a one-line message in err.
+ */
+int json_write_atomic(const char *path, json_t *obj, char *err, size_t errlen);
+/* Parse a non-negative integer option value; -1 when not a number in [min,max]. */
+long parse_uint(const char *s, long min, long max);
+
+#endif

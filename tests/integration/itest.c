@@ -1,0 +1,91 @@
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/integration/itest.h"
+
+const char *itest_ipibench(void)
+{
+	const char *e = getenv("IPIBENCH");
+	return e && *e ? e : "build/bin/ipibench";
+}
+
+void itest_run(struct cmd_out *out, const char *const *args)
+{
+	const char *argv[64];
+	int pfd[2], n = 0, st;
+	size_t len = 0, cap = 1 << 16;
+	pid_t parent = getpid(), pid;
+
+	argv[n++] = itest_ipibench();
+	for (; *args && n < 63; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	out->text = calloc(1, cap);
+	if (pipe(pfd))
+		abort();
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execv(argv[0], (char *const *)argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		if (len + 4096 >= cap)
+			out->text = realloc(out->text, cap *= 2);
+		ssize_t got = read(pfd[0], out->text + len, cap - len - 1);
+		if (got <= 0)
+			break;
+		fwrite(out->text + len, 1, (size_t)got, stderr); /* show progress */
+		len += (size_t)got;
+	}
+	out->text[len] = '\0';
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	out->pid = pid;
+	out->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int itest_qemu_alive(int pid)
+{
+	char want[64], path[300], buf[8192];
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int alive = 0;
+
+	snprintf(want, sizeof(want), "ipibench-%d", pid);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		for (ssize_t i = 0; i < n; i++)
+			if (!buf[i])
+				buf[i] = ' ';
+		buf[n] = '\0';
+		if (strstr(buf, want))
+			alive++;
+	}
+	if (d)
+		closedir(d);
+	return alive;
+}

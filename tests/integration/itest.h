@@ -1,0 +1,23 @@
+/* Helpers for the QEMU integration tests: run the built ipibench, capture. */
+#ifndef IPIBENCH_ITEST_H
+#define IPIBENCH_ITEST_H
+
+#include <stddef.h>
+
+struct cmd_out {
+	int status;      /* exit status, or 128 + signal */
+	int pid;         /* the ipibench process that ran */
+	char *text;      /* stdout + stderr, NUL-terminated (free it) */
+};
+
+/*
+ * Run BUILD/bin/ipibench with argv (NULL-terminated, without "ipibench").
+ * The child dies with the test (PR_SET_PDEATHSIG), and so does its QEMU.
+ */
+void itest_run(struct cmd_out *out, const char *const *args);
+/* Number of live processes whose command line contains "ipibench-PID". */
+int itest_qemu_alive(int pid);
+/* The ipibench binary the tests run. */
+const char *itest_ipibench(void);
+
+#endif

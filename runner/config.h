@@ -1,0 +1,57 @@
+/*
+ * Benchmark configs (INI, parsed with inih):
+ *   [host]            backend, cpus, maxcpus, memory, dom0_memory, timeout,
+ *                     cmdline, name, disk_mb
+ *   [matrix]          modes, repetitions, order, seed
+ *   [workload:NAME]   type = <workload type>, then that type's parameters
+ * Unknown keys, bad values, duplicate keys and missing sections are errors
+ * reported as FILE:LINE: message; nothing runs on an invalid config.
+ */
+#ifndef IPIBENCH_CONFIG_H
+#define IPIBENCH_CONFIG_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "runner/wlspec.h"
+
+#define CFG_MAX_MODES 3
+#define CFG_MAX_WORKLOADS 32
+
+enum cfg_order { ORDER_INTERLEAVED, ORDER_RANDOMIZED, ORDER_BLOCKED };
+
+struct cfg_workload {
+	char name[64];
+	const struct wl_type *type;
+	json_t *params;              /* checked, defaults filled in */
+};
+
+struct config {
+	struct {
+		char backend[16];
+		unsigned int cpus, maxcpus, memory, dom0_memory, timeout, disk_mb;
+		char cmdline[512];
+		char name[64];
+	} host;
+	struct {
+		char modes[CFG_MAX_MODES][16];
+		unsigned int nmodes;
+		unsigned int repetitions;
+		enum cfg_order order;
+		unsigned int seed;
+	} matrix;
+	struct cfg_workload wl[CFG_MAX_WORKLOADS];
+	unsigned int nwl;
+	json_t *sections;            /* the config as {section: {key: value}} */
+};
+
+/* Parse FILE; 0, or -1 with "FILE:LINE: message" in err. */
+int config_load(const char *file, struct config *c, char *err, size_t errlen);
+/* The same from a string (name is used in messages). */
+int config_load_string(const char *name, const char *text, struct config *c,
+		       char *err, size_t errlen);
+void config_free(struct config *c);
+const char *cfg_order_name(enum cfg_order o);
+
+#endif

@@ -294,6 +294,45 @@ static void detect_by_content(void **state)
 	assert_int_equal(detect_kind("x", other, strlen(other)), IN_UNKNOWN);
 }
 
+/* A results directory with hyperfine and perf files beside results.json
+ * (found by content; other files skipped), and a cluster run that Xen
+ * switched to the mixed driver (warned about). */
+static void directory_scan_and_genapic_warning(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	json_t *r = json_load_file(DATA "/three-mode/results.json", 0, NULL);
+	assert_non_null(r);
+	size_t i;
+	json_t *run;
+	json_array_foreach(json_object_get(r, "runs"), i, run)
+		if (!strcmp(json_string_value(json_object_get(run, "mode")), "cluster"))
+			json_object_set_new(run, "genapic", json_string("x2apic_mixed"));
+	char *p = path2(dir, "results.json");
+	assert_int_equal(json_dump_file(r, p, 0), 0);
+	json_decref(r);
+	free(p);
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "cp " DATA "/hyperfine.json %s/ab.json && cp " DATA
+		 "/perf-stat.csv %s/perf.csv && echo '{\"notes\": 1}' > %s/notes.json",
+		 dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	char *argv[] = { "report", "-q", "--no-reference", "-o", o, dir, NULL };
+	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	char *md = path2(o, "report.md");
+	assert_true(file_contains(md, "## hyperfine: "));
+	assert_true(file_contains(md, "/ab.json"));
+	assert_true(file_contains(md, "## perf stat: "));
+	assert_false(file_contains(md, "notes.json"));
+	assert_false(file_contains(md, "## Seed reproduction"));
+	assert_true(file_contains(md, "Warning: mode cluster ran on genapic `x2apic_mixed`, not `x2apic_cluster`"));
+	free(md);
+	rm_rf(o);
+	rm_rf(dir);
+	free(o);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +344,7 @@ int main(void)
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(missing_gnuplot_is_an_error),
 		cmocka_unit_test(detect_by_content),
+		cmocka_unit_test(directory_scan_and_genapic_warning),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

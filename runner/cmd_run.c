@@ -1,14 +1,344 @@
-/* ipibench run: placeholder until the runner issue lands (see issue 5). */
+/*
+ * ipibench run: the mode x repetition matrix of a config, one boot per
+ * run with every workload inside it, each result kept as soon as it exists.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "runner/backend.h"
+#include "runner/config.h"
+#include "runner/hostopts.h"
+#include "runner/results.h"
 #include "runner/runner.h"
+#include "runner/util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ipibench run -c CONFIG [-o DIR]\n"
+"       ipibench run --resume DIR\n"
+"       ipibench run --list\n"
+"\n"
+"Boot the config's host in each x2APIC mode of [matrix] (repetitions in the\n"
+"given order), check the driver the hypervisor reports, run every\n"
+"[workload:NAME] in that one boot and keep the results in DIR/results.json\n"
+"(rewritten atomically after each run).  A run that was stopped, killed or\n"
+"failed is finished by --resume, without redoing the completed runs.\n"
+"\n"
+"  -c, --config FILE  the config (INI; see configs/)\n"
+"  -o, --out DIR      results directory (default results/runs/NAME-DATE)\n"
+"  --resume DIR       finish the pending and failed runs of DIR\n"
+"  --list             list the workload types and their parameters\n"
+"  -q, --quiet        only one line per run\n");
+}
+
+static void list_types(void)
+{
+	for (const struct wl_type *t = wl_types; t->type; t++) {
+		printf("%s: %s\n", t->type, t->help);
+		for (const struct wl_param *p = t->params; p->key; p++)
+			printf("    %-12s %s (default %s)\n", p->key, p->help,
+			       p->def && *p->def ? p->def : p->def ? "empty" : "required");
+	}
+}
+
+static void fmt_dur(char *buf, size_t len, double s)
+{
+	if (s >= 3600)
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+	else
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The job the agent runs in each boot: every workload of the config. */
+static json_t *make_job(const struct config *c)
+{
+	json_t *job = json_object(), *wls = json_array();
+
+	for (unsigned int i = 0; i < c->nwl; i++) {
+		json_t *w = json_object();
+
+		json_object_set_new(w, "name", json_string(c->wl[i].name));
+		json_object_set_new(w, "type", json_string(c->wl[i].type->type));
+		json_object_set(w, "params", c->wl[i].params);
+		json_array_append_new(wls, w);
+	}
+	json_object_set_new(job, "workloads", wls);
+	return job;
+}
+
+/* Host metadata from the first boot that reached the agent. */
+static void fill_host(json_t *host, const struct config *c, const struct host_opts *o,
+		      const struct host_backend_ops *be, const struct host_result *hr,
+		      const json_t *agent)
+{
+	char buf[256];
+	const json_t *phys = json_object_get(agent, "physinfo");
+	const json_t *hv = json_object_get(agent, "hv");
+
+	json_object_set_new(host, "backend", json_string(c->host.backend));
+	json_object_set_new(host, "name", json_string(c->host.name));
+	json_object_set_new(host, "emulated", json_boolean(!strcmp(be->name, "qemu")));
+	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
+	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
+	if (json_object_get(agent, "cpu_model"))
+		json_object_set(host, "cpu_model", json_object_get(agent, "cpu_model"));
+	json_object_set_new(host, "xen_version",
+		json_string(build_info_get("XEN_VERSION", buf, sizeof(buf))[0] ? buf :
+			json_string_value(json_object_get(json_object_get(agent, "xen"), "version"))));
+	json_object_set_new(host, "series_hash",
+		json_string(build_info_get("SERIES_HASH", buf, sizeof(buf))));
+	json_object_set_new(host, "xen_cmdline", json_string(hr->xen_cmdline));
+	if (be->describe) {
+		be->describe(o, buf, sizeof(buf));
+		json_object_set_new(host, !strcmp(be->name, "qemu") ? "qemu_version" : "description",
+				    json_string(buf));
+	} else {
+		json_object_set_new(host, "qemu_version", json_null());
+	}
+	json_int_t khz = json_integer_value(json_object_get(hv, "tsc_khz"));
+	if (!khz)
+		khz = json_integer_value(json_object_get(phys, "cpu_khz"));
+	json_object_set_new(host, "tsc_khz", json_integer(khz));
+	json_object_set(host, "physinfo", (json_t *)phys);
+}
+
+/* Move DIR/runs/ID/NAME.xtrace to DIR/traces/ID-NAME.xtrace and point at it. */
+static void adopt_traces(const char *dir, const char *id, json_t *workloads)
+{
+	json_t *w;
+	size_t i;
+
+	json_array_foreach(workloads, i, w) {
+		const char *t = json_string_value(json_object_get(w, "trace"));
+		char from[PATH_MAX], to[PATH_MAX], rel[512];
+
+		if (!t || strchr(t, '/'))
+			continue;
+		snprintf(from, sizeof(from), "%s/runs/%s/%s", dir, id, t);
+		snprintf(rel, sizeof(rel), "traces/%s-%s", id, t);
+		snprintf(to, sizeof(to), "%s/%s", dir, rel);
+		if (!rename(from, to))
+			json_object_set_new(w, "trace", json_string(rel));
+	}
+}
+
+static int do_run(struct results *res, const struct config *c, int quiet)
+{
+	const struct host_backend_ops *be = host_backend_find(c->host.backend);
+	struct host_paths paths;
+	json_t *runs = results_runs(res), *run, *job = make_job(c);
+	size_t i, total = json_array_size(runs), todo = 0, done = 0;
+	double t_start = now_s();
+	char err[512], path[2 * PATH_MAX];
+	int failures = 0;
+
+	json_array_foreach(runs, i, run)
+		if (strcmp(json_string_value(json_object_get(run, "status")), "ok"))
+			todo++;
+	snprintf(path, sizeof(path), "%s/traces", res->dir);
+	run_mkdirs(path);
+	host_paths_default(&paths);
+	fprintf(stderr, "ipibench run: %zu runs (%zu to do) on %s, %u CPUs, results in %s/results.json\n",
+		total, todo, be->name, c->host.cpus, res->dir);
+
+	json_array_foreach(runs, i, run) {
+		const char *id = json_string_value(json_object_get(run, "id"));
+		const char *mode = json_string_value(json_object_get(run, "mode"));
+		struct host_opts o;
+		struct host_result hr;
+		char wd[PATH_MAX + 1100], now[32], eta[32] = "?", el[32];
+		json_error_t je;
+
+		if (!strcmp(json_string_value(json_object_get(run, "status")), "ok"))
+			continue;
+		fmt_dur(el, sizeof(el), now_s() - t_start);
+		if (done)
+			fmt_dur(eta, sizeof(eta), (now_s() - t_start) / done * (todo - done));
+		fprintf(stderr, "[%zu/%zu] %s: booting %s mode (elapsed %s, ETA %s)\n",
+			done + 1, todo, id, mode, el, eta);
+
+		snprintf(wd, sizeof(wd), "%s/runs/%s", res->dir, id);
+		run_mkdirs(wd);
+		snprintf(path, sizeof(path), "%s/job.json", wd);
+		if (json_write_atomic(path, job, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			json_decref(job);
+			return 1;
+		}
+		host_opts_default(&o, &paths, c->host.cpus);
+		o.mode = mode;
+		o.maxcpus = c->host.maxcpus;
+		o.mem_mb = c->host.memory;
+		o.dom0_mem_mb = c->host.dom0_memory;
+		if (c->host.timeout)
+			o.timeout_s = c->host.timeout;
+		o.extra_cmdline = c->host.cmdline;
+		o.disk_mb = c->host.disk_mb;
+		o.workdir = realpath(wd, path) ? path : wd;
+		o.quiet = quiet;
+
+		iso_now(now, sizeof(now));
+		json_object_set_new(run, "status", json_string("running"));
+		json_object_set_new(run, "started", json_string(now));
+		json_object_del(run, "error");
+		if (results_save(res, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			json_decref(job);
+			return 1;
+		}
+
+		int rc = be->run(&o, &hr);
+		json_t *agent = NULL;
+		const char *status = "ok";
+		char why[600] = "";
+
+		if (rc) {
+			snprintf(why, sizeof(why), "%s", hr.error);
+		} else {
+			snprintf(path, sizeof(path), "%s/agent.json", wd);
+			agent = json_load_file(path, 0, &je);
+			if (!agent)
+				snprintf(why, sizeof(why), "%.300s:%d: %.200s", path, je.line, je.text);
+		}
+		if (agent) {
+			/* The mode the hypervisor reports, not the one we asked for. */
+			const char *g = json_string_value(json_object_get(json_object_get(agent, "hv"), "genapic"));
+			if (!g)
+				g = json_string_value(json_object_get(agent, "genapic"));
+			json_object_set_new(run, "genapic", json_string(g ? g : ""));
+			if (!g || strcmp(g, mode_genapic(mode)))
+				snprintf(why, sizeof(why), "asked for %s mode but the hypervisor reports %s",
+					 mode, g ? g : "no APIC driver");
+			json_t *wls = json_object_get(agent, "workloads");
+			adopt_traces(res->dir, id, wls);
+			json_object_set(run, "workloads", wls ? wls : json_array());
+			if (json_object_get(agent, "hv"))
+				json_object_set(run, "hv", json_object_get(agent, "hv"));
+			if (!why[0] && json_object_get(agent, "error"))
+				snprintf(why, sizeof(why), "agent: %s",
+					 json_string_value(json_object_get(agent, "error")));
+			size_t k;
+			json_t *w;
+			json_array_foreach(wls, k, w)
+				if (!why[0] && strcmp(json_string_value(json_object_get(w, "status")) ?: "", "ok"))
+					snprintf(why, sizeof(why), "workload %s: %s",
+						 json_string_value(json_object_get(w, "name")),
+						 json_string_value(json_object_get(w, "error")) ?: "failed");
+			if (!json_object_size(json_object_get(res->root, "host")) || !why[0])
+				fill_host(json_object_get(res->root, "host"), c, &o, be, &hr, agent);
+			json_decref(agent);
+		}
+		if (why[0]) {
+			status = "failed";
+			failures++;
+			json_object_set_new(run, "error", json_string(why));
+		}
+		iso_now(now, sizeof(now));
+		json_object_set_new(run, "status", json_string(status));
+		json_object_set_new(run, "finished", json_string(now));
+		json_object_set_new(run, "boot_s", json_real(hr.t_dom0));
+		json_object_set_new(run, "wall_s", json_real(hr.t_done));
+		if (results_save(res, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			json_decref(job);
+			return 1;
+		}
+		done++;
+		fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", done, todo, id, status,
+			why[0] ? ": " : "", why);
+	}
+	json_decref(job);
+	fmt_dur(path, sizeof(path), now_s() - t_start);
+	fprintf(stderr, "ipibench run: %zu of %zu runs ok in %s; %s/results.json\n",
+		total - failures, total, path, res->dir);
+	return failures ? 1 : 0;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ipibench run: not implemented yet\n");
-	return 2;
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "resume", required_argument, NULL, 'r' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cfgfile = NULL, *out = NULL, *resume = NULL;
+	struct config c;
+	struct results res;
+	char err[512], dirbuf[PATH_MAX], cfgpath[PATH_MAX];
+	int ch, quiet = 0, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:o:qh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': cfgfile = optarg; break;
+		case 'o': out = optarg; break;
+		case 'r': resume = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'l': list_types(); return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc || (!cfgfile == !resume)) {
+		usage(stderr);
+		return 2;
+	}
+	if (resume) {
+		if (results_open(&res, resume, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			return 2;
+		}
+		snprintf(cfgpath, sizeof(cfgpath), "%s/config.ini", resume);
+		if (config_load(cfgpath, &c, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			results_close(&res);
+			return 2;
+		}
+	} else {
+		if (config_load(cfgfile, &c, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			return 2;
+		}
+		if (!out) {
+			char now[32];
+			time_t t = time(NULL);
+			struct tm tm;
+
+			localtime_r(&t, &tm);
+			strftime(now, sizeof(now), "%Y%m%d-%H%M%S", &tm);
+			snprintf(dirbuf, sizeof(dirbuf), "results/runs/%s-%s", c.host.name, now);
+			out = dirbuf;
+		}
+		if (results_create(&res, out, cfgfile, &c, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			config_free(&c);
+			return 2;
+		}
+	}
+	rc = do_run(&res, &c, quiet);
+	results_close(&res);
+	config_free(&c);
+	return rc;
 }
 
 int cmd_host(int argc, char **argv)

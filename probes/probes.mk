@@ -53,3 +53,10 @@ fuzz: $(FUZZ_BIN)
 fuzz-smoke: $(FUZZ_BIN)
 	$(call run_fuzz,$(FUZZ_SMOKE_TIME))
 UNIT_EXTRA += fuzz-smoke
+
+# ipibench-xtrace: a dom0 recorder on collect.c (static, like the agent).
+XTRACE_REC := $(BUILD)/bin/ipibench-xtrace
+$(XTRACE_REC): probes/tools/xtrace-rec.c $(BUILD)/rel/libprobes.a
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Iprobes/include -I. -static \
+		$< $(BUILD)/rel/libprobes.a $(agent_LIBS) -o $@

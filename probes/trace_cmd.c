@@ -440,42 +440,46 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 {
 	double scale = khz > 0 ? 1e6 / khz : 1;
 	const char *unit = khz > 0 ? "ns" : "cycles";
+	char label[32];
 	int any = 0;
 
 	printf("%s: IPI operations", path);
 	if (khz > 0)
 		printf(" (TSC %.0f kHz)\n", khz);
 	else
-		printf(" (no TSC frequency: --tsc-khz KHZ for ns)\n");
-	printf("%-10s %9s %12s  %-43s  %s\n", "", "", "", "          min        p50        p95        max", "");
+		printf(" (TSC frequency unknown: cycles; --tsc-khz KHZ for ns)\n");
+	printf("%-23s %10s %10s %10s %10s\n", "", "min", "p50", "p95", "max");
 	for (int m = 0; m < TR_NMODES; m++) {
 		const struct tr_mode *md = &p->mode[m];
 
 		if (!md->ops)
 			continue;
 		any = 1;
-		printf("%-10s ops %-9" PRIu64 " icr total %" PRIu64 " (%.2f per op)\n", tr_mode_name[m],
-		       md->ops, md->icr_total, (double)md->icr_total / (double)md->ops);
+		printf("%s: %" PRIu64 " ops, %.2f ICR writes per op (%" PRIu64 " in all)\n",
+		       tr_mode_name[m], md->ops, (double)md->icr_total / (double)md->ops,
+		       md->icr_total);
 		printf("  %-20s", "destinations");
 		dist_text(&md->dests, 1);
 		printf("\n  %-20s", "ICR writes");
 		dist_text(&md->icr, 1);
 		if (m != TR_SELF) {
-			printf("\n  send cost (%-6s)  ", unit);
+			snprintf(label, sizeof(label), "send cost (%s)", unit);
+			printf("\n  %-20s", label);
 			dist_text(&md->cost, scale);
 		}
-		printf("\n  latency (%-6s)    ", unit);
+		snprintf(label, sizeof(label), "latency (%s)", unit);
+		printf("\n  %-20s", label);
 		dist_text(&md->lat, scale);
-		printf("   (%" PRIu64 " receives)\n", md->lat.count);
+		printf("   %" PRIu64 " receives\n", md->lat.count);
 	}
 	if (!any)
-		printf("no apic:send_ipi_* records (is the trace from the patched Xen, with "
+		printf("no apic:send_ipi_* records (a trace from ipibench's patched Xen, with "
 		       "class 0x0080f000 enabled?)\n");
-	printf("receives: %" PRIu64 ", unmatched (no earlier send of that vector): %" PRIu64 "\n",
+	printf("receives: %" PRIu64 ", unmatched (no earlier send of their vector): %" PRIu64 "\n",
 	       p->recv, p->unmatched);
 	if (p->recv - p->unmatched) {
-		printf("\nlatency per receiving CPU (%s)\n%5s %10s %10s %10s %10s %10s\n", unit, "cpu",
-		       "count", "min", "p50", "p95", "max");
+		printf("\nlatency per receiving CPU (%s)\n%5s %10s %10s %10s %10s %10s\n", unit,
+		       "cpu", "count", "min", "p50", "p95", "max");
 		for (uint32_t c = 0; c < XT_MAX_CPUS; c++) {
 			if (!p->lat_cpu[c])
 				continue;
@@ -486,6 +490,9 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 	}
 	print_anom_line(&p->an);
 }
+
+static int do_ipi(struct topts *o, int n, char **files);
+static int do_irq(struct topts *o, int n, char **files);
 
 static int do_ipi(struct topts *o, int n, char **files)
 {

@@ -1,0 +1,251 @@
+/* `ipibench trace ...` as a command: output, JSON, exit status. */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "probes/events.h"
+#include "probes/probes.h"
+#include "probes/tests/xtbuild.h"
+
+static char out[1 << 16];
+
+/* Run cmd_trace(args...) with stdout (and stderr) captured into out. */
+static int run(const char *first, ...)
+{
+	char *argv[16];
+	int argc = 0, rc, saved_out, saved_err;
+	FILE *tmp = tmpfile();
+	va_list ap;
+	size_t n;
+
+	argv[argc++] = (char *)"trace";
+	va_start(ap, first);
+	for (const char *a = first; a; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	dup2(fileno(tmp), 1);
+	dup2(fileno(tmp), 2);
+	rc = cmd_trace(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = 0;
+	fclose(tmp);
+	return rc;
+}
+
+static void write_file(const char *path, const struct xtb *x)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(x->b, 1, x->len, f), x->len);
+	fclose(f);
+}
+
+/* Profile A: the seed's "before" shape; B: "after". */
+static void make_profiles(const char *a, const char *b)
+{
+	struct xtb x;
+	uint64_t t = 1;
+
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	for (int i = 0; i < 300; i++) {
+		XTB_REC(&x, 0x00081102, t++, 1, 2, 3);
+		XTB_REC(&x, 0x00082004, 0, 0xf0, 0, 0);	/* INJ_VIRQ */
+		XTB_REC(&x, 0x00081001, t++);
+	}
+	for (int i = 0; i < 10; i++)
+		XTB_REC(&x, 0x00082013, 0, 1);		/* HLT */
+	xtb_end(&x);
+	write_file(a, &x);
+	free(x.b);
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	for (int i = 0; i < 160; i++) {
+		XTB_REC(&x, 0x00081102, t++, 1, 2, 3);
+		XTB_REC(&x, 0x00081001, t++);
+	}
+	XTB_REC(&x, 0x00082004, 0, 0xf0, 0, 0);
+	for (int i = 0; i < 12; i++)
+		XTB_REC(&x, 0x00082013, 0, 1);
+	XTB_REC(&x, 0x00082021, 0, 1, 2, 3, 4, 5, 6);	/* NPF: new in B */
+	xtb_end(&x);
+	write_file(b, &x);
+	free(x.b);
+}
+
+static void test_help_and_usage(void **st)
+{
+	(void)st;
+	assert_int_equal(run("--help", NULL), 0);
+	assert_non_null(strstr(out, "summary"));
+	assert_non_null(strstr(out, "diff"));
+	assert_int_equal(run("ipi", "--help", NULL), 0);
+	assert_non_null(strstr(out, "most recent send of the same vector"));
+	assert_int_equal(run("summary", "--help", NULL), 0);
+	assert_int_equal(run("diff", "--help", NULL), 0);
+	assert_int_equal(run("irq", "--help", NULL), 0);
+	assert_int_equal(run("bogus", NULL), 2);
+	assert_int_equal(run("summary", NULL), 2);
+	assert_int_equal(run("diff", "onlyone", NULL), 2);
+	assert_int_equal(run("summary", "--frobnicate", "x", NULL), 2);
+	assert_int_equal(run("ipi", "--tsc-khz", "abc", "x", NULL), 2);
+}
+
+static void test_summary_json_and_errors(void **st)
+{
+	char a[] = "/tmp/ipb-cmd-a-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	json_t *j, *ev;
+	json_error_t e;
+	size_t i;
+	int found = 0;
+
+	(void)st;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	make_profiles(a, b);
+	assert_int_equal(run("summary", "--json", a, NULL), 0);
+	j = json_loads(out, 0, &e);
+	assert_non_null(j);
+	ev = json_object_get(json_array_get(json_object_get(j, "files"), 0), "events");
+	for (i = 0; i < json_array_size(ev); i++) {
+		json_t *r = json_array_get(ev, i);
+
+		if (!strcmp(json_string_value(json_object_get(r, "name")), "VMEXIT")) {
+			assert_int_equal(json_integer_value(json_object_get(r, "count")), 300);
+			found = 1;
+		}
+	}
+	assert_true(found);
+	json_decref(j);
+	/* Text: a row per name. */
+	assert_int_equal(run("summary", a, NULL), 0);
+	assert_non_null(strstr(out, "         300  INJ_VIRQ"));
+	/* Missing file, and a file that is not a trace. */
+	assert_int_equal(run("summary", "/nonexistent/x.xt", NULL), 1);
+	assert_non_null(strstr(out, "/nonexistent/x.xt"));
+	{
+		FILE *f = fopen(b, "wb");
+
+		fputs("hello, I am not a trace\n", f);
+		fclose(f);
+	}
+	assert_int_equal(run("summary", b, NULL), 1);
+	assert_non_null(strstr(out, "not a xentrace file"));
+	assert_non_null(strstr(out, "offset 0"));
+	unlink(a);
+	unlink(b);
+}
+
+static void test_strict(void **st)
+{
+	char a[] = "/tmp/ipb-cmd-s-XXXXXX";
+	struct xtb x;
+
+	(void)st;
+	close(mkstemp(a));
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x00081001, 10);
+	xtb_end(&x);
+	xtb_put(&x, "zz", 2);		/* trailing garbage */
+	write_file(a, &x);
+	free(x.b);
+	assert_int_equal(run("summary", a, NULL), 0);
+	assert_non_null(strstr(out, "anomalies: 2 bytes skipped"));
+	assert_int_equal(run("summary", "--strict", a, NULL), 1);
+	unlink(a);
+}
+
+static void test_diff_table(void **st)
+{
+	char a[] = "/tmp/ipb-cmd-a-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	json_t *j, *rows, *r;
+	json_error_t e;
+
+	(void)st;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	make_profiles(a, b);
+	assert_int_equal(run("diff", "--json", a, b, NULL), 0);
+	j = json_loads(out, 0, &e);
+	assert_non_null(j);
+	rows = json_object_get(j, "rows");
+	/* Sorted by impact: INJ_VIRQ (-299) first, then VMENTRY/VMEXIT (-140). */
+	r = json_array_get(rows, 0);
+	assert_string_equal(json_string_value(json_object_get(r, "name")), "INJ_VIRQ");
+	assert_int_equal(json_integer_value(json_object_get(r, "a")), 300);
+	assert_int_equal(json_integer_value(json_object_get(r, "b")), 1);
+	assert_int_equal(json_integer_value(json_object_get(r, "change")), -299);
+	r = json_array_get(rows, 1);
+	assert_int_equal(json_integer_value(json_object_get(r, "change")), -140);
+	assert_true(json_real_value(json_object_get(r, "ratio")) > 0.533 &&
+		    json_real_value(json_object_get(r, "ratio")) < 0.534);
+	/* NPF is new in B: no ratio. */
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		r = json_array_get(rows, i);
+		if (!strcmp(json_string_value(json_object_get(r, "name")), "NPF"))
+			assert_true(json_is_null(json_object_get(r, "ratio")));
+	}
+	json_decref(j);
+	assert_int_equal(run("diff", a, b, NULL), 0);
+	assert_non_null(strstr(out, "INJ_VIRQ                              300            1         -299    0.003"));
+	unlink(a);
+	unlink(b);
+}
+
+static void test_ipi_text(void **st)
+{
+	char a[] = "/tmp/ipb-cmd-i-XXXXXX";
+	struct xtb x;
+
+	(void)st;
+	close(mkstemp(a));
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 39, 39, 4000);
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 3000, 0xf1);
+	xtb_end(&x);
+	write_file(a, &x);
+	free(x.b);
+	assert_int_equal(run("ipi", "--tsc-khz", "2000000", a, NULL), 0);
+	assert_non_null(strstr(out, "physical"));
+	assert_non_null(strstr(out, "39.00 ICR writes per op"));
+	assert_non_null(strstr(out, "1000"));	/* 2000 cycles at 2 GHz = 1000 ns */
+	unlink(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help_and_usage),
+		cmocka_unit_test(test_summary_json_and_errors),
+		cmocka_unit_test(test_strict),
+		cmocka_unit_test(test_diff_table),
+		cmocka_unit_test(test_ipi_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

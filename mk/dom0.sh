@@ -35,7 +35,7 @@ if [ ! -f "$out/kernel-version" ] || [ ! -d "$out/kernel" ]; then
 	dpkg-deb --showformat='${Package} ${Version}\n' -W "$out"/dl/"$dep"_*.deb >"$out/kernel-version"
 fi
 kver=$(ls "$out/kernel/lib/modules" | head -1)
-cp "$out/kernel/boot/vmlinuz-$kver" "$out/vmlinuz"
+cp -p "$out/kernel/boot/vmlinuz-$kver" "$out/vmlinuz"
 if [ ! -f "$out/vmlinux" ] || [ "$out/vmlinuz" -nt "$out/vmlinux" ]; then
 	# The payload is the first xz stream inside the bzImage (CONFIG_KERNEL_XZ).
 	off=$(grep -abo -m1 $'\xfd7zXZ' "$out/vmlinuz" | head -1 | cut -d: -f1)
@@ -51,7 +51,7 @@ fi
 moddir=$out/kernel/lib/modules/$kver
 declare -A path seen
 while IFS= read -r f; do
-	n=$(basename "$f" .ko); path[${n//-/_}]=$f
+	n=${f##*/}; n=${n%.ko}; path[${n//-/_}]=$f
 done < <(find "$moddir" -name '*.ko')
 order=()
 visit() {

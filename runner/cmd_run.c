@@ -65,17 +65,31 @@ static void iso_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The job the agent runs in each boot: every workload of the config. */
+/*
+ * The job the agent runs in each boot: every workload of the config, with
+ * the trace settings (which the agent core handles) apart from the
+ * workload's own parameters.
+ */
 static json_t *make_job(const struct config *c)
 {
 	json_t *job = json_object(), *wls = json_array();
 
 	for (unsigned int i = 0; i < c->nwl; i++) {
-		json_t *w = json_object();
+		json_t *w = json_object(), *params = json_deep_copy(c->wl[i].params);
+		const char *mask = json_string_value(json_object_get(params, "trace"));
 
 		json_object_set_new(w, "name", json_string(c->wl[i].name));
 		json_object_set_new(w, "type", json_string(c->wl[i].type->type));
-		json_object_set(w, "params", c->wl[i].params);
+		if (mask && *mask) {
+			json_t *t = json_object();
+
+			json_object_set_new(t, "mask", json_string(mask));
+			json_object_set(t, "kb", json_object_get(params, "trace_kb"));
+			json_object_set_new(w, "trace", t);
+		}
+		json_object_del(params, "trace");
+		json_object_del(params, "trace_kb");
+		json_object_set_new(w, "params", params);
 		json_array_append_new(wls, w);
 	}
 	json_object_set_new(job, "workloads", wls);

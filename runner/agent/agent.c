@@ -17,6 +17,7 @@
 #include <xencall.h>
 #include <xenctrl.h>
 
+#include "probes/collect.h"
 #include "runner/agent/agent.h"
 #include "runner/agent/agent_info.h"
 
@@ -55,6 +56,59 @@ static int write_json_atomic(const char *dir, const char *name, json_t *obj)
 	return 0;
 }
 
+/*
+ * Start collecting Xen's trace buffers for workload NAME when its job entry
+ * asks for it: "trace": {"mask": "0x00804000", "kb": 1024}.
+ */
+static struct ipb_collector *trace_start(struct agent_ctx *ctx, const char *name,
+					 const json_t *trace, json_t *res,
+					 char *err, size_t errlen)
+{
+	struct ipb_collect_opts o = { .poll_ms = 10 };
+	struct ipb_collector *c = NULL;
+	const char *mask = json_string_value(json_object_get(trace, "mask"));
+	char path[4096], file[128];
+	char *end;
+
+	if (!mask)
+		return NULL;
+	o.evt_mask = (uint32_t)strtoul(mask, &end, 0);
+	if (*end || !o.evt_mask) {
+		snprintf(err, errlen, "workload %s: trace mask '%s' is not a number", name, mask);
+		return NULL;
+	}
+	o.pages_per_cpu = (unsigned long)json_integer_value(json_object_get(trace, "kb")) / 4;
+	snprintf(file, sizeof(file), "%s.xtrace", name);
+	snprintf(path, sizeof(path), "%s/%s", ctx->outdir, file);
+	o.path = path;
+	if (ipb_collect_start(&c, &o, err, errlen))
+		return NULL;
+	json_object_set_new(res, "trace", json_string(file));
+	return c;
+}
+
+static void trace_stop(struct ipb_collector *c, json_t *res, char *err, size_t errlen)
+{
+	struct ipb_collect_stats st = { 0 };
+	json_t *t = json_object();
+
+	if (ipb_collect_stop(c, &st, err, errlen))
+		return;
+	json_object_set_new(t, "bytes", json_integer((json_int_t)st.tb.bytes));
+	json_object_set_new(t, "records", json_integer((json_int_t)st.tb.records));
+	json_object_set_new(t, "lost_records", json_integer((json_int_t)st.tb.lost_records));
+	json_object_set_new(t, "wrap_records", json_integer((json_int_t)st.tb.wrap_records));
+	json_object_set_new(t, "full_windows", json_integer((json_int_t)st.tb.full_windows));
+	json_object_set_new(t, "cpus", json_integer(st.cpus));
+	json_object_set_new(t, "pages_per_cpu", json_integer(st.pages_per_cpu));
+	json_object_set_new(t, "tsc_khz", json_integer(st.tsc_khz));
+	json_object_set_new(res, "trace_stats", t);
+	if (st.tb.lost_records || st.tb.full_windows)
+		fprintf(stdout, "ipibench: trace of %s lost %llu records\n",
+			json_string_value(json_object_get(res, "name")),
+			(unsigned long long)st.tb.lost_records);
+}
+
 static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx)
 {
 	const char *name = json_string_value(json_object_get(job, "name"));
@@ -76,15 +130,23 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 	else if (ops->verify && ops->verify(params, err, sizeof(err)))
 		;
 	else {
+		const json_t *trace = json_object_get(job, "trace");
+		struct ipb_collector *tc = NULL;
+
 		fprintf(stdout, "ipibench: workload %s (%s) start\n", name, type);
 		fflush(stdout);
+		if (trace && !(tc = trace_start(ctx, name, trace, res, err, sizeof(err))))
+			goto done;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ops->run(ctx, params, res, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (tc)
+			trace_stop(tc, res, err[0] ? (char[256]){ 0 } : err, sizeof(err));
 		json_object_set_new(res, "wall_ns",
 			json_integer((t1.tv_sec - t0.tv_sec) * 1000000000LL +
 				     (t1.tv_nsec - t0.tv_nsec)));
 	}
+done:
 	json_object_set_new(res, "status", json_string(err[0] ? "failed" : "ok"));
 	if (err[0]) {
 		json_object_set_new(res, "error", json_string(err));

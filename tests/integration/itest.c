@@ -59,6 +59,31 @@ void itest_run(struct cmd_out *out, const char *const *args)
 	out->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+int itest_spawn(const char *const *args, const char *log)
+{
+	const char *argv[64];
+	int n = 0;
+	pid_t parent = getpid(), pid;
+
+	argv[n++] = itest_ipibench();
+	for (; *args && n < 63; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent || fd < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
 int itest_qemu_alive(int pid)
 {
 	char want[64], path[300], buf[8192];

@@ -15,6 +15,11 @@ struct cmd_out {
  * The child dies with the test (PR_SET_PDEATHSIG), and so does its QEMU.
  */
 void itest_run(struct cmd_out *out, const char *const *args);
+/*
+ * Start ipibench in the background with output to LOG; returns its pid.
+ * It dies with the test (PR_SET_PDEATHSIG), and so does its QEMU.
+ */
+int itest_spawn(const char *const *args, const char *log);
 /* Number of live processes whose command line contains "ipibench-PID". */
 int itest_qemu_alive(int pid);
 /* The ipibench binary the tests run. */

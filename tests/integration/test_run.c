@@ -1,0 +1,167 @@
+/*
+ * `ipibench run` end to end on the smoke config: an invalid config is
+ * refused with file:line before anything runs; a matrix killed between
+ * modes is finished by --resume with the earlier runs untouched; the
+ * results carry the genapic each mode must give and the ICR writes it
+ * implies; `ipibench report` turns them into tables and plots.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "tests/integration/itest.h"
+
+#define DIR_ "build/itest/run"
+#define SMOKE DIR_ "/smoke"
+
+static void test_invalid_config(void **s)
+{
+	struct cmd_out o;
+	FILE *f;
+	struct stat st;
+
+	(void)s;
+	system("rm -rf " DIR_ "/bad && mkdir -p " DIR_);
+	f = fopen(DIR_ "/bad.ini", "w");
+	assert_non_null(f);
+	fputs("[host]\ncpus = 16\nmemory = plenty\n[matrix]\nmodes = mixed\n"
+	      "[workload:f]\ntype = flush_tlb_all\n", f);
+	fclose(f);
+	itest_run(&o, (const char *[]){ "run", "-c", DIR_ "/bad.ini", "-o", DIR_ "/bad", NULL });
+	assert_int_equal(o.status, 2);
+	assert_non_null(strstr(o.text, DIR_ "/bad.ini:3: memory = 'plenty'"));
+	assert_int_not_equal(stat(DIR_ "/bad", &st), 0);   /* nothing ran */
+	free(o.text);
+}
+
+static json_t *load_results(void)
+{
+	json_error_t je;
+	return json_load_file(SMOKE "/results.json", 0, &je);
+}
+
+static const char *run_status(json_t *res, size_t i)
+{
+	return json_string_value(json_object_get(
+		json_array_get(json_object_get(res, "runs"), i), "status"));
+}
+
+static json_t *workload(json_t *run, const char *name)
+{
+	json_t *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "workloads"), i, w)
+		if (!strcmp(json_string_value(json_object_get(w, "name")), name))
+			return w;
+	return NULL;
+}
+
+static void test_kill_and_resume(void **s)
+{
+	json_t *res, *first;
+	struct cmd_out o;
+	int pid, st;
+	time_t t0 = time(NULL);
+
+	(void)s;
+	system("rm -rf " SMOKE " && mkdir -p " DIR_);
+	pid = itest_spawn((const char *[]){ "run", "-c", "configs/smoke.ini", "-o", SMOKE, NULL },
+			  DIR_ "/first.log");
+	/* Wait for the first run to be complete, then kill between modes. */
+	for (;;) {
+		res = load_results();
+		if (res && !strcmp(run_status(res, 0) ?: "", "ok"))
+			break;
+		if (res && !strcmp(run_status(res, 0) ?: "", "failed"))
+			fail_msg("first run failed: %s", json_string_value(json_object_get(
+				json_array_get(json_object_get(res, "runs"), 0), "error")));
+		json_decref(res);
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			fail_msg("ipibench run exited early; see " DIR_ "/first.log");
+		if (time(NULL) - t0 > 900) {
+			kill(pid, SIGKILL);
+			fail_msg("first run not done after 900 s");
+		}
+		sleep(2);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	sleep(1);
+	assert_int_equal(itest_qemu_alive(pid), 0);
+	first = json_deep_copy(json_array_get(json_object_get(res, "runs"), 0));
+	json_decref(res);
+
+	itest_run(&o, (const char *[]){ "run", "--resume", SMOKE, NULL });
+	assert_int_equal(o.status, 0);
+	assert_int_equal(itest_qemu_alive(o.pid), 0);
+	free(o.text);
+
+	res = load_results();
+	assert_non_null(res);
+	assert_int_equal(json_integer_value(json_object_get(res, "schema_version")), 1);
+	json_t *runs = json_object_get(res, "runs");
+	assert_int_equal(json_array_size(runs), 3);
+	/* The run finished before the kill is exactly as it was. */
+	assert_true(json_equal(json_array_get(runs, 0), first));
+	json_decref(first);
+
+	size_t i;
+	json_t *run;
+	json_array_foreach(runs, i, run) {
+		const char *mode = json_string_value(json_object_get(run, "mode"));
+		const char *genapic = json_string_value(json_object_get(run, "genapic"));
+		json_t *flush = workload(run, "flush"), *ipi = workload(run, "ipi-allbut");
+
+		assert_string_equal(json_string_value(json_object_get(run, "status")), "ok");
+		assert_string_equal(genapic, !strcmp(mode, "physical") ? "x2apic_phys" :
+				    !strcmp(mode, "cluster") ? "x2apic_cluster" : "x2apic_mixed");
+		assert_non_null(flush);
+		assert_int_equal(json_array_size(json_object_get(json_object_get(flush, "samples"), "ns")), 200);
+		/* 15 destinations in one x2APIC cluster: one ICR write per CPU in
+		 * physical mode, one per cluster in cluster and mixed mode. */
+		assert_non_null(ipi);
+		json_t *c = json_object_get(ipi, "counters");
+		json_int_t ops = json_integer_value(json_object_get(c, "operations"));
+		json_int_t icr = json_integer_value(json_object_get(c, "icr_writes"));
+		assert_int_equal(ops, 200);
+		assert_int_equal(icr / ops, !strcmp(mode, "physical") ? 15 : 1);
+	}
+	json_decref(res);
+}
+
+static void test_report(void **s)
+{
+	struct cmd_out o;
+	struct stat st;
+
+	(void)s;
+	itest_run(&o, (const char *[]){ "report", SMOKE, "-o", SMOKE "/report", NULL });
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "physical"));
+	assert_int_equal(stat(SMOKE "/report/report.md", &st), 0);
+	assert_int_equal(stat(SMOKE "/report/report.json", &st), 0);
+	free(o.text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_invalid_config),
+		cmocka_unit_test(test_kill_and_resume),
+		cmocka_unit_test(test_report),
+	};
+	return cmocka_run_group_tests_name("integration: run", tests, NULL, NULL);
+}

@@ -32,7 +32,7 @@ $(foreach s,$(gnu11_SRCS),$(foreach v,rel asan,$(eval $(BUILD)/$(v)/$(s:.c=.o): 
 EXT_LIBS := $(sort $(foreach c,$(COMPONENTS),$($(c)_LIBS))) -lm
 TEST_LIBS := -lcmocka
 
-.PHONY: all deps hv dom0 build test unit integration bench fuzz clean help
+.PHONY: all deps hv dom0 build test unit integration bench fuzz clean help ci-publish
 all: build
 
 help:
@@ -43,6 +43,7 @@ help:
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
 	@echo "make test         unit tests (ASan+UBSan) and QEMU integration tests"
 	@echo "make fuzz         run the trace reader fuzz target for longer"
+	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 
 deps:
 	@bash mk/deps.sh
@@ -111,7 +112,7 @@ dom0: deps $(AGENT)
 
 # ---- the two commands --------------------------------------------------
 # Components add extra checks (e.g. a short fuzz run) to UNIT_EXTRA.
-unit: deps $(TEST_BINS)
+unit: deps $(TEST_BINS) $(XENALYZE)
 	@bash mk/runtests.sh unit $(TEST_BINS)
 	@$(if $(UNIT_EXTRA),$(MAKE) --no-print-directory $(UNIT_EXTRA))
 
@@ -125,6 +126,15 @@ test: deps
 
 bench: hv dom0 build
 	$(BUILD)/bin/ipibench run -c $(CONFIG)
+
+# CI publishing: the smoke results of the integration test (or a fresh smoke
+# run), its report, and the history with earlier sets from results/history.
+CI_SMOKE := $(BUILD)/itest/run/smoke
+CI_OUT := $(BUILD)/ci/public
+ci-publish: hv dom0 build
+	@test -f $(CI_SMOKE)/results.json || $(BUILD)/bin/ipibench run -c configs/smoke.ini -o $(CI_SMOKE)
+	IPIBENCH_HISTORY_DIR=results/history bash analysis/ci.sh publish $(CI_OUT) $(CI_SMOKE)
+	@echo "ci-publish: $(CI_OUT)/index.html"
 
 clean:
 	rm -rf $(BUILD)/rel $(BUILD)/asan $(BUILD)/bin

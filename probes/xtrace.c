@@ -331,7 +331,28 @@ struct xt_merge {
 	uint32_t ncur;
 	uint32_t *heap;		/* indexes into cur, min-heap on next.tsc */
 	uint32_t nheap;
+	uint64_t nrec, drop_done;
 };
+
+/* Release the part of the mapping that every CPU's cursor has passed, so
+ * the resident size stays flat (as the sequential reader does). */
+static void merge_drop(struct xt_merge *m)
+{
+	uint64_t low = m->f->len, upto;
+
+	for (uint32_t i = 0; i < m->nheap; i++) {
+		const struct xt_cursor *k = &m->cur[m->heap[i]];
+		uint64_t at = k->in_chunk ? k->c.data_off : k->w.off;
+
+		if (at < low)
+			low = at;
+	}
+	upto = low & ~(uint64_t)(XT_DROP_STEP - 1);
+	if (!m->f->mapped || upto <= m->drop_done)
+		return;
+	madvise((void *)(m->f->base + m->drop_done), upto - m->drop_done, MADV_DONTNEED);
+	m->drop_done = upto;
+}
 
 /* Advance cursor k to its next record; false when that CPU is done. */
 static bool cursor_fill(struct xt_merge *m, struct xt_cursor *k)
@@ -395,9 +416,20 @@ struct xt_merge *xt_merge_open(const struct xt_file *f, struct xt_anom *an)
 		goto fail;
 	/* One pass over the chunk headers: which CPUs, and chunk problems. */
 	xt_walk_init(&w, f, an);
-	while (xt_walk_next(&w, &c))
+	while (xt_walk_next(&w, &c)) {
 		if (!seen[c.cpu]++)
 			m->ncur++;
+		/* Headers only, but each touch maps pages around it: let them go. */
+		if (f->mapped && w.off - m->drop_done >= XT_DROP_STEP) {
+			uint64_t upto = w.off & ~(uint64_t)(XT_DROP_STEP - 1);
+
+			madvise((void *)f->base, upto, MADV_DONTNEED);
+			m->drop_done = upto;
+		}
+	}
+	if (f->mapped)
+		madvise((void *)f->base, f->len, MADV_DONTNEED);
+	m->drop_done = 0;
 	m->cur = calloc(m->ncur ? m->ncur : 1, sizeof(*m->cur));
 	m->heap = calloc(m->ncur ? m->ncur : 1, sizeof(*m->heap));
 	if (!m->cur || !m->heap)
@@ -431,6 +463,8 @@ int xt_merge_next(struct xt_merge *m, struct xt_rec *r)
 
 	if (!m->nheap)
 		return 0;
+	if (!(++m->nrec & 0xffff))
+		merge_drop(m);
 	top = m->heap[0];
 	*r = m->cur[top].next;
 	if (!cursor_fill(m, &m->cur[top]))

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Speed of `ipibench trace summary` against xenalyze's summary, with hyperfine.
 #   bench-trace.sh [REAL.xt...]      (make bench-trace)
-# (a) a >= 1 GiB file written by gentrace (16 CPUs, mixed mode, lost records),
-#     kept in build/trace-bench/ between runs;
+# (a) >= 1 GiB files written by gentrace (16 CPUs, mixed mode, lost records),
+#     kept in build/trace-bench/ between runs: one with vlapic_accept_pic_intr
+#     records (xenalyze warns once for each: part of its time is that), one
+#     without (--no-pic);
 # (b) each REAL file given (traces recorded under QEMU), and any
 #     build/trace-bench/real-*.xt.
 # Both tools read the file from the page cache (hyperfine --warmup 1).  The
@@ -15,10 +17,15 @@ ipb=build/bin/ipibench
 xa=build/bin/xenalyze
 gen=build/bin/gentrace
 big=$out/gen-1g.xt
+nopic=$out/gen-1g-nopic.xt
 runs=${BENCH_RUNS:-5}
 xa_runs=${BENCH_XA_RUNS:-2}
-[ -s "$big" ] || nice "$gen" --size 1G --cpus 16 --mode mixed --lost --seed 1 "$big"
-files=("$big" "$@")
+files=("$@")
+if [ -z "${BENCH_NO_GEN:-}" ]; then	# BENCH_NO_GEN=1: only the real files
+	[ -s "$big" ] || nice "$gen" --size 1G --cpus 16 --mode mixed --lost --seed 1 "$big"
+	[ -s "$nopic" ] || nice "$gen" --size 1G --cpus 16 --mode mixed --lost --seed 1 --no-pic "$nopic"
+	files=("$big" "$nopic" "$@")
+fi
 for f in "$out"/real-*.xt; do [ -e "$f" ] && files+=("$f"); done
 for f in "${files[@]}"; do
 	name=$(basename "$f" .xt)
@@ -26,9 +33,9 @@ for f in "${files[@]}"; do
 	echo "== $f ($bytes bytes)"
 	# xenalyze is much slower: fewer runs.  Its stderr (warnings about
 	# events it does not know, e.g. vlapic_accept_pic_intr) is discarded.
-	hyperfine --warmup 1 --runs "$runs" --export-json "$out/$name-ipibench.json" \
+	hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/$name-ipibench.json" \
 		--command-name "ipibench trace summary" "$ipb trace summary $f" >/dev/null
-	hyperfine --warmup 0 --runs "$xa_runs" -i --export-json "$out/$name-xenalyze.json" \
+	hyperfine -N --warmup 0 --runs "$xa_runs" -i --export-json "$out/$name-xenalyze.json" \
 		--command-name "xenalyze --summary" "$xa --summary $f" >/dev/null
 	python3 - "$out/$name-ipibench.json" "$out/$name-xenalyze.json" "$bytes" "$f" <<'PY' | tee "$out/$name.md"
 import json, sys

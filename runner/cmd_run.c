@@ -284,6 +284,48 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 	return failures ? 1 : 0;
 }
 
+/* One result set in DIR: created, or reopened when resuming. */
+static int run_set(const char *dir, const char *cfgfile, const struct config *c, int quiet)
+{
+	struct results res;
+	char err[512], path[PATH_MAX];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (!access(path, F_OK) ? results_open(&res, dir, err, sizeof(err)) :
+	    results_create(&res, dir, cfgfile, c, err, sizeof(err))) {
+		fprintf(stderr, "ipibench run: %s\n", err);
+		return 2;
+	}
+	rc = do_run(&res, c, quiet);
+	results_close(&res);
+	return rc;
+}
+
+/*
+ * A sweep ([matrix] cpus = 8, 16, ...) is one result set per CPU count in
+ * DIR/cN/, each with as many hotplug CPUs as [host] gives (maxcpus - cpus).
+ */
+static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int quiet)
+{
+	unsigned int extra = c->host.maxcpus - c->host.cpus;
+	char sub[PATH_MAX];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
+		c->host.cpus = c->matrix.cpus[i];
+		c->host.maxcpus = c->host.cpus + extra;
+		if (snprintf(sub, sizeof(sub), "%s/c%u", dir, c->host.cpus) >= (int)sizeof(sub))
+			return 2;
+		fprintf(stderr, "ipibench run: sweep %u/%u: %u CPUs in %s\n", i + 1,
+			c->matrix.ncpus, c->host.cpus, sub);
+		int r = run_set(sub, cfgfile, c, quiet);
+		if (r > rc)
+			rc = r;
+	}
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -297,8 +339,7 @@ int cmd_run(int argc, char **argv)
 	};
 	const char *cfgfile = NULL, *out = NULL, *resume = NULL;
 	struct config c;
-	struct results res;
-	char err[512], dirbuf[PATH_MAX], cfgpath[PATH_MAX];
+	char err[512], dirbuf[PATH_MAX], cfgpath[PATH_MAX + 16];
 	int ch, quiet = 0, rc;
 
 	optind = 1;
@@ -318,39 +359,62 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (resume) {
-		if (results_open(&res, resume, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
-			return 2;
-		}
+		/* The config the matrix was started with, as it was. */
 		snprintf(cfgpath, sizeof(cfgpath), "%s/config.ini", resume);
-		if (config_load(cfgpath, &c, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
-			results_close(&res);
+		if (access(cfgpath, R_OK)) {
+			fprintf(stderr, "ipibench run: %s: no config.ini: not an ipibench results directory\n",
+				resume);
 			return 2;
 		}
-	} else {
-		if (config_load(cfgfile, &c, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
-			return 2;
-		}
-		if (!out) {
-			char now[32];
-			time_t t = time(NULL);
-			struct tm tm;
+		cfgfile = cfgpath;
+		out = resume;
+	}
+	if (config_load(cfgfile, &c, err, sizeof(err))) {
+		fprintf(stderr, "ipibench run: %s\n", err);
+		return 2;
+	}
+	if (!out) {
+		char now[32];
+		time_t t = time(NULL);
+		struct tm tm;
 
-			localtime_r(&t, &tm);
-			strftime(now, sizeof(now), "%Y%m%d-%H%M%S", &tm);
-			snprintf(dirbuf, sizeof(dirbuf), "results/runs/%s-%s", c.host.name, now);
-			out = dirbuf;
+		localtime_r(&t, &tm);
+		strftime(now, sizeof(now), "%Y%m%d-%H%M%S", &tm);
+		snprintf(dirbuf, sizeof(dirbuf), "results/runs/%s-%s", c.host.name, now);
+		out = dirbuf;
+	}
+	if (!resume && c.matrix.ncpus) {
+		/* The sweep's own config.ini makes `--resume DIR` work. */
+		snprintf(cfgpath, sizeof(cfgpath), "%s/config.ini", out);
+		if (!access(cfgpath, F_OK)) {
+			fprintf(stderr, "ipibench run: %s exists: use 'ipibench run --resume %s'\n",
+				cfgpath, out);
+			config_free(&c);
+			return 2;
 		}
-		if (results_create(&res, out, cfgfile, &c, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
+		if (run_mkdirs(out) || results_copy_file(cfgfile, cfgpath, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s: %s\n", out, err[0] ? err : strerror(errno));
 			config_free(&c);
 			return 2;
 		}
 	}
-	rc = do_run(&res, &c, quiet);
-	results_close(&res);
+	snprintf(cfgpath, sizeof(cfgpath), "%s/results.json", out);
+	if (c.matrix.ncpus && !(resume && !access(cfgpath, F_OK))) {
+		rc = run_sweep(out, cfgfile, &c, quiet);
+	} else {
+		if (resume && c.matrix.ncpus) {
+			/* One CPU count of a sweep: its own runs say which. */
+			struct results r;
+
+			if (results_open(&r, out, err, sizeof(err)) == 0) {
+				json_t *r0 = json_array_get(results_runs(&r), 0);
+				c.host.cpus = json_integer_value(json_object_get(r0, "cpus"));
+				c.host.maxcpus = json_integer_value(json_object_get(r0, "maxcpus"));
+				results_close(&r);
+			}
+		}
+		rc = run_set(out, cfgfile, &c, quiet);
+	}
 	config_free(&c);
 	return rc;
 }

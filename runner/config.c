@@ -95,6 +95,25 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 	}
 	if (!strcmp(k, "repetitions"))
 		return get_uint(ps, k, v, 1, 1000, &c->matrix.repetitions);
+	if (!strcmp(k, "cpus")) {
+		char buf[256], *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", v);
+		c->matrix.ncpus = 0;
+		for (char *n = strtok_r(buf, ", ", &save); n; n = strtok_r(NULL, ", ", &save)) {
+			if (c->matrix.ncpus == CFG_MAX_SWEEP)
+				return set_err(ps, "cpus: at most 16 CPU counts in '%s'%s", v, "");
+			if (!get_uint(ps, "cpus", n, 1, 4096, &c->matrix.cpus[c->matrix.ncpus]))
+				return 0;
+			for (unsigned int i = 0; i < c->matrix.ncpus; i++)
+				if (c->matrix.cpus[i] == c->matrix.cpus[c->matrix.ncpus])
+					return set_err(ps, "cpus: %s is listed twice%s", n, "");
+			c->matrix.ncpus++;
+		}
+		if (!c->matrix.ncpus)
+			return set_err(ps, "cpus: empty%s%s", "", "");
+		return 1;
+	}
 	if (!strcmp(k, "seed"))
 		return get_uint(ps, k, v, 0, 0x7fffffff, &c->matrix.seed);
 	if (!strcmp(k, "order")) {

@@ -2,7 +2,8 @@
  * Benchmark configs (INI, parsed with inih):
  *   [host]            backend, cpus, maxcpus, memory, dom0_memory, timeout,
  *                     cmdline, name, disk_mb
- *   [matrix]          modes, repetitions, order, seed
+ *   [matrix]          modes, repetitions, order, seed, cpus (a sweep: one
+ *                     result set per CPU count, in DIR/cN/)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
  * Unknown keys, bad values, duplicate keys and missing sections are errors
  * reported as FILE:LINE: message; nothing runs on an invalid config.
@@ -18,6 +19,7 @@
 
 #define CFG_MAX_MODES 3
 #define CFG_MAX_WORKLOADS 32
+#define CFG_MAX_SWEEP 16
 
 enum cfg_order { ORDER_INTERLEAVED, ORDER_RANDOMIZED, ORDER_BLOCKED };
 
@@ -40,6 +42,8 @@ struct config {
 		unsigned int repetitions;
 		enum cfg_order order;
 		unsigned int seed;
+		unsigned int cpus[CFG_MAX_SWEEP];   /* sweep; empty: host.cpus */
+		unsigned int ncpus;
 	} matrix;
 	struct cfg_workload wl[CFG_MAX_WORKLOADS];
 	unsigned int nwl;

@@ -22,7 +22,7 @@ static void iso_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
+int results_copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
 	char tmp[4200], buf[65536];
 	FILE *in = fopen(from, "rb"), *out;
@@ -72,7 +72,7 @@ int results_create(struct results *r, const char *dir, const char *config_file,
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/config.ini", dir);
-	if (copy_file(config_file, path, err, errlen))
+	if (results_copy_file(config_file, path, err, errlen))
 		return -1;
 	iso_now(now, sizeof(now));
 	r->root = json_object();
@@ -149,7 +149,7 @@ json_t *results_run_get(struct results *r, const char *id)
 	return NULL;
 }
 
-static json_t *planned(const char *mode, unsigned int rep)
+static json_t *planned(const struct config *c, const char *mode, unsigned int rep)
 {
 	char id[64];
 	json_t *run = json_object();
@@ -159,6 +159,8 @@ static json_t *planned(const char *mode, unsigned int rep)
 	json_object_set_new(run, "mode", json_string(mode));
 	json_object_set_new(run, "repetition", json_integer(rep));
 	json_object_set_new(run, "status", json_string("pending"));
+	json_object_set_new(run, "cpus", json_integer(c->host.cpus));
+	json_object_set_new(run, "maxcpus", json_integer(c->host.maxcpus));
 	return run;
 }
 
@@ -170,13 +172,13 @@ void results_plan(struct results *r, const struct config *c)
 	if (c->matrix.order == ORDER_BLOCKED) {
 		for (unsigned int m = 0; m < nm; m++)
 			for (unsigned int k = 0; k < nr; k++)
-				json_array_append_new(runs, planned(c->matrix.modes[m], k));
+				json_array_append_new(runs, planned(c, c->matrix.modes[m], k));
 		return;
 	}
 	/* interleaved: physical-r0 mixed-r0 physical-r1 ... */
 	for (unsigned int k = 0; k < nr; k++)
 		for (unsigned int m = 0; m < nm; m++)
-			json_array_append_new(runs, planned(c->matrix.modes[m], k));
+			json_array_append_new(runs, planned(c, c->matrix.modes[m], k));
 	if (c->matrix.order == ORDER_RANDOMIZED) {
 		/* Fisher-Yates with the config's seed: the same order on resume. */
 		size_t n = json_array_size(runs);

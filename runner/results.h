@@ -34,5 +34,7 @@ json_t *results_runs(struct results *r);
 /* Plan mode x repetition in the config's order (seeded shuffle for randomized). */
 void results_plan(struct results *r, const struct config *c);
 json_t *results_run_get(struct results *r, const char *id);
+/* Copy a file through a temp file + rename. */
+int results_copy_file(const char *from, const char *to, char *err, size_t errlen);
 
 #endif

@@ -84,6 +84,35 @@ static void test_errors(void **s)
 		     "maxcpus (8) is below cpus (16)");
 }
 
+static void test_sweep(void **s)
+{
+	struct config c;
+	char err[256] = "";
+
+	(void)s;
+	assert_int_equal(config_load("configs/sweep.ini", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.matrix.ncpus, 5);
+	assert_int_equal(c.matrix.cpus[4], 96);
+	config_free(&c);
+	expect_error("[host]\n[matrix]\nmodes=mixed\ncpus = 8, 8\n", "x.ini:4: cpus: 8 is listed twice");
+	expect_error("[host]\n[matrix]\nmodes=mixed\ncpus = 8, x\n", "x.ini:4: cpus = 'x'");
+}
+
+/* The shipped configs are valid. */
+static void test_shipped_configs(void **s)
+{
+	const char *files[] = { "configs/smoke.ini", "configs/seed-96cpu.ini", NULL };
+	struct config c;
+	char err[256] = "";
+
+	(void)s;
+	for (const char **f = files; *f; f++) {
+		if (config_load(*f, &c, err, sizeof(err)))
+			fail_msg("%s", err);
+		config_free(&c);
+	}
+}
+
 static void test_cpu_lists(void **s)
 {
 	unsigned char b[8];
@@ -107,6 +136,8 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_cpu_lists),
+		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_shipped_configs),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);
 }

@@ -1,0 +1,177 @@
+/*
+ * ipibench ABI for user space: the TRC_HW_APIC trace events and the
+ * XEN_SYSCTL_ipibench benchmark interface added by hv-patch/.
+ *
+ * This header mirrors the patched public headers (xen/include/public/trace.h
+ * and xen/include/public/sysctl.h) with the same names and layouts, but
+ * needs nothing beyond <stdint.h>: guest handles are plain 64-bit fields
+ * holding a user pointer.  probes/tests/test_abi_drift.c extracts the public
+ * header text from the patch files listed in hv-patch/series and fails when
+ * a #define value or a struct layout differs between the two.
+ */
+#ifndef IPIBENCH_ABI_H
+#define IPIBENCH_ABI_H
+
+#include <stdint.h>
+
+/* A 64-bit field that is 8-byte aligned on every ABI (uint64_aligned_t). */
+typedef uint64_t ipibench_u64 __attribute__((aligned(8)));
+
+/* ---- trace events (xen/include/public/trace.h) ---------------------- */
+
+#define TRC_HW_APIC         0x00804000   /* Local APIC IPIs and destinations */
+
+#define TRC_HW_APIC_SEND_IPI_MASK     (TRC_HW_APIC + 0x1)
+#define TRC_HW_APIC_SEND_IPI_ALLBUT   (TRC_HW_APIC + 0x2)
+#define TRC_HW_APIC_SEND_IPI_SELF     (TRC_HW_APIC + 0x3)
+#define TRC_HW_APIC_MASK_TO_APICID    (TRC_HW_APIC + 0x4)
+#define TRC_HW_APIC_VECTOR_ALLOC_MASK (TRC_HW_APIC + 0x5)
+#define TRC_HW_APIC_IPI_RECV          (TRC_HW_APIC + 0x6)
+#define TRC_HW_APIC_ICR_WRITE         (TRC_HW_APIC + 0x7)
+#define TRC_HW_APIC_LOGICAL           0x800
+
+/*
+ * Payloads, in the order of the record's extra words.  Every record
+ * carries a TSC.  (Reader-side names: these have no counterpart in the
+ * hypervisor, which emits arrays of uint32_t.)
+ */
+struct ipibench_trc_send_ipi_mask {
+	uint32_t vector;        /* vector | TRC_HW_APIC_LOGICAL if logical */
+	uint32_t cpus;          /* destination CPUs */
+	uint32_t icr_writes;    /* ICR writes performed */
+	uint32_t cycles;        /* TSC cycles spent, saturated */
+};
+struct ipibench_trc_send_ipi_allbut {
+	uint32_t vector;
+	uint32_t cpus;          /* destination CPUs (online - 1) */
+	uint32_t cycles;        /* TSC cycles spent, saturated */
+};
+struct ipibench_trc_send_ipi_self {
+	uint32_t vector;
+};
+struct ipibench_trc_mask_to_apicid {
+	uint32_t weight;        /* CPUs in the mask */
+	uint32_t dest;          /* resulting destination */
+	uint32_t logical;       /* 1 if logical destination mode */
+};
+struct ipibench_trc_vector_alloc_mask {
+	uint32_t cpu;
+	uint32_t weight;        /* CPUs in the returned mask */
+};
+struct ipibench_trc_ipi_recv {
+	uint32_t vector;        /* recorded on the receiving CPU */
+};
+struct ipibench_trc_icr_write {
+	uint32_t dest;          /* destination field (0 for a shorthand) */
+	uint32_t low;           /* ICR low: vector and mode bits */
+};
+
+/* ---- benchmark sysctl (xen/include/public/sysctl.h) ----------------- */
+
+#define XEN_SYSCTL_ipibench                      30
+
+/*
+ * Error codes (negated Xen errno values, equal to Linux's on x86):
+ *  EPERM not the control domain, EBADMSG bad version, EOPNOTSUPP unknown
+ *  op, EINVAL unknown flag or reserved field, EDOM zero iterations, E2BIG
+ *  too many iterations, ERANGE a continuation that does not continue the
+ *  run, ESRCH a CPU that is not online, EOVERFLOW mask_bits too large,
+ *  ENOENT empty mask, EXDEV pingpong with cpu == peer, EACCES not the
+ *  benchmark vector, EBUSY a chunk is running, ENODATA nothing to fetch,
+ *  ETIMEDOUT an IPI or interrupt was lost, ENOSPC no IRQ or vector.
+ */
+#define XEN_SYSCTL_IPIBENCH_VERSION          1
+
+#define XEN_SYSCTL_IPIBENCH_OP_query           0
+#define XEN_SYSCTL_IPIBENCH_OP_fetch           1
+#define XEN_SYSCTL_IPIBENCH_OP_flush_all       2
+#define XEN_SYSCTL_IPIBENCH_OP_flush_mask      3
+#define XEN_SYSCTL_IPIBENCH_OP_ipi_mask        4
+#define XEN_SYSCTL_IPIBENCH_OP_pingpong        5
+#define XEN_SYSCTL_IPIBENCH_OP_vector_capacity 6
+#define XEN_SYSCTL_IPIBENCH_OP_irq_delivery    7
+
+#define XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND   (1U << 0)
+#define XEN_SYSCTL_IPIBENCH_F_CONTINUE       (1U << 1)
+
+#define XEN_SYSCTL_IPIBENCH_MAX_ITERATIONS   1000000
+#define XEN_SYSCTL_IPIBENCH_MAX_CPUS         4096
+#define XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES    1024
+#define XEN_SYSCTL_IPIBENCH_CHUNK_US         1000
+
+#define XEN_SYSCTL_IPIBENCH_PATH_GENAPIC     (1U << 0)
+#define XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND   (1U << 1)
+
+#define XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT     (1U << 0)
+
+#define XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND (1U << 0)
+
+#define XEN_SYSCTL_IPIBENCH_CPU_ONLINE       (1U << 0)
+
+struct xen_sysctl_ipibench_sample {
+	ipibench_u64 cycles;    /* TSC cycles of the whole operation */
+	ipibench_u64 ns;        /* the same in ns (TSC kHz) */
+	uint32_t icr_writes;    /* ICR writes performed by 'cpu' */
+	uint32_t cpu;           /* CPU that handled it (irq_delivery) or peer */
+	uint32_t send_cycles;   /* TSC cycles spent sending (saturated) */
+	uint32_t flags;         /* XEN_SYSCTL_IPIBENCH_SAMPLE_* */
+};
+
+struct xen_sysctl_ipibench_cpu {
+	uint32_t apic_id;
+	uint32_t logical_id;
+	uint32_t cluster;
+	uint32_t flags;         /* XEN_SYSCTL_IPIBENCH_CPU_* */
+	ipibench_u64 irqs;      /* fetch: interrupts handled in the chunk */
+	ipibench_u64 ipis;      /* fetch: IPIs received in the chunk */
+	uint32_t vectors;       /* fetch: vector_capacity vectors on the CPU */
+	uint32_t pad;
+};
+
+struct xen_sysctl_ipibench_info {
+	char genapic[32];
+	uint32_t nr_cpu_ids;
+	uint32_t online_cpus;
+	uint32_t present_cpus;
+	uint32_t disabled_cpus;
+	uint32_t unaccounted_cpus;
+	uint32_t shorthand_eligible;
+	uint32_t tsc_khz;
+	uint32_t vector;
+	uint32_t x2apic;
+	uint32_t int_dest_mode;
+	uint32_t int_delivery_mode;
+	uint32_t max_iterations;
+};
+
+struct xen_sysctl_ipibench {
+	uint32_t version;
+	uint32_t op;
+	uint32_t flags;
+	uint32_t cpu;
+	uint32_t peer;
+	uint32_t vector;
+	uint32_t iterations;
+	uint32_t start;
+	uint32_t mask_bits;
+	uint32_t nr_cpus;
+	uint32_t nr_samples;
+	uint32_t done;
+	ipibench_u64 mask;      /* XEN_GUEST_HANDLE_64(uint8) */
+	ipibench_u64 samples;   /* XEN_GUEST_HANDLE_64(xen_sysctl_ipibench_sample_t) */
+	ipibench_u64 cpus;      /* XEN_GUEST_HANDLE_64(xen_sysctl_ipibench_cpu_t) */
+	ipibench_u64 info;      /* XEN_GUEST_HANDLE_64(xen_sysctl_ipibench_info_t) */
+	ipibench_u64 icr_writes;
+	ipibench_u64 ipis_sent;
+	ipibench_u64 ipis_received;
+	uint32_t path;
+	uint32_t status;
+	uint32_t result;
+	uint32_t pad;
+};
+
+/* struct xen_sysctl's union is 128 bytes: the request must fit. */
+_Static_assert(sizeof(struct xen_sysctl_ipibench) <= 128,
+	       "xen_sysctl_ipibench does not fit struct xen_sysctl");
+
+#endif

@@ -36,6 +36,12 @@ static const struct wl_param p_irq[] = {
 	{ "mask", WL_CPUS, 0, 0, "1", "CPUs the interrupt is bound to" },
 	TRACE, { NULL },
 };
+static const struct wl_param p_blkio[] = {
+	ITERATIONS("2000"),
+	{ "device", WL_STRING, 0, 0, "/dev/vda", "block device (O_DIRECT reads; [host] disk_mb attaches one)" },
+	{ "block_kb", WL_UINT, 4, 1024, "4", "size of each read, KiB" },
+	{ NULL },   /* records its own TRC_HW_IRQ trace */
+};
 static const struct wl_param p_none[] = {
 	TRACE, { NULL },
 };
@@ -47,6 +53,7 @@ const struct wl_type wl_types[] = {
 	{ "pingpong", "unicast IPI ping-pong between two CPUs", p_pingpong },
 	{ "vector_capacity", "allocate external IRQ vectors until none is left", p_vectors },
 	{ "irq_delivery", "a device IRQ through the mode's routing, raised N times", p_irq },
+	{ "blkio", "O_DIRECT reads on a block device: real device interrupts per CPU and IRQ", p_blkio },
 	{ "hv_query", "the hypervisor's view: genapic, APIC IDs, clusters, shorthand eligibility", p_none },
 	{ "sysctl_refusals", "invalid benchmark requests, each refused with its own error", p_none },
 	{ NULL, NULL, NULL },

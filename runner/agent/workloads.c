@@ -11,6 +11,7 @@ extern const struct agent_workload_ops workload_vector_capacity;
 extern const struct agent_workload_ops workload_irq_delivery;
 extern const struct agent_workload_ops workload_hv_query;
 extern const struct agent_workload_ops workload_sysctl_refusals;
+extern const struct agent_workload_ops workload_blkio;
 
 const struct agent_workload_ops *const agent_workloads[] = {
 	&workload_flush_tlb_all,
@@ -21,6 +22,7 @@ const struct agent_workload_ops *const agent_workloads[] = {
 	&workload_irq_delivery,
 	&workload_hv_query,
 	&workload_sysctl_refusals,
+	&workload_blkio,
 	NULL
 };
 

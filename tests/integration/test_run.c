@@ -138,6 +138,18 @@ static void test_kill_and_resume(void **s)
 		json_int_t icr = json_integer_value(json_object_get(c, "icr_writes"));
 		assert_int_equal(ops, 200);
 		assert_int_equal(icr / ops, !strcmp(mode, "physical") ? 15 : 1);
+
+		/* Real device interrupts: every O_DIRECT read completed with one,
+		 * counted from Xen's TRC_HW_IRQ_HANDLED, and the trace is kept. */
+		json_t *disk = workload(run, "disk");
+		assert_non_null(disk);
+		json_t *dc = json_object_get(disk, "counters");
+		assert_true(json_integer_value(json_object_get(dc, "irqs")) >= 300);
+		assert_int_equal(json_array_size(json_object_get(dc, "irqs_per_cpu")), 16);
+		char tp[512];
+		snprintf(tp, sizeof(tp), SMOKE "/%s", json_string_value(json_object_get(disk, "trace")));
+		struct stat tst;
+		assert_int_equal(stat(tp, &tst), 0);
 	}
 	json_decref(res);
 }

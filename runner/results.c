@@ -49,19 +49,28 @@ int results_copy_file(const char *from, const char *to, char *err, size_t errlen
 	return 0;
 }
 
-int results_create(struct results *r, const char *dir, const char *config_file,
-		   const struct config *c, char *err, size_t errlen)
+/* Set r up for DIR and its results.json path; refuse paths that do not fit. */
+static int results_init(struct results *r, const char *dir, char *path, size_t plen,
+			char *err, size_t errlen)
 {
-	char path[4200], now[32];
-	json_t *tool;
-
 	memset(r, 0, sizeof(*r));
 	if (strlen(dir) >= sizeof(r->dir)) {
 		snprintf(err, errlen, "%.64s...: results directory path too long", dir);
 		return -1;
 	}
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/results.json", dir);
+	snprintf(path, plen, "%s/results.json", dir);
+	return 0;
+}
+
+int results_create(struct results *r, const char *dir, const char *config_file,
+		   const struct config *c, char *err, size_t errlen)
+{
+	char path[4200], now[32];
+	json_t *tool;
+
+	if (results_init(r, dir, path, sizeof(path), err, errlen))
+		return -1;
 	if (!access(path, F_OK)) {
 		snprintf(err, errlen, "%s exists: use 'ipibench run --resume %s' or another -o DIR",
 			 path, dir);
@@ -96,13 +105,8 @@ int results_open(struct results *r, const char *dir, char *err, size_t errlen)
 	char path[4200];
 	json_error_t je;
 
-	memset(r, 0, sizeof(*r));
-	if (strlen(dir) >= sizeof(r->dir)) {
-		snprintf(err, errlen, "%.64s...: results directory path too long", dir);
+	if (results_init(r, dir, path, sizeof(path), err, errlen))
 		return -1;
-	}
-	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/results.json", dir);
 	r->root = json_load_file(path, 0, &je);
 	if (!r->root) {
 		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);

@@ -20,6 +20,7 @@
 #include "probes/collect.h"
 #include "runner/agent/agent.h"
 #include "runner/agent/agent_info.h"
+#include "runner/agent/hvbench.h"
 
 #define AGENT_VERSION "1"
 
@@ -212,6 +213,20 @@ int main(int argc, char **argv)
 		json_object_set_new(out, "error", json_string(err));
 		rc = 1;
 		goto write;
+	}
+	/* The patched hypervisor's own view (genapic, APIC IDs, clusters,
+	 * shorthand eligibility, TSC); an unpatched one says why not. */
+	{
+		json_t *hv = NULL;
+		char hverr[256] = "";
+
+		if (hvbench_query(&ctx, &hv, hverr, sizeof(hverr)) == 0 && hv) {
+			json_object_set_new(out, "hv", hv);
+			if (json_object_get(hv, "genapic"))
+				json_object_set(out, "genapic", json_object_get(hv, "genapic"));
+		} else {
+			json_object_set_new(out, "hv_error", json_string(hverr));
+		}
 	}
 	printf("ipibench: xen %s, %u CPUs, genapic %s\n",
 	       json_string_value(json_object_get(json_object_get(out, "xen"), "version")),

@@ -26,6 +26,26 @@ static void genapic_from_console(xc_interface *xch, json_t *out)
 		json_object_set_new(out, "genapic", json_string(name));
 }
 
+/* The CPU model as dom0 sees it (CPUID passes the host's brand string). */
+static void cpu_model(json_t *out)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && p) {
+			p += 1 + strspn(p + 1, " \t");
+			p[strcspn(p, "\n")] = '\0';
+			json_object_set_new(out, "cpu_model", json_string(p));
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen)
 {
 	xc_physinfo_t pi = { 0 };
@@ -62,6 +82,7 @@ int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen)
 	json_object_set_new(out, "physinfo", phys);
 	ctx->nr_cpus = pi.nr_cpus;
 
+	cpu_model(out);
 	genapic_from_console(ctx->xch, out);
 	return 0;
 }

@@ -4,9 +4,13 @@
 #include "runner/backend.h"
 
 extern const struct host_backend_ops backend_qemu;
+extern const struct host_backend_ops backend_local;
+extern const struct host_backend_ops backend_reboot;
 
 const struct host_backend_ops *const host_backends[] = {
 	&backend_qemu,
+	&backend_local,
+	&backend_reboot,
 	NULL
 };
 

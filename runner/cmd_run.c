@@ -418,11 +418,3 @@ int cmd_run(int argc, char **argv)
 	config_free(&c);
 	return rc;
 }
-
-int cmd_host(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "ipibench host: not implemented yet\n");
-	return 2;
-}

@@ -1,0 +1,138 @@
+/*
+ * The host side of the local and reboot backends and of `ipibench host`:
+ * GRUB's environment block, the host's file layout, the GRUB menu entries
+ * `ipibench host install` writes, the state a matrix keeps across reboots
+ * and the decision taken at each run.  Kept apart from the I/O that needs
+ * a real Xen host so that unit tests can check it.
+ */
+#ifndef IPIBENCH_REBOOT_H
+#define IPIBENCH_REBOOT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "runner/backend.h"
+
+/* ---- GRUB environment block (grub-editenv's format) ------------------- */
+#define GRUBENV_SIZE 1024
+#define GRUBENV_SIG "# GRUB Environment Block\n"
+#define GRUBENV_MAX_VARS 64
+
+struct grubenv_var {
+	char key[128];
+	char val[GRUBENV_SIZE];
+};
+
+struct grubenv {
+	unsigned int n;
+	struct grubenv_var v[GRUBENV_MAX_VARS];
+};
+
+/* Parse a block (escapes: backslash before any character). 0, or -1 + err. */
+int grubenv_parse(const char *buf, size_t len, struct grubenv *e, char *err, size_t errlen);
+/* Exactly GRUBENV_SIZE bytes, '#'-padded; -1 + err when it does not fit. */
+int grubenv_format(const struct grubenv *e, char out[GRUBENV_SIZE], char *err, size_t errlen);
+const char *grubenv_get(const struct grubenv *e, const char *key);
+/* 0, or -1 for a bad key (empty, '=' or newline) or a full table. */
+int grubenv_set(struct grubenv *e, const char *key, const char *val);
+void grubenv_unset(struct grubenv *e, const char *key);
+/* Read PATH; a missing file is an empty env (returns 1).  -1 + err otherwise. */
+int grubenv_load(const char *path, struct grubenv *e, char *err, size_t errlen);
+/*
+ * Write PATH in place (same 1024 bytes, no truncation, fsync): GRUB's own
+ * save_env writes into the file's blocks, which must not move.  Creates the
+ * file when missing.
+ */
+int grubenv_store(const char *path, const struct grubenv *e, char *err, size_t errlen);
+
+/* ---- where things live on a host ------------------------------------- */
+#define HOST_UNIT_NAME "ipibench-resume.service"
+#define HOST_ENTRY_PREFIX "ipibench-"
+#define HOST_CFG_BEGIN "### BEGIN ipibench (written by 'ipibench host install'; 'ipibench host uninstall' removes it) ###"
+#define HOST_CFG_END "### END ipibench ###"
+
+struct host_layout {
+	char root[1024];        /* IPIBENCH_HOST_ROOT (tests, a mounted disk), "" for / */
+	char grub_dir[1200], grubenv[1200], grub_cfg[1200], custom_cfg[1200];
+	char boot_dir[1200];    /* ROOT/boot/ipibench: the installed Xen */
+	char state_dir[1200], host_json[1200], pending[1200];
+	char unit[1200], unit_link[1200];
+};
+
+/* ROOT from root, else IPIBENCH_HOST_ROOT, else "". */
+void host_layout_init(struct host_layout *l, const char *root);
+
+/* What `host install` recorded in host.json. */
+struct host_install {
+	char xen[1300], kernel[1300], initrd[1300];            /* host paths */
+	char grub_xen[1024], grub_kernel[1024], grub_initrd[1024]; /* GRUB paths */
+	char grub_fs[32];                                      /* insmod name */
+	char xen_cmdline[1024], dom0_cmdline[1024];
+	char results[1300];
+	char installed[32];
+	int assume_yes;
+};
+
+int host_install_load(const struct host_layout *l, struct host_install *h, char *err, size_t errlen);
+int host_install_store(const struct host_layout *l, const struct host_install *h, char *err, size_t errlen);
+
+/* The GRUB menu entry id of a mode: "ipibench-physical". */
+void host_entry_id(const char *mode, char *buf, size_t len);
+/* The custom.cfg block (BEGIN..END lines included) for the three modes. */
+int host_entries_text(const struct host_install *h, char *buf, size_t len);
+/* TEXT without its ipibench block (malloc'd).  *found tells whether it had one. */
+char *host_cfg_strip(const char *text, int *found);
+/* The ipibench-resume.service text for this ipibench binary and build dir. */
+int host_unit_text(const char *ipibench, const char *build, char *buf, size_t len);
+/* PATH as GRUB sees it: relative to the root of the filesystem holding it. */
+int host_grub_path(const char *path, char *buf, size_t len);
+
+/* ---- a matrix in progress (ROOT/var/lib/ipibench/pending) ------------- */
+struct host_pending {
+	char results[1024];     /* IPIBENCH_RESULTS: the directory the unit resumes */
+	char matrix[32];        /* IPIBENCH_MATRIX: nonce in every run's marker */
+	char reboot_for[200];   /* IPIBENCH_REBOOT_FOR: the marker of the last reboot */
+	char mode[16];          /* IPIBENCH_REBOOT_MODE */
+	unsigned int reboots;   /* IPIBENCH_REBOOTS */
+};
+
+/* 0, 1 when there is none, -1 + err. */
+int host_pending_load(const char *path, struct host_pending *p, char *err, size_t errlen);
+int host_pending_store(const char *path, const struct host_pending *p, char *err, size_t errlen);
+
+/* ---- what a run does -------------------------------------------------- */
+enum reboot_step {
+	STEP_RUN_HERE,   /* booted for this run, in its mode: run the agent */
+	STEP_REBOOT,     /* one-shot boot into the run's entry */
+	STEP_FAIL,       /* booted for this run but wrong, or the boot did not happen */
+};
+
+/* WORD is one of CMDLINE's space-separated words. */
+int cmdline_has_word(const char *cmdline, const char *word);
+/* The marker word of run ID in matrix NONCE: "ipibench.run=NONCE-ID". */
+void reboot_marker(const char *nonce, const char *id, char *buf, size_t len);
+/*
+ * Decide from what the hypervisor reports (genapic, its command line) and
+ * the marker of the last reboot (reboot_for, "" if none).  why: one line.
+ */
+enum reboot_step reboot_decide(const char *mode, const char *marker, const char *genapic,
+			       const char *xen_cmdline, const char *reboot_for,
+			       char *why, size_t len);
+/* 1 when no run after ID in results.json's runs still needs doing. */
+int results_last_pending(const json_t *results, const char *id);
+
+/* ---- the agent on this host (local.c) --------------------------------- */
+/* IPIBENCH_AGENT, else BUILD/bin/ipibench-agent. */
+const char *host_agent_path(void);
+/* 0 when this is a Xen dom0 (/proc/xen/capabilities has control_d). */
+int host_check_dom0(char *err, size_t errlen);
+/*
+ * Run the agent with JOB (NULL: only report the hypervisor) writing OUTDIR/
+ * agent.json; its output goes to OUTDIR/LOG.  Fills res->genapic,
+ * xen_cmdline, agent_rc.  *agent gets the parsed agent.json (may be NULL).
+ */
+int host_agent_exec(const struct host_opts *o, const char *job, const char *outdir,
+		    const char *log, struct host_result *res, json_t **agent);
+
+#endif

@@ -1,0 +1,571 @@
+/*
+ * ipibench host install|uninstall|status: prepare a real Xen test host for
+ * the reboot backend (GRUB entries per x2APIC mode in custom.cfg, the
+ * patched Xen in /boot/ipibench, ipibench-resume.service, host.json) and
+ * take it all away again.  --root DIR works on a mounted image instead of /.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/backend.h"
+#include "runner/backends/reboot.h"
+#include "runner/hostopts.h"
+#include "runner/runner.h"
+#include "runner/util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ipibench host install [--root DIR] [--xen FILE] [--kernel FILE] [--initrd FILE]\n"
+"                             [--xen-cmdline S] [--dom0-cmdline S] [--results DIR] [--yes]\n"
+"       ipibench host uninstall [--root DIR]\n"
+"       ipibench host status [--root DIR]\n"
+"\n"
+"Prepare this Xen host for 'backend = reboot': install copies the patched Xen\n"
+"to /boot/ipibench/, writes one GRUB menu entry per x2APIC mode (physical,\n"
+"cluster, mixed: ids ipibench-MODE) into /boot/grub/custom.cfg (sourced by\n"
+"Debian's grub.cfg through /etc/grub.d/41_custom; no update-grub needed),\n"
+"installs " HOST_UNIT_NAME " and records it all in /var/lib/ipibench/host.json.\n"
+"The reboot backend boots each entry once (next_entry in grubenv, as\n"
+"grub-reboot does) and the unit resumes the matrix after each boot.\n"
+"uninstall removes all of it (results stay); status shows what is installed\n"
+"and which run is pending.  install and uninstall need root.\n"
+"\n"
+"  --root DIR        act on DIR as the host's / (an image; IPIBENCH_HOST_ROOT)\n"
+"  --xen FILE        the patched Xen (default BUILD/xen/xen.gz)\n"
+"  --kernel FILE     dom0 kernel (default /boot/vmlinuz-$(uname -r), as the default entry)\n"
+"  --initrd FILE     dom0 initramfs (default /boot/initrd.img-$(uname -r))\n"
+"  --xen-cmdline S   Xen's command line without x2apic-mode= (default: the running\n"
+"                    Xen's, as the agent reads it)\n"
+"  --dom0-cmdline S  dom0's command line (default: this kernel's /proc/cmdline)\n"
+"  --results DIR     where this host keeps results (default /var/lib/ipibench/results);\n"
+"                    must survive reboots\n"
+"  --yes             the reboot backend reboots without asking first\n");
+}
+
+/* ---- small file helpers ------------------------------------------------ */
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+static int write_text(const char *path, const char *text, mode_t mode, char *err, size_t len)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (!(f = fopen(tmp, "w"))) {
+		snprintf(err, len, "%.700s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fputs(text, f);
+	if (fflush(f) || fsync(fileno(f)) || fclose(f) || chmod(tmp, mode) || rename(tmp, path)) {
+		snprintf(err, len, "%.700s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to, char *err, size_t len)
+{
+	char tmp[PATH_MAX + 8], buf[1 << 16];
+	FILE *in = fopen(from, "rb"), *out;
+	size_t n;
+
+	if (!in) {
+		snprintf(err, len, "%.700s: %s", from, strerror(errno));
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", to);
+	if (!(out = fopen(tmp, "wb"))) {
+		snprintf(err, len, "%.700s: %s", tmp, strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	fclose(in);
+	if (fflush(out) || fsync(fileno(out)) || fclose(out) || rename(tmp, to)) {
+		snprintf(err, len, "%.700s: %s", to, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void dirname_of(const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", path);
+	char *s = strrchr(buf, '/');
+	if (s && s != buf)
+		*s = '\0';
+}
+
+/* Drop the words of S that start with any of PREFIXES (NULL-terminated). */
+static void drop_words(char *s, const char *const *prefixes)
+{
+	char out[2048] = "";
+	size_t n = 0;
+
+	for (char *p = s; *p;) {
+		p += strspn(p, " \t\n");
+		size_t w = strcspn(p, " \t\n");
+		int drop = 0;
+
+		if (!w)
+			break;
+		for (const char *const *q = prefixes; *q; q++)
+			if (!strncmp(p, *q, strlen(*q)))
+				drop = 1;
+		if (!drop && n + w + 2 < sizeof(out))
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%s%.*s", n ? " " : "", (int)w, p);
+		p += w;
+	}
+	strcpy(s, out);
+}
+
+/* The running Xen's command line, from the agent (it needs a dom0). */
+static int running_xen_cmdline(char *buf, size_t len, char *err, size_t errlen)
+{
+	char dir[] = "/tmp/ipibench-host-XXXXXX";
+	struct host_opts o;
+	struct host_paths paths;
+	struct host_result r;
+	json_t *a = NULL;
+	int rc;
+
+	if (host_check_dom0(err, errlen))
+		return -1;
+	if (!mkdtemp(dir)) {
+		snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	host_paths_default(&paths);
+	host_opts_default(&o, &paths, 1);
+	o.quiet = 1;
+	o.timeout_s = 60;
+	rc = host_agent_exec(&o, NULL, dir, "agent.log", &r, &a);
+	json_decref(a);
+	if (rc)
+		snprintf(err, errlen, "%s", r.error);
+	else
+		snprintf(buf, len, "%s", r.xen_cmdline);
+	char p[64];
+	snprintf(p, sizeof(p), "%s/agent.json", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/agent.log", dir);
+	unlink(p);
+	rmdir(dir);
+	return rc;
+}
+
+static int need_root(const struct host_layout *l, const char *what)
+{
+	if (!l->root[0] && geteuid()) {
+		fprintf(stderr, "ipibench host %s: must run as root (it writes /boot/grub, "
+			"/etc/systemd/system and /var/lib/ipibench); try: sudo %s host %s\n",
+			what, "ipibench", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- install ------------------------------------------------------------ */
+
+static int do_install(const struct host_layout *l, struct host_install *h, const char *xen_src)
+{
+	char err[1024], text[16384], path[PATH_MAX], exe[PATH_MAX];
+	struct stat xs, ks;
+	struct grubenv e;
+	ssize_t n;
+
+	/* Checks first: nothing is written unless all of them pass. */
+	if (access(l->grub_dir, W_OK)) {
+		fprintf(stderr, "ipibench host install: %s: %s (is GRUB this host's boot loader?)\n",
+			l->grub_dir, strerror(errno));
+		return 1;
+	}
+	for (const char *f, *const *p = (const char *const[]){ xen_src, h->kernel, h->initrd, NULL };
+	     (f = *p); p++)
+		if (*f && access(f, R_OK)) {
+			fprintf(stderr, "ipibench host install: %s: %s\n", f, strerror(errno));
+			return 1;
+		}
+	if (run_mkdirs(l->boot_dir) || run_mkdirs(l->state_dir)) {
+		fprintf(stderr, "ipibench host install: %s: %s\n", l->boot_dir, strerror(errno));
+		return 1;
+	}
+	snprintf(h->xen, sizeof(h->xen), "%s/xen.gz", l->boot_dir);
+	if (stat(l->boot_dir, &xs) || stat(h->kernel, &ks) || xs.st_dev != ks.st_dev) {
+		fprintf(stderr, "ipibench host install: %s is not on the filesystem of %s: GRUB "
+			"entries load Xen and dom0 from one filesystem (copy it to /boot)\n",
+			h->kernel, l->boot_dir);
+		return 1;
+	}
+	if (h->initrd[0] && (stat(h->initrd, &ks) || xs.st_dev != ks.st_dev)) {
+		fprintf(stderr, "ipibench host install: %s is not on the filesystem of %s\n",
+			h->initrd, l->boot_dir);
+		return 1;
+	}
+	if (run_mkdirs(h->results)) {
+		fprintf(stderr, "ipibench host install: %s: %s\n", h->results, strerror(errno));
+		return 1;
+	}
+	struct statfs sf;
+	if (!statfs(h->results, &sf) && (sf.f_type == 0x01021994 || sf.f_type == 0x858458f6)) {
+		fprintf(stderr, "ipibench host install: %s is on a tmpfs: results would not "
+			"survive a reboot (give --results DIR)\n", h->results);
+		return 1;
+	}
+
+	/* 1. The hypervisor. */
+	if (copy_file(xen_src, h->xen, err, sizeof(err))) {
+		fprintf(stderr, "ipibench host install: %s\n", err);
+		return 1;
+	}
+	if (host_grub_path(h->xen, h->grub_xen, sizeof(h->grub_xen)) ||
+	    host_grub_path(h->kernel, h->grub_kernel, sizeof(h->grub_kernel)) ||
+	    (h->initrd[0] && host_grub_path(h->initrd, h->grub_initrd, sizeof(h->grub_initrd)))) {
+		fprintf(stderr, "ipibench host install: cannot resolve GRUB paths: %s\n", strerror(errno));
+		return 1;
+	}
+	/* 2. The menu entries, replacing an earlier install's. */
+	char *old = read_text(l->custom_cfg), *kept;
+	int found;
+	kept = host_cfg_strip(old ? old : "", &found);
+	free(old);
+	if (host_entries_text(h, text, sizeof(text))) {
+		fprintf(stderr, "ipibench host install: GRUB entries too long\n");
+		free(kept);
+		return 1;
+	}
+	size_t kl = strlen(kept);
+	char *cfg = malloc(kl + strlen(text) + 2);
+	sprintf(cfg, "%s%s%s", kept, kl && kept[kl - 1] != '\n' ? "\n" : "", text);
+	free(kept);
+	int rc = write_text(l->custom_cfg, cfg, 0644, err, sizeof(err));
+	free(cfg);
+	if (rc) {
+		fprintf(stderr, "ipibench host install: %s\n", err);
+		return 1;
+	}
+	/* 3. GRUB's environment block must exist for next_entry. */
+	rc = grubenv_load(l->grubenv, &e, err, sizeof(err));
+	if (rc < 0 || (rc == 1 && grubenv_store(l->grubenv, &e, err, sizeof(err)))) {
+		fprintf(stderr, "ipibench host install: %s\n", err);
+		return 1;
+	}
+	/* 4. The unit (enabled by the reboot backend when a matrix starts). */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	if (host_unit_text(exe, build_dir(), text, sizeof(text))) {
+		fprintf(stderr, "ipibench host install: unit text too long\n");
+		return 1;
+	}
+	dirname_of(l->unit, path, sizeof(path));
+	if (run_mkdirs(path) || write_text(l->unit, text, 0644, err, sizeof(err))) {
+		fprintf(stderr, "ipibench host install: %s\n", err[0] ? err : strerror(errno));
+		return 1;
+	}
+	if (!l->root[0] && find_program("systemctl") && system("systemctl daemon-reload"))
+		fprintf(stderr, "ipibench host install: warning: systemctl daemon-reload failed\n");
+	/* 5. The record. */
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(h->installed, sizeof(h->installed), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (host_install_store(l, h, err, sizeof(err))) {
+		fprintf(stderr, "ipibench host install: %s\n", err);
+		return 1;
+	}
+	printf("ipibench host install: GRUB entries ipibench-physical, ipibench-cluster, "
+	       "ipibench-mixed in %s\n", l->custom_cfg);
+	printf("  xen: %s (GRUB %s)\n  dom0: %s%s%s\n  unit: %s\n  results: %s\n",
+	       h->xen, h->grub_xen, h->grub_kernel, h->grub_initrd[0] ? " + " : "",
+	       h->grub_initrd, l->unit, h->results);
+	old = read_text(l->grub_cfg);
+	if (!old || !strstr(old, "custom.cfg"))
+		printf("  warning: %s does not source custom.cfg: run update-grub "
+		       "(Debian's /etc/grub.d/41_custom adds it)\n", l->grub_cfg);
+	free(old);
+	printf("  next: a config with [host] backend = reboot, then 'ipibench run -c CONFIG -o %s/NAME'\n",
+	       h->results);
+	return 0;
+}
+
+static int cmd_install(const struct host_layout *l, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, NULL, 'R' },
+		{ "xen", required_argument, NULL, 'x' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "initrd", required_argument, NULL, 'i' },
+		{ "xen-cmdline", required_argument, NULL, 'X' },
+		{ "dom0-cmdline", required_argument, NULL, 'D' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct host_install h;
+	char xen[PATH_MAX], err[512];
+	const char *xen_cmdline = NULL, *dom0_cmdline = NULL;
+	struct utsname u;
+	int c;
+
+	memset(&h, 0, sizeof(h));
+	snprintf(xen, sizeof(xen), "%s/xen/xen.gz", build_dir());
+	uname(&u);
+	snprintf(h.kernel, sizeof(h.kernel), "%s/boot/vmlinuz-%s", l->root, u.release);
+	snprintf(h.initrd, sizeof(h.initrd), "%s/boot/initrd.img-%s", l->root, u.release);
+	snprintf(h.results, sizeof(h.results), "%s/results", l->state_dir);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "yh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'R': break;   /* taken by cmd_host */
+		case 'x': snprintf(xen, sizeof(xen), "%s", optarg); break;
+		case 'k': snprintf(h.kernel, sizeof(h.kernel), "%s", optarg); break;
+		case 'i': snprintf(h.initrd, sizeof(h.initrd), "%s", optarg); break;
+		case 'X': xen_cmdline = optarg; break;
+		case 'D': dom0_cmdline = optarg; break;
+		case 'r': snprintf(h.results, sizeof(h.results), "%s", optarg); break;
+		case 'y': h.assume_yes = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (need_root(l, "install"))
+		return 1;
+	if (access(h.kernel, R_OK)) {
+		fprintf(stderr, "ipibench host install: dom0 kernel %s: %s (give --kernel)\n",
+			h.kernel, strerror(errno));
+		return 1;
+	}
+	if (access(h.initrd, R_OK)) {
+		fprintf(stderr, "ipibench host install: dom0 initramfs %s: %s (give --initrd)\n",
+			h.initrd, strerror(errno));
+		return 1;
+	}
+	static const char *const xen_drop[] = { "x2apic-mode=", "x2apic_phys=", "ipibench.", NULL };
+	static const char *const dom0_drop[] = { "BOOT_IMAGE=", "initrd=", NULL };
+	if (xen_cmdline) {
+		snprintf(h.xen_cmdline, sizeof(h.xen_cmdline), "%s", xen_cmdline);
+	} else if (running_xen_cmdline(h.xen_cmdline, sizeof(h.xen_cmdline), err, sizeof(err))) {
+		fprintf(stderr, "ipibench host install: cannot read the running Xen's command line "
+			"(%s): give --xen-cmdline\n", err);
+		return 1;
+	}
+	drop_words(h.xen_cmdline, xen_drop);
+	if (dom0_cmdline) {
+		snprintf(h.dom0_cmdline, sizeof(h.dom0_cmdline), "%s", dom0_cmdline);
+	} else {
+		char *pc = read_text("/proc/cmdline");
+		snprintf(h.dom0_cmdline, sizeof(h.dom0_cmdline), "%s", pc ? pc : "");
+		free(pc);
+	}
+	drop_words(h.dom0_cmdline, dom0_drop);
+	snprintf(h.grub_fs, sizeof(h.grub_fs), "ext2");
+	if (!l->root[0] && find_program("grub-probe")) {
+		FILE *p = popen("grub-probe --target=fs /boot 2>/dev/null", "r");
+		char fs[32] = "";
+		if (p && fgets(fs, sizeof(fs), p) && fs[0] != '\n') {
+			fs[strcspn(fs, "\n")] = '\0';
+			snprintf(h.grub_fs, sizeof(h.grub_fs), "%s", fs);
+		}
+		if (p)
+			pclose(p);
+	}
+	return do_install(l, &h, xen);
+}
+
+/* ---- uninstall ------------------------------------------------------------ */
+
+static int cmd_uninstall(const struct host_layout *l)
+{
+	char err[512], path[PATH_MAX];
+	struct grubenv e;
+	int problems = 0;
+
+	if (need_root(l, "uninstall"))
+		return 1;
+	/* Unit first: nothing must resume a matrix halfway through. */
+	if (unlink(l->unit_link) && errno != ENOENT)
+		problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->unit_link, strerror(errno));
+	if (unlink(l->unit) && errno != ENOENT)
+		problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->unit, strerror(errno));
+	if (!l->root[0] && find_program("systemctl"))
+		(void)!system("systemctl daemon-reload");
+	unlink(l->pending);
+	/* GRUB: the entries, a one-shot boot into one of them, our variables. */
+	char *old = read_text(l->custom_cfg);
+	if (old) {
+		int found;
+		char *kept = host_cfg_strip(old, &found);
+
+		if (found && (strspn(kept, " \t\n") == strlen(kept) ? unlink(l->custom_cfg)
+				: write_text(l->custom_cfg, kept, 0644, err, sizeof(err))))
+			problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->custom_cfg,
+					    strerror(errno));
+		free(kept);
+		free(old);
+	}
+	if (grubenv_load(l->grubenv, &e, err, sizeof(err)) == 0) {
+		const char *ne = grubenv_get(&e, "next_entry");
+		if (ne && !strncmp(ne, HOST_ENTRY_PREFIX, strlen(HOST_ENTRY_PREFIX)))
+			grubenv_unset(&e, "next_entry");
+		grubenv_unset(&e, "ipibench_run");
+		grubenv_unset(&e, "ipibench_cmdline");
+		if (grubenv_store(l->grubenv, &e, err, sizeof(err)))
+			problems++, fprintf(stderr, "ipibench host uninstall: %s\n", err);
+	}
+	snprintf(path, sizeof(path), "%s/xen.gz", l->boot_dir);
+	unlink(path);
+	rmdir(l->boot_dir);
+	unlink(l->host_json);
+	rmdir(l->state_dir);   /* only when no results are kept inside */
+	sync();
+	if (problems)
+		return 1;
+	printf("ipibench host uninstall: GRUB entries, %s, %s and %s removed "
+	       "(results kept)\n", l->boot_dir, HOST_UNIT_NAME, l->host_json);
+	return 0;
+}
+
+/* ---- status -------------------------------------------------------------- */
+
+static int cmd_status(const struct host_layout *l)
+{
+	struct host_install h;
+	struct host_pending p;
+	struct grubenv e;
+	char err[1024];
+	int installed = !host_install_load(l, &h, err, sizeof(err));
+
+	if (!installed) {
+		printf("ipibench host: not installed (%s)\n", err);
+	} else {
+		char *cfg = read_text(l->custom_cfg), *main = read_text(l->grub_cfg);
+		int entries = cfg && strstr(cfg, HOST_CFG_BEGIN) && strstr(cfg, HOST_CFG_END);
+
+		printf("ipibench host: installed %s%s\n", h.installed,
+		       h.assume_yes ? " (reboots without asking)" : "");
+		printf("  GRUB entries: %s in %s%s\n",
+		       entries ? "ipibench-physical ipibench-cluster ipibench-mixed" : "MISSING",
+		       l->custom_cfg, main && !strstr(main, "custom.cfg") ?
+		       " (WARNING: grub.cfg does not source it; run update-grub)" : "");
+		free(cfg);
+		free(main);
+		printf("  xen: %s%s\n  dom0: %s %s\n", h.xen, access(h.xen, R_OK) ? " (MISSING)" : "",
+		       h.kernel, h.initrd);
+		printf("  xen cmdline: %s x2apic-mode=MODE ipibench.run=RUN\n", h.xen_cmdline);
+		printf("  unit: %s (%s)\n", l->unit,
+		       access(l->unit, R_OK) ? "MISSING" :
+		       access(l->unit_link, F_OK) ? "disabled" : "enabled");
+		printf("  results: %s\n", h.results);
+	}
+	int rc = grubenv_load(l->grubenv, &e, err, sizeof(err));
+	if (rc < 0) {
+		printf("  grubenv: %s\n", err);
+	} else {
+		const char *ne = grubenv_get(&e, "next_entry");
+		printf("  grubenv: next boot %s%s\n", ne && *ne ? "once into " : "default entry",
+		       ne && *ne ? ne : "");
+	}
+	rc = host_pending_load(l->pending, &p, err, sizeof(err));
+	if (rc < 0) {
+		printf("  pending: %s\n", err);
+	} else if (rc == 1) {
+		printf("  pending: none\n");
+	} else {
+		char path[1100];
+		json_error_t je;
+		json_t *res, *run;
+		size_t i, ok = 0, total = 0;
+		const char *next = NULL, *next_mode = NULL;
+
+		snprintf(path, sizeof(path), "%s/results.json", p.results);
+		res = json_load_file(path, 0, &je);
+		json_array_foreach(json_object_get(res, "runs"), i, run) {
+			const char *st = json_string_value(json_object_get(run, "status"));
+			total++;
+			if (st && !strcmp(st, "ok"))
+				ok++;
+			else if (!next) {
+				next = json_string_value(json_object_get(run, "id"));
+				next_mode = json_string_value(json_object_get(run, "mode"));
+			}
+		}
+		printf("  pending: %s: %zu of %zu runs ok; next %s (%s); last reboot for %s (%u reboots)\n",
+		       p.results, ok, total, next ? next : "none", next_mode ? next_mode : "-",
+		       p.reboot_for[0] ? p.reboot_for : "-", p.reboots);
+		json_decref(res);
+	}
+	return installed ? 0 : 1;
+}
+
+int cmd_host(int argc, char **argv)
+{
+	struct host_layout l;
+	const char *root = NULL;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--root") && i + 1 < argc)
+			root = argv[i + 1];
+		else if (!strncmp(argv[i], "--root=", 7))
+			root = argv[i] + 7;
+	}
+	host_layout_init(&l, root);
+	if (!strcmp(argv[1], "install"))
+		return cmd_install(&l, argc - 1, argv + 1);
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], "--root") && strncmp(argv[i], "--root=", 7) &&
+		    (i < 3 || strcmp(argv[i - 1], "--root"))) {
+			fprintf(stderr, "ipibench host %s: unexpected '%s' (see 'ipibench host --help')\n",
+				argv[1], argv[i]);
+			return 2;
+		}
+	if (!strcmp(argv[1], "uninstall"))
+		return cmd_uninstall(&l);
+	if (!strcmp(argv[1], "status"))
+		return cmd_status(&l);
+	fprintf(stderr, "ipibench host: '%s' is not install, uninstall or status\n", argv[1]);
+	return 2;
+}

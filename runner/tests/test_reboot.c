@@ -1,0 +1,488 @@
+/*
+ * The reboot backend's host side: GRUB's environment block (checked against
+ * grub-editenv when it is installed), the custom.cfg entries, the shipped
+ * systemd unit, the pending state, the per-run decision, and `ipibench host
+ * install|status|uninstall` on a scratch root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "runner/backend.h"
+#include "runner/backends/reboot.h"
+#include "runner/runner.h"
+#include "runner/util.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char tmproot[64];
+
+static int setup_root(void **s)
+{
+	(void)s;
+	snprintf(tmproot, sizeof(tmproot), "/tmp/ipibench-reboot-XXXXXX");
+	assert_non_null(mkdtemp(tmproot));
+	return 0;
+}
+
+static int teardown_root(void **s)
+{
+	char cmd[128];
+
+	(void)s;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmproot);
+	return system(cmd);
+}
+
+/* ---- grubenv ------------------------------------------------------------- */
+
+static void test_grubenv_roundtrip(void **s)
+{
+	struct grubenv e = { 0 }, back;
+	char block[GRUBENV_SIZE], err[256];
+
+	(void)s;
+	assert_int_equal(grubenv_set(&e, "next_entry", "ipibench-mixed"), 0);
+	assert_int_equal(grubenv_set(&e, "weird", "a\\b\nc"), 0);
+	assert_int_equal(grubenv_set(&e, "next_entry", "ipibench-physical"), 0); /* replaces */
+	assert_int_equal(e.n, 2);
+	assert_int_equal(grubenv_format(&e, block, err, sizeof(err)), 0);
+	assert_memory_equal(block, GRUBENV_SIG, strlen(GRUBENV_SIG));
+	assert_int_equal(block[GRUBENV_SIZE - 1], '#');
+	/* Escapes as grub_envblk_set writes them. */
+	assert_non_null(memmem(block, sizeof(block), "weird=a\\\\b\\\nc\n", 14));
+	assert_int_equal(grubenv_parse(block, sizeof(block), &back, err, sizeof(err)), 0);
+	assert_int_equal(back.n, 2);
+	assert_string_equal(grubenv_get(&back, "next_entry"), "ipibench-physical");
+	assert_string_equal(grubenv_get(&back, "weird"), "a\\b\nc");
+	grubenv_unset(&back, "next_entry");
+	assert_null(grubenv_get(&back, "next_entry"));
+	assert_int_equal(back.n, 1);
+	/* Bad names. */
+	assert_int_equal(grubenv_set(&e, "a=b", "x"), -1);
+	assert_int_equal(grubenv_set(&e, "", "x"), -1);
+}
+
+static void test_grubenv_parse_grub_block(void **s)
+{
+	/* A block as grub-editenv / GRUB's save_env leave it (padding, a comment). */
+	char block[GRUBENV_SIZE], err[256];
+	struct grubenv e;
+	const char *text = GRUBENV_SIG "saved_entry=0\n# a comment\nnext_entry=\n";
+
+	(void)s;
+	memset(block, '#', sizeof(block));
+	memcpy(block, text, strlen(text));
+	assert_int_equal(grubenv_parse(block, sizeof(block), &e, err, sizeof(err)), 0);
+	assert_int_equal(e.n, 2);
+	assert_string_equal(grubenv_get(&e, "saved_entry"), "0");
+	assert_string_equal(grubenv_get(&e, "next_entry"), "");
+	block[0] = 'X';
+	assert_int_equal(grubenv_parse(block, sizeof(block), &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a GRUB environment block"));
+}
+
+static void test_grubenv_full(void **s)
+{
+	struct grubenv e = { 0 };
+	char block[GRUBENV_SIZE], err[256], big[600];
+
+	(void)s;
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(grubenv_set(&e, "a", big), 0);
+	assert_int_equal(grubenv_format(&e, block, err, sizeof(err)), 0);
+	assert_int_equal(grubenv_set(&e, "b", big), 0);
+	assert_int_equal(grubenv_format(&e, block, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "full"));
+}
+
+static void test_grubenv_file_in_place(void **s)
+{
+	char path[128], err[256], cmd[300];
+	struct grubenv e = { 0 }, back;
+	struct stat a, b;
+
+	(void)s;
+	snprintf(path, sizeof(path), "%s/grubenv", tmproot);
+	assert_int_equal(grubenv_load(path, &e, err, sizeof(err)), 1);    /* missing = empty */
+	assert_int_equal(grubenv_store(path, &e, err, sizeof(err)), 0);  /* creates */
+	assert_int_equal(stat(path, &a), 0);
+	assert_int_equal(a.st_size, GRUBENV_SIZE);
+	grubenv_set(&e, "next_entry", "ipibench-cluster");
+	grubenv_set(&e, "ipibench_run", "0a1b2c3d-cluster-r1");
+	assert_int_equal(grubenv_store(path, &e, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &b), 0);
+	assert_int_equal(a.st_ino, b.st_ino);   /* same file: GRUB's blocks stay */
+	assert_int_equal(b.st_size, GRUBENV_SIZE);
+	assert_int_equal(grubenv_load(path, &back, err, sizeof(err)), 0);
+	assert_string_equal(grubenv_get(&back, "next_entry"), "ipibench-cluster");
+
+	/* GRUB's own tool reads what we wrote, and we read what it writes. */
+	if (find_program("grub-editenv")) {
+		snprintf(cmd, sizeof(cmd), "grub-editenv %s list | grep -qx next_entry=ipibench-cluster", path);
+		assert_int_equal(system(cmd), 0);
+		snprintf(cmd, sizeof(cmd), "grub-editenv %s set next_entry=ipibench-mixed saved_entry=2", path);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(grubenv_load(path, &back, err, sizeof(err)), 0);
+		assert_string_equal(grubenv_get(&back, "next_entry"), "ipibench-mixed");
+		assert_string_equal(grubenv_get(&back, "saved_entry"), "2");
+		assert_string_equal(grubenv_get(&back, "ipibench_run"), "0a1b2c3d-cluster-r1");
+	} else {
+		fprintf(stderr, "(grub-editenv not installed: cross-check skipped)\n");
+	}
+
+	/* Not a 1024-byte block: refused, not rewritten. */
+	spit(path, "# GRUB Environment Block\n");
+	assert_int_equal(grubenv_load(path, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "exactly 1024 bytes"));
+}
+
+/* ---- entries, custom.cfg, unit -------------------------------------------- */
+
+static void fill_install(struct host_install *h)
+{
+	memset(h, 0, sizeof(*h));
+	strcpy(h->grub_xen, "/ipibench/xen.gz");
+	strcpy(h->grub_kernel, "/vmlinuz-6.1.0-57-amd64");
+	strcpy(h->grub_initrd, "/initrd.img-6.1.0-57-amd64");
+	strcpy(h->grub_fs, "ext2");
+	strcpy(h->xen_cmdline, "dom0_mem=4G dom0_max_vcpus=1");
+	strcpy(h->dom0_cmdline, "root=UUID=abc ro quiet");
+}
+
+static void test_entries(void **s)
+{
+	struct host_install h;
+	char text[8192];
+
+	(void)s;
+	fill_install(&h);
+	assert_int_equal(host_entries_text(&h, text, sizeof(text)), 0);
+	assert_true(!strncmp(text, HOST_CFG_BEGIN "\n", strlen(HOST_CFG_BEGIN) + 1));
+	assert_non_null(strstr(text, HOST_CFG_END "\n"));
+	for (const char *m = "physical\0cluster\0mixed\0"; *m; m += strlen(m) + 1) {
+		char want[512];
+
+		snprintf(want, sizeof(want), "menuentry 'ipibench: Xen x2apic-mode=%s' --id ipibench-%s {", m, m);
+		assert_non_null(strstr(text, want));
+		snprintf(want, sizeof(want), "\tmultiboot2 '/ipibench/xen.gz' dom0_mem=4G dom0_max_vcpus=1 "
+			 "x2apic-mode=%s ipibench.run=${ipibench_run} ${ipibench_cmdline}\n", m);
+		assert_non_null(strstr(text, want));
+	}
+	assert_non_null(strstr(text, "\tload_env ipibench_run ipibench_cmdline\n"));
+	assert_non_null(strstr(text, "\tsearch --no-floppy --file --set=root '/ipibench/xen.gz'\n"));
+	assert_non_null(strstr(text, "\tmodule2 '/vmlinuz-6.1.0-57-amd64' placeholder root=UUID=abc ro quiet\n"));
+	assert_non_null(strstr(text, "\tmodule2 --nounzip '/initrd.img-6.1.0-57-amd64'\n"));
+
+	/* A quote in a path is escaped for GRUB's single quotes. */
+	strcpy(h.grub_kernel, "/it's/vmlinuz");
+	assert_int_equal(host_entries_text(&h, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "module2 '/it'\\''s/vmlinuz' placeholder"));
+	/* Too small a buffer is an error, not a cut entry. */
+	assert_int_equal(host_entries_text(&h, text, 100), -1);
+}
+
+static void test_cfg_strip(void **s)
+{
+	struct host_install h;
+	char block[8192], cfg[16384];
+	int found;
+	char *out;
+
+	(void)s;
+	fill_install(&h);
+	assert_int_equal(host_entries_text(&h, block, sizeof(block)), 0);
+	snprintf(cfg, sizeof(cfg), "menuentry 'mine' {\n}\n%sset foo=bar\n", block);
+	out = host_cfg_strip(cfg, &found);
+	assert_int_equal(found, 1);
+	assert_string_equal(out, "menuentry 'mine' {\n}\nset foo=bar\n");
+	free(out);
+	out = host_cfg_strip("menuentry 'mine' {\n}\n", &found);
+	assert_int_equal(found, 0);
+	assert_string_equal(out, "menuentry 'mine' {\n}\n");
+	free(out);
+}
+
+static void test_unit_file_matches(void **s)
+{
+	char text[4096];
+	char *shipped = slurp("runner/host/ipibench-resume.service");
+
+	(void)s;
+	assert_non_null(shipped);
+	/* The shipped file is the template; install fills in the two paths. */
+	assert_int_equal(host_unit_text("@IPIBENCH@", "@BUILD@", text, sizeof(text)), 0);
+	assert_string_equal(text, shipped);
+	assert_int_equal(host_unit_text("/opt/ipibench/build/bin/ipibench", "/opt/ipibench/build",
+					text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "\nExecStart=/opt/ipibench/build/bin/ipibench run --resume ${IPIBENCH_RESULTS}\n"));
+	assert_non_null(strstr(text, "\nEnvironmentFile=/var/lib/ipibench/pending\n"));
+	assert_non_null(strstr(text, "\nConditionPathExists=/var/lib/ipibench/pending\n"));
+	assert_non_null(strstr(text, "\nWantedBy=multi-user.target\n"));
+	free(shipped);
+}
+
+static void test_grub_path(void **s)
+{
+	char buf[4096];
+
+	(void)s;
+	assert_int_equal(host_grub_path("/", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/");
+	/* /proc is its own filesystem: the path inside it. */
+	assert_int_equal(host_grub_path("/proc/version", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/version");
+	assert_int_equal(host_grub_path("/nonexistent/x", buf, sizeof(buf)), -1);
+}
+
+/* ---- state and decisions --------------------------------------------------- */
+
+static void test_pending_roundtrip(void **s)
+{
+	struct host_pending p = { 0 }, q;
+	char path[128], err[256];
+
+	(void)s;
+	snprintf(path, sizeof(path), "%s/pending", tmproot);
+	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 1);
+	strcpy(p.results, "/var/lib/ipibench/results/m1");
+	strcpy(p.matrix, "deadbeef");
+	strcpy(p.reboot_for, "ipibench.run=deadbeef-physical-r1");
+	strcpy(p.mode, "physical");
+	p.reboots = 3;
+	assert_int_equal(host_pending_store(path, &p, err, sizeof(err)), 0);
+	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.results, p.results);
+	assert_string_equal(q.matrix, "deadbeef");
+	assert_string_equal(q.reboot_for, p.reboot_for);
+	assert_string_equal(q.mode, "physical");
+	assert_int_equal(q.reboots, 3);
+	/* It is a systemd EnvironmentFile: plain KEY=VALUE lines. */
+	char *t = slurp(path);
+	assert_non_null(strstr(t, "\nIPIBENCH_RESULTS=/var/lib/ipibench/results/m1\n"));
+	free(t);
+	spit(path, "garbage\n");
+	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), -1);
+}
+
+static void test_decide(void **s)
+{
+	char why[512], m[200];
+	const char *cl = "console=com1 dom0_mem=512M x2apic-mode=physical ipibench.run=cafe0001-physical-r1";
+
+	(void)s;
+	reboot_marker("cafe0001", "physical-r1", m, sizeof(m));
+	assert_string_equal(m, "ipibench.run=cafe0001-physical-r1");
+	/* Booted for this run, right driver: run here. */
+	assert_int_equal(reboot_decide("physical", m, "x2apic_phys", cl, m, why, sizeof(why)),
+			 STEP_RUN_HERE);
+	/* Booted for this run, but Xen chose another driver: fail, no reboot loop. */
+	assert_int_equal(reboot_decide("physical", m, "x2apic_mixed", cl, m, why, sizeof(why)),
+			 STEP_FAIL);
+	assert_non_null(strstr(why, "selected x2apic_mixed, not x2apic_phys"));
+	/* Right driver but booted for another run (or by hand): reboot for this one. */
+	reboot_marker("cafe0001", "mixed-r1", m, sizeof(m));
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", "", why,
+				       sizeof(why)), STEP_REBOOT);
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_phys", cl, "ipibench.run=cafe0001-physical-r1",
+				       why, sizeof(why)), STEP_REBOOT);
+	/* We rebooted for this run and came back without its marker: GRUB did not boot it. */
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", m, why,
+				       sizeof(why)), STEP_FAIL);
+	assert_non_null(strstr(why, "GRUB did not boot entry ipibench-mixed"));
+	/* Whole words only: r1 is not r10. */
+	reboot_marker("cafe0001", "physical-r10", m, sizeof(m));
+	assert_int_equal(reboot_decide("physical", m, "x2apic_phys", cl, "", why, sizeof(why)),
+			 STEP_REBOOT);
+	assert_true(cmdline_has_word("a b  c", "b"));
+	assert_false(cmdline_has_word("a bb c", "b"));
+	assert_false(cmdline_has_word("", "b"));
+}
+
+static void test_last_pending(void **s)
+{
+	json_error_t je;
+	json_t *r = json_loads("{\"runs\": ["
+		"{\"id\": \"physical-r1\", \"status\": \"failed\"},"
+		"{\"id\": \"mixed-r1\", \"status\": \"running\"},"
+		"{\"id\": \"physical-r2\", \"status\": \"pending\"},"
+		"{\"id\": \"mixed-r2\", \"status\": \"ok\"}]}", 0, &je);
+
+	(void)s;
+	assert_non_null(r);
+	assert_false(results_last_pending(r, "mixed-r1"));   /* physical-r2 still to do */
+	assert_true(results_last_pending(r, "physical-r2"));  /* only an ok run after it */
+	assert_true(results_last_pending(r, "mixed-r2"));
+	json_decref(r);
+}
+
+/* ---- ipibench host on a scratch root ---------------------------------------- */
+
+static int host(const char *const *args)
+{
+	char *argv[32];
+	int n = 0;
+
+	for (; *args; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	return cmd_host(n, argv);
+}
+
+static void test_host_install_status_uninstall(void **s)
+{
+	char p[256], k[256], i[256], x[256], res[256];
+	struct host_layout l;
+	struct host_install h;
+	char err[512];
+
+	(void)s;
+	snprintf(p, sizeof(p), "mkdir -p %s/boot/grub %s/src", tmproot, tmproot);
+	assert_int_equal(system(p), 0);
+	snprintf(p, sizeof(p), "%s/boot/grub/custom.cfg", tmproot);
+	spit(p, "menuentry 'mine' {\n}\n");
+	snprintf(p, sizeof(p), "%s/boot/grub/grub.cfg", tmproot);
+	spit(p, "source ${config_directory}/custom.cfg\n");
+	snprintf(k, sizeof(k), "%s/boot/vmlinuz-test", tmproot);
+	spit(k, "kernel");
+	snprintf(i, sizeof(i), "%s/boot/initrd.img-test", tmproot);
+	spit(i, "initrd");
+	snprintf(x, sizeof(x), "%s/src/xen.gz", tmproot);
+	spit(x, "xen");
+	snprintf(res, sizeof(res), "%s/results", tmproot);
+
+	assert_int_equal(host((const char *[]){ "host", "install", "--root", tmproot, "--xen", x,
+			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
+			"--dom0-cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
+			"--yes", NULL }), 0);
+	/* Twice: the block is replaced, not duplicated. */
+	assert_int_equal(host((const char *[]){ "host", "install", "--root", tmproot, "--xen", x,
+			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
+			"--dom0-cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
+			"--yes", NULL }), 0);
+
+	host_layout_init(&l, tmproot);
+	char *cfg = slurp(l.custom_cfg);
+	assert_non_null(cfg);
+	assert_true(!strncmp(cfg, "menuentry 'mine' {\n}\n", 21));   /* the user's entry stays */
+	assert_non_null(strstr(cfg, "--id ipibench-mixed {"));
+	assert_null(strstr(strstr(cfg, HOST_CFG_BEGIN) + 1, HOST_CFG_BEGIN));
+	/* The requested mode comes from the entry; the old word is dropped; BOOT_IMAGE too. */
+	assert_null(strstr(cfg, "loglvl=all x2apic-mode=cluster x2apic-mode"));
+	assert_non_null(strstr(cfg, " loglvl=all x2apic-mode=physical ipibench.run="));
+	assert_non_null(strstr(cfg, "placeholder root=/dev/vda1\n"));
+	free(cfg);
+	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), 0);
+	assert_true(h.assume_yes);
+	assert_string_equal(h.results, res);
+	struct stat st;
+	assert_int_equal(stat(l.grubenv, &st), 0);
+	assert_int_equal(st.st_size, GRUBENV_SIZE);
+	assert_int_equal(stat(h.xen, &st), 0);
+	char *unit = slurp(l.unit);
+	assert_non_null(unit);
+	assert_non_null(strstr(unit, " run --resume ${IPIBENCH_RESULTS}\n"));
+	free(unit);
+	assert_int_equal(access(l.unit_link, F_OK), -1);      /* enabled only by a matrix */
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", tmproot, NULL }), 0);
+
+	/* A matrix in progress, as the reboot backend leaves it. */
+	struct grubenv e;
+	assert_int_equal(grubenv_load(l.grubenv, &e, err, sizeof(err)), 0);
+	grubenv_set(&e, "next_entry", "ipibench-mixed");
+	grubenv_set(&e, "ipibench_run", "x-mixed-r1");
+	grubenv_set(&e, "saved_entry", "0");
+	assert_int_equal(grubenv_store(l.grubenv, &e, err, sizeof(err)), 0);
+	snprintf(p, sizeof(p), "%s/etc/systemd/system/multi-user.target.wants", tmproot);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(symlink("/etc/systemd/system/" HOST_UNIT_NAME, l.unit_link), 0);
+
+	assert_int_equal(host((const char *[]){ "host", "uninstall", "--root", tmproot, NULL }), 0);
+	cfg = slurp(l.custom_cfg);
+	assert_string_equal(cfg, "menuentry 'mine' {\n}\n");
+	free(cfg);
+	assert_int_equal(access(l.unit, F_OK), -1);
+	assert_int_equal(lstat(l.unit_link, &st), -1);
+	assert_int_equal(access(l.host_json, F_OK), -1);
+	assert_int_equal(access(h.xen, F_OK), -1);
+	assert_int_equal(access(res, F_OK), 0);                 /* results are kept */
+	assert_int_equal(grubenv_load(l.grubenv, &e, err, sizeof(err)), 0);
+	assert_null(grubenv_get(&e, "next_entry"));
+	assert_null(grubenv_get(&e, "ipibench_run"));
+	assert_string_equal(grubenv_get(&e, "saved_entry"), "0");  /* not ours: kept */
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", tmproot, NULL }), 1);
+}
+
+static void test_host_errors(void **s)
+{
+	char k[256];
+
+	(void)s;
+	/* No GRUB directory under this root. */
+	snprintf(k, sizeof(k), "%s/nogrub", tmproot);
+	mkdir(k, 0755);
+	assert_int_equal(host((const char *[]){ "host", "install", "--root", k, "--xen", "/nonexistent",
+			"--kernel", "/proc/version", "--initrd", "/proc/version",
+			"--xen-cmdline", "", NULL }), 1);
+	assert_int_equal(host((const char *[]){ "host", "frobnicate", NULL }), 2);
+	assert_int_equal(host((const char *[]){ "host", "status", "extra", NULL }), 2);
+	assert_int_equal(host((const char *[]){ "host", "--help", NULL }), 0);
+	/* Registered backends: the config's backend names resolve. */
+	assert_non_null(host_backend_find("local"));
+	assert_non_null(host_backend_find("reboot"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grubenv_roundtrip),
+		cmocka_unit_test(test_grubenv_parse_grub_block),
+		cmocka_unit_test(test_grubenv_full),
+		cmocka_unit_test_setup_teardown(test_grubenv_file_in_place, setup_root, teardown_root),
+		cmocka_unit_test(test_entries),
+		cmocka_unit_test(test_cfg_strip),
+		cmocka_unit_test(test_unit_file_matches),
+		cmocka_unit_test(test_grub_path),
+		cmocka_unit_test_setup_teardown(test_pending_roundtrip, setup_root, teardown_root),
+		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_last_pending),
+		cmocka_unit_test_setup_teardown(test_host_install_status_uninstall, setup_root, teardown_root),
+		cmocka_unit_test_setup_teardown(test_host_errors, setup_root, teardown_root),
+	};
+	return cmocka_run_group_tests_name("runner: reboot backend host side", tests, NULL, NULL);
+}

@@ -3,21 +3,23 @@
 # the speed benchmark.
 #
 #   record-qemu.sh [--mode physical|cluster|mixed] [--cpus N] [--secs S]
-#                  [--job JOB.json] [--out DIR]
+#                  [--job JOB.json] [--xen XEN] [--out DIR]
 #
-# Boots build/xen/xen (make hv) with build/dom0's kernel (make dom0) and an
+# Boots build/xen/xen (make hv; or --xen) with build/dom0's kernel (make dom0) and an
 # initramfs made of build/dom0/initramfs plus Debian's xentrace (with its
 # shared libraries) and build/bin/ipibench-xtrace (probes/collect.c).  In
-# dom0 it records, one after the other, S seconds with each recorder while
-# dom0 keeps busy (and runs the agent on JOB, if given, during the second):
+# dom0 it records with xentrace while dom0 keeps busy (S rounds of dd,
+# ls -R /sys, sync), then either the same with ipibench-xtrace, or, with
+# --job, runs the agent on JOB (whose workloads may ask for traces):
 #   DIR/xentrace.xt   written by xentrace -e all
-#   DIR/ipibench.xt   written by ipibench-xtrace -e all
+#   DIR/ipibench.xt   written by ipibench-xtrace -e all (no --job)
 #   DIR/ipibench.json what ipibench-xtrace counted (lost records...)
+#   DIR/agent.json, DIR/*.xtrace   the agent's results and traces (--job)
 #   DIR/console.log   the serial console
 # Default DIR: build/trace-qemu/MODE-N.  Nothing here is part of `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mode=mixed cpus=8 secs=5 job= out=
+mode=mixed cpus=8 secs=5 job= out= xen=build/xen/xen
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;
@@ -25,11 +27,11 @@ while [ $# -gt 0 ]; do
 	--secs) secs=$2; shift 2 ;;
 	--job) job=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	*) echo "usage: record-qemu.sh [--mode M] [--cpus N] [--secs S] [--job F] [--out DIR]" >&2; exit 2 ;;
+	--xen) xen=$2; shift 2 ;;
+	*) echo "usage: record-qemu.sh [--mode M] [--cpus N] [--secs S] [--job F] [--xen X] [--out DIR]" >&2; exit 2 ;;
 	esac
 done
 out=${out:-build/trace-qemu/$mode-$cpus}
-xen=build/xen/xen
 dom0=build/dom0
 for f in "$xen" "$dom0/vmlinux" "$dom0/initramfs/init" build/bin/ipibench-xtrace; do
 	[ -e "$f" ] || { echo "record-qemu: $f missing (make hv dom0 build/bin/ipibench-xtrace)" >&2; exit 1; }
@@ -55,6 +57,8 @@ for l in $(ldd "$root/bin/xentrace" | awk '/=>/ {print $3} /ld-linux/ {print $1}
 	esac
 done
 cp build/bin/ipibench-xtrace "$root/bin/"
+# The agent as built now (it links probes/collect.c).
+[ -x build/bin/ipibench-agent ] && cp build/bin/ipibench-agent "$root/bin/"
 [ -n "$job" ] && cp "$job" "$work/share/job.json"
 
 cat >"$root/init" <<INIT
@@ -72,10 +76,14 @@ echo "rec: xentrace start"
 xentrace -e all -S 32 /tmp/xentrace.xt & p=\$!
 busy; sleep 1; kill -INT \$p; wait \$p; echo "rec: xentrace rc=\$?"
 cp /tmp/xentrace.xt /out/xentrace.xt; rm -f /tmp/xentrace.xt
-echo "rec: ipibench-xtrace start"
-ipibench-xtrace -e all -s 32 -p 20 /out/ipibench.xt > /out/ipibench.json & p=\$!
-if [ -f /out/job.json ]; then ipibench-agent --job /out/job.json --out /out; else busy; fi
-sleep 1; kill -INT \$p; wait \$p; echo "rec: ipibench-xtrace rc=\$?"
+if [ -f /out/job.json ]; then
+	# The agent traces the workloads whose job entry asks ("trace": {...}).
+	ipibench-agent --job /out/job.json --out /out; echo "rec: agent rc=\$?"
+else
+	echo "rec: ipibench-xtrace start"
+	ipibench-xtrace -e all -s 32 -p 20 /out/ipibench.xt > /out/ipibench.json & p=\$!
+	busy; sleep 1; kill -INT \$p; wait \$p; echo "rec: ipibench-xtrace rc=\$?"
+fi
 sync; umount /out; echo "rec: done"; poweroff -f
 INIT
 chmod +x "$root/init"
@@ -98,7 +106,7 @@ while kill -0 $qpid 2>/dev/null; do
 done
 wait $qpid 2>/dev/null || true
 grep "rec:" "$out/console.log" || true
-for f in xentrace.xt ipibench.xt ipibench.json; do
-	[ -e "$work/share/$f" ] && mv "$work/share/$f" "$out/$f"
+for f in "$work"/share/*; do
+	[ "$(basename "$f")" = job.json ] || mv "$f" "$out/"
 done
 ls -la "$out"

@@ -204,6 +204,11 @@ static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
 				xt_anom_add(an, "offset %" PRIu64 ": file ends inside a record "
 					    "(event 0x%07x needs %u bytes, %" PRIu64 " left)",
 					    *pos, hdr & 0x0fffffff, size, left);
+			} else if (left < 4) {
+				an->bad_records++;
+				xt_anom_add(an, "offset %" PRIu64 ": %" PRIu64 " stray bytes end the "
+					    "cpu %u chunk (not a whole record header); skipped",
+					    *pos, left, c->cpu);
 			} else {
 				an->bad_records++;
 				xt_anom_add(an, "offset %" PRIu64 ": record (header 0x%08x, %u bytes) "

@@ -172,6 +172,32 @@ static void test_record_past_chunk(void **st)
 	free(x.b);
 }
 
+/* A chunk whose size is not a whole number of records: 2 stray bytes. */
+static void test_stray_bytes_in_chunk(void **st)
+{
+	struct xtb x;
+	struct tr_summary s;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x00081001, 10);
+	xtb_put(&x, "\x01\x02", 2);
+	xtb_end(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x00081001, 20);
+	xtb_end(&x);
+	summarise(&s, &x);
+	assert_int_equal(s.chunks, 2);
+	assert_int_equal(row(&s, "VMENTRY"), 2);
+	assert_int_equal(s.an.bad_records, 1);
+	assert_int_equal(s.an.skipped_bytes, 2);
+	assert_int_equal(s.an.garbage_runs, 0);
+	assert_non_null(strstr(s.an.msgs[0], "offset 24: 2 stray bytes"));
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
 static void test_truncated(void **st)
 {
 	struct xtb x;
@@ -446,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_garbage_between_chunks),
 		cmocka_unit_test(test_record_past_chunk),
+		cmocka_unit_test(test_stray_bytes_in_chunk),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_tsc_backwards),
 		cmocka_unit_test(test_not_xentrace),

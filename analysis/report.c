@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipibench/modes.h"
 #include "analysis/analysis.h"
 #include "analysis/internal.h"
 
@@ -105,17 +106,6 @@ static const char *fp(char *b, double p)
 static json_t *jreal(double v)
 {
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
-static const char *expected_genapic(const char *mode)
-{
-	if (!strcmp(mode, "physical"))
-		return "x2apic_phys";
-	if (!strcmp(mode, "cluster"))
-		return "x2apic_cluster";
-	if (!strcmp(mode, "mixed"))
-		return "x2apic_mixed";
-	return NULL;
 }
 
 static int cmp_groups(const void *a, const void *b)
@@ -529,7 +519,7 @@ static int section_block(struct report *r, size_t i, size_t end, json_t *jw)
 		any_vec |= g->vectors_runs > 0;
 		any_irq |= g->nirqs > 0;
 		json_array_append_new(jmodes, group_json(r, k));
-		const char *want = expected_genapic(g->mode);
+		const char *want = ipibench_mode_genapic(g->mode);
 		if (want && g->genapic && *g->genapic && strcmp(g->genapic, want))
 			sb_printf(&r->md,
 				  "**Warning: mode %s ran on genapic `%s`, not `%s`** (Xen overrides "

@@ -1,6 +1,7 @@
 /* The host backend registry: one entry per file in runner/backends/. */
 #include <string.h>
 
+#include "ipibench/modes.h"
 #include "runner/backend.h"
 
 extern const struct host_backend_ops backend_qemu;
@@ -24,11 +25,5 @@ const struct host_backend_ops *host_backend_find(const char *name)
 
 const char *mode_genapic(const char *mode)
 {
-	if (!strcmp(mode, "physical"))
-		return "x2apic_phys";
-	if (!strcmp(mode, "cluster"))
-		return "x2apic_cluster";
-	if (!strcmp(mode, "mixed"))
-		return "x2apic_mixed";
-	return NULL;
+	return ipibench_mode_genapic(mode);
 }

@@ -124,8 +124,15 @@ test: deps
 	@$(MAKE) --no-print-directory unit integration
 	@bash mk/runtests.sh total
 
+# The run, then its report (tables, the seed comparison, plots); a run with
+# failed parts still gets its report, and make still fails.  A stopped bench
+# is finished with `build/bin/ipibench run --resume DIR`.
 bench: hv dom0 build
-	$(BUILD)/bin/ipibench run -c $(CONFIG)
+	@out=$${BENCH_OUT:-results/runs/$(notdir $(basename $(CONFIG)))-$$(date +%Y%m%d-%H%M%S)}; \
+	$(BUILD)/bin/ipibench run -c $(CONFIG) -o "$$out"; rc=$$?; \
+	$(BUILD)/bin/ipibench report "$$out" -o "$$out/report" || rc=1; \
+	echo "bench: results in $$out/results.json, report in $$out/report/report.md"; \
+	exit $$rc
 
 # CI publishing: the smoke results of the integration test (or a fresh smoke
 # run), its report, and the history with earlier sets from results/history.

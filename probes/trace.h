@@ -52,11 +52,18 @@ struct tr_mode {
 
 struct tr_ipi {
 	struct tr_mode mode[TR_NMODES];
+	/* Sends grouped by (mode, vector, destinations): ops and ICR writes,
+	 * so a flush to 39 CPUs is not averaged with single-CPU kicks.
+	 * Key: TR_GROUP_KEY(); at most TR_MAX_GROUPS groups. */
+	struct cmap groups;
 	struct hist **lat_cpu;		/* per receiving CPU, allocated when seen */
 	uint64_t recv, unmatched, icr_writes, mask_to_apicid[2];
 	uint32_t tsc_khz;		/* from the file's apic:tsc_khz record, 0 if none */
 	struct xt_anom an;
 };
+#define TR_GROUP_KEY(mode, vec, dests) \
+	((uint32_t)(mode) << 28 | (uint32_t)(vec) << 20 | ((dests) > 0xfffff ? 0xfffff : (dests)))
+#define TR_MAX_GROUPS 4096
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f);
 void tr_ipi_fini(struct tr_ipi *p);
 

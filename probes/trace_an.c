@@ -273,7 +273,9 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 		hist_init(&p->mode[mode].lat);
 	}
 	p->lat_cpu = calloc(XT_MAX_CPUS, sizeof(*p->lat_cpu));
-	m = p->lat_cpu ? xt_merge_open(f, &p->an) : NULL;
+	if (!p->lat_cpu || cmap_init(&p->groups, TR_MAX_GROUPS))
+		return -1;
+	m = xt_merge_open(f, &p->an);
 	if (!m)
 		return -1;
 	while (xt_merge_next(m, &r)) {
@@ -350,6 +352,13 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 		default:
 			continue;
 		}
+		/* Per (mode, vector, destinations). */
+		{
+			uint32_t icr = r.event == IPB_TRC_APIC_SEND_IPI_MASK ? r.d[2] : 1;
+			uint32_t dests = r.event == IPB_TRC_APIC_SEND_IPI_SELF ? 1 : r.d[1];
+
+			cmap_add(&p->groups, TR_GROUP_KEY(mode, vec, dests), 1, icr);
+		}
 		/* A send: the receives of this vector that follow are its own. */
 		if (r.has_tsc) {
 			last[vec].tsc = r.tsc;
@@ -362,11 +371,16 @@ short_rec:
 			    (unsigned long long)r.off, r.event, r.nextra);
 	}
 	xt_merge_close(m);
+	if (p->groups.overflow)
+		xt_anom_add(&p->an, "more than %u (mode, vector, destinations) groups: %llu "
+			    "sends not grouped", TR_MAX_GROUPS,
+			    (unsigned long long)p->groups.overflow);
 	return 0;
 }
 
 void tr_ipi_fini(struct tr_ipi *p)
 {
+	cmap_fini(&p->groups);
 	if (p->lat_cpu)
 		for (uint32_t i = 0; i < XT_MAX_CPUS; i++)
 			free(p->lat_cpu[i]);

@@ -29,6 +29,7 @@ struct subcmd {
 	const char *help;
 };
 
+static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n);
 static int do_summary(struct topts *o, int n, char **files);
 static int do_diff(struct topts *o, int n, char **files);
 static int do_ipi(struct topts *o, int n, char **files);
@@ -403,7 +404,7 @@ out:
 
 static json_t *ipi_json(const char *path, const struct tr_ipi *p, double khz)
 {
-	json_t *modes = json_array(), *cpus = json_array();
+	json_t *modes = json_array(), *cpus = json_array(), *vecs = json_array();
 
 	for (int m = 0; m < TR_NMODES; m++) {
 		const struct tr_mode *md = &p->mode[m];
@@ -428,9 +429,24 @@ static json_t *ipi_json(const char *path, const struct tr_ipi *p, double khz)
 			"latency_cycles", dist_json(p->lat_cpu[c], 0),
 			"latency_ns", khz > 0 ? dist_json(p->lat_cpu[c], khz) : json_null()));
 	}
-	return json_pack("{s:s,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "file", path,
+	{
+		uint32_t n, *k = sorted_slots(&p->groups, &n);
+
+		for (uint32_t i = 0; k && i < n; i++) {
+			uint32_t key = k[2 * i], sl = k[2 * i + 1];
+
+			json_array_append_new(vecs, json_pack("{s:s,s:i,s:i,s:I,s:I,s:f}",
+				"mode", tr_mode_name[key >> 28], "vector", (int)(key >> 20 & 0xff),
+				"destinations", (int)(key & 0xfffff),
+				"operations", (json_int_t)p->groups.v[sl],
+				"icr_writes_total", (json_int_t)p->groups.w[sl],
+				"icr_writes_per_op", (double)p->groups.w[sl] / (double)p->groups.v[sl]));
+		}
+		free(k);
+	}
+	return json_pack("{s:s,s:o,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "file", path,
 			 "tsc_khz", khz > 0 ? json_real(khz) : json_null(),
-			 "modes", modes, "receives", (json_int_t)p->recv,
+			 "modes", modes, "groups", vecs, "receives", (json_int_t)p->recv,
 			 "unmatched_receives", (json_int_t)p->unmatched,
 			 "icr_write_events", (json_int_t)p->icr_writes,
 			 "latency_per_cpu", cpus, "anomalies", tr_anom_json(&p->an));
@@ -471,6 +487,20 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 		printf("\n  %-20s", label);
 		dist_text(&md->lat, scale);
 		printf("   %" PRIu64 " receives\n", md->lat.count);
+	}
+	if (any) {
+		uint32_t n, *k = sorted_slots(&p->groups, &n);
+
+		printf("\n%-10s %6s %6s %10s %12s\n", "sends", "vector", "dests", "ops",
+		       "ICR/op");
+		for (uint32_t i = 0; k && i < n; i++) {
+			uint32_t key = k[2 * i], sl = k[2 * i + 1];
+
+			printf("%-10s   0x%02x %6u %10" PRIu64 " %12.2f\n", tr_mode_name[key >> 28],
+			       key >> 20 & 0xff, key & 0xfffff, p->groups.v[sl],
+			       (double)p->groups.w[sl] / (double)p->groups.v[sl]);
+		}
+		free(k);
 	}
 	if (!any)
 		printf("no apic:send_ipi_* records (a trace from ipibench's patched Xen, with "

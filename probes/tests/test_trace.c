@@ -383,6 +383,21 @@ static void test_ipi_latency_merge(void **st)
 	assert_null(p.lat_cpu[0]);
 	assert_int_equal(p.lat_cpu[1]->count, 2);
 	assert_int_equal(p.lat_cpu[2]->min, 700);
+	/* Grouped by (mode, vector, destinations). */
+	assert_int_equal(p.groups.n, 3);
+	for (uint32_t i = 0; i < p.groups.cap; i++) {
+		if (!p.groups.used[i])
+			continue;
+		if (p.groups.key[i] == TR_GROUP_KEY(TR_LOGICAL, 0xf1, 40)) {
+			assert_int_equal(p.groups.v[i], 1);
+			assert_int_equal(p.groups.w[i], 3);
+		} else if (p.groups.key[i] == TR_GROUP_KEY(TR_PHYS, 0xf1, 2)) {
+			assert_int_equal(p.groups.w[i], 2);
+		} else {
+			assert_int_equal(p.groups.key[i], TR_GROUP_KEY(TR_SHORTHAND, 0xf2, 3));
+			assert_int_equal(p.groups.w[i], 1);
+		}
+	}
 	tr_ipi_fini(&p);
 	free(x.b);
 }

@@ -234,6 +234,7 @@ static void test_ipi_text(void **st)
 	assert_non_null(strstr(out, "physical"));
 	assert_non_null(strstr(out, "39.00 ICR writes per op"));
 	assert_non_null(strstr(out, "1000"));	/* 2000 cycles at 2 GHz = 1000 ns */
+	assert_non_null(strstr(out, "physical     0xf1     39          1        39.00"));
 	unlink(a);
 }
 

@@ -507,6 +507,14 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 		       "class 0x0080f000 enabled?)\n");
 	printf("receives: %" PRIu64 ", unmatched (no earlier send of their vector): %" PRIu64 "\n",
 	       p->recv, p->unmatched);
+	if (p->icr_writes) {
+		uint64_t sum = 0;
+
+		for (int m = 0; m < TR_NMODES; m++)
+			sum += p->mode[m].icr_total;
+		printf("apic:icr_write records: %" PRIu64 " (the sends count %" PRIu64 ")\n",
+		       p->icr_writes, sum);
+	}
 	if (p->recv - p->unmatched) {
 		printf("\nlatency per receiving CPU (%s)\n%5s %10s %10s %10s %10s %10s\n", unit,
 		       "cpu", "count", "min", "p50", "p95", "max");

@@ -64,7 +64,7 @@ static void check_file(const char *xt)
 		fail_msg("%s: no %s (make it with probes/tools/xenalyze-counts.sh)", xt, path);
 	nw = read_counts(fp, want, 512);
 	fclose(fp);
-	assert_true(nw > 5);
+	assert_true(nw >= 1);
 
 	assert_int_equal(xt_map(&f, xt, err, sizeof(err)), 0);
 	assert_int_equal(tr_summary_run(&s, &f), 0);

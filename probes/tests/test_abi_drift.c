@@ -108,27 +108,41 @@ static int find_root(char *root, size_t len)
 	return -1;
 }
 
-static void append(char **buf, size_t *len, const char *s, size_t n)
+/* The lines the series adds to the two public headers, in order; a line a
+ * later patch removes again is dropped. */
+struct lines {
+	char **v;
+	size_t n;
+};
+
+static void lines_add(struct lines *l, const char *s)
 {
-	*buf = realloc(*buf, *len + n + 2);
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[(*len)++] = '\n';
-	(*buf)[*len] = '\0';
+	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = strdup(s);
 }
 
-/* The lines the series adds to the two public headers. */
+static void lines_remove(struct lines *l, const char *s)
+{
+	for (size_t i = l->n; i-- > 0;)
+		if (!strcmp(l->v[i], s)) {
+			free(l->v[i]);
+			memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
+			l->n--;
+			return;
+		}
+}
+
 static char *public_text_from_series(const char *root, int *nr_patches)
 {
-	char path[8192], *series, *text = NULL, *save = NULL;
-	size_t len = 0;
+	char path[8192], *series, *save = NULL, *text;
+	struct lines added = { NULL, 0 };
+	size_t len = 1;
 
 	*nr_patches = 0;
 	snprintf(path, sizeof(path), "%s/hv-patch/series", root);
 	series = read_all(path);
 	if (!series)
 		return NULL;
-	append(&text, &len, "", 0);
 	for (char *line = strtok_r(series, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		while (isspace((unsigned char)*line))
@@ -149,16 +163,29 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 					 strstr(l, "xen/include/public/trace.h");
 				continue;
 			}
-			if (!strncmp(l, "diff --git", 10)) {
-				wanted = 0;
+			if (!strncmp(l, "diff --git", 10) || !strncmp(l, "--- ", 4)) {
+				if (l[0] == 'd')
+					wanted = 0;
 				continue;
 			}
 			if (wanted && l[0] == '+')
-				append(&text, &len, l + 1, strlen(l + 1));
+				lines_add(&added, l + 1);
+			else if (wanted && l[0] == '-')
+				lines_remove(&added, l + 1);
 		}
 		free(patch);
 	}
 	free(series);
+	for (size_t i = 0; i < added.n; i++)
+		len += strlen(added.v[i]) + 1;
+	text = malloc(len);
+	text[0] = '\0';
+	for (size_t i = 0; i < added.n; i++) {
+		strcat(text, added.v[i]);
+		strcat(text, "\n");
+		free(added.v[i]);
+	}
+	free(added.v);
 	return text;
 }
 

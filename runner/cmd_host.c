@@ -488,9 +488,11 @@ static int cmd_status(const struct host_layout *l)
 		printf("  xen: %s%s\n  dom0: %s %s\n", h.xen, access(h.xen, R_OK) ? " (MISSING)" : "",
 		       h.kernel, h.initrd);
 		printf("  xen cmdline: %s x2apic-mode=MODE ipibench.run=RUN\n", h.xen_cmdline);
+		struct stat ls;
+		/* lstat: the link points at the unit's path on the host, not under --root. */
 		printf("  unit: %s (%s)\n", l->unit,
 		       access(l->unit, R_OK) ? "MISSING" :
-		       access(l->unit_link, F_OK) ? "disabled" : "enabled");
+		       lstat(l->unit_link, &ls) ? "disabled" : "enabled");
 		printf("  results: %s\n", h.results);
 	}
 	int rc = grubenv_load(l->grubenv, &e, err, sizeof(err));

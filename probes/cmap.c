@@ -22,7 +22,7 @@ int cmap_init(struct cmap *m, uint32_t limit)
 {
 	memset(m, 0, sizeof(*m));
 	m->limit = limit;
-	if (alloc(m, 64)) {
+	if (alloc(m, 256)) {
 		cmap_fini(m);
 		return -1;
 	}
@@ -89,7 +89,7 @@ int cmap_add(struct cmap *m, uint32_t key, uint64_t dv, uint64_t dw)
 			m->overflow += dv;
 			return -1;
 		}
-		if ((m->n + 1) * 4 > m->cap * 3) {
+		if ((m->n + 1) * 2 > m->cap) {
 			if (grow(m)) {
 				m->overflow += dv;
 				return -1;

@@ -29,15 +29,20 @@ static inline uint32_t cmap_hash(uint32_t k, uint32_t cap)
 	return (k * 0x9e3779b1u) >> 7 & (cap - 1);
 }
 
-/* Fast path of cmap_add(m, key, 1, 0) for a key already present. */
+/* Fast path of cmap_add(m, key, 1, 0) for a key already present (the
+ * table is kept at most half full, so probes are short). */
 static inline void cmap_inc(struct cmap *m, uint32_t key)
 {
 	uint32_t i = cmap_hash(key, m->cap);
 
-	if (m->used[i] && m->key[i] == key)
-		m->v[i]++;
-	else
-		cmap_add(m, key, 1, 0);
+	while (m->used[i]) {
+		if (m->key[i] == key) {
+			m->v[i]++;
+			return;
+		}
+		i = (i + 1) & (m->cap - 1);
+	}
+	cmap_add(m, key, 1, 0);
 }
 
 /* Iterate: for (i = 0; i < m->cap; i++) if (m->used[i]) ... */

@@ -62,7 +62,11 @@ fi
 src=$out/src
 rm -rf "$src" "$out/src.tmp"
 echo "hv: unpacking $(basename "$dsc")"
-dpkg-source -q -x "$dsc" "$out/src.tmp" >/dev/null
+dpkg-source -q -x "$dsc" "$out/src.tmp" >"$out/unpack.log" 2>&1 || {
+	cat "$out/unpack.log" >&2
+	echo "hv: dpkg-source -x $(basename "$dsc") failed (checksums?)" >&2
+	exit 1
+}
 mv "$out/src.tmp" "$src"
 if [ -f "$series_dir/series" ]; then
 	grep -v '^\s*\(#\|$\)' "$series_dir/series" | while read -r p; do

@@ -100,6 +100,17 @@ $(INTEGRATION_BINS): $(BUILD)/asan/tests/integration/itest.o
 build: deps $(BUILD)/bin/ipibench $(AGENT)
 	@true
 
+# The commit results.json names (tool.commit): regenerated when it changes.
+COMMIT_H := $(BUILD)/gen/ipibench_commit.h
+$(COMMIT_H): FORCE
+	@mkdir -p $(@D)
+	@c=$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown); \
+	line="#define IPIBENCH_COMMIT \"$$c\""; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$line" ] || echo "$$line" >$@
+.PHONY: FORCE
+$(BUILD)/rel/runner/results.o $(BUILD)/asan/runner/results.o: $(COMMIT_H)
+$(BUILD)/rel/runner/results.o $(BUILD)/asan/runner/results.o: CFLAGS_COMMON += -include $(COMMIT_H)
+
 # ---- the hypervisor and the dom0 image ---------------------------------
 HV_DIR := $(BUILD)/xen
 HV_XEN := $(HV_DIR)/xen

@@ -193,6 +193,9 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		json_object_set_new(o, "cluster", json_integer(cpus[c].cluster));
 		json_object_set_new(o, "online",
 			json_boolean(cpus[c].flags & XEN_SYSCTL_IPIBENCH_CPU_ONLINE));
+		/* Since boot (0 from a hypervisor before this field was filled). */
+		json_object_set_new(o, "irqs", json_integer((json_int_t)cpus[c].irqs));
+		json_object_set_new(o, "ipis", json_integer((json_int_t)cpus[c].ipis));
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(q, "cpus", arr);

@@ -31,7 +31,8 @@ void hvbench_close(struct hvbench *hb);
 int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op);
 
 /* The query, as JSON: genapic, CPU counts, shorthand_eligible, tsc_khz,
- * vector and "cpus": [{cpu, apic_id, logical_id, cluster, online}]. */
+ * vector and "cpus": [{cpu, apic_id, logical_id, cluster, online, irqs,
+ * ipis}] (interrupts and IPIs each CPU took since boot). */
 int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen);
 
 /* Query with an open handle; info/cpus point into hb's buffers. */

@@ -122,8 +122,9 @@ struct xen_sysctl_ipibench_cpu {
 	uint32_t logical_id;
 	uint32_t cluster;
 	uint32_t flags;         /* XEN_SYSCTL_IPIBENCH_CPU_* */
-	ipibench_u64 irqs;      /* fetch: interrupts handled in the chunk */
-	ipibench_u64 ipis;      /* fetch: IPIs received in the chunk */
+	ipibench_u64 irqs;      /* interrupts taken: since boot (query), */
+				/* in the chunk (fetch) */
+	ipibench_u64 ipis;      /* IPIs taken: likewise */
 	uint32_t vectors;       /* fetch: vector_capacity vectors on the CPU */
 	uint32_t pad;
 };

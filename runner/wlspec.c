@@ -11,15 +11,17 @@
 	{ "trace", WL_STRING, 0, 0, "", "xentrace event mask while it runs (e.g. 0x00804000); empty: off" }, \
 	{ "trace_kb", WL_UINT, 64, 65536, "1024", "trace buffer per CPU, KiB" }
 
+#define CPU { "cpu", WL_UINT, 0, 4095, "0", "CPU the workload runs on" }
+#define SHORTHAND { "shorthand", WL_BOOL, 0, 0, "true", \
+	"allow the APIC ALLBUT shorthand (false: force the genapic's send_IPI_mask)" }
+
 static const struct wl_param p_flush_all[] = {
-	ITERATIONS("1000"), TRACE, { NULL },
+	ITERATIONS("1000"), CPU, SHORTHAND, TRACE, { NULL },
 };
 static const struct wl_param p_mask[] = {
 	ITERATIONS("1000"),
 	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs" },
-	{ "shorthand", WL_BOOL, 0, 0, "true", "allow the APIC ALLBUT shorthand" },
-	{ "cpu", WL_UINT, 0, 4095, "0", "sending CPU" },
-	TRACE, { NULL },
+	SHORTHAND, CPU, TRACE, { NULL },
 };
 static const struct wl_param p_pingpong[] = {
 	ITERATIONS("1000"),
@@ -29,12 +31,12 @@ static const struct wl_param p_pingpong[] = {
 };
 static const struct wl_param p_vectors[] = {
 	{ "mask", WL_CPUS, 0, 0, "all", "CPUs the vectors may go to" },
-	TRACE, { NULL },
+	CPU, TRACE, { NULL },
 };
 static const struct wl_param p_irq[] = {
 	ITERATIONS("1000"),
 	{ "mask", WL_CPUS, 0, 0, "1", "CPUs the interrupt is bound to" },
-	TRACE, { NULL },
+	CPU, TRACE, { NULL },
 };
 static const struct wl_param p_blkio[] = {
 	ITERATIONS("2000"),
@@ -44,6 +46,9 @@ static const struct wl_param p_blkio[] = {
 };
 static const struct wl_param p_none[] = {
 	TRACE, { NULL },
+};
+static const struct wl_param p_refusals[] = {
+	CPU, { NULL },
 };
 
 const struct wl_type wl_types[] = {
@@ -55,7 +60,7 @@ const struct wl_type wl_types[] = {
 	{ "irq_delivery", "a device IRQ through the mode's routing, raised N times", p_irq },
 	{ "blkio", "O_DIRECT reads on a block device: real device interrupts per CPU and IRQ", p_blkio },
 	{ "hv_query", "the hypervisor's view: genapic, APIC IDs, clusters, shorthand eligibility", p_none },
-	{ "sysctl_refusals", "invalid benchmark requests, each refused with its own error", p_none },
+	{ "sysctl_refusals", "invalid benchmark requests, each refused with its own error", p_refusals },
 	{ NULL, NULL, NULL },
 };
 

@@ -154,6 +154,52 @@ static void test_kill_and_resume(void **s)
 	json_decref(res);
 }
 
+/*
+ * The trace recorded during a flush in each mode shows, through `ipibench
+ * trace ipi`, the ICR writes per IPI the mode implies: 15 destinations,
+ * 15 writes in physical mode, 1 in cluster and mixed mode.
+ */
+static void test_trace_ipi(void **s)
+{
+	json_t *res = load_results(), *run;
+	size_t i;
+
+	(void)s;
+	assert_non_null(res);
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		const char *mode = json_string_value(json_object_get(run, "mode"));
+		json_t *w = workload(run, "flush-traced"), *g;
+		char path[512];
+		struct cmd_out o;
+		json_error_t je;
+		size_t k;
+		int seen = 0;
+
+		assert_non_null(w);
+		assert_int_equal(json_integer_value(json_object_get(
+			json_object_get(w, "trace_stats"), "lost_records")), 0);
+		snprintf(path, sizeof(path), SMOKE "/%s", json_string_value(json_object_get(w, "trace")));
+		itest_run(&o, (const char *[]){ "trace", "ipi", "--json", path, NULL });
+		assert_int_equal(o.status, 0);
+		json_t *j = json_loads(strchr(o.text, '{'), 0, &je);
+		assert_non_null(j);
+		json_array_foreach(json_object_get(json_array_get(json_object_get(j, "files"), 0),
+						   "groups"), k, g) {
+			if (json_integer_value(json_object_get(g, "destinations")) != 15)
+				continue;
+			seen += (int)json_integer_value(json_object_get(g, "operations"));
+			assert_string_equal(json_string_value(json_object_get(g, "mode")),
+					    !strcmp(mode, "physical") ? "physical" : "logical");
+			assert_true(json_number_value(json_object_get(g, "icr_writes_per_op")) ==
+				    (!strcmp(mode, "physical") ? 15.0 : 1.0));
+		}
+		assert_true(seen >= 50);
+		json_decref(j);
+		free(o.text);
+	}
+	json_decref(res);
+}
+
 static void test_report(void **s)
 {
 	struct cmd_out o;
@@ -173,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_config),
 		cmocka_unit_test(test_kill_and_resume),
+		cmocka_unit_test(test_trace_ipi),
 		cmocka_unit_test(test_report),
 	};
 	return cmocka_run_group_tests_name("integration: run", tests, NULL, NULL);

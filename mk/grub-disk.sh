@@ -2,7 +2,7 @@
 # A BIOS disk image that boots a Xen host through real GRUB, without root:
 # the test host of the reboot backend (tests/integration/test_reboot.c).
 #
-#   mk/grub-disk.sh OUTDIR CONFIG
+#   mk/grub-disk.sh OUTDIR CONFIG [LOCAL_CONFIG]
 #
 # OUTDIR/disk.img   MBR disk: GRUB's boot.img in sector 0, core.img in the
 #                   gap after it (sectors 1..2047), one ext2 partition at
@@ -17,6 +17,8 @@
 #     /boot/vmlinux-KVER, /boot/initrd.img-KVER   dom0 (default entry's)
 #     /e2e/xen.gz              what 'ipibench host install --xen' installs
 #     /e2e/e2e.ini             the config the first boot runs
+#     /e2e/local.ini           LOCAL_CONFIG, run with the local backend once
+#                              the matrix is done (optional)
 #     /e2e/start               first-boot trigger (removed when used)
 # OUTDIR/part-offset  byte offset of the partition (for debugfs 'img?offset=')
 #
@@ -113,6 +115,11 @@ elif [ -L /host/etc/systemd/system/multi-user.target.wants/ipibench-resume.servi
 	echo "e2e: unit: ipibench run --resume $IPIBENCH_RESULTS"
 	ipibench run --resume "$IPIBENCH_RESULTS"
 	echo "e2e: resume rc=$?"
+	# Matrix done: the local backend on this boot (one mode right, one not).
+	if [ ! -f /host/var/lib/ipibench/pending ] && [ -f /host/e2e/local.ini ]; then
+		ipibench run -c /host/e2e/local.ini -o /host/results/local
+		echo "e2e: local rc=$?"
+	fi
 else
 	echo "e2e: nothing pending"
 fi
@@ -135,6 +142,7 @@ cp "$build/xen/xen.gz" "$root/e2e/xen.gz"
 cp "$build/dom0/vmlinux" "$root/boot/vmlinux-$kver"
 (cd "$ird" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -6) >"$root/boot/initrd.img-$kver"
 cp "$config" "$root/e2e/e2e.ini"
+[ -z "${3:-}" ] || cp "$3" "$root/e2e/local.ini"
 : >"$root/e2e/start"
 grub-editenv "$root/boot/grub/grubenv" create
 xencmd="console=com1 com1=115200 dom0_mem=512M dom0_max_vcpus=1 loglvl=all console_timestamps=boot"

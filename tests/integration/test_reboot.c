@@ -51,6 +51,22 @@ static const char config[] =
 	"type = flush_tlb_all\n"
 	"iterations = 50\n";
 
+/* Once the matrix is done, on its last boot (mixed): the local backend. */
+static const char local_config[] =
+	"[host]\n"
+	"backend = local\n"
+	"name = grub-e2e-local\n"
+	"cpus = 8\n"
+	"\n"
+	"[matrix]\n"
+	"modes = mixed, physical\n"
+	"repetitions = 1\n"
+	"order = interleaved\n"
+	"\n"
+	"[workload:flush]\n"
+	"type = flush_tlb_all\n"
+	"iterations = 20\n";
+
 static double now(void)
 {
 	struct timespec t;
@@ -133,7 +149,11 @@ static void test_reboot_matrix(void **s)
 	assert_non_null(cfg);
 	fputs(config, cfg);
 	fclose(cfg);
-	assert_int_equal(system("bash mk/grub-disk.sh " OUT " " OUT "/e2e.ini"), 0);
+	cfg = fopen(OUT "/local.ini", "w");
+	assert_non_null(cfg);
+	fputs(local_config, cfg);
+	fclose(cfg);
+	assert_int_equal(system("bash mk/grub-disk.sh " OUT " " OUT "/e2e.ini " OUT "/local.ini"), 0);
 
 	snprintf(name, sizeof(name), "ipibench-%d", (int)getpid());
 	log = fopen(OUT "/console.log", "w");
@@ -192,7 +212,8 @@ static void test_reboot_matrix(void **s)
 				genapic_of_boot[boots] = "x2apic_mixed";
 			else if (strstr(line, "Switched to APIC driver x2apic_cluster"))
 				genapic_of_boot[boots] = "x2apic_cluster";
-			if (strstr(line, "e2e: ") || strstr(line, "reboot: ") || strstr(line, "ipibench run:"))
+			if (strstr(line, "e2e: ") || strstr(line, "reboot: ") || strstr(line, "ipibench run:") ||
+			    strstr(line, "local: ") || strstr(line, "] mixed-r0") || strstr(line, "] physical-r0"))
 				fprintf(stderr, "[%5.0fs] %s\n", now() - t0, line);
 			if (strstr(line, "e2e: idle"))
 				done = 1;
@@ -268,6 +289,26 @@ static void test_reboot_matrix(void **s)
 	assert_true(!ne || !*ne);
 	assert_null(grubenv_get(&e, "ipibench_run"));
 	free(text);
+	/* The local backend, on the mixed boot: mixed runs, physical fails at once. */
+	text = disk_cat("/results/local/results.json");
+	res = json_loads(text ? text : "", 0, &je);
+	free(text);
+	if (!res)
+		fail_msg("local results.json on the disk: %s", je.text);
+	runs = json_object_get(res, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	json_t *r0 = json_array_get(runs, 0), *r1 = json_array_get(runs, 1);
+	assert_string_equal(json_string_value(json_object_get(r0, "mode")), "mixed");
+	assert_string_equal(json_string_value(json_object_get(r0, "status")), "ok");
+	assert_string_equal(json_string_value(json_object_get(r0, "genapic")), "x2apic_mixed");
+	assert_string_equal(json_string_value(json_object_get(r1, "mode")), "physical");
+	assert_string_equal(json_string_value(json_object_get(r1, "status")), "failed");
+	assert_string_equal(json_string_value(json_object_get(r1, "error")),
+		"this host booted Xen with x2apic_mixed (x2apic-mode=mixed on its command line), "
+		"not physical mode: the local backend runs in the mode the host booted "
+		"(use backend = reboot to switch)");
+	json_decref(res);
+
 	assert_true(disk_exists("/var/lib/ipibench/host.json"));
 	assert_false(disk_exists("/var/lib/ipibench/pending"));
 	assert_false(disk_exists("/etc/systemd/system/multi-user.target.wants/" HOST_UNIT_NAME));

@@ -472,7 +472,7 @@ static int cmd_status(const struct host_layout *l)
 	int installed = !host_install_load(l, &h, err, sizeof(err));
 
 	if (!installed) {
-		printf("ipibench host: not installed (%s)\n", err);
+		printf("ipibench host: %s\n", err);
 	} else {
 		char *cfg = read_text(l->custom_cfg), *main = read_text(l->grub_cfg);
 		int entries = cfg && strstr(cfg, HOST_CFG_BEGIN) && strstr(cfg, HOST_CFG_END);

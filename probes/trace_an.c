@@ -325,7 +325,9 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 				goto short_rec;
 			vec = r.d[0] & 0xff;
 			p->recv++;
-			if (!last[vec].valid || !r.has_tsc) {
+			/* No earlier send, or (TSC gone backwards on a CPU, already
+			 * reported) a send that is not earlier after all. */
+			if (!last[vec].valid || !r.has_tsc || r.tsc < last[vec].tsc) {
 				p->unmatched++;
 				continue;
 			}

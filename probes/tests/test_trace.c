@@ -460,6 +460,32 @@ static void test_ipi_real_physical(void **st)
 	xt_unmap(&f);
 }
 
+/* TSC going backwards on the receiving CPU: no negative (huge) latency. */
+static void test_ipi_tsc_backwards(void **st)
+{
+	struct xtb x;
+	struct tr_ipi p;
+	struct xt_file f;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 1, 1, 10);
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 2000, 0xf1);
+	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 500, 0xf1);	/* backwards */
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_ipi_run(&p, &f), 0);
+	assert_int_equal(p.an.tsc_backwards, 1);
+	assert_int_equal(p.recv, 2);
+	assert_int_equal(p.unmatched, 1);
+	assert_int_equal(p.mode[TR_PHYS].lat.count, 1);
+	assert_int_equal(p.mode[TR_PHYS].lat.max, 1000);
+	tr_ipi_fini(&p);
+	free(x.b);
+}
+
 static void test_irq(void **st)
 {
 	struct xtb x;
@@ -552,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_file_and_memory_agree),
 		cmocka_unit_test(test_ipi_latency_merge),
 		cmocka_unit_test(test_ipi_real_physical),
+		cmocka_unit_test(test_ipi_tsc_backwards),
 		cmocka_unit_test(test_irq),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_id_cap),

@@ -377,7 +377,7 @@ static int cmd_install(const struct host_layout *l, int argc, char **argv)
 		return 1;
 	}
 	static const char *const xen_drop[] = { "x2apic-mode=", "x2apic_phys=", "ipibench.", NULL };
-	static const char *const dom0_drop[] = { "BOOT_IMAGE=", "initrd=", NULL };
+	static const char *const dom0_drop[] = { "BOOT_IMAGE=", "initrd=", "placeholder", NULL };
 	if (xen_cmdline) {
 		snprintf(h.xen_cmdline, sizeof(h.xen_cmdline), "%s", xen_cmdline);
 	} else if (running_xen_cmdline(h.xen_cmdline, sizeof(h.xen_cmdline), err, sizeof(err))) {

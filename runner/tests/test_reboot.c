@@ -388,12 +388,12 @@ static void test_host_install_status_uninstall(void **s)
 
 	assert_int_equal(host((const char *[]){ "host", "install", "--root", tmproot, "--xen", x,
 			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
-			"--dom0-cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
+			"--dom0-cmdline", "placeholder BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
 			"--yes", NULL }), 0);
 	/* Twice: the block is replaced, not duplicated. */
 	assert_int_equal(host((const char *[]){ "host", "install", "--root", tmproot, "--xen", x,
 			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
-			"--dom0-cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
+			"--dom0-cmdline", "placeholder BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
 			"--yes", NULL }), 0);
 
 	host_layout_init(&l, tmproot);
@@ -405,7 +405,7 @@ static void test_host_install_status_uninstall(void **s)
 	/* The requested mode comes from the entry; the old word is dropped; BOOT_IMAGE too. */
 	assert_null(strstr(cfg, "loglvl=all x2apic-mode=cluster x2apic-mode"));
 	assert_non_null(strstr(cfg, " loglvl=all x2apic-mode=physical ipibench.run="));
-	assert_non_null(strstr(cfg, "placeholder root=/dev/vda1\n"));
+	assert_non_null(strstr(cfg, "' placeholder root=/dev/vda1\n"));  /* one placeholder */
 	free(cfg);
 	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), 0);
 	assert_true(h.assume_yes);

@@ -23,7 +23,8 @@
 #define IPB_TRC_APIC_TSC_KHZ (IPB_TRC_HW_APIC + 0x0ff)
 #define IPB_IPI_LOGICAL 0x800u
 
-#define IPB_TRC_HW_IRQ_HANDLED 0x00802008u
+#define IPB_TRC_HW_IRQ_HANDLED 0x00802008u		/* irq, tsc in, tsc out (low 32 bits) */
+#define IPB_TRC_HW_IRQ_UNMAPPED_VECTOR 0x00802007u	/* vector */
 
 #if __has_include("ipibench/abi.h")
 #include "ipibench/abi.h"

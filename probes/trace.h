@@ -70,6 +70,7 @@ void tr_ipi_fini(struct tr_ipi *p);
 /* Interrupts handled. */
 struct tr_irq {
 	uint64_t *irqs, *ipis;		/* per CPU, XT_MAX_CPUS entries */
+	uint64_t *unmapped;		/* per CPU: vectors with no IRQ (bogus_vector) */
 	uint32_t ncpu;
 	struct cmap irq;		/* IRQ -> count, handling cycles */
 	struct cmap vec;		/* IPI vector -> receives */

@@ -400,7 +400,8 @@ int tr_irq_run(struct tr_irq *q, const struct xt_file *f)
 	memset(q, 0, sizeof(*q));
 	q->irqs = calloc(XT_MAX_CPUS, sizeof(*q->irqs));
 	q->ipis = calloc(XT_MAX_CPUS, sizeof(*q->ipis));
-	if (!q->irqs || !q->ipis || cmap_init(&q->irq, 65536) || cmap_init(&q->vec, 256) ||
+	q->unmapped = calloc(XT_MAX_CPUS, sizeof(*q->unmapped));
+	if (!q->irqs || !q->ipis || !q->unmapped || cmap_init(&q->irq, 65536) || cmap_init(&q->vec, 256) ||
 	    xt_seq_init(&s, f, &q->an))
 		return -1;
 	while (xt_seq_next(&s, &r)) {
@@ -408,6 +409,8 @@ int tr_irq_run(struct tr_irq *q, const struct xt_file *f)
 			/* d0 = irq, d1 = tsc in, d2 = tsc out (low 32 bits) */
 			q->irqs[r.cpu]++;
 			cmap_add(&q->irq, r.d[0], 1, (uint32_t)(r.d[2] - r.d[1]));
+		} else if (r.event == IPB_TRC_HW_IRQ_UNMAPPED_VECTOR) {
+			q->unmapped[r.cpu]++;
 		} else if (r.event == IPB_TRC_APIC_IPI_RECV && r.nextra >= 1) {
 			q->ipis[r.cpu]++;
 			cmap_add(&q->vec, r.d[0] & 0xff, 1, 0);
@@ -428,7 +431,8 @@ void tr_irq_fini(struct tr_irq *q)
 {
 	free(q->irqs);
 	free(q->ipis);
-	q->irqs = q->ipis = NULL;
+	free(q->unmapped);
+	q->irqs = q->ipis = q->unmapped = NULL;
 	cmap_fini(&q->irq);
 	cmap_fini(&q->vec);
 }

@@ -77,9 +77,9 @@ static const struct subcmd subcmds[] = {
 	  "the ipibench collector writes; without either, cycles only.\n"
 	  "Percentiles come from a log-linear histogram: within 1/64 of the sample.\n" },
 	{ "irq", do_irq, 1, 0, "irq FILE... [--json]",
-	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, and\n"
-	  "apic:ipi_recv), per IRQ (count, mean handling cycles from do_irq's TSCs)\n"
-	  "and per IPI vector.\n" },
+	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, apic:ipi_recv,\n"
+	  "and bogus_vector = TRC_HW_IRQ_UNMAPPED_VECTOR), per IRQ (count, mean\n"
+	  "handling cycles from do_irq's TSCs) and per IPI vector.\n" },
 };
 #define NSUB (sizeof(subcmds) / sizeof(subcmds[0]))
 
@@ -588,9 +588,10 @@ static json_t *irq_json(const char *path, const struct tr_irq *q)
 	json_t *cpus = json_array(), *irqs = json_array(), *vecs = json_array();
 
 	for (uint32_t c = 0; c < q->ncpu; c++)
-		if (q->irqs[c] || q->ipis[c])
-			json_array_append_new(cpus, json_pack("{s:i,s:I,s:I}", "cpu", (int)c,
-				"irqs", (json_int_t)q->irqs[c], "ipis", (json_int_t)q->ipis[c]));
+		if (q->irqs[c] || q->ipis[c] || q->unmapped[c])
+			json_array_append_new(cpus, json_pack("{s:i,s:I,s:I,s:I}", "cpu", (int)c,
+				"irqs", (json_int_t)q->irqs[c], "ipis", (json_int_t)q->ipis[c],
+				"unmapped_vectors", (json_int_t)q->unmapped[c]));
 	for (uint32_t i = 0; i < q->irq.cap; i++)
 		if (q->irq.used[i])
 			json_array_append_new(irqs, json_pack("{s:I,s:I,s:f}", "irq",
@@ -633,16 +634,19 @@ static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n)
 static void irq_text(const char *path, const struct tr_irq *q)
 {
 	uint32_t n, *k;
-	uint64_t ti = 0, tp = 0;
+	uint64_t ti = 0, tp = 0, tu = 0;
 
-	printf("%s: interrupts handled\n%5s %12s %12s\n", path, "cpu", "irqs", "ipis");
+	printf("%s: interrupts handled\n%5s %12s %12s %12s\n", path, "cpu", "irqs", "ipis",
+	       "bogus_vector");
 	for (uint32_t c = 0; c < q->ncpu; c++)
-		if (q->irqs[c] || q->ipis[c]) {
-			printf("%5u %12" PRIu64 " %12" PRIu64 "\n", c, q->irqs[c], q->ipis[c]);
+		if (q->irqs[c] || q->ipis[c] || q->unmapped[c]) {
+			printf("%5u %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", c, q->irqs[c],
+			       q->ipis[c], q->unmapped[c]);
 			ti += q->irqs[c];
 			tp += q->ipis[c];
+			tu += q->unmapped[c];
 		}
-	printf("%5s %12" PRIu64 " %12" PRIu64 "\n", "total", ti, tp);
+	printf("%5s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "total", ti, tp, tu);
 	k = sorted_slots(&q->irq, &n);
 	if (n) {
 		printf("\n%8s %12s %14s\n", "irq", "count", "mean cycles");

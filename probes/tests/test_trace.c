@@ -502,9 +502,12 @@ static void test_irq(void **st)
 	XTB_REC(&x, IPB_TRC_HW_IRQ_HANDLED, 10, 30, 0, 50);
 	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 30, 0xfb);
 	XTB_REC(&x, IPB_TRC_APIC_IPI_RECV, 40, 0xf1);
+	XTB_REC(&x, IPB_TRC_HW_IRQ_UNMAPPED_VECTOR, 50, 0x99);
 	xtb_end(&x);
 	xt_mem(&f, x.b, x.len);
 	assert_int_equal(tr_irq_run(&q, &f), 0);
+	assert_int_equal(q.unmapped[5], 1);
+	assert_int_equal(q.unmapped[0], 0);
 	assert_int_equal(q.ncpu, 6);
 	assert_int_equal(q.irqs[0], 2);
 	assert_int_equal(q.ipis[0], 1);

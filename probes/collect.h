@@ -14,7 +14,11 @@
  * `ipibench trace` read it; it opens with an apic:tsc_khz record so
  * `trace ipi` can give ns.  Lost records (Xen's TRC_LOST_RECORDS, buffers
  * full) and ring wraps are counted in the stats, never hidden: a caller
- * should put st.lost_records in its results.
+ * should put st.lost_records in its results.  Xen reports a loss with the
+ * next record it writes, so a loss from before start (buffers left full by
+ * an earlier tracer that did not drain them) is counted in the first
+ * window; TRC_LOST_RECORDS carries the TSC of the first lost record if the
+ * difference matters.
  *
  * Needs libxenctrl, libxenforeignmemory, libxenevtchn (the static agent
  * links them); nothing else in libprobes.a refers to this file, so the host

@@ -11,7 +11,7 @@ set -euo pipefail
 
 # Packages from bookworm.
 PKGS=(
-	gcc make flex bison python3 pkg-config dpkg-dev xz-utils
+	gcc make flex bison python3 pkg-config dpkg-dev xz-utils ccache
 	libxen-dev busybox-static
 	libjansson-dev libinih-dev libcmocka-dev libgsl-dev
 	gnuplot-nox hyperfine linux-perf

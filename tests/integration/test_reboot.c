@@ -276,6 +276,11 @@ static void test_reboot_matrix(void **s)
 		assert_non_null(strstr(cl, "ipibench.run="));
 		assert_non_null(strstr(cl, want_word));
 		assert_non_null(strstr(cl, "ipibench.e2e=1"));
+		/* The rest is the command line of the Xen that ran 'host install'. */
+		assert_non_null(strstr(cl, "console=com1 com1=115200 dom0_mem=512M dom0_max_vcpus=1 "));
+		snprintf(want_word, sizeof(want_word), "x2apic-mode=%s ", i ? "mixed" : "physical");
+		assert_non_null(strstr(cl, want_word));
+		assert_ptr_equal(strstr(cl, "x2apic-mode="), strstr(cl, want_word));  /* only one */
 		json_decref(a);
 	}
 
@@ -308,6 +313,11 @@ static void test_reboot_matrix(void **s)
 		"not physical mode: the local backend runs in the mode the host booted "
 		"(use backend = reboot to switch)");
 	json_decref(res);
+
+	/* install took dom0's command line from the running one, once. */
+	text = disk_cat("/boot/grub/custom.cfg");
+	assert_non_null(strstr(text ? text : "", "' placeholder console=hvc0 quiet\n"));
+	free(text);
 
 	assert_true(disk_exists("/var/lib/ipibench/host.json"));
 	assert_false(disk_exists("/var/lib/ipibench/pending"));

@@ -16,7 +16,8 @@ PKGS=(
 	libjansson-dev libinih-dev libcmocka-dev libgsl-dev
 	gnuplot-nox hyperfine linux-perf
 	clang libclang-rt-14-dev
-	e2fsprogs mtools cpio rsync
+	e2fsprogs cpio rsync
+	grub-pc-bin grub-common
 )
 # Packages from bookworm-backports (QEMU >= 9 can emulate x2APIC under TCG).
 BPO_PKGS=(qemu-system-x86)

@@ -2,3 +2,10 @@
 analysis_SRCS := $(wildcard analysis/*.c)
 analysis_TESTS := $(wildcard analysis/tests/test_*.c)
 analysis_LIBS := -ljansson -lgsl -lgslcblas
+
+# The GitLab CI template, run for real with gitlab-ci-local (shell executor)
+# on fixture results; part of `make test` through UNIT_EXTRA.
+.PHONY: ci-template-test
+ci-template-test: $(BUILD)/bin/ipibench
+	@bash analysis/tests/ci_template_test.sh
+UNIT_EXTRA += ci-template-test

@@ -55,6 +55,19 @@ struct host_backend_ops {
 extern const struct host_backend_ops *const host_backends[];
 const struct host_backend_ops *host_backend_find(const char *name);
 
+/* Helpers for backends: a one-line error into r->error ... */
+void host_fail(struct host_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* ... and a progress line, "PREFIXmessage", unless opts are quiet. */
+void host_progress(const struct host_opts *o, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * Start argv[0] (looked up in PATH) with stdin from /dev/null and stdout
+ * and stderr into outfd.  The child is killed when the calling thread
+ * ends (PR_SET_PDEATHSIG), so it never outlives ipibench.  -1 on fork failure.
+ */
+int host_spawn(char *const argv[], int outfd);
+
 /* x2apic-mode name -> the genapic driver Xen reports for it. */
 const char *mode_genapic(const char *mode);
 

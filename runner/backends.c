@@ -1,5 +1,12 @@
 /* The host backend registry: one entry per file in runner/backends/. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "ipibench/modes.h"
 #include "runner/backend.h"
@@ -26,4 +33,45 @@ const struct host_backend_ops *host_backend_find(const char *name)
 const char *mode_genapic(const char *mode)
 {
 	return ipibench_mode_genapic(mode);
+}
+
+void host_fail(struct host_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+}
+
+void host_progress(const struct host_opts *o, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet || !o->progress)
+		return;
+	fputs(prefix, o->progress);
+	va_start(ap, fmt);
+	vfprintf(o->progress, fmt, ap);
+	va_end(ap);
+	fputc('\n', o->progress);
+	fflush(o->progress);
+}
+
+int host_spawn(char *const argv[], int outfd)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	int devnull = open("/dev/null", O_RDONLY);
+	dup2(devnull, 0);
+	dup2(outfd, 1);
+	dup2(outfd, 2);
+	execvp(argv[0], argv);
+	fprintf(stderr, "ipibench: exec %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
 }

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,29 +20,6 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
-
-static void fail(struct host_result *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof(r->error), fmt, ap);
-	va_end(ap);
-}
-
-static void progress(const struct host_opts *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->quiet || !o->progress)
-		return;
-	fprintf(o->progress, "        ");
-	va_start(ap, fmt);
-	vfprintf(o->progress, fmt, ap);
-	va_end(ap);
-	fputc('\n', o->progress);
-	fflush(o->progress);
-}
 
 const char *host_agent_path(void)
 {
@@ -92,13 +68,13 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	size_t llen = 0;
 	int pfd[2], st = 0;
 	double t0 = now_s();
-	pid_t pid, parent = getpid();
+	pid_t pid;
 	FILE *log;
 	json_error_t je;
 
 	*agent = NULL;
 	if (access(exe, X_OK)) {
-		fail(r, "agent %s: %s (build it with 'make build' or set IPIBENCH_AGENT)",
+		host_fail(r, "agent %s: %s (build it with 'make build' or set IPIBENCH_AGENT)",
 		     exe, strerror(errno));
 		return -1;
 	}
@@ -106,33 +82,24 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	snprintf(apath, sizeof(apath), "%s/agent.json", outdir);
 	unlink(apath);
 	if (!(log = fopen(logpath, "w"))) {
-		fail(r, "%s: %s", logpath, strerror(errno));
+		host_fail(r, "%s: %s", logpath, strerror(errno));
 		return -1;
 	}
 	if (pipe2(pfd, O_CLOEXEC)) {
-		fail(r, "pipe: %s", strerror(errno));
+		host_fail(r, "pipe: %s", strerror(errno));
 		fclose(log);
 		return -1;
 	}
-	pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		int devnull = open("/dev/null", O_RDONLY);
-		dup2(devnull, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		if (job)
-			execl(exe, exe, "--job", job, "--out", outdir, (char *)NULL);
-		else
-			execl(exe, exe, "--out", outdir, (char *)NULL);
-		fprintf(stderr, "ipibench: exec %s: %s\n", exe, strerror(errno));
-		_exit(127);
+	{
+		char *args[] = { (char *)exe, "--out", (char *)outdir, "--job", (char *)job, NULL };
+
+		if (!job)
+			args[3] = NULL;
+		pid = host_spawn(args, pfd[1]);
 	}
 	close(pfd[1]);
 	if (pid < 0) {
-		fail(r, "fork: %s", strerror(errno));
+		host_fail(r, "fork: %s", strerror(errno));
 		close(pfd[0]);
 		fclose(log);
 		return -1;
@@ -147,7 +114,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 			waitpid(pid, &st, 0);
 			close(pfd[0]);
 			fclose(log);
-			fail(r, "the agent did not finish in %us; killed, see %s", o->timeout_s, logpath);
+			host_fail(r, "the agent did not finish in %us; killed, see %s", o->timeout_s, logpath);
 			return -1;
 		}
 		if (poll(&p, 1, 500) <= 0)
@@ -166,7 +133,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 			line[llen] = '\0';
 			llen = 0;
 			if (job && !strncmp(line, "ipibench: ", 10))
-				progress(o, "agent: %s", line + 10);
+				host_progress(o, "        ", "agent: %s", line + 10);
 		}
 	}
 	close(pfd[0]);
@@ -177,7 +144,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	r->t_done = now_s() - t0;
 	*agent = json_load_file(apath, 0, &je);
 	if (!*agent) {
-		fail(r, "the agent (exit status %d) left no readable %s; see %s",
+		host_fail(r, "the agent (exit status %d) left no readable %s; see %s",
 		     r->agent_rc, apath, logpath);
 		return -1;
 	}
@@ -211,16 +178,16 @@ static int local_run(const struct host_opts *o, struct host_result *r)
 	/* 1. What did this host boot?  (A quick agent run without a job.) */
 	snprintf(probe, sizeof(probe), "%s/probe", o->workdir);
 	if (run_mkdirs(probe)) {
-		fail(r, "%s: %s", probe, strerror(errno));
+		host_fail(r, "%s: %s", probe, strerror(errno));
 		return -1;
 	}
 	if (host_agent_exec(o, NULL, probe, "agent.log", r, &a))
 		return -1;
 	json_decref(a);
-	progress(o, "local: Xen selected %s", r->genapic[0] ? r->genapic : "no APIC driver");
+	host_progress(o, "        ", "local: Xen selected %s", r->genapic[0] ? r->genapic : "no APIC driver");
 	if (strcmp(r->genapic, mode_genapic(o->mode))) {
 		cmdline_mode(r->xen_cmdline, how, sizeof(how));
-		fail(r, "this host booted Xen with %s%s, not %s mode: the local backend "
+		host_fail(r, "this host booted Xen with %s%s, not %s mode: the local backend "
 		     "runs in the mode the host booted (use backend = reboot to switch)",
 		     r->genapic[0] ? r->genapic : "no known APIC driver", how, o->mode);
 		return -1;
@@ -231,7 +198,7 @@ static int local_run(const struct host_opts *o, struct host_result *r)
 		return -1;
 	json_decref(a);
 	r->t_done = now_s() - t0;
-	progress(o, "local: agent done (rc=%d)", r->agent_rc);
+	host_progress(o, "        ", "local: agent done (rc=%d)", r->agent_rc);
 	return 0;
 }
 

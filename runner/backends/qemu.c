@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,30 +32,14 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void fail(struct host_result *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof(r->error), fmt, ap);
-	va_end(ap);
-}
-
-static void progress(const struct host_opts *o, double t, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->quiet || !o->progress)
-		return;
-	fprintf(o->progress, "[%6.1fs] ", t);
-	va_start(ap, fmt);
-	vfprintf(o->progress, fmt, ap);
-	va_end(ap);
-	fputc('\n', o->progress);
-	fflush(o->progress);
-}
-
 /* Build QEMU's command line into argv (strings owned by bufs). */
+/* A progress line stamped with the seconds since QEMU started. */
+#define progress(o, t, ...) do {					\
+	char pre_[24];							\
+	snprintf(pre_, sizeof(pre_), "[%6.1fs] ", (double)(t));	\
+	host_progress((o), pre_, __VA_ARGS__);				\
+} while (0)
+
 static int build_argv(const struct host_opts *o, char **argv, char bufs[][1024],
 		      struct host_result *r)
 {
@@ -88,7 +71,7 @@ static int build_argv(const struct host_opts *o, char **argv, char bufs[][1024],
 	snprintf(r->xen_cmdline, sizeof(r->xen_cmdline), "%s", argv[n - 1]);
 	/* -initrd takes "module args,module": no commas in the paths. */
 	if (strchr(o->kernel, ',') || strchr(o->initrd, ',') || strchr(o->workdir, ',')) {
-		fail(r, "paths with commas cannot be passed to QEMU: %s, %s, %s",
+		host_fail(r, "paths with commas cannot be passed to QEMU: %s, %s, %s",
 		     o->kernel, o->initrd, o->workdir);
 		return -1;
 	}
@@ -113,7 +96,7 @@ static int make_disk(const struct host_opts *o, struct host_result *r)
 	snprintf(path, sizeof(path), "%s/disk.img", o->workdir);
 	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	if (fd < 0 || ftruncate(fd, (off_t)o->disk_mb << 20)) {
-		fail(r, "%s: %s", path, strerror(errno));
+		host_fail(r, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -149,12 +132,12 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	memset(r, 0, sizeof(*r));
 	r->agent_rc = -1;
 	if (!find_program(o->qemu)) {
-		fail(r, "%s not found (install it with 'make deps')", o->qemu);
+		host_fail(r, "%s not found (install it with 'make deps')", o->qemu);
 		return -1;
 	}
 	for (const char **p = (const char *[]){ o->xen, o->kernel, o->initrd, NULL }; *p; p++)
 		if (access(*p, R_OK)) {
-			fail(r, "%s: %s (run 'make hv dom0')", *p, strerror(errno));
+			host_fail(r, "%s: %s (run 'make hv dom0')", *p, strerror(errno));
 			return -1;
 		}
 	if (build_argv(o, argv, bufs, r) < 0)
@@ -166,11 +149,11 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	unlink(agentpath);
 	log = fopen(logpath, "w");
 	if (!log) {
-		fail(r, "%s: %s", logpath, strerror(errno));
+		host_fail(r, "%s: %s", logpath, strerror(errno));
 		return -1;
 	}
 	if (pipe2(pfd, O_CLOEXEC)) {
-		fail(r, "pipe: %s", strerror(errno));
+		host_fail(r, "pipe: %s", strerror(errno));
 		fclose(log);
 		return -1;
 	}
@@ -178,24 +161,11 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 
-	pid_t parent = getpid();
-	pid = fork();
-	if (pid == 0) {
-		/* QEMU dies with us, whatever way we end. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		int devnull = open("/dev/null", O_RDONLY);
-		dup2(devnull, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		execvp(argv[0], argv);
-		fprintf(stderr, "ipibench: exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	/* QEMU dies with us, whatever way we end. */
+	pid = host_spawn(argv, pfd[1]);
 	close(pfd[1]);
 	if (pid < 0) {
-		fail(r, "fork: %s", strerror(errno));
+		host_fail(r, "fork: %s", strerror(errno));
 		close(pfd[0]);
 		goto out;
 	}
@@ -208,11 +178,11 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 
 		t = now_s() - t0;
 		if (stop_signal) {
-			fail(r, "stopped by signal %d after %.0fs; QEMU killed", (int)stop_signal, t);
+			host_fail(r, "stopped by signal %d after %.0fs; QEMU killed", (int)stop_signal, t);
 			break;
 		}
 		if (t >= o->timeout_s) {
-			fail(r, "timeout after %us (%s); QEMU killed, see %s", o->timeout_s,
+			host_fail(r, "timeout after %us (%s); QEMU killed, see %s", o->timeout_s,
 			     r->t_dom0 ? "dom0 was up, the agent did not finish" :
 			     r->genapic[0] ? "Xen up, dom0 did not come up" :
 			     "Xen did not reach its APIC setup", logpath);
@@ -220,7 +190,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 		}
 		n = poll(&p, 1, 200);
 		if (n < 0 && errno != EINTR) {
-			fail(r, "poll: %s", strerror(errno));
+			host_fail(r, "poll: %s", strerror(errno));
 			break;
 		}
 		if (n <= 0)
@@ -233,7 +203,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 			int st = 0;
 			waitpid(pid, &st, 0);
 			pid = -1;
-			fail(r, "QEMU exited (%s %d) before the agent finished; see %s",
+			host_fail(r, "QEMU exited (%s %d) before the agent finished; see %s",
 			     WIFEXITED(st) ? "status" : "signal",
 			     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), logpath);
 			break;
@@ -276,11 +246,11 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 				done = 1;
 				break;
 			case CON_XEN_PANIC:
-				fail(r, "Xen panicked at %.0fs; see %s", t, logpath);
+				host_fail(r, "Xen panicked at %.0fs; see %s", t, logpath);
 				done = -1;
 				break;
 			case CON_DOM0_CRASH:
-				fail(r, "dom0 crashed at %.0fs (%s); see %s", t,
+				host_fail(r, "dom0 crashed at %.0fs (%s); see %s", t,
 				     console_strip_prefix(line), logpath);
 				done = -1;
 				break;
@@ -293,7 +263,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 		if (done) {
 			t = now_s() - t0;
 			if (access(agentpath, R_OK)) {
-				fail(r, "the agent finished but left no %s", agentpath);
+				host_fail(r, "the agent finished but left no %s", agentpath);
 				break;
 			}
 			progress(o, t, "agent: done (rc=%d), results safe; stopping QEMU", r->agent_rc);

@@ -556,29 +556,6 @@ int results_last_pending(const json_t *results, const char *id)
 
 /* ---- the backend ------------------------------------------------------- */
 
-static void fail(struct host_result *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof(r->error), fmt, ap);
-	va_end(ap);
-}
-
-static void progress(const struct host_opts *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->quiet || !o->progress)
-		return;
-	fprintf(o->progress, "        reboot: ");
-	va_start(ap, fmt);
-	vfprintf(o->progress, fmt, ap);
-	va_end(ap);
-	fputc('\n', o->progress);
-	fflush(o->progress);
-}
-
 /* A run's results directory: workdir is DIR/runs/ID. */
 static int split_workdir(const char *workdir, char *dir, size_t dlen, char *id, size_t ilen)
 {
@@ -621,13 +598,13 @@ static void finish(const struct host_layout *l, const struct host_opts *o)
 		grubenv_unset(&e, "ipibench_run");
 		grubenv_unset(&e, "ipibench_cmdline");
 		if (grubenv_store(l->grubenv, &e, err, sizeof(err)))
-			progress(o, "warning: %s", err);
+			host_progress(o, "        reboot: ", "warning: %s", err);
 	}
 	if (unlink(l->unit_link) && errno != ENOENT)
-		progress(o, "warning: %s: %s", l->unit_link, strerror(errno));
+		host_progress(o, "        reboot: ", "warning: %s: %s", l->unit_link, strerror(errno));
 	unlink(l->pending);
 	sync();
-	progress(o, "matrix finished: %s disabled, the next boot is GRUB's default entry",
+	host_progress(o, "        reboot: ", "matrix finished: %s disabled, the next boot is GRUB's default entry",
 		 HOST_UNIT_NAME);
 }
 
@@ -700,20 +677,20 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	if (host_install_load(&l, &h, r->error, sizeof(r->error)))
 		return -1;
 	if (!l.root[0] && geteuid()) {
-		fail(r, "the reboot backend must run as root (it writes %s and reboots)", l.grubenv);
+		host_fail(r, "the reboot backend must run as root (it writes %s and reboots)", l.grubenv);
 		return -1;
 	}
 	if (host_check_dom0(r->error, sizeof(r->error)))
 		return -1;
 	if (split_workdir(o->workdir, dir, sizeof(dir), id, sizeof(id))) {
-		fail(r, "%s: not a run directory (RESULTS/runs/ID)", o->workdir);
+		host_fail(r, "%s: not a run directory (RESULTS/runs/ID)", o->workdir);
 		return -1;
 	}
 	nopend = host_pending_load(l.pending, &p, r->error, sizeof(r->error));
 	if (nopend < 0)
 		return -1;
 	if (!nopend && strcmp(p.results, dir)) {
-		fail(r, "another matrix is pending on this host (%s): finish it with "
+		host_fail(r, "another matrix is pending on this host (%s): finish it with "
 		     "'ipibench run --resume %s' or see 'ipibench host status'", p.results, p.results);
 		return -1;
 	}
@@ -731,7 +708,7 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	/* What is this host running? */
 	snprintf(path, sizeof(path), "%s/probe", o->workdir);
 	if (run_mkdirs(path)) {
-		fail(r, "%s: %s", path, strerror(errno));
+		host_fail(r, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (host_agent_exec(o, NULL, path, "agent.log", r, &a))
@@ -746,18 +723,18 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	switch (reboot_decide(o->mode, marker, r->genapic, r->xen_cmdline,
 			      nopend ? "" : p.reboot_for, why, sizeof(why))) {
 	case STEP_RUN_HERE:
-		progress(o, "%s", why);
+		host_progress(o, "        reboot: ", "%s", why);
 		snprintf(path, sizeof(path), "%s/job.json", o->workdir);
 		rc = host_agent_exec(o, access(path, R_OK) ? NULL : path, o->workdir,
 				     "console.log", r, &a);
 		json_decref(a);
 		if (!rc)
-			progress(o, "agent done (rc=%d)", r->agent_rc);
+			host_progress(o, "        reboot: ", "agent done (rc=%d)", r->agent_rc);
 		if (last)
 			finish(&l, o);
 		return rc;
 	case STEP_FAIL:
-		fail(r, "%s", why);
+		host_fail(r, "%s", why);
 		if (last)
 			finish(&l, o);
 		return -1;
@@ -768,7 +745,7 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	/* A one-shot boot into this run's entry. */
 	if (nopend) {
 		if (on_volatile_fs(dir)) {
-			fail(r, "%s is on a tmpfs: the results would not survive the reboot", dir);
+			host_fail(r, "%s is on a tmpfs: the results would not survive the reboot", dir);
 			return -1;
 		}
 		if (confirm(o, &h, r->error, sizeof(r->error)))
@@ -793,16 +770,16 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	if (grubenv_store(l.grubenv, &e, r->error, sizeof(r->error)))
 		return -1;
 	sync();
-	progress(o, "%s; next boot (once): %s, then '%s' resumes %s", why, entry,
+	host_progress(o, "        reboot: ", "%s; next boot (once): %s, then '%s' resumes %s", why, entry,
 		 HOST_UNIT_NAME, dir);
 	const char *cmd = reboot_cmd();
-	progress(o, "rebooting: %s", cmd);
+	host_progress(o, "        reboot: ", "rebooting: %s", cmd);
 	fflush(NULL);
 	rc = system(cmd);
 	if (rc) {
 		grubenv_unset(&e, "next_entry");
 		grubenv_store(l.grubenv, &e, why, sizeof(why));
-		fail(r, "reboot command '%s' failed (status %d); next_entry cleared", cmd, rc);
+		host_fail(r, "reboot command '%s' failed (status %d); next_entry cleared", cmd, rc);
 		return -1;
 	}
 	/* Wait to be stopped by the shutdown. */
@@ -810,7 +787,7 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	unsigned int wait_s = w ? (unsigned int)strtoul(w, NULL, 10) : 600;
 	for (unsigned int s = 0; s < wait_s; s++)
 		sleep(1);
-	fail(r, "asked for a reboot ('%s') but the host is still up after %us", cmd, wait_s);
+	host_fail(r, "asked for a reboot ('%s') but the host is still up after %us", cmd, wait_s);
 	return -1;
 }
 

@@ -44,6 +44,7 @@ help:
 	@echo "make test         unit tests (ASan+UBSan) and QEMU integration tests"
 	@echo "make fuzz         run the trace reader fuzz target for longer"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
+	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
 
 deps:
 	@bash mk/deps.sh

@@ -214,6 +214,57 @@ static void test_report(void **s)
 	free(o.text);
 }
 
+/*
+ * A sweep is one result set per CPU count, each keeping [host]'s 4 hotplug
+ * CPUs; the ICR writes grow with the CPU count in physical mode only (18
+ * CPUs = two x2APIC clusters), and the report draws latency against CPUs.
+ */
+static void test_sweep(void **s)
+{
+	struct cmd_out o;
+	json_error_t je;
+	struct stat st;
+	const unsigned int counts[] = { 8, 18 };
+
+	(void)s;
+	system("rm -rf " DIR_ "/sweep");
+	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/sweep-small.ini",
+					 "-o", DIR_ "/sweep", NULL });
+	assert_int_equal(o.status, 0);
+	free(o.text);
+	for (int i = 0; i < 2; i++) {
+		char path[256];
+		json_t *res, *run;
+		size_t k;
+
+		snprintf(path, sizeof(path), DIR_ "/sweep/c%u/results.json", counts[i]);
+		res = json_load_file(path, 0, &je);
+		assert_non_null(res);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(res, "host"), "cpus")),
+				 counts[i]);
+		json_array_foreach(json_object_get(res, "runs"), k, run) {
+			const char *mode = json_string_value(json_object_get(run, "mode"));
+			json_t *w = workload(run, "ipi-allbut");
+			json_t *c = json_object_get(w, "counters");
+			json_int_t per_op = json_integer_value(json_object_get(c, "icr_writes")) /
+					    json_integer_value(json_object_get(c, "operations"));
+
+			assert_string_equal(json_string_value(json_object_get(run, "status")), "ok");
+			assert_int_equal(json_integer_value(json_object_get(run, "maxcpus")), counts[i] + 4);
+			assert_int_equal(per_op, !strcmp(mode, "physical") ? counts[i] - 1 :
+						 counts[i] > 16 ? 2 : 1);
+		}
+		json_decref(res);
+	}
+	itest_run(&o, (const char *[]){ "report", DIR_ "/sweep/c8", DIR_ "/sweep/c18",
+					 "-o", DIR_ "/sweep/report", NULL });
+	assert_int_equal(o.status, 0);
+	free(o.text);
+	assert_int_equal(stat(DIR_ "/sweep/report/report.md", &st), 0);
+	/* the latency-against-CPUs plot */
+	assert_int_equal(system("ls " DIR_ "/sweep/report/sweep-*.png >/dev/null"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_kill_and_resume),
 		cmocka_unit_test(test_trace_ipi),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_sweep),
 	};
 	return cmocka_run_group_tests_name("integration: run", tests, NULL, NULL);
 }

@@ -184,8 +184,8 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		fmt_dur(el, sizeof(el), now_s() - t_start);
 		if (done)
 			fmt_dur(eta, sizeof(eta), (now_s() - t_start) / done * (todo - done));
-		fprintf(stderr, "[%zu/%zu] %s: booting %s mode (elapsed %s, ETA %s)\n",
-			done + 1, todo, id, mode, el, eta);
+		fprintf(stderr, "[%zu/%zu] %s: %s mode on the %s host (elapsed %s, ETA %s)\n",
+			done + 1, todo, id, mode, be->name, el, eta);
 
 		snprintf(wd, sizeof(wd), "%s/runs/%s", res->dir, id);
 		run_mkdirs(wd);

@@ -296,10 +296,7 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 	if (!l->root[0] && find_program("systemctl") && system("systemctl daemon-reload"))
 		fprintf(stderr, "ipibench host install: warning: systemctl daemon-reload failed\n");
 	/* 5. The record. */
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(h->installed, sizeof(h->installed), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	iso_now(h->installed, sizeof(h->installed));
 	if (host_install_store(l, h, err, sizeof(err))) {
 		fprintf(stderr, "ipibench host install: %s\n", err);
 		return 1;

@@ -56,15 +56,6 @@ static void fmt_dur(char *buf, size_t len, double s)
 		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
 }
 
-static void iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /*
  * The job the agent runs in each boot: every workload of the config, with
  * the trace settings (which the agent core handles) apart from the

@@ -13,15 +13,6 @@
 #define IPIBENCH_COMMIT "unknown"
 #endif
 
-static void iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 int results_copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
 	char tmp[4200], buf[65536];

@@ -19,6 +19,15 @@ double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 int find_program(const char *prog)
 {
 	char path[PATH_MAX];

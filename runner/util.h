@@ -12,6 +12,8 @@ double now_s(void);
 int find_program(const char *prog);
 /* "QEMU emulator version 10.0.2 ..." -> "10.0.2" (static buffer; "" if unknown). */
 const char *qemu_version(const char *qemu);
+/* The current UTC time as ISO 8601 ("2026-11-30T09:00:00Z"). */
+void iso_now(char *buf, size_t len);
 /* mkdir -p; 0 or -1 with errno. */
 int run_mkdirs(const char *path);
 /* The build directory (IPIBENCH_BUILD, or the one this binary was built in). */

@@ -22,8 +22,8 @@ CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 LDFLAGS_asan := -fsanitize=address,undefined
 
 # Link order: users before the libraries they use.
-COMPONENTS := runner analysis probes
-include runner/runner.mk analysis/analysis.mk probes/probes.mk
+COMPONENTS := runner analysis probes safeio
+include runner/runner.mk analysis/analysis.mk probes/probes.mk safeio/safeio.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include
 # them are listed in gnu11_SRCS by their .mk and built with -std=gnu11.
@@ -80,7 +80,7 @@ $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 
 # The dom0 agent: one static binary against libxen-dev's archives.
 AGENT := $(BUILD)/bin/ipibench-agent
-$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a
+$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@ (static)")
 	$(Q)$(CC) -static $^ $(agent_LIBS) -o $@

@@ -1,0 +1,293 @@
+/* safeio/: bounded reads of untrusted files, atomic writes (see safeio.h). */
+#include "safeio/safeio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *dup_or_null(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+int sio_read_file(const char *path, size_t max, char **buf, size_t *len,
+		  char *err, size_t errlen)
+{
+	struct stat st;
+	char *b = NULL;
+	size_t n = 0;
+	int fd;
+
+	*buf = NULL;
+	if (len)
+		*len = 0;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto fail;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		snprintf(err, errlen, "%s: %lld bytes, more than the %zu this input may have",
+			 path, (long long)st.st_size, max);
+		goto fail;
+	}
+	/* Read to EOF (the file may grow while read): never past max. */
+	b = malloc((size_t)st.st_size + 1);
+	if (!b) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	for (;;) {
+		size_t cap = (size_t)st.st_size;
+		ssize_t r;
+
+		if (n == cap) {
+			char probe;
+
+			r = read(fd, &probe, 1);
+			if (r == 0)
+				break;
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				snprintf(err, errlen, "%s: %s", path, strerror(errno));
+				goto fail;
+			}
+			snprintf(err, errlen, "%s: changed size while being read", path);
+			goto fail;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	b[n] = '\0';
+	close(fd);
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+fail:
+	free(b);
+	close(fd);
+	return -1;
+}
+
+json_t *sio_load_json(const char *path, size_t max, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *j;
+	char *text;
+	size_t len;
+
+	if (sio_read_file(path, max, &text, &len, err, errlen))
+		return NULL;
+	j = json_loadb(text, len, 0, &je);
+	free(text);
+	if (!j)
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	return j;
+}
+
+bool sio_name_ok(const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return false;
+	n = strlen(s);
+	if (n == 0 || n > SIO_NAME_MAX)
+		return false;
+	if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') ||
+	      (s[0] >= '0' && s[0] <= '9')))
+		return false;
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != n)
+		return false;
+	return strstr(s, "..") == NULL;
+}
+
+/* DIR/.BASE.XXXXXX for path (a malloc'ed template). */
+static char *temp_template(const char *path, const char *prefix)
+{
+	char *d1 = dup_or_null(path), *d2 = dup_or_null(path), *t = NULL;
+
+	if (d1 && d2) {
+		const char *dir = dirname(d1), *base = basename(d2);
+		size_t n = strlen(dir) + strlen(base) + strlen(prefix) + 16;
+
+		t = malloc(n);
+		if (t)
+			snprintf(t, n, "%s/.%s%s.XXXXXX", dir, prefix, base);
+	}
+	free(d1);
+	free(d2);
+	return t;
+}
+
+static void fsync_dir_of(const char *path)
+{
+	char *d = dup_or_null(path);
+	int fd;
+
+	if (!d)
+		return;
+	fd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);	/* best effort: some filesystems refuse */
+		close(fd);
+	}
+	free(d);
+}
+
+int sio_atomic_open(struct sio_atomic *a, const char *path, mode_t mode,
+		    char *err, size_t errlen)
+{
+	int fd;
+
+	memset(a, 0, sizeof(*a));
+	a->mode = mode;
+	a->path = dup_or_null(path);
+	a->tmp = temp_template(path, "");
+	if (!a->path || !a->tmp) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	/* mkostemp creates with O_CREAT|O_EXCL: an existing name, a symlink
+	 * included, is never opened. */
+	fd = mkostemp(a->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s",
+			 path, strerror(errno));
+		goto fail;
+	}
+	a->f = fdopen(fd, "w");
+	if (!a->f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(a->tmp);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(a->path);
+	free(a->tmp);
+	memset(a, 0, sizeof(*a));
+	return -1;
+}
+
+void sio_atomic_abort(struct sio_atomic *a)
+{
+	if (a->f)
+		fclose(a->f);
+	if (a->tmp)
+		unlink(a->tmp);
+	free(a->path);
+	free(a->tmp);
+	memset(a, 0, sizeof(*a));
+}
+
+int sio_atomic_commit(struct sio_atomic *a, char *err, size_t errlen)
+{
+	int bad_errno = 0;
+	int rc = -1;
+
+	if (!a->f) {
+		snprintf(err, errlen, "atomic write: nothing open");
+		return -1;
+	}
+	if (ferror(a->f) || fflush(a->f) || fchmod(fileno(a->f), a->mode) ||
+	    fsync(fileno(a->f)))
+		bad_errno = errno ? errno : EIO;
+	if (fclose(a->f) && !bad_errno)
+		bad_errno = errno ? errno : EIO;
+	a->f = NULL;
+	if (bad_errno) {
+		snprintf(err, errlen, "%s: cannot write: %s", a->path, strerror(bad_errno));
+		goto out;
+	}
+	if (rename(a->tmp, a->path)) {
+		snprintf(err, errlen, "%s: cannot rename into place: %s", a->path,
+			 strerror(errno));
+		goto out;
+	}
+	fsync_dir_of(a->path);
+	free(a->tmp);
+	a->tmp = NULL;
+	rc = 0;
+out:
+	sio_atomic_abort(a);
+	return rc;
+}
+
+int sio_write_file(const char *path, const void *data, size_t len, mode_t mode,
+		   char *err, size_t errlen)
+{
+	struct sio_atomic a;
+
+	if (sio_atomic_open(&a, path, mode, err, errlen))
+		return -1;
+	if (len && fwrite(data, 1, len, a.f) != len) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		sio_atomic_abort(&a);
+		return -1;
+	}
+	return sio_atomic_commit(&a, err, errlen);
+}
+
+int sio_write_json(const char *path, json_t *obj, size_t flags,
+		   char *err, size_t errlen)
+{
+	struct sio_atomic a;
+
+	if (sio_atomic_open(&a, path, 0644, err, errlen))
+		return -1;
+	if (json_dumpf(obj, a.f, flags) || fputc('\n', a.f) == EOF) {
+		snprintf(err, errlen, "%s: cannot write JSON: %s", path, strerror(errno));
+		sio_atomic_abort(&a);
+		return -1;
+	}
+	return sio_atomic_commit(&a, err, errlen);
+}
+
+char *sio_mkdtemp_in(const char *dir, const char *prefix, char *err, size_t errlen)
+{
+	size_t n = strlen(dir) + strlen(prefix) + 16;
+	char *t = malloc(n);
+
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", dir);
+		return NULL;
+	}
+	snprintf(t, n, "%s/.%s.XXXXXX", dir, prefix);
+	if (!mkdtemp(t)) {
+		snprintf(err, errlen, "%s: cannot create a private directory: %s", dir,
+			 strerror(errno));
+		free(t);
+		return NULL;
+	}
+	return t;
+}

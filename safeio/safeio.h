@@ -1,0 +1,81 @@
+/*
+ * safeio/: reading untrusted files within limits and writing files so that
+ * no reader ever sees half of one.  Every component (runner, agent,
+ * analysis, probes' tools) reads and writes through these, so the
+ * guarantees are stated once:
+ *
+ *   sio_read_file()   a regular file (not a FIFO, device or directory) of at
+ *                     most MAX bytes, read whole; /dev/zero is refused at
+ *                     once instead of being read forever.
+ *   sio_load_json()   the same, parsed by jansson; errors name the file and
+ *                     line/column jansson reports.
+ *   struct sio_atomic one file written atomically, as git's lockfile API:
+ *                     a temp file with a unique name in the target's own
+ *                     directory (created O_EXCL|O_NOFOLLOW, so a planted
+ *                     symlink is never followed and two writers never share
+ *                     it), written, fsync'ed, renamed over the target, and
+ *                     the directory fsync'ed.  Any write error, even one
+ *                     fwrite reported only through ferror(), fails commit
+ *                     and the target keeps its old content.
+ *   sio_name_ok()     the one rule for names that become parts of paths or
+ *                     appear in reports (host names, workload names, run
+ *                     ids): [A-Za-z0-9][A-Za-z0-9._-]*, at most
+ *                     SIO_NAME_MAX bytes, no "..".
+ *
+ * Errors are one line, written into err (errlen bytes); functions return 0
+ * on success and -1 on failure unless stated otherwise.
+ */
+#ifndef IPIBENCH_SAFEIO_H
+#define IPIBENCH_SAFEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+/* Size limits of the inputs ipibench reads (bytes). */
+#define SIO_MAX_CONFIG   (1u << 20)	/* an INI config */
+#define SIO_MAX_JSON     (256u << 20)	/* results.json, agent.json, hyperfine */
+#define SIO_NAME_MAX     64
+
+/* Read PATH whole into a NUL-terminated malloc'ed buffer (*len excludes the
+ * NUL).  Refused: not a regular file, larger than max. */
+int sio_read_file(const char *path, size_t max, char **buf, size_t *len,
+		  char *err, size_t errlen);
+
+/* Read and parse a JSON file (sio_read_file + json_loadb); NULL on error. */
+json_t *sio_load_json(const char *path, size_t max, char *err, size_t errlen);
+
+/* 1 when s follows the name rule above. */
+bool sio_name_ok(const char *s);
+
+struct sio_atomic {
+	char *path;	/* the target */
+	char *tmp;	/* DIR/.BASE.XXXXXX while open */
+	FILE *f;	/* write through this */
+	mode_t mode;
+};
+
+/* Open a temp file beside PATH; MODE is the final file's (e.g. 0644). */
+int sio_atomic_open(struct sio_atomic *a, const char *path, mode_t mode,
+		    char *err, size_t errlen);
+/* Flush, fsync, rename over the target; always releases a (also on error,
+ * when the temp file is removed). */
+int sio_atomic_commit(struct sio_atomic *a, char *err, size_t errlen);
+/* Give up: remove the temp file and release a.  Safe on a released a. */
+void sio_atomic_abort(struct sio_atomic *a);
+
+/* Whole-buffer and JSON conveniences on the above. */
+int sio_write_file(const char *path, const void *data, size_t len, mode_t mode,
+		   char *err, size_t errlen);
+int sio_write_json(const char *path, json_t *obj, size_t flags,
+		   char *err, size_t errlen);
+
+/* A fresh private directory DIR/.PREFIX.XXXXXX (for tools such as gnuplot
+ * that write their own files before they are renamed into place); returns
+ * the malloc'ed path or NULL. */
+char *sio_mkdtemp_in(const char *dir, const char *prefix, char *err, size_t errlen);
+
+#endif

@@ -11,8 +11,12 @@ Writes, next to this script:
   history/setN/results.json five result sets of one host; set3 carries an
                             injected +20% slowdown in flush/mixed only
   hyperfine.json, perf-stat.csv, invalid.json, schema2.json
+  ministat/seed512-{mixed,physical,cluster}.txt   samples reconstructed
+                            from the seed's committed 512-CPU ministat table
+                            (issue 10): ministat prints exactly its figures
 """
 import json, math, os, random
+from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -129,6 +133,42 @@ def write(rel, obj):
         f.write("\n")
 
 
+# The seed's committed table (Xen commit e3c409d59a, AMD EPYC 9754, 512
+# CPUs; ns for 10000 flush_tlb_all() calls): N, Min, Max, Median, Avg, Stddev.
+SEED512 = {
+    "mixed": (25, 3.5131328e+08, 3.5716441e+08, 3.5410987e+08, 3.5432659e+08, 1566737.4),
+    "physical": (12, 1.231082e+09, 1.238824e+09, 1.2370528e+09, 1.2357981e+09, 2853892.9),
+    "cluster": (11, 3.5099276e+08, 3.5561459e+08, 3.5461234e+08, 3.5415668e+08, 1415071.9),
+}
+
+
+def reconstruct(n, mn, mx, med, avg, sd):
+    """n values whose ministat vitals are exactly these (Debian's ministat:
+    median = sorted[n // 2]): min, median and max themselves, the others in
+    two evenly spread groups below and above the median, whose centres solve
+    the sum and sum-of-squares equations (in deviations from avg)."""
+    kl, kh = n // 2 - 1, n - n // 2 - 2
+    umin, umax, umed = (Fraction(v) - Fraction(avg) for v in (mn, mx, med))
+    S = -(umin + umax + umed)
+    Q = Fraction(sd) ** 2 * (n - 1) - (umin ** 2 + umax ** 2 + umed ** 2)
+
+    def offs(k, w):
+        return [w * Fraction(2 * j - (k - 1), 2 * max(k, 1)) for j in range(k)]
+    ol, oh = offs(kl, (umed - umin) / 4), offs(kh, (umax - umed) / 4)
+    R = Q - sum(o * o for o in ol) - sum(o * o for o in oh)
+    a = kl + Fraction(kl * kl, kh)
+    b = -2 * S * Fraction(kl, kh)
+    c = S * S / kh - R
+    root = math.sqrt(float(b * b - 4 * a * c))
+    for sign in (-1, 1):
+        L = (-float(b) + sign * root) / (2 * float(a))
+        H = (float(S) - kl * L) / kh
+        lo, hi = [L + float(o) for o in ol], [H + float(o) for o in oh]
+        if all(umin < v < umed for v in lo) and all(umed < v < umax for v in hi):
+            return [avg + float(u) for u in [umin] + lo + [umed] + hi + [umax]]
+    raise ValueError("no sample with these figures")
+
+
 def main():
     rng = random.Random(6)
     modes = ["physical", "cluster", "mixed"]
@@ -182,6 +222,15 @@ def main():
         f.write("5678,,context-switches,1234560000,100.00,4.599,K/sec\n")
         f.write("3456789012,,cycles,1234560000,100.00,2.800,GHz\n")
         f.write("<not counted>,,instructions,0,0.00,,\n")
+
+    os.makedirs(os.path.join(HERE, "ministat"), exist_ok=True)
+    for mode, figures in SEED512.items():
+        pts = reconstruct(*figures)
+        random.Random(512).shuffle(pts)
+        with open(os.path.join(HERE, "ministat", "seed512-%s.txt" % mode), "w") as f:
+            f.write("# reconstructed from the seed's 512-CPU table: ns for 10000 calls\n")
+            for v in pts:
+                f.write("%.3f\n" % v)
 
     with open(os.path.join(HERE, "invalid.json"), "w") as f:
         f.write('{\n  "schema_version": 1,\n  "runs": [ oops ]\n}\n')

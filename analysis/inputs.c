@@ -171,6 +171,7 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 	if (jnum(json_object_get(w, "params"), "iterations", &it))
 		g->iterations = (long)it;
 
+	size_t first_sample = g->n;
 	json_t *samples = json_object_get(w, "samples");
 	json_t *ns = json_object_get(samples, "ns");
 	json_t *cyc = json_object_get(samples, "cycles");
@@ -190,6 +191,11 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 			return -1;
 		}
 	}
+
+	char jp[64];
+	snprintf(jp, sizeof(jp), "runs[%zu].workloads[%zu]", ri, wi);
+	if (runlevel_add(g, path, jstr(run, "id", "?"), w, first_sample, jp, err))
+		return -1;
 
 	json_t *c = json_object_get(w, "counters");
 	double v;
@@ -619,6 +625,7 @@ void dataset_free(struct dataset *d)
 		free(g->path);
 		free(g->ns);
 		free(g->irqs);
+		runlevel_free(g);
 	}
 	free(d->groups);
 	for (size_t i = 0; i < d->nfailed; i++) {

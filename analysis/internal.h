@@ -3,6 +3,9 @@
  *
  *   util.c     growable strings, atomic file writes, progress on stderr
  *   stats.c    summaries, CI of the median, Mann-Whitney U, bootstrap ratio CI
+ *   ministat.c ministat's figures and verdicts, Welch's and paired t
+ *   runlevel.c run-level samples: loops, boots, loop pairs
+ *   compare.c  the comparisons of a report, in ministat's format
  *   inputs.c   results.json / hyperfine JSON / perf stat CSV readers
  *   plot.c     gnuplot scripts + data files, run gnuplot, rename outputs
  *   reference.c  the seed's reference figures (results/reference/)
@@ -92,6 +95,25 @@ struct resultset {
 	size_t runs_ok, runs_failed;
 };
 
+/* One timed loop (results.json "loops"; docs/results-schema.md, "loops
+ * and paired senders"). */
+struct loop {
+	double ns, cycles, calls, chunks;
+	char sender[16];	/* genapic | physical | cluster; "" if absent */
+	long pair;		/* -1 when absent */
+	int arm;		/* 0 = A, 1 = B: "arm", else by sender, else order */
+};
+
+/* One ok run (boot) of a group: what run-level statistics are made of. */
+struct run_rec {
+	char *id;
+	double percall_sum;	/* its per-call samples (ns) */
+	size_t percall_n;
+	struct loop *loops;
+	size_t nloops;
+	bool arm_by_order;	/* A/A without "arm": A = first of each pair */
+};
+
 /* One workload x mode on one host and CPU count, pooled over runs. */
 struct group {
 	size_t set;		/* history: result set index; report: 0 */
@@ -112,6 +134,9 @@ struct group {
 	double *irqs;		/* summed over runs, index = CPU */
 	size_t nirqs, irq_runs;
 	struct summary sum;	/* filled by groups_finish() */
+	struct run_rec *rr;	/* per ok run, in file order (runlevel.c) */
+	size_t nrr;
+	char *senders[2];	/* params.senders (paired workloads) */
 };
 
 struct failed_run {
@@ -170,6 +195,33 @@ struct group *dataset_find(struct dataset *d, size_t set, const char *host,
 			   long cpus, const char *workload, const char *mode);
 int mode_rank(const char *mode);	/* physical, cluster, mixed, others */
 
+/* ---- runlevel.c: run-level samples (loops, boots) --------------------- */
+/* Called by the reader for each ok workload of a run: records the run, the
+ * mean of its per-call samples (g->ns[first_sample..g->n)) and its
+ * "loops".  -1 with err ("JPATH.loops[i]: ...") on bad data. */
+int runlevel_add(struct group *g, const char *file, const char *run_id, json_t *w,
+		 size_t first_sample, const char *jpath, char *err);
+void runlevel_free(struct group *g);
+
+enum rl_unit { RL_NONE, RL_LOOPS, RL_BOOTS };
+/* The unit of a comparison between the groups gs[0..n-1] (modes of one
+ * block): boots when every group has >= 2 ok runs, else the loops (when
+ * every group has mode-sender loops), else none. */
+enum rl_unit runlevel_unit(struct group *const *gs, size_t n);
+/* The run-level sample of g in that unit, in ns per call (malloc'ed; *n
+ * values): RL_LOOPS every loop of the mode's own sender (genapic or no
+ * sender), RL_BOOTS per ok run the mean ns per call of those loops, or of
+ * its per-call samples when it has no loops.  NULL when empty. */
+double *runlevel_sample(const struct group *g, enum rl_unit unit, size_t *n);
+/* Loops of the mode's own send routine in g (all runs): no sender or
+ * "genapic", and no pair index. */
+size_t runlevel_mode_loops(const struct group *g);
+/* Paired loops of run r: a[i], b[i] ns per call of pair i's A and B arms
+ * (malloc'ed, *n pairs); names of the arms.  0 pairs: NULL. */
+size_t runlevel_pairs(const struct group *g, size_t r, double **a, double **b,
+		      const char **name_a, const char **name_b);
+const char *rl_unit_name(enum rl_unit u);
+
 /* ---- plot.c ------------------------------------------------------------ */
 /* Write OUT/NAME.dat and OUT/NAME.gp, then run gnuplot in OUT so that it
  * writes NAME.png and NAME.svg (through .tmp files + rename).  The script
@@ -185,6 +237,8 @@ const char *plot_gnuplot(void);
 char *gp_quote(const char *s);
 
 /* ---- reference.c ------------------------------------------------------- */
+#include "analysis/ministat.h"
+#define REF_MS_MAX 7
 struct reference {
 	char *path, *title, *source, *quote, *workload_type;
 	long calls, cpus;
@@ -192,11 +246,21 @@ struct reference {
 	double total_ns_physical, total_ns_mixed;
 	double icr_expected_physical, icr_expected_mixed;
 	char *icr_note;
+	/* optional ministat table ("ministat"): rows compared with ms[0] */
+	char *ms_unit, *ms_printed_by;
+	char *ms_mode[REF_MS_MAX];
+	struct ms_vitals ms[REF_MS_MAX];
+	size_t nms;
 };
 /* explicit path, or NULL: $IPIBENCH_REFERENCE, results/reference/seed-96cpu.json
  * in the working directory, then next to the binary (../../results/...).
  * Returns 0, 1 when not found (not an error when path is NULL), -1 on error. */
 int reference_load(const char *path, struct reference *r, char *err);
+/* The same for the ministat reference: $IPIBENCH_REFERENCE_MINISTAT,
+ * results/reference/seed-512cpu.json. */
+int reference_load_ministat(const char *path, struct reference *r, char *err);
+int reference_load_default(const char *path, const char *env, const char *rel,
+			   struct reference *r, char *err);
 void reference_free(struct reference *r);
 
 #endif

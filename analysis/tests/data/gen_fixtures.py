@@ -8,9 +8,19 @@ Writes, next to this script:
                             workloads (flush_tlb_all, ipi_mask,
                             vector_capacity, irq_delivery), one failed run
   sweep-8/results.json, sweep-32/results.json   flush only, for the CPU sweep
-  history/setN/results.json five result sets of one host; set3 carries an
-                            injected +20% slowdown in flush/mixed only
+  history/setN/results.json five result sets of one host (flush with 10
+                            timed loops per boot); set3 carries an injected
+                            +20% slowdown in flush/mixed only
   hyperfine.json, perf-stat.csv, invalid.json, schema2.json
+  loops/results.json        one boot per mode (16 CPUs, emulated): flush with
+                            8 timed loops per boot, a paired sender workload
+                            (senders = physical, cluster; cluster ~12%
+                            cheaper per IPI) and its A/A control (senders =
+                            cluster, cluster); see docs/results-schema.md
+  boots/results.json        3 boots per mode, 6 loops each: boots differ by
+                            ~4%, loops inside a boot by ~0.3%, mixed is 1.5%
+                            slower than physical: pooled loops would call
+                            that certain, boots as the unit cannot tell
   ministat/seed512-{mixed,physical,cluster}.txt   samples reconstructed
                             from the seed's committed 512-CPU ministat table
                             (issue 10): ministat prints exactly its figures
@@ -90,6 +100,59 @@ def workload_irq(rng, mode, cpus, n):
         "status": "ok", "path": "genapic",
         "samples": {"ns": lat(rng, 50000.0, n)},
         "counters": {"operations": n, "irqs_per_cpu": irqs},
+    }
+
+
+def statistics_median(v):
+    v = sorted(v)
+    n = len(v)
+    return (v[n // 2] + v[(n - 1) // 2]) / 2
+
+
+def timed_loops(rng, per_call, runs, calls, sender="genapic", spread=0.003):
+    """runs loops of calls calls, timed as a whole (results.json "loops")."""
+    out = []
+    for _ in range(runs):
+        ns = per_call * calls * math.exp(rng.gauss(0, spread))
+        out.append({"ns": int(round(ns)), "cycles": int(round(ns * 2)),
+                    "calls": calls, "chunks": 1, "sender": sender})
+    return out
+
+
+def paired_loops(rng, cost, senders, pairs, calls, drift=0.02, noise=0.004):
+    """senders = (A, B): per pair one loop of each, order randomized; a
+    common per-pair factor (host state drifting through the boot)."""
+    out = []
+    for p in range(pairs):
+        common = math.exp(rng.gauss(0, drift))
+        arms = [0, 1]
+        rng.shuffle(arms)
+        for arm in arms:
+            s = senders[arm]
+            ns = cost[s] * calls * common * math.exp(rng.gauss(0, noise))
+            out.append({"ns": int(round(ns)), "cycles": int(round(ns * 2)),
+                        "calls": calls, "chunks": 1, "sender": s, "pair": p})
+    return out
+
+
+def workload_loops_flush(rng, lrng, mode, cpus, runs, boot_factor=1.0, slow=1.0):
+    w = workload_flush(rng, mode, cpus, 100)
+    base = (600000.0 + 32000.0 * cpus + 9000.0 * (cpus - 1 if mode == "physical" else 1))
+    w["params"]["runs"] = runs
+    w["loops"] = timed_loops(lrng, base * boot_factor * slow, runs, 1000)
+    return w
+
+
+def workload_paired(lrng, name, senders, pairs):
+    # ns per IPI to 8 CPUs: physical writes the ICR 8 times, cluster once.
+    cost = {"physical": 372000.0, "cluster": 327000.0, "genapic": 372000.0}
+    return {
+        "name": name, "type": "ipi_mask",
+        "params": {"iterations": 1000, "mask": "1-8", "runs": pairs * 2,
+                   "senders": ", ".join(senders)},
+        "status": "ok", "path": "genapic", "samples": {"ns": []},
+        "counters": {"operations": pairs * 2 * 1000},
+        "loops": paired_loops(lrng, cost, senders, pairs, 1000),
     }
 
 
@@ -190,15 +253,40 @@ def main():
         runs = [run(m, 0, [workload_flush(rng, m, c, 150)]) for m in modes]
         write("sweep-%d/results.json" % c, resultset("sweep", c, runs))
 
+    hrng = random.Random(1130)
     for i in range(1, 6):
         runs = []
         for m in modes:
             scale = 1.2 if (i == 3 and m == "mixed") else 1.0
-            runs.append(run(m, 0, [workload_flush(rng, m, cpus, 200, scale),
-                                   workload_ipi(rng, m, cpus, 200)]))
+            fl = workload_flush(rng, m, cpus, 200, scale)
+            # 10 timed loops per boot: the run-level figures history compares
+            per_call = statistics_median(fl["samples"]["ns"]) * math.exp(hrng.gauss(0, 0.01))
+            fl["params"]["runs"] = 10
+            fl["loops"] = timed_loops(hrng, per_call, 10, 1000, spread=0.005)
+            runs.append(run(m, 0, [fl, workload_ipi(rng, m, cpus, 200)]))
         write("history/set%d/results.json" % i,
               resultset("smoke", cpus, runs, commit="c0ffee%d" % i,
                         created="2026-11-%02dT08:00:00Z" % (20 + i)))
+
+    # Loop timings and paired senders, one boot per mode.
+    lrng = random.Random(1201)
+    runs = []
+    for m in modes:
+        runs.append(run(m, 0, [
+            workload_loops_flush(lrng, lrng, m, cpus, 8, math.exp(lrng.gauss(0, 0.04))),
+            workload_paired(lrng, "ipi-senders", ("physical", "cluster"), 10),
+            workload_paired(lrng, "ipi-aa", ("cluster", "cluster"), 10),
+        ]))
+    write("loops/results.json", resultset("smoke", cpus, runs))
+
+    # Several boots per mode: the boot is the unit.
+    runs = []
+    for rep in range(3):
+        for m in modes:
+            runs.append(run(m, rep, [workload_loops_flush(
+                lrng, lrng, m, cpus, 6, math.exp(lrng.gauss(0, 0.04)),
+                1.015 * 1247000.0 / 1121000.0 if m == "mixed" else 1.0)]))
+    write("boots/results.json", resultset("smoke", cpus, runs))
 
     hf = {"results": []}
     for cmd, base in (("ab -n 2000 http://guest/ (physical)", 0.52),

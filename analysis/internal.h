@@ -2,7 +2,7 @@
  * analysis/: internal interfaces shared by report.c, history.c and the tests.
  *
  *   util.c     growable strings, atomic file writes, progress on stderr
- *   stats.c    summaries, CI of the median, Mann-Whitney U, bootstrap ratio CI
+ *   stats.c    summaries (descriptive), CI of the median
  *   ministat.c ministat's figures and verdicts, Welch's and paired t
  *   runlevel.c run-level samples: loops, boots, loop pairs
  *   compare.c  the comparisons of a report, in ministat's format
@@ -65,25 +65,6 @@ bool stats_median_ci(const double *sorted, size_t n, double level,
 double stats_median_sorted(const double *sorted, size_t n);
 /* Median of v (reorders v; O(n) average). */
 double stats_median_select(double *v, size_t n);
-
-struct mannwhitney {
-	double u;	/* U of the first sample */
-	double z;	/* normal approximation, continuity corrected */
-	double p;	/* two-sided */
-	double auc;	/* U / (n1 n2) = P(a > b) + P(a = b)/2 */
-};
-/* Two-sided Mann-Whitney U, normal approximation with tie and continuity
- * correction (as R's wilcox.test(exact = FALSE, correct = TRUE)). */
-int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		       struct mannwhitney *out);
-
-#define AN_BOOT_RESAMPLES 2000
-#define AN_BOOT_SEED 20261130UL
-/* Percentile bootstrap CI of median(a) / median(b): B resamples of each
- * sample, gsl_rng_mt19937 seeded with seed.  -1 when a sample is empty. */
-int stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
-		   unsigned B, unsigned long seed, double level,
-		   double *lo, double *hi);
 
 /* ---- inputs.c ---------------------------------------------------------- */
 struct resultset {

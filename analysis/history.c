@@ -3,12 +3,14 @@
  *
  * One time series per host (host.name), CPU count, workload and mode,
  * across result sets ordered by commit and date.  The regression rule
- * (stated in --help, history.md, history.json and index.html):
+ * (stated in --help, history.md, history.json and index.html), on
+ * run-level samples (runlevel.c: boots when both sets have >= 2 per mode,
+ * else the timed loops), never on per-call samples:
  *
- *   a result set regresses a series when the 95% CI of its median (exact
- *   order statistics) lies entirely above the CI of the previous result set
- *   of the same series, by more than the threshold:
- *       ci_lo(this) > ci_hi(previous) * (1 + threshold)     (default 5%)
+ *   a result set regresses a series when ministat's comparison with the
+ *   previous set of the series (Student's t at 95%, Welch's t where the
+ *   variances differ) proves a slowdown whose whole 95% interval lies above
+ *   the threshold:  pct - pct_half > threshold   (default 5%)
  *
  * The previous set is the one just before in the order (commit, then
  * date), so a lasting slowdown is flagged once, where it appeared.
@@ -23,13 +25,17 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "analysis/compare.h"
 #include "analysis/internal.h"
+#include "analysis/ministat.h"
 
 #define RULE_FMT \
-	"a result set regresses a series (host, CPUs, workload, mode) when the 95%% CI " \
-	"of its median latency (exact order statistics) lies entirely above the CI of " \
-	"the previous result set in the series by more than %.3g%%: " \
-	"ci_lo(this) > ci_hi(previous) x %.4g"
+	"a result set regresses a series (host, CPUs, workload, mode) when a " \
+	"ministat comparison of its run-level samples (boots when both sets have " \
+	"two or more per mode, else timed loops) with the previous result set in " \
+	"the series proves at 95%% confidence a slowdown of more than %.3g%%: " \
+	"difference%% - half-width%% > %.3g (Student's t, Welch's where the variances " \
+	"differ); sets without run-level samples are not judged"
 
 static const char history_help[] =
 	"usage: ipibench history RESULTS... [-o OUT] [--threshold PCT]\n"
@@ -42,11 +48,19 @@ static const char history_help[] =
 	"commit (tool.commit; a commit takes the date of its earliest result set),\n"
 	"then by their \"created\" date.\n"
 	"\n"
-	"Regression rule: a result set regresses a series when the 95% CI of its\n"
-	"median (exact order statistics, Binomial(n, 1/2)) lies entirely above the\n"
-	"CI of the previous result set of that series by more than the threshold:\n"
-	"    ci_lo(this) > ci_hi(previous) * (1 + PCT/100)\n"
-	"A lasting slowdown is flagged once, at the set where it appeared.\n"
+	"Regression rule, on run-level samples only (per-call samples of one boot\n"
+	"are not independent observations): the unit is the boot when both sets\n"
+	"have two or more boots per mode (a boot's value: the mean ns per call of\n"
+	"its timed loops, or of its calls without loops), else the timed loops\n"
+	"(ns / calls).  A result set regresses a series when ministat's comparison\n"
+	"with the previous set of that series (Student's t at 95%, Welch's t when\n"
+	"an F test finds the variances differ) proves a slowdown whose whole 95%\n"
+	"interval lies above the threshold:\n"
+	"    difference% - half-width% > PCT\n"
+	"With one boot per set the loops cannot tell a slower build from a slower\n"
+	"boot: use repetitions >= 2 where that matters.  Sets without loops and\n"
+	"with one boot per mode are shown, not judged.  A lasting slowdown is\n"
+	"flagged once, at the set where it appeared.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output OUT          output directory (default: history)\n"
@@ -69,7 +83,10 @@ struct point {
 	size_t set;		/* index into d.sets */
 	struct group *g;
 	bool flagged;
-	double change;		/* median / previous median - 1, NAN for the first */
+	double change;		/* run-level avg / previous - 1 (NAN: first, none) */
+	enum rl_unit unit;	/* of the comparison with the previous point */
+	struct ms_vitals v;	/* run-level vitals in that unit (v.n 0: none) */
+	struct ms_diff diff;	/* against the previous point */
 };
 
 struct series {
@@ -212,17 +229,39 @@ static void build_series(struct history *h)
 	qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
 }
 
-/* The rule.  Returns the number of flagged points. */
+static void group_vitals(const struct group *g, enum rl_unit u, struct ms_vitals *v)
+{
+	size_t n = 0;
+	double *x = u == RL_NONE ? NULL : runlevel_sample(g, u, &n);
+	memset(v, 0, sizeof(*v));
+	if (x)
+		ms_vitals(x, n, v);
+	free(x);
+}
+
+/* The rule.  Returns the number of flagged points.  Each point keeps its
+ * vitals in the unit of its comparison with the previous point (the first
+ * in its own). */
 static size_t flag_regressions(struct history *h)
 {
 	size_t nflag = 0;
 	for (size_t k = 0; k < h->ns; k++) {
 		struct series *s = &h->s[k];
+		s->pts[0].unit = runlevel_unit(&s->pts[0].g, 1);
+		group_vitals(s->pts[0].g, s->pts[0].unit, &s->pts[0].v);
 		for (size_t i = 1; i < s->n; i++) {
 			struct point *p = &s->pts[i], *q = &s->pts[i - 1];
-			p->change = p->g->sum.median / q->g->sum.median - 1.0;
-			if (p->g->sum.ci_ok && q->g->sum.ci_ok &&
-			    p->g->sum.ci_lo > q->g->sum.ci_hi * (1.0 + h->threshold)) {
+			struct group *pair[2] = { q->g, p->g };
+			struct ms_vitals qv;
+			p->unit = runlevel_unit(pair, 2);
+			group_vitals(q->g, p->unit, &qv);
+			group_vitals(p->g, p->unit, &p->v);
+			if (p->unit == RL_NONE || ms_compare(&qv, &p->v, 0.95, &p->diff))
+				continue;
+			p->change = p->v.avg / qv.avg - 1.0;
+			double half = p->diff.used == MS_WELCH ? p->diff.welch_pct_half :
+				      p->diff.pct_half;
+			if (p->diff.verdict && p->diff.pct - half > h->threshold * 100.0) {
 				p->flagged = true;
 				nflag++;
 			}
@@ -273,8 +312,8 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 {
 	struct dataset *d = &h->d;
 	struct sbuf md = { 0 }, html = { 0 };
-	char rule[512];
-	snprintf(rule, sizeof(rule), RULE_FMT, h->threshold * 100.0, 1.0 + h->threshold);
+	char rule[1024];
+	snprintf(rule, sizeof(rule), RULE_FMT, h->threshold * 100.0, h->threshold * 100.0);
 	json_t *js = json_pack("{s:i, s:s, s:s, s:f, s:I, s:I, s:[], s:[]}",
 			       "schema_version", 1, "generator", "ipibench history",
 			       "rule", rule, "threshold", h->threshold,
@@ -327,13 +366,16 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 				continue;
 			struct resultset *rs = &d->sets[p->set];
 			struct point *q = &h->s[k].pts[i - 1];
-			char *line = xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): median %.0f ns "
-					       "(CI %.0f..%.0f), %+.1f%% vs %s (CI %.0f..%.0f)",
+			double half = p->diff.used == MS_WELCH ? p->diff.welch_pct_half :
+				      p->diff.pct_half;
+			char *line = xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): %.0f ns per "
+					       "call (mean of %zu %s), %+.2f%% +/- %.2f%% vs %s "
+					       "(%s, 95%%)",
 					       h->s[k].host, h->s[k].cpus, h->s[k].workload,
 					       h->s[k].mode, rs->path, rs->commit, rs->created,
-					       p->g->sum.median, p->g->sum.ci_lo, p->g->sum.ci_hi,
-					       p->change * 100.0, d->sets[q->set].commit,
-					       q->g->sum.ci_lo, q->g->sum.ci_hi);
+					       p->v.avg, p->v.n, rl_unit_name(p->unit),
+					       p->diff.pct, half, d->sets[q->set].commit,
+					       p->diff.used == MS_WELCH ? "Welch's t" : "Student's t");
 			sb_printf(&md, "- %s\n", line);
 			sb_puts(&html, "<li>");
 			html_escape(&html, line);
@@ -359,8 +401,10 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 		char *name = slugify(raw);
 		free(raw);
 		progress("history: %s", name);
-		sb_printf(&md, "\n## `%s` (%s) on %s, %ld CPUs\n\nMedian latency per operation (ns), "
-			       "95%% CI, change vs the previous set:\n\n| # | commit | created |",
+		sb_printf(&md, "\n## `%s` (%s) on %s, %ld CPUs\n\nRun-level mean ns per call "
+			       "(N, unit) and its change vs the previous set (95%% half-width); "
+			       "per-call median (descriptive) where there is no run-level sample:"
+			       "\n\n| # | commit | created |",
 			  s0->workload, s0->type, s0->host, s0->cpus);
 		sb_printf(&html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
 				 "<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
@@ -380,7 +424,7 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 		sb_puts(&md, "\n");
 
 		struct sbuf dat = { 0 }, body = { 0 };
-		sb_puts(&dat, "# position commit, then per mode: median ci_lo ci_hi regression(0/1) ('-' = missing):");
+		sb_puts(&dat, "# position commit, then per mode: run-level mean, mean - sd, mean + sd (per-call median when none), regression(0/1) ('-' = missing):");
 		for (size_t k = i; k < end; k++)
 			sb_printf(&dat, " %s", h->s[k].mode);
 		sb_puts(&dat, "\n");
@@ -413,21 +457,23 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 					continue;
 				}
 				struct summary *sm = &p->g->sum;
-				char cell[160], chg[32] = "";
+				char cell[160], chg[64] = "";
 				if (!isnan(p->change))
-					snprintf(chg, sizeof(chg), " (%+.1f%%)", p->change * 100.0);
-				if (sm->ci_ok)
-					snprintf(cell, sizeof(cell), "%.0f [%.0f, %.0f]%s", sm->median,
-						 sm->ci_lo, sm->ci_hi, chg);
+					snprintf(chg, sizeof(chg), " (%+.1f%% +/- %.1f%%)", p->diff.pct,
+						 p->diff.used == MS_WELCH ? p->diff.welch_pct_half :
+						 p->diff.pct_half);
+				if (p->v.n)
+					snprintf(cell, sizeof(cell), "%.0f (%zu %s)%s", p->v.avg, p->v.n,
+						 rl_unit_name(p->unit), chg);
 				else
-					snprintf(cell, sizeof(cell), "%.0f (n=%zu, no CI)%s", sm->median,
-						 sm->n, chg);
+					snprintf(cell, sizeof(cell), "median %.0f per call (no run-level sample)",
+						 sm->median);
+				double y = p->v.n ? p->v.avg : sm->median;
+				double sd = p->v.n > 1 ? p->v.stddev : 0.0;
 				sb_printf(&md, " %s%s |", cell, p->flagged ? " **REGRESSION**" : "");
 				sb_printf(&html, "<td>%s%s</td>", cell,
 					  p->flagged ? " <span class=\"bad\">REGRESSION</span>" : "");
-				sb_printf(&dat, " %.17g %.17g %.17g %d", sm->median,
-					  sm->ci_ok ? sm->ci_lo : sm->median,
-					  sm->ci_ok ? sm->ci_hi : sm->median, p->flagged);
+				sb_printf(&dat, " %.17g %.17g %.17g %d", y, y - sd, y + sd, p->flagged);
 			}
 			sb_puts(&md, "\n");
 			sb_puts(&html, "</tr>\n");
@@ -435,12 +481,12 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 		}
 		sb_puts(&html, "</table>\n");
 
-		char *title = xasprintf("%s (%s), %s, %ld CPUs: median latency per result set, 95%% CI",
+		char *title = xasprintf("%s (%s), %s, %ld CPUs: run-level mean ns per call per result set (bars: sd)",
 					s0->workload, s0->type, s0->host, s0->cpus);
 		char *t = gp_quote(title);
 		sb_printf(&body,
 			  "set title %s\nset xlabel 'result set (commit)'\n"
-			  "set ylabel 'median latency per operation (ns)'\n"
+			  "set ylabel 'ns per call (run-level mean)'\n"
 			  "set datafile missing '-'\nset key outside right top\n"
 			  "set offsets 0.5, 0.5, 0, 0\nset xtics rotate by -30\nset pointsize 1\nplot ",
 			  t);
@@ -473,11 +519,13 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 				struct summary *sm = &pt->g->sum;
 				struct resultset *rs = &d->sets[pt->set];
 				json_array_append_new(pts, json_pack(
-					"{s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:b}",
+					"{s:s, s:s, s:s, s:I, s:f, s:s, s:o, s:o, s:o, s:b}",
 					"results", rs->path, "commit", rs->commit, "created", rs->created,
-					"n", (json_int_t)sm->n, "median", sm->median,
-					"median_ci95", sm->ci_ok ? json_pack("[f, f]", sm->ci_lo, sm->ci_hi) :
-								   json_null(),
+					"n_calls", (json_int_t)sm->n, "median_per_call", sm->median,
+					"unit", rl_unit_name(pt->unit),
+					"runlevel", pt->v.n ? cmp_vitals_json(&pt->v) : json_null(),
+					"comparison", p ? cmp_diff_json(&pt->diff, "previous set") :
+							  json_null(),
 					"change", isnan(pt->change) ? json_null() : json_real(pt->change),
 					"regression", pt->flagged));
 			}

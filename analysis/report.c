@@ -398,8 +398,9 @@ static void seed_ministat(struct report *r, const struct group *g0,
 				"per mode): nothing to set beside the reference.\n\n");
 	} else {
 		sb_printf(&r->md, "unit: %s, ns per call x %ld (ns for %ld calls)%s.\n\n",
-			  u == RL_BOOTS ? "boots (per-boot mean of its loops)" :
-			  "timed loops of one boot per mode", rm->calls, rm->calls,
+			  u != RL_BOOTS ? "timed loops of one boot per mode" :
+			  runlevel_mode_loops(gs[0]) ? "boots (per-boot mean of its loops)" :
+			  "boots (per-boot mean of its calls: no loop timings)", rm->calls, rm->calls,
 			  u == RL_LOOPS ? "; **one boot per mode: boot-to-boot variance is "
 			  "unknown, so a difference between modes cannot be told from a "
 			  "difference between boots**" : "");

@@ -97,7 +97,9 @@ static struct history *g_h;	/* for the qsort comparators */
 static int find_results(struct dataset *d, const char *path, int depth, char *err)
 {
 	struct stat st;
-	if (stat(path, &st) != 0) {
+	/* Named by the user (depth 0): followed if a link; found below it:
+	 * never (a results tarball could link anywhere). */
+	if ((depth ? lstat(path, &st) : stat(path, &st)) != 0) {
 		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -105,8 +107,8 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 		return dataset_add_results(d, path, err);
 	char *rj = xasprintf("%s/results.json", path);
 	int rc;
-	if (stat(rj, &st) == 0) {
-		rc = dataset_add_results(d, rj, err);
+	if (lstat(rj, &st) == 0) {
+		rc = dataset_found_results(d, rj, err);
 		free(rj);
 		return rc;
 	}
@@ -123,7 +125,7 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 	for (int i = 0; i < n; i++) {
 		if (!rc && ents[i]->d_name[0] != '.') {
 			char *p = xasprintf("%s/%s", path, ents[i]->d_name);
-			if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
 				rc = find_results(d, p, depth + 1, err);
 			free(p);
 		}
@@ -209,7 +211,8 @@ static void build_series(struct history *h)
 	}
 	for (size_t k = 0; k < h->ns; k++)
 		qsort(h->s[k].pts, h->s[k].n, sizeof(struct point), cmp_points);
-	qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
+	if (h->ns)	/* qsort(NULL, 0) is undefined */
+		qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
 }
 
 /* The rule.  Returns the number of flagged points. */

@@ -161,6 +161,12 @@ enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
  * returns -1 with a one-line message naming the file in err. */
 int dataset_add(struct dataset *d, const char *path, char *err);
 int dataset_add_results(struct dataset *d, const char *path, char *err);
+/* DIR/results.json found while scanning: a symbolic link is refused. */
+int dataset_found_results(struct dataset *d, const char *path, char *err);
+/* Check every field the readers use (docs/results-schema.md): modes from
+ * ipibench/modes.h, statuses, names by sio_name_ok(), numbers by type and
+ * range.  -1 with "FILE: $.json.path: what is wrong" in err. */
+int results_validate(const char *file, json_t *root, char *err);
 enum input_kind detect_kind(const char *path, const char *text, size_t len);
 /* Sort every group's samples and fill its summary. */
 void dataset_finish(struct dataset *d);

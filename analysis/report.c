@@ -1089,7 +1089,8 @@ int cmd_report(int argc, char **argv)
 		r.have_ref = lr == 0;
 	}
 	dataset_finish(&r.d);
-	qsort(r.d.groups, r.d.ngroups, sizeof(*r.d.groups), cmp_groups);
+	if (r.d.ngroups)	/* qsort(NULL, 0) is undefined */
+		qsort(r.d.groups, r.d.ngroups, sizeof(*r.d.groups), cmp_groups);
 	if (mkdir_p(r.out, r.err))
 		goto fail;
 	compare_all(&r);

@@ -1,7 +1,8 @@
 /*
  * analysis/: internal interfaces shared by report.c, history.c and the tests.
  *
- *   util.c     growable strings, atomic file writes, progress on stderr
+ *   util.c     growable strings, escaping, directories, progress on stderr
+ *              (files are read and written through safeio/safeio.h)
  *   stats.c    summaries, CI of the median, Mann-Whitney U, bootstrap ratio CI
  *   inputs.c   results.json / hyperfine JSON / perf stat CSV readers
  *   plot.c     gnuplot scripts + data files, run gnuplot, rename outputs
@@ -34,11 +35,27 @@ void *xrealloc(void *p, size_t sz);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write data to path through path.tmp.PID + rename; 0 or -1 (err filled). */
-int write_atomic(const char *path, const char *data, size_t len, char *err);
 int mkdir_p(const char *path, char *err);
 /* Lower-case alnum, everything else '-': a file name part. */
 char *slugify(const char *s);
+/* Escape s for where it is shown (malloc'ed).  Names that passed
+ * sio_name_ok() come out unchanged; free text (errors, paths, commands,
+ * CPU models) cannot break a table, a code span or a tag:
+ *   md_text   Markdown text, table cells included: \ ` * [ ] < > | & !
+ *             and _ (unless inside a word) get a backslash; control
+ *             characters (newlines too) become spaces;
+ *   md_code   a Markdown code span around s (a fence longer than any run
+ *             of backticks inside, | escaped for tables);
+ *   html_text HTML text and attribute values: < > & " ' as entities,
+ *             control characters as spaces. */
+char *md_text(const char *s);
+char *md_code(const char *s);
+char *html_text(const char *s);
+/* s with control characters (newlines too) as spaces (malloc'ed). */
+char *one_line(const char *s);
+/* Print "ipibench CMD: ERR" on stderr as one line (control characters of
+ * file names or values shown as '?'). */
+void an_error(const char *cmd, const char *err);
 /* Progress lines on stderr ("ipibench <verb>: ..."), silenced by an_quiet. */
 extern bool an_quiet;
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -178,7 +195,9 @@ int mode_rank(const char *mode);	/* physical, cluster, mixed, others */
 
 /* ---- plot.c ------------------------------------------------------------ */
 /* Write OUT/NAME.dat and OUT/NAME.gp, then run gnuplot in OUT so that it
- * writes NAME.png and NAME.svg (through .tmp files + rename).  The script
+ * writes NAME.png and NAME.svg into a private directory OUT/.NAME.XXXXXX,
+ * from where they are renamed into place (two reports into one OUT never
+ * share a temporary name).  The script
  * body draws one plot; plot.c adds the terminals and outputs.  The kept
  * .gp re-creates the plots with `cd OUT && gnuplot NAME.gp`. */
 int plot_render(const char *outdir, const char *name, const char *data,
@@ -187,8 +206,13 @@ int plot_render(const char *outdir, const char *name, const char *data,
 int plot_check(char *err);
 /* The gnuplot binary: $IPIBENCH_GNUPLOT or "gnuplot". */
 const char *plot_gnuplot(void);
-/* Escape a label for a gnuplot single-quoted string. */
+/* s as a gnuplot string literal that gnuplot reads back as exactly s:
+ * single quotes (nothing is expanded inside), or when s has a ' double
+ * quotes with " \ ` @ escaped; control characters (a newline ends a
+ * command) as spaces.  See plot.c for why not ''. */
 char *gp_quote(const char *s);
+/* gp_quote("NAME.dat"): the data file of plot NAME in its script. */
+char *gp_datafile(const char *name);
 
 /* ---- reference.c ------------------------------------------------------- */
 struct reference {

@@ -9,3 +9,6 @@ analysis_LIBS := -ljansson -lgsl -lgslcblas
 ci-template-test: $(BUILD)/bin/ipibench
 	@bash analysis/tests/ci_template_test.sh
 UNIT_EXTRA += ci-template-test
+
+# test_hostile runs the real binary (the sanitizer build) on poisoned files.
+$(BUILD)/asan/analysis/tests/test_hostile: | $(BUILD)/asan/bin/ipibench

@@ -868,6 +868,14 @@ static int add_file(struct dataset *d, const char *path, bool explicit,
 	char *text;
 	if (sio_read_file(path, SIO_MAX_JSON, &text, &len, err, AN_ERRLEN))
 		return -1;
+	int rc = dataset_add_text(d, path, text, len, explicit, results_only, err);
+	free(text);
+	return rc;
+}
+
+int dataset_add_text(struct dataset *d, const char *path, const char *text, size_t len,
+		     bool explicit, bool results_only, char *err)
+{
 	int rc = 0;
 	size_t i = 0;
 	while (i < len && isspace((unsigned char)text[i]))
@@ -910,7 +918,6 @@ static int add_file(struct dataset *d, const char *path, bool explicit,
 	} else {
 		progress("skipping %s: not results, hyperfine or perf stat data", path);
 	}
-	free(text);
 	return rc;
 }
 

@@ -178,6 +178,10 @@ enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
  * returns -1 with a one-line message naming the file in err. */
 int dataset_add(struct dataset *d, const char *path, char *err);
 int dataset_add_results(struct dataset *d, const char *path, char *err);
+/* The same on text already read (len bytes, NUL-terminated) named path:
+ * what dataset_add() does with a file's content (the fuzz target's way in). */
+int dataset_add_text(struct dataset *d, const char *path, const char *text, size_t len,
+		     bool explicit, bool results_only, char *err);
 /* DIR/results.json found while scanning: a symbolic link is refused. */
 int dataset_found_results(struct dataset *d, const char *path, char *err);
 /* Check every field the readers use (docs/results-schema.md): modes from

@@ -189,7 +189,9 @@ static void expect_refused(struct tree *t, const char *input, const char *want)
 		struct result r;
 		const char *args[] = { cmds[c], "-q", "-o", t->out, input, NULL };
 		run_in(&r, t->in, args);
-		if (r.rc != 1 || !strstr(r.err, want) || strchr(r.err, '\n') != r.err + strlen(r.err) - 1)
+		size_t len = strlen(r.err);
+		bool one_line = len > 0 && r.err[len - 1] == '\n' && strchr(r.err, '\n') == r.err + len - 1;
+		if (r.rc != 1 || !strstr(r.err, want) || !one_line)
 			fail_msg("%s %s: status %d, wanted 1 and one line with '%s'; stderr:\n%s",
 				 cmds[c], input, r.rc, want, r.err);
 		char prefix[64];

@@ -134,12 +134,16 @@ void progress(const char *fmt, ...)
 {
 	if (an_quiet)
 		return;
+	struct sbuf b = { 0 };
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("ipibench: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	sb_vprintf(&b, fmt, ap);
 	va_end(ap);
+	/* file names come from results directories: one line each */
+	char *line = one_line(b.s ? b.s : "");
+	fprintf(stderr, "ipibench: %s\n", line);
+	free(line);
+	sb_free(&b);
 }
 
 static bool is_ctl(char c)

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "safeio/safeio.h"
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
 #include "analysis/internal.h"
@@ -114,7 +115,9 @@ static struct history *g_h;	/* for the qsort comparators */
 static int find_results(struct dataset *d, const char *path, int depth, char *err)
 {
 	struct stat st;
-	if (stat(path, &st) != 0) {
+	/* Named by the user (depth 0): followed if a link; found below it:
+	 * never (a results tarball could link anywhere). */
+	if ((depth ? lstat(path, &st) : stat(path, &st)) != 0) {
 		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -122,8 +125,8 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 		return dataset_add_results(d, path, err);
 	char *rj = xasprintf("%s/results.json", path);
 	int rc;
-	if (stat(rj, &st) == 0) {
-		rc = dataset_add_results(d, rj, err);
+	if (lstat(rj, &st) == 0) {
+		rc = dataset_found_results(d, rj, err);
 		free(rj);
 		return rc;
 	}
@@ -140,7 +143,7 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 	for (int i = 0; i < n; i++) {
 		if (!rc && ents[i]->d_name[0] != '.') {
 			char *p = xasprintf("%s/%s", path, ents[i]->d_name);
-			if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
 				rc = find_results(d, p, depth + 1, err);
 			free(p);
 		}
@@ -226,7 +229,8 @@ static void build_series(struct history *h)
 	}
 	for (size_t k = 0; k < h->ns; k++)
 		qsort(h->s[k].pts, h->s[k].n, sizeof(struct point), cmp_points);
-	qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
+	if (h->ns)	/* qsort(NULL, 0) is undefined */
+		qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
 }
 
 static void group_vitals(const struct group *g, enum rl_unit u, struct ms_vitals *v)
@@ -297,15 +301,26 @@ static struct point *point_at(struct series *s, size_t set)
 
 static void html_escape(struct sbuf *b, const char *s)
 {
+	char *e = html_text(s);
+	sb_puts(b, e);
+	free(e);
+}
+
+/* An HREF given with --link, for an href attribute or a Markdown link:
+ * anything outside a URL's plain characters percent-encoded. */
+static char *href_text(const char *s)
+{
+	struct sbuf b = { 0 };
+	sb_puts(&b, "");
 	for (; *s; s++) {
-		switch (*s) {
-		case '<': sb_puts(b, "&lt;"); break;
-		case '>': sb_puts(b, "&gt;"); break;
-		case '&': sb_puts(b, "&amp;"); break;
-		case '"': sb_puts(b, "&quot;"); break;
-		default: sb_printf(b, "%c", *s);
-		}
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-._~/:=?&#%+", c))
+			sb_printf(&b, "%c", c);
+		else
+			sb_printf(&b, "%%%02X", c);
 	}
+	return b.s;
 }
 
 static int render(struct history *h, size_t nflag, size_t nlatest)
@@ -341,12 +356,15 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 		for (size_t i = 0; i < h->nlinks; i++) {
 			const char *eq = strchr(h->links[i], '=');
 			char *label = xasprintf("%.*s", (int)(eq - h->links[i]), h->links[i]);
+			char *href = href_text(eq + 1), *ml = md_text(label);
 			sb_puts(&html, "<li><a href=\"");
-			html_escape(&html, eq + 1);
+			html_escape(&html, href);
 			sb_puts(&html, "\">");
 			html_escape(&html, label);
 			sb_puts(&html, "</a></li>\n");
-			sb_printf(&md, "- [%s](%s)\n", label, eq + 1);
+			sb_printf(&md, "- [%s](%s)\n", ml, href);
+			free(ml);
+			free(href);
 			free(label);
 		}
 		sb_puts(&html, "</ul>\n");
@@ -376,7 +394,9 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 					       p->v.avg, p->v.n, rl_unit_name(p->unit),
 					       p->diff.pct, half, d->sets[q->set].commit,
 					       p->diff.used == MS_WELCH ? "Welch's t" : "Student's t");
-			sb_printf(&md, "- %s\n", line);
+			char *ml = md_text(line);
+			sb_printf(&md, "- %s\n", ml);
+			free(ml);
 			sb_puts(&html, "<li>");
 			html_escape(&html, line);
 			sb_puts(&html, "</li>\n");
@@ -401,21 +421,29 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 		char *name = slugify(raw);
 		free(raw);
 		progress("history: %s", name);
-		sb_printf(&md, "\n## `%s` (%s) on %s, %ld CPUs\n\nRun-level mean ns per call "
+		char *mw = md_code(s0->workload), *mt = md_text(s0->type), *mh = md_text(s0->host);
+		sb_printf(&md, "\n## %s (%s) on %s, %ld CPUs\n\nRun-level mean ns per call "
 			       "(N, unit) and its change vs the previous set (95%% half-width); "
 			       "per-call median (descriptive) where there is no run-level sample:"
 			       "\n\n| # | commit | created |",
-			  s0->workload, s0->type, s0->host, s0->cpus);
+			  mw, mt, mh, s0->cpus);
+		free(mw), free(mt), free(mh);
+		char *hw = html_text(s0->workload), *ht = html_text(s0->type),
+		     *hh = html_text(s0->host), *hn = html_text(name);
 		sb_printf(&html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
 				 "<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
 				 "<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
 				 "<a href=\"%s.dat\">data</a></p>\n<table><tr><th>#</th>"
 				 "<th class=\"l\">commit</th><th class=\"l\">created</th>",
-			  s0->workload, s0->type, s0->host, s0->cpus, name, name, name, name,
-			  name, name);
+			  hw, ht, hh, s0->cpus, hn, hn, hn, hn, hn, hn);
+		free(hw), free(ht), free(hh), free(hn);
 		for (size_t k = i; k < end; k++) {
-			sb_printf(&md, " %s |", h->s[k].mode);
-			sb_printf(&html, "<th>%s</th>", h->s[k].mode);
+			char *mm = md_text(h->s[k].mode);
+			sb_printf(&md, " %s |", mm);
+			free(mm);
+			sb_puts(&html, "<th>");
+			html_escape(&html, h->s[k].mode);
+			sb_puts(&html, "</th>");
 		}
 		sb_puts(&md, "\n|---:|---|---|");
 		sb_puts(&html, "</tr>\n");
@@ -425,8 +453,11 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 
 		struct sbuf dat = { 0 }, body = { 0 };
 		sb_puts(&dat, "# position commit, then per mode: run-level mean, mean - sd, mean + sd (per-call median when none), regression(0/1) ('-' = missing):");
-		for (size_t k = i; k < end; k++)
-			sb_printf(&dat, " %s", h->s[k].mode);
+		for (size_t k = i; k < end; k++) {
+			char *ol = one_line(h->s[k].mode);
+			sb_printf(&dat, " %s", ol);
+			free(ol);
+		}
 		sb_puts(&dat, "\n");
 		for (size_t pos = 0; pos < d->nsets; pos++) {
 			size_t set = h->order[pos];
@@ -440,11 +471,14 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 				continue;
 			struct resultset *rs = &d->sets[set];
 			char cb[16];
-			sb_printf(&md, "| %zu | %s | %s |", pos + 1, short_commit(rs->commit, cb),
-				  rs->created);
+			short_commit(rs->commit, cb);
+			char *mc = md_text(cb), *mcr = md_text(rs->created);
+			sb_printf(&md, "| %zu | %s | %s |", pos + 1, mc, mcr);
+			free(mc), free(mcr);
+			char *hc = html_text(cb), *hcr = html_text(rs->created);
 			sb_printf(&html, "<tr%s><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">%s</td>",
-				  reg ? " class=\"reg\"" : "", pos + 1, short_commit(rs->commit, cb),
-				  rs->created);
+				  reg ? " class=\"reg\"" : "", pos + 1, hc, hcr);
+			free(hc), free(hcr);
 			char *ctick = slugify(cb);
 			sb_printf(&dat, "%zu %s", pos + 1, ctick);
 			free(ctick);
@@ -483,7 +517,7 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 
 		char *title = xasprintf("%s (%s), %s, %ld CPUs: run-level mean ns per call per result set (bars: sd)",
 					s0->workload, s0->type, s0->host, s0->cpus);
-		char *t = gp_quote(title);
+		char *t = gp_quote(title), *df = gp_datafile(name);
 		sb_printf(&body,
 			  "set title %s\nset xlabel 'result set (commit)'\n"
 			  "set ylabel 'ns per call (run-level mean)'\n"
@@ -492,17 +526,20 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 			  t);
 		for (size_t k = i; k < end; k++) {
 			size_t c = 3 + 4 * (k - i);
-			sb_printf(&body, "%s'%s.dat' using 1:%zu:%zu:%zu:xtic(2) with yerrorlines title '%s'",
-				  k == i ? "" : ", \\\n     ", name, c, c + 1, c + 2, h->s[k].mode);
+			char *qm = gp_quote(h->s[k].mode);
+			sb_printf(&body, "%s%s using 1:%zu:%zu:%zu:xtic(2) with yerrorlines title %s",
+				  k == i ? "" : ", \\\n     ", df, c, c + 1, c + 2, qm);
+			free(qm);
 		}
 		for (size_t k = i; k < end; k++) {
 			size_t c = 3 + 4 * (k - i);
-			sb_printf(&body, ", \\\n     '%s.dat' using 1:(column(%zu) > 0 ? column(%zu) : NaN) "
+			sb_printf(&body, ", \\\n     %s using 1:(column(%zu) > 0 ? column(%zu) : NaN) "
 					 "with points pt 6 ps 3 lw 2 lc rgb '#cc0000' %s",
-				  name, c + 3, c, k == i ? "title 'regression'" : "notitle");
+				  df, c + 3, c, k == i ? "title 'regression'" : "notitle");
 		}
 		sb_puts(&body, "\n");
 		rc = plot_render(h->out, name, dat.s, body.s, 900, 500, h->err);
+		free(df);
 		free(t);
 		free(title);
 		sb_free(&dat);
@@ -536,12 +573,12 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 
 	if (!rc) {
 		char *p = xasprintf("%s/history.md", h->out);
-		rc = write_atomic(p, md.s, md.len, h->err);
+		rc = sio_write_file(p, md.s, md.len, 0644, h->err, AN_ERRLEN);
 		free(p);
 	}
 	if (!rc) {
 		char *p = xasprintf("%s/index.html", h->out);
-		rc = write_atomic(p, html.s, html.len, h->err);
+		rc = sio_write_file(p, html.s, html.len, 0644, h->err, AN_ERRLEN);
 		free(p);
 	}
 	if (!rc) {
@@ -549,7 +586,7 @@ static int render(struct history *h, size_t nflag, size_t nlatest)
 		char *p = xasprintf("%s/history.json", h->out);
 		struct sbuf b = { 0 };
 		sb_printf(&b, "%s\n", txt);
-		rc = write_atomic(p, b.s, b.len, h->err);
+		rc = sio_write_file(p, b.s, b.len, 0644, h->err, AN_ERRLEN);
 		sb_free(&b);
 		free(p);
 		free(txt);
@@ -666,7 +703,7 @@ int cmd_history(int argc, char **argv)
 	rc = (fail == 1 && nflag) || (fail == 2 && nlatest) ? 3 : 0;
 	goto out;
 fail:
-	fprintf(stderr, "ipibench history: %s\n", h.err);
+	an_error("history", h.err);
 out:
 	for (size_t k = 0; k < h.ns; k++)
 		free(h.s[k].pts);

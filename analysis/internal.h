@@ -1,7 +1,8 @@
 /*
  * analysis/: internal interfaces shared by report.c, history.c and the tests.
  *
- *   util.c     growable strings, atomic file writes, progress on stderr
+ *   util.c     growable strings, escaping, directories, progress on stderr
+ *              (files are read and written through safeio/safeio.h)
  *   stats.c    summaries (descriptive), CI of the median
  *   ministat.c ministat's figures and verdicts, Welch's and paired t
  *   runlevel.c run-level samples: loops, boots, loop pairs
@@ -37,11 +38,27 @@ void *xrealloc(void *p, size_t sz);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write data to path through path.tmp.PID + rename; 0 or -1 (err filled). */
-int write_atomic(const char *path, const char *data, size_t len, char *err);
 int mkdir_p(const char *path, char *err);
 /* Lower-case alnum, everything else '-': a file name part. */
 char *slugify(const char *s);
+/* Escape s for where it is shown (malloc'ed).  Names that passed
+ * sio_name_ok() come out unchanged; free text (errors, paths, commands,
+ * CPU models) cannot break a table, a code span or a tag:
+ *   md_text   Markdown text, table cells included: \ ` * [ ] < > | & !
+ *             and _ (unless inside a word) get a backslash; control
+ *             characters (newlines too) become spaces;
+ *   md_code   a Markdown code span around s (a fence longer than any run
+ *             of backticks inside, | escaped for tables);
+ *   html_text HTML text and attribute values: < > & " ' as entities,
+ *             control characters as spaces. */
+char *md_text(const char *s);
+char *md_code(const char *s);
+char *html_text(const char *s);
+/* s with control characters (newlines too) as spaces (malloc'ed). */
+char *one_line(const char *s);
+/* Print "ipibench CMD: ERR" on stderr as one line (control characters of
+ * file names or values shown as '?'). */
+void an_error(const char *cmd, const char *err);
 /* Progress lines on stderr ("ipibench <verb>: ..."), silenced by an_quiet. */
 extern bool an_quiet;
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -167,6 +184,16 @@ enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
  * returns -1 with a one-line message naming the file in err. */
 int dataset_add(struct dataset *d, const char *path, char *err);
 int dataset_add_results(struct dataset *d, const char *path, char *err);
+/* The same on text already read (len bytes, NUL-terminated) named path:
+ * what dataset_add() does with a file's content (the fuzz target's way in). */
+int dataset_add_text(struct dataset *d, const char *path, const char *text, size_t len,
+		     bool explicit, bool results_only, char *err);
+/* DIR/results.json found while scanning: a symbolic link is refused. */
+int dataset_found_results(struct dataset *d, const char *path, char *err);
+/* Check every field the readers use (docs/results-schema.md): modes from
+ * ipibench/modes.h, statuses, names by sio_name_ok(), numbers by type and
+ * range.  -1 with "FILE: $.json.path: what is wrong" in err. */
+int results_validate(const char *file, json_t *root, char *err);
 enum input_kind detect_kind(const char *path, const char *text, size_t len);
 /* Sort every group's samples and fill its summary. */
 void dataset_finish(struct dataset *d);
@@ -205,7 +232,9 @@ const char *rl_unit_name(enum rl_unit u);
 
 /* ---- plot.c ------------------------------------------------------------ */
 /* Write OUT/NAME.dat and OUT/NAME.gp, then run gnuplot in OUT so that it
- * writes NAME.png and NAME.svg (through .tmp files + rename).  The script
+ * writes NAME.png and NAME.svg into a private directory OUT/.NAME.XXXXXX,
+ * from where they are renamed into place (two reports into one OUT never
+ * share a temporary name).  The script
  * body draws one plot; plot.c adds the terminals and outputs.  The kept
  * .gp re-creates the plots with `cd OUT && gnuplot NAME.gp`. */
 int plot_render(const char *outdir, const char *name, const char *data,
@@ -214,8 +243,13 @@ int plot_render(const char *outdir, const char *name, const char *data,
 int plot_check(char *err);
 /* The gnuplot binary: $IPIBENCH_GNUPLOT or "gnuplot". */
 const char *plot_gnuplot(void);
-/* Escape a label for a gnuplot single-quoted string. */
+/* s as a gnuplot string literal that gnuplot reads back as exactly s:
+ * single quotes (nothing is expanded inside), or when s has a ' double
+ * quotes with " \ ` @ escaped; control characters (a newline ends a
+ * command) as spaces.  See plot.c for why not ''. */
 char *gp_quote(const char *s);
+/* gp_quote("NAME.dat"): the data file of plot NAME in its script. */
+char *gp_datafile(const char *name);
 
 /* ---- reference.c ------------------------------------------------------- */
 #include "analysis/ministat.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "safeio/safeio.h"
 #include "analysis/internal.h"
 #include "analysis/ministat.h"
 
@@ -67,8 +68,9 @@ static int load_ministat(json_t *root, struct reference *r, const char *p, char 
 	r->ms_printed_by = xstrdup(str(ms, "printed_by"));
 	for (size_t i = 0; i < json_array_size(rows); i++) {
 		json_t *row = json_array_get(rows, i);
-		if (num(row, "n") < 2 || !*str(row, "mode")) {
-			snprintf(err, AN_ERRLEN, "%s: ministat.rows[%zu]: needs mode and n >= 2", p, i);
+		if (num(row, "n") < 2 || !sio_name_ok(str(row, "mode"))) {
+			snprintf(err, AN_ERRLEN, "%s: $.ministat.rows[%zu]: needs a mode (a name) and n >= 2",
+				 p, i);
 			return -1;
 		}
 		r->ms_mode[i] = xstrdup(str(row, "mode"));
@@ -97,14 +99,10 @@ int reference_load_default(const char *path, const char *env, const char *rel,
 	char *p = path ? xstrdup(path) : find_default(env, rel);
 	if (!p)
 		return 1;
-	json_error_t je;
-	json_t *root = json_load_file(p, 0, &je);
+	/* Through safeio: a regular file within the JSON size limit (a FIFO or
+	 * /dev/zero as --reference is refused, not read forever). */
+	json_t *root = sio_load_json(p, SIO_MAX_JSON, err, AN_ERRLEN);
 	if (!root) {
-		if (je.line < 0 || je.line == 0)
-			snprintf(err, AN_ERRLEN, "%s: %s", p, je.text);
-		else
-			snprintf(err, AN_ERRLEN, "%s:%d:%d: invalid JSON: %s", p,
-				 je.line, je.column, je.text);
 		free(p);
 		return -1;
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ipibench/modes.h"
+#include "safeio/safeio.h"
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
 #include "analysis/internal.h"
@@ -153,8 +154,10 @@ static int boxplot(struct report *r, const char *name, const char *title,
 		   size_t *n, size_t k)
 {
 	struct sbuf dat = { 0 }, body = { 0 };
+	char *tl = one_line(title);
 	sb_printf(&dat, "# %s: one block per box (gnuplot index), one value per line\n",
-		  title);
+		  tl);
+	free(tl);
 	char *t = gp_quote(title), *y = gp_quote(ylabel);
 	sb_printf(&body,
 		  "set title %s\nset ylabel %s\n"
@@ -169,14 +172,18 @@ static int boxplot(struct report *r, const char *name, const char *title,
 		char *l = gp_quote(labels[i]);
 		sb_printf(&body, "%s%s %zu", i ? ", " : "", l, i + 1);
 		free(l);
-		sb_printf(&dat, "%s# %s\n", i ? "\n\n" : "", labels[i]);
+		char *ll = one_line(labels[i]);
+		sb_printf(&dat, "%s# %s\n", i ? "\n\n" : "", ll);
+		free(ll);
 		for (size_t j = 0; j < n[i]; j++)
 			sb_printf(&dat, "%.17g\n", v[i][j]);
 	}
 	sb_puts(&body, ")\nplot ");
+	char *df = gp_datafile(name);
 	for (size_t i = 0; i < k; i++)
-		sb_printf(&body, "%s'%s.dat' index %zu using (%zu):1 with boxplot lc %zu",
-			  i ? ", \\\n     " : "", name, i, i + 1, i + 1);
+		sb_printf(&body, "%s%s index %zu using (%zu):1 with boxplot lc %zu",
+			  i ? ", \\\n     " : "", df, i, i + 1, i + 1);
+	free(df);
 	sb_puts(&body, "\n");
 	int rc = plot_render(r->out, name, dat.s, body.s, 800, 500, r->err);
 	sb_free(&dat);
@@ -204,10 +211,14 @@ static void section_inputs(struct report *r)
 	}
 	for (size_t i = 0; i < d->nsets; i++) {
 		struct resultset *s = &d->sets[i];
+		char *mp = md_text(s->path), *mh = md_text(s->host_name),
+		     *mb = md_text(s->backend), *mx = md_text(s->xen_version),
+		     *mc = md_text(s->commit), *mt = md_text(s->created);
 		sb_printf(&r->md, "| %s | %s | %s | %ld | %s | %s | %s | %s | %zu | %zu |\n",
-			  s->path, s->host_name, s->backend, s->cpus,
-			  s->emulated ? "**yes (QEMU TCG)**" : "no", s->xen_version,
-			  s->commit, s->created, s->runs_ok, s->runs_failed);
+			  mp, mh, mb, s->cpus,
+			  s->emulated ? "**yes (QEMU TCG)**" : "no", mx,
+			  mc, mt, s->runs_ok, s->runs_failed);
+		free(mp), free(mh), free(mb), free(mx), free(mc), free(mt);
 		json_array_append_new(inputs, json_pack(
 			"{s:s, s:s, s:s, s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:I}",
 			"kind", "results", "path", s->path, "host", s->host_name,
@@ -218,13 +229,16 @@ static void section_inputs(struct report *r)
 			"runs_failed", (json_int_t)s->runs_failed));
 	}
 	for (size_t i = 0; i < d->nhf; i++) {
-		sb_printf(&r->md, "%s- hyperfine: %s\n", i ? "" : "\n", d->hf[i].path);
+		char *mp = md_text(d->hf[i].path);
+		sb_printf(&r->md, "%s- hyperfine: %s\n", i ? "" : "\n", mp);
+		free(mp);
 		json_array_append_new(inputs, json_pack("{s:s, s:s}", "kind", "hyperfine",
 							"path", d->hf[i].path));
 	}
 	for (size_t i = 0; i < d->nperf; i++) {
-		sb_printf(&r->md, "%s- perf stat: %s\n", i || d->nhf ? "" : "\n",
-			  d->perf[i].path);
+		char *mp = md_text(d->perf[i].path);
+		sb_printf(&r->md, "%s- perf stat: %s\n", i || d->nhf ? "" : "\n", mp);
+		free(mp);
 		json_array_append_new(inputs, json_pack("{s:s, s:s}", "kind", "perf-stat",
 							"path", d->perf[i].path));
 	}
@@ -259,9 +273,10 @@ static const char *const seed_names[3] = { "physical", "cluster", "mixed" };
 static void seed_intro(struct report *r, json_t *js)
 {
 	struct reference *ref = &r->ref;
-	sb_printf(&r->md,
-		  "Reference: %s. Source: %s, `%s`:\n\n> %s\n\n",
-		  ref->title, ref->source, ref->path, ref->quote);
+	char *mt = md_text(ref->title), *ms = md_text(ref->source), *mp = md_code(ref->path),
+	     *mq = md_text(ref->quote);
+	sb_printf(&r->md, "Reference: %s. Source: %s, %s:\n\n> %s\n\n", mt, ms, mp, mq);
+	free(mt), free(ms), free(mp), free(mq);
 	json_object_set_new(js, "reference", json_pack(
 		"{s:s, s:s, s:I, s:I, s:b, s:{s:f, s:f}, s:{s:f, s:f}, s:f, s:{s:f, s:f}, s:s}",
 		"path", ref->path, "source", ref->source, "calls", (json_int_t)ref->calls,
@@ -374,9 +389,10 @@ static void seed_ministat(struct report *r, const struct group *g0,
 	const struct reference *rm = &r->ref_ms;
 	if (!r->have_ref_ms || !rm->nms)
 		return;
+	char *mt = md_text(rm->title), *mu = md_text(rm->ms_unit), *mb = md_text(rm->ms_printed_by);
 	sb_printf(&r->md, "ministat, reference (%s; %ld CPUs, %s; %s; printed by %s):\n\n",
-		  rm->title, rm->cpus, rm->emulated ? "emulated" : "hardware", rm->ms_unit,
-		  rm->ms_printed_by);
+		  mt, rm->cpus, rm->emulated ? "emulated" : "hardware", mu, mb);
+	free(mt), free(mu), free(mb);
 	const char *names[REF_MS_MAX];
 	for (size_t i = 0; i < rm->nms; i++)
 		names[i] = rm->ms_mode[i];
@@ -703,20 +719,23 @@ static int plot_irqs(struct report *r, size_t i, size_t end, const char *name)
 			sb_printf(&dat, "%s%.17g", c ? " " : "",
 				  c < g->nirqs ? g->irqs[c] / (double)g->irq_runs : 0.0);
 		sb_puts(&dat, "\n");
-		sb_printf(&body, "%s'%s' %zu", rows ? ", " : "", g->mode, rows);
+		char *qm = gp_quote(g->mode);
+		sb_printf(&body, "%s%s %zu", rows ? ", " : "", qm, rows);
+		free(qm);
 		rows++;
 	}
 	char *pn = xasprintf("irqs-%s", name);
 	char *title = xasprintf("%s: interrupts per CPU, %s, %ld CPUs", g0->workload,
 				g0->host, g0->cpus);
-	char *t = gp_quote(title);
+	char *t = gp_quote(title), *df = gp_datafile(pn);
 	sb_printf(&body,
 		  ")\nset title %s\nset xlabel 'CPU'\nset cblabel 'interrupts per run'\n"
 		  "set palette defined (0 '#ffffff', 1 '#fdd49e', 2 '#ef6548', 3 '#7f0000')\n"
 		  "set cbrange [0:*]\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n"
 		  "set tics out\nunset grid\n"
-		  "plot '%s.dat' matrix with image notitle\n",
-		  t, ncpu - 1, rows - 1, pn);
+		  "plot %s matrix with image notitle\n",
+		  t, ncpu - 1, rows - 1, df);
+	free(df);
 	int rc = plot_render(r->out, pn, dat.s, body.s, 900, 120 + 60 * (int)rows, r->err);
 	if (!rc) {
 		r->nplots++;
@@ -834,14 +853,17 @@ static int counter_chart(struct report *r, const char *kind)
 		free(raw);
 		char *title = xasprintf("%s, %s, %ld CPUs", icr ? "ICR writes per operation" :
 					"vector capacity", gi->host, gi->cpus);
-		char *t = gp_quote(title);
+		char *t = gp_quote(title), *df = gp_datafile(pn);
+		char *yl = gp_quote(icr ? "ICR writes per operation" : "vectors that fit");
 		sb_printf(&body,
-			  "set title %s\nset ylabel '%s'\nset datafile missing '-'\n"
+			  "set title %s\nset ylabel %s\nset datafile missing '-'\n"
 			  "set style data histograms\nset style histogram clustered gap 1\n"
 			  "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
 			  "set yrange [0:*]\nset key top right\nset xtics nomirror\n"
-			  "plot for [c=2:%zu] '%s.dat' using c:xtic(1) title columnheader(c)\n",
-			  t, icr ? "ICR writes per operation" : "vectors that fit", nm + 1, pn);
+			  "plot for [c=2:%zu] %s using c:xtic(1) title columnheader(c)\n",
+			  t, yl, nm + 1, df);
+		free(df);
+		free(yl);
 		int rc = plot_render(r->out, pn, dat.s, body.s, 800, 450, r->err);
 		if (!rc) {
 			r->nplots++;
@@ -962,9 +984,14 @@ static int section_sweep(struct report *r)
 			  "set title %s\nset xlabel 'CPUs'\nset ylabel 'median latency per operation (ns)'\n"
 			  "set datafile missing '-'\nset key top left\nset pointsize 1\n"
 			  "set offsets graph 0.05, graph 0.05, 0, 0\nplot ", t);
-		for (size_t m = 0; m < nm; m++)
-			sb_printf(&body, "%s'%s.dat' using 1:%zu:%zu:%zu with yerrorlines title '%s'",
-				  m ? ", \\\n     " : "", pn, 2 + 3 * m, 3 + 3 * m, 4 + 3 * m, modes[m]);
+		char *df = gp_datafile(pn);
+		for (size_t m = 0; m < nm; m++) {
+			char *qm = gp_quote(modes[m]);
+			sb_printf(&body, "%s%s using 1:%zu:%zu:%zu with yerrorlines title %s",
+				  m ? ", \\\n     " : "", df, 2 + 3 * m, 3 + 3 * m, 4 + 3 * m, qm);
+			free(qm);
+		}
+		free(df);
 		sb_puts(&body, "\n");
 		int rc = plot_render(r->out, pn, dat.s, body.s, 800, 500, r->err);
 		if (!rc) {
@@ -990,15 +1017,19 @@ static int section_hyperfine(struct report *r)
 	json_object_set_new(r->json, "hyperfine", jh);
 	for (size_t f = 0; f < d->nhf; f++) {
 		struct hf_file *h = &d->hf[f];
+		char *mp = md_text(h->path);
 		sb_printf(&r->md, "\n## hyperfine: %s\n\nSeconds per run (hyperfine's own figures):\n\n"
 				  "| # | command | runs | mean | stddev | median | min | max |\n"
-				  "|---:|---|---:|---:|---:|---:|---:|---:|\n", h->path);
+				  "|---:|---|---:|---:|---:|---:|---:|---:|\n", mp);
+		free(mp);
 		json_t *jcmds = json_array();
 		for (size_t k = 0; k < h->n; k++) {
 			struct hf_cmd *c = &h->cmds[k], *c0 = &h->cmds[0];
-			sb_printf(&r->md, "| %zu | `%s` | %zu | %.4g | %.4g | %.4g | %.4g | %.4g |\n",
-				  k + 1, c->command, c->n, c->mean, c->stddev, c->median, c->min,
+			char *mc = md_code(c->command);
+			sb_printf(&r->md, "| %zu | %s | %zu | %.4g | %.4g | %.4g | %.4g | %.4g |\n",
+				  k + 1, mc, c->n, c->mean, c->stddev, c->median, c->min,
 				  c->max);
+			free(mc);
 			json_array_append_new(jcmds, json_pack(
 				"{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 				"command", c->command, "runs", (json_int_t)c->n,
@@ -1051,15 +1082,22 @@ static void section_perf(struct report *r)
 	json_object_set_new(r->json, "perf_stat", jp);
 	for (size_t f = 0; f < d->nperf; f++) {
 		struct perf_file *p = &d->perf[f];
+		char *mp = md_text(p->path);
 		sb_printf(&r->md, "\n## perf stat: %s\n\n| event | value | unit | variance | counter run %% | metric |\n"
-				  "|---|---:|---|---:|---:|---|\n", p->path);
+				  "|---|---:|---|---:|---:|---|\n", mp);
+		free(mp);
 		json_t *rows = json_array();
 		json_array_append_new(jp, json_pack("{s:s, s:o}", "path", p->path, "events", rows));
 		for (size_t k = 0; k < p->n; k++) {
 			struct perf_row *x = &p->rows[k];
-			sb_printf(&r->md, "| %s | %s | %s | %s | %s | %s%s%s |\n", x->event, x->value,
-				  x->unit, x->variance, x->pct, x->metric, *x->metric ? " " : "",
-				  x->metric_unit);
+			/* the value is a number or <not counted>/<not supported>
+			 * (checked when read); the rest is free text */
+			char *me = md_text(x->event), *mu = md_text(x->unit),
+			     *mv = md_text(x->variance), *mpc = md_text(x->pct),
+			     *mm = md_text(x->metric), *mmu = md_text(x->metric_unit);
+			sb_printf(&r->md, "| %s | %s | %s | %s | %s | %s%s%s |\n", me, x->value,
+				  mu, mv, mpc, mm, *x->metric ? " " : "", mmu);
+			free(me), free(mu), free(mv), free(mpc), free(mm), free(mmu);
 			char *end;
 			double v = strtod(x->value, &end);
 			json_array_append_new(rows, json_pack(
@@ -1082,7 +1120,10 @@ static void section_failed(struct report *r)
 	sb_puts(&r->md, "\n## Failed runs (left out of the statistics)\n\n| results | run | mode | error |\n|---|---|---|---|\n");
 	for (size_t i = 0; i < d->nfailed; i++) {
 		struct failed_run *f = &d->failed[i];
-		sb_printf(&r->md, "| %s | %s | %s | %s |\n", f->set_path, f->id, f->mode, f->error);
+		char *mp = md_text(f->set_path), *mi = md_text(f->id), *mm = md_text(f->mode),
+		     *me = md_text(f->error);
+		sb_printf(&r->md, "| %s | %s | %s | %s |\n", mp, mi, mm, me);
+		free(mp), free(mi), free(mm), free(me);
 		json_array_append_new(jf, json_pack("{s:s, s:s, s:s, s:s}", "results", f->set_path,
 						    "run", f->id, "mode", f->mode, "error", f->error));
 	}
@@ -1091,7 +1132,7 @@ static void section_failed(struct report *r)
 static int write_outputs(struct report *r)
 {
 	char *p = xasprintf("%s/report.md", r->out);
-	int rc = write_atomic(p, r->md.s, r->md.len, r->err);
+	int rc = sio_write_file(p, r->md.s, r->md.len, 0644, r->err, AN_ERRLEN);
 	free(p);
 	if (rc)
 		return rc;
@@ -1099,7 +1140,7 @@ static int write_outputs(struct report *r)
 	p = xasprintf("%s/report.json", r->out);
 	struct sbuf b = { 0 };
 	sb_printf(&b, "%s\n", js);
-	rc = write_atomic(p, b.s, b.len, r->err);
+	rc = sio_write_file(p, b.s, b.len, 0644, r->err, AN_ERRLEN);
 	sb_free(&b);
 	free(js);
 	free(p);
@@ -1161,7 +1202,7 @@ int cmd_report(int argc, char **argv)
 		r.have_ref_ms = lr == 0;
 	}
 	dataset_finish(&r.d);
-	if (r.d.ngroups)
+	if (r.d.ngroups)	/* qsort(NULL, 0) is undefined */
 		qsort(r.d.groups, r.d.ngroups, sizeof(*r.d.groups), cmp_groups);
 	if (mkdir_p(r.out, r.err))
 		goto fail;
@@ -1194,7 +1235,7 @@ int cmd_report(int argc, char **argv)
 	rc = 0;
 	goto out;
 fail:
-	fprintf(stderr, "ipibench report: %s\n", r.err);
+	an_error("report", r.err);
 out:
 	json_decref(r.json);
 	sb_free(&r.md);

@@ -2,6 +2,9 @@
 analysis_SRCS := $(wildcard analysis/*.c)
 analysis_TESTS := $(wildcard analysis/tests/test_*.c)
 analysis_LIBS := -ljansson -lgsl -lgslcblas
+# Formats are checked beyond -Wall: no non-literal format strings, and
+# an_err()/sb_printf()/progress() carry format attributes.
+analysis_CFLAGS += -Wformat=2
 
 # The GitLab CI template, run for real with gitlab-ci-local (shell executor)
 # on fixture results; part of `make test` through UNIT_EXTRA.

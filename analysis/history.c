@@ -118,7 +118,7 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 	/* Named by the user (depth 0): followed if a link; found below it:
 	 * never (a results tarball could link anywhere). */
 	if ((depth ? lstat(path, &st) : stat(path, &st)) != 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
@@ -136,7 +136,7 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 	struct dirent **ents;
 	int n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	rc = 0;
@@ -196,9 +196,7 @@ static int cmp_series(const void *a, const void *b)
 		return x->cpus < y->cpus ? -1 : 1;
 	if ((c = strcmp(x->workload, y->workload)))
 		return c;
-	if ((c = mode_rank(x->mode) - mode_rank(y->mode)))
-		return c;
-	return strcmp(x->mode, y->mode);
+	return mode_cmp(x->mode, y->mode);
 }
 
 static void build_series(struct history *h)
@@ -679,8 +677,8 @@ int cmd_history(int argc, char **argv)
 		if (find_results(&h.d, argv[i], 0, h.err))
 			goto fail;
 	if (!h.d.nsets) {
-		snprintf(h.err, AN_ERRLEN, "no results.json found under %s%s", argv[optind],
-			 argc - optind > 1 ? " ..." : "");
+		an_err(h.err, "no results.json found under %s%s", argv[optind],
+		       argc - optind > 1 ? " ..." : "");
 		goto fail;
 	}
 	dataset_finish(&h.d);

@@ -22,17 +22,6 @@
 #include "safeio/safeio.h"
 #include "analysis/internal.h"
 
-int mode_rank(const char *mode)
-{
-	const char *m;
-	int i;
-
-	for (i = 0; (m = ipibench_mode_name((size_t)i)); i++)
-		if (!strcmp(mode, m))
-			return i;
-	return i;
-}
-
 /* ---- validation ---------------------------------------------------------
  * A results file comes from a test host or from the previous pipeline's
  * tarball: every field the readers use is checked here, before anything is
@@ -62,7 +51,7 @@ static int jv_fail(const struct jv *v, const char *jp, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fmt_into(v->err, AN_ERRLEN, "%s: %s: %s", v->file, jp, msg);
+	an_err(v->err, "%s: %s: %s", v->file, jp, msg);
 	return -1;
 }
 
@@ -353,9 +342,9 @@ int results_validate(const char *file, json_t *root, char *err)
 		return jv_fail(&v, "$.schema_version", "%s is not a positive integer",
 			       JV_REPR(sv));
 	if (json_integer_value(sv) > AN_SCHEMA_MAJOR) {
-		snprintf(err, AN_ERRLEN,
-			 "%s: schema_version %lld is newer than this reader (%d): update ipibench",
-			 file, (long long)json_integer_value(sv), AN_SCHEMA_MAJOR);
+		an_err(err,
+		       "%s: schema_version %lld is newer than this reader (%d): update ipibench",
+		       file, (long long)json_integer_value(sv), AN_SCHEMA_MAJOR);
 		return -1;
 	}
 	if (jv_container(&v, root, "host", "$", false, &host) ||
@@ -481,8 +470,8 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 	const char *mode = jstr(run, "mode", "unknown");
 	const char *name = jstr(w, "name", NULL);
 	if (!name) {
-		snprintf(err, AN_ERRLEN, "%s: runs[%zu].workloads[%zu]: no \"name\"",
-			 path, ri, wi);
+		an_err(err, "%s: runs[%zu].workloads[%zu]: no \"name\"",
+		       path, ri, wi);
 		return -1;
 	}
 	const char *type = jstr(w, "type", name);
@@ -512,16 +501,16 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 	size_t bad = 0;
 	if (json_array_size(ns)) {
 		if (add_samples(g, ns, 1.0, &bad)) {
-			snprintf(err, AN_ERRLEN,
-				 "%s: runs[%zu].workloads[%zu].samples.ns[%zu]: not a number",
-				 path, ri, wi, bad);
+			an_err(err,
+			       "%s: runs[%zu].workloads[%zu].samples.ns[%zu]: not a number",
+			       path, ri, wi, bad);
 			return -1;
 		}
 	} else if (json_array_size(cyc) && tsc_khz > 0) {
 		if (add_samples(g, cyc, 1e6 / tsc_khz, &bad)) {
-			snprintf(err, AN_ERRLEN,
-				 "%s: runs[%zu].workloads[%zu].samples.cycles[%zu]: not a number",
-				 path, ri, wi, bad);
+			an_err(err,
+			       "%s: runs[%zu].workloads[%zu].samples.cycles[%zu]: not a number",
+			       path, ri, wi, bad);
 			return -1;
 		}
 	}
@@ -560,9 +549,9 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		for (size_t i = 0; i < n; i++) {
 			json_t *x = json_array_get(irqs, i);
 			if (!json_is_number(x)) {
-				snprintf(err, AN_ERRLEN,
-					 "%s: runs[%zu].workloads[%zu].counters.irqs_per_cpu[%zu]: not a number",
-					 path, ri, wi, i);
+				an_err(err,
+				       "%s: runs[%zu].workloads[%zu].counters.irqs_per_cpu[%zu]: not a number",
+				       path, ri, wi, i);
 				return -1;
 			}
 			g->irqs[i] += json_number_value(x);
@@ -603,7 +592,7 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 	for (size_t ri = 0; ri < json_array_size(runs); ri++) {
 		json_t *run = json_array_get(runs, ri);
 		if (!json_is_object(run)) {
-			snprintf(err, AN_ERRLEN, "%s: runs[%zu]: not an object", path, ri);
+			an_err(err, "%s: runs[%zu]: not an object", path, ri);
 			return -1;
 		}
 		const char *status = jstr(run, "status", "ok");
@@ -619,8 +608,8 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 		for (size_t wi = 0; wi < json_array_size(wls); wi++) {
 			json_t *w = json_array_get(wls, wi);
 			if (!json_is_object(w)) {
-				snprintf(err, AN_ERRLEN, "%s: runs[%zu].workloads[%zu]: not an object",
-					 path, ri, wi);
+				an_err(err, "%s: runs[%zu].workloads[%zu]: not an object",
+				       path, ri, wi);
 				return -1;
 			}
 			if (!strcmp(status, "ok") &&
@@ -786,7 +775,7 @@ static int parse_perf(struct dataset *d, const char *path, const char *text,
 		      size_t len, char *err)
 {
 	if (memchr(text, '\0', len)) {
-		snprintf(err, AN_ERRLEN, "%s: a NUL byte: not perf stat -x, output", path);
+		an_err(err, "%s: a NUL byte: not perf stat -x, output", path);
 		return -1;
 	}
 	struct perf_file pf = { .path = xstrdup(path) };
@@ -799,18 +788,18 @@ static int parse_perf(struct dataset *d, const char *path, const char *text,
 		}
 		for (const char *c = line; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
-				snprintf(err, AN_ERRLEN, "%s:%zu: control character 0x%02x in a perf stat line",
-					 path, ln, (unsigned char)*c);
+				an_err(err, "%s:%zu: control character 0x%02x in a perf stat line",
+				       path, ln, (unsigned char)*c);
 				goto bad;
 			}
 		char *f[16] = { 0 };
 		size_t n = split_csv(line, f, 16);
 		if (n < 3 || !perf_value_like(f[0]) || !*f[2]) {
-			snprintf(err, AN_ERRLEN,
-				 n < 3 ? "%s:%zu: %zu fields: not a perf stat -x, line (value,unit,event,...)" :
-				 !*f[2] ? "%s:%zu: no event name (field 3)%.0zu" :
-				 "%s:%zu: value is not a number nor <not counted>/<not supported>%.0zu",
-				 path, ln, n);
+			an_err(err,
+			       n < 3 ? "%s:%zu: %zu fields: not a perf stat -x, line (value,unit,event,...)" :
+			       !*f[2] ? "%s:%zu: no event name (field 3)%.0zu" :
+			       "%s:%zu: value is not a number nor <not counted>/<not supported>%.0zu",
+			       path, ln, n);
 			goto bad;
 		}
 		pf.rows = xrealloc(pf.rows, (pf.n + 1) * sizeof(*pf.rows));
@@ -891,13 +880,13 @@ int dataset_add_text(struct dataset *d, const char *path, const char *text, size
 		/* A key given twice is ambiguous: refused, not guessed. */
 		json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 		if (!root) {
-			snprintf(err, AN_ERRLEN, "%s:%d:%d: invalid JSON: %s", path,
-				 je.line, je.column, je.text);
+			an_err(err, "%s:%d:%d: invalid JSON: %s", path,
+			       je.line, je.column, je.text);
 			rc = -1;
 		} else if (!json_is_object(root)) {
-			snprintf(err, AN_ERRLEN, "%s: $: must be an object (%s), not an array",
-				 path, results_only ? "an ipibench results.json" :
-				 "results.json or hyperfine JSON");
+			an_err(err, "%s: $: must be an object (%s), not an array",
+			       path, results_only ? "an ipibench results.json" :
+			       "results.json or hyperfine JSON");
 			rc = -1;
 		} else if (results_only || json_object_get(root, "schema_version") ||
 			   json_object_get(root, "runs")) {
@@ -906,9 +895,9 @@ int dataset_add_text(struct dataset *d, const char *path, const char *text, size
 			progress("reading %s (hyperfine JSON)", path);
 			rc = parse_hyperfine(d, path, root, err);
 		} else if (explicit) {
-			snprintf(err, AN_ERRLEN,
-				 "%s: not an ipibench results.json nor a hyperfine --export-json file",
-				 path);
+			an_err(err,
+			       "%s: not an ipibench results.json nor a hyperfine --export-json file",
+			       path);
 			rc = -1;
 		} else {
 			progress("skipping %s: not results or hyperfine JSON", path);
@@ -918,8 +907,8 @@ int dataset_add_text(struct dataset *d, const char *path, const char *text, size
 		progress("reading %s (perf stat CSV)", path);
 		rc = parse_perf(d, path, text, len, err);
 	} else if (explicit || results_only) {
-		snprintf(err, AN_ERRLEN, "%s: not a results.json, hyperfine JSON or perf stat -x, CSV",
-			 path);
+		an_err(err, "%s: not a results.json, hyperfine JSON or perf stat -x, CSV",
+		       path);
 		rc = -1;
 	} else {
 		progress("skipping %s: not results, hyperfine or perf stat data", path);
@@ -939,8 +928,8 @@ static int add_file_found(struct dataset *d, const char *path, const struct stat
 			  bool results_only, char *err)
 {
 	if (S_ISLNK(st->st_mode)) {
-		snprintf(err, AN_ERRLEN, "%s: a symbolic link: refused (copy the file instead)",
-			 path);
+		an_err(err, "%s: a symbolic link: refused (copy the file instead)",
+		       path);
 		return -1;
 	}
 	return add_file(d, path, true, results_only, err);
@@ -950,7 +939,7 @@ int dataset_found_results(struct dataset *d, const char *path, char *err)
 {
 	struct stat st;
 	if (lstat(path, &st) != 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	progress("reading %s", path);
@@ -961,7 +950,7 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
@@ -980,7 +969,7 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 	struct dirent **ents;
 	int n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -999,9 +988,9 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 	}
 	free(ents);
 	if (!rc && d->nsets + d->nhf + d->nperf == before) {
-		snprintf(err, AN_ERRLEN,
-			 "%s: no results.json, hyperfine JSON or perf stat CSV in this directory",
-			 path);
+		an_err(err,
+		       "%s: no results.json, hyperfine JSON or perf stat CSV in this directory",
+		       path);
 		rc = -1;
 	}
 	return rc;

@@ -59,6 +59,9 @@ char *one_line(const char *s);
 /* Print "ipibench CMD: ERR" on stderr as one line (control characters of
  * file names or values shown as '?'). */
 void an_error(const char *cmd, const char *err);
+/* The one way analysis/ fills an error buffer (char err[AN_ERRLEN]): a
+ * printf format, cut to AN_ERRLEN - 1 characters. */
+void an_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Progress lines on stderr ("ipibench <verb>: ..."), silenced by an_quiet. */
 extern bool an_quiet;
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -201,7 +204,8 @@ void dataset_free(struct dataset *d);
 /* Find a group by key (set, host, cpus, workload, mode); NULL if absent. */
 struct group *dataset_find(struct dataset *d, size_t set, const char *host,
 			   long cpus, const char *workload, const char *mode);
-int mode_rank(const char *mode);	/* physical, cluster, mixed, others */
+/* Modes in the order of ipibench/modes.h, then other names alphabetically. */
+int mode_cmp(const char *a, const char *b);
 
 /* ---- runlevel.c: run-level samples (loops, boots) --------------------- */
 /* Called by the reader for each ok workload of a run: records the run, the

@@ -84,9 +84,9 @@ int plot_check(char *err)
 		if (found)
 			return 0;
 	}
-	snprintf(err, AN_ERRLEN,
-		 "gnuplot not found ('%s'): install gnuplot-nox (make deps) or set IPIBENCH_GNUPLOT",
-		 g);
+	an_err(err,
+	       "gnuplot not found ('%s'): install gnuplot-nox (make deps) or set IPIBENCH_GNUPLOT",
+	       g);
 	return -1;
 }
 
@@ -99,11 +99,11 @@ static int finish_output(const char *outdir, const char *priv, const char *name,
 	struct stat st;
 	int rc = 0;
 	if (lstat(tmp, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-		snprintf(err, AN_ERRLEN, "%s: gnuplot wrote no %s (see its messages above)",
-			 dst, ext);
+		an_err(err, "%s: gnuplot wrote no %s (see its messages above)",
+		       dst, ext);
 		rc = -1;
 	} else if (rename(tmp, dst) != 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", dst, strerror(errno));
+		an_err(err, "%s: %s", dst, strerror(errno));
 		rc = -1;
 	}
 	free(tmp);
@@ -174,7 +174,7 @@ int plot_render(const char *outdir, const char *name, const char *data,
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		snprintf(err, AN_ERRLEN, "fork: %s", strerror(errno));
+		an_err(err, "fork: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -188,11 +188,11 @@ int plot_render(const char *outdir, const char *name, const char *data,
 		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-			snprintf(err, AN_ERRLEN, "%s: cannot run gnuplot ('%s')", gpf,
-				 plot_gnuplot());
+			an_err(err, "%s: cannot run gnuplot ('%s')", gpf,
+			       plot_gnuplot());
 		else
-			snprintf(err, AN_ERRLEN, "%s: gnuplot failed (status %d)", gpf,
-				 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+			an_err(err, "%s: gnuplot failed (status %d)", gpf,
+			       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		goto out;
 	}
 	if (finish_output(outdir, priv, name, "png", err) ||

@@ -61,7 +61,7 @@ static int load_ministat(json_t *root, struct reference *r, const char *p, char 
 	json_t *rows = json_object_get(ms, "rows");
 	if (!json_is_array(rows) || json_array_size(rows) < 1 ||
 	    json_array_size(rows) > REF_MS_MAX) {
-		snprintf(err, AN_ERRLEN, "%s: ministat.rows: 1 to %d rows expected", p, REF_MS_MAX);
+		an_err(err, "%s: ministat.rows: 1 to %d rows expected", p, REF_MS_MAX);
 		return -1;
 	}
 	r->ms_unit = xstrdup(str(ms, "unit"));
@@ -69,8 +69,8 @@ static int load_ministat(json_t *root, struct reference *r, const char *p, char 
 	for (size_t i = 0; i < json_array_size(rows); i++) {
 		json_t *row = json_array_get(rows, i);
 		if (num(row, "n") < 2 || !sio_name_ok(str(row, "mode"))) {
-			snprintf(err, AN_ERRLEN, "%s: $.ministat.rows[%zu]: needs a mode (a name) and n >= 2",
-				 p, i);
+			an_err(err, "%s: $.ministat.rows[%zu]: needs a mode (a name) and n >= 2",
+			       p, i);
 			return -1;
 		}
 		r->ms_mode[i] = xstrdup(str(row, "mode"));
@@ -110,9 +110,9 @@ int reference_load_default(const char *path, const char *env, const char *rel,
 	if (strncmp(str(root, "schema"), "ipibench-reference/", 19) ||
 	    num(tot, "physical") <= 0 || num(tot, "mixed") <= 0 ||
 	    num(root, "calls") <= 0) {
-		snprintf(err, AN_ERRLEN,
-			 "%s: not an ipibench reference (schema, calls, total_ns.physical/mixed)",
-			 p);
+		an_err(err,
+		       "%s: not an ipibench reference (schema, calls, total_ns.physical/mixed)",
+		       p);
 		json_decref(root);
 		free(p);
 		return -1;

@@ -109,9 +109,7 @@ static int cmp_groups(const void *a, const void *b)
 		return c;
 	if (x->cpus != y->cpus)
 		return x->cpus < y->cpus ? -1 : 1;
-	if ((c = mode_rank(x->mode) - mode_rank(y->mode)))
-		return c;
-	return strcmp(x->mode, y->mode);
+	return mode_cmp(x->mode, y->mode);
 }
 
 /* Groups [i, end) share host, workload and CPU count: a block. */
@@ -808,7 +806,7 @@ static int counter_chart(struct report *r, const char *kind)
 		/* keep physical, cluster, mixed order */
 		for (size_t a = 0; a < nm; a++)
 			for (size_t b2 = a + 1; b2 < nm; b2++)
-				if (mode_rank(modes[b2]) < mode_rank(modes[a])) {
+				if (ipibench_mode_index(modes[b2]) < ipibench_mode_index(modes[a])) {
 					const char *t = modes[a];
 					modes[a] = modes[b2];
 					modes[b2] = t;
@@ -917,7 +915,7 @@ static int section_sweep(struct report *r)
 		}
 		for (size_t a = 0; a < nm; a++)
 			for (size_t b2 = a + 1; b2 < nm; b2++)
-				if (mode_rank(modes[b2]) < mode_rank(modes[a])) {
+				if (ipibench_mode_index(modes[b2]) < ipibench_mode_index(modes[a])) {
 					const char *t = modes[a];
 					modes[a] = modes[b2];
 					modes[b2] = t;

@@ -58,8 +58,8 @@ static int loop_num(json_t *o, const char *key, bool need, double *out, const ch
 		return 0;
 	}
 	if (!json_is_integer(v) || json_integer_value(v) < 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s.loops[%zu].%s: %s", file, jp, i, key,
-			 v ? "not an integer >= 0" : "missing");
+		an_err(err, "%s: %s.loops[%zu].%s: %s", file, jp, i, key,
+		       v ? "not an integer >= 0" : "missing");
 		return -1;
 	}
 	*out = (double)json_integer_value(v);
@@ -70,7 +70,7 @@ static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
 		      const char *file, char *err)
 {
 	if (!json_is_object(o)) {
-		snprintf(err, AN_ERRLEN, "%s: %s.loops[%zu]: not an object", file, jp, i);
+		an_err(err, "%s: %s.loops[%zu]: not an object", file, jp, i);
 		return -1;
 	}
 	struct loop l = { .pair = -1, .arm = -1 };
@@ -80,13 +80,13 @@ static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
 	    loop_num(o, "chunks", false, &l.chunks, jp, i, err, file))
 		return -1;
 	if (l.calls < 1) {
-		snprintf(err, AN_ERRLEN, "%s: %s.loops[%zu].calls: must be >= 1", file, jp, i);
+		an_err(err, "%s: %s.loops[%zu].calls: must be >= 1", file, jp, i);
 		return -1;
 	}
 	json_t *s = json_object_get(o, "sender");
 	if (s && (!json_is_string(s) || !sender_valid(json_string_value(s)))) {
-		snprintf(err, AN_ERRLEN, "%s: %s.loops[%zu].sender: expected genapic, physical or cluster",
-			 file, jp, i);
+		an_err(err, "%s: %s.loops[%zu].sender: expected genapic, physical or cluster",
+		       file, jp, i);
 		return -1;
 	}
 	if (s)
@@ -101,7 +101,7 @@ static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
 		if (loop_num(o, "arm", true, &v, jp, i, err, file))
 			return -1;
 		if (v > 1) {
-			snprintf(err, AN_ERRLEN, "%s: %s.loops[%zu].arm: must be 0 or 1", file, jp, i);
+			an_err(err, "%s: %s.loops[%zu].arm: must be 0 or 1", file, jp, i);
 			return -1;
 		}
 		l.arm = (int)v;
@@ -157,7 +157,7 @@ int runlevel_add(struct group *g, const char *file, const char *run_id, json_t *
 	if (!loops)
 		return 0;
 	if (!json_is_array(loops)) {
-		snprintf(err, AN_ERRLEN, "%s: %s.loops: not an array", file, jp);
+		an_err(err, "%s: %s.loops: not an array", file, jp);
 		return -1;
 	}
 	for (size_t i = 0; i < json_array_size(loops); i++)

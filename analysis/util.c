@@ -1,11 +1,13 @@
 /* analysis/util.c: strings, escaping, directories, progress. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipibench/modes.h"
 #include "analysis/internal.h"
 
 bool an_quiet;
@@ -97,8 +99,8 @@ int mkdir_p(const char *path, char *err)
 		if (c == '/' || c == '\0') {
 			*s = '\0';
 			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-				snprintf(err, AN_ERRLEN, "%s: cannot create directory: %s",
-					 p, strerror(errno));
+				an_err(err, "%s: cannot create directory: %s",
+				       p, strerror(errno));
 				free(p);
 				return -1;
 			}
@@ -110,7 +112,7 @@ int mkdir_p(const char *path, char *err)
 	free(p);
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, AN_ERRLEN, "%s: not a directory", path);
+		an_err(err, "%s: not a directory", path);
 		return -1;
 	}
 	return 0;
@@ -238,4 +240,22 @@ void an_error(const char *cmd, const char *err)
 			*p = '?';
 	fprintf(stderr, "ipibench %s: %s\n", cmd, line);
 	free(line);
+}
+
+void an_err(char *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, AN_ERRLEN, fmt, ap);
+	va_end(ap);
+}
+
+int mode_cmp(const char *a, const char *b)
+{
+	size_t x = ipibench_mode_index(a), y = ipibench_mode_index(b);
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return strcmp(a, b);
 }

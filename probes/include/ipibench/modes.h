@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <string.h>
 
+/* How many modes the table below has (for arrays indexed by mode; checked
+ * against the table at compile time). */
+#define IPIBENCH_NMODES 3
+
 /* The i-th mode and its driver, in the order reports show them (physical,
  * cluster, mixed); NULL past the last.  entry[0] is the mode, entry[1] its
  * genapic. */
@@ -18,6 +22,8 @@ static inline const char *const *ipibench_mode_entry(size_t i)
 		{ "cluster", "x2apic_cluster" },
 		{ "mixed", "x2apic_mixed" },
 	};
+	_Static_assert(sizeof(map) / sizeof(map[0]) == IPIBENCH_NMODES,
+		       "IPIBENCH_NMODES is the number of rows of the mode table");
 
 	return i < sizeof(map) / sizeof(map[0]) ? map[i] : NULL;
 }
@@ -28,6 +34,21 @@ static inline const char *ipibench_mode_name(size_t i)
 	const char *const *e = ipibench_mode_entry(i);
 
 	return e ? e[0] : NULL;
+}
+
+/* The position of mode in the table (0 for physical), IPIBENCH_NMODES for
+ * a name that is no mode: the order reports sort modes in, others last.
+ * Iterate the modes with
+ *     for (size_t i = 0; i < IPIBENCH_NMODES; i++) ... ipibench_mode_name(i) */
+static inline size_t ipibench_mode_index(const char *mode)
+{
+	const char *m;
+	size_t i;
+
+	for (i = 0; (m = ipibench_mode_name(i)); i++)
+		if (!strcmp(mode, m))
+			return i;
+	return i;
 }
 
 /* physical -> x2apic_phys, cluster -> x2apic_cluster, mixed -> x2apic_mixed. */

@@ -451,6 +451,60 @@ static void link_parts(const char *link, char **label, char **href)
 	*href = href_text(eq + 1);
 }
 
+/* The rows of a block's table, in the markup of history.md or index.html:
+ * one per result set, one cell per series of the block. */
+struct markup {
+	char *(*esc)(const char *);	/* md_text, html_text */
+	void (*row_head)(struct sbuf *out, const struct hrow *row, const char *commit,
+			 const char *created);
+	const char *cell_open, *regression, *cell_close, *missing, *row_end;
+};
+
+static void table_rows(const struct history *h, const struct hblock *b, struct sbuf *out,
+		       const struct markup *m)
+{
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct resultset *rs = &h->d.sets[b->rows[r].set];
+		char cb[16];
+		char *ec = m->esc(short_commit(rs->commit, cb)), *ecr = m->esc(rs->created);
+		m->row_head(out, &b->rows[r], ec, ecr);
+		free(ec), free(ecr);
+		for (size_t k = b->first; k < b->end; k++) {
+			const struct point *p = point_at(&h->s[k], b->rows[r].set);
+			if (!p) {
+				sb_puts(out, m->missing);
+				continue;
+			}
+			sb_puts(out, m->cell_open);
+			sb_puts(out, p->cell);
+			sb_puts(out, p->flagged ? m->regression : "");
+			sb_puts(out, m->cell_close);
+		}
+		sb_puts(out, m->row_end);
+	}
+}
+
+static void md_row_head(struct sbuf *out, const struct hrow *row, const char *commit,
+			const char *created)
+{
+	sb_printf(out, "| %zu | %s | %s |", row->pos + 1, commit, created);
+}
+
+static void html_row_head(struct sbuf *out, const struct hrow *row, const char *commit,
+			  const char *created)
+{
+	sb_printf(out, "<tr%s><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">%s</td>",
+		  row->reg ? " class=\"reg\"" : "", row->pos + 1, commit, created);
+}
+
+static const struct markup md_markup = {
+	md_text, md_row_head, " ", " **REGRESSION**", " |", " - |", "\n",
+};
+static const struct markup html_markup = {
+	html_text, html_row_head, "<td>", " <span class=\"bad\">REGRESSION</span>", "</td>",
+	"<td>-</td>", "</tr>\n",
+};
+
 /* ---- history.md ---------------------------------------------------------- */
 static void md_head(const struct history *h, struct sbuf *md)
 {
@@ -497,21 +551,7 @@ static void md_block(const struct history *h, const struct hblock *b, struct sbu
 	for (size_t k = b->first; k < b->end; k++)
 		sb_puts(md, "---|");
 	sb_puts(md, "\n");
-	for (size_t r = 0; r < b->nrows; r++) {
-		const struct resultset *rs = &h->d.sets[b->rows[r].set];
-		char cb[16];
-		char *mc = md_text(short_commit(rs->commit, cb)), *mcr = md_text(rs->created);
-		sb_printf(md, "| %zu | %s | %s |", b->rows[r].pos + 1, mc, mcr);
-		free(mc), free(mcr);
-		for (size_t k = b->first; k < b->end; k++) {
-			const struct point *p = point_at(&h->s[k], b->rows[r].set);
-			if (p)
-				sb_printf(md, " %s%s |", p->cell, p->flagged ? " **REGRESSION**" : "");
-			else
-				sb_puts(md, " - |");
-		}
-		sb_puts(md, "\n");
-	}
+	table_rows(h, b, md, &md_markup);
 }
 
 static void render_md(const struct history *h, struct sbuf *md)
@@ -581,23 +621,7 @@ static void html_block(const struct history *h, const struct hblock *b, struct s
 		sb_puts(html, "</th>");
 	}
 	sb_puts(html, "</tr>\n");
-	for (size_t r = 0; r < b->nrows; r++) {
-		const struct resultset *rs = &h->d.sets[b->rows[r].set];
-		char cb[16];
-		char *hc = html_text(short_commit(rs->commit, cb)), *hcr = html_text(rs->created);
-		sb_printf(html, "<tr%s><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">%s</td>",
-			  b->rows[r].reg ? " class=\"reg\"" : "", b->rows[r].pos + 1, hc, hcr);
-		free(hc), free(hcr);
-		for (size_t k = b->first; k < b->end; k++) {
-			const struct point *p = point_at(&h->s[k], b->rows[r].set);
-			if (p)
-				sb_printf(html, "<td>%s%s</td>", p->cell,
-					  p->flagged ? " <span class=\"bad\">REGRESSION</span>" : "");
-			else
-				sb_puts(html, "<td>-</td>");
-		}
-		sb_puts(html, "</tr>\n");
-	}
+	table_rows(h, b, html, &html_markup);
 	sb_puts(html, "</table>\n");
 }
 
@@ -734,30 +758,20 @@ static int render_plots(struct history *h)
 	return rc;
 }
 
-static int write_text(struct history *h, const char *file, const struct sbuf *b)
-{
-	char *p = xasprintf("%s/%s", h->out, file);
-	int rc = sio_write_file(p, b->s, b->len, 0644, h->err, AN_ERRLEN);
-	free(p);
-	return rc;
-}
-
 /* The plots, then history.md, index.html and history.json (written only
  * when every plot was drawn), then history.md on stdout. */
 static int render(struct history *h)
 {
-	struct sbuf md = { 0 }, html = { 0 }, jb = { 0 };
+	struct sbuf md = { 0 }, html = { 0 };
 	int rc = render_plots(h);
 	if (!rc) {
 		render_md(h, &md);
 		render_html(h, &html);
 		json_t *js = render_json(h);
-		char *txt = json_dumps(js, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-		sb_printf(&jb, "%s\n", txt);
-		free(txt);
+		rc = an_write_text(h->out, "history.md", md.s, md.len, h->err) ||
+		     an_write_text(h->out, "index.html", html.s, html.len, h->err) ||
+		     an_write_json(h->out, "history.json", js, h->err);
 		json_decref(js);
-		rc = write_text(h, "history.md", &md) || write_text(h, "index.html", &html) ||
-		     write_text(h, "history.json", &jb);
 	}
 	if (!rc) {
 		fwrite(md.s, 1, md.len, stdout);
@@ -765,7 +779,6 @@ static int render(struct history *h)
 	}
 	sb_free(&md);
 	sb_free(&html);
-	sb_free(&jb);
 	return rc;
 }
 
@@ -823,16 +836,10 @@ static int parse_args(struct history *h, int *fail, int argc, char **argv)
 			fputs(history_help, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "ipibench history: unknown option or missing argument '%s'; see 'ipibench history --help'\n",
-				argv[optind - 1]);
-			return 2;
+			return an_usage_option("history", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "ipibench history: no input; usage: ipibench history RESULTS... [-o OUT]\n");
-		return 2;
-	}
-	return -1;
+	return optind < argc ? -1 : an_usage_input("history", "RESULTS");
 }
 
 /* Read inputs[0..n-1], order the result sets, build the series, apply the

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ipibench/modes.h"
+#include "safeio/safeio.h"
 #include "analysis/internal.h"
 
 bool an_quiet;
@@ -258,4 +259,37 @@ int mode_cmp(const char *a, const char *b)
 	if (x != y)
 		return x < y ? -1 : 1;
 	return strcmp(a, b);
+}
+
+int an_usage_option(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "ipibench %s: unknown option or missing argument '%s'; see 'ipibench %s --help'\n",
+		cmd, arg, cmd);
+	return 2;
+}
+
+int an_usage_input(const char *cmd, const char *input)
+{
+	fprintf(stderr, "ipibench %s: no input; usage: ipibench %s %s... [-o OUT]\n", cmd, cmd,
+		input);
+	return 2;
+}
+
+int an_write_text(const char *dir, const char *file, const char *s, size_t len, char *err)
+{
+	char *p = xasprintf("%s/%s", dir, file);
+	int rc = sio_write_file(p, s, len, 0644, err, AN_ERRLEN);
+	free(p);
+	return rc;
+}
+
+int an_write_json(const char *dir, const char *file, const json_t *j, char *err)
+{
+	char *txt = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	struct sbuf b = { 0 };
+	sb_printf(&b, "%s\n", txt);
+	int rc = an_write_text(dir, file, b.s, b.len, err);
+	sb_free(&b);
+	free(txt);
+	return rc;
 }

@@ -282,11 +282,11 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 static int validate_run(const struct jv *v, json_t *run, const char *jp)
 {
 	static const char *const rstatus[] = { "ok", "failed", "pending", "running", NULL };
-	const char *modes[8] = { 0 }, *s;
+	const char *modes[IPIBENCH_NMODES + 1] = { 0 }, *s;	/* NULL-terminated */
 	json_t *wls, *w;
 	size_t i;
 
-	for (i = 0; i < 7 && ipibench_mode_name(i); i++)
+	for (i = 0; i < IPIBENCH_NMODES; i++)
 		modes[i] = ipibench_mode_name(i);
 	if (!json_is_object(run))
 		return jv_fail(v, jp, "must be an object, not %s", JV_REPR(run));

@@ -264,14 +264,20 @@ char *gp_quote(const char *s);
 char *gp_datafile(const char *name);
 
 /* ---- reference.c ------------------------------------------------------- */
+#include "ipibench/modes.h"
 #include "analysis/ministat.h"
 #define REF_MS_MAX 7
 struct reference {
 	char *path, *title, *source, *quote, *workload_type;
 	long calls, cpus;
 	bool emulated;
-	double total_ns_physical, total_ns_mixed;
-	double icr_expected_physical, icr_expected_mixed;
+	/* per mode of ipibench/modes.h (index ipibench_mode_index()), 0 when
+	 * the reference has none: total ns for its calls, expected ICR writes
+	 * per call */
+	double total_ns[IPIBENCH_NMODES], icr_expected[IPIBENCH_NMODES];
+	/* the claim: the first mode with a total against the last one (for the
+	 * seed, physical / mixed) */
+	size_t ratio_a, ratio_b;
 	char *icr_note;
 	/* optional ministat table ("ministat"): rows compared with ms[0] */
 	char *ms_unit, *ms_printed_by;

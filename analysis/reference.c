@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ipibench/modes.h"
 #include "safeio/safeio.h"
 #include "analysis/internal.h"
 #include "analysis/ministat.h"
@@ -107,18 +108,26 @@ int reference_load_default(const char *path, const char *env, const char *rel,
 		return -1;
 	}
 	json_t *tot = json_object_get(root, "total_ns");
-	if (strncmp(str(root, "schema"), "ipibench-reference/", 19) ||
-	    num(tot, "physical") <= 0 || num(tot, "mixed") <= 0 ||
+	json_t *icr = json_object_get(root, "expected_icr_writes_per_call");
+	size_t nmodes = 0;
+	for (size_t i = 0; i < IPIBENCH_NMODES; i++) {
+		r->total_ns[i] = num(tot, ipibench_mode_name(i));
+		r->icr_expected[i] = num(icr, ipibench_mode_name(i));
+		if (r->total_ns[i] <= 0)
+			continue;
+		if (!nmodes++)
+			r->ratio_a = i;
+		r->ratio_b = i;
+	}
+	if (strncmp(str(root, "schema"), "ipibench-reference/", 19) || nmodes < 2 ||
 	    num(root, "calls") <= 0) {
-		an_err(err,
-		       "%s: not an ipibench reference (schema, calls, total_ns.physical/mixed)",
+		an_err(err, "%s: not an ipibench reference (schema, calls, total_ns of two modes)",
 		       p);
 		json_decref(root);
 		free(p);
 		return -1;
 	}
 	json_t *src = json_object_get(root, "source");
-	json_t *icr = json_object_get(root, "expected_icr_writes_per_call");
 	r->path = p;
 	r->title = xstrdup(str(root, "title"));
 	r->source = xasprintf("%s (%s)", str(src, "document"), str(src, "author"));
@@ -128,10 +137,6 @@ int reference_load_default(const char *path, const char *env, const char *rel,
 	r->calls = (long)num(root, "calls");
 	r->cpus = (long)num(root, "cpus");
 	r->emulated = json_is_true(json_object_get(root, "emulated"));
-	r->total_ns_physical = num(tot, "physical");
-	r->total_ns_mixed = num(tot, "mixed");
-	r->icr_expected_physical = num(icr, "physical");
-	r->icr_expected_mixed = num(icr, "mixed");
 	r->icr_note = xstrdup(str(icr, "note"));
 	int rc = load_ministat(root, r, p, err);
 	json_decref(root);

@@ -14,6 +14,12 @@
  *
  * The previous set is the one just before in the order (commit, then
  * date), so a lasting slowdown is flagged once, where it appeared.
+ *
+ * Layout: history_load() reads and orders the sets, builds the series and
+ * applies the rule (flag_regressions()); history_compute() derives what is
+ * shown (the rule's text, regression lines, table cells, plotted values,
+ * blocks of series); render_plots(), render_md(), render_html() and
+ * render_json() only format that model.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,8 +1,10 @@
 /*
- * analysis/: internal interfaces shared by report.c, history.c and the tests.
+ * analysis/: internal interfaces shared by the report (report.c,
+ * report_model.c, report_plots.c: see report.h), history.c and the tests.
  *
- *   util.c     growable strings, escaping, directories, progress on stderr
- *              (files are read and written through safeio/safeio.h)
+ *   util.c     growable strings, escaping, directories, errors, usage
+ *              errors, mode order, progress on stderr (files are read and
+ *              written through safeio/safeio.h)
  *   stats.c    summaries (descriptive), CI of the median
  *   ministat.c ministat's figures and verdicts, Welch's and paired t
  *   runlevel.c run-level samples: loops, boots, loop pairs

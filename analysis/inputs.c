@@ -462,6 +462,52 @@ static int add_samples(struct group *g, json_t *arr, double scale, size_t *bad)
 	return 0;
 }
 
+/* A workload's "counters", summed into its group (runs[ri].workloads[wi]
+ * of path, for errors). */
+static int add_counters(struct group *g, json_t *w, const char *path, size_t ri, size_t wi,
+			char *err)
+{
+	json_t *c = json_object_get(w, "counters");
+	double v;
+	if (jnum(c, "operations", &v)) {
+		g->operations += v;
+		g->has_ops = true;
+	}
+	if (jnum(c, "icr_writes", &v)) {
+		g->icr_writes += v;
+		g->has_icr = true;
+	}
+	if (jnum(c, "ipis_sent", &v)) {
+		g->ipis_sent += v;
+		g->has_ipis = true;
+	}
+	if (jnum(c, "vectors", &v)) {
+		g->vectors_sum += v;
+		g->vectors_runs++;
+	}
+	json_t *irqs = json_object_get(c, "irqs_per_cpu");
+	if (json_is_array(irqs) && json_array_size(irqs)) {
+		size_t n = json_array_size(irqs);
+		if (n > g->nirqs) {
+			g->irqs = xrealloc(g->irqs, n * sizeof(double));
+			memset(g->irqs + g->nirqs, 0, (n - g->nirqs) * sizeof(double));
+			g->nirqs = n;
+		}
+		for (size_t i = 0; i < n; i++) {
+			json_t *x = json_array_get(irqs, i);
+			if (!json_is_number(x)) {
+				an_err(err,
+				       "%s: runs[%zu].workloads[%zu].counters.irqs_per_cpu[%zu]: not a number",
+				       path, ri, wi, i);
+				return -1;
+			}
+			g->irqs[i] += json_number_value(x);
+		}
+		g->irq_runs++;
+	}
+	return 0;
+}
+
 static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 			json_t *run, json_t *w, size_t ri, size_t wi,
 			double tsc_khz, char *err)
@@ -520,45 +566,7 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 	if (runlevel_add(g, path, jstr(run, "id", "?"), w, first_sample, jp, err))
 		return -1;
 
-	json_t *c = json_object_get(w, "counters");
-	double v;
-	if (jnum(c, "operations", &v)) {
-		g->operations += v;
-		g->has_ops = true;
-	}
-	if (jnum(c, "icr_writes", &v)) {
-		g->icr_writes += v;
-		g->has_icr = true;
-	}
-	if (jnum(c, "ipis_sent", &v)) {
-		g->ipis_sent += v;
-		g->has_ipis = true;
-	}
-	if (jnum(c, "vectors", &v)) {
-		g->vectors_sum += v;
-		g->vectors_runs++;
-	}
-	json_t *irqs = json_object_get(c, "irqs_per_cpu");
-	if (json_is_array(irqs) && json_array_size(irqs)) {
-		size_t n = json_array_size(irqs);
-		if (n > g->nirqs) {
-			g->irqs = xrealloc(g->irqs, n * sizeof(double));
-			memset(g->irqs + g->nirqs, 0, (n - g->nirqs) * sizeof(double));
-			g->nirqs = n;
-		}
-		for (size_t i = 0; i < n; i++) {
-			json_t *x = json_array_get(irqs, i);
-			if (!json_is_number(x)) {
-				an_err(err,
-				       "%s: runs[%zu].workloads[%zu].counters.irqs_per_cpu[%zu]: not a number",
-				       path, ri, wi, i);
-				return -1;
-			}
-			g->irqs[i] += json_number_value(x);
-		}
-		g->irq_runs++;
-	}
-	return 0;
+	return add_counters(g, w, path, ri, wi, err);
 }
 
 static int parse_results(struct dataset *d, const char *path, json_t *root,

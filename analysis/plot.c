@@ -129,18 +129,13 @@ static void remove_private(const char *priv)
 	rmdir(priv);
 }
 
-int plot_render(const char *outdir, const char *name, const char *data,
-		const char *body, int width, int height, char *err)
+/* The kept NAME.gp: both terminals around the plot's body. */
+static void plot_script(struct sbuf *s, const char *name, const char *body, int width,
+			int height)
 {
-	if (plot_check(err))
-		return -1;
-	char *dat = xasprintf("%s/%s.dat", outdir, name);
-	char *gpf = xasprintf("%s/%s.gp", outdir, name);
 	char *png = xasprintf("%s.png", name), *svg = xasprintf("%s.svg", name);
 	char *qpng = gp_quote(png), *qsvg = gp_quote(svg);
-	char *priv = NULL, *gpname = NULL, *setdir = NULL;
-	struct sbuf s = { 0 };
-	sb_printf(&s,
+	sb_printf(s,
 		  "# ipibench plot %s: data in %s.dat.\n"
 		  "# Re-create %s.png and %s.svg with: gnuplot %s.gp\n"
 		  "if (!exists(\"outdir\")) outdir = ''\n"
@@ -155,22 +150,25 @@ int plot_render(const char *outdir, const char *name, const char *data,
 		  "unset output\n",
 		  name, name, name, name, name, width, height, qpng, body, width,
 		  height, qsvg);
-	int rc = -1;
-	if (sio_write_file(dat, data, strlen(data), 0644, err, AN_ERRLEN) ||
-	    sio_write_file(gpf, s.s, s.len, 0644, err, AN_ERRLEN))
-		goto out;
-	priv = sio_mkdtemp_in(outdir, name, err, AN_ERRLEN);
-	if (!priv)
-		goto out;
+	free(png);
+	free(svg);
+	free(qpng);
+	free(qsvg);
+}
+
+/* gnuplot NAME.gp in outdir, writing into the private directory priv;
+ * gpf names the script in errors. */
+static int run_gnuplot(const char *outdir, const char *priv, const char *name,
+		       const char *gpf, char *err)
+{
 	/* OUT/.NAME.XXXXXX: mkdtemp's letters and the slug, nothing to quote
 	 * but quoted all the same. */
 	const char *base = strrchr(priv, '/') ? strrchr(priv, '/') + 1 : priv;
 	char *dir = xasprintf("%s/", base), *qdir = gp_quote(dir);
-	setdir = xasprintf("outdir=%s", qdir);
+	char *setdir = xasprintf("outdir=%s", qdir), *gpname = xasprintf("%s.gp", name);
 	free(dir);
 	free(qdir);
-
-	gpname = xasprintf("%s.gp", name);
+	int rc = -1;
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -186,16 +184,36 @@ int plot_render(const char *outdir, const char *name, const char *data,
 	int st;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-			an_err(err, "%s: cannot run gnuplot ('%s')", gpf,
-			       plot_gnuplot());
-		else
-			an_err(err, "%s: gnuplot failed (status %d)", gpf,
-			       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		rc = 0;
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		an_err(err, "%s: cannot run gnuplot ('%s')", gpf, plot_gnuplot());
+	else
+		an_err(err, "%s: gnuplot failed (status %d)", gpf,
+		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+out:
+	free(setdir);
+	free(gpname);
+	return rc;
+}
+
+int plot_render(const char *outdir, const char *name, const char *data,
+		const char *body, int width, int height, char *err)
+{
+	if (plot_check(err))
+		return -1;
+	char *dat = xasprintf("%s/%s.dat", outdir, name);
+	char *gpf = xasprintf("%s/%s.gp", outdir, name);
+	char *priv = NULL;
+	struct sbuf s = { 0 };
+	plot_script(&s, name, body, width, height);
+	int rc = -1;
+	if (sio_write_file(dat, data, strlen(data), 0644, err, AN_ERRLEN) ||
+	    sio_write_file(gpf, s.s, s.len, 0644, err, AN_ERRLEN))
 		goto out;
-	}
-	if (finish_output(outdir, priv, name, "png", err) ||
+	priv = sio_mkdtemp_in(outdir, name, err, AN_ERRLEN);
+	if (!priv || run_gnuplot(outdir, priv, name, gpf, err) ||
+	    finish_output(outdir, priv, name, "png", err) ||
 	    finish_output(outdir, priv, name, "svg", err))
 		goto out;
 	progress("plot %s/%s.png, .svg", outdir, name);
@@ -205,12 +223,6 @@ out:
 		remove_private(priv);
 	sb_free(&s);
 	free(priv);
-	free(gpname);
-	free(setdir);
-	free(png);
-	free(svg);
-	free(qpng);
-	free(qsvg);
 	free(dat);
 	free(gpf);
 	return rc;

@@ -464,6 +464,13 @@ struct markup {
 	void (*row_head)(struct sbuf *out, const struct hrow *row, const char *commit,
 			 const char *created);
 	const char *cell_open, *regression, *cell_close, *missing, *row_end;
+	const char *item_open, *item_close;	/* of a list */
+	/* the regressions: "<regs_open>N<regs_count>" items "<regs_close>", or
+	 * no_regression */
+	const char *regs_open, *regs_count, *regs_close, *no_regression;
+	/* the --link list: links_open, one link_item each, links_close */
+	void (*link_item)(struct sbuf *out, const char *label, const char *href);
+	const char *links_open, *links_close;
 };
 
 static void table_rows(const struct history *h, const struct hblock *b, struct sbuf *out,
@@ -503,39 +510,74 @@ static void html_row_head(struct sbuf *out, const struct hrow *row, const char *
 		  row->reg ? " class=\"reg\"" : "", row->pos + 1, commit, created);
 }
 
+static void md_link(struct sbuf *out, const char *label, const char *href)
+{
+	char *ml = md_text(label);
+	sb_printf(out, "- [%s](%s)\n", ml, href);
+	free(ml);
+}
+
+static void html_link(struct sbuf *out, const char *label, const char *href)
+{
+	sb_puts(out, "<li><a href=\"");
+	html_escape(out, href);
+	sb_puts(out, "\">");
+	html_escape(out, label);
+	sb_puts(out, "</a></li>\n");
+}
+
 static const struct markup md_markup = {
-	md_text, md_row_head, " ", " **REGRESSION**", " |", " - |", "\n",
+	md_text, md_row_head, " ", " **REGRESSION**", " |", " - |", "\n", "- ", "\n",
+	"**", " regression(s)**:\n\n", "", "No regression.\n", md_link, "", "\n",
 };
 static const struct markup html_markup = {
 	html_text, html_row_head, "<td>", " <span class=\"bad\">REGRESSION</span>", "</td>",
-	"<td>-</td>", "</tr>\n",
+	"<td>-</td>", "</tr>\n", "<li>", "</li>\n",
+	"<p class=\"bad\">", " regression(s):</p>\n<ul>\n", "</ul>\n", "<p>No regression.</p>\n",
+	html_link, "<ul>\n", "</ul>\n",
 };
+
+/* The --link LABEL=HREF list (nothing without links). */
+static void link_list(const struct history *h, struct sbuf *out, const struct markup *m)
+{
+	if (!h->nlinks)
+		return;
+	sb_puts(out, m->links_open);
+	for (size_t i = 0; i < h->nlinks; i++) {
+		char *label, *href;
+		link_parts(h->links[i], &label, &href);
+		m->link_item(out, label, href);
+		free(href);
+		free(label);
+	}
+	sb_puts(out, m->links_close);
+}
+
+/* How many regressions, then one item per regression line. */
+static void regression_list(const struct history *h, struct sbuf *out, const struct markup *m)
+{
+	if (!h->nreg) {
+		sb_puts(out, m->no_regression);
+		return;
+	}
+	sb_printf(out, "%s%zu%s", m->regs_open, h->nreg, m->regs_count);
+	for (size_t i = 0; i < h->nreg; i++) {
+		char *e = m->esc(h->reglines[i]);
+		sb_puts(out, m->item_open);
+		sb_puts(out, e);
+		sb_puts(out, m->item_close);
+		free(e);
+	}
+	sb_puts(out, m->regs_close);
+}
 
 /* ---- history.md ---------------------------------------------------------- */
 static void md_head(const struct history *h, struct sbuf *md)
 {
 	sb_printf(md, "# ipibench history\n\n%zu result sets, %zu series. Regression rule: %s.\n\n",
 		  h->d.nsets, h->ns, h->rule);
-	for (size_t i = 0; i < h->nlinks; i++) {
-		char *label, *href;
-		link_parts(h->links[i], &label, &href);
-		char *ml = md_text(label);
-		sb_printf(md, "- [%s](%s)\n", ml, href);
-		free(ml);
-		free(href);
-		free(label);
-	}
-	if (h->nlinks)
-		sb_puts(md, "\n");
-	if (h->nreg)
-		sb_printf(md, "**%zu regression(s)**:\n\n", h->nreg);
-	else
-		sb_puts(md, "No regression.\n");
-	for (size_t i = 0; i < h->nreg; i++) {
-		char *ml = md_text(h->reglines[i]);
-		sb_printf(md, "- %s\n", ml);
-		free(ml);
-	}
+	link_list(h, md, &md_markup);
+	regression_list(h, md, &md_markup);
 }
 
 static void md_block(const struct history *h, const struct hblock *b, struct sbuf *md)
@@ -581,32 +623,8 @@ static void html_head(const struct history *h, struct sbuf *html)
 	sb_printf(html, "%zu result sets, %zu series. <b>Regression rule</b>: ", h->d.nsets, h->ns);
 	html_escape(html, h->rule);
 	sb_puts(html, ".</p>\n");
-	if (h->nlinks)
-		sb_puts(html, "<ul>\n");
-	for (size_t i = 0; i < h->nlinks; i++) {
-		char *label, *href;
-		link_parts(h->links[i], &label, &href);
-		sb_puts(html, "<li><a href=\"");
-		html_escape(html, href);
-		sb_puts(html, "\">");
-		html_escape(html, label);
-		sb_puts(html, "</a></li>\n");
-		free(href);
-		free(label);
-	}
-	if (h->nlinks)
-		sb_puts(html, "</ul>\n");
-	if (h->nreg)
-		sb_printf(html, "<p class=\"bad\">%zu regression(s):</p>\n<ul>\n", h->nreg);
-	else
-		sb_puts(html, "<p>No regression.</p>\n");
-	for (size_t i = 0; i < h->nreg; i++) {
-		sb_puts(html, "<li>");
-		html_escape(html, h->reglines[i]);
-		sb_puts(html, "</li>\n");
-	}
-	if (h->nreg)
-		sb_puts(html, "</ul>\n");
+	link_list(h, html, &html_markup);
+	regression_list(h, html, &html_markup);
 }
 
 static void html_block(const struct history *h, const struct hblock *b, struct sbuf *html)

@@ -68,7 +68,9 @@ void host_progress(const struct host_opts *o, const char *prefix, const char *fm
  */
 int host_spawn(char *const argv[], int outfd);
 
-/* x2apic-mode name -> the genapic driver Xen reports for it. */
+/* x2apic-mode name -> the genapic driver Xen reports for it (NULL: not a mode). */
 const char *mode_genapic(const char *mode);
+/* The modes of ipibench/modes.h for messages: "physical, cluster, mixed". */
+const char *mode_list(void);
 
 #endif

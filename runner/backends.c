@@ -35,6 +35,17 @@ const char *mode_genapic(const char *mode)
 	return ipibench_mode_genapic(mode);
 }
 
+const char *mode_list(void)
+{
+	static char list[128];
+
+	if (!list[0])
+		for (size_t i = 0, n = 0; ipibench_mode_name(i); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+					      ipibench_mode_name(i));
+	return list;
+}
+
 void host_fail(struct host_result *r, const char *fmt, ...)
 {
 	va_list ap;

@@ -152,3 +152,36 @@ long parse_uint(const char *s, long min, long max)
 		return -1;
 	return v;
 }
+
+void msg_quote(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	if (len < 8) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	buf[n++] = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[8];
+		size_t el;
+
+		if (c == '"' || c == '\\')
+			el = (size_t)snprintf(e, sizeof(e), "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			el = (size_t)snprintf(e, sizeof(e), "\\x%02x", c);
+		else
+			e[0] = (char)c, e[1] = '\0', el = 1;
+		if (n + el + 5 > len) {		/* room for ...", NUL */
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		memcpy(buf + n, e, el);
+		n += el;
+	}
+	buf[n++] = '"';
+	buf[n] = '\0';
+}

@@ -22,6 +22,7 @@
 #include "runner/hostopts.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 static void usage(FILE *f)
 {
@@ -506,14 +507,15 @@ static int cmd_status(const struct host_layout *l)
 	} else if (rc == 1) {
 		printf("  pending: none\n");
 	} else {
-		char path[1100];
-		json_error_t je;
+		char path[1100], why[512] = "";
 		json_t *res, *run;
 		size_t i, ok = 0, total = 0;
 		const char *next = NULL, *next_mode = NULL;
 
 		snprintf(path, sizeof(path), "%s/results.json", p.results);
-		res = json_load_file(path, 0, &je);
+		res = sio_load_json(path, SIO_MAX_JSON, why, sizeof(why));
+		if (!res)
+			printf("  pending: %s\n", why);
 		json_array_foreach(json_object_get(res, "runs"), i, run) {
 			const char *st = json_string_value(json_object_get(run, "status"));
 			total++;

@@ -20,6 +20,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 const char *host_agent_path(void)
 {
@@ -70,7 +71,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	double t0 = now_s();
 	pid_t pid;
 	FILE *log;
-	json_error_t je;
+	char why[512];
 
 	*agent = NULL;
 	if (access(exe, X_OK)) {
@@ -142,10 +143,10 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 		;
 	r->agent_rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	r->t_done = now_s() - t0;
-	*agent = json_load_file(apath, 0, &je);
+	*agent = sio_load_json(apath, SIO_MAX_JSON, why, sizeof(why));
 	if (!*agent) {
-		host_fail(r, "the agent (exit status %d) left no readable %s; see %s",
-		     r->agent_rc, apath, logpath);
+		host_fail(r, "the agent (exit status %d) left no readable agent.json (%s); see %s",
+		     r->agent_rc, why, logpath);
 		return -1;
 	}
 	const char *g = agent_genapic(*agent);

@@ -25,6 +25,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 /* ---- GRUB environment block ------------------------------------------ */
 
@@ -218,7 +219,6 @@ void host_layout_init(struct host_layout *l, const char *root)
 
 int host_install_load(const struct host_layout *l, struct host_install *h, char *err, size_t errlen)
 {
-	json_error_t je;
 	json_t *j;
 
 	memset(h, 0, sizeof(*h));
@@ -227,8 +227,11 @@ int host_install_load(const struct host_layout *l, struct host_install *h, char 
 			 "run 'ipibench host install' first", l->host_json);
 		return -1;
 	}
-	if (!(j = json_load_file(l->host_json, 0, &je))) {
-		snprintf(err, errlen, "%s:%d: %s", l->host_json, je.line, je.text);
+	if (!(j = sio_load_json(l->host_json, SIO_MAX_JSON, err, errlen)))
+		return -1;
+	if (!json_is_object(j)) {
+		snprintf(err, errlen, "%s: $: expected an object", l->host_json);
+		json_decref(j);
 		return -1;
 	}
 #define GET(f) snprintf(h->f, sizeof(h->f), "%s", json_string_value(json_object_get(j, #f)) ?: "");
@@ -668,7 +671,6 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	struct grubenv e;
 	char dir[PATH_MAX], id[256], marker[200], why[512], path[PATH_MAX + 32], entry[64];
 	json_t *a = NULL, *res;
-	json_error_t je;
 	int nopend, last, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -716,7 +718,7 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	json_decref(a);
 
 	snprintf(path, sizeof(path), "%s/results.json", dir);
-	res = json_load_file(path, 0, &je);
+	res = sio_load_json(path, SIO_MAX_JSON, why, sizeof(why));
 	last = res ? results_last_pending(res, id) : 1;
 	json_decref(res);
 

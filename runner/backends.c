@@ -69,6 +69,28 @@ void host_progress(const struct host_opts *o, const char *prefix, const char *fm
 	fflush(o->progress);
 }
 
+int host_log_open(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+int host_log_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int host_spawn(char *const argv[], int outfd)
 {
 	pid_t parent = getpid(), pid = fork();

@@ -70,7 +70,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	int pfd[2], st = 0;
 	double t0 = now_s();
 	pid_t pid;
-	FILE *log;
+	int log;
 	char why[512];
 
 	*agent = NULL;
@@ -82,13 +82,13 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	snprintf(logpath, sizeof(logpath), "%s/%s", outdir, logname);
 	snprintf(apath, sizeof(apath), "%s/agent.json", outdir);
 	unlink(apath);
-	if (!(log = fopen(logpath, "w"))) {
+	if ((log = host_log_open(logpath)) < 0) {
 		host_fail(r, "%s: %s", logpath, strerror(errno));
 		return -1;
 	}
 	if (pipe2(pfd, O_CLOEXEC)) {
 		host_fail(r, "pipe: %s", strerror(errno));
-		fclose(log);
+		close(log);
 		return -1;
 	}
 	{
@@ -102,7 +102,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	if (pid < 0) {
 		host_fail(r, "fork: %s", strerror(errno));
 		close(pfd[0]);
-		fclose(log);
+		close(log);
 		return -1;
 	}
 	for (;;) {
@@ -114,7 +114,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			close(pfd[0]);
-			fclose(log);
+			close(log);
 			host_fail(r, "the agent did not finish in %us; killed, see %s", o->timeout_s, logpath);
 			return -1;
 		}
@@ -125,7 +125,14 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 			continue;
 		if (got <= 0)
 			break;
-		fwrite(buf, 1, (size_t)got, log);
+		if (host_log_write(log, buf, (size_t)got)) {   /* as it arrives */
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			close(pfd[0]);
+			close(log);
+			host_fail(r, "%s: %s", logpath, strerror(errno));
+			return -1;
+		}
 		for (ssize_t i = 0; i < got; i++) {
 			if (buf[i] != '\n' && llen + 1 < sizeof(line)) {
 				line[llen++] = buf[i];
@@ -138,7 +145,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 		}
 	}
 	close(pfd[0]);
-	fclose(log);
+	close(log);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	r->agent_rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);

@@ -147,7 +147,7 @@ int cmd_boot(int argc, char **argv)
 			json_decref(j);
 			return 2;
 		}
-		if (json_write_atomic(jobdst, j, err, sizeof(err))) {
+		if (sio_write_json(jobdst, j, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err))) {
 			fprintf(stderr, "ipibench boot: %s\n", err);
 			json_decref(j);
 			return 1;

@@ -181,7 +181,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		snprintf(wd, sizeof(wd), "%s/runs/%s", res->dir, id);
 		run_mkdirs(wd);
 		snprintf(path, sizeof(path), "%s/job.json", wd);
-		if (json_write_atomic(path, job, err, sizeof(err))) {
+		if (sio_write_json(path, job, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s\n", err);
 			json_decref(job);
 			return 1;

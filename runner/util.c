@@ -111,34 +111,6 @@ const char *build_dir(void)
 	return dir;
 }
 
-int json_write_atomic(const char *path, json_t *obj, char *err, size_t errlen)
-{
-	char tmp[PATH_MAX];
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_dump_file(obj, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
-		snprintf(err, errlen, "%s: cannot write (%s)", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	fd = open(tmp, O_RDONLY);
-	if (fd < 0 || fsync(fd)) {
-		snprintf(err, errlen, "%s: fsync: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	close(fd);
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "%s: rename: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 long parse_uint(const char *s, long min, long max)
 {
 	char *end;

@@ -35,24 +35,15 @@ static void usage(FILE *f)
 		"  -v          verbose\n");
 }
 
-/* Write obj to DIR/NAME through a temp file and rename: never half-written. */
+/* Write obj to DIR/NAME atomically (safeio): never half-written, fsync'ed
+ * before the runner is told "agent done". */
 static int write_json_atomic(const char *dir, const char *name, json_t *obj)
 {
-	char tmp[4096], dst[4096];
+	char dst[4096], err[4200];
 
 	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	if (json_dump_file(obj, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
-		fprintf(stderr, "ipibench-agent: cannot write %s\n", tmp);
-		return -1;
-	}
-	FILE *f = fopen(tmp, "r+");
-	if (f) {
-		fsync(fileno(f));
-		fclose(f);
-	}
-	if (rename(tmp, dst)) {
-		fprintf(stderr, "ipibench-agent: rename %s: %s\n", dst, strerror(errno));
+	if (sio_write_json(dst, obj, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err))) {
+		fprintf(stderr, "ipibench-agent: %s\n", err);
 		return -1;
 	}
 	return 0;

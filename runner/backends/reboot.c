@@ -251,7 +251,7 @@ int host_install_store(const struct host_layout *l, const struct host_install *h
 	HJ_STR(SET)
 #undef SET
 	json_object_set_new(j, "assume_yes", json_boolean(h->assume_yes));
-	rc = json_write_atomic(l->host_json, j, err, errlen);
+	rc = sio_write_json(l->host_json, j, JSON_INDENT(1) | JSON_SORT_KEYS, err, errlen);
 	json_decref(j);
 	return rc;
 }
@@ -467,28 +467,20 @@ int host_pending_load(const char *path, struct host_pending *p, char *err, size_
 
 int host_pending_store(const char *path, const struct host_pending *p, char *err, size_t errlen)
 {
-	char tmp[1300];
-	FILE *f;
+	struct sio_atomic a;
 
 	if (strchr(p->results, '\n')) {
 		snprintf(err, errlen, "results path with a newline: %s", p->results);
 		return -1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w"))) {
-		snprintf(err, errlen, "%.700s: %s", tmp, strerror(errno));
+	if (sio_atomic_open(&a, path, 0644, err, errlen))
 		return -1;
-	}
-	fprintf(f, "# ipibench: a matrix in progress (systemd EnvironmentFile of "
+	fprintf(a.f, "# ipibench: a matrix in progress (systemd EnvironmentFile of "
 		HOST_UNIT_NAME ")\n");
-	fprintf(f, "IPIBENCH_RESULTS=%s\nIPIBENCH_MATRIX=%s\nIPIBENCH_REBOOT_FOR=%s\n"
+	fprintf(a.f, "IPIBENCH_RESULTS=%s\nIPIBENCH_MATRIX=%s\nIPIBENCH_REBOOT_FOR=%s\n"
 		"IPIBENCH_REBOOT_MODE=%s\nIPIBENCH_REBOOTS=%u\n",
 		p->results, p->matrix, p->reboot_for, p->mode, p->reboots);
-	if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "%.700s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return sio_atomic_commit(&a, err, errlen);   /* fprintf errors included */
 }
 
 /* ---- decisions --------------------------------------------------------- */

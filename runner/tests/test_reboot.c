@@ -298,6 +298,25 @@ static void test_pending_roundtrip(void **s)
 	free(t);
 	spit(path, "garbage\n");
 	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), -1);
+
+	/* Written atomically by safeio: a symlink planted where the old code
+	 * put its temp file is not followed, and no temp file is left. */
+	char victim[160], planted[160];
+	snprintf(victim, sizeof(victim), "%s/victim", tmproot);
+	snprintf(planted, sizeof(planted), "%s.tmp", path);
+	spit(victim, "keep me\n");
+	assert_int_equal(symlink(victim, planted), 0);
+	assert_int_equal(host_pending_store(path, &p, err, sizeof(err)), 0);
+	t = slurp(victim);
+	assert_string_equal(t, "keep me\n");
+	free(t);
+	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.matrix, "deadbeef");
+	unlink(planted);
+	unlink(victim);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "test \"$(ls -A '%s')\" = pending", tmproot);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_decide(void **s)

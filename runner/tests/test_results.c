@@ -24,6 +24,13 @@
 #include "safeio/safeio.h"
 
 static char dir[64];
+static const char local_config[] =
+	"[host]\nbackend = local\ncpus = 4\n[matrix]\nmodes = mixed\n[workload:f]\ntype = flush_tlb_all\n";
+
+static const char *local_config_text(void)
+{
+	return local_config;
+}
 
 static int setup(void **s)
 {
@@ -177,6 +184,38 @@ static void test_accepted(void **s)
 	results_close(&r);
 }
 
+/* results.json is written atomically by safeio: no planted symlink followed, no temp left. */
+static void test_save_atomic(void **s)
+{
+	struct config c;
+	struct results r;
+	char err[1024] = "", sub[128], victim[160], planted[160], cmd[512], *text;
+
+	(void)s;
+	assert_int_equal(config_load_string("a.ini", local_config_text(), &c, err, sizeof(err)), 0);
+	snprintf(sub, sizeof(sub), "%s/set", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(planted, sizeof(planted), "%s/results.json.tmp", sub);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	put("victim", "keep me\n");
+	assert_int_equal(symlink(victim, planted), 0);
+	assert_int_equal(results_create(&r, sub, "a.ini", &c, err, sizeof(err)), 0);
+	assert_int_equal(results_save(&r, err, sizeof(err)), 0);
+	results_close(&r);
+	text = slurp(victim);
+	assert_string_equal(text, "keep me\n");
+	free(text);
+	/* config.ini is the text parsed, byte for byte */
+	snprintf(cmd, sizeof(cmd), "%s/config.ini", sub);
+	text = slurp(cmd);
+	assert_string_equal(text, c.text);
+	free(text);
+	config_free(&c);
+	unlink(planted);
+	snprintf(cmd, sizeof(cmd), "test \"$(ls -A '%s' | tr '\\n' ' ')\" = 'config.ini results.json '", sub);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Run `ipibench run ARGS...` in this process; its stderr in *text. */
 static int run_cmd(char **text, const char *const *args)
 {
@@ -203,8 +242,6 @@ static int run_cmd(char **text, const char *const *args)
 	return rc;
 }
 
-static const char local_config[] =
-	"[host]\nbackend = local\ncpus = 4\n[matrix]\nmodes = mixed\n[workload:f]\ntype = flush_tlb_all\n";
 
 /*
  * `ipibench run --resume DIR` on a poisoned results.json: exit 2 with the
@@ -341,6 +378,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_accepted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_atomic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_goes_on_when_valid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_host_name_escape, setup, teardown),

@@ -282,6 +282,45 @@ static int section_line(struct parse *ps, const char *s, const char *e)
 }
 
 /*
+ * The offset of the first byte of S (LEN bytes) that is a control character
+ * (C0 but tab, DEL, C1) or not valid UTF-8; LEN when there is none.  Values
+ * become JSON strings (results.json's config) and parts of messages.
+ */
+static size_t bad_char(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		unsigned int c = u[i], need, cp;
+
+		if (c < 0x80) {
+			if ((c < 0x20 && c != '\t') || c == 0x7f)
+				return i;
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			need = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			need = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			need = 3, cp = c & 0x07;
+		else
+			return i;
+		for (unsigned int k = 1; k <= need; k++) {
+			if (i + k >= len || (u[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (u[i + k] & 0x3f);
+		}
+		if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+			return i;
+		i += need + 1;
+	}
+	return len;
+}
+
+/*
  * inih's reader (fgets-like): one whole line of the text per call, so that
  * inih's line numbers are the file's.  inih keeps num - 1 bytes of a line
  * (num is its INI_MAX_LINE: 200 in Debian's build) and cuts longer ones into
@@ -321,13 +360,15 @@ static char *read_line(char *str, int num, void *stream)
 			set_err(ps, "line of %s bytes: at most %s (comments may be longer)", n1, n2);
 			return NULL;
 		}
-		for (const char *p = line; p < e; p++)
-			if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f) {
-				snprintf(n1, sizeof(n1), "0x%02x", (unsigned char)*p);
-				snprintf(n2, sizeof(n2), "%zu", (size_t)(p - line) + 1);
-				set_err(ps, "control character %s at byte %s of the line", n1, n2);
-				return NULL;
-			}
+		size_t bad = bad_char(line, len);
+
+		if (bad < len) {
+			snprintf(n1, sizeof(n1), "0x%02x", (unsigned char)line[bad]);
+			snprintf(n2, sizeof(n2), "%zu", bad + 1);
+			set_err(ps, "control character or invalid UTF-8 (byte %s at %s of the line)",
+				n1, n2);
+			return NULL;
+		}
 		if (*s == '[' && section_line(ps, s, e))
 			return NULL;
 	}

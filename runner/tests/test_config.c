@@ -283,8 +283,23 @@ static void test_long_lines(void **s)
 	assert_string_equal(c.matrix.modes[0], "cluster");
 	config_free(&c);
 	/* control characters */
-	expect_error("[host]\ncpus = 8\x01\n", "x.ini:2: control character 0x01");
-	expect_error("[host]\ncmdline = a\rb\n", "x.ini:2: control character 0x0d");
+	expect_error("[host]\ncpus = 8\x01\n", "x.ini:2: control character or invalid UTF-8 (byte 0x01 at 9");
+	expect_error("[host]\ncmdline = a\rb\n", "x.ini:2: control character or invalid UTF-8 (byte 0x0d");
+	expect_error("[host]\ncmdline = \x1b[31m\n", "x.ini:2: control character or invalid UTF-8 (byte 0x1b");
+	/* values become JSON strings: invalid UTF-8 (which jansson would drop) and C1 are refused */
+	expect_error("[host]\ncmdline = a\xff\n", "x.ini:2: control character or invalid UTF-8 (byte 0xff at 12");
+	expect_error("[host]\ncmdline = \xc3\n", "x.ini:2: control character or invalid UTF-8 (byte 0xc3");
+	expect_error("[host]\ncmdline = \xc2\x9b\n", "x.ini:2: control character or invalid UTF-8 (byte 0xc2");
+	expect_error("[host]\ncmdline = \xed\xa0\x80\n", "x.ini:2: control character or invalid UTF-8");
+	expect_error("[host]\ncmdline = \xc0\xaf\n", "x.ini:2: control character or invalid UTF-8");
+	/* UTF-8 text is fine, in values and comments (where anything goes) */
+	assert_int_equal(config_load_string("x.ini", "; caf\xc3\xa9 \xff\x01\n[host]\n"
+		"cmdline = caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n[matrix]\nmodes=mixed\n"
+		"[workload:a]\ntype=flush_tlb_all\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.host.cmdline, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c.sections, "host"),
+							      "cmdline")), c.host.cmdline);
+	config_free(&c);
 }
 
 /* Section headers: known sections once each, names inih keeps whole. */
@@ -371,7 +386,7 @@ static void test_files(void **s)
 	fwrite("[host]\ncpus = 8\n\0x = 1\n", 1, 24, f);
 	fclose(f);
 	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, ":3: control character 0x00"));
+	assert_non_null(strstr(err, ":3: control character or invalid UTF-8 (byte 0x00"));
 	/* the text is kept as read, for DIR/config.ini */
 	f = fopen(path, "w");
 	assert_non_null(f);

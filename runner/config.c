@@ -344,6 +344,11 @@ static char *read_line(char *str, int num, void *stream)
 	if (e > line && e[-1] == '\r')
 		e--;
 	len = (size_t)(e - line);
+	if ((s = memchr(line, '\0', len))) {   /* not text, even in a comment */
+		snprintf(n1, sizeof(n1), "%zu", (size_t)(s - line) + 1);
+		set_err(ps, "NUL byte at byte %s of the line%s", n1, "");
+		return NULL;
+	}
 	s = line;
 	if (ps->line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
 		s += 3;

@@ -256,9 +256,7 @@ static int section_line(struct parse *ps, const char *s, const char *e)
 			       num, "49"), -1;
 	}
 	memcpy(name, s + 1, n);
-	name[n] = '\0';
-	if (strlen(name) != n)
-		return set_err(ps, "NUL byte in a section header%s%s", "", ""), -1;
+	name[n] = '\0';   /* no NUL inside: read_line refused it */
 	if (!strncmp(name, "workload:", 9)) {
 		if (!sio_name_ok(name + 9))
 			return set_err(ps, "[workload:%s]: a workload name is letters, digits, '.', "

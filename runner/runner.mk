@@ -22,3 +22,13 @@ $(BUILD)/fuzz/fuzz_config: $(FUZZ_CONFIG_SRCS) $(wildcard runner/*.h runner/back
 		$(FUZZ_CONFIG_SRCS) -ljansson -linih -o $@
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_config
 FUZZ_CORPUS_fuzz_config := runner/fuzz/corpus
+
+# The check of results.json before a --resume (results_check).
+FUZZ_RESUME_SRCS := runner/fuzz/fuzz_resume.c $(runner_SRCS) $(wildcard safeio/*.c)
+$(BUILD)/fuzz/fuzz_resume: $(FUZZ_RESUME_SRCS) $(wildcard runner/*.h runner/backends/*.h safeio/*.h)
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		-Iprobes/include -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(FUZZ_RESUME_SRCS) -ljansson -linih -o $@
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_resume
+FUZZ_CORPUS_fuzz_resume := runner/fuzz/corpus-resume

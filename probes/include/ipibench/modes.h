@@ -12,10 +12,9 @@
  * against the table at compile time). */
 #define IPIBENCH_NMODES 3
 
-/* The i-th mode and its driver, in the order reports show them (physical,
- * cluster, mixed); NULL past the last.  entry[0] is the mode, entry[1] its
- * genapic. */
-static inline const char *const *ipibench_mode_entry(size_t i)
+/* Mode I's name (COL 0) or genapic (COL 1), in the order messages list
+ * them: physical, cluster, mixed; NULL past the last. */
+static inline const char *ipibench_mode_entry(size_t i, int col)
 {
 	static const char *const map[][2] = {
 		{ "physical", "x2apic_phys" },
@@ -25,15 +24,13 @@ static inline const char *const *ipibench_mode_entry(size_t i)
 	_Static_assert(sizeof(map) / sizeof(map[0]) == IPIBENCH_NMODES,
 		       "IPIBENCH_NMODES is the number of rows of the mode table");
 
-	return i < sizeof(map) / sizeof(map[0]) ? map[i] : NULL;
+	return i < sizeof(map) / sizeof(map[0]) ? map[i][col ? 1 : 0] : NULL;
 }
 
-/* The i-th mode's name, NULL past the last (to list or rank them). */
+/* Mode I's name (for listing them); NULL past the last. */
 static inline const char *ipibench_mode_name(size_t i)
 {
-	const char *const *e = ipibench_mode_entry(i);
-
-	return e ? e[0] : NULL;
+	return ipibench_mode_entry(i, 0);
 }
 
 /* The position of mode in the table (0 for physical), IPIBENCH_NMODES for
@@ -51,14 +48,13 @@ static inline size_t ipibench_mode_index(const char *mode)
 	return i;
 }
 
-/* physical -> x2apic_phys, cluster -> x2apic_cluster, mixed -> x2apic_mixed. */
+/* physical -> x2apic_phys, cluster -> x2apic_cluster, mixed -> x2apic_mixed;
+ * NULL for anything else (NULL included). */
 static inline const char *ipibench_mode_genapic(const char *mode)
 {
-	const char *const *e;
-
-	for (size_t i = 0; (e = ipibench_mode_entry(i)); i++)
-		if (!strcmp(mode, e[0]))
-			return e[1];
+	for (size_t i = 0; mode && ipibench_mode_entry(i, 0); i++)
+		if (!strcmp(mode, ipibench_mode_entry(i, 0)))
+			return ipibench_mode_entry(i, 1);
 	return NULL;
 }
 

@@ -243,7 +243,7 @@ static int run_child(char **argv, double timeout, struct counts *c, struct outco
 static void describe_end(const struct outcome *o, double timeout, char *s, size_t n)
 {
 	if (o->timed_out)
-		snprintf(s, n, "timed out after %.0f s", timeout);
+		snprintf(s, n, "timed out after %g s", timeout);
 	else if (WIFSIGNALED(o->status))
 		snprintf(s, n, "killed by signal %d (%s)", WTERMSIG(o->status),
 			 strsignal(WTERMSIG(o->status)));

@@ -153,6 +153,10 @@ static void test_failures_skips_and_exit_status(void **st)
 	check("exit1", 30, 4, 1);	/* all passed, exited 1: one more failure */
 	check("silent", 30, 0, 1);	/* declared nothing */
 	assert_non_null(strstr(out, "declared no tests"));
+	/* 5 OK lines for 4 tests, cmocka's summary says 4: two mismatches. */
+	check("liar", 30, 4, 2);
+	assert_non_null(strstr(out, "mismatch: 5 OK lines for 4 declared tests"));
+	assert_non_null(strstr(out, "mismatch: cmocka says 4 passed, 5 OK lines"));
 }
 
 static void test_cmd_is_one_test(void **st)

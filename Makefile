@@ -21,9 +21,16 @@ CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	       -fno-sanitize-recover=all
 LDFLAGS_asan := -fsanitize=address,undefined
 
-# Link order: users before the libraries they use.
+# libFuzzer targets (each component's .mk adds to FUZZ_BINS; see "fuzzing").
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iprobes/include -I. \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BINS :=
+
+# Link order: users before the libraries they use.  Include order: probes
+# first, so that its trace reader is the first of FUZZ_BINS.
 COMPONENTS := runner analysis probes safeio
-include runner/runner.mk analysis/analysis.mk probes/probes.mk safeio/safeio.mk
+include probes/probes.mk runner/runner.mk analysis/analysis.mk safeio/safeio.mk
+include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include
 # them are listed in gnu11_SRCS by their .mk and built with -std=gnu11.
@@ -32,7 +39,7 @@ $(foreach s,$(gnu11_SRCS),$(foreach v,rel asan,$(eval $(BUILD)/$(v)/$(s:.c=.o): 
 EXT_LIBS := $(sort $(foreach c,$(COMPONENTS),$($(c)_LIBS))) -lm
 TEST_LIBS := -lcmocka
 
-.PHONY: all deps hv dom0 build test unit integration bench fuzz clean help ci-publish
+.PHONY: all deps hv dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
 all: build
 
 help:
@@ -41,8 +48,9 @@ help:
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "make build        build $(BUILD)/bin/ipibench and the agent"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
-	@echo "make test         unit tests (ASan+UBSan) and QEMU integration tests"
-	@echo "make fuzz         run the trace reader fuzz target for longer"
+	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
+	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
+	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
 
@@ -122,19 +130,80 @@ DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
 	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
 
-# ---- the two commands --------------------------------------------------
-# Components add extra checks (e.g. a short fuzz run) to UNIT_EXTRA.
-unit: deps $(TEST_BINS) $(XENALYZE)
-	@bash mk/runtests.sh unit $(TEST_BINS)
-	@$(if $(UNIT_EXTRA),$(MAKE) --no-print-directory $(UNIT_EXTRA))
+# ---- fuzzing (libFuzzer, clang) ----------------------------------------
+# Each component's .mk adds its target to FUZZ_BINS (with its own build rule,
+# FUZZ_CFLAGS) and names its seeds FUZZ_CORPUS_<name> := DIR.  `make fuzz`
+# runs each for FUZZ_TIME s; `make fuzz-smoke` (part of make unit and make
+# test, each run a test of its own in the tally) shares FUZZ_SMOKE_TIME s
+# between them, at least FUZZ_SMOKE_MIN s each (45 s in all for one to
+# three targets).  mk/fuzz.sh keeps what they find in build/fuzz/.
+FUZZ_TIME ?= 600
+FUZZ_SMOKE_TIME ?= 45
+FUZZ_SMOKE_MIN ?= 15
+FUZZ_NAMES := $(notdir $(FUZZ_BINS))
+FUZZ_SMOKE_EACH := $(shell n=$(words $(FUZZ_NAMES)); t=$$(( $(FUZZ_SMOKE_TIME) / (n ? n : 1) )); \
+	echo $$(( t < $(FUZZ_SMOKE_MIN) ? $(FUZZ_SMOKE_MIN) : t )))
+define fuzz_rules
+.PHONY: fuzz/$(1) fuzz-smoke/$(1)
+fuzz/$(1): $(BUILD)/fuzz/$(1)
+	@bash mk/fuzz.sh $$< $(FUZZ_TIME) $$(FUZZ_CORPUS_$(1))
+fuzz-smoke/$(1): $(BUILD)/fuzz/$(1)
+	@bash mk/fuzz.sh $$< $(FUZZ_SMOKE_EACH) $$(FUZZ_CORPUS_$(1))
+# Its time limit in the tally: the run, plus building the target.
+TIMEOUT_fuzz-smoke/$(1) := $(shell echo $$(( $(FUZZ_SMOKE_EACH) + 600 )))
+endef
+$(foreach n,$(FUZZ_NAMES),$(eval $(call fuzz_rules,$(n))))
+fuzz: $(addprefix fuzz/,$(FUZZ_NAMES))
+fuzz-smoke: $(addprefix fuzz-smoke/,$(FUZZ_NAMES))
+UNIT_EXTRA += $(addprefix fuzz-smoke/,$(FUZZ_NAMES))
 
-integration: hv dom0 build $(INTEGRATION_BINS)
-	@bash mk/runtests.sh integration $(INTEGRATION_BINS)
+# ---- the two commands, and the tally -----------------------------------
+# make unit, make integration and make test run every test of their stages
+# and end with the tally's closing line, "ipibench tests: N passed, N
+# failed", whatever failed (tests/tally/tally.c says how it counts):
+#  - each cmocka binary (unit: TEST_BINS under ASan+UBSan, the tally's own
+#    test first; integration: INTEGRATION_BINS) under a time limit, its
+#    declared tests against those that passed;
+#  - each UNIT_EXTRA check (ci-template-test, each fuzz-smoke/NAME) as one
+#    test: `make CHECK` exits 0 within its time limit;
+#  - a test whose binary did not build, or whose stage could not run (make
+#    hv failed, say), counts as one failure: make -k runs all the rest.
+# Time limits in seconds: TEST_TIMEOUT per unit binary, ITEST_TIMEOUT per
+# integration binary, EXTRA_TIMEOUT per check (or TIMEOUT_<check>).
+TEST_TIMEOUT ?= 600
+ITEST_TIMEOUT ?= 3600
+EXTRA_TIMEOUT ?= 1800
+UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
+ITEST_RUNS := $(addprefix integration/,$(INTEGRATION_BINS))
+.PHONY: $(UNIT_RUNS) $(ITEST_RUNS)
 
-test: deps
-	@rm -f $(BUILD)/test-tally
-	@$(MAKE) --no-print-directory unit integration
-	@bash mk/runtests.sh total
+$(addprefix unit/,$(TALLY_TEST) $(TEST_BINS)): unit/%: % $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
+unit/$(BUILD)/asan/probes/tests/test_xenalyze: $(XENALYZE)
+$(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
+	@$(TALLY) cmd $(TALLY_FILE) $@ $(or $(TIMEOUT_$*),$(EXTRA_TIMEOUT)) \
+		$(MAKE) --no-print-directory $*
+$(ITEST_RUNS): integration/%: % hv dom0 build $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) ./$*
+
+# $(call tally_stages,RUNS): make deps and the tally tool (without them, the
+# closing line by hand), a fresh tally expecting every run, all the runs
+# (make -k: a failure stops nothing else), then the closing line.
+define tally_stages
+	@rm -f $(TALLY_FILE); \
+	if ! $(MAKE) --no-print-directory deps $(TALLY); then \
+		echo "ipibench tests: 0 passed, 1 failed"; exit 1; \
+	fi; \
+	$(TALLY) expect $(TALLY_FILE) $(1) && \
+	$(MAKE) -k --no-print-directory $(1); \
+	$(TALLY) total $(TALLY_FILE)
+endef
+unit:
+	$(call tally_stages,$(UNIT_RUNS))
+integration:
+	$(call tally_stages,$(ITEST_RUNS))
+test:
+	$(call tally_stages,$(UNIT_RUNS) $(ITEST_RUNS))
 
 # The run, then its report (tables, the seed comparison, plots); a run with
 # failed parts still gets its report, and make still fails.  A stopped bench

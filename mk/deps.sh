@@ -18,7 +18,20 @@ PKGS=(
 	clang libclang-rt-14-dev
 	e2fsprogs cpio rsync
 	grub-pc-bin grub-common
+	git curl ministat g++
 )
+# Node.js for gitlab-ci-local (analysis/ci-local.sh, the CI template test):
+# Debian's nodejs (18), npm and libnode-dev (Node's headers: node-gyp builds
+# gitlab-ci-local's native module re2 against them, --nodedir=/usr).  A
+# nodejs package that itself provides npm and the headers (NodeSource's, on
+# this machine kind's image; it conflicts with Debian's npm and libnode108)
+# is kept as it is.
+if dpkg-query -W -f='${Provides}' nodejs 2>/dev/null | grep -qw npm &&
+   command -v npm >/dev/null 2>&1 && [ -f /usr/include/node/node_api.h ]; then
+	:
+else
+	PKGS+=(nodejs npm libnode-dev)
+fi
 # Packages from bookworm-backports (QEMU >= 9 can emulate x2APIC under TCG).
 BPO_PKGS=(qemu-system-x86)
 BPO_MIN_QEMU=9

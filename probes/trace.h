@@ -59,6 +59,7 @@ struct tr_ipi {
 	struct hist **lat_cpu;		/* per receiving CPU, allocated when seen */
 	uint64_t recv, unmatched, icr_writes, mask_to_apicid[2];
 	uint32_t tsc_khz;		/* from the file's apic:tsc_khz record, 0 if none */
+	uint64_t records;		/* all records read, cpu_change headers aside */
 	struct xt_anom an;
 };
 #define TR_GROUP_KEY(mode, vec, dests) \
@@ -74,6 +75,7 @@ struct tr_irq {
 	uint32_t ncpu;
 	struct cmap irq;		/* IRQ -> count, handling cycles */
 	struct cmap vec;		/* IPI vector -> receives */
+	uint64_t records, chunks;	/* records read (cpu_change aside), chunks */
 	struct xt_anom an;
 };
 int tr_irq_run(struct tr_irq *q, const struct xt_file *f);

@@ -282,6 +282,8 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 		struct tr_mode *md;
 		uint32_t vec;
 
+		if (r.event != XT_EV_CPU_CHANGE)
+			p->records++;
 		if ((r.event & 0x0ffff000) != IPB_TRC_HW_APIC)
 			continue;
 		switch (r.event) {
@@ -405,6 +407,10 @@ int tr_irq_run(struct tr_irq *q, const struct xt_file *f)
 	    xt_seq_init(&s, f, &q->an))
 		return -1;
 	while (xt_seq_next(&s, &r)) {
+		if (r.event == XT_EV_CPU_CHANGE)
+			q->chunks++;
+		else
+			q->records++;
 		if (r.event == IPB_TRC_HW_IRQ_HANDLED && r.nextra >= 3) {
 			/* d0 = irq, d1 = tsc in, d2 = tsc out (low 32 bits) */
 			q->irqs[r.cpu]++;

@@ -4,9 +4,11 @@
  * One function per subcommand and one table naming them, as runner/main.c
  * does for the verbs; each subcommand's --help comes from the same table.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,9 @@
 #include "probes/events.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
+
+/* --tsc-khz: at most 1 THz. */
+#define TSC_KHZ_MAX 1e9
 
 struct topts {
 	bool json, strict;
@@ -40,9 +45,10 @@ static const char common_help[] =
 	"cpu_change record.  Anything irregular (garbage between chunks, a record\n"
 	"running past its chunk or the file, TSC going backwards on a CPU) is\n"
 	"reported with its byte offset on stderr, counted under \"anomalies\" in the\n"
-	"JSON, and the rest of the file is still read.  A file without any\n"
-	"cpu_change record is not a xentrace file: refused (exit 1).  Memory does\n"
-	"not grow with the file size.\n"
+	"JSON, and the rest of the file is still read.  A file with nothing to\n"
+	"analyse - empty, without any cpu_change record (not a xentrace file), or\n"
+	"without any record in its chunks - is refused with one line (exit 1).\n"
+	"Memory does not grow with the file size.\n"
 	"\n"
 	"options:\n"
 	"  --json         print JSON instead of a table\n"
@@ -62,7 +68,8 @@ static const struct subcmd subcmds[] = {
 	{ "diff", do_diff, 2, 2, "diff A B [--json] [--top N]",
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
 	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
-	  "(largest absolute change first).  --top N shows only the first N rows.\n" },
+	  "(largest absolute change first).  --top N shows only the first N rows\n"
+	  "(0, the default, shows all; N up to 4294967295).\n" },
 	{ "ipi", do_ipi, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
 	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
 	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"
@@ -127,15 +134,24 @@ static int open_file(const char *path, struct xt_file *f)
 	return 0;
 }
 
-/* A file with no chunk at all is not a xentrace file: a fatal error. */
-static bool not_xentrace(const char *path, uint64_t chunks, const struct xt_anom *an)
+/*
+ * Nothing to analyse: a file with no chunk (no cpu_change record: empty, or
+ * not a xentrace file) or with no record in its chunks.  Every subcommand
+ * refuses it alike: one line naming the file, exit 1.
+ */
+static bool refuse_empty(const char *path, uint64_t len, uint64_t chunks, uint64_t records,
+			 const struct xt_anom *an)
 {
-	if (chunks)
+	if (!len)
+		fprintf(stderr, "ipibench trace: %s: empty file: not a xentrace file\n", path);
+	else if (!chunks)
+		fprintf(stderr, "ipibench trace: %s: not a xentrace file: no cpu_change record (%s)\n",
+			path, an->nmsgs ? an->msgs[0] : "no chunk");
+	else if (!records)
+		fprintf(stderr, "ipibench trace: %s: no trace records (only cpu_change headers): "
+			"nothing to analyse\n", path);
+	else
 		return false;
-	fprintf(stderr, "ipibench trace: %s: not a xentrace file: no cpu_change record%s%s\n",
-		path, an->nmsgs ? " (" : " (empty file)", an->nmsgs ? an->msgs[0] : "");
-	if (an->nmsgs)
-		fprintf(stderr, "ipibench trace: %s: )\n", path);
 	return true;
 }
 
@@ -256,7 +272,7 @@ static int do_summary(struct topts *o, int n, char **files)
 		if (tr_summary_run(&s, &f)) {
 			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
 			rc = 1;
-		} else if (not_xentrace(files[i], s.chunks, &s.an)) {
+		} else if (refuse_empty(files[i], f.len, s.chunks, s.records, &s.an)) {
 			rc = 1;
 		} else {
 			report_anom(files[i], &s.an);
@@ -323,7 +339,7 @@ static int do_diff(struct topts *o, int n, char **files)
 			rc = 1;
 			goto out;
 		}
-		if (not_xentrace(files[k], s[k].chunks, &s[k].an)) {
+		if (refuse_empty(files[k], f[k].len, s[k].chunks, s[k].records, &s[k].an)) {
 			rc = 1;
 			goto out;
 		}
@@ -552,9 +568,9 @@ static int do_ipi(struct topts *o, int n, char **files)
 			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
 			rc = 1;
 		} else {
-			/* No chunk: the merge pass reported the garbage; say it plainly. */
-			if (f.len && p.an.skipped_bytes == f.len) {
-				not_xentrace(files[i], 0, &p.an);
+			/* Every byte skipped: no chunk (the merged reader has no count). */
+			if (refuse_empty(files[i], f.len, p.an.skipped_bytes < f.len, p.records,
+					 &p.an)) {
 				rc = 1;
 				goto next;
 			}
@@ -687,8 +703,7 @@ static int do_irq(struct topts *o, int n, char **files)
 		if (tr_irq_run(&q, &f)) {
 			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
 			rc = 1;
-		} else if (f.len && q.an.skipped_bytes == f.len) {
-			not_xentrace(files[i], 0, &q.an);
+		} else if (refuse_empty(files[i], f.len, q.chunks, q.records, &q.an)) {
 			rc = 1;
 		} else {
 			report_anom(files[i], &q.an);
@@ -749,14 +764,12 @@ int cmd_trace(int argc, char **argv)
 	}
 	argc--;
 	argv++;
-	optind = 1;
+	/* getopt_long permutes: options may follow the files, which are then
+	 * argv[optind..] (after "--", all of them).  optind = 0 restarts glibc's
+	 * scan afresh, as a second call in one process needs. */
+	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", lopts, NULL)) != -1 || optind < argc) {
-		if (c == -1) {
-			/* A file name: move on; options may follow files. */
-			optind++;
-			continue;
-		}
+	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o.json = true;
@@ -765,54 +778,42 @@ int cmd_trace(int argc, char **argv)
 			o.strict = true;
 			break;
 		case 'k':
+			errno = 0;
 			o.tsc_khz = strtod(optarg, &end);
-			if (*end || !(o.tsc_khz > 0) || !isfinite(o.tsc_khz)) {
-				fprintf(stderr, "ipibench trace: --tsc-khz wants a positive number, "
-					"not '%s'\n", optarg);
+			if (end == optarg || *end || errno || !(o.tsc_khz > 0) ||
+			    o.tsc_khz > TSC_KHZ_MAX) {
+				fprintf(stderr, "ipibench trace: --tsc-khz wants a number of kHz above 0 "
+					"and at most %.0f, not '%s'\n", TSC_KHZ_MAX, optarg);
 				return 2;
 			}
 			break;
-		case 't':
-			o.top = (uint32_t)strtoul(optarg, &end, 10);
-			if (*end || !*optarg) {
-				fprintf(stderr, "ipibench trace: --top wants a number, not '%s'\n",
-					optarg);
+		case 't': {
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || errno || v > UINT32_MAX) {
+				fprintf(stderr, "ipibench trace: --top wants a whole number from 0 to %" PRIu32
+					", not '%s'\n", UINT32_MAX, optarg);
 				return 2;
 			}
+			o.top = (uint32_t)v;
 			break;
+		}
 		case 'h':
 			printf("usage: ipibench trace %s\n\n%s\n%s", sc->usage, sc->help, common_help);
 			return 0;
 		default:
-			fprintf(stderr, "ipibench trace %s: unknown option '%s'; see --help\n",
-				sc->name, argv[optind - 1]);
+			fprintf(stderr, "ipibench trace %s: '%s': unknown or ambiguous option, or "
+				"missing its value; see --help\n", sc->name,
+				argv[optind - 1 < argc ? optind - 1 : argc - 1]);
 			return 2;
 		}
 	}
-	/* Collect the non-option arguments (files), in order. */
-	{
-		char **files = calloc((size_t)argc + 1, sizeof(*files));
-		int rc;
-
-		if (!files)
-			return 1;
-		nfiles = 0;
-		for (int i = 1; i < argc; i++) {
-			if (!strcmp(argv[i], "--tsc-khz") || !strcmp(argv[i], "--top")) {
-				i++;
-				continue;
-			}
-			if (!strncmp(argv[i], "--", 2) || !strcmp(argv[i], "-h"))
-				continue;
-			files[nfiles++] = argv[i];
-		}
-		if (nfiles < sc->min_files || (sc->max_files && nfiles > sc->max_files)) {
-			fprintf(stderr, "usage: ipibench trace %s\n", sc->usage);
-			free(files);
-			return 2;
-		}
-		rc = sc->fn(&o, nfiles, files);
-		free(files);
-		return rc;
+	nfiles = argc - optind;
+	if (nfiles < sc->min_files || (sc->max_files && nfiles > sc->max_files)) {
+		fprintf(stderr, "usage: ipibench trace %s\n", sc->usage);
+		return 2;
 	}
+	return sc->fn(&o, nfiles, argv + optind);
 }

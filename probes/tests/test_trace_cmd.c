@@ -238,6 +238,156 @@ static void test_ipi_text(void **st)
 	unlink(a);
 }
 
+/* Lines in out (each message is one line). */
+static int lines(void)
+{
+	int n = 0;
+
+	for (const char *p = out; *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* Empty, chunkless and record-less files: every subcommand refuses them
+ * alike, exit 1 and one line naming the file. */
+static void test_nothing_to_analyse(void **st)
+{
+	char e[] = "/tmp/ipb-cmd-e-XXXXXX", h[] = "/tmp/ipb-cmd-h-XXXXXX",
+	     g[] = "/tmp/ipb-cmd-g-XXXXXX", a[] = "/tmp/ipb-cmd-a-XXXXXX",
+	     b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	const char *subs[] = { "summary", "ipi", "irq" };
+	struct xtb x;
+	FILE *f;
+
+	(void)st;
+	close(mkstemp(e));		/* 0 bytes */
+	close(mkstemp(h));
+	close(mkstemp(g));
+	close(mkstemp(a));
+	close(mkstemp(b));
+	xtb_init(&x);			/* two chunks, no record in them */
+	xtb_chunk(&x, 0);
+	xtb_end(&x);
+	xtb_chunk(&x, 1);
+	xtb_end(&x);
+	write_file(h, &x);
+	free(x.b);
+	f = fopen(g, "wb");
+	assert_non_null(f);
+	fputs("not a trace at all\n", f);
+	fclose(f);
+	make_profiles(a, b);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(run(subs[i], e, NULL), 1);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, e));
+		assert_non_null(strstr(out, "empty file"));
+		assert_int_equal(run(subs[i], "--json", e, NULL), 1);
+		assert_non_null(strstr(out, "empty file"));
+		assert_int_equal(run(subs[i], h, NULL), 1);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, h));
+		assert_non_null(strstr(out, "no trace records"));
+		assert_int_equal(run(subs[i], g, NULL), 1);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, g));
+		assert_non_null(strstr(out, "not a xentrace file"));
+		/* A good file beside it is still read; the status says one failed. */
+		assert_int_equal(run(subs[i], a, e, NULL), 1);
+		assert_non_null(strstr(out, a));
+		assert_non_null(strstr(out, e));
+	}
+	assert_int_equal(run("diff", a, e, NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, e));
+	assert_int_equal(run("diff", h, b, NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, "no trace records"));
+	assert_int_equal(run("diff", a, b, NULL), 0);
+	unlink(e);
+	unlink(h);
+	unlink(g);
+	unlink(a);
+	unlink(b);
+}
+
+/* --top and --tsc-khz refuse numbers out of range with one line. */
+static void test_numbers_out_of_range(void **st)
+{
+	char a[] = "/tmp/ipb-cmd-a-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	const char *bad_top[] = { "-1", "4294967296", "18446744073709551617", "", "1x", "+3",
+				  " 2", "abc" };
+	const char *bad_khz[] = { "0", "-5", "nan", "inf", "1e10", "1e400", "", "2GHz" };
+
+	(void)st;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	make_profiles(a, b);
+	for (size_t i = 0; i < sizeof(bad_top) / sizeof(bad_top[0]); i++) {
+		assert_int_equal(run("diff", "--top", bad_top[i], a, b, NULL), 2);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, "--top wants a whole number from 0 to 4294967295"));
+	}
+	for (size_t i = 0; i < sizeof(bad_khz) / sizeof(bad_khz[0]); i++) {
+		assert_int_equal(run("ipi", "--tsc-khz", bad_khz[i], a, NULL), 2);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, "--tsc-khz wants"));
+	}
+	/* In range: 1 row and the rest counted; the largest; 0 = all. */
+	assert_int_equal(run("diff", "--top", "1", a, b, NULL), 0);
+	assert_non_null(strstr(out, "INJ_VIRQ"));
+	assert_null(strstr(out, "VMEXIT"));
+	assert_non_null(strstr(out, "more rows; --top 0 shows all"));
+	assert_int_equal(run("diff", "--top", "4294967295", a, b, NULL), 0);
+	assert_non_null(strstr(out, "VMEXIT"));
+	assert_null(strstr(out, "more rows"));
+	assert_int_equal(run("diff", "--top", "0", a, b, NULL), 0);
+	assert_non_null(strstr(out, "NPF"));
+	unlink(a);
+	unlink(b);
+}
+
+/* Options getopt_long accepts (abbreviations, --opt=value, after the files)
+ * are never taken for file names; "--" ends the options. */
+static void test_options_are_not_files(void **st)
+{
+	char a[] = "/tmp/ipb-cmd-i-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	struct xtb x;
+
+	(void)st;
+	close(mkstemp(a));
+	close(mkstemp(b));
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 39, 39, 4000);
+	xtb_end(&x);
+	write_file(a, &x);
+	free(x.b);
+	assert_int_equal(run("ipi", "--tsc", "2000000", a, NULL), 0);
+	assert_non_null(strstr(out, "(TSC 2000000 kHz)"));
+	assert_null(strstr(out, "No such file"));
+	assert_int_equal(run("ipi", a, "--tsc-k", "2000000", NULL), 0);
+	assert_non_null(strstr(out, "(TSC 2000000 kHz)"));
+	assert_int_equal(run("ipi", "--tsc-khz=2000000", a, "--js", NULL), 0);
+	assert_non_null(strstr(out, "\"tsc_khz\": 2000000"));
+	make_profiles(a, b);
+	assert_int_equal(run("diff", "--to", "1", a, b, NULL), 0);
+	assert_non_null(strstr(out, "more rows"));
+	/* Three files for diff, with "--top 1" between them: a usage error. */
+	assert_int_equal(run("diff", a, "--top", "1", b, a, NULL), 2);
+	assert_non_null(strstr(out, "usage: ipibench trace diff"));
+	/* "--" ends the options: "--json" is then a (missing) file. */
+	assert_int_equal(run("summary", a, "--", "--json", NULL), 1);
+	assert_non_null(strstr(out, "--json"));
+	/* Ambiguous or valueless: refused with one line, not read as files. */
+	assert_int_equal(run("ipi", a, "--t", "5", NULL), 2);
+	assert_int_equal(lines(), 1);
+	assert_int_equal(run("diff", a, b, "--top", NULL), 2);
+	assert_int_equal(lines(), 1);
+	unlink(a);
+	unlink(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +396,9 @@ int main(void)
 		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_diff_table),
 		cmocka_unit_test(test_ipi_text),
+		cmocka_unit_test(test_nothing_to_analyse),
+		cmocka_unit_test(test_numbers_out_of_range),
+		cmocka_unit_test(test_options_are_not_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

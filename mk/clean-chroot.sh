@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Check README.md's promise "on a fresh Debian 12 machine: make deps, make
+# test" in a clean bookworm chroot (root only; nothing of it is in the repo).
+#
+#   mk/clean-chroot.sh setup DIR         debootstrap bookworm into DIR, copy
+#                                        the host's apt and npm client setup
+#   mk/clean-chroot.sh run DIR CMD...    clone HEAD into DIR/root/ipibench and
+#                                        run CMD there (bash -c), with /proc,
+#                                        /sys, /dev, /dev/pts bound; unmounted
+#                                        on the way out, whatever happens
+#
+# The mirror is the first stanza of the host's own debian.sources (read at
+# run time, never written here); the host's debian.sources, the apt.conf.d
+# files that set Acquire:: options, resolv.conf, the CA bundle and npm's
+# global config (cafile) are copied in, so the chroot reaches the same
+# archive and registry the host does.  Nothing else of the host goes in:
+# the chroot has Debian's nodejs 18, not this machine kind's Node 20.
+set -euo pipefail
+cmd=${1:?usage: mk/clean-chroot.sh setup|run DIR [CMD...]}
+dir=${2:?usage: mk/clean-chroot.sh setup|run DIR [CMD...]}
+shift 2
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "clean-chroot: needs root" >&2; exit 1; }
+src=/etc/apt/sources.list.d/debian.sources
+
+case $cmd in
+setup)
+	command -v debootstrap >/dev/null || apt-get install -y -q debootstrap
+	mirror=$(awk '/^$/{exit} /^URIs:/{print $2; exit}' "$src")
+	[ -n "$mirror" ] || { echo "clean-chroot: no URIs in $src" >&2; exit 1; }
+	[ -x "$dir/bin/bash" ] || debootstrap bookworm "$dir" "$mirror"
+	cp "$src" "$dir/etc/apt/sources.list.d/debian.sources"
+	rm -f "$dir/etc/apt/sources.list"
+	grep -l '^[[:space:]]*Acquire::' /etc/apt/apt.conf.d/* 2>/dev/null |
+		while read -r f; do cp "$f" "$dir/etc/apt/apt.conf.d/"; done
+	cp /etc/resolv.conf "$dir/etc/resolv.conf"
+	# The host's CA bundle, kept through update-ca-certificates.
+	mkdir -p "$dir/usr/local/share/ca-certificates" "$dir/etc/ssl/certs"
+	cp /etc/ssl/certs/ca-certificates.crt "$dir/usr/local/share/ca-certificates/host-bundle.crt"
+	cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/ca-certificates.crt"
+	# npm's global config (Debian's npm reads /etc/npmrc).
+	g=$(npm config get globalconfig 2>/dev/null || true)
+	[ -z "$g" ] || [ ! -f "$g" ] || cp "$g" "$dir/etc/npmrc"
+	echo "clean-chroot: $dir ready (bookworm from $mirror)"
+	;;
+run)
+	[ -x "$dir/bin/bash" ] || { echo "clean-chroot: $dir: run setup first" >&2; exit 1; }
+	mounted=()
+	cleanup() {
+		local i
+		for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+			umount "${mounted[$i]}" || umount -l "${mounted[$i]}" || true
+		done
+	}
+	trap cleanup EXIT
+	for m in proc sys dev dev/pts; do
+		mkdir -p "$dir/$m"
+		mount --bind "/$m" "$dir/$m"
+		mounted+=("$dir/$m")
+	done
+	rm -rf "$dir/root/ipibench"
+	git clone -q "$top" "$dir/root/ipibench"
+	git -C "$dir/root/ipibench" checkout -q "$(git -C "$top" rev-parse HEAD)"
+	chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		bash -c "cd /root/ipibench && $*"
+	;;
+*) echo "usage: mk/clean-chroot.sh setup|run DIR [CMD...]" >&2; exit 2 ;;
+esac

@@ -16,6 +16,8 @@ enum wl_kind {
 	WL_BOOL,   /* true/false, yes/no, 1/0 */
 	WL_CPUS,   /* "all", "all-but-self", or a list "1,17,33" / "0-7,9" */
 	WL_STRING, /* free text (paths) */
+	WL_CHOICE, /* one of choices[] */
+	WL_CHOICES,/* "" or a comma-separated list of min..max of choices[] */
 };
 
 struct wl_param {

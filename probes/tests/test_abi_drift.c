@@ -115,21 +115,26 @@ struct lines {
 	size_t n;
 };
 
-static void lines_add(struct lines *l, const char *s)
+/* Insert s at index 'at' (at == l->n: append). */
+static void lines_insert(struct lines *l, size_t at, const char *s)
 {
 	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n++] = strdup(s);
+	memmove(&l->v[at + 1], &l->v[at], (l->n - at) * sizeof(*l->v));
+	l->v[at] = strdup(s);
+	l->n++;
 }
 
-static void lines_remove(struct lines *l, const char *s)
+/* Remove the last line equal to s; its index, or -1 if none. */
+static long lines_remove(struct lines *l, const char *s)
 {
 	for (size_t i = l->n; i-- > 0;)
 		if (!strcmp(l->v[i], s)) {
 			free(l->v[i]);
 			memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
 			l->n--;
-			return;
+			return (long)i;
 		}
+	return -1;
 }
 
 static char *public_text_from_series(const char *root, int *nr_patches)
@@ -155,6 +160,10 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 			continue;
 		(*nr_patches)++;
 		int wanted = 0;
+		/* Lines a patch adds right after removing one replace it
+		 * in place (a field renamed keeps its position); other added
+		 * lines are appended. */
+		long at = -1;
 		char *psave = NULL;
 		for (char *l = strtok_r(patch, "\n", &psave); l;
 		     l = strtok_r(NULL, "\n", &psave)) {
@@ -168,10 +177,18 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 					wanted = 0;
 				continue;
 			}
-			if (wanted && l[0] == '+')
-				lines_add(&added, l + 1);
-			else if (wanted && l[0] == '-')
-				lines_remove(&added, l + 1);
+			if (wanted && l[0] == '+') {
+				if (at >= 0)
+					lines_insert(&added, (size_t)at++, l + 1);
+				else
+					lines_insert(&added, added.n, l + 1);
+			} else if (wanted && l[0] == '-') {
+				long i = lines_remove(&added, l + 1);
+				if (i >= 0 && at < 0)
+					at = i;
+			} else {
+				at = -1;
+			}
 		}
 		free(patch);
 	}
@@ -630,7 +647,7 @@ static const struct compiled_field compiled_fields[] = {
 	F(xen_sysctl_ipibench, path),
 	F(xen_sysctl_ipibench, status),
 	F(xen_sysctl_ipibench, result),
-	F(xen_sysctl_ipibench, pad),
+	F(xen_sysctl_ipibench, sender),
 };
 #undef F
 static const struct { const char *name; size_t size; } compiled_sizes[] = {
@@ -653,12 +670,17 @@ static const struct { const char *name; long long value; } compiled_defs[] = {
 	D(XEN_SYSCTL_IPIBENCH_OP_vector_capacity),
 	D(XEN_SYSCTL_IPIBENCH_OP_irq_delivery),
 	D(XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND), D(XEN_SYSCTL_IPIBENCH_F_CONTINUE),
+	D(XEN_SYSCTL_IPIBENCH_F_LOOP),
+	D(XEN_SYSCTL_IPIBENCH_SENDER_genapic),
+	D(XEN_SYSCTL_IPIBENCH_SENDER_physical),
+	D(XEN_SYSCTL_IPIBENCH_SENDER_cluster),
 	D(XEN_SYSCTL_IPIBENCH_MAX_ITERATIONS), D(XEN_SYSCTL_IPIBENCH_MAX_CPUS),
 	D(XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES), D(XEN_SYSCTL_IPIBENCH_CHUNK_US),
 	D(XEN_SYSCTL_IPIBENCH_PATH_GENAPIC),
 	D(XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND),
 	D(XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT),
 	D(XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND),
+	D(XEN_SYSCTL_IPIBENCH_SAMPLE_LOOP),
 	D(XEN_SYSCTL_IPIBENCH_CPU_ONLINE),
 };
 #undef D
@@ -826,6 +848,9 @@ static void test_detects_drift(void **state)
 		{ "uint32_t nr_samples;", "uint32_t nr_samples, extra;" },
 		{ "char genapic[32];", "char genapic[16];" },
 		{ "uint32_t peer;", "uint32_t partner;" },
+		{ "XEN_SYSCTL_IPIBENCH_F_LOOP           (1U << 2)",
+		  "XEN_SYSCTL_IPIBENCH_F_LOOP           (1U << 3)" },
+		{ "uint32_t sender;", "uint32_t pad;" },
 	};
 	char diffs[4096];
 	int tried = 0;

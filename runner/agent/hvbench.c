@@ -121,6 +121,7 @@ const char *hvbench_errno_name(int e)
 		{ ENOSYS, "ENOSYS" }, { ENODATA, "ENODATA" },
 		{ EBADMSG, "EBADMSG" }, { EOVERFLOW, "EOVERFLOW" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" },
+		{ ENODEV, "ENODEV" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -282,7 +283,7 @@ int hvbench_get_bool(const json_t *params, const char *key, int def)
 }
 
 static const char *const uint_keys[] = {
-	"iterations", "cpu", "peer", "a", "b", "vector", NULL
+	"iterations", "cpu", "peer", "a", "b", "vector", "runs", "seed", NULL
 };
 static const char *const bool_keys[] = { "shorthand", NULL };
 
@@ -462,8 +463,281 @@ static void refused(json_t *result, int e, const char *what, char *err,
 	json_object_set_new(r, "name", json_string(hvbench_errno_name(e)));
 	json_object_set_new(r, "call", json_string(what));
 	json_object_set_new(result, "refused", r);
-	snprintf(err, errlen, "hypervisor refused %s: %s (%s)", what,
-		 hvbench_errno_name(e), strerror(e));
+	snprintf(err, errlen, "hypervisor refused %s: %s (%s)%s", what,
+		 hvbench_errno_name(e), strerror(e),
+		 e == ENODEV ? ": the physical and cluster senders need x2APIC" : "");
+}
+
+static const char *const sender_names[] = { "genapic", "physical", "cluster" };
+
+static int sender_of(const char *s, size_t len, uint32_t *out)
+{
+	for (uint32_t i = 0; i < 3; i++)
+		if (strlen(sender_names[i]) == len && !strncmp(s, sender_names[i], len)) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* "A, B" or ["A", "B"] into senders[]; the count into *n (0 for ""). */
+static int parse_senders(const json_t *v, uint32_t senders[2], unsigned int *n,
+			 char *err, size_t errlen)
+{
+	*n = 0;
+	if (json_is_array(v)) {
+		size_t i;
+		json_t *e;
+
+		json_array_foreach(v, i, e) {
+			const char *name = json_string_value(e);
+			if (!name || *n == 2 || sender_of(name, strlen(name), &senders[*n]))
+				goto bad;
+			(*n)++;
+		}
+	} else if (json_is_string(v)) {
+		const char *p = json_string_value(v);
+
+		while (*p) {
+			size_t len;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			len = strcspn(p, ", \t");
+			if (!len || *n == 2 || sender_of(p, len, &senders[*n]))
+				goto bad;
+			(*n)++;
+			p += len;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p == ',')
+				p++;
+			else if (*p)
+				goto bad;
+		}
+	} else if (v) {
+		goto bad;
+	}
+	if (*n == 0 || *n == 2)
+		return 0;
+bad:
+	snprintf(err, errlen, "senders must be two of genapic, physical, cluster "
+		 "(e.g. \"physical, cluster\"), or empty");
+	return -1;
+}
+
+int hvbench_timing_params(const json_t *params, int has_sender,
+			  struct hvbench_req *req, char *err, size_t errlen)
+{
+	const json_t *v;
+	const char *s;
+
+	req->loop = 1;
+	v = params ? json_object_get(params, "timing") : NULL;
+	if (v) {
+		s = json_string_value(v);
+		if (s && !strcmp(s, "loop"))
+			req->loop = 1;
+		else if (s && !strcmp(s, "per-call"))
+			req->loop = 0;
+		else {
+			snprintf(err, errlen, "timing must be loop or per-call");
+			return -1;
+		}
+	}
+	if (hvbench_get_uint(params, "runs", 1, &req->runs) || req->runs < 1 ||
+	    req->runs > 10000) {
+		snprintf(err, errlen, "runs must be from 1 to 10000");
+		return -1;
+	}
+	if (hvbench_get_uint(params, "seed", 0, &req->seed) || req->seed > 0x7fffffff) {
+		snprintf(err, errlen, "seed must be from 0 to 2147483647");
+		return -1;
+	}
+	req->sender = XEN_SYSCTL_IPIBENCH_SENDER_genapic;
+	req->nsenders = 0;
+	if (!has_sender)
+		return 0;
+	v = params ? json_object_get(params, "sender") : NULL;
+	if (v) {
+		s = json_string_value(v);
+		if (!s || sender_of(s, strlen(s), &req->sender)) {
+			snprintf(err, errlen, "sender must be genapic, physical or cluster");
+			return -1;
+		}
+	}
+	v = params ? json_object_get(params, "senders") : NULL;
+	if (parse_senders(v, req->senders, &req->nsenders, err, errlen))
+		return -1;
+	if (req->nsenders && req->sender != XEN_SYSCTL_IPIBENCH_SENDER_genapic) {
+		snprintf(err, errlen, "give sender or senders, not both");
+		return -1;
+	}
+	if (req->nsenders && !req->loop) {
+		snprintf(err, errlen, "senders (paired loops) needs timing = loop");
+		return -1;
+	}
+	return 0;
+}
+
+/* Which of a pair goes first: bit 0 of splitmix64(seed, pair). */
+static unsigned int pair_order(uint32_t seed, uint32_t pair)
+{
+	uint64_t z = ((uint64_t)(seed ? seed : 1) << 32 | pair) + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (unsigned int)(z & 1);
+}
+
+/* What the runs of one workload add up. */
+struct run_acc {
+	unsigned int nr_cpus;
+	uint64_t *irqs, *ipis, *handled;
+	uint32_t *vectors;
+	json_t *cycles, *ns, *icr, *who, *send;
+	uint64_t icr_total, sent, received, ops;
+	uint32_t path, status, result_vectors;
+	unsigned int chunks;
+	struct { uint64_t loops, ops, icr; } by_sender[3];
+};
+
+/* One loop: what a run of req->iterations calls with loop timing took. */
+struct run_loop {
+	uint64_t ns, cycles;
+	unsigned int chunks;
+};
+
+/* One run of req->iterations calls through 'sender', in chunks. */
+static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
+		    const struct hvbench_req *req, uint32_t sender,
+		    const uint8_t *bits, unsigned int nr_bits, struct run_acc *a,
+		    struct run_loop *lp, json_t *result, char *err, size_t errlen)
+{
+	unsigned int nr_cpus = a->nr_cpus, chunks = 0;
+	uint32_t start = 0;
+	int first = 1, e;
+
+	memset(lp, 0, sizeof(*lp));
+	while (first || start < req->iterations) {
+		struct xen_sysctl_ipibench op = {
+			.op = req->op,
+			.flags = (req->shorthand ? 0 : XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND) |
+				 (req->loop ? XEN_SYSCTL_IPIBENCH_F_LOOP : 0) |
+				 (first ? 0 : XEN_SYSCTL_IPIBENCH_F_CONTINUE),
+			.cpu = req->cpu,
+			.peer = req->peer,
+			.vector = req->vector,
+			.iterations = req->iterations,
+			.start = start,
+			.mask_bits = nr_bits,
+			.sender = sender,
+		};
+
+		memcpy(hb->mask, bits, MASK_BYTES);
+		e = hvbench_call(hb, &op);
+		if (e) {
+			refused(result, e, first ? "run" : "continue", err, errlen);
+			return -1;
+		}
+		first = 0;
+		chunks++;
+
+		struct xen_sysctl_ipibench f = {
+			.op = XEN_SYSCTL_IPIBENCH_OP_fetch,
+			.nr_samples = XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES,
+			.nr_cpus = nr_cpus,
+		};
+		e = hvbench_call(hb, &f);
+		if (e) {
+			refused(result, e, "fetch", err, errlen);
+			return -1;
+		}
+		if (f.done > XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES ||
+		    f.done > req->iterations - start) {
+			snprintf(err, errlen, "fetch: %u samples done, chunk at %u of %u",
+				 f.done, start, req->iterations);
+			return -1;
+		}
+		if (req->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
+			if (f.done) {
+				a->ops = 1;
+				a->result_vectors = f.result;
+				for (unsigned int c = 0; c < nr_cpus; c++)
+					a->vectors[c] = hb->cpus[c].vectors;
+			}
+		} else if (req->loop) {
+			const struct xen_sysctl_ipibench_sample *s = &hb->samples[0];
+
+			if (f.done && !(s->flags & XEN_SYSCTL_IPIBENCH_SAMPLE_LOOP)) {
+				snprintf(err, errlen, "fetch: a loop chunk without its loop sample "
+					 "(hypervisor without loop timing?)");
+				return -1;
+			}
+			if (f.done) {
+				lp->ns += s->ns;
+				lp->cycles += s->cycles;
+				if (s->flags & XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND)
+					a->path |= XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND;
+			}
+			a->ops += f.done;
+		} else {
+			for (uint32_t i = 0; i < f.done; i++) {
+				const struct xen_sysctl_ipibench_sample *s = &hb->samples[i];
+				json_array_append_new(a->cycles, json_integer((json_int_t)s->cycles));
+				json_array_append_new(a->ns, json_integer((json_int_t)s->ns));
+				json_array_append_new(a->icr, json_integer(s->icr_writes));
+				json_array_append_new(a->who, json_integer(s->cpu));
+				json_array_append_new(a->send, json_integer(s->send_cycles));
+				if (s->flags & XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND)
+					a->path |= XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND;
+				if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery &&
+				    s->cpu < nr_cpus)
+					a->handled[s->cpu]++;
+			}
+			a->ops += f.done;
+		}
+		for (unsigned int c = 0; c < nr_cpus; c++) {
+			a->irqs[c] += hb->cpus[c].irqs;
+			a->ipis[c] += hb->cpus[c].ipis;
+		}
+		a->icr_total += f.icr_writes;
+		a->sent += f.ipis_sent;
+		a->received += f.ipis_received;
+		a->path |= f.path;
+		a->status |= f.status;
+		if (sender < 3) {
+			a->by_sender[sender].ops += f.done;
+			a->by_sender[sender].icr += f.icr_writes;
+		}
+		start += f.done;
+		if (ctx && ctx->verbose && chunks % 100 == 0)
+			fprintf(stderr, "hvbench: %u chunks, %u/%u\n", chunks, start,
+				req->iterations);
+	}
+	if (sender < 3)
+		a->by_sender[sender].loops++;
+	a->chunks += chunks;
+	lp->chunks = chunks;
+	return 0;
+}
+
+static json_t *loop_json(const struct run_loop *lp, uint32_t calls, uint32_t sender,
+			 long pair, int arm)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "ns", json_integer((json_int_t)lp->ns));
+	json_object_set_new(o, "cycles", json_integer((json_int_t)lp->cycles));
+	json_object_set_new(o, "calls", json_integer(calls));
+	json_object_set_new(o, "chunks", json_integer(lp->chunks));
+	json_object_set_new(o, "sender", json_string(sender_names[sender < 3 ? sender : 0]));
+	if (pair >= 0) {
+		json_object_set_new(o, "pair", json_integer(pair));
+		json_object_set_new(o, "arm", json_integer(arm));
+	}
+	return o;
 }
 
 int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
@@ -475,13 +749,12 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	uint8_t online[XEN_SYSCTL_IPIBENCH_MAX_CPUS] = { 0 };
 	uint8_t bits[MASK_BYTES];
 	unsigned int nr_cpus = 0, nr_bits = 0;
-	uint64_t *irqs = NULL, *ipis = NULL, *handled = NULL;
-	json_t *cycles = NULL, *ns = NULL, *icr = NULL, *who = NULL, *send = NULL;
-	uint64_t icr_total = 0, sent = 0, received = 0, ops = 0;
-	uint32_t path = 0, status = 0, result_vectors = 0;
-	uint32_t *vectors = NULL;
+	uint32_t runs = req->runs ? req->runs : 1;
+	struct run_acc a;
+	json_t *loops = NULL;
 	int rc = -1, e;
 
+	memset(&a, 0, sizeof(a));
 	if (!hb)
 		return -1;
 	e = hvbench_query_raw(hb, &info, &cpus, &nr_cpus);
@@ -507,155 +780,135 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		json_object_set_new(result, "mask", mask_json(bits, nr_bits));
 	}
 
-	irqs = calloc(nr_cpus, sizeof(*irqs));
-	ipis = calloc(nr_cpus, sizeof(*ipis));
-	handled = calloc(nr_cpus, sizeof(*handled));
-	vectors = calloc(nr_cpus, sizeof(*vectors));
-	cycles = json_array();
-	ns = json_array();
-	icr = json_array();
-	who = json_array();
-	send = json_array();
-	if (!irqs || !ipis || !handled || !vectors) {
+	a.nr_cpus = nr_cpus;
+	a.irqs = calloc(nr_cpus, sizeof(*a.irqs));
+	a.ipis = calloc(nr_cpus, sizeof(*a.ipis));
+	a.handled = calloc(nr_cpus, sizeof(*a.handled));
+	a.vectors = calloc(nr_cpus, sizeof(*a.vectors));
+	a.cycles = json_array();
+	a.ns = json_array();
+	a.icr = json_array();
+	a.who = json_array();
+	a.send = json_array();
+	loops = json_array();
+	if (!a.irqs || !a.ipis || !a.handled || !a.vectors) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 
-	uint32_t start = 0;
-	int first = 1;
-	unsigned int chunks = 0;
-	while (first || start < req->iterations) {
-		struct xen_sysctl_ipibench op = {
-			.op = req->op,
-			.flags = (req->shorthand ? 0 : XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND) |
-				 (first ? 0 : XEN_SYSCTL_IPIBENCH_F_CONTINUE),
-			.cpu = req->cpu,
-			.peer = req->peer,
-			.vector = req->vector,
-			.iterations = req->iterations,
-			.start = start,
-			.mask_bits = nr_bits,
-		};
+	for (uint32_t r = 0; r < runs; r++) {
+		struct run_loop lp;
 
-		memcpy(hb->mask, bits, sizeof(bits));
-		e = hvbench_call(hb, &op);
-		if (e) {
-			refused(result, e, first ? "run" : "continue", err, errlen);
-			goto out;
-		}
-		first = 0;
-		chunks++;
+		if (req->nsenders == 2) {
+			/* Pair r: both senders, one loop each, in a drawn order. */
+			unsigned int second = pair_order(req->seed, r);
 
-		struct xen_sysctl_ipibench f = {
-			.op = XEN_SYSCTL_IPIBENCH_OP_fetch,
-			.nr_samples = XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES,
-			.nr_cpus = nr_cpus,
-		};
-		e = hvbench_call(hb, &f);
-		if (e) {
-			refused(result, e, "fetch", err, errlen);
-			goto out;
-		}
-		if (f.done > XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES ||
-		    f.done > req->iterations - start) {
-			snprintf(err, errlen, "fetch: %u samples done, chunk at %u of %u",
-				 f.done, start, req->iterations);
-			goto out;
-		}
-		if (req->op != XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
-			for (uint32_t i = 0; i < f.done; i++) {
-				const struct xen_sysctl_ipibench_sample *s = &hb->samples[i];
-				json_array_append_new(cycles, json_integer((json_int_t)s->cycles));
-				json_array_append_new(ns, json_integer((json_int_t)s->ns));
-				json_array_append_new(icr, json_integer(s->icr_writes));
-				json_array_append_new(who, json_integer(s->cpu));
-				json_array_append_new(send, json_integer(s->send_cycles));
-				if (s->flags & XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND)
-					path |= XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND;
-				if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery &&
-				    s->cpu < nr_cpus)
-					handled[s->cpu]++;
+			for (unsigned int k = 0; k < 2; k++) {
+				unsigned int arm = k ^ second;
+				uint32_t sender = req->senders[arm];
+
+				if (run_once(ctx, hb, req, sender, bits, nr_bits, &a, &lp,
+					     result, err, errlen))
+					goto out;
+				json_array_append_new(loops, loop_json(&lp, req->iterations,
+								       sender, r, (int)arm));
 			}
-			ops += f.done;
-		} else if (f.done) {
-			ops = 1;
-			result_vectors = f.result;
-			for (unsigned int c = 0; c < nr_cpus; c++)
-				vectors[c] = hb->cpus[c].vectors;
+		} else {
+			if (run_once(ctx, hb, req, req->sender, bits, nr_bits, &a, &lp,
+				     result, err, errlen))
+				goto out;
+			if (req->loop)
+				json_array_append_new(loops, loop_json(&lp, req->iterations,
+								       req->sender, -1, 0));
 		}
-		for (unsigned int c = 0; c < nr_cpus; c++) {
-			irqs[c] += hb->cpus[c].irqs;
-			ipis[c] += hb->cpus[c].ipis;
-		}
-		icr_total += f.icr_writes;
-		sent += f.ipis_sent;
-		received += f.ipis_received;
-		path |= f.path;
-		status |= f.status;
-		start += f.done;
-		if (ctx && ctx->verbose && chunks % 100 == 0)
-			fprintf(stderr, "hvbench: %u chunks, %u/%u\n", chunks, start,
-				req->iterations);
 	}
 
+	uint32_t path = a.path, status = a.status;
 	json_object_set_new(result, "path",
 		json_string((path & XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND) ?
 			    ((path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "mixed" : "shorthand") :
 			    (path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "genapic" : "none"));
-	json_object_set_new(result, "chunks", json_integer(chunks));
+	json_object_set_new(result, "chunks", json_integer(a.chunks));
+	if (req->op != XEN_SYSCTL_IPIBENCH_OP_vector_capacity)
+		json_object_set_new(result, "timing", json_string(req->loop ? "loop" : "per-call"));
+	if (req->loop) {
+		json_object_set(result, "loops", loops);
+		if (req->nsenders == 2) {
+			json_object_set_new(result, "senders", json_pack("[s, s]",
+				sender_names[req->senders[0]], sender_names[req->senders[1]]));
+			json_object_set_new(result, "pair_seed",
+					    json_integer(req->seed ? req->seed : 1));
+		}
+	}
 
 	json_t *samples = json_object();
-	json_object_set(samples, "cycles", cycles);
-	json_object_set(samples, "ns", ns);
+	json_object_set(samples, "cycles", a.cycles);
+	json_object_set(samples, "ns", a.ns);
 	if (req->op != XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
-		json_object_set(samples, "icr_writes", icr);
-		json_object_set(samples, "send_cycles", send);
+		json_object_set(samples, "icr_writes", a.icr);
+		json_object_set(samples, "send_cycles", a.send);
 		if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery ||
 		    req->op == XEN_SYSCTL_IPIBENCH_OP_pingpong)
-			json_object_set(samples, "cpu", who);
+			json_object_set(samples, "cpu", a.who);
 	}
 	json_object_set_new(result, "samples", samples);
 
-	json_t *cnt = json_object(), *a;
-	json_object_set_new(cnt, "operations", json_integer((json_int_t)ops));
-	json_object_set_new(cnt, "icr_writes", json_integer((json_int_t)icr_total));
-	json_object_set_new(cnt, "ipis_sent", json_integer((json_int_t)sent));
-	json_object_set_new(cnt, "ipis_received", json_integer((json_int_t)received));
-	a = json_array();
+	json_t *cnt = json_object(), *arr;
+	json_object_set_new(cnt, "operations", json_integer((json_int_t)a.ops));
+	json_object_set_new(cnt, "icr_writes", json_integer((json_int_t)a.icr_total));
+	json_object_set_new(cnt, "ipis_sent", json_integer((json_int_t)a.sent));
+	json_object_set_new(cnt, "ipis_received", json_integer((json_int_t)a.received));
+	arr = json_array();
 	for (unsigned int c = 0; c < nr_cpus; c++)
-		json_array_append_new(a, json_integer((json_int_t)irqs[c]));
-	json_object_set_new(cnt, "irqs_per_cpu", a);
-	a = json_array();
+		json_array_append_new(arr, json_integer((json_int_t)a.irqs[c]));
+	json_object_set_new(cnt, "irqs_per_cpu", arr);
+	arr = json_array();
 	for (unsigned int c = 0; c < nr_cpus; c++)
-		json_array_append_new(a, json_integer((json_int_t)ipis[c]));
-	json_object_set_new(cnt, "ipis_per_cpu", a);
+		json_array_append_new(arr, json_integer((json_int_t)a.ipis[c]));
+	json_object_set_new(cnt, "ipis_per_cpu", arr);
 	if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery) {
-		a = json_array();
+		arr = json_array();
 		for (unsigned int c = 0; c < nr_cpus; c++)
-			json_array_append_new(a, json_integer((json_int_t)handled[c]));
-		json_object_set_new(cnt, "handled_per_cpu", a);
+			json_array_append_new(arr, json_integer((json_int_t)a.handled[c]));
+		json_object_set_new(cnt, "handled_per_cpu", arr);
 	}
 	if (req->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
-		json_object_set_new(cnt, "vectors", json_integer(result_vectors));
-		a = json_array();
+		json_object_set_new(cnt, "vectors", json_integer(a.result_vectors));
+		arr = json_array();
 		for (unsigned int c = 0; c < nr_cpus; c++)
-			json_array_append_new(a, json_integer(vectors[c]));
-		json_object_set_new(cnt, "vectors_per_cpu", a);
+			json_array_append_new(arr, json_integer(a.vectors[c]));
+		json_object_set_new(cnt, "vectors_per_cpu", arr);
 		json_object_set_new(cnt, "limited_by", json_string(
 			(status & XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT) ? "irqs" : "vectors"));
 	}
 	json_object_set_new(result, "counters", cnt);
+
+	/* Per send routine, when the workload chose one (or two). */
+	if (req->nsenders == 2 || req->sender != XEN_SYSCTL_IPIBENCH_SENDER_genapic) {
+		json_t *bys = json_object();
+
+		for (unsigned int k = 0; k < 3; k++) {
+			if (!a.by_sender[k].loops)
+				continue;
+			json_object_set_new(bys, sender_names[k], json_pack("{s:I, s:I, s:I}",
+				"runs", (json_int_t)a.by_sender[k].loops,
+				"operations", (json_int_t)a.by_sender[k].ops,
+				"icr_writes", (json_int_t)a.by_sender[k].icr));
+		}
+		json_object_set_new(result, "counters_by_sender", bys);
+	}
 	rc = 0;
 out:
-	json_decref(cycles);
-	json_decref(ns);
-	json_decref(icr);
-	json_decref(who);
-	json_decref(send);
-	free(irqs);
-	free(ipis);
-	free(handled);
-	free(vectors);
+	json_decref(a.cycles);
+	json_decref(a.ns);
+	json_decref(a.icr);
+	json_decref(a.who);
+	json_decref(a.send);
+	json_decref(loops);
+	free(a.irqs);
+	free(a.ipis);
+	free(a.handled);
+	free(a.vectors);
 	hvbench_close(hb);
 	return rc;
 }

@@ -64,13 +64,33 @@ struct hvbench_req {
 	int shorthand;          /* 0: XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND */
 	const json_t *mask;     /* NULL: no mask */
 	const char *default_mask;
+	/* Timing (hvbench_timing_params()). */
+	int loop;               /* 1: loop timing (F_LOOP), 0: per call */
+	uint32_t runs;          /* runs of 'iterations' calls (0: 1) */
+	uint32_t sender;        /* XEN_SYSCTL_IPIBENCH_SENDER_* */
+	unsigned int nsenders;  /* 2: R pairs of loops, senders[0] and [1] */
+	uint32_t senders[2];
+	uint32_t seed;          /* order within each pair */
 };
 
 /*
- * Run req in chunks and fill result with "path", "samples", "counters" (and
- * "mask", the CPUs it resolved to).  Returns 0, or -1 with a one-line
- * message in err; a refusal by Xen also sets result["refused"] =
- * {"errno": N, "name": "ESRCH"}.
+ * The timing params of flush and IPI workloads into req: timing (loop |
+ * per-call, default loop), runs (1), sender (genapic | physical | cluster)
+ * and senders ("A, B": paired, needs loop timing and sender = genapic),
+ * seed.  'has_sender': the workload takes sender/senders.  0, or -1 with a
+ * one-line message (also what verify() reports).
+ */
+int hvbench_timing_params(const json_t *params, int has_sender,
+			  struct hvbench_req *req, char *err, size_t errlen);
+
+/*
+ * Run req (req->runs runs of req->iterations calls, in chunks) and fill
+ * result with "path", "timing", "samples" (per-call timing: one per call),
+ * "loops" (loop timing: one per run, docs/results-schema.md "loops and
+ * paired senders"), "chunks", "counters" (and "counters_by_sender" when a
+ * sender was chosen) and "mask", the CPUs it resolved to.  Returns 0, or
+ * -1 with a one-line message in err; a refusal by Xen also sets
+ * result["refused"] = {"errno": N, "name": "ESRCH"}.
  */
 int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		json_t *result, char *err, size_t errlen);

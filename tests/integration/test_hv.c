@@ -1,9 +1,12 @@
 /*
  * The patched hypervisor's workloads at 40 CPUs (x2APIC clusters of 16, 16
  * and 8), all three modes in one `ipibench run`: the ICR writes each mode
- * implies, flush_tlb_all with per-iteration samples, vector capacity,
- * where a device interrupt bound to one CPU is handled, and the refusal of
- * invalid requests with the host still working afterwards.
+ * implies, flush_tlb_all with per-iteration samples, loop timing (R loops
+ * of N calls), paired physical/cluster send routines in one boot and their
+ * ICR writes, vector capacity, where a device interrupt bound to one CPU
+ * is handled, and the refusal of invalid requests with the host still
+ * working afterwards; then an xAPIC boot, where the x2APIC send routines
+ * are refused with ENODEV.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,6 +126,190 @@ static void test_flush(void **s)
 	}
 }
 
+static json_int_t jint(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v))
+		fail_msg("'%s' is not an integer", key);
+	return json_integer_value(v);
+}
+
+/* Every loop of w: calls = N, chunks >= 1 (at most N), ns and cycles > 0. */
+static json_t *check_loops(json_t *w, json_int_t n, size_t nloops)
+{
+	json_t *loops = json_object_get(w, "loops"), *l;
+	size_t i;
+
+	assert_string_equal(json_string_value(json_object_get(w, "timing")), "loop");
+	assert_non_null(loops);
+	assert_int_equal(json_array_size(loops), nloops);
+	json_array_foreach(loops, i, l) {
+		assert_int_equal(jint(l, "calls"), n);
+		assert_true(jint(l, "chunks") >= 1 && jint(l, "chunks") <= n);
+		assert_true(jint(l, "ns") > 0);
+		assert_true(jint(l, "cycles") > 0);
+		assert_non_null(json_string_value(json_object_get(l, "sender")));
+	}
+	/* Loop timing keeps no per-call samples. */
+	assert_int_equal(json_array_size(json_object_get(json_object_get(w, "samples"), "ns")), 0);
+	return loops;
+}
+
+static void test_loop_timing(void **s)
+{
+	(void)s;
+	for (int m = 0; m < 3; m++) {
+		json_t *f = wl(modes[m], "flush-loop"), *ipi = wl(modes[m], "ipi-loop"), *l;
+		size_t i;
+
+		json_array_foreach(check_loops(f, 10, 3), i, l)
+			assert_string_equal(json_string_value(json_object_get(l, "sender")), "genapic");
+		check_loops(ipi, 10, 3);
+		assert_int_equal(counter(f, "operations"), 30);
+		assert_int_equal(counter(ipi, "operations"), 30);
+		/* The genapic of the mode: 39 writes per IPI physical, 3 otherwise. */
+		assert_int_equal(counter(ipi, "icr_writes") / 30, m == 0 ? 39 : 3);
+		print_message("%s: 3 loops of 10 IPIs: %lld, %lld, %lld ns\n", modes[m],
+			      (long long)jint(json_array_get(json_object_get(ipi, "loops"), 0), "ns"),
+			      (long long)jint(json_array_get(json_object_get(ipi, "loops"), 1), "ns"),
+			      (long long)jint(json_array_get(json_object_get(ipi, "loops"), 2), "ns"));
+	}
+}
+
+static json_int_t by_sender(json_t *w, const char *sender, const char *key)
+{
+	json_t *b = json_object_get(json_object_get(w, "counters_by_sender"), sender);
+
+	if (!b)
+		fail_msg("%s: no counters for sender %s",
+			 json_string_value(json_object_get(w, "name")), sender);
+	return jint(b, key);
+}
+
+/* R pairs: each pair index once per arm, arm 0 = senders[0]. */
+static void check_pairs(json_t *w, const char *a, const char *b, size_t pairs)
+{
+	json_t *loops = check_loops(w, jint(json_array_get(json_object_get(w, "loops"), 0),
+					     "calls"), 2 * pairs), *l;
+	int seen[16][2] = { { 0 } }, first_b = 0;
+	size_t i;
+
+	assert_true(pairs <= 16);
+	json_array_foreach(loops, i, l) {
+		json_int_t p = jint(l, "pair"), arm = jint(l, "arm");
+		const char *sender = json_string_value(json_object_get(l, "sender"));
+
+		assert_true(p >= 0 && (size_t)p < pairs && (arm == 0 || arm == 1));
+		/* The loops of a pair are adjacent. */
+		assert_int_equal(p, (json_int_t)(i / 2));
+		assert_string_equal(sender, arm == 0 ? a : b);
+		seen[p][arm]++;
+		if (i % 2 == 0 && arm == 1)
+			first_b++;
+	}
+	for (size_t p = 0; p < pairs; p++)
+		assert_true(seen[p][0] == 1 && seen[p][1] == 1);
+	print_message("%s: %zu pairs, B first in %d\n",
+		      json_string_value(json_object_get(w, "name")), pairs, first_b);
+}
+
+static void test_paired_senders(void **s)
+{
+	(void)s;
+	for (int m = 0; m < 3; m++) {
+		json_t *p = wl(modes[m], "pair"), *aa = wl(modes[m], "aa");
+
+		check_pairs(p, "physical", "cluster", 3);
+		check_pairs(aa, "cluster", "cluster", 2);
+		/* Whatever the mode: the physical routine writes the ICR once
+		 * per destination (39), the cluster one once per cluster (3). */
+		assert_int_equal(by_sender(p, "physical", "operations"), 24);
+		assert_int_equal(by_sender(p, "physical", "icr_writes") / 24, 39);
+		assert_int_equal(by_sender(p, "cluster", "operations"), 24);
+		assert_int_equal(by_sender(p, "cluster", "icr_writes") / 24, 3);
+		assert_int_equal(by_sender(aa, "cluster", "runs"), 4);
+		assert_int_equal(by_sender(aa, "cluster", "icr_writes") / 20, 3);
+		/* A chosen routine takes the genapic path, never the shorthand. */
+		assert_string_equal(json_string_value(json_object_get(p, "path")), "genapic");
+	}
+}
+
+static void test_single_sender(void **s)
+{
+	(void)s;
+	for (int m = 0; m < 3; m++) {
+		json_t *ph = wl(modes[m], "via-physical"), *cl = wl(modes[m], "via-cluster");
+
+		check_loops(ph, 10, 1);
+		check_loops(cl, 10, 1);
+		assert_string_equal(json_string_value(json_object_get(
+			json_array_get(json_object_get(ph, "loops"), 0), "sender")), "physical");
+		assert_string_equal(json_string_value(json_object_get(
+			json_array_get(json_object_get(cl, "loops"), 0), "sender")), "cluster");
+		assert_int_equal(by_sender(ph, "physical", "icr_writes"), 390);
+		assert_int_equal(by_sender(cl, "cluster", "icr_writes"), 30);
+	}
+}
+
+/*
+ * xAPIC (x2apic=false): no x2APIC send routine to choose, ENODEV; loop
+ * timing itself still works.
+ */
+static void test_xapic_refuses_senders(void **s)
+{
+	struct cmd_out o;
+	json_error_t je;
+	json_t *a, *w;
+	size_t i;
+	int refusals = 0, refused = 0, loop = 0;
+
+	(void)s;
+	system("rm -rf " OUT "-xapic");
+	/* Xen stays off x2APIC, so the mode check fails: the agent's results
+	 * are what this test reads. */
+	itest_run(&o, (const char *[]){ "boot", "--mode", "physical", "--cpus", "4",
+					 "--cmdline", "x2apic=false",
+					 "--job", "tests/integration/data/xapic-job.json",
+					 "--out", OUT "-xapic", NULL });
+	assert_int_equal(itest_qemu_alive(o.pid), 0);
+	free(o.text);
+	a = json_load_file(OUT "-xapic/agent.json", 0, &je);
+	assert_non_null(a);
+	assert_string_not_equal(json_string_value(json_object_get(a, "genapic")), "x2apic_phys");
+	json_array_foreach(json_object_get(a, "workloads"), i, w) {
+		const char *name = json_string_value(json_object_get(w, "name"));
+		json_t *c;
+		size_t k;
+
+		if (!strcmp(name, "refusals")) {
+			assert_string_equal(json_string_value(json_object_get(w, "status")), "ok");
+			json_array_foreach(json_object_get(w, "cases"), k, c) {
+				if (!json_is_true(json_object_get(c, "ok")))
+					fail_msg("xAPIC: %s: expected %s, got %s",
+						 json_string_value(json_object_get(c, "name")),
+						 json_string_value(json_object_get(c, "expected")),
+						 json_string_value(json_object_get(c, "got")));
+				if (strstr(json_string_value(json_object_get(c, "name")),
+					   "_without_x2apic"))
+					refusals++;
+			}
+		} else if (!strcmp(name, "via-cluster")) {
+			assert_string_equal(json_string_value(json_object_get(w, "status")), "failed");
+			assert_string_equal(json_string_value(json_object_get(
+				json_object_get(w, "refused"), "name")), "ENODEV");
+			refused = 1;
+		} else if (!strcmp(name, "loop")) {
+			assert_string_equal(json_string_value(json_object_get(w, "status")), "ok");
+			check_loops(w, 5, 2);
+			loop = 1;
+		}
+	}
+	assert_int_equal(refusals, 2);
+	assert_true(refused && loop);
+	json_decref(a);
+}
+
 static void test_vector_capacity(void **s)
 {
 	json_int_t phys, cluster, mixed;
@@ -182,9 +369,13 @@ int main(void)
 		cmocka_unit_test(test_runs_ok),
 		cmocka_unit_test(test_icr_writes),
 		cmocka_unit_test(test_flush),
+		cmocka_unit_test(test_loop_timing),
+		cmocka_unit_test(test_paired_senders),
+		cmocka_unit_test(test_single_sender),
 		cmocka_unit_test(test_vector_capacity),
 		cmocka_unit_test(test_irq_bound_to_one_cpu),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_xapic_refuses_senders),
 	};
 	return cmocka_run_group_tests_name("integration: hypervisor workloads at 40 CPUs",
 					   tests, setup, teardown);

@@ -129,10 +129,29 @@ static void test_kill_and_resume(void **s)
 		assert_string_equal(genapic, !strcmp(mode, "physical") ? "x2apic_phys" :
 				    !strcmp(mode, "cluster") ? "x2apic_cluster" : "x2apic_mixed");
 		assert_non_null(flush);
-		assert_int_equal(json_array_size(json_object_get(json_object_get(flush, "samples"), "ns")), 200);
+		/* Loop timing: 5 loops of 40 calls, each timed as a whole. */
+		json_t *loops = json_object_get(flush, "loops"), *l;
+		size_t k;
+		assert_int_equal(json_array_size(loops), 5);
+		json_array_foreach(loops, k, l) {
+			assert_int_equal(json_integer_value(json_object_get(l, "calls")), 40);
+			assert_true(json_integer_value(json_object_get(l, "chunks")) >= 1);
+			assert_true(json_integer_value(json_object_get(l, "ns")) > 0);
+		}
+		/* Paired routines and the A/A control: 4 pairs, 8 loops each. */
+		const char *paired[] = { "flush-senders", "flush-aa" };
+		for (int p = 0; p < 2; p++) {
+			json_t *pw = workload(run, paired[p]);
+			assert_non_null(pw);
+			assert_string_equal(json_string_value(json_object_get(pw, "status")), "ok");
+			assert_int_equal(json_array_size(json_object_get(pw, "loops")), 8);
+		}
+
 		/* 15 destinations in one x2APIC cluster: one ICR write per CPU in
 		 * physical mode, one per cluster in cluster and mixed mode. */
 		assert_non_null(ipi);
+		/* Per-call sampling: one sample per call. */
+		assert_int_equal(json_array_size(json_object_get(json_object_get(ipi, "samples"), "ns")), 200);
 		json_t *c = json_object_get(ipi, "counters");
 		json_int_t ops = json_integer_value(json_object_get(c, "operations"));
 		json_int_t icr = json_integer_value(json_object_get(c, "icr_writes"));

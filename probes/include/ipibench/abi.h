@@ -79,6 +79,13 @@ struct ipibench_trc_icr_write {
  *  ENOENT empty mask, EXDEV pingpong with cpu == peer, EACCES not the
  *  benchmark vector, EBUSY a chunk is running, ENODATA nothing to fetch,
  *  ETIMEDOUT an IPI or interrupt was lost, ENOSPC no IRQ or vector.
+ *  EINVAL also: F_LOOP with vector_capacity or irq_delivery, an unknown
+ *  sender, a sender other than genapic with another op than flush_all,
+ *  flush_mask or ipi_mask.  ENODEV: sender physical or cluster without
+ *  x2APIC (or cluster without the cluster bookkeeping).
+ *
+ * F_LOOP: each chunk times its 'done' calls as a whole (one sample, flags
+ * SAMPLE_LOOP); without it every call is a sample (per-call sampling).
  */
 #define XEN_SYSCTL_IPIBENCH_VERSION          1
 
@@ -93,6 +100,12 @@ struct ipibench_trc_icr_write {
 
 #define XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND   (1U << 0)
 #define XEN_SYSCTL_IPIBENCH_F_CONTINUE       (1U << 1)
+#define XEN_SYSCTL_IPIBENCH_F_LOOP           (1U << 2)
+
+/* 'sender': the x2APIC send routine of the run's IPIs. */
+#define XEN_SYSCTL_IPIBENCH_SENDER_genapic   0
+#define XEN_SYSCTL_IPIBENCH_SENDER_physical  1
+#define XEN_SYSCTL_IPIBENCH_SENDER_cluster   2
 
 #define XEN_SYSCTL_IPIBENCH_MAX_ITERATIONS   1000000
 #define XEN_SYSCTL_IPIBENCH_MAX_CPUS         4096
@@ -105,6 +118,7 @@ struct ipibench_trc_icr_write {
 #define XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT     (1U << 0)
 
 #define XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND (1U << 0)
+#define XEN_SYSCTL_IPIBENCH_SAMPLE_LOOP      (1U << 1)
 
 #define XEN_SYSCTL_IPIBENCH_CPU_ONLINE       (1U << 0)
 
@@ -168,7 +182,7 @@ struct xen_sysctl_ipibench {
 	uint32_t path;
 	uint32_t status;
 	uint32_t result;
-	uint32_t pad;
+	uint32_t sender;        /* XEN_SYSCTL_IPIBENCH_SENDER_* */
 };
 
 /* struct xen_sysctl's union is 128 bytes: the request must fit. */

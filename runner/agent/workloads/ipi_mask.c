@@ -3,17 +3,22 @@
  * every destination has taken it, x iterations.  params: iterations
  * (1000), cpu (0), mask ("all-but-self"), shorthand (true; false calls the
  * genapic's send_IPI_mask directly), vector (0: the vector the patch
- * reserves; anything else is refused by Xen with EACCES).
+ * reserves; anything else is refused by Xen with EACCES), timing, runs,
+ * sender, senders, seed (as flush_tlb_all).
  */
 #include "runner/agent/hvbench.h"
 
 static const char *const keys[] = {
-	"iterations", "cpu", "mask", "shorthand", "vector", NULL
+	"iterations", "cpu", "mask", "shorthand", "vector", "timing", "runs",
+	"sender", "senders", "seed", NULL
 };
 
 static int verify(const json_t *params, char *err, size_t errlen)
 {
-	return hvbench_check_params(params, keys, err, errlen);
+	struct hvbench_req req;
+
+	return hvbench_check_params(params, keys, err, errlen) ||
+	       hvbench_timing_params(params, 1, &req, err, errlen) ? -1 : 0;
 }
 
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
@@ -29,12 +34,14 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	hvbench_get_uint(params, "iterations", 1000, &req.iterations);
 	hvbench_get_uint(params, "cpu", 0, &req.cpu);
 	hvbench_get_uint(params, "vector", 0, &req.vector);
+	if (hvbench_timing_params(params, 1, &req, err, errlen))
+		return -1;
 	return hvbench_run(ctx, &req, result, err, errlen);
 }
 
 const struct agent_workload_ops workload_ipi_mask = {
 	.type = "ipi_mask",
-	.help = "IPI to a CPU mask, all acks awaited (iterations, cpu, mask, shorthand, vector)",
+	.help = "IPI to a CPU mask, all acks awaited (iterations, cpu, mask, shorthand, vector, timing, runs, sender, senders, seed)",
 	.verify = verify,
 	.run = run,
 };

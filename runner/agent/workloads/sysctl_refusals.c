@@ -50,6 +50,8 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	other = cpu == 0 ? 1 : 0;
 
 	enum { M_NONE, M_OTHER, M_FOREIGN };
+	/* The *_without_x2apic cases only apply to xAPIC hosts. */
+	int x2apic = !!info->x2apic;
 	const struct {
 		const char *name;
 		int expected;
@@ -94,6 +96,30 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		    .start = 5, .flags = XEN_SYSCTL_IPIBENCH_F_CONTINUE } },
 		{ "fetch_without_run", ENODATA, M_NONE,
 		  { .op = XEN_SYSCTL_IPIBENCH_OP_fetch } },
+		{ "unknown_sender", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1,
+		    .sender = 3 } },
+		{ "huge_sender", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1,
+		    .sender = UINT32_MAX } },
+		{ "sender_with_pingpong", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_pingpong, .iterations = 1,
+		    .peer = other, .sender = XEN_SYSCTL_IPIBENCH_SENDER_cluster } },
+		{ "sender_with_irq_delivery", EINVAL, M_OTHER,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_irq_delivery, .iterations = 1,
+		    .sender = XEN_SYSCTL_IPIBENCH_SENDER_physical } },
+		{ "loop_with_vector_capacity", EINVAL, M_OTHER,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_vector_capacity, .iterations = 1,
+		    .flags = XEN_SYSCTL_IPIBENCH_F_LOOP } },
+		{ "loop_with_irq_delivery", EINVAL, M_OTHER,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_irq_delivery, .iterations = 1,
+		    .flags = XEN_SYSCTL_IPIBENCH_F_LOOP } },
+		{ "physical_sender_without_x2apic", ENODEV, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1,
+		    .sender = XEN_SYSCTL_IPIBENCH_SENDER_physical } },
+		{ "cluster_sender_without_x2apic", ENODEV, M_OTHER,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_ipi_mask, .iterations = 1,
+		    .sender = XEN_SYSCTL_IPIBENCH_SENDER_cluster } },
 	};
 	json_t *arr = json_array();
 
@@ -101,6 +127,8 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		struct xen_sysctl_ipibench op = cases[i].op;
 		uint8_t *m = hvbench_mask_buffer(hb);
 
+		if (x2apic && strstr(cases[i].name, "_without_x2apic"))
+			continue;
 		memset(m, 0, XEN_SYSCTL_IPIBENCH_MAX_CPUS / 8);
 		if (op.op != XEN_SYSCTL_IPIBENCH_OP_pingpong || !op.peer)
 			op.cpu = op.cpu ? op.cpu : cpu;

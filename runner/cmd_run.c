@@ -57,37 +57,6 @@ static void fmt_dur(char *buf, size_t len, double s)
 		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
 }
 
-/*
- * The job the agent runs in each boot: every workload of the config, with
- * the trace settings (which the agent core handles) apart from the
- * workload's own parameters.
- */
-static json_t *make_job(const struct config *c)
-{
-	json_t *job = json_object(), *wls = json_array();
-
-	for (unsigned int i = 0; i < c->nwl; i++) {
-		json_t *w = json_object(), *params = json_deep_copy(c->wl[i].params);
-		const char *mask = json_string_value(json_object_get(params, "trace"));
-
-		json_object_set_new(w, "name", json_string(c->wl[i].name));
-		json_object_set_new(w, "type", json_string(c->wl[i].type->type));
-		if (mask && *mask) {
-			json_t *t = json_object();
-
-			json_object_set_new(t, "mask", json_string(mask));
-			json_object_set(t, "kb", json_object_get(params, "trace_kb"));
-			json_object_set_new(w, "trace", t);
-		}
-		json_object_del(params, "trace");
-		json_object_del(params, "trace_kb");
-		json_object_set_new(w, "params", params);
-		json_array_append_new(wls, w);
-	}
-	json_object_set_new(job, "workloads", wls);
-	return job;
-}
-
 /* Host metadata from the first boot that reached the agent. */
 static void fill_host(json_t *host, const struct config *c, const struct host_opts *o,
 		      const struct host_backend_ops *be, const struct host_result *hr,
@@ -148,7 +117,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 {
 	const struct host_backend_ops *be = host_backend_find(c->host.backend);
 	struct host_paths paths;
-	json_t *runs = results_runs(res), *run, *job = make_job(c);
+	json_t *runs = results_runs(res), *run;
 	size_t i, total = json_array_size(runs), todo = 0, done = 0;
 	double t_start = now_s();
 	char err[512], path[2 * PATH_MAX];
@@ -181,9 +150,12 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		snprintf(wd, sizeof(wd), "%s/runs/%s", res->dir, id);
 		run_mkdirs(wd);
 		snprintf(path, sizeof(path), "%s/job.json", wd);
-		if (sio_write_json(path, job, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err))) {
+		json_t *job = config_job(c, i);
+		int wrc = sio_write_json(path, job, JSON_INDENT(1) | JSON_SORT_KEYS, err,
+					 sizeof(err));
+		json_decref(job);
+		if (wrc) {
 			fprintf(stderr, "ipibench run: %s\n", err);
-			json_decref(job);
 			return 1;
 		}
 		host_opts_default(&o, &paths, c->host.cpus);
@@ -204,7 +176,6 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		json_object_del(run, "error");
 		if (results_save(res, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s\n", err);
-			json_decref(job);
 			return 1;
 		}
 
@@ -259,14 +230,12 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		json_object_set_new(run, "wall_s", json_real(hr.t_done));
 		if (results_save(res, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s\n", err);
-			json_decref(job);
 			return 1;
 		}
 		done++;
 		fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", done, todo, id, status,
 			why[0] ? ": " : "", why);
 	}
-	json_decref(job);
 	fmt_dur(path, sizeof(path), now_s() - t_start);
 	fprintf(stderr, "ipibench run: %zu of %zu runs ok in %s; %s/results.json\n",
 		total - failures, total, path, res->dir);

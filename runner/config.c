@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -512,4 +513,67 @@ void config_free(struct config *c)
 const char *cfg_order_name(enum cfg_order o)
 {
 	return o == ORDER_RANDOMIZED ? "randomized" : o == ORDER_BLOCKED ? "blocked" : "interleaved";
+}
+
+/*
+ * The order within each pair of a paired-sender workload ("senders") comes
+ * from the run's seed: the workload's own `seed` when the config sets one
+ * (not 0), else [matrix] seed mixed with the run's position, so that every
+ * boot draws its own order and the same config draws the same orders again.
+ */
+static void job_seed_pairs(json_t *job, unsigned int matrix_seed, size_t run)
+{
+	json_t *w;
+	size_t k;
+
+	json_array_foreach(json_object_get(job, "workloads"), k, w) {
+		json_t *p = json_object_get(w, "params");
+		uint64_t z;
+
+		json_t *sd = json_object_get(p, "senders");
+
+		/* "senders" defaults to none (an empty value) */
+		if (!(json_is_array(sd) ? json_array_size(sd) :
+		      json_is_string(sd) ? json_string_length(sd) : 0) ||
+		    json_integer_value(json_object_get(p, "seed")))
+			continue;
+		/* splitmix64 of (seed, run), folded into the param's range 1..2^31-1 */
+		z = ((uint64_t)matrix_seed << 32 | run) + 0x9e3779b97f4a7c15ull;
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		json_object_set_new(p, "seed", json_integer((json_int_t)(z % 0x7ffffffeu) + 1));
+	}
+}
+
+/*
+ * The job the agent runs in boot number RUN of the matrix: every workload of
+ * the config, with the trace settings (which the agent core handles) apart
+ * from the workload's own parameters.
+ */
+json_t *config_job(const struct config *c, size_t run)
+{
+	json_t *job = json_object(), *wls = json_array();
+
+	for (unsigned int i = 0; i < c->nwl; i++) {
+		json_t *w = json_object(), *params = json_deep_copy(c->wl[i].params);
+		const char *mask = json_string_value(json_object_get(params, "trace"));
+
+		json_object_set_new(w, "name", json_string(c->wl[i].name));
+		json_object_set_new(w, "type", json_string(c->wl[i].type->type));
+		if (mask && *mask) {
+			json_t *t = json_object();
+
+			json_object_set_new(t, "mask", json_string(mask));
+			json_object_set(t, "kb", json_object_get(params, "trace_kb"));
+			json_object_set_new(w, "trace", t);
+		}
+		json_object_del(params, "trace");
+		json_object_del(params, "trace_kb");
+		json_object_set_new(w, "params", params);
+		json_array_append_new(wls, w);
+	}
+	json_object_set_new(job, "workloads", wls);
+	job_seed_pairs(job, c->matrix.seed, run);
+	return job;
 }

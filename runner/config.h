@@ -66,6 +66,10 @@ int config_load(const char *file, struct config *c, char *err, size_t errlen);
 int config_load_string(const char *name, const char *text, struct config *c,
 		       char *err, size_t errlen);
 void config_free(struct config *c);
+/* The agent's job for boot number RUN (0-based position in results.json):
+ * the workloads and their params; a paired-sender workload without its own
+ * seed gets one drawn from [matrix] seed and RUN. */
+json_t *config_job(const struct config *c, size_t run);
 const char *cfg_order_name(enum cfg_order o);
 
 #endif

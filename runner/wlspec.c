@@ -43,7 +43,7 @@ static const char *const *choices_of(const struct wl_param *p)
 	{ "senders", WL_CHOICES, 2, 2, "", \
 	  "paired senders 'A, B': R pairs of loops, A and B in an order drawn from seed" }, \
 	{ "seed", WL_UINT, 0, 0x7fffffff, "0", \
-	  "seed of the order within each pair of senders (0: 1)" }
+	  "seed of the order within each pair of senders (0: drawn from [matrix] seed and the run)" }
 #define SHORTHAND { "shorthand", WL_BOOL, 0, 0, "true", \
 	"allow the APIC ALLBUT shorthand (false: force the genapic's send_IPI_mask)" }
 

@@ -5,10 +5,12 @@
 #ifndef IPIBENCH_MODES_H
 #define IPIBENCH_MODES_H
 
+#include <stddef.h>
 #include <string.h>
 
-/* physical -> x2apic_phys, cluster -> x2apic_cluster, mixed -> x2apic_mixed. */
-static inline const char *ipibench_mode_genapic(const char *mode)
+/* Mode I's name (COL 0) or genapic (COL 1), in the order messages list
+ * them: physical, cluster, mixed; NULL past the last. */
+static inline const char *ipibench_mode_entry(size_t i, int col)
 {
 	static const char *const map[][2] = {
 		{ "physical", "x2apic_phys" },
@@ -16,9 +18,22 @@ static inline const char *ipibench_mode_genapic(const char *mode)
 		{ "mixed", "x2apic_mixed" },
 	};
 
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(mode, map[i][0]))
-			return map[i][1];
+	return i < sizeof(map) / sizeof(map[0]) ? map[i][col ? 1 : 0] : NULL;
+}
+
+/* Mode I's name (for listing them); NULL past the last. */
+static inline const char *ipibench_mode_name(size_t i)
+{
+	return ipibench_mode_entry(i, 0);
+}
+
+/* physical -> x2apic_phys, cluster -> x2apic_cluster, mixed -> x2apic_mixed;
+ * NULL for anything else (NULL included). */
+static inline const char *ipibench_mode_genapic(const char *mode)
+{
+	for (size_t i = 0; mode && ipibench_mode_entry(i, 0); i++)
+		if (!strcmp(mode, ipibench_mode_entry(i, 0)))
+			return ipibench_mode_entry(i, 1);
 	return NULL;
 }
 

@@ -20,6 +20,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/hostopts.h"
+#include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
@@ -507,6 +508,10 @@ static int cmd_status(const struct host_layout *l)
 
 		snprintf(path, sizeof(path), "%s/results.json", p.results);
 		res = sio_load_json(path, SIO_MAX_JSON, why, sizeof(why));
+		if (res && results_check(res, path, why, sizeof(why))) {
+			json_decref(res);   /* its ids and modes are printed below */
+			res = NULL;
+		}
 		if (!res)
 			printf("  pending: %s\n", why);
 		json_array_foreach(json_object_get(res, "runs"), i, run) {

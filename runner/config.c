@@ -268,9 +268,7 @@ static int section_line(struct parse *ps, const char *s, const char *e)
 			       num, "49"), -1;
 	}
 	memcpy(name, s + 1, n);
-	name[n] = '\0';
-	if (strlen(name) != n)
-		return set_err(ps, "NUL byte in a section header%s%s", "", ""), -1;
+	name[n] = '\0';   /* no NUL inside: read_line refused it */
 	if (!strncmp(name, "workload:", 9)) {
 		if (!sio_name_ok(name + 9))
 			return set_err(ps, "[workload:%s]: a workload name is letters, digits, '.', "
@@ -356,6 +354,11 @@ static char *read_line(char *str, int num, void *stream)
 	if (e > line && e[-1] == '\r')
 		e--;
 	len = (size_t)(e - line);
+	if ((s = memchr(line, '\0', len))) {   /* not text, even in a comment */
+		snprintf(n1, sizeof(n1), "%zu", (size_t)(s - line) + 1);
+		set_err(ps, "NUL byte at byte %s of the line%s", n1, "");
+		return NULL;
+	}
 	s = line;
 	if (ps->line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
 		s += 3;

@@ -142,6 +142,9 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 		    runs ? json_kind(runs) : "");
 	if (!json_array_size(runs))
 		BAD("$.runs: empty (a results file has every planned run)");
+	if (json_array_size(runs) > RESULTS_MAX_RUNS)
+		BAD("$.runs: %zu runs, more than the %d a matrix can plan",
+		    json_array_size(runs), RESULTS_MAX_RUNS);
 	json_array_foreach(runs, i, run) {
 		const char *id, *mode, *status;
 		size_t k;

@@ -386,7 +386,14 @@ static void test_files(void **s)
 	fwrite("[host]\ncpus = 8\n\0x = 1\n", 1, 24, f);
 	fclose(f);
 	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, ":3: control character or invalid UTF-8 (byte 0x00"));
+	assert_non_null(strstr(err, ":3: NUL byte at byte 1 of the line"));
+	/* in a comment too: a config is text */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite("[host]\n; a\0b\ncpus = 8\n", 1, 23, f);
+	fclose(f);
+	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2: NUL byte at byte 4 of the line"));
 	/* the text is kept as read, for DIR/config.ini */
 	f = fopen(path, "w");
 	assert_non_null(f);

@@ -124,6 +124,20 @@ static void test_refused(void **s)
 	refused(RESULTS(RUN(", \"cpus\": 16, \"maxcpus\": 8")), "$.runs[0].maxcpus: below $.runs[0].cpus");
 	refused(RESULTS(RUN(", \"repetition\": -1")), "$.runs[0].repetition: -1 is not in [0, 999]");
 	refused(RESULTS(""), "$.runs: empty");
+	{
+		/* more runs than any matrix plans (the id check is quadratic) */
+		size_t n = 3001, len = 64 + n * 80;
+		char *big = malloc(len), *p = big;
+
+		assert_non_null(big);
+		p += sprintf(p, "{\"schema_version\": 1, \"runs\": [");
+		for (size_t i = 0; i < n; i++)
+			p += sprintf(p, "%s{\"id\": \"mixed-r%zu\", \"mode\": \"mixed\", \"status\": \"ok\"}",
+				     i ? "," : "", i);
+		strcpy(p, "]}");
+		refused(big, "$.runs: 3001 runs, more than the 3000 a matrix can plan");
+		free(big);
+	}
 	refused("{\"schema_version\": 1, \"runs\": {}}", "$.runs: expected an array, not an object");
 	refused("{\"schema_version\": 1}", "$.runs: missing");
 	refused("{\"schema_version\": 1, \"host\": [], \"runs\": [" RUN("") "]}",

@@ -21,6 +21,7 @@ struct host_opts {
 	const char *kernel;      /* dom0 kernel */
 	const char *initrd;      /* dom0 initramfs (with the agent) */
 	const char *qemu;        /* emulator binary (qemu backend) */
+	const char *tcg;         /* qemu: TCG threading, "multi" or "single" */
 	const char *extra_cmdline; /* appended to Xen's command line */
 	const char *workdir;     /* job.json in, agent.json + console.log out */
 	unsigned int disk_mb;    /* > 0: attach a scratch virtio disk of that size */

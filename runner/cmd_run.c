@@ -100,6 +100,9 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	json_object_set_new(host, "backend", json_string(c->host.backend));
 	json_object_set_new(host, "name", json_string(c->host.name));
 	json_object_set_new(host, "emulated", json_boolean(!strcmp(be->name, "qemu")));
+	/* What an emulated time is made of depends on it (README.md). */
+	json_object_set_new(host, "tcg_threading",
+			    !strcmp(be->name, "qemu") ? json_string(o->tcg) : json_null());
 	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
 	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
 	if (json_object_get(agent, "cpu_model"))
@@ -195,6 +198,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			o.timeout_s = c->host.timeout;
 		o.extra_cmdline = c->host.cmdline;
 		o.disk_mb = c->host.disk_mb;
+		o.tcg = c->host.tcg;
 		o.workdir = realpath(wd, path) ? path : wd;
 		o.quiet = quiet;
 

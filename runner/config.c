@@ -7,6 +7,7 @@
 
 #include "runner/backend.h"
 #include "runner/config.h"
+#include "runner/hostopts.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
 
@@ -17,6 +18,7 @@ struct parse {
 	int err_line;           /* the first error's line; 0: none yet */
 	char msg[256];          /* the first error */
 	int have_host, have_matrix;
+	int tcg_line;           /* the line of [host] tcg; 0: not given */
 	json_t *seen;           /* section -> the line of its header */
 };
 
@@ -85,6 +87,16 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 		if (strlen(v) >= sizeof(c->host.cmdline))
 			return set_err(ps, "cmdline: longer than %s bytes%s", "511", "");
 		snprintf(c->host.cmdline, sizeof(c->host.cmdline), "%s", v);
+		return 1;
+	}
+	if (!strcmp(k, "tcg")) {
+		char q[128];
+
+		if (!tcg_threading_ok(v))
+			return set_err(ps, "tcg = %s: expected multi or single (QEMU's TCG threading)%s",
+				       shown(q, sizeof(q), v), "");
+		snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", v);
+		ps->tcg_line = ps->line;
 		return 1;
 	}
 	if (!strcmp(k, "name")) {
@@ -388,6 +400,7 @@ static void defaults(struct config *c)
 	c->host.cpus = 8;
 	c->host.memory = 2048;
 	c->host.dom0_memory = 512;
+	snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", TCG_DEFAULT);
 	c->matrix.repetitions = 1;
 	c->matrix.order = ORDER_INTERLEAVED;
 	c->sections = json_object();
@@ -424,6 +437,12 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 	}
 	if (!c->nwl) {
 		snprintf(err, errlen, "%s: no [workload:NAME] section", file);
+		return -1;
+	}
+	if (ps->tcg_line && strcmp(c->host.backend, "qemu")) {
+		/* Said where it was written: a real host has no emulator to thread. */
+		snprintf(err, errlen, "%s:%d: tcg = %s: only the qemu backend emulates (backend = %s)",
+			 file, ps->tcg_line, c->host.tcg, c->host.backend);
 		return -1;
 	}
 	if (!c->host.maxcpus)

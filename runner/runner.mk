@@ -2,6 +2,8 @@
 runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c))
 runner_TESTS := $(wildcard runner/tests/test_*.c)
 runner_LIBS := -ljansson -linih
+# printf-like calls are checked, and no format string is built at run time.
+runner_CFLAGS += -Wformat=2
 
 # The dom0 agent (static; runs inside the Xen host).
 agent_SRCS := runner/console.c runner/wlspec.c $(wildcard runner/agent/*.c runner/agent/workloads/*.c)

@@ -39,9 +39,24 @@ struct host_result {
 	char error[HOST_ERR_LEN];/* one line when run() fails */
 };
 
+/*
+ * What a backend is, for the code that must treat kinds of host differently
+ * (host_backend_ops.flags): the runner asks about a property, never a name.
+ */
+enum host_backend_flags {
+	/*
+	 * The host is emulated (times are emulated times, results.json says
+	 * "emulated": true), and the [host] tcg setting applies to it.
+	 */
+	HB_EMULATED = 1 << 0,
+};
+
 struct host_backend_ops {
 	const char *name;
 	const char *help;
+	unsigned int flags;      /* HB_* */
+	/* The results.json host key that holds describe()'s text. */
+	const char *describe_key;
 	/*
 	 * Boot (or reach) a Xen host in opts->mode, run the agent on
 	 * workdir/job.json if present, leave agent.json in workdir, and stop
@@ -53,8 +68,14 @@ struct host_backend_ops {
 	void (*describe)(const struct host_opts *opts, char *buf, size_t len);
 };
 
+/* Every backend, NULL-terminated; the first is a config's default. */
 extern const struct host_backend_ops *const host_backends[];
 const struct host_backend_ops *host_backend_find(const char *name);
+/*
+ * The names of the backends with every flag of FLAGS (0: all of them), in
+ * table order, for messages: "qemu, local or reboot".  BUF, or "" if none.
+ */
+const char *host_backend_names(char *buf, size_t len, unsigned int flags);
 
 /* Helpers for backends: a one-line error into r->error ... */
 void host_fail(struct host_result *r, const char *fmt, ...)

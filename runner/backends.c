@@ -30,6 +30,24 @@ const struct host_backend_ops *host_backend_find(const char *name)
 	return NULL;
 }
 
+const char *host_backend_names(char *buf, size_t len, unsigned int flags)
+{
+	size_t n = 0, total = 0, k = 0;
+
+	for (size_t i = 0; host_backends[i]; i++)
+		total += (host_backends[i]->flags & flags) == flags;
+	buf[0] = '\0';
+	for (size_t i = 0; host_backends[i] && n < len; i++) {
+		if ((host_backends[i]->flags & flags) != flags)
+			continue;
+		k++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      k == 1 ? "" : k == total ? " or " : ", ",
+				      host_backends[i]->name);
+	}
+	return buf;
+}
+
 const char *mode_genapic(const char *mode)
 {
 	return ipibench_mode_genapic(mode);

@@ -68,8 +68,11 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 	struct config *c = ps->c;
 
 	if (!strcmp(k, "backend")) {
+		char names[128];
+
 		if (!host_backend_find(v))
-			return set_err(ps, "backend = '%s': expected qemu, local or reboot", v);
+			return set_err(ps, "backend = '%s': expected %s", v,
+				       host_backend_names(names, sizeof(names), 0));
 		snprintf(c->host.backend, sizeof(c->host.backend), "%s", v);
 		return 1;
 	}
@@ -389,7 +392,7 @@ static char *read_line(char *str, int num, void *stream)
 static void defaults(struct config *c)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->host.backend, sizeof(c->host.backend), "qemu");
+	snprintf(c->host.backend, sizeof(c->host.backend), "%s", host_backends[0]->name);
 	c->host.cpus = 8;
 	c->host.memory = 2048;
 	c->host.dom0_memory = 512;
@@ -432,10 +435,13 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 		snprintf(err, errlen, "%s: no [workload:NAME] section", file);
 		return -1;
 	}
-	if (ps->tcg_line && strcmp(c->host.backend, "qemu")) {
+	if (ps->tcg_line && !(host_backend_find(c->host.backend)->flags & HB_EMULATED)) {
+		char names[128];
+
 		/* Said where it was written: a real host has no emulator to thread. */
-		snprintf(err, errlen, "%s:%d: tcg = %s: only the qemu backend emulates (backend = %s)",
-			 file, ps->tcg_line, c->host.tcg, c->host.backend);
+		snprintf(err, errlen, "%s:%d: tcg = %s: only the %s backend emulates (backend = %s)",
+			 file, ps->tcg_line, c->host.tcg,
+			 host_backend_names(names, sizeof(names), HB_EMULATED), c->host.backend);
 		return -1;
 	}
 	if (!c->host.maxcpus)

@@ -305,6 +305,8 @@ static void qemu_describe(const struct host_opts *o, char *buf, size_t len)
 const struct host_backend_ops backend_qemu = {
 	.name = "qemu",
 	.help = "Xen under qemu-system-x86_64 (TCG), q35 + x2APIC + intel-iommu intremap",
+	.flags = HB_EMULATED,
+	.describe_key = "qemu_version",
 	.run = qemu_run,
 	.describe = qemu_describe,
 };

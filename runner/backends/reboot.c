@@ -797,6 +797,7 @@ static void reboot_describe(const struct host_opts *o, char *buf, size_t len)
 const struct host_backend_ops backend_reboot = {
 	.name = "reboot",
 	.help = "a real test host rebooted through GRUB into each mode ('ipibench host install')",
+	.describe_key = "description",
 	.run = reboot_run,
 	.describe = reboot_describe,
 };

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "runner/backend.h"
 #include "runner/config.h"
 #include "safeio/safeio.h"
 
@@ -423,6 +424,33 @@ static void test_cpu_lists(void **s)
 	assert_int_equal(wl_cpus_parse("a", b, 64), -1);
 }
 
+/* The backends are described by the table: its names, its flags. */
+static void test_backends(void **s)
+{
+	char names[128];
+	struct config c;
+	char err[256];
+
+	(void)s;
+	expect_error("[host]\nbackend = cloud\n",
+		     "x.ini:2: backend = 'cloud': expected qemu, local or reboot");
+	assert_string_equal(host_backend_names(names, sizeof(names), 0), "qemu, local or reboot");
+	assert_string_equal(host_backend_names(names, sizeof(names), HB_EMULATED), "qemu");
+	assert_string_equal(host_backend_names(names, 4, 0), "qem");
+	for (size_t i = 0; host_backends[i]; i++) {
+		assert_non_null(host_backends[i]->run);
+		assert_non_null(host_backends[i]->describe_key);
+		assert_ptr_equal(host_backend_find(host_backends[i]->name), host_backends[i]);
+	}
+	/* The default backend is the table's first, and it is emulated. */
+	assert_int_equal(config_load_string("d.ini", "[host]\n[matrix]\nmodes=mixed\n"
+					    "[workload:a]\ntype=flush_tlb_all\n", &c, err,
+					    sizeof(err)), 0);
+	assert_string_equal(c.host.backend, host_backends[0]->name);
+	assert_true(host_backend_find(c.host.backend)->flags & HB_EMULATED);
+	config_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_backends),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);
 }

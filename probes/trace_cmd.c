@@ -286,12 +286,14 @@ static void dist_text(const struct hist *h, double scale)
 
 /* ---- summary --------------------------------------------------------------- */
 
-static json_t *summary_json(const char *path, const struct tr_summary *s)
+static json_t *summary_json(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_summary *s = st;
 	json_t *ev = json_array(), *cpus = json_array();
 	struct tr_row *rows;
 	size_t n;
 
+	(void)o;
 	rows = tr_summary_rows(s, &n);
 	for (size_t i = 0; rows && i < n; i++) {
 		json_t *ids = json_array();
@@ -323,11 +325,13 @@ static json_t *summary_json(const char *path, const struct tr_summary *s)
 			 "events", ev, "cpus", cpus, "anomalies", tr_anom_json(&s->an));
 }
 
-static void summary_text(const char *path, const struct tr_summary *s)
+static void summary_text(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_summary *s = st;
 	struct tr_row *rows;
 	size_t n;
 
+	(void)o;
 	printf("%s: %" PRIu64 " records in %" PRIu64 " chunks, %" PRIu64 " bytes\n", path,
 	       s->records, s->chunks, s->bytes);
 	rows = tr_summary_rows(s, &n);
@@ -364,21 +368,9 @@ static void summary_counts(const void *st, const struct xt_file *f, uint64_t *ch
 	*an = &s->an;
 }
 
-static json_t *summary_json_hook(const char *path, const void *st, const struct topts *o)
-{
-	(void)o;
-	return summary_json(path, st);
-}
-
-static void summary_text_hook(const char *path, const void *st, const struct topts *o)
-{
-	(void)o;
-	summary_text(path, st);
-}
-
 static const struct analysis summary_analysis = {
 	sizeof(struct tr_summary), summary_run, summary_fini, summary_counts,
-	summary_json_hook, summary_text_hook,
+	summary_json, summary_text,
 };
 
 static int do_summary(struct topts *o, int n, char **files)
@@ -669,10 +661,12 @@ static int do_ipi(struct topts *o, int n, char **files)
 
 /* ---- irq ---------------------------------------------------------------------- */
 
-static json_t *irq_json(const char *path, const struct tr_irq *q)
+static json_t *irq_json(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_irq *q = st;
 	json_t *cpus = json_array(), *irqs = json_array(), *vecs = json_array();
 
+	(void)o;
 	for (uint32_t c = 0; c < q->ncpu; c++)
 		if (q->irqs[c] || q->ipis[c] || q->unmapped[c])
 			json_array_append_new(cpus, json_pack("{s:i,s:I,s:I,s:I}", "cpu", (int)c,
@@ -717,11 +711,13 @@ static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n)
 	return k;
 }
 
-static void irq_text(const char *path, const struct tr_irq *q)
+static void irq_text(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_irq *q = st;
 	uint32_t n, *k;
 	uint64_t ti = 0, tp = 0, tu = 0;
 
+	(void)o;
 	printf("%s: interrupts handled\n%5s %12s %12s %12s\n", path, "cpu", "irqs", "ipis",
 	       "bogus_vector");
 	for (uint32_t c = 0; c < q->ncpu; c++)
@@ -769,20 +765,8 @@ static void irq_counts(const void *st, const struct xt_file *f, uint64_t *chunks
 	*an = &q->an;
 }
 
-static json_t *irq_json_hook(const char *path, const void *st, const struct topts *o)
-{
-	(void)o;
-	return irq_json(path, st);
-}
-
-static void irq_text_hook(const char *path, const void *st, const struct topts *o)
-{
-	(void)o;
-	irq_text(path, st);
-}
-
 static const struct analysis irq_analysis = {
-	sizeof(struct tr_irq), irq_run, irq_fini, irq_counts, irq_json_hook, irq_text_hook,
+	sizeof(struct tr_irq), irq_run, irq_fini, irq_counts, irq_json, irq_text,
 };
 
 static int do_irq(struct topts *o, int n, char **files)

@@ -1,5 +1,5 @@
 # runner/: the ipibench CLI, configs, host backends, results store; the agent.
-runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c))
+runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c runner/host/*.c))
 runner_TESTS := $(wildcard runner/tests/test_*.c)
 runner_LIBS := -ljansson -linih
 # printf-like calls are checked, and no format string is built at run time.
@@ -17,7 +17,7 @@ gnu11_SRCS += $(filter runner/agent/%,$(agent_SRCS))
 # needs the backend registry and the workload table) and safeio.  (clang
 # warns about the { NULL } ends of wlspec.c's tables, which gcc accepts.)
 FUZZ_CONFIG_SRCS := runner/fuzz/fuzz_config.c $(runner_SRCS) $(wildcard safeio/*.c)
-$(BUILD)/fuzz/fuzz_config: $(FUZZ_CONFIG_SRCS) $(wildcard runner/*.h runner/backends/*.h safeio/*.h)
+$(BUILD)/fuzz/fuzz_config: $(FUZZ_CONFIG_SRCS) $(wildcard runner/*.h runner/backends/*.h runner/host/*.h safeio/*.h)
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		-Iprobes/include -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -27,7 +27,7 @@ FUZZ_CORPUS_fuzz_config := runner/fuzz/corpus
 
 # The check of results.json before a --resume (results_check).
 FUZZ_RESUME_SRCS := runner/fuzz/fuzz_resume.c $(runner_SRCS) $(wildcard safeio/*.c)
-$(BUILD)/fuzz/fuzz_resume: $(FUZZ_RESUME_SRCS) $(wildcard runner/*.h runner/backends/*.h safeio/*.h)
+$(BUILD)/fuzz/fuzz_resume: $(FUZZ_RESUME_SRCS) $(wildcard runner/*.h runner/backends/*.h runner/host/*.h safeio/*.h)
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		-Iprobes/include -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

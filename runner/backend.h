@@ -1,7 +1,11 @@
 /*
  * Host backends: where a Xen host in a given x2APIC mode comes from.  Each
  * backend is a table of operations in runner/backends/<name>.c with one
- * entry in runner/backends.c; the rest of the runner never names one.
+ * entry in runner/backends.c (which has the checklist for adding one;
+ * runner/backends/skeleton.c is a commented template).  The runner treats
+ * them alike and asks about a property (the HB_* flags), not a name; the
+ * exceptions are `ipibench boot`, which is the qemu backend's own command,
+ * and the [host] settings, which are still one struct host_opts for all.
  */
 #ifndef IPIBENCH_BACKEND_H
 #define IPIBENCH_BACKEND_H

@@ -424,6 +424,8 @@ static void test_cpu_lists(void **s)
 	assert_int_equal(wl_cpus_parse("a", b, 64), -1);
 }
 
+extern const struct host_backend_ops backend_skeleton;
+
 /* The backends are described by the table: its names, its flags. */
 static void test_backends(void **s)
 {
@@ -449,6 +451,18 @@ static void test_backends(void **s)
 	assert_string_equal(c.host.backend, host_backends[0]->name);
 	assert_true(host_backend_find(c.host.backend)->flags & HB_EMULATED);
 	config_free(&c);
+	/* The skeleton compiles against backend.h but is in no table. */
+	assert_null(host_backend_find(backend_skeleton.name));
+	{
+		struct host_opts o = { .mode = "mixed", .cpus = 2, .quiet = 1 };
+		struct host_result r = { .agent_rc = 0 };
+
+		assert_int_equal(backend_skeleton.run(&o, &r), -1);
+		assert_string_equal(r.error, "the skeleton backend reaches no host (mode mixed)");
+		assert_int_equal(r.agent_rc, -1);
+		backend_skeleton.describe(&o, names, sizeof(names));
+		assert_string_equal(names, "skeleton host, 2 CPUs");
+	}
 }
 
 int main(void)

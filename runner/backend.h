@@ -102,6 +102,13 @@ int host_spawn(char *const argv[], int outfd);
 int host_log_open(const char *path);
 /* All of buf into fd (write(2), retried on EINTR and short writes). */
 int host_log_write(int fd, const void *buf, size_t len);
+/*
+ * A child's plumbing: the log PATH (host_log_open()) and a close-on-exec
+ * pipe in pfd.  The log's fd, or -1 with r->error set and nothing left open.
+ */
+int host_log_and_pipe(const char *path, int pfd[2], struct host_result *r);
+/* describe() of a real machine: "real hardware (HOW) on HOSTNAME". */
+void host_describe_real(const char *how, char *buf, size_t len);
 
 /* x2apic-mode name -> the genapic driver Xen reports for it (NULL: not a mode). */
 const char *mode_genapic(const char *mode);

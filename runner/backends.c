@@ -134,6 +134,30 @@ int host_log_write(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int host_log_and_pipe(const char *path, int pfd[2], struct host_result *r)
+{
+	int log = host_log_open(path);
+
+	if (log < 0) {
+		host_fail(r, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (pipe2(pfd, O_CLOEXEC)) {
+		host_fail(r, "pipe: %s", strerror(errno));
+		close(log);
+		return -1;
+	}
+	return log;
+}
+
+void host_describe_real(const char *how, char *buf, size_t len)
+{
+	char host[256] = "?";
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(buf, len, "real hardware (%s) on %s", how, host);
+}
+
 int host_spawn(char *const argv[], int outfd)
 {
 	pid_t parent = getpid(), pid = fork();

@@ -157,16 +157,8 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	snprintf(logpath, sizeof(logpath), "%s/console.log", o->workdir);
 	snprintf(agentpath, sizeof(agentpath), "%s/agent.json", o->workdir);
 	unlink(agentpath);
-	log = host_log_open(logpath);
-	if (log < 0) {
-		host_fail(r, "%s: %s", logpath, strerror(errno));
+	if ((log = host_log_and_pipe(logpath, pfd, r)) < 0)
 		return -1;
-	}
-	if (pipe2(pfd, O_CLOEXEC)) {
-		host_fail(r, "pipe: %s", strerror(errno));
-		close(log);
-		return -1;
-	}
 	stop_signal = 0;
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);

@@ -458,11 +458,8 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 
 static void reboot_describe(const struct host_opts *o, char *buf, size_t len)
 {
-	char host[256] = "?";
-
 	(void)o;
-	gethostname(host, sizeof(host) - 1);
-	snprintf(buf, len, "real hardware (reboot backend, GRUB one-shot entries) on %s", host);
+	host_describe_real("reboot backend, GRUB one-shot entries", buf, len);
 }
 
 const struct host_backend_ops backend_reboot = {

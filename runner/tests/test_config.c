@@ -462,6 +462,11 @@ static void test_backends(void **s)
 		assert_int_equal(r.agent_rc, -1);
 		backend_skeleton.describe(&o, names, sizeof(names));
 		assert_string_equal(names, "skeleton host, 2 CPUs");
+		/* The real-hardware backends describe themselves alike. */
+		host_backend_find("local")->describe(&o, names, sizeof(names));
+		assert_memory_equal(names, "real hardware (local backend) on ", 33);
+		host_backend_find("reboot")->describe(&o, names, sizeof(names));
+		assert_memory_equal(names, "real hardware (reboot backend, GRUB one-shot entries) on ", 57);
 	}
 }
 

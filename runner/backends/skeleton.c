@@ -41,9 +41,10 @@ static int skeleton_run(const struct host_opts *o, struct host_result *r)
 	host_progress(o, "skeleton: ", "a Xen host in mode %s with %u CPUs", o->mode, o->cpus);
 	/*
 	 * Here: boot or reach the host; host_spawn() for commands, with their
-	 * output into a log from host_log_open()/host_log_write() in
-	 * o->workdir (console.log, agent.log) so a user can follow it.  A dom0
-	 * the runner is on can use host_agent_exec() (runner/backends/reboot.h),
+	 * output into a log in o->workdir (console.log, agent.log) so a user
+	 * can follow it: host_log_and_pipe() opens the log and a pipe to read
+	 * the child through, host_log_write() copies each chunk.  A dom0 the
+	 * runner is on can use host_agent_exec() (runner/backends/reboot.h),
 	 * as local.c does.
 	 */
 	host_fail(r, "the skeleton backend reaches no host (mode %s)", o->mode);

@@ -2,6 +2,8 @@
 probes_SRCS := $(wildcard probes/*.c)
 probes_TESTS := $(wildcard probes/tests/test_*.c)
 probes_LIBS := -ljansson
+# printf-like calls are checked, and no format string is built at run time.
+probes_CFLAGS += -Wformat=2
 # collect.c includes xenctrl.h (GNU C).  Only the agent refers to it, so the
 # host binary, which has no libxenctrl, never pulls collect.o out of the
 # archive; the agent's link line already has -lxenctrl -lxenforeignmemory

@@ -3,6 +3,11 @@
  *
  * One function per subcommand and one table naming them, as runner/main.c
  * does for the verbs; each subcommand's --help comes from the same table.
+ * parse_topts() reads the options and hands back the files (perf's
+ * parse_options()).  Every file is read by read_file(): run the analysis,
+ * refuse a file with nothing to analyse, report anomalies; summary, ipi and
+ * irq are each a struct analysis (hooks) in the one per-file loop,
+ * for_each_file(), and diff reads its two files with read_file() too.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -155,6 +160,95 @@ static bool refuse_empty(const char *path, uint64_t len, uint64_t chunks, uint64
 	return true;
 }
 
+/*
+ * A per-file analysis, as each subcommand hooks into the one per-file loop
+ * (for_each_file) or, for diff, into read_file() directly.  ST is the
+ * analysis's own state (SIZE bytes, zeroed before run()).
+ */
+struct analysis {
+	size_t size;
+	int (*run)(void *st, const struct xt_file *f);	/* 0, or -1: out of memory */
+	void (*fini)(void *st);
+	/* What refuse_empty() and the anomaly report need. */
+	void (*counts)(const void *st, const struct xt_file *f, uint64_t *chunks,
+		       uint64_t *records, const struct xt_anom **an);
+	json_t *(*json)(const char *path, const void *st, const struct topts *o);
+	void (*text)(const char *path, const void *st, const struct topts *o);
+};
+
+/*
+ * Analyse the open file F (PATH) into ST: run, refuse a file with nothing
+ * to analyse, report its anomalies.  0: ST is there to show; -1: it is not
+ * (said on stderr).  *rc becomes 1 on any failure, and on an anomaly with
+ * --strict.  ST is for a->fini() in either case.
+ */
+static int read_file(const struct analysis *a, const struct topts *o, const char *path,
+		     const struct xt_file *f, void *st, int *rc)
+{
+	const struct xt_anom *an;
+	uint64_t chunks, records;
+
+	if (a->run(st, f)) {
+		fprintf(stderr, "ipibench trace: %s: out of memory\n", path);
+		*rc = 1;
+		return -1;
+	}
+	a->counts(st, f, &chunks, &records, &an);
+	if (refuse_empty(path, f->len, chunks, records, an)) {
+		*rc = 1;
+		return -1;
+	}
+	report_anom(path, an);
+	if (o->strict && (xt_anom_any(an) || an->nmsgs))
+		*rc = 1;
+	return 0;
+}
+
+static int emit_json(json_t *root);
+
+/* Each of FILES on its own, shown as a->text() or, with --json, in one
+ * {"files": [a->json(), ...]}. */
+static int for_each_file(const struct analysis *a, const struct topts *o, int n, char **files)
+{
+	json_t *arr = json_array();
+	void *st = malloc(a->size);
+	int rc = 0;
+
+	if (!st) {
+		json_decref(arr);
+		fprintf(stderr, "ipibench trace: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct xt_file f;
+
+		if (open_file(files[i], &f)) {
+			rc = 1;
+			continue;
+		}
+		memset(st, 0, a->size);
+		if (!read_file(a, o, files[i], &f, st, &rc)) {
+			if (o->json)
+				json_array_append_new(arr, a->json(files[i], st, o));
+			else {
+				if (i)
+					putchar('\n');
+				a->text(files[i], st, o);
+			}
+		}
+		a->fini(st);
+		xt_unmap(&f);
+	}
+	free(st);
+	if (o->json) {
+		if (emit_json(json_pack("{s:o}", "files", arr)))
+			rc = 1;
+	} else {
+		json_decref(arr);
+	}
+	return rc;
+}
+
 static int emit_json(json_t *root)
 {
 	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
@@ -192,12 +286,14 @@ static void dist_text(const struct hist *h, double scale)
 
 /* ---- summary --------------------------------------------------------------- */
 
-static json_t *summary_json(const char *path, const struct tr_summary *s)
+static json_t *summary_json(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_summary *s = st;
 	json_t *ev = json_array(), *cpus = json_array();
 	struct tr_row *rows;
 	size_t n;
 
+	(void)o;
 	rows = tr_summary_rows(s, &n);
 	for (size_t i = 0; rows && i < n; i++) {
 		json_t *ids = json_array();
@@ -229,11 +325,13 @@ static json_t *summary_json(const char *path, const struct tr_summary *s)
 			 "events", ev, "cpus", cpus, "anomalies", tr_anom_json(&s->an));
 }
 
-static void summary_text(const char *path, const struct tr_summary *s)
+static void summary_text(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_summary *s = st;
 	struct tr_row *rows;
 	size_t n;
 
+	(void)o;
 	printf("%s: %" PRIu64 " records in %" PRIu64 " chunks, %" PRIu64 " bytes\n", path,
 	       s->records, s->chunks, s->bytes);
 	rows = tr_summary_rows(s, &n);
@@ -256,46 +354,28 @@ static void summary_text(const char *path, const struct tr_summary *s)
 	print_anom_line(&s->an);
 }
 
+static int summary_run(void *st, const struct xt_file *f) { return tr_summary_run(st, f); }
+static void summary_fini(void *st) { tr_summary_fini(st); }
+
+static void summary_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
+			   uint64_t *records, const struct xt_anom **an)
+{
+	const struct tr_summary *s = st;
+
+	(void)f;
+	*chunks = s->chunks;
+	*records = s->records;
+	*an = &s->an;
+}
+
+static const struct analysis summary_analysis = {
+	sizeof(struct tr_summary), summary_run, summary_fini, summary_counts,
+	summary_json, summary_text,
+};
+
 static int do_summary(struct topts *o, int n, char **files)
 {
-	json_t *arr = json_array();
-	int rc = 0;
-
-	for (int i = 0; i < n; i++) {
-		struct xt_file f;
-		struct tr_summary s;
-
-		if (open_file(files[i], &f)) {
-			rc = 1;
-			continue;
-		}
-		if (tr_summary_run(&s, &f)) {
-			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
-			rc = 1;
-		} else if (refuse_empty(files[i], f.len, s.chunks, s.records, &s.an)) {
-			rc = 1;
-		} else {
-			report_anom(files[i], &s.an);
-			if (o->strict && (xt_anom_any(&s.an) || s.an.nmsgs))
-				rc = 1;
-			if (o->json)
-				json_array_append_new(arr, summary_json(files[i], &s));
-			else {
-				if (i)
-					putchar('\n');
-				summary_text(files[i], &s);
-			}
-		}
-		tr_summary_fini(&s);
-		xt_unmap(&f);
-	}
-	if (o->json) {
-		if (emit_json(json_pack("{s:o}", "files", arr)))
-			rc = 1;
-	} else {
-		json_decref(arr);
-	}
-	return rc;
+	return for_each_file(&summary_analysis, o, n, files);
 }
 
 /* ---- diff ------------------------------------------------------------------- */
@@ -334,18 +414,8 @@ static int do_diff(struct topts *o, int n, char **files)
 		}
 	}
 	for (k = 0; k < 2; k++) {
-		if (tr_summary_run(&s[k], &f[k])) {
-			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[k]);
-			rc = 1;
+		if (read_file(&summary_analysis, o, files[k], &f[k], &s[k], &rc))
 			goto out;
-		}
-		if (refuse_empty(files[k], f[k].len, s[k].chunks, s[k].records, &s[k].an)) {
-			rc = 1;
-			goto out;
-		}
-		report_anom(files[k], &s[k].an);
-		if (o->strict && (xt_anom_any(&s[k].an) || s[k].an.nmsgs))
-			rc = 1;
 		rows[k] = tr_summary_rows(&s[k], &nr[k]);
 	}
 	d = calloc(nr[0] + nr[1] + 1, sizeof(*d));
@@ -550,61 +620,53 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 static int do_ipi(struct topts *o, int n, char **files);
 static int do_irq(struct topts *o, int n, char **files);
 
+static int ipi_run(void *st, const struct xt_file *f) { return tr_ipi_run(st, f); }
+static void ipi_fini(void *st) { tr_ipi_fini(st); }
+
+static void ipi_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
+		       uint64_t *records, const struct xt_anom **an)
+{
+	const struct tr_ipi *p = st;
+
+	/* Every byte skipped: no chunk (the merged reader has no count). */
+	*chunks = p->an.skipped_bytes < f->len;
+	*records = p->records;
+	*an = &p->an;
+}
+
+/* TSC kHz: --tsc-khz, else the file's apic:tsc_khz record (0: cycles only). */
+static double ipi_khz(const struct tr_ipi *p, const struct topts *o)
+{
+	return o->tsc_khz > 0 ? o->tsc_khz : p->tsc_khz;
+}
+
+static json_t *ipi_json_hook(const char *path, const void *st, const struct topts *o)
+{
+	return ipi_json(path, st, ipi_khz(st, o));
+}
+
+static void ipi_text_hook(const char *path, const void *st, const struct topts *o)
+{
+	ipi_text(path, st, ipi_khz(st, o));
+}
+
+static const struct analysis ipi_analysis = {
+	sizeof(struct tr_ipi), ipi_run, ipi_fini, ipi_counts, ipi_json_hook, ipi_text_hook,
+};
+
 static int do_ipi(struct topts *o, int n, char **files)
 {
-	json_t *arr = json_array();
-	int rc = 0;
-
-	for (int i = 0; i < n; i++) {
-		struct xt_file f;
-		struct tr_ipi p;
-		double khz;
-
-		if (open_file(files[i], &f)) {
-			rc = 1;
-			continue;
-		}
-		if (tr_ipi_run(&p, &f)) {
-			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
-			rc = 1;
-		} else {
-			/* Every byte skipped: no chunk (the merged reader has no count). */
-			if (refuse_empty(files[i], f.len, p.an.skipped_bytes < f.len, p.records,
-					 &p.an)) {
-				rc = 1;
-				goto next;
-			}
-			report_anom(files[i], &p.an);
-			if (o->strict && (xt_anom_any(&p.an) || p.an.nmsgs))
-				rc = 1;
-			khz = o->tsc_khz > 0 ? o->tsc_khz : p.tsc_khz;
-			if (o->json)
-				json_array_append_new(arr, ipi_json(files[i], &p, khz));
-			else {
-				if (i)
-					putchar('\n');
-				ipi_text(files[i], &p, khz);
-			}
-		}
-next:
-		tr_ipi_fini(&p);
-		xt_unmap(&f);
-	}
-	if (o->json) {
-		if (emit_json(json_pack("{s:o}", "files", arr)))
-			rc = 1;
-	} else {
-		json_decref(arr);
-	}
-	return rc;
+	return for_each_file(&ipi_analysis, o, n, files);
 }
 
 /* ---- irq ---------------------------------------------------------------------- */
 
-static json_t *irq_json(const char *path, const struct tr_irq *q)
+static json_t *irq_json(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_irq *q = st;
 	json_t *cpus = json_array(), *irqs = json_array(), *vecs = json_array();
 
+	(void)o;
 	for (uint32_t c = 0; c < q->ncpu; c++)
 		if (q->irqs[c] || q->ipis[c] || q->unmapped[c])
 			json_array_append_new(cpus, json_pack("{s:i,s:I,s:I,s:I}", "cpu", (int)c,
@@ -649,11 +711,13 @@ static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n)
 	return k;
 }
 
-static void irq_text(const char *path, const struct tr_irq *q)
+static void irq_text(const char *path, const void *st, const struct topts *o)
 {
+	const struct tr_irq *q = st;
 	uint32_t n, *k;
 	uint64_t ti = 0, tp = 0, tu = 0;
 
+	(void)o;
 	printf("%s: interrupts handled\n%5s %12s %12s %12s\n", path, "cpu", "irqs", "ipis",
 	       "bogus_vector");
 	for (uint32_t c = 0; c < q->ncpu; c++)
@@ -687,51 +751,39 @@ static void irq_text(const char *path, const struct tr_irq *q)
 	print_anom_line(&q->an);
 }
 
+static int irq_run(void *st, const struct xt_file *f) { return tr_irq_run(st, f); }
+static void irq_fini(void *st) { tr_irq_fini(st); }
+
+static void irq_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
+		       uint64_t *records, const struct xt_anom **an)
+{
+	const struct tr_irq *q = st;
+
+	(void)f;
+	*chunks = q->chunks;
+	*records = q->records;
+	*an = &q->an;
+}
+
+static const struct analysis irq_analysis = {
+	sizeof(struct tr_irq), irq_run, irq_fini, irq_counts, irq_json, irq_text,
+};
+
 static int do_irq(struct topts *o, int n, char **files)
 {
-	json_t *arr = json_array();
-	int rc = 0;
-
-	for (int i = 0; i < n; i++) {
-		struct xt_file f;
-		struct tr_irq q;
-
-		if (open_file(files[i], &f)) {
-			rc = 1;
-			continue;
-		}
-		if (tr_irq_run(&q, &f)) {
-			fprintf(stderr, "ipibench trace: %s: out of memory\n", files[i]);
-			rc = 1;
-		} else if (refuse_empty(files[i], f.len, q.chunks, q.records, &q.an)) {
-			rc = 1;
-		} else {
-			report_anom(files[i], &q.an);
-			if (o->strict && (xt_anom_any(&q.an) || q.an.nmsgs))
-				rc = 1;
-			if (o->json)
-				json_array_append_new(arr, irq_json(files[i], &q));
-			else {
-				if (i)
-					putchar('\n');
-				irq_text(files[i], &q);
-			}
-		}
-		tr_irq_fini(&q);
-		xt_unmap(&f);
-	}
-	if (o->json) {
-		if (emit_json(json_pack("{s:o}", "files", arr)))
-			rc = 1;
-	} else {
-		json_decref(arr);
-	}
-	return rc;
+	return for_each_file(&irq_analysis, o, n, files);
 }
 
 /* ---- entry --------------------------------------------------------------------- */
 
-int cmd_trace(int argc, char **argv)
+/*
+ * SC's options from ARGV (ARGV[0] is the subcommand) into O, the way perf's
+ * parse_options() does it: -1 when the subcommand is to run, with the
+ * files - what is left of argv - in *FILES (*NFILES of them); otherwise the
+ * exit status (--help, a usage error).
+ */
+static int parse_topts(const struct subcmd *sc, int argc, char **argv, struct topts *o,
+		       int *nfiles, char ***files)
 {
 	static const struct option lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -741,10 +793,70 @@ int cmd_trace(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int c;
+	char *end;
+
+	/* getopt_long permutes: options may follow the files, which are then
+	 * argv[optind..] (after "--", all of them).  optind = 0 restarts glibc's
+	 * scan afresh, as a second call in one process needs. */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 's':
+			o->strict = true;
+			break;
+		case 'k':
+			errno = 0;
+			o->tsc_khz = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(o->tsc_khz > 0) ||
+			    o->tsc_khz > TSC_KHZ_MAX) {
+				fprintf(stderr, "ipibench trace: --tsc-khz wants a number of kHz above 0 "
+					"and at most %.0f, not '%s'\n", TSC_KHZ_MAX, optarg);
+				return 2;
+			}
+			break;
+		case 't': {
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || errno || v > UINT32_MAX) {
+				fprintf(stderr, "ipibench trace: --top wants a whole number from 0 to %" PRIu32
+					", not '%s'\n", UINT32_MAX, optarg);
+				return 2;
+			}
+			o->top = (uint32_t)v;
+			break;
+		}
+		case 'h':
+			printf("usage: ipibench trace %s\n\n%s\n%s", sc->usage, sc->help, common_help);
+			return 0;
+		default:
+			fprintf(stderr, "ipibench trace %s: '%s': unknown or ambiguous option, or "
+				"missing its value; see --help\n", sc->name,
+				argv[optind - 1 < argc ? optind - 1 : argc - 1]);
+			return 2;
+		}
+	}
+	*nfiles = argc - optind;
+	*files = argv + optind;
+	if (*nfiles < sc->min_files || (sc->max_files && *nfiles > sc->max_files)) {
+		fprintf(stderr, "usage: ipibench trace %s\n", sc->usage);
+		return 2;
+	}
+	return -1;
+}
+
+int cmd_trace(int argc, char **argv)
+{
 	const struct subcmd *sc = NULL;
 	struct topts o = { 0 };
-	int c, nfiles;
-	char *end;
+	char **files;
+	int nfiles, rc;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -762,58 +874,7 @@ int cmd_trace(int argc, char **argv)
 			"--help'\n", argv[1]);
 		return 2;
 	}
-	argc--;
-	argv++;
-	/* getopt_long permutes: options may follow the files, which are then
-	 * argv[optind..] (after "--", all of them).  optind = 0 restarts glibc's
-	 * scan afresh, as a second call in one process needs. */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o.json = true;
-			break;
-		case 's':
-			o.strict = true;
-			break;
-		case 'k':
-			errno = 0;
-			o.tsc_khz = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !(o.tsc_khz > 0) ||
-			    o.tsc_khz > TSC_KHZ_MAX) {
-				fprintf(stderr, "ipibench trace: --tsc-khz wants a number of kHz above 0 "
-					"and at most %.0f, not '%s'\n", TSC_KHZ_MAX, optarg);
-				return 2;
-			}
-			break;
-		case 't': {
-			unsigned long long v;
-
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end || errno || v > UINT32_MAX) {
-				fprintf(stderr, "ipibench trace: --top wants a whole number from 0 to %" PRIu32
-					", not '%s'\n", UINT32_MAX, optarg);
-				return 2;
-			}
-			o.top = (uint32_t)v;
-			break;
-		}
-		case 'h':
-			printf("usage: ipibench trace %s\n\n%s\n%s", sc->usage, sc->help, common_help);
-			return 0;
-		default:
-			fprintf(stderr, "ipibench trace %s: '%s': unknown or ambiguous option, or "
-				"missing its value; see --help\n", sc->name,
-				argv[optind - 1 < argc ? optind - 1 : argc - 1]);
-			return 2;
-		}
-	}
-	nfiles = argc - optind;
-	if (nfiles < sc->min_files || (sc->max_files && nfiles > sc->max_files)) {
-		fprintf(stderr, "usage: ipibench trace %s\n", sc->usage);
-		return 2;
-	}
-	return sc->fn(&o, nfiles, argv + optind);
+	if ((rc = parse_topts(sc, argc - 1, argv + 1, &o, &nfiles, &files)) >= 0)
+		return rc;
+	return sc->fn(&o, nfiles, files);
 }

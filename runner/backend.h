@@ -1,7 +1,11 @@
 /*
  * Host backends: where a Xen host in a given x2APIC mode comes from.  Each
  * backend is a table of operations in runner/backends/<name>.c with one
- * entry in runner/backends.c; the rest of the runner never names one.
+ * entry in runner/backends.c (which has the checklist for adding one;
+ * runner/backends/skeleton.c is a commented template).  The runner treats
+ * them alike and asks about a property (the HB_* flags), not a name; the
+ * exceptions are `ipibench boot`, which is the qemu backend's own command,
+ * and the [host] settings, which are still one struct host_opts for all.
  */
 #ifndef IPIBENCH_BACKEND_H
 #define IPIBENCH_BACKEND_H
@@ -21,6 +25,7 @@ struct host_opts {
 	const char *kernel;      /* dom0 kernel */
 	const char *initrd;      /* dom0 initramfs (with the agent) */
 	const char *qemu;        /* emulator binary (qemu backend) */
+	const char *tcg;         /* qemu: TCG threading, "multi" or "single" */
 	const char *extra_cmdline; /* appended to Xen's command line */
 	const char *workdir;     /* job.json in, agent.json + console.log out */
 	unsigned int disk_mb;    /* > 0: attach a scratch virtio disk of that size */
@@ -38,9 +43,24 @@ struct host_result {
 	char error[HOST_ERR_LEN];/* one line when run() fails */
 };
 
+/*
+ * What a backend is, for the code that must treat kinds of host differently
+ * (host_backend_ops.flags): the runner asks about a property, never a name.
+ */
+enum host_backend_flags {
+	/*
+	 * The host is emulated (times are emulated times, results.json says
+	 * "emulated": true), and the [host] tcg setting applies to it.
+	 */
+	HB_EMULATED = 1 << 0,
+};
+
 struct host_backend_ops {
 	const char *name;
 	const char *help;
+	unsigned int flags;      /* HB_* */
+	/* The results.json host key that holds describe()'s text. */
+	const char *describe_key;
 	/*
 	 * Boot (or reach) a Xen host in opts->mode, run the agent on
 	 * workdir/job.json if present, leave agent.json in workdir, and stop
@@ -52,8 +72,14 @@ struct host_backend_ops {
 	void (*describe)(const struct host_opts *opts, char *buf, size_t len);
 };
 
+/* Every backend, NULL-terminated; the first is a config's default. */
 extern const struct host_backend_ops *const host_backends[];
 const struct host_backend_ops *host_backend_find(const char *name);
+/*
+ * The names of the backends with every flag of FLAGS (0: all of them), in
+ * table order, for messages: "qemu, local or reboot".  BUF, or "" if none.
+ */
+const char *host_backend_names(char *buf, size_t len, unsigned int flags);
 
 /* Helpers for backends: a one-line error into r->error ... */
 void host_fail(struct host_result *r, const char *fmt, ...)
@@ -76,6 +102,13 @@ int host_spawn(char *const argv[], int outfd);
 int host_log_open(const char *path);
 /* All of buf into fd (write(2), retried on EINTR and short writes). */
 int host_log_write(int fd, const void *buf, size_t len);
+/*
+ * A child's plumbing: the log PATH (host_log_open()) and a close-on-exec
+ * pipe in pfd.  The log's fd, or -1 with r->error set and nothing left open.
+ */
+int host_log_and_pipe(const char *path, int pfd[2], struct host_result *r);
+/* describe() of a real machine: "real hardware (HOW) on HOSTNAME". */
+void host_describe_real(const char *how, char *buf, size_t len);
 
 /* x2apic-mode name -> the genapic driver Xen reports for it (NULL: not a mode). */
 const char *mode_genapic(const char *mode);

@@ -35,6 +35,8 @@ static void usage(FILE *f)
 "  --cmdline STR   extra Xen command line\n"
 "  --mem MB        guest RAM (default 2048)\n"
 "  --disk-mb N     attach a scratch virtio disk of N MiB\n"
+"  --tcg T         QEMU's TCG threading: multi (default: a host thread per\n"
+"                  vCPU) or single (one host thread runs the vCPUs in turn)\n"
 "  --xen PATH, --kernel PATH, --initrd PATH, --qemu PATH\n"
 "                  override the built images / emulator\n"
 "  -q, --quiet     no progress lines\n");
@@ -56,6 +58,7 @@ int cmd_boot(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'K' },
 		{ "initrd", required_argument, NULL, 'I' },
 		{ "qemu", required_argument, NULL, 'Q' },
+		{ "tcg", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -103,6 +106,14 @@ int cmd_boot(int argc, char **argv)
 		case 'K': o.kernel = optarg; break;
 		case 'I': o.initrd = optarg; break;
 		case 'Q': o.qemu = optarg; break;
+		case 'T':
+			if (!tcg_threading_ok(optarg)) {
+				fprintf(stderr, "ipibench boot: --tcg must be multi or single, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			o.tcg = optarg;
+			break;
 		case 'q': o.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

@@ -311,7 +311,7 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 	return 0;
 }
 
-static int cmd_install(const struct host_layout *l, int argc, char **argv)
+static int cmd_install(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "root", required_argument, NULL, 'R' },
@@ -325,28 +325,26 @@ static int cmd_install(const struct host_layout *l, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct host_layout layout, *l = &layout;
 	struct host_install h;
 	char xen[PATH_MAX], err[512];
-	const char *xen_cmdline = NULL, *dom0_cmdline = NULL;
+	const char *root = NULL, *xen_cmdline = NULL, *dom0_cmdline = NULL;
+	const char *kernel = NULL, *initrd = NULL, *results = NULL;
 	struct utsname u;
 	int c;
 
 	memset(&h, 0, sizeof(h));
 	snprintf(xen, sizeof(xen), "%s/xen/xen.gz", build_dir());
-	uname(&u);
-	snprintf(h.kernel, sizeof(h.kernel), "%s/boot/vmlinuz-%s", l->root, u.release);
-	snprintf(h.initrd, sizeof(h.initrd), "%s/boot/initrd.img-%s", l->root, u.release);
-	snprintf(h.results, sizeof(h.results), "%s/results", l->state_dir);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "yh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'R': break;   /* taken by cmd_host */
+		case 'R': root = optarg; break;
 		case 'x': snprintf(xen, sizeof(xen), "%s", optarg); break;
-		case 'k': snprintf(h.kernel, sizeof(h.kernel), "%s", optarg); break;
-		case 'i': snprintf(h.initrd, sizeof(h.initrd), "%s", optarg); break;
+		case 'k': kernel = optarg; break;
+		case 'i': initrd = optarg; break;
 		case 'X': xen_cmdline = optarg; break;
 		case 'D': dom0_cmdline = optarg; break;
-		case 'r': snprintf(h.results, sizeof(h.results), "%s", optarg); break;
+		case 'r': results = optarg; break;
 		case 'y': h.assume_yes = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -354,6 +352,21 @@ static int cmd_install(const struct host_layout *l, int argc, char **argv)
 	}
 	if (optind < argc) {
 		usage(stderr);
+		return 2;
+	}
+	/* The defaults are under --root, so they come once it is known. */
+	host_layout_init(l, root);
+	uname(&u);
+	if ((kernel ? snprintf(h.kernel, sizeof(h.kernel), "%s", kernel) :
+	     snprintf(h.kernel, sizeof(h.kernel), "%s/boot/vmlinuz-%s", l->root, u.release))
+	    >= (int)sizeof(h.kernel) ||
+	    (initrd ? snprintf(h.initrd, sizeof(h.initrd), "%s", initrd) :
+	     snprintf(h.initrd, sizeof(h.initrd), "%s/boot/initrd.img-%s", l->root, u.release))
+	    >= (int)sizeof(h.initrd) ||
+	    (results ? snprintf(h.results, sizeof(h.results), "%s", results) :
+	     snprintf(h.results, sizeof(h.results), "%s/results", l->state_dir))
+	    >= (int)sizeof(h.results)) {
+		fprintf(stderr, "ipibench host install: a path is too long\n");
 		return 2;
 	}
 	if (need_root(l, "install"))
@@ -532,35 +545,62 @@ static int cmd_status(const struct host_layout *l)
 	return installed ? 0 : 1;
 }
 
+/*
+ * The options of uninstall, status (and a mistyped subcommand): --root DIR
+ * and --help.  ARGV[0] is the subcommand.  -1: go on with *root set;
+ * otherwise the exit status.
+ */
+static int root_only(int argc, char **argv, const char **root)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;   /* said below, in ipibench's words */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'R': *root = optarg; break;
+		case 'h': opterr = 1; usage(stdout); return 0;
+		case ':':
+			fprintf(stderr, "ipibench host %s: %s needs a value (see 'ipibench host "
+				"--help')\n", argv[0], argv[optind - 1]);
+			opterr = 1;
+			return 2;
+		default:
+			fprintf(stderr, "ipibench host %s: unexpected '%s' (see 'ipibench host "
+				"--help')\n", argv[0], argv[optind - 1]);
+			opterr = 1;
+			return 2;
+		}
+	}
+	opterr = 1;
+	if (optind < argc) {
+		fprintf(stderr, "ipibench host %s: unexpected '%s' (see 'ipibench host --help')\n",
+			argv[0], argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
 int cmd_host(int argc, char **argv)
 {
 	struct host_layout l;
 	const char *root = NULL;
+	int rc;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--root") && i + 1 < argc)
-			root = argv[i + 1];
-		else if (!strncmp(argv[i], "--root=", 7))
-			root = argv[i] + 7;
-	}
-	host_layout_init(&l, root);
 	if (!strcmp(argv[1], "install"))
-		return cmd_install(&l, argc - 1, argv + 1);
-	for (int i = 2; i < argc; i++)
-		if (strcmp(argv[i], "--root") && strncmp(argv[i], "--root=", 7) &&
-		    (i < 3 || strcmp(argv[i - 1], "--root"))) {
-			fprintf(stderr, "ipibench host %s: unexpected '%s' (see 'ipibench host --help')\n",
-				argv[1], argv[i]);
-			return 2;
-		}
+		return cmd_install(argc - 1, argv + 1);
+	if ((rc = root_only(argc - 1, argv + 1, &root)) >= 0)
+		return rc;
+	host_layout_init(&l, root);
 	if (!strcmp(argv[1], "uninstall"))
 		return cmd_uninstall(&l);
 	if (!strcmp(argv[1], "status"))

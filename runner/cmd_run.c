@@ -68,7 +68,10 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 
 	json_object_set_new(host, "backend", json_string(c->host.backend));
 	json_object_set_new(host, "name", json_string(c->host.name));
-	json_object_set_new(host, "emulated", json_boolean(!strcmp(be->name, "qemu")));
+	json_object_set_new(host, "emulated", json_boolean(be->flags & HB_EMULATED));
+	/* What an emulated time is made of depends on it (README.md). */
+	json_object_set_new(host, "tcg_threading",
+			    be->flags & HB_EMULATED ? json_string(o->tcg) : json_null());
 	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
 	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
 	if (json_object_get(agent, "cpu_model"))
@@ -81,7 +84,7 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	json_object_set_new(host, "xen_cmdline", json_string(hr->xen_cmdline));
 	if (be->describe) {
 		be->describe(o, buf, sizeof(buf));
-		json_object_set_new(host, !strcmp(be->name, "qemu") ? "qemu_version" : "description",
+		json_object_set_new(host, be->describe_key ? be->describe_key : "description",
 				    json_string(buf));
 	} else {
 		json_object_set_new(host, "qemu_version", json_null());
@@ -167,6 +170,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			o.timeout_s = c->host.timeout;
 		o.extra_cmdline = c->host.cmdline;
 		o.disk_mb = c->host.disk_mb;
+		o.tcg = c->host.tcg;
 		o.workdir = realpath(wd, path) ? path : wd;
 		o.quiet = quiet;
 

@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "runner/backend.h"
 #include "runner/config.h"
+#include "runner/hostopts.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
 
@@ -18,15 +20,22 @@ struct parse {
 	int err_line;           /* the first error's line; 0: none yet */
 	char msg[256];          /* the first error */
 	int have_host, have_matrix;
+	int tcg_line;           /* the line of [host] tcg; 0: not given */
 	json_t *seen;           /* section -> the line of its header */
 };
 
 /* The first error, on the line inih is on; parsing stops there. */
-static int set_err(struct parse *ps, const char *fmt, const char *a, const char *b)
+static int set_err(struct parse *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int set_err(struct parse *ps, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (!ps->err_line) {
 		ps->err_line = ps->line;
-		snprintf(ps->msg, sizeof(ps->msg), fmt, a, b);
+		va_start(ap, fmt);
+		vsnprintf(ps->msg, sizeof(ps->msg), fmt, ap);
+		va_end(ap);
 	}
 	return 0;   /* inih: error on this line */
 }
@@ -49,13 +58,8 @@ static int get_uint(struct parse *ps, const char *key, const char *v, long min, 
 	char *end;
 	long n = strtol(v, &end, 10);
 
-	if (!*v || *end || n < min || n > max) {
-		char range[64];
-
-		snprintf(range, sizeof(range), "%s = '%%s': expected an integer from %ld to %ld",
-			 key, min, max);
-		return set_err(ps, range, v, NULL);
-	}
+	if (!*v || *end || n < min || n > max)
+		return set_err(ps, "%s = '%s': expected an integer from %ld to %ld", key, v, min, max);
 	*out = (unsigned int)n;
 	return 1;
 }
@@ -65,8 +69,11 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 	struct config *c = ps->c;
 
 	if (!strcmp(k, "backend")) {
+		char names[128];
+
 		if (!host_backend_find(v))
-			return set_err(ps, "backend = '%s': expected qemu, local or reboot%s", v, "");
+			return set_err(ps, "backend = '%s': expected %s", v,
+				       host_backend_names(names, sizeof(names), 0));
 		snprintf(c->host.backend, sizeof(c->host.backend), "%s", v);
 		return 1;
 	}
@@ -84,8 +91,18 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 		return get_uint(ps, k, v, 0, 1 << 20, &c->host.disk_mb);
 	if (!strcmp(k, "cmdline")) {
 		if (strlen(v) >= sizeof(c->host.cmdline))
-			return set_err(ps, "cmdline: longer than %s bytes%s", "511", "");
+			return set_err(ps, "cmdline: longer than %zu bytes", sizeof(c->host.cmdline) - 1);
 		snprintf(c->host.cmdline, sizeof(c->host.cmdline), "%s", v);
+		return 1;
+	}
+	if (!strcmp(k, "tcg")) {
+		char q[128];
+
+		if (!tcg_threading_ok(v))
+			return set_err(ps, "tcg = %s: expected multi or single (QEMU's TCG threading)",
+				       shown(q, sizeof(q), v));
+		snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", v);
+		ps->tcg_line = ps->line;
 		return 1;
 	}
 	if (!strcmp(k, "name")) {
@@ -93,12 +110,12 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 
 		if (!sio_name_ok(v) || strlen(v) >= sizeof(c->host.name))
 			return set_err(ps, "name = %s: a host name is letters, digits, '.', '_' "
-				       "and '-' (a letter or digit first), at most 63 bytes, no '..'%s",
-				       shown(q, sizeof(q), v), "");
+				       "and '-' (a letter or digit first), at most 63 bytes, no '..'",
+				       shown(q, sizeof(q), v));
 		snprintf(c->host.name, sizeof(c->host.name), "%s", v);
 		return 1;
 	}
-	return set_err(ps, "unknown key '%s' in [host]%s", k, "");
+	return set_err(ps, "unknown key '%s' in [host]", k);
 }
 
 static int matrix_key(struct parse *ps, const char *k, const char *v)
@@ -109,7 +126,7 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 		char buf[256], *save = NULL;
 
 		if (strlen(v) >= sizeof(buf))
-			return set_err(ps, "modes: longer than 255 bytes%s%s", "", "");
+			return set_err(ps, "modes: longer than 255 bytes");
 		snprintf(buf, sizeof(buf), "%s", v);
 		c->matrix.nmodes = 0;
 		for (char *m = strtok_r(buf, ", ", &save); m; m = strtok_r(NULL, ", ", &save)) {
@@ -117,13 +134,13 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 				return set_err(ps, "modes: '%s' is not a mode (%s)", m, mode_list());
 			for (unsigned int i = 0; i < c->matrix.nmodes; i++)
 				if (!strcmp(c->matrix.modes[i], m))
-					return set_err(ps, "modes: '%s' is listed twice%s", m, "");
+					return set_err(ps, "modes: '%s' is listed twice", m);
 			if (c->matrix.nmodes == CFG_MAX_MODES)
-				return set_err(ps, "modes: too many modes in '%s'%s", v, "");
+				return set_err(ps, "modes: too many modes in '%s'", v);
 			snprintf(c->matrix.modes[c->matrix.nmodes++], 16, "%s", m);
 		}
 		if (!c->matrix.nmodes)
-			return set_err(ps, "modes: empty%s%s", "", "");
+			return set_err(ps, "modes: empty");
 		return 1;
 	}
 	if (!strcmp(k, "repetitions"))
@@ -132,21 +149,21 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 		char buf[256], *save = NULL;
 
 		if (strlen(v) >= sizeof(buf))
-			return set_err(ps, "cpus: longer than 255 bytes%s%s", "", "");
+			return set_err(ps, "cpus: longer than 255 bytes");
 		snprintf(buf, sizeof(buf), "%s", v);
 		c->matrix.ncpus = 0;
 		for (char *n = strtok_r(buf, ", ", &save); n; n = strtok_r(NULL, ", ", &save)) {
 			if (c->matrix.ncpus == CFG_MAX_SWEEP)
-				return set_err(ps, "cpus: at most 16 CPU counts in '%s'%s", v, "");
+				return set_err(ps, "cpus: at most 16 CPU counts in '%s'", v);
 			if (!get_uint(ps, "cpus", n, 1, 4096, &c->matrix.cpus[c->matrix.ncpus]))
 				return 0;
 			for (unsigned int i = 0; i < c->matrix.ncpus; i++)
 				if (c->matrix.cpus[i] == c->matrix.cpus[c->matrix.ncpus])
-					return set_err(ps, "cpus: %s is listed twice%s", n, "");
+					return set_err(ps, "cpus: %s is listed twice", n);
 			c->matrix.ncpus++;
 		}
 		if (!c->matrix.ncpus)
-			return set_err(ps, "cpus: empty%s%s", "", "");
+			return set_err(ps, "cpus: empty");
 		return 1;
 	}
 	if (!strcmp(k, "seed"))
@@ -159,10 +176,10 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 		else if (!strcmp(v, "blocked"))
 			c->matrix.order = ORDER_BLOCKED;
 		else
-			return set_err(ps, "order = '%s': expected interleaved, randomized or blocked%s", v, "");
+			return set_err(ps, "order = '%s': expected interleaved, randomized or blocked", v);
 		return 1;
 	}
-	return set_err(ps, "unknown key '%s' in [matrix]%s", k, "");
+	return set_err(ps, "unknown key '%s' in [matrix]", k);
 }
 
 static struct cfg_workload *workload_of(struct parse *ps, const char *name)
@@ -188,22 +205,22 @@ static int workload_key(struct parse *ps, const char *name, const char *k, const
 	json_t *val;
 
 	if (!sio_name_ok(name) || strlen(name) > CFG_WL_NAME_MAX)
-		return set_err(ps, "[workload:%s]: not a workload name%s", name, "");
+		return set_err(ps, "[workload:%s]: not a workload name", name);
 	if (!(w = workload_of(ps, name)))
-		return set_err(ps, "too many workloads (at most 32)%s%s", "", "");
+		return set_err(ps, "too many workloads (at most 32)");
 	if (!strcmp(k, "type")) {
 		if (w->type)
-			return set_err(ps, "[workload:%s]: type given twice%s", name, "");
+			return set_err(ps, "[workload:%s]: type given twice", name);
 		if (!(w->type = wl_type_find(v)))
-			return set_err(ps, "type = '%s': unknown workload type (see 'ipibench run --list')%s", v, "");
+			return set_err(ps, "type = '%s': unknown workload type (see 'ipibench run --list')", v);
 		return 1;
 	}
 	if (!w->type)
-		return set_err(ps, "[workload:%s]: 'type' must come first%s", name, "");
+		return set_err(ps, "[workload:%s]: 'type' must come first", name);
 	if (!(p = wl_param_find(w->type, k)))
 		return set_err(ps, "unknown key '%s' for a workload of type %s", k, w->type->type);
 	if (!(val = wl_param_value(p, v, err, sizeof(err))))
-		return set_err(ps, "%s%s", err, "");
+		return set_err(ps, "%s", err);
 	json_object_set_new(w->params, k, val);
 	return 1;
 }
@@ -216,10 +233,10 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!name)   /* a section with no keys yet (INI_CALL_HANDLER_ON_NEW_SECTION) */
 		return 1;
 	if (!*section)
-		return set_err(ps, "'%s' before any [section]%s", name, "");
+		return set_err(ps, "'%s' before any [section]", name);
 	if (!sec) {  /* the reader has checked and recorded every header */
 		char q[128];
-		return set_err(ps, "unknown section [%s]%s", shown(q, sizeof(q), section), "");
+		return set_err(ps, "unknown section [%s]", shown(q, sizeof(q), section));
 	}
 	if (json_object_get(sec, name))
 		return set_err(ps, "duplicate key '%s' in [%s]", name, section);
@@ -230,7 +247,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return matrix_key(ps, name, value);
 	if (!strncmp(section, "workload:", 9))
 		return workload_key(ps, section + 9, name, value);
-	return set_err(ps, "unknown section [%s]%s", section, "");
+	return set_err(ps, "unknown section [%s]", section);
 }
 
 /*
@@ -240,37 +257,34 @@ static int handler(void *user, const char *section, const char *name, const char
 static int section_line(struct parse *ps, const char *s, const char *e)
 {
 	const char *close = memchr(s, ']', (size_t)(e - s)), *rest;
-	char name[CFG_SECTION_MAX + 1], q[128], num[24];
+	char name[CFG_SECTION_MAX + 1], q[128];
 	size_t n;
 	json_t *first;
 
 	if (!close)
-		return set_err(ps, "'[' without ']'%s%s", "", ""), -1;
+		return set_err(ps, "'[' without ']'"), -1;
 	for (rest = close + 1; rest < e && isspace((unsigned char)*rest); rest++)
 		;
 	if (rest < e && *rest != ';')
-		return set_err(ps, "text after the section header%s%s", "", ""), -1;
+		return set_err(ps, "text after the section header"), -1;
 	n = (size_t)(close - s - 1);
-	if (n > CFG_SECTION_MAX) {
-		snprintf(num, sizeof(num), "%zu", n);
-		return set_err(ps, "section name of %s bytes: at most %s (inih cuts longer ones)",
-			       num, "49"), -1;
-	}
+	if (n > CFG_SECTION_MAX)
+		return set_err(ps, "section name of %zu bytes: at most %d (inih cuts longer ones)",
+			       n, CFG_SECTION_MAX), -1;
 	memcpy(name, s + 1, n);
 	name[n] = '\0';   /* no NUL inside: read_line refused it */
 	if (!strncmp(name, "workload:", 9)) {
 		if (!sio_name_ok(name + 9))
 			return set_err(ps, "[workload:%s]: a workload name is letters, digits, '.', "
-				       "'_' and '-' (a letter or digit first), no '..'%s",
-				       shown(q, sizeof(q), name + 9), ""), -1;
+				       "'_' and '-' (a letter or digit first), no '..'",
+				       shown(q, sizeof(q), name + 9)), -1;
 	} else if (strcmp(name, "host") && strcmp(name, "matrix")) {
 		return set_err(ps, "unknown section [%s] (expected [host], [matrix] or "
-			       "[workload:NAME])%s", shown(q, sizeof(q), name), ""), -1;
+			       "[workload:NAME])", shown(q, sizeof(q), name)), -1;
 	}
-	if ((first = json_object_get(ps->seen, name))) {
-		snprintf(num, sizeof(num), "%d", (int)json_integer_value(first));
-		return set_err(ps, "[%s] again (first at line %s)", name, num), -1;
-	}
+	if ((first = json_object_get(ps->seen, name)))
+		return set_err(ps, "[%s] again (first at line %d)", name,
+			       (int)json_integer_value(first)), -1;
 	json_object_set_new(ps->seen, name, json_integer(ps->line));
 	json_object_set_new(ps->c->sections, name, json_object());
 	if (!strcmp(name, "host"))
@@ -332,7 +346,6 @@ static char *read_line(char *str, int num, void *stream)
 	struct parse *ps = stream;
 	const char *line = ps->p, *nl, *s, *e;
 	size_t len;
-	char n1[24], n2[24];
 
 	if (ps->err_line || ps->p >= ps->end || num < 3)
 		return NULL;
@@ -344,8 +357,7 @@ static char *read_line(char *str, int num, void *stream)
 		e--;
 	len = (size_t)(e - line);
 	if ((s = memchr(line, '\0', len))) {   /* not text, even in a comment */
-		snprintf(n1, sizeof(n1), "%zu", (size_t)(s - line) + 1);
-		set_err(ps, "NUL byte at byte %s of the line%s", n1, "");
+		set_err(ps, "NUL byte at byte %zu of the line", (size_t)(s - line) + 1);
 		return NULL;
 	}
 	s = line;
@@ -359,18 +371,14 @@ static char *read_line(char *str, int num, void *stream)
 			len = 0;
 	} else {
 		if (len > (size_t)num - 2) {
-			snprintf(n1, sizeof(n1), "%zu", len);
-			snprintf(n2, sizeof(n2), "%d", num - 2);
-			set_err(ps, "line of %s bytes: at most %s (comments may be longer)", n1, n2);
+			set_err(ps, "line of %zu bytes: at most %d (comments may be longer)", len, num - 2);
 			return NULL;
 		}
 		size_t bad = bad_char(line, len);
 
 		if (bad < len) {
-			snprintf(n1, sizeof(n1), "0x%02x", (unsigned char)line[bad]);
-			snprintf(n2, sizeof(n2), "%zu", bad + 1);
-			set_err(ps, "control character or invalid UTF-8 (byte %s at %s of the line)",
-				n1, n2);
+			set_err(ps, "control character or invalid UTF-8 (byte 0x%02x at %zu of the line)",
+				(unsigned char)line[bad], bad + 1);
 			return NULL;
 		}
 		if (*s == '[' && section_line(ps, s, e))
@@ -385,10 +393,11 @@ static char *read_line(char *str, int num, void *stream)
 static void defaults(struct config *c)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->host.backend, sizeof(c->host.backend), "qemu");
+	snprintf(c->host.backend, sizeof(c->host.backend), "%s", host_backends[0]->name);
 	c->host.cpus = 8;
 	c->host.memory = 2048;
 	c->host.dom0_memory = 512;
+	snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", TCG_DEFAULT);
 	c->matrix.repetitions = 1;
 	c->matrix.order = ORDER_INTERLEAVED;
 	c->sections = json_object();
@@ -425,6 +434,15 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 	}
 	if (!c->nwl) {
 		snprintf(err, errlen, "%s: no [workload:NAME] section", file);
+		return -1;
+	}
+	if (ps->tcg_line && !(host_backend_find(c->host.backend)->flags & HB_EMULATED)) {
+		char names[128];
+
+		/* Said where it was written: a real host has no emulator to thread. */
+		snprintf(err, errlen, "%s:%d: tcg = %s: only the %s backend emulates (backend = %s)",
+			 file, ps->tcg_line, c->host.tcg,
+			 host_backend_names(names, sizeof(names), HB_EMULATED), c->host.backend);
 		return -1;
 	}
 	if (!c->host.maxcpus)

@@ -1,7 +1,7 @@
 /*
  * Benchmark configs (INI, parsed with inih):
  *   [host]            backend, cpus, maxcpus, memory, dom0_memory, timeout,
- *                     cmdline, name, disk_mb
+ *                     cmdline, name, disk_mb, tcg (qemu only: multi | single)
  *   [matrix]          modes, repetitions, order, seed, cpus (a sweep: one
  *                     result set per CPU count, in DIR/cN/)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
@@ -42,6 +42,7 @@ struct config {
 		unsigned int cpus, maxcpus, memory, dom0_memory, timeout, disk_mb;
 		char cmdline[512];
 		char name[64];
+		char tcg[8];             /* TCG threading: multi (default) | single */
 	} host;
 	struct {
 		char modes[CFG_MAX_MODES][16];

@@ -14,6 +14,11 @@ void host_paths_default(struct host_paths *p)
 	snprintf(p->build_info, sizeof(p->build_info), "%s/xen/build-info", b);
 }
 
+int tcg_threading_ok(const char *s)
+{
+	return s && (!strcmp(s, "multi") || !strcmp(s, "single"));
+}
+
 unsigned int host_default_timeout(unsigned int cpus)
 {
 	/* Measured here: 8 CPUs ~40 s to the agent, 96 CPUs ~3 min. */
@@ -33,6 +38,7 @@ void host_opts_default(struct host_opts *o, struct host_paths *p, unsigned int c
 	o->kernel = p->kernel;
 	o->initrd = p->initrd;
 	o->qemu = "qemu-system-x86_64";
+	o->tcg = TCG_DEFAULT;
 	o->extra_cmdline = "";
 	o->progress = stderr;
 }

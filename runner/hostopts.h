@@ -9,6 +9,18 @@ struct host_paths {
 	char xen[4096], kernel[4096], initrd[4096], build_info[4096];
 };
 
+/*
+ * QEMU's TCG threading for the embedded host: "multi" (one host thread per
+ * vCPU, QEMU's own default for x86 on x86) or "single" (one host thread
+ * running the vCPUs in turn).  Multi stays the default: it is what every
+ * committed result was measured with, and README.md ("What an emulated time
+ * means") shows that single does not make a flush's time steadier from boot
+ * to boot; single is the lever for big boots (96+ CPUs).
+ */
+#define TCG_DEFAULT "multi"
+/* "multi" or "single": 1; anything else: 0. */
+int tcg_threading_ok(const char *s);
+
 void host_paths_default(struct host_paths *p);
 /* Defaults for the embedded QEMU host with N CPUs. */
 void host_opts_default(struct host_opts *o, struct host_paths *p, unsigned int cpus);

@@ -82,15 +82,8 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	snprintf(logpath, sizeof(logpath), "%s/%s", outdir, logname);
 	snprintf(apath, sizeof(apath), "%s/agent.json", outdir);
 	unlink(apath);
-	if ((log = host_log_open(logpath)) < 0) {
-		host_fail(r, "%s: %s", logpath, strerror(errno));
+	if ((log = host_log_and_pipe(logpath, pfd, r)) < 0)
 		return -1;
-	}
-	if (pipe2(pfd, O_CLOEXEC)) {
-		host_fail(r, "pipe: %s", strerror(errno));
-		close(log);
-		return -1;
-	}
 	{
 		char *args[] = { (char *)exe, "--out", (char *)outdir, "--job", (char *)job, NULL };
 
@@ -212,16 +205,14 @@ static int local_run(const struct host_opts *o, struct host_result *r)
 
 static void local_describe(const struct host_opts *o, char *buf, size_t len)
 {
-	char host[256] = "?";
-
 	(void)o;
-	gethostname(host, sizeof(host) - 1);
-	snprintf(buf, len, "real hardware (local backend) on %s", host);
+	host_describe_real("local backend", buf, len);
 }
 
 const struct host_backend_ops backend_local = {
 	.name = "local",
 	.help = "this host: a Xen dom0, in the x2APIC mode it booted",
+	.describe_key = "description",
 	.run = local_run,
 	.describe = local_describe,
 };

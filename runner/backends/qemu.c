@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "runner/backend.h"
+#include "runner/backends/qemu.h"
 #include "runner/console.h"
+#include "runner/hostopts.h"
 #include "runner/util.h"
-
-#define MAX_ARGS 64
 
 static volatile sig_atomic_t stop_signal;
 
@@ -32,7 +32,6 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-/* Build QEMU's command line into argv (strings owned by bufs). */
 /* A progress line stamped with the seconds since QEMU started. */
 #define progress(o, t, ...) do {					\
 	char pre_[24];							\
@@ -40,14 +39,23 @@ static void on_signal(int sig)
 	host_progress((o), pre_, __VA_ARGS__);				\
 } while (0)
 
-static int build_argv(const struct host_opts *o, char **argv, char bufs[][1024],
-		      struct host_result *r)
+int qemu_build_argv(const struct host_opts *o, char **argv,
+		    char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN], struct host_result *r)
 {
 	int n = 0, b = 0;
+	const char *tcg = o->tcg ? o->tcg : TCG_DEFAULT;
+
+	if (!tcg_threading_ok(tcg)) {
+		host_fail(r, "TCG threading '%s': expected multi or single", tcg);
+		return -1;
+	}
 
 #define ARG(s) (argv[n++] = (char *)(s))
-#define FMT(...) (snprintf(bufs[b], sizeof(bufs[b]), __VA_ARGS__), argv[n++] = bufs[b++])
+#define FMT(...) (snprintf(bufs[b], QEMU_ARG_LEN, __VA_ARGS__), argv[n++] = bufs[b++])
 	ARG(o->qemu);
+	/* Said even for multi (QEMU's default here): the command line in
+	 * console.log's neighbours and ps shows which threading ran. */
+	ARG("-accel"); FMT("tcg,thread=%s", tcg);
 	ARG("-machine"); ARG("q35,kernel-irqchip=split");
 	ARG("-cpu"); ARG("qemu64,+x2apic");
 	ARG("-device"); ARG("intel-iommu,intremap=on,eim=on");
@@ -61,7 +69,9 @@ static int build_argv(const struct host_opts *o, char **argv, char bufs[][1024],
 	ARG("-monitor"); ARG("none");
 	ARG("-serial"); ARG("stdio");
 	ARG("-no-reboot");
-	ARG("-name"); FMT("ipibench-%ld", (long)getpid());
+	/* debug-threads: the vCPU threads are named "CPU N/TCG" ("ALL CPUs/TCG"
+	 * single-threaded), so top -H and /proc/PID/task show which is which. */
+	ARG("-name"); FMT("ipibench-%ld,debug-threads=on", (long)getpid());
 	ARG("-kernel"); ARG(o->xen);
 	ARG("-append");
 	FMT("console=com1 com1=115200 dom0_mem=%uM dom0_max_vcpus=1 loglvl=all "
@@ -118,8 +128,8 @@ static void stop_qemu(pid_t pid)
 
 static int qemu_run(const struct host_opts *o, struct host_result *r)
 {
-	char *argv[MAX_ARGS];
-	static char bufs[16][1024];
+	char *argv[QEMU_MAX_ARGS];
+	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
 	char line[4096], logpath[4096], agentpath[4096];
 	size_t llen = 0;
 	int pfd[2], rc = -1, done = 0;
@@ -140,23 +150,15 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 			host_fail(r, "%s: %s (run 'make hv dom0')", *p, strerror(errno));
 			return -1;
 		}
-	if (build_argv(o, argv, bufs, r) < 0)
+	if (qemu_build_argv(o, argv, bufs, r) < 0)
 		return -1;
 	if (o->disk_mb && make_disk(o, r))
 		return -1;
 	snprintf(logpath, sizeof(logpath), "%s/console.log", o->workdir);
 	snprintf(agentpath, sizeof(agentpath), "%s/agent.json", o->workdir);
 	unlink(agentpath);
-	log = host_log_open(logpath);
-	if (log < 0) {
-		host_fail(r, "%s: %s", logpath, strerror(errno));
+	if ((log = host_log_and_pipe(logpath, pfd, r)) < 0)
 		return -1;
-	}
-	if (pipe2(pfd, O_CLOEXEC)) {
-		host_fail(r, "pipe: %s", strerror(errno));
-		close(log);
-		return -1;
-	}
 	stop_signal = 0;
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
@@ -169,8 +171,9 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 		close(pfd[0]);
 		goto out;
 	}
-	progress(o, 0, "qemu: %u CPUs%s, x2apic-mode=%s, console in %s", o->cpus,
-		 o->maxcpus > o->cpus ? " (+hotplug)" : "", o->mode, logpath);
+	progress(o, 0, "qemu: %u CPUs%s, x2apic-mode=%s, TCG %s-threaded, console in %s",
+		 o->cpus, o->maxcpus > o->cpus ? " (+hotplug)" : "", o->mode,
+		 o->tcg ? o->tcg : TCG_DEFAULT, logpath);
 
 	for (;;) {
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
@@ -294,6 +297,8 @@ static void qemu_describe(const struct host_opts *o, char *buf, size_t len)
 const struct host_backend_ops backend_qemu = {
 	.name = "qemu",
 	.help = "Xen under qemu-system-x86_64 (TCG), q35 + x2APIC + intel-iommu intremap",
+	.flags = HB_EMULATED,
+	.describe_key = "qemu_version",
 	.run = qemu_run,
 	.describe = qemu_describe,
 };

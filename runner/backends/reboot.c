@@ -8,6 +8,10 @@
  * itself at that boot) and reboots.  After the boot, ipibench-resume.service
  * runs `ipibench run --resume DIR`.  When no run is left the unit is
  * disabled and GRUB's default entry is the next boot again.
+ *
+ * Here: the host's layout and host.json, the pending state, the decision
+ * and the backend.  GRUB's environment block, the menu entries and the
+ * unit's text are in runner/host/ (grubenv.c, menu.c, unit.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,171 +30,6 @@
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
-
-/* ---- GRUB environment block ------------------------------------------ */
-
-int grubenv_parse(const char *buf, size_t len, struct grubenv *e, char *err, size_t errlen)
-{
-	size_t sl = strlen(GRUBENV_SIG), i;
-
-	e->n = 0;
-	if (len < sl || memcmp(buf, GRUBENV_SIG, sl)) {
-		snprintf(err, errlen, "not a GRUB environment block (no '# GRUB Environment Block' line)");
-		return -1;
-	}
-	for (i = sl; i < len;) {
-		if (buf[i] == '#' || buf[i] == '\n') {
-			/* comment or padding: skip the line */
-			while (i < len && buf[i] != '\n')
-				i++;
-			i++;
-			continue;
-		}
-		size_t k = i;
-		while (k < len && buf[k] != '=' && buf[k] != '\n')
-			k++;
-		if (k >= len || buf[k] != '=') {
-			i = k + 1;
-			continue;
-		}
-		char key[128], val[GRUBENV_SIZE];
-		size_t kl = k - i, vl = 0;
-
-		if (kl == 0 || kl >= sizeof(key)) {
-			snprintf(err, errlen, "bad variable name at byte %zu", i);
-			return -1;
-		}
-		memcpy(key, buf + i, kl);
-		key[kl] = '\0';
-		for (i = k + 1; i < len && buf[i] != '\n'; i++) {
-			if (buf[i] == '\\' && i + 1 < len)
-				i++;
-			if (vl + 1 >= sizeof(val)) {
-				snprintf(err, errlen, "value of %s too long", key);
-				return -1;
-			}
-			val[vl++] = buf[i];
-		}
-		val[vl] = '\0';
-		i++;
-		if (grubenv_set(e, key, val)) {
-			snprintf(err, errlen, "too many variables");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int grubenv_format(const struct grubenv *e, char out[GRUBENV_SIZE], char *err, size_t errlen)
-{
-	size_t n = strlen(GRUBENV_SIG);
-
-	memcpy(out, GRUBENV_SIG, n);
-	for (unsigned int i = 0; i < e->n; i++) {
-		const char *k = e->v[i].key, *v = e->v[i].val;
-		size_t need = strlen(k) + 2;
-
-		for (const char *p = v; *p; p++)
-			need += (*p == '\\' || *p == '\n') ? 2 : 1;
-		if (n + need > GRUBENV_SIZE) {
-			snprintf(err, errlen, "GRUB environment block full (1024 bytes) at %s", k);
-			return -1;
-		}
-		n += (size_t)sprintf(out + n, "%s=", k);
-		for (const char *p = v; *p; p++) {
-			if (*p == '\\' || *p == '\n')
-				out[n++] = '\\';
-			out[n++] = *p;
-		}
-		out[n++] = '\n';
-	}
-	memset(out + n, '#', GRUBENV_SIZE - n);
-	return 0;
-}
-
-const char *grubenv_get(const struct grubenv *e, const char *key)
-{
-	for (unsigned int i = 0; i < e->n; i++)
-		if (!strcmp(e->v[i].key, key))
-			return e->v[i].val;
-	return NULL;
-}
-
-int grubenv_set(struct grubenv *e, const char *key, const char *val)
-{
-	if (!*key || strpbrk(key, "=\n") || strlen(key) >= sizeof(e->v[0].key) ||
-	    strlen(val) >= sizeof(e->v[0].val))
-		return -1;
-	for (unsigned int i = 0; i < e->n; i++)
-		if (!strcmp(e->v[i].key, key)) {
-			snprintf(e->v[i].val, sizeof(e->v[i].val), "%s", val);
-			return 0;
-		}
-	if (e->n == GRUBENV_MAX_VARS)
-		return -1;
-	snprintf(e->v[e->n].key, sizeof(e->v[e->n].key), "%s", key);
-	snprintf(e->v[e->n].val, sizeof(e->v[e->n].val), "%s", val);
-	e->n++;
-	return 0;
-}
-
-void grubenv_unset(struct grubenv *e, const char *key)
-{
-	for (unsigned int i = 0; i < e->n; i++)
-		if (!strcmp(e->v[i].key, key)) {
-			memmove(&e->v[i], &e->v[i + 1], (e->n - i - 1) * sizeof(e->v[0]));
-			e->n--;
-			return;
-		}
-}
-
-int grubenv_load(const char *path, struct grubenv *e, char *err, size_t errlen)
-{
-	char buf[GRUBENV_SIZE + 1];
-	char why[256];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	e->n = 0;
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(err, errlen, "%.700s: %s", path, strerror(errno));
-		return -1;
-	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n != GRUBENV_SIZE) {
-		snprintf(err, errlen, "%s: %s (a GRUB environment block is exactly %d bytes)",
-			 path, n < 0 ? strerror(errno) : "wrong size", GRUBENV_SIZE);
-		return -1;
-	}
-	if (grubenv_parse(buf, GRUBENV_SIZE, e, why, sizeof(why))) {
-		snprintf(err, errlen, "%.700s: %s", path, why);
-		return -1;
-	}
-	return 0;
-}
-
-int grubenv_store(const char *path, const struct grubenv *e, char *err, size_t errlen)
-{
-	char buf[GRUBENV_SIZE];
-	int fd;
-
-	if (grubenv_format(e, buf, err, errlen))
-		return -1;
-	/* In place: the file keeps its blocks, where GRUB's save_env writes. */
-	fd = open(path, O_WRONLY | O_CREAT, 0644);
-	if (fd < 0 || pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf) ||
-	    ftruncate(fd, sizeof(buf)) || fsync(fd)) {
-		snprintf(err, errlen, "%.700s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
 
 /* ---- host layout and host.json ----------------------------------------- */
 
@@ -254,174 +93,6 @@ int host_install_store(const struct host_layout *l, const struct host_install *h
 	rc = sio_write_json(l->host_json, j, JSON_INDENT(1) | JSON_SORT_KEYS, err, errlen);
 	json_decref(j);
 	return rc;
-}
-
-/* ---- GRUB entries, custom.cfg, the unit -------------------------------- */
-
-static const char *const modes[] = { "physical", "cluster", "mixed", NULL };
-
-void host_entry_id(const char *mode, char *buf, size_t len)
-{
-	snprintf(buf, len, HOST_ENTRY_PREFIX "%s", mode);
-}
-
-/* GRUB single-quoted string: ' becomes '\''. */
-static size_t gq(char *out, size_t len, const char *s)
-{
-	size_t n = 0;
-
-#define PUT(c) do { if (n + 1 < len) out[n] = (c); n++; } while (0)
-	PUT('\'');
-	for (; *s; s++) {
-		if (*s == '\'') {
-			PUT('\''); PUT('\\'); PUT('\''); PUT('\'');
-		} else {
-			PUT(*s);
-		}
-	}
-	PUT('\'');
-#undef PUT
-	if (len)
-		out[n < len ? n : len - 1] = '\0';
-	return n;
-}
-
-int host_entries_text(const struct host_install *h, char *buf, size_t len)
-{
-	size_t n = 0;
-	char qx[1100], qk[1100], qi[1100];
-
-	gq(qx, sizeof(qx), h->grub_xen);
-	gq(qk, sizeof(qk), h->grub_kernel);
-	gq(qi, sizeof(qi), h->grub_initrd);
-#define OUT(...) do { \
-		int k_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__); \
-		n += (size_t)(k_ > 0 ? k_ : 0); \
-	} while (0)
-	OUT("%s\n", HOST_CFG_BEGIN);
-	OUT("# Booted once each by the reboot backend (next_entry in grubenv), never\n"
-	    "# by default.  ipibench_run and ipibench_cmdline come from grubenv.\n");
-	for (int i = 0; modes[i]; i++) {
-		char id[64];
-
-		host_entry_id(modes[i], id, sizeof(id));
-		OUT("menuentry 'ipibench: Xen x2apic-mode=%s' --id %s {\n", modes[i], id);
-		OUT("\tload_env ipibench_run ipibench_cmdline\n");
-		OUT("\tinsmod part_msdos\n\tinsmod part_gpt\n\tinsmod %s\n", h->grub_fs);
-		OUT("\tinsmod gzio\n\tinsmod multiboot2\n");
-		OUT("\tsearch --no-floppy --file --set=root %s\n", qx);
-		OUT("\techo 'ipibench: Xen x2apic-mode=%s, run '\"${ipibench_run}\"\n", modes[i]);
-		OUT("\tmultiboot2 %s %s x2apic-mode=%s ipibench.run=${ipibench_run} ${ipibench_cmdline}\n",
-		    qx, h->xen_cmdline, modes[i]);
-		OUT("\tmodule2 %s placeholder %s\n", qk, h->dom0_cmdline);
-		if (h->grub_initrd[0])
-			OUT("\tmodule2 --nounzip %s\n", qi);
-		OUT("}\n");
-	}
-	OUT("%s\n", HOST_CFG_END);
-#undef OUT
-	return n < len ? 0 : -1;
-}
-
-char *host_cfg_strip(const char *text, int *found)
-{
-	char *out = malloc(strlen(text) + 1);
-	const char *b = strstr(text, HOST_CFG_BEGIN), *e;
-
-	*found = 0;
-	if (!out)
-		return NULL;
-	if (!b || !(e = strstr(b, HOST_CFG_END))) {
-		strcpy(out, text);
-		return out;
-	}
-	*found = 1;
-	e += strlen(HOST_CFG_END);
-	if (*e == '\n')
-		e++;
-	memcpy(out, text, (size_t)(b - text));
-	strcpy(out + (b - text), e);
-	return out;
-}
-
-/* The template of runner/host/ipibench-resume.service (a unit test keeps them equal). */
-static const char unit_template[] =
-"# ipibench-resume.service: after each reboot of a test host, finish the\n"
-"# x2APIC mode matrix the reboot backend left pending.  Installed by\n"
-"# 'ipibench host install', enabled by the reboot backend before its first\n"
-"# reboot, disabled when the matrix is done, removed by 'ipibench host uninstall'.\n"
-"[Unit]\n"
-"Description=ipibench: resume the pending x2APIC mode matrix\n"
-"ConditionPathExists=/var/lib/ipibench/pending\n"
-"After=local-fs.target proc-xen.mount xenstored.service\n"
-"\n"
-"[Service]\n"
-"Type=oneshot\n"
-"EnvironmentFile=/var/lib/ipibench/pending\n"
-"Environment=IPIBENCH_BUILD=@BUILD@\n"
-"ExecStart=@IPIBENCH@ run --resume ${IPIBENCH_RESULTS}\n"
-"StandardOutput=journal+console\n"
-"StandardError=journal+console\n"
-"TimeoutStartSec=infinity\n"
-"\n"
-"[Install]\n"
-"WantedBy=multi-user.target\n";
-
-int host_unit_text(const char *ipibench, const char *build, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (const char *p = unit_template; *p;) {
-		const char *sub = NULL;
-		size_t skip = 1;
-
-		if (!strncmp(p, "@IPIBENCH@", 10))
-			sub = ipibench, skip = 10;
-		else if (!strncmp(p, "@BUILD@", 7))
-			sub = build, skip = 7;
-		if (sub) {
-			size_t sl = strlen(sub);
-			if (n + sl >= len)
-				return -1;
-			memcpy(buf + n, sub, sl);
-			n += sl;
-		} else {
-			if (n + 1 >= len)
-				return -1;
-			buf[n++] = *p;
-		}
-		p += skip;
-	}
-	buf[n] = '\0';
-	return 0;
-}
-
-int host_grub_path(const char *path, char *buf, size_t len)
-{
-	char real[PATH_MAX], cur[PATH_MAX], parent[PATH_MAX];
-	struct stat st, up;
-	size_t mnt = 0;      /* real[0..mnt) is the mount point ("" for /) */
-
-	if (!realpath(path, real) || stat(real, &st))
-		return -1;
-	snprintf(cur, sizeof(cur), "%s", real);
-	while (strcmp(cur, "/")) {
-		char *slash;
-
-		snprintf(parent, sizeof(parent), "%s", cur);
-		slash = strrchr(parent, '/');
-		if (slash == parent)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-		if (stat(parent, &up) || up.st_dev != st.st_dev) {
-			mnt = strlen(cur);   /* cur is the mount point */
-			break;
-		}
-		snprintf(cur, sizeof(cur), "%s", parent);
-	}
-	snprintf(buf, len, "%s", real[mnt] ? real + mnt : "/");
-	return 0;
 }
 
 /* ---- pending state ----------------------------------------------------- */
@@ -787,16 +458,14 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 
 static void reboot_describe(const struct host_opts *o, char *buf, size_t len)
 {
-	char host[256] = "?";
-
 	(void)o;
-	gethostname(host, sizeof(host) - 1);
-	snprintf(buf, len, "real hardware (reboot backend, GRUB one-shot entries) on %s", host);
+	host_describe_real("reboot backend, GRUB one-shot entries", buf, len);
 }
 
 const struct host_backend_ops backend_reboot = {
 	.name = "reboot",
 	.help = "a real test host rebooted through GRUB into each mode ('ipibench host install')",
+	.describe_key = "description",
 	.run = reboot_run,
 	.describe = reboot_describe,
 };

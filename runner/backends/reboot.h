@@ -1,9 +1,10 @@
 /*
  * The host side of the local and reboot backends and of `ipibench host`:
- * GRUB's environment block, the host's file layout, the GRUB menu entries
- * `ipibench host install` writes, the state a matrix keeps across reboots
- * and the decision taken at each run.  Kept apart from the I/O that needs
- * a real Xen host so that unit tests can check it.
+ * the host's file layout and host.json, the state a matrix keeps across
+ * reboots and the decision taken at each run, and (from runner/host/) GRUB's
+ * environment block (grubenv.h), the GRUB menu entries `ipibench host
+ * install` writes (menu.h) and the systemd unit (unit.h).  Kept apart from
+ * the I/O that needs a real Xen host so that unit tests can check it.
  */
 #ifndef IPIBENCH_REBOOT_H
 #define IPIBENCH_REBOOT_H
@@ -13,44 +14,11 @@
 #include <jansson.h>
 
 #include "runner/backend.h"
-
-/* ---- GRUB environment block (grub-editenv's format) ------------------- */
-#define GRUBENV_SIZE 1024
-#define GRUBENV_SIG "# GRUB Environment Block\n"
-#define GRUBENV_MAX_VARS 64
-
-struct grubenv_var {
-	char key[128];
-	char val[GRUBENV_SIZE];
-};
-
-struct grubenv {
-	unsigned int n;
-	struct grubenv_var v[GRUBENV_MAX_VARS];
-};
-
-/* Parse a block (escapes: backslash before any character). 0, or -1 + err. */
-int grubenv_parse(const char *buf, size_t len, struct grubenv *e, char *err, size_t errlen);
-/* Exactly GRUBENV_SIZE bytes, '#'-padded; -1 + err when it does not fit. */
-int grubenv_format(const struct grubenv *e, char out[GRUBENV_SIZE], char *err, size_t errlen);
-const char *grubenv_get(const struct grubenv *e, const char *key);
-/* 0, or -1 for a bad key (empty, '=' or newline) or a full table. */
-int grubenv_set(struct grubenv *e, const char *key, const char *val);
-void grubenv_unset(struct grubenv *e, const char *key);
-/* Read PATH; a missing file is an empty env (returns 1).  -1 + err otherwise. */
-int grubenv_load(const char *path, struct grubenv *e, char *err, size_t errlen);
-/*
- * Write PATH in place (same 1024 bytes, no truncation, fsync): GRUB's own
- * save_env writes into the file's blocks, which must not move.  Creates the
- * file when missing.
- */
-int grubenv_store(const char *path, const struct grubenv *e, char *err, size_t errlen);
+#include "runner/host/grubenv.h"
+#include "runner/host/menu.h"
+#include "runner/host/unit.h"
 
 /* ---- where things live on a host ------------------------------------- */
-#define HOST_UNIT_NAME "ipibench-resume.service"
-#define HOST_ENTRY_PREFIX "ipibench-"
-#define HOST_CFG_BEGIN "### BEGIN ipibench (written by 'ipibench host install'; 'ipibench host uninstall' removes it) ###"
-#define HOST_CFG_END "### END ipibench ###"
 
 struct host_layout {
 	char root[1024];        /* IPIBENCH_HOST_ROOT (tests, a mounted disk), "" for / */
@@ -77,16 +45,6 @@ struct host_install {
 int host_install_load(const struct host_layout *l, struct host_install *h, char *err, size_t errlen);
 int host_install_store(const struct host_layout *l, const struct host_install *h, char *err, size_t errlen);
 
-/* The GRUB menu entry id of a mode: "ipibench-physical". */
-void host_entry_id(const char *mode, char *buf, size_t len);
-/* The custom.cfg block (BEGIN..END lines included) for the three modes. */
-int host_entries_text(const struct host_install *h, char *buf, size_t len);
-/* TEXT without its ipibench block (malloc'd).  *found tells whether it had one. */
-char *host_cfg_strip(const char *text, int *found);
-/* The ipibench-resume.service text for this ipibench binary and build dir. */
-int host_unit_text(const char *ipibench, const char *build, char *buf, size_t len);
-/* PATH as GRUB sees it: relative to the root of the filesystem holding it. */
-int host_grub_path(const char *path, char *buf, size_t len);
 
 /* ---- a matrix in progress (ROOT/var/lib/ipibench/pending) ------------- */
 struct host_pending {

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "runner/backend.h"
 #include "runner/config.h"
 #include "safeio/safeio.h"
 
@@ -464,6 +465,52 @@ static void test_job_pair_seeds(void **s)
 	config_free(&c8);
 }
 
+extern const struct host_backend_ops backend_skeleton;
+
+/* The backends are described by the table: its names, its flags. */
+static void test_backends(void **s)
+{
+	char names[128];
+	struct config c;
+	char err[256];
+
+	(void)s;
+	expect_error("[host]\nbackend = cloud\n",
+		     "x.ini:2: backend = 'cloud': expected qemu, local or reboot");
+	assert_string_equal(host_backend_names(names, sizeof(names), 0), "qemu, local or reboot");
+	assert_string_equal(host_backend_names(names, sizeof(names), HB_EMULATED), "qemu");
+	assert_string_equal(host_backend_names(names, 4, 0), "qem");
+	for (size_t i = 0; host_backends[i]; i++) {
+		assert_non_null(host_backends[i]->run);
+		assert_non_null(host_backends[i]->describe_key);
+		assert_ptr_equal(host_backend_find(host_backends[i]->name), host_backends[i]);
+	}
+	/* The default backend is the table's first, and it is emulated. */
+	assert_int_equal(config_load_string("d.ini", "[host]\n[matrix]\nmodes=mixed\n"
+					    "[workload:a]\ntype=flush_tlb_all\n", &c, err,
+					    sizeof(err)), 0);
+	assert_string_equal(c.host.backend, host_backends[0]->name);
+	assert_true(host_backend_find(c.host.backend)->flags & HB_EMULATED);
+	config_free(&c);
+	/* The skeleton compiles against backend.h but is in no table. */
+	assert_null(host_backend_find(backend_skeleton.name));
+	{
+		struct host_opts o = { .mode = "mixed", .cpus = 2, .quiet = 1 };
+		struct host_result r = { .agent_rc = 0 };
+
+		assert_int_equal(backend_skeleton.run(&o, &r), -1);
+		assert_string_equal(r.error, "the skeleton backend reaches no host (mode mixed)");
+		assert_int_equal(r.agent_rc, -1);
+		backend_skeleton.describe(&o, names, sizeof(names));
+		assert_string_equal(names, "skeleton host, 2 CPUs");
+		/* The real-hardware backends describe themselves alike. */
+		host_backend_find("local")->describe(&o, names, sizeof(names));
+		assert_memory_equal(names, "real hardware (local backend) on ", 33);
+		host_backend_find("reboot")->describe(&o, names, sizeof(names));
+		assert_memory_equal(names, "real hardware (reboot backend, GRUB one-shot entries) on ", 57);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_job_pair_seeds),
+		cmocka_unit_test(test_backends),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);
 }

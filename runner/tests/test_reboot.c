@@ -486,6 +486,24 @@ static void test_host_errors(void **s)
 	assert_non_null(host_backend_find("reboot"));
 }
 
+/* getopt reads the options: --root=DIR, and a --root with no value is refused
+ * (the hand scan used to act on / then). */
+static void test_host_options(void **s)
+{
+	char r[128];
+
+	(void)s;
+	snprintf(r, sizeof(r), "--root=%s", tmproot);
+	assert_int_equal(host((const char *[]){ "host", "status", r, NULL }), 1);
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", tmproot, NULL }), 1);
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", NULL }), 2);
+	assert_int_equal(host((const char *[]){ "host", "uninstall", "--root", NULL }), 2);
+	assert_int_equal(host((const char *[]){ "host", "install", "--root", NULL }), 2);
+	assert_int_equal(host((const char *[]){ "host", "status", "--colour", NULL }), 2);
+	assert_int_equal(host((const char *[]){ "host", "status", "--help", NULL }), 0);
+	assert_int_equal(host((const char *[]){ "host", "frobnicate", "--root", tmproot, NULL }), 2);
+}
+
 /* host.json is read as untrusted input: a regular file holding an object. */
 static void test_host_json_refused(void **s)
 {
@@ -531,6 +549,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_install_status_uninstall, setup_root, teardown_root),
 		cmocka_unit_test_setup_teardown(test_host_errors, setup_root, teardown_root),
 		cmocka_unit_test_setup_teardown(test_host_json_refused, setup_root, teardown_root),
+		cmocka_unit_test_setup_teardown(test_host_options, setup_root, teardown_root),
 	};
 	return cmocka_run_group_tests_name("runner: reboot backend host side", tests, NULL, NULL);
 }

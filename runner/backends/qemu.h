@@ -1,0 +1,23 @@
+/*
+ * The qemu backend's command line, apart from the process handling so that
+ * unit tests can check it.
+ */
+#ifndef IPIBENCH_QEMU_H
+#define IPIBENCH_QEMU_H
+
+#include "runner/backend.h"
+
+#define QEMU_MAX_ARGS 64
+#define QEMU_ARG_BUFS 16
+#define QEMU_ARG_LEN 1024
+
+/*
+ * QEMU's argv (NULL-terminated) for O, its formatted strings in BUFS;
+ * r->xen_cmdline gets Xen's command line.  The number of arguments, or -1
+ * with r->error set (a TCG threading other than multi or single, a path
+ * with a comma).
+ */
+int qemu_build_argv(const struct host_opts *o, char **argv,
+		    char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN], struct host_result *r);
+
+#endif

@@ -1,0 +1,123 @@
+/* The GRUB menu entries of `ipibench host install` (custom.cfg). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runner/backends/reboot.h"
+#include "runner/host/menu.h"
+
+static const char *const modes[] = { "physical", "cluster", "mixed", NULL };
+
+void host_entry_id(const char *mode, char *buf, size_t len)
+{
+	snprintf(buf, len, HOST_ENTRY_PREFIX "%s", mode);
+}
+
+/* GRUB single-quoted string: ' becomes '\''. */
+static size_t gq(char *out, size_t len, const char *s)
+{
+	size_t n = 0;
+
+#define PUT(c) do { if (n + 1 < len) out[n] = (c); n++; } while (0)
+	PUT('\'');
+	for (; *s; s++) {
+		if (*s == '\'') {
+			PUT('\''); PUT('\\'); PUT('\''); PUT('\'');
+		} else {
+			PUT(*s);
+		}
+	}
+	PUT('\'');
+#undef PUT
+	if (len)
+		out[n < len ? n : len - 1] = '\0';
+	return n;
+}
+
+int host_entries_text(const struct host_install *h, char *buf, size_t len)
+{
+	size_t n = 0;
+	char qx[1100], qk[1100], qi[1100];
+
+	gq(qx, sizeof(qx), h->grub_xen);
+	gq(qk, sizeof(qk), h->grub_kernel);
+	gq(qi, sizeof(qi), h->grub_initrd);
+#define OUT(...) do { \
+		int k_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__); \
+		n += (size_t)(k_ > 0 ? k_ : 0); \
+	} while (0)
+	OUT("%s\n", HOST_CFG_BEGIN);
+	OUT("# Booted once each by the reboot backend (next_entry in grubenv), never\n"
+	    "# by default.  ipibench_run and ipibench_cmdline come from grubenv.\n");
+	for (int i = 0; modes[i]; i++) {
+		char id[64];
+
+		host_entry_id(modes[i], id, sizeof(id));
+		OUT("menuentry 'ipibench: Xen x2apic-mode=%s' --id %s {\n", modes[i], id);
+		OUT("\tload_env ipibench_run ipibench_cmdline\n");
+		OUT("\tinsmod part_msdos\n\tinsmod part_gpt\n\tinsmod %s\n", h->grub_fs);
+		OUT("\tinsmod gzio\n\tinsmod multiboot2\n");
+		OUT("\tsearch --no-floppy --file --set=root %s\n", qx);
+		OUT("\techo 'ipibench: Xen x2apic-mode=%s, run '\"${ipibench_run}\"\n", modes[i]);
+		OUT("\tmultiboot2 %s %s x2apic-mode=%s ipibench.run=${ipibench_run} ${ipibench_cmdline}\n",
+		    qx, h->xen_cmdline, modes[i]);
+		OUT("\tmodule2 %s placeholder %s\n", qk, h->dom0_cmdline);
+		if (h->grub_initrd[0])
+			OUT("\tmodule2 --nounzip %s\n", qi);
+		OUT("}\n");
+	}
+	OUT("%s\n", HOST_CFG_END);
+#undef OUT
+	return n < len ? 0 : -1;
+}
+
+char *host_cfg_strip(const char *text, int *found)
+{
+	char *out = malloc(strlen(text) + 1);
+	const char *b = strstr(text, HOST_CFG_BEGIN), *e;
+
+	*found = 0;
+	if (!out)
+		return NULL;
+	if (!b || !(e = strstr(b, HOST_CFG_END))) {
+		strcpy(out, text);
+		return out;
+	}
+	*found = 1;
+	e += strlen(HOST_CFG_END);
+	if (*e == '\n')
+		e++;
+	memcpy(out, text, (size_t)(b - text));
+	strcpy(out + (b - text), e);
+	return out;
+}
+
+int host_grub_path(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX], cur[PATH_MAX], parent[PATH_MAX];
+	struct stat st, up;
+	size_t mnt = 0;      /* real[0..mnt) is the mount point ("" for /) */
+
+	if (!realpath(path, real) || stat(real, &st))
+		return -1;
+	snprintf(cur, sizeof(cur), "%s", real);
+	while (strcmp(cur, "/")) {
+		char *slash;
+
+		snprintf(parent, sizeof(parent), "%s", cur);
+		slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(parent, &up) || up.st_dev != st.st_dev) {
+			mnt = strlen(cur);   /* cur is the mount point */
+			break;
+		}
+		snprintf(cur, sizeof(cur), "%s", parent);
+	}
+	snprintf(buf, len, "%s", real[mnt] ? real + mnt : "/");
+	return 0;
+}

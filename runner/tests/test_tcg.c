@@ -1,0 +1,153 @@
+/* QEMU's TCG threading: the [host] tcg key and the qemu backend's command line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "runner/backends/qemu.h"
+#include "runner/config.h"
+#include "runner/hostopts.h"
+
+static const char rest[] = "[matrix]\nmodes = mixed\n[workload:a]\ntype = flush_tlb_all\n";
+
+/* Load "[host]\n" HOST rest; 0 or -1 with the error in err. */
+static int load_host(const char *host, struct config *c, char *err, size_t len)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "[host]\n%s%s", host, rest);
+	err[0] = '\0';
+	return config_load_string("t.ini", text, c, err, len);
+}
+
+static void expect_error(const char *host, const char *msg)
+{
+	struct config c;
+	char err[256];
+
+	assert_int_equal(load_host(host, &c, err, sizeof(err)), -1);
+	if (strcmp(err, msg))
+		fail_msg("expected '%s', got '%s'", msg, err);
+}
+
+static void test_config_key(void **s)
+{
+	struct config c;
+	char err[256];
+
+	(void)s;
+	/* Not given: multi, today's behaviour. */
+	assert_int_equal(load_host("cpus = 16\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.host.tcg, "multi");
+	assert_string_equal(c.host.tcg, TCG_DEFAULT);
+	config_free(&c);
+	assert_int_equal(load_host("tcg = single\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.host.tcg, "single");
+	config_free(&c);
+	assert_int_equal(load_host("backend = qemu\ntcg = multi\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.host.tcg, "multi");
+	/* It is part of the config results.json keeps. */
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c.sections, "host"),
+							      "tcg")), "multi");
+	config_free(&c);
+
+	expect_error("cpus = 8\ntcg = mttcg\n",
+		     "t.ini:3: tcg = mttcg: expected multi or single (QEMU's TCG threading)");
+	expect_error("tcg = Single\n",
+		     "t.ini:2: tcg = Single: expected multi or single (QEMU's TCG threading)");
+	expect_error("tcg = \n", "t.ini:2: tcg = : expected multi or single (QEMU's TCG threading)");
+	expect_error("tcg = multi\ntcg = single\n", "t.ini:3: duplicate key 'tcg' in [host]");
+	/* A real host has no emulator: the line of the key, whichever comes first. */
+	expect_error("tcg = single\nbackend = local\n",
+		     "t.ini:2: tcg = single: only the qemu backend emulates (backend = local)");
+	expect_error("backend = reboot\ncpus = 4\ntcg = multi\n",
+		     "t.ini:4: tcg = multi: only the qemu backend emulates (backend = reboot)");
+	/* Not given on a real host: fine (and recorded as null there). */
+	assert_int_equal(load_host("backend = local\n", &c, err, sizeof(err)), 0);
+	config_free(&c);
+	assert_true(tcg_threading_ok("multi"));
+	assert_true(tcg_threading_ok("single"));
+	assert_false(tcg_threading_ok(NULL));
+	assert_false(tcg_threading_ok("multi "));
+	assert_false(tcg_threading_ok(""));
+}
+
+/* The value that follows FLAG in argv (NULL when FLAG is absent); *count: how often. */
+static const char *arg_after(char **argv, int n, const char *flag, int *count)
+{
+	const char *v = NULL;
+
+	*count = 0;
+	for (int i = 0; i + 1 < n; i++)
+		if (!strcmp(argv[i], flag)) {
+			(*count)++;
+			v = argv[i + 1];
+		}
+	return v;
+}
+
+static int build(const char *tcg, char **argv, char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN],
+		 struct host_result *r)
+{
+	struct host_paths p;
+	struct host_opts o;
+
+	host_paths_default(&p);
+	host_opts_default(&o, &p, 16);
+	o.maxcpus = 20;
+	o.mode = "cluster";
+	o.workdir = "/tmp/w";
+	if (tcg)
+		o.tcg = tcg;
+	memset(r, 0, sizeof(*r));
+	return qemu_build_argv(&o, argv, bufs, r);
+}
+
+static void test_command_line(void **s)
+{
+	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
+	char *argv[QEMU_MAX_ARGS];
+	struct host_result r;
+	int n, k;
+
+	(void)s;
+	/* The default: multi, said on the command line. */
+	n = build(NULL, argv, bufs, &r);
+	assert_true(n > 0 && n < QEMU_MAX_ARGS);
+	assert_null(argv[n]);
+	assert_string_equal(argv[0], "qemu-system-x86_64");
+	assert_string_equal(arg_after(argv, n, "-accel", &k), "tcg,thread=multi");
+	assert_int_equal(k, 1);
+	assert_string_equal(arg_after(argv, n, "-smp", &k), "16,maxcpus=20");
+	assert_non_null(strstr(arg_after(argv, n, "-name", &k), ",debug-threads=on"));
+	assert_non_null(strstr(r.xen_cmdline, "x2apic-mode=cluster"));
+
+	n = build("single", argv, bufs, &r);
+	assert_true(n > 0);
+	assert_string_equal(arg_after(argv, n, "-accel", &k), "tcg,thread=single");
+	assert_int_equal(k, 1);
+	/* The threading is QEMU's business, not Xen's. */
+	assert_null(strstr(r.xen_cmdline, "thread"));
+
+	n = build("multi", argv, bufs, &r);
+	assert_string_equal(arg_after(argv, n, "-accel", &k), "tcg,thread=multi");
+
+	/* What QEMU would refuse ("Invalid 'thread' setting") is refused first. */
+	assert_int_equal(build("rr", argv, bufs, &r), -1);
+	assert_string_equal(r.error, "TCG threading 'rr': expected multi or single");
+	assert_int_equal(build("single,foo=1", argv, bufs, &r), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_key),
+		cmocka_unit_test(test_command_line),
+	};
+	return cmocka_run_group_tests_name("runner: tcg threading", tests, NULL, NULL);
+}

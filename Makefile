@@ -100,9 +100,13 @@ $(BUILD)/asan/%: $(BUILD)/asan/%.o $(LIBS_asan)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) $(TEST_LIBS) -o $@
-.SECONDARY:
 
 INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)
+# Keep the test objects (reached only through the pattern rule above, so
+# intermediate).  Not a bare .SECONDARY: that makes every target secondary,
+# and then a missing object (a source file new since the last build) never
+# gets into its library: the link fails with undefined references.
+.SECONDARY: $(patsubst %.c,$(BUILD)/asan/%.o,$(ALL_TESTS) $(INTEGRATION_TESTS))
 INTEGRATION_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(INTEGRATION_TESTS))
 $(INTEGRATION_BINS): $(BUILD)/asan/tests/integration/itest.o
 

@@ -7,7 +7,9 @@
  */
 #include <setjmp.h>
 #include <signal.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -231,6 +233,130 @@ static void test_report(void **s)
 	assert_int_equal(stat(SMOKE "/report/report.md", &st), 0);
 	assert_int_equal(stat(SMOKE "/report/report.json", &st), 0);
 	free(o.text);
+
+	/*
+	 * The paired comparisons inside one boot (configs/smoke.ini): physical
+	 * against cluster routine, and the A/A control cluster against cluster,
+	 * each boot's reported with its half-width.  An A/A block is proven
+	 * different by chance in 5% of boots (the test's level): with three
+	 * boots at most one may be; more would mean the design is biased (e.g.
+	 * the first loop of a pair systematically slower).
+	 */
+	json_error_t je;
+	json_t *rep = json_load_file(SMOKE "/report/report.json", 0, &je), *w;
+	size_t i, nsend = 0, naa = 0, aa_proven = 0;
+	assert_non_null(rep);
+	json_array_foreach(json_object_get(rep, "workloads"), i, w) {
+		const char *name = json_string_value(json_object_get(w, "workload"));
+		json_t *p;
+		size_t k;
+		bool aa = !strcmp(name, "flush-aa");
+
+		if (!aa && strcmp(name, "flush-senders"))
+			continue;
+		json_array_foreach(json_object_get(w, "paired"), k, p) {
+			json_t *d = json_object_get(p, "paired");
+			assert_string_equal(json_string_value(json_object_get(p, "label")),
+					    "IPI send routine, one boot");
+			assert_int_equal(json_is_true(json_object_get(p, "a_a")), aa);
+			assert_int_equal(json_integer_value(json_object_get(p, "pairs")), 4);
+			assert_true(json_real_value(json_object_get(d, "half_width")) > 0);
+			if (aa) {
+				naa++;
+				aa_proven += json_is_true(json_object_get(d, "proven"));
+			} else {
+				nsend++;
+			}
+		}
+	}
+	assert_int_equal(nsend, 3);	/* one per boot: physical, cluster, mixed */
+	assert_int_equal(naa, 3);
+	assert_true(aa_proven <= 1);
+	json_decref(rep);
+	char md[1 << 16];
+	FILE *f = fopen(SMOKE "/report/report.md", "r");
+	assert_non_null(f);
+	md[fread(md, 1, sizeof(md) - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(md, "**A/A control**"));
+	assert_non_null(strstr(md, "No difference proven at 95.0% confidence"));
+}
+
+/* Mean of a run's loops in ns per call (the report's per-boot value). */
+static double boot_mean(json_t *run, const char *wl)
+{
+	json_t *l;
+	size_t i;
+	double sum = 0;
+
+	json_array_foreach(json_object_get(workload(run, wl), "loops"), i, l)
+		sum += (double)json_integer_value(json_object_get(l, "ns")) /
+		       (double)json_integer_value(json_object_get(l, "calls"));
+	assert_int_equal(i, 3);		/* runs = 3 */
+	return sum / (double)i;
+}
+
+/*
+ * With two boots per mode the comparison between modes takes the boot as
+ * its unit: each mode's row is N = 2 per-boot means, so its spread, and the
+ * half-width of the difference, are the variance between boots, recomputed
+ * here from results.json.
+ */
+static void test_boots_unit(void **s)
+{
+	struct cmd_out o;
+	json_error_t je;
+	json_t *res, *rep, *run, *w, *row, *cmp = NULL;
+	size_t i;
+	double m[2][2];
+	int nm[2] = { 0, 0 };
+
+	(void)s;
+	system("rm -rf " DIR_ "/boots");
+	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/boots-small.ini",
+					 "-o", DIR_ "/boots", NULL });
+	assert_int_equal(o.status, 0);
+	free(o.text);
+	res = json_load_file(DIR_ "/boots/results.json", 0, &je);
+	assert_non_null(res);
+	json_array_foreach(json_object_get(res, "runs"), i, run) {
+		int k = strcmp(json_string_value(json_object_get(run, "mode")), "physical") ? 1 : 0;
+		assert_true(nm[k] < 2);
+		m[k][nm[k]++] = boot_mean(run, "flush");
+	}
+	assert_int_equal(nm[0], 2);
+	assert_int_equal(nm[1], 2);
+	json_decref(res);
+
+	itest_run(&o, (const char *[]){ "report", DIR_ "/boots", "-o", DIR_ "/boots/report", NULL });
+	assert_int_equal(o.status, 0);
+	free(o.text);
+	rep = json_load_file(DIR_ "/boots/report/report.json", 0, &je);
+	assert_non_null(rep);
+	json_array_foreach(json_object_get(rep, "workloads"), i, w)
+		if (!strcmp(json_string_value(json_object_get(w, "workload")), "flush"))
+			cmp = json_object_get(w, "comparison");
+	assert_non_null(cmp);
+	assert_string_equal(json_string_value(json_object_get(cmp, "unit")), "boots");
+	json_array_foreach(json_object_get(cmp, "rows"), i, row) {
+		int k = strcmp(json_string_value(json_object_get(row, "name")), "physical") ? 1 : 0;
+		double avg = (m[k][0] + m[k][1]) / 2, sd = fabs(m[k][0] - m[k][1]) / sqrt(2.0);
+
+		assert_int_equal(json_integer_value(json_object_get(row, "n")), 2);
+		assert_true(fabs(json_real_value(json_object_get(row, "avg")) - avg) <= 1e-6 * avg);
+		assert_true(fabs(json_real_value(json_object_get(row, "stddev")) - sd) <= 1e-6 * avg);
+		if (k) {
+			/* Student's t, 2 df, pooled s of the boots: t(0.975, 2) = 4.303 */
+			json_t *c = json_object_get(row, "comparison");
+			double s0 = fabs(m[0][0] - m[0][1]) / sqrt(2.0);
+			double ps = sqrt((s0 * s0 + sd * sd) / 2);
+			double hw = 4.303 * ps * sqrt(1.0 / 2 + 1.0 / 2);
+			double got = json_real_value(json_object_get(
+				json_object_get(c, "student"), "half_width"));
+			assert_true(fabs(got - hw) <= 1e-3 * hw);
+		}
+	}
+	json_decref(rep);
 }
 
 /*
@@ -292,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_trace_ipi),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_boots_unit),
 	};
 	return cmocka_run_group_tests_name("integration: run", tests, NULL, NULL);
 }

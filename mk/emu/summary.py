@@ -7,7 +7,8 @@ workload ran (its window comes from run.log's progress stamps, on the
 clock of QEMU's start, as the samples' 'age'): the load average at the
 start, QEMU's host CPU time per second (cores), the busiest vCPU thread's
 (the sender's) cores, and of the sender's wall time the share on a host
-CPU, waiting for one (run queue) and neither (asleep: blocked in QEMU).
+CPU, waiting for one (run queue) and neither (asleep: blocked in QEMU),
+and how many vCPU threads were waiting for a host CPU on average.
 Then per TCG threading and mode: the boots' medians, their spread and the
 ratio of their mean to physical mode's.  The replicated unit is the boot.
 """
@@ -75,7 +76,9 @@ def host_side(samples, rid, t0, t1):
         ca, cb = A['cpu'], B['cpu']
         idle = (cb[3] + cb[4]) - (ca[3] + ca[4])
         busy = (sum(cb) - sum(ca) - idle) / HZ / dt
-    return {'load': float(A['load'][0]), 'qemu': sum(x['cores'] for x in th),
+    waiting = (sum(x['runq'] for x in vcpus) if vcpus and vcpus[0]['runq'] is not None
+               else None)
+    return {'load': float(A['load'][0]), 'qemu': sum(x['cores'] for x in th), 'waiting': waiting,
             'sender': vcpus[0] if vcpus else None, 'busy': busy,
             'others': A.get('other_qemus')}
 
@@ -109,7 +112,8 @@ def main(dirs):
                          f"{h['qemu']:.2f} cores, sender {s['name']} {s['cores']:.2f} cores")
                 if s['on'] is not None:
                     line += (f" (on a CPU {s['on']:.2f}, run queue {s['runq']:.2f}, "
-                             f"asleep {max(0, 1 - s['on'] - s['runq']):.2f})")
+                             f"asleep {max(0, 1 - s['on'] - s['runq']):.2f}); vCPU threads "
+                             f"waiting for a CPU {h['waiting']:.2f} on average")
             print(line)
     print()
     for tcg in sorted({r['tcg'] for r in rows}):

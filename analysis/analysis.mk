@@ -2,6 +2,9 @@
 analysis_SRCS := $(wildcard analysis/*.c)
 analysis_TESTS := $(wildcard analysis/tests/test_*.c)
 analysis_LIBS := -ljansson -lgsl -lgslcblas
+# Formats are checked beyond -Wall: no non-literal format strings, and
+# an_err()/sb_printf()/progress() carry format attributes.
+analysis_CFLAGS += -Wformat=2
 
 # The GitLab CI template, run for real with gitlab-ci-local (shell executor)
 # on fixture results; part of `make test` through UNIT_EXTRA.
@@ -9,3 +12,28 @@ analysis_LIBS := -ljansson -lgsl -lgslcblas
 ci-template-test: $(BUILD)/bin/ipibench
 	@bash analysis/tests/ci_template_test.sh
 UNIT_EXTRA += ci-template-test
+
+# test_hostile runs the real binary (the sanitizer build) on poisoned files.
+$(BUILD)/asan/analysis/tests/test_hostile: | $(BUILD)/asan/bin/ipibench
+
+# ci.sh publish fetching the previous history from a loopback HTTP server:
+# only HTTP 404 means "first pipeline" (part of `make test` through UNIT_EXTRA).
+.PHONY: ci-fetch-test
+ci-fetch-test: $(BUILD)/bin/ipibench
+	@bash analysis/tests/ci_fetch_test.sh
+UNIT_EXTRA += ci-fetch-test
+
+# ---- fuzzing the results.json reader (libFuzzer, clang), as probes/ does --
+# The readers of report and history (results.json, hyperfine JSON, perf
+# stat CSV), the statistics and the escapers; seeds in analysis/fuzz/corpus.
+# `make fuzz` / `fuzz-smoke` run every FUZZ_BINS entry from its
+# FUZZ_CORPUS_<name>.
+FUZZ_RESULTS_SRCS := analysis/fuzz/fuzz_results.c analysis/inputs.c analysis/runlevel.c analysis/util.c \
+	analysis/stats.c analysis/plot.c safeio/safeio.c
+$(BUILD)/fuzz/fuzz_results: $(FUZZ_RESULTS_SRCS) $(wildcard analysis/*.h safeio/*.h probes/include/ipibench/*.h)
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iprobes/include -I. \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(FUZZ_RESULTS_SRCS) -ljansson -lgsl -lgslcblas -lm -o $@
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_results
+FUZZ_CORPUS_fuzz_results := analysis/fuzz/corpus

@@ -7,7 +7,8 @@
 #       is newer than MARKER into DEST/ (the bench job's artifacts)
 #   analysis/ci.sh publish OUT RESULTS...
 #       merge the previous history (IPIBENCH_HISTORY_URL, by default
-#       $CI_PAGES_URL/results.tar.gz, when reachable) with the result sets
+#       $CI_PAGES_URL/results.tar.gz; HTTP 404 means there is none yet, any
+#       other failure to fetch it fails the job) with the result sets
 #       found under RESULTS..., write a report per new set and the history
 #       (index.html, plots) into OUT, and OUT/results.tar.gz for the next
 #       pipeline.  Records the regression verdict in OUT/history-status.
@@ -38,6 +39,40 @@ collect() {
 	[ "$n" -gt 0 ] || die "no results.json newer than $marker under results/: did the bench run?"
 }
 
+# Fetch URL into FILE.  Only HTTP 404 means "no history yet" (status 1);
+# anything else that is not a whole 200 (no curl, DNS, refused, timeout,
+# 5xx, a truncated body) fails the job with the reason: a silently reset
+# history would make the regression check pass silently.
+fetch_history() {
+	local url=$1 file=$2 code rc=0
+	command -v curl >/dev/null 2>&1 ||
+		die "curl not found: cannot fetch the previous history from $url (apt-get install curl)"
+	code=$(curl -sS -L --max-time 60 -o "$file" -w '%{http_code}' "$url" 2>"$file.err") || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		die "cannot fetch the previous history from $url: $(tail -n 1 "$file.err") (curl status $rc)"
+	fi
+	case $code in
+	200) return 0 ;;
+	404) return 1 ;;
+	000) case $url in file://*) return 0 ;; esac ;;	# not HTTP: curl's status said it
+	esac
+	die "cannot fetch the previous history from $url: HTTP $code"
+}
+
+# Unpack the previous history, refusing anything but plain files and
+# directories with relative paths (the tarball is as untrusted as results).
+unpack_history() {
+	local url=$1 file=$2 dest=$3 bad
+	tar -tzf "$file" >"$file.list" 2>"$file.err" ||
+		die "previous history from $url is not a gzip'ed tarball: $(tail -n 1 "$file.err")"
+	bad=$(grep -E -m 1 '(^/|(^|/)\.\.(/|$))' "$file.list") &&
+		die "previous history from $url: member '$bad' is outside the archive"
+	bad=$(tar -tvzf "$file" | grep -E -m 1 -v '^[-d]') &&
+		die "previous history from $url: not a file or directory: $bad"
+	tar -xzf "$file" -C "$dest" --no-same-owner --no-same-permissions ||
+		die "previous history from $url: cannot unpack it"
+}
+
 publish() {
 	local out=$1
 	shift
@@ -53,11 +88,11 @@ publish() {
 	# 1. earlier result sets
 	local url=${IPIBENCH_HISTORY_URL:-${CI_PAGES_URL:+$CI_PAGES_URL/results.tar.gz}}
 	if [ -n "$url" ]; then
-		if curl -fsSL --max-time 60 "$url" -o "$work/prev.tar.gz" 2>/dev/null; then
-			tar -xzf "$work/prev.tar.gz" -C "$sets"
+		if fetch_history "$url" "$work/prev.tar.gz"; then
+			unpack_history "$url" "$work/prev.tar.gz" "$sets"
 			echo "ci.sh: previous history from $url: $(ls "$sets" | wc -l) result sets"
 		else
-			echo "ci.sh: no previous history at $url (first pipeline?)"
+			echo "ci.sh: no previous history at $url (HTTP 404: first pipeline)"
 		fi
 	fi
 	if [ -n "${IPIBENCH_HISTORY_DIR:-}" ] && [ -d "$IPIBENCH_HISTORY_DIR" ]; then

@@ -3,15 +3,23 @@
  *
  * One time series per host (host.name), CPU count, workload and mode,
  * across result sets ordered by commit and date.  The regression rule
- * (stated in --help, history.md, history.json and index.html):
+ * (stated in --help, history.md, history.json and index.html), on
+ * run-level samples (runlevel.c: boots when both sets have >= 2 per mode,
+ * else the timed loops), never on per-call samples:
  *
- *   a result set regresses a series when the 95% CI of its median (exact
- *   order statistics) lies entirely above the CI of the previous result set
- *   of the same series, by more than the threshold:
- *       ci_lo(this) > ci_hi(previous) * (1 + threshold)     (default 5%)
+ *   a result set regresses a series when ministat's comparison with the
+ *   previous set of the series (Student's t at 95%, Welch's t where the
+ *   variances differ) proves a slowdown whose whole 95% interval lies above
+ *   the threshold:  pct - pct_half > threshold   (default 5%)
  *
  * The previous set is the one just before in the order (commit, then
  * date), so a lasting slowdown is flagged once, where it appeared.
+ *
+ * Layout: history_load() reads and orders the sets, builds the series and
+ * applies the rule (flag_regressions()); history_compute() derives what is
+ * shown (the rule's text, regression lines, table cells, plotted values,
+ * blocks of series); render_plots(), render_md(), render_html() and
+ * render_json() only format that model.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,14 +30,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "safeio/safeio.h"
 #include "analysis/analysis.h"
+#include "analysis/compare.h"
 #include "analysis/internal.h"
+#include "analysis/ministat.h"
 
 #define RULE_FMT \
-	"a result set regresses a series (host, CPUs, workload, mode) when the 95%% CI " \
-	"of its median latency (exact order statistics) lies entirely above the CI of " \
-	"the previous result set in the series by more than %.3g%%: " \
-	"ci_lo(this) > ci_hi(previous) x %.4g"
+	"a result set regresses a series (host, CPUs, workload, mode) when a " \
+	"ministat comparison of its run-level samples (boots when both sets have " \
+	"two or more per mode, else timed loops) with the previous result set in " \
+	"the series proves at 95%% confidence a slowdown of more than %.3g%%: " \
+	"difference%% - half-width%% > %.3g (Student's t, Welch's where the variances " \
+	"differ); sets without run-level samples are not judged"
 
 static const char history_help[] =
 	"usage: ipibench history RESULTS... [-o OUT] [--threshold PCT]\n"
@@ -42,11 +55,19 @@ static const char history_help[] =
 	"commit (tool.commit; a commit takes the date of its earliest result set),\n"
 	"then by their \"created\" date.\n"
 	"\n"
-	"Regression rule: a result set regresses a series when the 95% CI of its\n"
-	"median (exact order statistics, Binomial(n, 1/2)) lies entirely above the\n"
-	"CI of the previous result set of that series by more than the threshold:\n"
-	"    ci_lo(this) > ci_hi(previous) * (1 + PCT/100)\n"
-	"A lasting slowdown is flagged once, at the set where it appeared.\n"
+	"Regression rule, on run-level samples only (per-call samples of one boot\n"
+	"are not independent observations): the unit is the boot when both sets\n"
+	"have two or more boots per mode (a boot's value: the mean ns per call of\n"
+	"its timed loops, or of its calls without loops), else the timed loops\n"
+	"(ns / calls).  A result set regresses a series when ministat's comparison\n"
+	"with the previous set of that series (Student's t at 95%, Welch's t when\n"
+	"an F test finds the variances differ) proves a slowdown whose whole 95%\n"
+	"interval lies above the threshold:\n"
+	"    difference% - half-width% > PCT\n"
+	"With one boot per set the loops cannot tell a slower build from a slower\n"
+	"boot: use repetitions >= 2 where that matters.  Sets without loops and\n"
+	"with one boot per mode are shown, not judged.  A lasting slowdown is\n"
+	"flagged once, at the set where it appeared.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output OUT          output directory (default: history)\n"
@@ -69,7 +90,13 @@ struct point {
 	size_t set;		/* index into d.sets */
 	struct group *g;
 	bool flagged;
-	double change;		/* median / previous median - 1, NAN for the first */
+	double change;		/* run-level avg / previous - 1 (NAN: first, none) */
+	enum rl_unit unit;	/* of the comparison with the previous point */
+	struct ms_vitals v;	/* run-level vitals in that unit (v.n 0: none) */
+	struct ms_diff diff;	/* against the previous point */
+	/* figures shown (history_compute()) */
+	char cell[160];		/* its table cell in history.md and index.html */
+	double y, sd;		/* plotted: run-level mean and sd, or median and 0 */
 };
 
 struct series {
@@ -79,6 +106,25 @@ struct series {
 	size_t n;
 };
 
+/* A row of a block's table: a result set where a series of the block has
+ * a point. */
+struct hrow {
+	size_t pos, set;	/* position in the order; index into d.sets */
+	bool reg;		/* a point of the row is flagged */
+};
+
+/* Series [first, end) of one host, CPU count and workload: one plot, one
+ * table. */
+struct hblock {
+	size_t first, end;
+	char *name;		/* the plot: NAME.png, .svg, .gp, .dat */
+	struct hrow *rows;
+	size_t nrows;
+};
+
+/* The model: the dataset, the series with their flagged points, and what
+ * history_compute() derives for the renderers (render_md(), render_html(),
+ * render_json(), render_plots()), which only format it. */
 struct history {
 	const char *out;
 	double threshold;	/* fraction */
@@ -89,6 +135,11 @@ struct history {
 	size_t ns;
 	char **links;		/* --link LABEL=HREF, shown atop index.html */
 	size_t nlinks;
+	size_t nreg, nlatest;	/* flagged points; flagged at a series' newest set */
+	char rule[1024];	/* the regression rule, RULE_FMT with the threshold */
+	char **reglines;	/* per flagged point, in series order */
+	struct hblock *blocks;
+	size_t nblocks;
 	char err[AN_ERRLEN];
 };
 
@@ -97,16 +148,18 @@ static struct history *g_h;	/* for the qsort comparators */
 static int find_results(struct dataset *d, const char *path, int depth, char *err)
 {
 	struct stat st;
-	if (stat(path, &st) != 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+	/* Named by the user (depth 0): followed if a link; found below it:
+	 * never (a results tarball could link anywhere). */
+	if ((depth ? lstat(path, &st) : stat(path, &st)) != 0) {
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
 		return dataset_add_results(d, path, err);
 	char *rj = xasprintf("%s/results.json", path);
 	int rc;
-	if (stat(rj, &st) == 0) {
-		rc = dataset_add_results(d, rj, err);
+	if (lstat(rj, &st) == 0) {
+		rc = dataset_found_results(d, rj, err);
 		free(rj);
 		return rc;
 	}
@@ -116,14 +169,14 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 	struct dirent **ents;
 	int n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	rc = 0;
 	for (int i = 0; i < n; i++) {
 		if (!rc && ents[i]->d_name[0] != '.') {
 			char *p = xasprintf("%s/%s", path, ents[i]->d_name);
-			if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
 				rc = find_results(d, p, depth + 1, err);
 			free(p);
 		}
@@ -176,9 +229,7 @@ static int cmp_series(const void *a, const void *b)
 		return x->cpus < y->cpus ? -1 : 1;
 	if ((c = strcmp(x->workload, y->workload)))
 		return c;
-	if ((c = mode_rank(x->mode) - mode_rank(y->mode)))
-		return c;
-	return strcmp(x->mode, y->mode);
+	return mode_cmp(x->mode, y->mode);
 }
 
 static void build_series(struct history *h)
@@ -209,26 +260,45 @@ static void build_series(struct history *h)
 	}
 	for (size_t k = 0; k < h->ns; k++)
 		qsort(h->s[k].pts, h->s[k].n, sizeof(struct point), cmp_points);
-	qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
+	if (h->ns)	/* qsort(NULL, 0) is undefined */
+		qsort(h->s, h->ns, sizeof(*h->s), cmp_series);
 }
 
-/* The rule.  Returns the number of flagged points. */
-static size_t flag_regressions(struct history *h)
+static void group_vitals(const struct group *g, enum rl_unit u, struct ms_vitals *v)
 {
-	size_t nflag = 0;
+	size_t n = 0;
+	double *x = u == RL_NONE ? NULL : runlevel_sample(g, u, &n);
+	memset(v, 0, sizeof(*v));
+	if (x)
+		ms_vitals(x, n, v);
+	free(x);
+}
+
+/* The rule: flags the points that regressed.  Each point keeps its
+ * vitals in the unit of its comparison with the previous point (the first
+ * in its own). */
+static void flag_regressions(struct history *h)
+{
 	for (size_t k = 0; k < h->ns; k++) {
 		struct series *s = &h->s[k];
+		s->pts[0].unit = runlevel_unit(&s->pts[0].g, 1);
+		group_vitals(s->pts[0].g, s->pts[0].unit, &s->pts[0].v);
 		for (size_t i = 1; i < s->n; i++) {
 			struct point *p = &s->pts[i], *q = &s->pts[i - 1];
-			p->change = p->g->sum.median / q->g->sum.median - 1.0;
-			if (p->g->sum.ci_ok && q->g->sum.ci_ok &&
-			    p->g->sum.ci_lo > q->g->sum.ci_hi * (1.0 + h->threshold)) {
+			struct group *pair[2] = { q->g, p->g };
+			struct ms_vitals qv;
+			p->unit = runlevel_unit(pair, 2);
+			group_vitals(q->g, p->unit, &qv);
+			group_vitals(p->g, p->unit, &p->v);
+			if (p->unit == RL_NONE || ms_compare(&qv, &p->v, 0.95, &p->diff))
+				continue;
+			p->change = p->v.avg / qv.avg - 1.0;
+			double half = p->diff.used == MS_WELCH ? p->diff.welch_pct_half :
+				      p->diff.pct_half;
+			if (p->diff.verdict && p->diff.pct - half > h->threshold * 100.0)
 				p->flagged = true;
-				nflag++;
-			}
 		}
 	}
-	return nflag;
 }
 
 static const char *short_commit(const char *c, char *b)
@@ -256,267 +326,489 @@ static struct point *point_at(struct series *s, size_t set)
 	return NULL;
 }
 
-static void html_escape(struct sbuf *b, const char *s)
+static double pct_half(const struct ms_diff *d)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': sb_puts(b, "&lt;"); break;
-		case '>': sb_puts(b, "&gt;"); break;
-		case '&': sb_puts(b, "&amp;"); break;
-		case '"': sb_puts(b, "&quot;"); break;
-		default: sb_printf(b, "%c", *s);
+	return d->used == MS_WELCH ? d->welch_pct_half : d->pct_half;
+}
+
+/* ---- the model: what every output shows, computed once ------------------ */
+/* The table cell of a point (the same in history.md and index.html) and
+ * its plotted value: run-level mean +/- sd, else the per-call median. */
+static void point_figures(struct point *p)
+{
+	char chg[64] = "";
+	if (!isnan(p->change))
+		snprintf(chg, sizeof(chg), " (%+.1f%% +/- %.1f%%)", p->diff.pct,
+			 pct_half(&p->diff));
+	if (p->v.n)
+		snprintf(p->cell, sizeof(p->cell), "%.0f (%zu %s)%s", p->v.avg, p->v.n,
+			 rl_unit_name(p->unit), chg);
+	else
+		snprintf(p->cell, sizeof(p->cell), "median %.0f per call (no run-level sample)",
+			 p->g->sum.median);
+	p->y = p->v.n ? p->v.avg : p->g->sum.median;
+	p->sd = p->v.n > 1 ? p->v.stddev : 0.0;
+}
+
+/* The line that names a flagged point (shown in history.md and index.html). */
+static char *regression_line(const struct history *h, const struct series *s, size_t i)
+{
+	const struct dataset *d = &h->d;
+	const struct point *p = &s->pts[i], *q = &s->pts[i - 1];
+	const struct resultset *rs = &d->sets[p->set];
+	return xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): %.0f ns per "
+			 "call (mean of %zu %s), %+.2f%% +/- %.2f%% vs %s (%s, 95%%)",
+			 s->host, s->cpus, s->workload, s->mode, rs->path, rs->commit,
+			 rs->created, p->v.avg, p->v.n, rl_unit_name(p->unit), p->diff.pct,
+			 pct_half(&p->diff), d->sets[q->set].commit,
+			 p->diff.used == MS_WELCH ? "Welch's t" : "Student's t");
+}
+
+/* One block of series: its plot's name and the result sets (positions in
+ * the order) where any of its series has a point. */
+static void block_compute(struct history *h, struct hblock *b)
+{
+	const struct series *s0 = &h->s[b->first];
+	char *raw = xasprintf("history-%s-%ldcpu-%s", s0->host, s0->cpus, s0->workload);
+	b->name = slugify(raw);
+	free(raw);
+	b->rows = xcalloc(h->d.nsets, sizeof(*b->rows));
+	for (size_t pos = 0; pos < h->d.nsets; pos++) {
+		size_t set = h->order[pos];
+		bool any = false, reg = false;
+		for (size_t k = b->first; k < b->end; k++) {
+			struct point *p = point_at(&h->s[k], set);
+			any |= p != NULL;
+			reg |= p && p->flagged;
 		}
+		if (any)
+			b->rows[b->nrows++] = (struct hrow){ .pos = pos, .set = set, .reg = reg };
 	}
 }
 
-static int render(struct history *h, size_t nflag, size_t nlatest)
+/* After the regression rule: the counts, the rule's text, the regression
+ * lines, each point's figures and the blocks. */
+static void history_compute(struct history *h)
 {
-	struct dataset *d = &h->d;
-	struct sbuf md = { 0 }, html = { 0 };
-	char rule[512];
-	snprintf(rule, sizeof(rule), RULE_FMT, h->threshold * 100.0, 1.0 + h->threshold);
+	snprintf(h->rule, sizeof(h->rule), RULE_FMT, h->threshold * 100.0,
+		 h->threshold * 100.0);
+	for (size_t k = 0; k < h->ns; k++) {
+		struct series *s = &h->s[k];
+		if (s->n && s->pts[s->n - 1].flagged)
+			h->nlatest++;
+		for (size_t i = 0; i < s->n; i++) {
+			point_figures(&s->pts[i]);
+			if (!s->pts[i].flagged)
+				continue;
+			h->reglines = xrealloc(h->reglines, (h->nreg + 1) * sizeof(char *));
+			h->reglines[h->nreg++] = regression_line(h, s, i);
+		}
+	}
+	for (size_t i = 0; i < h->ns; i = block_end(h, i)) {
+		h->blocks = xrealloc(h->blocks, (h->nblocks + 1) * sizeof(*h->blocks));
+		struct hblock *b = &h->blocks[h->nblocks++];
+		*b = (struct hblock){ .first = i, .end = block_end(h, i) };
+		block_compute(h, b);
+	}
+}
+
+static void history_model_free(struct history *h)
+{
+	for (size_t i = 0; i < h->nreg; i++)
+		free(h->reglines[i]);
+	free(h->reglines);
+	for (size_t i = 0; i < h->nblocks; i++) {
+		free(h->blocks[i].name);
+		free(h->blocks[i].rows);
+	}
+	free(h->blocks);
+}
+
+/* ---- renderers: they only format the model ------------------------------- */
+static void html_escape(struct sbuf *b, const char *s)
+{
+	char *e = html_text(s);
+	sb_puts(b, e);
+	free(e);
+}
+
+/* An HREF given with --link, for an href attribute or a Markdown link:
+ * anything outside a URL's plain characters percent-encoded. */
+static char *href_text(const char *s)
+{
+	struct sbuf b = { 0 };
+	sb_puts(&b, "");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-._~/:=?&#%+", c))
+			sb_printf(&b, "%c", c);
+		else
+			sb_printf(&b, "%%%02X", c);
+	}
+	return b.s;
+}
+
+/* --link LABEL=HREF: its label and its percent-encoded href (malloc'ed). */
+static void link_parts(const char *link, char **label, char **href)
+{
+	const char *eq = strchr(link, '=');
+	*label = xasprintf("%.*s", (int)(eq - link), link);
+	*href = href_text(eq + 1);
+}
+
+/* The rows of a block's table, in the markup of history.md or index.html:
+ * one per result set, one cell per series of the block. */
+struct markup {
+	char *(*esc)(const char *);	/* md_text, html_text */
+	void (*row_head)(struct sbuf *out, const struct hrow *row, const char *commit,
+			 const char *created);
+	const char *cell_open, *regression, *cell_close, *missing, *row_end;
+	const char *item_open, *item_close;	/* of a list */
+	/* the regressions: "<regs_open>N<regs_count>" items "<regs_close>", or
+	 * no_regression */
+	const char *regs_open, *regs_count, *regs_close, *no_regression;
+	/* the --link list: links_open, one link_item each, links_close */
+	void (*link_item)(struct sbuf *out, const char *label, const char *href);
+	const char *links_open, *links_close;
+};
+
+static void table_rows(const struct history *h, const struct hblock *b, struct sbuf *out,
+		       const struct markup *m)
+{
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct resultset *rs = &h->d.sets[b->rows[r].set];
+		char cb[16];
+		char *ec = m->esc(short_commit(rs->commit, cb)), *ecr = m->esc(rs->created);
+		m->row_head(out, &b->rows[r], ec, ecr);
+		free(ec), free(ecr);
+		for (size_t k = b->first; k < b->end; k++) {
+			const struct point *p = point_at(&h->s[k], b->rows[r].set);
+			if (!p) {
+				sb_puts(out, m->missing);
+				continue;
+			}
+			sb_puts(out, m->cell_open);
+			sb_puts(out, p->cell);
+			sb_puts(out, p->flagged ? m->regression : "");
+			sb_puts(out, m->cell_close);
+		}
+		sb_puts(out, m->row_end);
+	}
+}
+
+static void md_row_head(struct sbuf *out, const struct hrow *row, const char *commit,
+			const char *created)
+{
+	sb_printf(out, "| %zu | %s | %s |", row->pos + 1, commit, created);
+}
+
+static void html_row_head(struct sbuf *out, const struct hrow *row, const char *commit,
+			  const char *created)
+{
+	sb_printf(out, "<tr%s><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">%s</td>",
+		  row->reg ? " class=\"reg\"" : "", row->pos + 1, commit, created);
+}
+
+static void md_link(struct sbuf *out, const char *label, const char *href)
+{
+	char *ml = md_text(label);
+	sb_printf(out, "- [%s](%s)\n", ml, href);
+	free(ml);
+}
+
+static void html_link(struct sbuf *out, const char *label, const char *href)
+{
+	sb_puts(out, "<li><a href=\"");
+	html_escape(out, href);
+	sb_puts(out, "\">");
+	html_escape(out, label);
+	sb_puts(out, "</a></li>\n");
+}
+
+static const struct markup md_markup = {
+	md_text, md_row_head, " ", " **REGRESSION**", " |", " - |", "\n", "- ", "\n",
+	"**", " regression(s)**:\n\n", "", "No regression.\n", md_link, "", "\n",
+};
+static const struct markup html_markup = {
+	html_text, html_row_head, "<td>", " <span class=\"bad\">REGRESSION</span>", "</td>",
+	"<td>-</td>", "</tr>\n", "<li>", "</li>\n",
+	"<p class=\"bad\">", " regression(s):</p>\n<ul>\n", "</ul>\n", "<p>No regression.</p>\n",
+	html_link, "<ul>\n", "</ul>\n",
+};
+
+/* The --link LABEL=HREF list (nothing without links). */
+static void link_list(const struct history *h, struct sbuf *out, const struct markup *m)
+{
+	if (!h->nlinks)
+		return;
+	sb_puts(out, m->links_open);
+	for (size_t i = 0; i < h->nlinks; i++) {
+		char *label, *href;
+		link_parts(h->links[i], &label, &href);
+		m->link_item(out, label, href);
+		free(href);
+		free(label);
+	}
+	sb_puts(out, m->links_close);
+}
+
+/* How many regressions, then one item per regression line. */
+static void regression_list(const struct history *h, struct sbuf *out, const struct markup *m)
+{
+	if (!h->nreg) {
+		sb_puts(out, m->no_regression);
+		return;
+	}
+	sb_printf(out, "%s%zu%s", m->regs_open, h->nreg, m->regs_count);
+	for (size_t i = 0; i < h->nreg; i++) {
+		char *e = m->esc(h->reglines[i]);
+		sb_puts(out, m->item_open);
+		sb_puts(out, e);
+		sb_puts(out, m->item_close);
+		free(e);
+	}
+	sb_puts(out, m->regs_close);
+}
+
+/* ---- history.md ---------------------------------------------------------- */
+static void md_head(const struct history *h, struct sbuf *md)
+{
+	sb_printf(md, "# ipibench history\n\n%zu result sets, %zu series. Regression rule: %s.\n\n",
+		  h->d.nsets, h->ns, h->rule);
+	link_list(h, md, &md_markup);
+	regression_list(h, md, &md_markup);
+}
+
+static void md_block(const struct history *h, const struct hblock *b, struct sbuf *md)
+{
+	const struct series *s0 = &h->s[b->first];
+	char *mw = md_code(s0->workload), *mt = md_text(s0->type), *mh = md_text(s0->host);
+	sb_printf(md, "\n## %s (%s) on %s, %ld CPUs\n\nRun-level mean ns per call "
+		      "(N, unit) and its change vs the previous set (95%% half-width); "
+		      "per-call median (descriptive) where there is no run-level sample:"
+		      "\n\n| # | commit | created |",
+		  mw, mt, mh, s0->cpus);
+	free(mw), free(mt), free(mh);
+	for (size_t k = b->first; k < b->end; k++) {
+		char *mm = md_text(h->s[k].mode);
+		sb_printf(md, " %s |", mm);
+		free(mm);
+	}
+	sb_puts(md, "\n|---:|---|---|");
+	for (size_t k = b->first; k < b->end; k++)
+		sb_puts(md, "---|");
+	sb_puts(md, "\n");
+	table_rows(h, b, md, &md_markup);
+}
+
+static void render_md(const struct history *h, struct sbuf *md)
+{
+	md_head(h, md);
+	for (size_t i = 0; i < h->nblocks; i++)
+		md_block(h, &h->blocks[i], md);
+}
+
+/* ---- index.html ---------------------------------------------------------- */
+static void html_head(const struct history *h, struct sbuf *html)
+{
+	sb_puts(html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+		      "<title>ipibench history</title>\n<style>\n"
+		      "body{font-family:sans-serif;margin:2em;max-width:1100px}\n"
+		      "table{border-collapse:collapse;margin:1em 0}\n"
+		      "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}\n"
+		      "td.l,th.l{text-align:left}\ntr.reg td{background:#fdd}\n"
+		      ".bad{color:#b00;font-weight:bold}\nimg{max-width:100%}\n"
+		      "</style></head><body>\n<h1>ipibench history</h1>\n<p>");
+	sb_printf(html, "%zu result sets, %zu series. <b>Regression rule</b>: ", h->d.nsets, h->ns);
+	html_escape(html, h->rule);
+	sb_puts(html, ".</p>\n");
+	link_list(h, html, &html_markup);
+	regression_list(h, html, &html_markup);
+}
+
+static void html_block(const struct history *h, const struct hblock *b, struct sbuf *html)
+{
+	const struct series *s0 = &h->s[b->first];
+	char *hw = html_text(s0->workload), *ht = html_text(s0->type),
+	     *hh = html_text(s0->host), *hn = html_text(b->name);
+	sb_printf(html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
+			"<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
+			"<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
+			"<a href=\"%s.dat\">data</a></p>\n<table><tr><th>#</th>"
+			"<th class=\"l\">commit</th><th class=\"l\">created</th>",
+		  hw, ht, hh, s0->cpus, hn, hn, hn, hn, hn, hn);
+	free(hw), free(ht), free(hh), free(hn);
+	for (size_t k = b->first; k < b->end; k++) {
+		sb_puts(html, "<th>");
+		html_escape(html, h->s[k].mode);
+		sb_puts(html, "</th>");
+	}
+	sb_puts(html, "</tr>\n");
+	table_rows(h, b, html, &html_markup);
+	sb_puts(html, "</table>\n");
+}
+
+static void render_html(const struct history *h, struct sbuf *html)
+{
+	html_head(h, html);
+	for (size_t i = 0; i < h->nblocks; i++)
+		html_block(h, &h->blocks[i], html);
+	sb_puts(html, "</body></html>\n");
+}
+
+/* ---- history.json -------------------------------------------------------- */
+static json_t *json_points(const struct history *h, const struct series *s)
+{
+	json_t *pts = json_array();
+	for (size_t p = 0; p < s->n; p++) {
+		const struct point *pt = &s->pts[p];
+		const struct summary *sm = &pt->g->sum;
+		const struct resultset *rs = &h->d.sets[pt->set];
+		json_array_append_new(pts, json_pack(
+			"{s:s, s:s, s:s, s:I, s:f, s:s, s:o, s:o, s:o, s:b}",
+			"results", rs->path, "commit", rs->commit, "created", rs->created,
+			"n_calls", (json_int_t)sm->n, "median_per_call", sm->median,
+			"unit", rl_unit_name(pt->unit),
+			"runlevel", pt->v.n ? cmp_vitals_json(&pt->v) : json_null(),
+			"comparison", p ? cmp_diff_json(&pt->diff, "previous set") : json_null(),
+			"change", isnan(pt->change) ? json_null() : json_real(pt->change),
+			"regression", pt->flagged));
+	}
+	return pts;
+}
+
+static json_t *render_json(const struct history *h)
+{
+	const struct dataset *d = &h->d;
 	json_t *js = json_pack("{s:i, s:s, s:s, s:f, s:I, s:I, s:[], s:[]}",
 			       "schema_version", 1, "generator", "ipibench history",
-			       "rule", rule, "threshold", h->threshold,
-			       "regressions", (json_int_t)nflag,
-			       "regressions_at_latest", (json_int_t)nlatest,
+			       "rule", h->rule, "threshold", h->threshold,
+			       "regressions", (json_int_t)h->nreg,
+			       "regressions_at_latest", (json_int_t)h->nlatest,
 			       "result_sets", "series");
 	json_t *jsets = json_object_get(js, "result_sets");
 	json_t *jseries = json_object_get(js, "series");
-
-	sb_printf(&md, "# ipibench history\n\n%zu result sets, %zu series. Regression rule: %s.\n\n",
-		  d->nsets, h->ns, rule);
-	sb_puts(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
-		       "<title>ipibench history</title>\n<style>\n"
-		       "body{font-family:sans-serif;margin:2em;max-width:1100px}\n"
-		       "table{border-collapse:collapse;margin:1em 0}\n"
-		       "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}\n"
-		       "td.l,th.l{text-align:left}\ntr.reg td{background:#fdd}\n"
-		       ".bad{color:#b00;font-weight:bold}\nimg{max-width:100%}\n"
-		       "</style></head><body>\n<h1>ipibench history</h1>\n<p>");
-	sb_printf(&html, "%zu result sets, %zu series. <b>Regression rule</b>: ", d->nsets, h->ns);
-	html_escape(&html, rule);
-	sb_puts(&html, ".</p>\n");
-	if (h->nlinks) {
-		sb_puts(&html, "<ul>\n");
-		for (size_t i = 0; i < h->nlinks; i++) {
-			const char *eq = strchr(h->links[i], '=');
-			char *label = xasprintf("%.*s", (int)(eq - h->links[i]), h->links[i]);
-			sb_puts(&html, "<li><a href=\"");
-			html_escape(&html, eq + 1);
-			sb_puts(&html, "\">");
-			html_escape(&html, label);
-			sb_puts(&html, "</a></li>\n");
-			sb_printf(&md, "- [%s](%s)\n", label, eq + 1);
-			free(label);
-		}
-		sb_puts(&html, "</ul>\n");
-		sb_puts(&md, "\n");
-	}
-	if (nflag) {
-		sb_printf(&md, "**%zu regression(s)**:\n\n", nflag);
-		sb_printf(&html, "<p class=\"bad\">%zu regression(s):</p>\n<ul>\n", nflag);
-	} else {
-		sb_puts(&md, "No regression.\n");
-		sb_puts(&html, "<p>No regression.</p>\n");
-	}
-	for (size_t k = 0; k < h->ns; k++)
-		for (size_t i = 0; i < h->s[k].n; i++) {
-			struct point *p = &h->s[k].pts[i];
-			if (!p->flagged)
-				continue;
-			struct resultset *rs = &d->sets[p->set];
-			struct point *q = &h->s[k].pts[i - 1];
-			char *line = xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): median %.0f ns "
-					       "(CI %.0f..%.0f), %+.1f%% vs %s (CI %.0f..%.0f)",
-					       h->s[k].host, h->s[k].cpus, h->s[k].workload,
-					       h->s[k].mode, rs->path, rs->commit, rs->created,
-					       p->g->sum.median, p->g->sum.ci_lo, p->g->sum.ci_hi,
-					       p->change * 100.0, d->sets[q->set].commit,
-					       q->g->sum.ci_lo, q->g->sum.ci_hi);
-			sb_printf(&md, "- %s\n", line);
-			sb_puts(&html, "<li>");
-			html_escape(&html, line);
-			sb_puts(&html, "</li>\n");
-			free(line);
-		}
-	if (nflag)
-		sb_puts(&html, "</ul>\n");
-
 	for (size_t pos = 0; pos < d->nsets; pos++) {
-		struct resultset *rs = &d->sets[h->order[pos]];
+		const struct resultset *rs = &d->sets[h->order[pos]];
 		json_array_append_new(jsets, json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:b}",
 			"position", (int)pos + 1, "path", rs->path, "commit", rs->commit,
 			"created", rs->created, "host", rs->host_name,
 			"cpus", (json_int_t)rs->cpus, "emulated", rs->emulated));
 	}
+	for (size_t i = 0; i < h->nblocks; i++)
+		for (size_t k = h->blocks[i].first; k < h->blocks[i].end; k++) {
+			const struct series *s = &h->s[k];
+			json_array_append_new(jseries, json_pack(
+				"{s:s, s:I, s:s, s:s, s:s, s:s, s:o}",
+				"host", s->host, "cpus", (json_int_t)s->cpus, "workload", s->workload,
+				"type", s->type, "mode", s->mode, "plot", h->blocks[i].name,
+				"points", json_points(h, s)));
+		}
+	return js;
+}
 
+/* ---- plots: history-*.dat + .gp, drawn by gnuplot ------------------------ */
+static void plot_data(const struct history *h, const struct hblock *b, struct sbuf *dat)
+{
+	sb_puts(dat, "# position commit, then per mode: run-level mean, mean - sd, mean + sd (per-call median when none), regression(0/1) ('-' = missing):");
+	for (size_t k = b->first; k < b->end; k++) {
+		char *ol = one_line(h->s[k].mode);
+		sb_printf(dat, " %s", ol);
+		free(ol);
+	}
+	sb_puts(dat, "\n");
+	for (size_t r = 0; r < b->nrows; r++) {
+		char cb[16];
+		char *ctick = slugify(short_commit(h->d.sets[b->rows[r].set].commit, cb));
+		sb_printf(dat, "%zu %s", b->rows[r].pos + 1, ctick);
+		free(ctick);
+		for (size_t k = b->first; k < b->end; k++) {
+			const struct point *p = point_at(&h->s[k], b->rows[r].set);
+			if (p)
+				sb_printf(dat, " %.17g %.17g %.17g %d", p->y, p->y - p->sd,
+					  p->y + p->sd, p->flagged);
+			else
+				sb_puts(dat, " - - - -");
+		}
+		sb_puts(dat, "\n");
+	}
+}
+
+static void plot_script(const struct history *h, const struct hblock *b, struct sbuf *body)
+{
+	const struct series *s0 = &h->s[b->first];
+	char *title = xasprintf("%s (%s), %s, %ld CPUs: run-level mean ns per call per result set (bars: sd)",
+				s0->workload, s0->type, s0->host, s0->cpus);
+	char *t = gp_quote(title), *df = gp_datafile(b->name);
+	sb_printf(body,
+		  "set title %s\nset xlabel 'result set (commit)'\n"
+		  "set ylabel 'ns per call (run-level mean)'\n"
+		  "set datafile missing '-'\nset key outside right top\n"
+		  "set offsets 0.5, 0.5, 0, 0\nset xtics rotate by -30\nset pointsize 1\nplot ",
+		  t);
+	for (size_t k = b->first; k < b->end; k++) {
+		size_t c = 3 + 4 * (k - b->first);
+		char *qm = gp_quote(h->s[k].mode);
+		sb_printf(body, "%s%s using 1:%zu:%zu:%zu:xtic(2) with yerrorlines title %s",
+			  k == b->first ? "" : ", \\\n     ", df, c, c + 1, c + 2, qm);
+		free(qm);
+	}
+	for (size_t k = b->first; k < b->end; k++) {
+		size_t c = 3 + 4 * (k - b->first);
+		sb_printf(body, ", \\\n     %s using 1:(column(%zu) > 0 ? column(%zu) : NaN) "
+				"with points pt 6 ps 3 lw 2 lc rgb '#cc0000' %s",
+			  df, c + 3, c, k == b->first ? "title 'regression'" : "notitle");
+	}
+	sb_puts(body, "\n");
+	free(df);
+	free(t);
+	free(title);
+}
+
+static int render_plots(struct history *h)
+{
 	int rc = 0;
-	for (size_t i = 0; i < h->ns && !rc; i = block_end(h, i)) {
-		size_t end = block_end(h, i);
-		struct series *s0 = &h->s[i];
-		char *raw = xasprintf("history-%s-%ldcpu-%s", s0->host, s0->cpus, s0->workload);
-		char *name = slugify(raw);
-		free(raw);
-		progress("history: %s", name);
-		sb_printf(&md, "\n## `%s` (%s) on %s, %ld CPUs\n\nMedian latency per operation (ns), "
-			       "95%% CI, change vs the previous set:\n\n| # | commit | created |",
-			  s0->workload, s0->type, s0->host, s0->cpus);
-		sb_printf(&html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
-				 "<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
-				 "<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
-				 "<a href=\"%s.dat\">data</a></p>\n<table><tr><th>#</th>"
-				 "<th class=\"l\">commit</th><th class=\"l\">created</th>",
-			  s0->workload, s0->type, s0->host, s0->cpus, name, name, name, name,
-			  name, name);
-		for (size_t k = i; k < end; k++) {
-			sb_printf(&md, " %s |", h->s[k].mode);
-			sb_printf(&html, "<th>%s</th>", h->s[k].mode);
-		}
-		sb_puts(&md, "\n|---:|---|---|");
-		sb_puts(&html, "</tr>\n");
-		for (size_t k = i; k < end; k++)
-			sb_puts(&md, "---|");
-		sb_puts(&md, "\n");
-
+	for (size_t i = 0; i < h->nblocks && !rc; i++) {
+		const struct hblock *b = &h->blocks[i];
 		struct sbuf dat = { 0 }, body = { 0 };
-		sb_puts(&dat, "# position commit, then per mode: median ci_lo ci_hi regression(0/1) ('-' = missing):");
-		for (size_t k = i; k < end; k++)
-			sb_printf(&dat, " %s", h->s[k].mode);
-		sb_puts(&dat, "\n");
-		for (size_t pos = 0; pos < d->nsets; pos++) {
-			size_t set = h->order[pos];
-			bool any = false, reg = false;
-			for (size_t k = i; k < end; k++) {
-				struct point *p = point_at(&h->s[k], set);
-				any |= p != NULL;
-				reg |= p && p->flagged;
-			}
-			if (!any)
-				continue;
-			struct resultset *rs = &d->sets[set];
-			char cb[16];
-			sb_printf(&md, "| %zu | %s | %s |", pos + 1, short_commit(rs->commit, cb),
-				  rs->created);
-			sb_printf(&html, "<tr%s><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">%s</td>",
-				  reg ? " class=\"reg\"" : "", pos + 1, short_commit(rs->commit, cb),
-				  rs->created);
-			char *ctick = slugify(cb);
-			sb_printf(&dat, "%zu %s", pos + 1, ctick);
-			free(ctick);
-			for (size_t k = i; k < end; k++) {
-				struct point *p = point_at(&h->s[k], set);
-				if (!p) {
-					sb_puts(&md, " - |");
-					sb_puts(&html, "<td>-</td>");
-					sb_puts(&dat, " - - - -");
-					continue;
-				}
-				struct summary *sm = &p->g->sum;
-				char cell[160], chg[32] = "";
-				if (!isnan(p->change))
-					snprintf(chg, sizeof(chg), " (%+.1f%%)", p->change * 100.0);
-				if (sm->ci_ok)
-					snprintf(cell, sizeof(cell), "%.0f [%.0f, %.0f]%s", sm->median,
-						 sm->ci_lo, sm->ci_hi, chg);
-				else
-					snprintf(cell, sizeof(cell), "%.0f (n=%zu, no CI)%s", sm->median,
-						 sm->n, chg);
-				sb_printf(&md, " %s%s |", cell, p->flagged ? " **REGRESSION**" : "");
-				sb_printf(&html, "<td>%s%s</td>", cell,
-					  p->flagged ? " <span class=\"bad\">REGRESSION</span>" : "");
-				sb_printf(&dat, " %.17g %.17g %.17g %d", sm->median,
-					  sm->ci_ok ? sm->ci_lo : sm->median,
-					  sm->ci_ok ? sm->ci_hi : sm->median, p->flagged);
-			}
-			sb_puts(&md, "\n");
-			sb_puts(&html, "</tr>\n");
-			sb_puts(&dat, "\n");
-		}
-		sb_puts(&html, "</table>\n");
-
-		char *title = xasprintf("%s (%s), %s, %ld CPUs: median latency per result set, 95%% CI",
-					s0->workload, s0->type, s0->host, s0->cpus);
-		char *t = gp_quote(title);
-		sb_printf(&body,
-			  "set title %s\nset xlabel 'result set (commit)'\n"
-			  "set ylabel 'median latency per operation (ns)'\n"
-			  "set datafile missing '-'\nset key outside right top\n"
-			  "set offsets 0.5, 0.5, 0, 0\nset xtics rotate by -30\nset pointsize 1\nplot ",
-			  t);
-		for (size_t k = i; k < end; k++) {
-			size_t c = 3 + 4 * (k - i);
-			sb_printf(&body, "%s'%s.dat' using 1:%zu:%zu:%zu:xtic(2) with yerrorlines title '%s'",
-				  k == i ? "" : ", \\\n     ", name, c, c + 1, c + 2, h->s[k].mode);
-		}
-		for (size_t k = i; k < end; k++) {
-			size_t c = 3 + 4 * (k - i);
-			sb_printf(&body, ", \\\n     '%s.dat' using 1:(column(%zu) > 0 ? column(%zu) : NaN) "
-					 "with points pt 6 ps 3 lw 2 lc rgb '#cc0000' %s",
-				  name, c + 3, c, k == i ? "title 'regression'" : "notitle");
-		}
-		sb_puts(&body, "\n");
-		rc = plot_render(h->out, name, dat.s, body.s, 900, 500, h->err);
-		free(t);
-		free(title);
+		progress("history: %s", b->name);
+		plot_data(h, b, &dat);
+		plot_script(h, b, &body);
+		rc = plot_render(h->out, b->name, dat.s, body.s, 900, 500, h->err);
 		sb_free(&dat);
 		sb_free(&body);
+	}
+	return rc;
+}
 
-		for (size_t k = i; k < end; k++) {
-			struct series *s = &h->s[k];
-			json_t *pts = json_array();
-			json_array_append_new(jseries, json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:o}",
-				"host", s->host, "cpus", (json_int_t)s->cpus, "workload", s->workload,
-				"type", s->type, "mode", s->mode, "plot", name, "points", pts));
-			for (size_t p = 0; p < s->n; p++) {
-				struct point *pt = &s->pts[p];
-				struct summary *sm = &pt->g->sum;
-				struct resultset *rs = &d->sets[pt->set];
-				json_array_append_new(pts, json_pack(
-					"{s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:b}",
-					"results", rs->path, "commit", rs->commit, "created", rs->created,
-					"n", (json_int_t)sm->n, "median", sm->median,
-					"median_ci95", sm->ci_ok ? json_pack("[f, f]", sm->ci_lo, sm->ci_hi) :
-								   json_null(),
-					"change", isnan(pt->change) ? json_null() : json_real(pt->change),
-					"regression", pt->flagged));
-			}
-		}
-		free(name);
-	}
-	sb_puts(&html, "</body></html>\n");
-
+/* The plots, then history.md, index.html and history.json (written only
+ * when every plot was drawn), then history.md on stdout. */
+static int render(struct history *h)
+{
+	struct sbuf md = { 0 }, html = { 0 };
+	int rc = render_plots(h);
 	if (!rc) {
-		char *p = xasprintf("%s/history.md", h->out);
-		rc = write_atomic(p, md.s, md.len, h->err);
-		free(p);
-	}
-	if (!rc) {
-		char *p = xasprintf("%s/index.html", h->out);
-		rc = write_atomic(p, html.s, html.len, h->err);
-		free(p);
-	}
-	if (!rc) {
-		char *txt = json_dumps(js, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-		char *p = xasprintf("%s/history.json", h->out);
-		struct sbuf b = { 0 };
-		sb_printf(&b, "%s\n", txt);
-		rc = write_atomic(p, b.s, b.len, h->err);
-		sb_free(&b);
-		free(p);
-		free(txt);
+		render_md(h, &md);
+		render_html(h, &html);
+		json_t *js = render_json(h);
+		rc = an_write_text(h->out, "history.md", md.s, md.len, h->err) ||
+		     an_write_text(h->out, "index.html", html.s, html.len, h->err) ||
+		     an_write_json(h->out, "history.json", js, h->err);
+		json_decref(js);
 	}
 	if (!rc) {
 		fwrite(md.s, 1, md.len, stdout);
 		fflush(stdout);
 	}
-	json_decref(js);
 	sb_free(&md);
 	sb_free(&html);
 	return rc;
 }
 
-int cmd_history(int argc, char **argv)
+/* Options into h and *fail (0 no, 1 any, 2 latest).  Returns -1 to go on,
+ * else the exit status (0 after --help, 2 on a usage error). */
+static int parse_args(struct history *h, int *fail, int argc, char **argv)
 {
 	enum { OPT_FAIL = 256 };
 	static const struct option longopts[] = {
@@ -528,8 +820,6 @@ int cmd_history(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct history h = { .out = "history", .threshold = 0.05 };
-	int fail = 0;	/* 0 no, 1 any, 2 latest */
 	int c;
 	char *end;
 	an_quiet = false;
@@ -537,89 +827,95 @@ int cmd_history(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:t:l:qh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': h.out = optarg; break;
+		case 'o': h->out = optarg; break;
 		case 't':
-			h.threshold = strtod(optarg, &end) / 100.0;
-			if (end == optarg || *end || h.threshold < 0) {
+			h->threshold = strtod(optarg, &end) / 100.0;
+			if (end == optarg || *end || h->threshold < 0) {
 				fprintf(stderr, "ipibench history: --threshold: '%s' is not a percentage >= 0\n",
 					optarg);
-				free(h.links);
 				return 2;
 			}
 			break;
 		case OPT_FAIL:
 			if (!optarg || !strcmp(optarg, "any"))
-				fail = 1;
+				*fail = 1;
 			else if (!strcmp(optarg, "latest"))
-				fail = 2;
+				*fail = 2;
 			else {
 				fprintf(stderr, "ipibench history: --fail-on-regression=%s: use any or latest\n",
 					optarg);
-				free(h.links);
 				return 2;
 			}
 			break;
 		case 'l':
 			if (!strchr(optarg, '=') || optarg[0] == '=') {
 				fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n", optarg);
-				free(h.links);
 				return 2;
 			}
-			h.links = xrealloc(h.links, (h.nlinks + 1) * sizeof(char *));
-			h.links[h.nlinks++] = optarg;
+			h->links = xrealloc(h->links, (h->nlinks + 1) * sizeof(char *));
+			h->links[h->nlinks++] = optarg;
 			break;
 		case 'q': an_quiet = true; break;
 		case 'h':
 			fputs(history_help, stdout);
-			free(h.links);
 			return 0;
 		default:
-			fprintf(stderr, "ipibench history: unknown option or missing argument '%s'; see 'ipibench history --help'\n",
-				argv[optind - 1]);
-			free(h.links);
-			return 2;
+			return an_usage_option("history", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "ipibench history: no input; usage: ipibench history RESULTS... [-o OUT]\n");
+	return optind < argc ? -1 : an_usage_input("history", "RESULTS");
+}
+
+/* Read inputs[0..n-1], order the result sets, build the series, apply the
+ * rule and compute the model.  -1 with h->err on error. */
+static int history_load(struct history *h, char **inputs, int n)
+{
+	h->d.separate_sets = true;
+	if (plot_check(h->err))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (find_results(&h->d, inputs[i], 0, h->err))
+			return -1;
+	if (!h->d.nsets) {
+		an_err(h->err, "no results.json found under %s%s", inputs[0], n > 1 ? " ..." : "");
+		return -1;
+	}
+	dataset_finish(&h->d);
+	h->order = xcalloc(h->d.nsets, sizeof(size_t));
+	h->rank = xcalloc(h->d.nsets, sizeof(size_t));
+	for (size_t i = 0; i < h->d.nsets; i++)
+		h->order[i] = i;
+	qsort(h->order, h->d.nsets, sizeof(size_t), cmp_sets);
+	for (size_t i = 0; i < h->d.nsets; i++)
+		h->rank[h->order[i]] = i;
+	build_series(h);
+	flag_regressions(h);
+	history_compute(h);
+	return 0;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history h = { .out = "history", .threshold = 0.05 };
+	int fail = 0;
+	int rc = parse_args(&h, &fail, argc, argv);
+	if (rc >= 0) {
 		free(h.links);
-		return 2;
+		return rc;
 	}
-	int rc = 1;
+	rc = 1;
 	g_h = &h;
-	h.d.separate_sets = true;
-	if (plot_check(h.err))
-		goto fail;
-	for (int i = optind; i < argc; i++)
-		if (find_results(&h.d, argv[i], 0, h.err))
-			goto fail;
-	if (!h.d.nsets) {
-		snprintf(h.err, AN_ERRLEN, "no results.json found under %s%s", argv[optind],
-			 argc - optind > 1 ? " ..." : "");
-		goto fail;
-	}
-	dataset_finish(&h.d);
-	h.order = xcalloc(h.d.nsets, sizeof(size_t));
-	h.rank = xcalloc(h.d.nsets, sizeof(size_t));
-	for (size_t i = 0; i < h.d.nsets; i++)
-		h.order[i] = i;
-	qsort(h.order, h.d.nsets, sizeof(size_t), cmp_sets);
-	for (size_t i = 0; i < h.d.nsets; i++)
-		h.rank[h.order[i]] = i;
-	build_series(&h);
-	size_t nflag = flag_regressions(&h), nlatest = 0;
-	for (size_t k = 0; k < h.ns; k++)
-		if (h.s[k].n && h.s[k].pts[h.s[k].n - 1].flagged)
-			nlatest++;
-	if (mkdir_p(h.out, h.err) || render(&h, nflag, nlatest))
+	if (history_load(&h, argv + optind, argc - optind) || mkdir_p(h.out, h.err) ||
+	    render(&h))
 		goto fail;
 	progress("history: %zu result sets, %zu series, %zu regression(s) (%zu at the newest set); wrote %s/index.html",
-		 h.d.nsets, h.ns, nflag, nlatest, h.out);
-	rc = (fail == 1 && nflag) || (fail == 2 && nlatest) ? 3 : 0;
+		 h.d.nsets, h.ns, h.nreg, h.nlatest, h.out);
+	rc = (fail == 1 && h.nreg) || (fail == 2 && h.nlatest) ? 3 : 0;
 	goto out;
 fail:
-	fprintf(stderr, "ipibench history: %s\n", h.err);
+	an_error("history", h.err);
 out:
+	history_model_free(&h);
 	for (size_t k = 0; k < h.ns; k++)
 		free(h.s[k].pts);
 	free(h.s);

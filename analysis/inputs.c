@@ -18,47 +18,370 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "ipibench/modes.h"
+#include "safeio/safeio.h"
 #include "analysis/internal.h"
 
-static char *read_all(const char *path, size_t *len, char *err)
+/* ---- validation ---------------------------------------------------------
+ * A results file comes from a test host or from the previous pipeline's
+ * tarball: every field the readers use is checked here, before anything is
+ * taken from it.  Errors are one line: "FILE: $.json.path: what is wrong". */
+struct jv {
+	const char *file;
+	char *err;
+};
+
+/* snprintf that may cut (paths and messages are bounded on purpose). */
+__attribute__((format(printf, 3, 4)))
+static void fmt_into(char *buf, size_t n, const char *fmt, ...)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct sbuf b = { 0 };
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (b.len + n + 1 > b.cap) {
-			b.cap = (b.len + n + 1) * 2;
-			b.s = xrealloc(b.s, b.cap);
-		}
-		memcpy(b.s + b.len, chunk, n);
-		b.len += n;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		snprintf(err, AN_ERRLEN, "%s: read error", path);
-		free(b.s);
-		return NULL;
-	}
-	if (!b.s)
-		b.s = xcalloc(1, 1);
-	b.s[b.len] = '\0';
-	*len = b.len;
-	return b.s;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
 }
 
-int mode_rank(const char *mode)
+__attribute__((format(printf, 3, 4)))
+static int jv_fail(const struct jv *v, const char *jp, const char *fmt, ...)
 {
-	static const char *const order[] = { "physical", "cluster", "mixed" };
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(mode, order[i]))
-			return i;
-	return 3;
+	char msg[AN_ERRLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	an_err(v->err, "%s: %s: %s", v->file, jp, msg);
+	return -1;
+}
+
+/* A JSON value as it appears in an error message: scalars quoted by jansson
+ * (control characters escaped, cut at 60 bytes), containers by their type. */
+static const char *jv_repr(const json_t *x, char *buf, size_t n)
+{
+	if (!x) {
+		snprintf(buf, n, "missing");
+		return buf;
+	}
+	if (json_is_object(x) || json_is_array(x)) {
+		snprintf(buf, n, "%s", json_is_object(x) ? "an object" : "an array");
+		return buf;
+	}
+	char *s = json_dumps(x, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+	if (!s) {
+		snprintf(buf, n, "?");
+		return buf;
+	}
+	if (strlen(s) > 60)
+		snprintf(buf, n, "%.56s...", s);
+	else
+		snprintf(buf, n, "%s", s);
+	free(s);
+	return buf;
+}
+
+#define JV_REPR(x) jv_repr((x), (char[96]){ 0 }, 96)
+
+enum {
+	JV_REQ = 1,	/* must be there */
+	JV_NAME = 2,	/* sio_name_ok(): host, workload, run id, ... */
+	JV_NULL = 4,	/* null is accepted (as absent) */
+};
+#define JV_TEXT_MAX 4096	/* free text (errors, CPU model): escaped where shown */
+
+/* The path of member key of the value at jp. */
+static const char *jv_key(char *buf, size_t n, const char *jp, const char *key)
+{
+	fmt_into(buf, n, "%s.%s", jp, key);
+	return buf;
+}
+#define JV_KEY(jp, key) jv_key((char[256]){ 0 }, 256, (jp), (key))
+
+static const char *jv_idx(char *buf, size_t n, const char *jp, size_t i)
+{
+	fmt_into(buf, n, "%s[%zu]", jp, i);
+	return buf;
+}
+
+/* String member: *out = its value, or NULL when absent (or null with JV_NULL). */
+static int jv_str(const struct jv *v, json_t *o, const char *key, const char *jp,
+		  int flags, const char **out)
+{
+	json_t *x = json_object_get(o, key);
+	const char *p = JV_KEY(jp, key);
+
+	*out = NULL;
+	if (!x || (json_is_null(x) && (flags & JV_NULL))) {
+		if (flags & JV_REQ)
+			return jv_fail(v, p, "missing (a string is required)");
+		return 0;
+	}
+	if (!json_is_string(x))
+		return jv_fail(v, p, "must be a string, not %s", JV_REPR(x));
+	const char *s = json_string_value(x);
+	if ((flags & JV_NAME) && !sio_name_ok(s))
+		return jv_fail(v, p, "%s is not a valid name ([A-Za-z0-9][A-Za-z0-9._-]*, "
+			       "at most %d bytes, no \"..\")", JV_REPR(x), SIO_NAME_MAX);
+	if (json_string_length(x) > JV_TEXT_MAX)
+		return jv_fail(v, p, "a string of %zu bytes, more than %d",
+			       json_string_length(x), JV_TEXT_MAX);
+	*out = s;
+	return 0;
+}
+
+/* Integer member in [min, max]; *present says whether it was there. */
+static int jv_int(const struct jv *v, json_t *o, const char *key, const char *jp,
+		  int flags, json_int_t min, json_int_t max, json_int_t *out,
+		  bool *present)
+{
+	json_t *x = json_object_get(o, key);
+	const char *p = JV_KEY(jp, key);
+
+	if (present)
+		*present = false;
+	if (!x) {
+		if (flags & JV_REQ)
+			return jv_fail(v, p, "missing (an integer from %lld to %lld is required)",
+				       (long long)min, (long long)max);
+		return 0;
+	}
+	if (!json_is_integer(x) || json_integer_value(x) < min ||
+	    json_integer_value(x) > max)
+		return jv_fail(v, p, "%s is not an integer from %lld to %lld", JV_REPR(x),
+			       (long long)min, (long long)max);
+	*out = json_integer_value(x);
+	if (present)
+		*present = true;
+	return 0;
+}
+
+/* A number (integer or real) in [min, max]. */
+static int jv_number(const struct jv *v, json_t *x, const char *p, double min,
+		     double max, double *out)
+{
+	if (!json_is_number(x) || !(json_number_value(x) >= min) ||
+	    !(json_number_value(x) <= max))
+		return jv_fail(v, p, "%s is not a number from %g to %g", JV_REPR(x), min, max);
+	*out = json_number_value(x);
+	return 0;
+}
+
+/* Object or array member: NULL when absent, an error when of another type. */
+static int jv_container(const struct jv *v, json_t *o, const char *key, const char *jp,
+			bool array, json_t **out)
+{
+	json_t *x = json_object_get(o, key);
+
+	*out = NULL;
+	if (!x)
+		return 0;
+	if (array ? !json_is_array(x) : !json_is_object(x))
+		return jv_fail(v, JV_KEY(jp, key), "must be an %s, not %s",
+			       array ? "array" : "object", JV_REPR(x));
+	*out = x;
+	return 0;
+}
+
+static int jv_enum(const struct jv *v, json_t *o, const char *key, const char *jp,
+		   const char *const *allowed, const char *what, const char **out)
+{
+	if (jv_str(v, o, key, jp, JV_REQ, out))
+		return -1;
+	for (size_t i = 0; allowed[i]; i++)
+		if (!strcmp(*out, allowed[i]))
+			return 0;
+	char list[256] = "";
+	for (size_t i = 0; allowed[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 i ? ", " : "", allowed[i]);
+	return jv_fail(v, JV_KEY(jp, key), "%s is not %s (%s)",
+		       JV_REPR(json_object_get(o, key)), what, list);
+}
+
+/* Largest value of a sample or counter: far above any real one (2^53, the
+ * last integer a double holds exactly) and far below an overflow. */
+#define JV_COUNT_MAX ((json_int_t)1 << 53)
+#define JV_SAMPLE_MAX 9007199254740992.0
+#define JV_MAX_CPUS 65536
+
+/* An array of numbers (or integers) in [0, max]; every element checked. */
+static int jv_numbers(const struct jv *v, json_t *arr, const char *jp, double max,
+		      bool integers)
+{
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(arr, i, x) {
+		bool ok = integers ? json_is_integer(x) : json_is_number(x);
+		if (!ok || json_number_value(x) < 0 || json_number_value(x) > max) {
+			char b[256];
+			return jv_fail(v, jv_idx(b, sizeof(b), jp, i), "%s is not %s from 0 to %g",
+				       JV_REPR(x), integers ? "an integer" : "a number", max);
+		}
+	}
+	return 0;
+}
+
+static int validate_workload(const struct jv *v, json_t *w, const char *jp)
+{
+	static const char *const wstatus[] = { "ok", "failed", NULL };
+	const char *s;
+	json_t *o, *a;
+
+	if (!json_is_object(w))
+		return jv_fail(v, jp, "must be an object, not %s", JV_REPR(w));
+	if (jv_str(v, w, "name", jp, JV_REQ | JV_NAME, &s) ||
+	    jv_str(v, w, "type", jp, JV_REQ | JV_NAME, &s) ||
+	    jv_enum(v, w, "status", jp, wstatus, "a workload status", &s) ||
+	    jv_str(v, w, "path", jp, JV_NAME | JV_NULL, &s) ||
+	    jv_str(v, w, "error", jp, JV_NULL, &s))
+		return -1;
+	if (jv_container(v, w, "params", jp, false, &o))
+		return -1;
+	if (o) {
+		json_int_t it;
+		if (jv_int(v, o, "iterations", JV_KEY(jp, "params"), 0, 0, JV_COUNT_MAX, &it,
+			   NULL))
+			return -1;
+	}
+	if (jv_container(v, w, "samples", jp, false, &o))
+		return -1;
+	if (o) {
+		const char *sp = JV_KEY(jp, "samples");
+		char b[256];
+		static const char *const keys[] = { "ns", "cycles" };
+		for (size_t k = 0; k < 2; k++) {
+			fmt_into(b, sizeof(b), "%s", sp);
+			if (jv_container(v, o, keys[k], b, true, &a) ||
+			    (a && jv_numbers(v, a, JV_KEY(b, keys[k]), JV_SAMPLE_MAX, false)))
+				return -1;
+		}
+	}
+	if (jv_container(v, w, "counters", jp, false, &o))
+		return -1;
+	if (o) {
+		char cp[256];
+		static const char *const keys[] = { "operations", "icr_writes", "ipis_sent",
+						    "vectors" };
+		json_int_t n;
+		fmt_into(cp, sizeof(cp), "%s", JV_KEY(jp, "counters"));
+		for (size_t k = 0; k < 4; k++)
+			if (jv_int(v, o, keys[k], cp, 0, 0, JV_COUNT_MAX, &n, NULL))
+				return -1;
+		if (jv_container(v, o, "irqs_per_cpu", cp, true, &a))
+			return -1;
+		if (a && json_array_size(a) > JV_MAX_CPUS)
+			return jv_fail(v, JV_KEY(cp, "irqs_per_cpu"), "%zu entries, more than %d CPUs",
+				       json_array_size(a), JV_MAX_CPUS);
+		if (a && jv_numbers(v, a, JV_KEY(cp, "irqs_per_cpu"), JV_SAMPLE_MAX, true))
+			return -1;
+	}
+	return 0;
+}
+
+static int validate_run(const struct jv *v, json_t *run, const char *jp)
+{
+	static const char *const rstatus[] = { "ok", "failed", "pending", "running", NULL };
+	const char *modes[IPIBENCH_NMODES + 1] = { 0 }, *s;	/* NULL-terminated */
+	json_t *wls, *w;
+	size_t i;
+
+	for (i = 0; i < IPIBENCH_NMODES; i++)
+		modes[i] = ipibench_mode_name(i);
+	if (!json_is_object(run))
+		return jv_fail(v, jp, "must be an object, not %s", JV_REPR(run));
+	if (jv_str(v, run, "id", jp, JV_REQ | JV_NAME, &s) ||
+	    jv_enum(v, run, "mode", jp, modes, "a mode", &s) ||
+	    jv_enum(v, run, "status", jp, rstatus, "a run status", &s) ||
+	    jv_str(v, run, "genapic", jp, JV_NULL, &s))
+		return -1;
+	if (s && *s && !sio_name_ok(s))
+		return jv_fail(v, JV_KEY(jp, "genapic"), "%s is not a valid driver name",
+			       JV_REPR(json_object_get(run, "genapic")));
+	if (jv_str(v, run, "error", jp, JV_NULL, &s) ||
+	    jv_container(v, run, "workloads", jp, true, &wls))
+		return -1;
+	json_array_foreach(wls, i, w) {
+		char b[256];
+		fmt_into(b, sizeof(b), "%s.workloads[%zu]", jp, i);
+		if (validate_workload(v, w, b))
+			return -1;
+	}
+	return 0;
+}
+
+/* created: an ISO 8601 timestamp as the runner writes it (it orders history). */
+static int validate_created(const struct jv *v, json_t *root)
+{
+	const char *s;
+
+	if (jv_str(v, root, "created", "$", 0, &s))
+		return -1;
+	if (s && (!*s || strlen(s) > 40 || s[strspn(s, "0123456789-:.TZ+")] != '\0'))
+		return jv_fail(v, "$.created", "%s is not an ISO 8601 date and time",
+			       JV_REPR(json_object_get(root, "created")));
+	return 0;
+}
+
+int results_validate(const char *file, json_t *root, char *err)
+{
+	struct jv v = { .file = file, .err = err };
+	json_t *host, *tool, *runs, *run;
+	json_int_t n;
+	const char *s;
+	bool have;
+	size_t i;
+
+	if (!json_is_object(root))
+		return jv_fail(&v, "$", "must be an object, not %s", JV_REPR(root));
+	json_t *sv = json_object_get(root, "schema_version");
+	if (!sv)
+		return jv_fail(&v, "$.schema_version",
+			       "missing: not an ipibench results.json");
+	if (!json_is_integer(sv) || json_integer_value(sv) < 1)
+		return jv_fail(&v, "$.schema_version", "%s is not a positive integer",
+			       JV_REPR(sv));
+	if (json_integer_value(sv) > AN_SCHEMA_MAJOR) {
+		an_err(err,
+		       "%s: schema_version %lld is newer than this reader (%d): update ipibench",
+		       file, (long long)json_integer_value(sv), AN_SCHEMA_MAJOR);
+		return -1;
+	}
+	if (jv_container(&v, root, "host", "$", false, &host) ||
+	    jv_container(&v, root, "tool", "$", false, &tool) ||
+	    jv_str(&v, root, "config_file", "$", JV_NULL, &s) ||
+	    validate_created(&v, root))
+		return -1;
+	if (host) {
+		json_int_t cpus = 0, maxcpus;
+		if (jv_str(&v, host, "name", "$.host", JV_NAME, &s) ||
+		    jv_str(&v, host, "backend", "$.host", JV_NAME, &s) ||
+		    jv_str(&v, host, "cpu_model", "$.host", JV_NULL, &s) ||
+		    jv_str(&v, host, "xen_version", "$.host", JV_NULL, &s) ||
+		    jv_int(&v, host, "cpus", "$.host", 0, 1, JV_MAX_CPUS, &cpus, NULL) ||
+		    jv_int(&v, host, "maxcpus", "$.host", 0, 1, JV_MAX_CPUS, &maxcpus, &have) ||
+		    jv_int(&v, host, "tsc_khz", "$.host", 0, 0, 100000000, &n, NULL))
+			return -1;
+		json_t *e = json_object_get(host, "emulated");
+		if (e && !json_is_boolean(e))
+			return jv_fail(&v, "$.host.emulated", "must be true or false, not %s",
+				       JV_REPR(e));
+		if (have && maxcpus < cpus)
+			return jv_fail(&v, "$.host.maxcpus", "%lld is less than host.cpus (%lld)",
+				       (long long)maxcpus, (long long)cpus);
+	}
+	if (tool && jv_str(&v, tool, "commit", "$.tool", JV_NAME, &s))
+		return -1;
+	runs = json_object_get(root, "runs");
+	if (!json_is_array(runs))
+		return jv_fail(&v, "$.runs", "must be an array, not %s", JV_REPR(runs));
+	json_array_foreach(runs, i, run) {
+		char b[64];
+		snprintf(b, sizeof(b), "$.runs[%zu]", i);
+		if (validate_run(&v, run, b))
+			return -1;
+	}
+	return 0;
 }
 
 static const char *jstr(json_t *o, const char *key, const char *dflt)
@@ -139,58 +462,11 @@ static int add_samples(struct group *g, json_t *arr, double scale, size_t *bad)
 	return 0;
 }
 
-static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
-			json_t *run, json_t *w, size_t ri, size_t wi,
-			double tsc_khz, char *err)
+/* A workload's "counters", summed into its group (runs[ri].workloads[wi]
+ * of path, for errors). */
+static int add_counters(struct group *g, json_t *w, const char *path, size_t ri, size_t wi,
+			char *err)
 {
-	const char *path = rs->path;
-	const char *mode = jstr(run, "mode", "unknown");
-	const char *name = jstr(w, "name", NULL);
-	if (!name) {
-		snprintf(err, AN_ERRLEN, "%s: runs[%zu].workloads[%zu]: no \"name\"",
-			 path, ri, wi);
-		return -1;
-	}
-	const char *type = jstr(w, "type", name);
-	struct group *g = group_get(d, set, rs, name, type, mode);
-	bool ok = !strcmp(jstr(run, "status", "ok"), "ok") &&
-		  !strcmp(jstr(w, "status", "ok"), "ok");
-	if (!ok) {
-		g->runs_failed++;
-		return 0;
-	}
-	g->runs_ok++;
-	const char *genapic = jstr(run, "genapic", "");
-	if (!g->genapic)
-		g->genapic = xstrdup(genapic);
-	else if (strcmp(g->genapic, genapic))
-		g->genapic_mixed = true;
-	if (!g->path)
-		g->path = xstrdup(jstr(w, "path", ""));
-	double it;
-	if (jnum(json_object_get(w, "params"), "iterations", &it))
-		g->iterations = (long)it;
-
-	json_t *samples = json_object_get(w, "samples");
-	json_t *ns = json_object_get(samples, "ns");
-	json_t *cyc = json_object_get(samples, "cycles");
-	size_t bad = 0;
-	if (json_array_size(ns)) {
-		if (add_samples(g, ns, 1.0, &bad)) {
-			snprintf(err, AN_ERRLEN,
-				 "%s: runs[%zu].workloads[%zu].samples.ns[%zu]: not a number",
-				 path, ri, wi, bad);
-			return -1;
-		}
-	} else if (json_array_size(cyc) && tsc_khz > 0) {
-		if (add_samples(g, cyc, 1e6 / tsc_khz, &bad)) {
-			snprintf(err, AN_ERRLEN,
-				 "%s: runs[%zu].workloads[%zu].samples.cycles[%zu]: not a number",
-				 path, ri, wi, bad);
-			return -1;
-		}
-	}
-
 	json_t *c = json_object_get(w, "counters");
 	double v;
 	if (jnum(c, "operations", &v)) {
@@ -220,9 +496,9 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		for (size_t i = 0; i < n; i++) {
 			json_t *x = json_array_get(irqs, i);
 			if (!json_is_number(x)) {
-				snprintf(err, AN_ERRLEN,
-					 "%s: runs[%zu].workloads[%zu].counters.irqs_per_cpu[%zu]: not a number",
-					 path, ri, wi, i);
+				an_err(err,
+				       "%s: runs[%zu].workloads[%zu].counters.irqs_per_cpu[%zu]: not a number",
+				       path, ri, wi, i);
 				return -1;
 			}
 			g->irqs[i] += json_number_value(x);
@@ -232,29 +508,73 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 	return 0;
 }
 
+static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
+			json_t *run, json_t *w, size_t ri, size_t wi,
+			double tsc_khz, char *err)
+{
+	const char *path = rs->path;
+	const char *mode = jstr(run, "mode", "unknown");
+	const char *name = jstr(w, "name", NULL);
+	if (!name) {
+		an_err(err, "%s: runs[%zu].workloads[%zu]: no \"name\"",
+		       path, ri, wi);
+		return -1;
+	}
+	const char *type = jstr(w, "type", name);
+	struct group *g = group_get(d, set, rs, name, type, mode);
+	bool ok = !strcmp(jstr(run, "status", "ok"), "ok") &&
+		  !strcmp(jstr(w, "status", "ok"), "ok");
+	if (!ok) {
+		g->runs_failed++;
+		return 0;
+	}
+	g->runs_ok++;
+	const char *genapic = jstr(run, "genapic", "");
+	if (!g->genapic)
+		g->genapic = xstrdup(genapic);
+	else if (strcmp(g->genapic, genapic))
+		g->genapic_mixed = true;
+	if (!g->path)
+		g->path = xstrdup(jstr(w, "path", ""));
+	double it;
+	if (jnum(json_object_get(w, "params"), "iterations", &it))
+		g->iterations = (long)it;
+
+	size_t first_sample = g->n;
+	json_t *samples = json_object_get(w, "samples");
+	json_t *ns = json_object_get(samples, "ns");
+	json_t *cyc = json_object_get(samples, "cycles");
+	size_t bad = 0;
+	if (json_array_size(ns)) {
+		if (add_samples(g, ns, 1.0, &bad)) {
+			an_err(err,
+			       "%s: runs[%zu].workloads[%zu].samples.ns[%zu]: not a number",
+			       path, ri, wi, bad);
+			return -1;
+		}
+	} else if (json_array_size(cyc) && tsc_khz > 0) {
+		if (add_samples(g, cyc, 1e6 / tsc_khz, &bad)) {
+			an_err(err,
+			       "%s: runs[%zu].workloads[%zu].samples.cycles[%zu]: not a number",
+			       path, ri, wi, bad);
+			return -1;
+		}
+	}
+
+	char jp[64];
+	snprintf(jp, sizeof(jp), "runs[%zu].workloads[%zu]", ri, wi);
+	if (runlevel_add(g, path, jstr(run, "id", "?"), w, first_sample, jp, err))
+		return -1;
+
+	return add_counters(g, w, path, ri, wi, err);
+}
+
 static int parse_results(struct dataset *d, const char *path, json_t *root,
 			 char *err)
 {
-	json_t *sv = json_object_get(root, "schema_version");
-	if (!sv) {
-		snprintf(err, AN_ERRLEN, "%s: no \"schema_version\": not an ipibench results.json", path);
+	if (results_validate(path, root, err))
 		return -1;
-	}
-	if (!json_is_integer(sv) || json_integer_value(sv) < 1) {
-		snprintf(err, AN_ERRLEN, "%s: \"schema_version\" must be a positive integer", path);
-		return -1;
-	}
-	if (json_integer_value(sv) > AN_SCHEMA_MAJOR) {
-		snprintf(err, AN_ERRLEN,
-			 "%s: schema_version %lld is newer than this reader (%d): update ipibench",
-			 path, (long long)json_integer_value(sv), AN_SCHEMA_MAJOR);
-		return -1;
-	}
 	json_t *runs = json_object_get(root, "runs");
-	if (!json_is_array(runs)) {
-		snprintf(err, AN_ERRLEN, "%s: \"runs\" must be an array", path);
-		return -1;
-	}
 	json_t *host = json_object_get(root, "host");
 	json_t *tool = json_object_get(root, "tool");
 	d->sets = xrealloc(d->sets, (d->nsets + 1) * sizeof(*d->sets));
@@ -280,7 +600,7 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 	for (size_t ri = 0; ri < json_array_size(runs); ri++) {
 		json_t *run = json_array_get(runs, ri);
 		if (!json_is_object(run)) {
-			snprintf(err, AN_ERRLEN, "%s: runs[%zu]: not an object", path, ri);
+			an_err(err, "%s: runs[%zu]: not an object", path, ri);
 			return -1;
 		}
 		const char *status = jstr(run, "status", "ok");
@@ -296,8 +616,8 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 		for (size_t wi = 0; wi < json_array_size(wls); wi++) {
 			json_t *w = json_array_get(wls, wi);
 			if (!json_is_object(w)) {
-				snprintf(err, AN_ERRLEN, "%s: runs[%zu].workloads[%zu]: not an object",
-					 path, ri, wi);
+				an_err(err, "%s: runs[%zu].workloads[%zu]: not an object",
+				       path, ri, wi);
 				return -1;
 			}
 			if (!strcmp(status, "ok") &&
@@ -314,18 +634,48 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 	return 0;
 }
 
+/* hyperfine --export-json: results[] of {command, times[], mean, ...}; the
+ * summary numbers may be null (stddev of a single run). */
+static int validate_hyperfine(const char *file, json_t *root, char *err)
+{
+	struct jv v = { .file = file, .err = err };
+	json_t *res = json_object_get(root, "results"), *r, *times;
+	const char *s;
+	size_t i;
+
+	if (!json_is_array(res))
+		return jv_fail(&v, "$.results", "must be an array, not %s", JV_REPR(res));
+	json_array_foreach(res, i, r) {
+		char jp[64];
+		snprintf(jp, sizeof(jp), "$.results[%zu]", i);
+		if (!json_is_object(r))
+			return jv_fail(&v, jp, "must be an object, not %s", JV_REPR(r));
+		if (jv_str(&v, r, "command", jp, JV_REQ, &s) ||
+		    jv_container(&v, r, "times", jp, true, &times) ||
+		    (times && jv_numbers(&v, times, JV_KEY(jp, "times"), 1e9, false)))
+			return -1;
+		static const char *const keys[] = { "mean", "stddev", "median", "min", "max" };
+		for (size_t k = 0; k < 5; k++) {
+			json_t *x = json_object_get(r, keys[k]);
+			double d;
+			if (x && !json_is_null(x) &&
+			    jv_number(&v, x, JV_KEY(jp, keys[k]), 0, 1e9, &d))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int parse_hyperfine(struct dataset *d, const char *path, json_t *root,
 			   char *err)
 {
+	if (validate_hyperfine(path, root, err))
+		return -1;
 	json_t *res = json_object_get(root, "results");
 	struct hf_file hf = { .path = xstrdup(path) };
 	for (size_t i = 0; i < json_array_size(res); i++) {
 		json_t *r = json_array_get(res, i);
 		const char *cmd = jstr(r, "command", NULL);
-		if (!cmd) {
-			snprintf(err, AN_ERRLEN, "%s: results[%zu]: no \"command\"", path, i);
-			goto fail;
-		}
 		hf.cmds = xrealloc(hf.cmds, (hf.n + 1) * sizeof(*hf.cmds));
 		struct hf_cmd *c = &hf.cmds[hf.n++];
 		memset(c, 0, sizeof(*c));
@@ -333,15 +683,8 @@ static int parse_hyperfine(struct dataset *d, const char *path, json_t *root,
 		json_t *times = json_object_get(r, "times");
 		size_t n = json_array_size(times);
 		c->times = xcalloc(n, sizeof(double));
-		for (size_t k = 0; k < n; k++) {
-			json_t *t = json_array_get(times, k);
-			if (!json_is_number(t)) {
-				snprintf(err, AN_ERRLEN, "%s: results[%zu].times[%zu]: not a number",
-					 path, i, k);
-				goto fail;
-			}
-			c->times[c->n++] = json_number_value(t);
-		}
+		for (size_t k = 0; k < n; k++)
+			c->times[c->n++] = json_number_value(json_array_get(times, k));
 		gsl_sort(c->times, 1, c->n);
 		if (!jnum(r, "mean", &c->mean))
 			c->mean = c->n ? gsl_stats_mean(c->times, 1, c->n) : NAN;
@@ -357,14 +700,6 @@ static int parse_hyperfine(struct dataset *d, const char *path, json_t *root,
 	d->hf = xrealloc(d->hf, (d->nhf + 1) * sizeof(*d->hf));
 	d->hf[d->nhf++] = hf;
 	return 0;
-fail:
-	for (size_t i = 0; i < hf.n; i++) {
-		free(hf.cmds[i].command);
-		free(hf.cmds[i].times);
-	}
-	free(hf.cmds);
-	free(hf.path);
-	return -1;
 }
 
 /* Split a perf CSV line in place on ','; returns the field count. */
@@ -380,48 +715,101 @@ static size_t split_csv(char *line, char **f, size_t max)
 	return n;
 }
 
+/* perf stat's value column: a finite decimal number or its two markers. */
 static bool perf_value_like(const char *s)
 {
-	if (!strncmp(s, "<not", 4))
-		return true;	/* <not counted>, <not supported> */
+	if (!strcmp(s, "<not counted>") || !strcmp(s, "<not supported>"))
+		return true;
+	if (!(isdigit((unsigned char)*s) || *s == '-' || *s == '.'))
+		return false;	/* no "nan", "inf", " 12" */
 	char *end;
-	strtod(s, &end);
-	return end != s && (*end == '\0' || isspace((unsigned char)*end));
+	double v = strtod(s, &end);
+	return end != s && *end == '\0' && isfinite(v);
 }
 
-/* Is text perf stat -x, output?  At least one data line, every data line
- * value-like with >= 3 fields. */
+/* The next line of text (NUL-terminated copy in *line, '\r' dropped); false
+ * at the end. */
+static bool next_line(const char **p, char **line)
+{
+	if (!**p)
+		return false;
+	size_t n = strcspn(*p, "\n");
+	*line = xasprintf("%.*s", (int)n, *p);
+	(*line)[strcspn(*line, "\r")] = '\0';
+	*p += n + ((*p)[n] == '\n');
+	return true;
+}
+
+/* Is text perf stat -x, output?  Its first data line (not empty, not a '#'
+ * comment) has >= 3 fields and a value; the others are checked by
+ * parse_perf(). */
 static bool looks_like_perf(const char *text)
 {
-	char *copy = xstrdup(text);
-	bool any = false, ok = true;
-	for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		line[strcspn(line, "\r")] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		char *f[16];
-		if (split_csv(line, f, 16) < 3 || !perf_value_like(f[0])) {
-			ok = false;
+	const char *p = text;
+	char *line;
+	bool yes = false;
+	while (next_line(&p, &line)) {
+		if (*line && *line != '#') {
+			char *f[16];
+			yes = split_csv(line, f, 16) >= 3 && perf_value_like(f[0]);
+			free(line);
 			break;
 		}
-		any = true;
+		free(line);
 	}
-	free(copy);
-	return any && ok;
+	return yes;
 }
 
-static void parse_perf(struct dataset *d, const char *path, const char *text)
+static void perf_file_free(struct perf_file *pf)
 {
+	for (size_t k = 0; k < pf->n; k++) {
+		struct perf_row *r = &pf->rows[k];
+		free(r->value);
+		free(r->unit);
+		free(r->event);
+		free(r->variance);
+		free(r->runtime);
+		free(r->pct);
+		free(r->metric);
+		free(r->metric_unit);
+	}
+	free(pf->rows);
+	free(pf->path);
+}
+
+/* Every data line: >= 3 fields, a value, an event, no control characters;
+ * else "FILE:LINE: ...". */
+static int parse_perf(struct dataset *d, const char *path, const char *text,
+		      size_t len, char *err)
+{
+	if (memchr(text, '\0', len)) {
+		an_err(err, "%s: a NUL byte: not perf stat -x, output", path);
+		return -1;
+	}
 	struct perf_file pf = { .path = xstrdup(path) };
-	char *copy = xstrdup(text);
-	for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		line[strcspn(line, "\r")] = '\0';
-		if (!*line || *line == '#')
+	const char *p = text;
+	char *line;
+	for (size_t ln = 1; next_line(&p, &line); ln++) {
+		if (!*line || *line == '#') {
+			free(line);
 			continue;
+		}
+		for (const char *c = line; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				an_err(err, "%s:%zu: control character 0x%02x in a perf stat line",
+				       path, ln, (unsigned char)*c);
+				goto bad;
+			}
 		char *f[16] = { 0 };
 		size_t n = split_csv(line, f, 16);
+		if (n < 3 || !perf_value_like(f[0]) || !*f[2]) {
+			an_err(err,
+			       n < 3 ? "%s:%zu: %zu fields: not a perf stat -x, line (value,unit,event,...)" :
+			       !*f[2] ? "%s:%zu: no event name (field 3)%.0zu" :
+			       "%s:%zu: value is not a number nor <not counted>/<not supported>%.0zu",
+			       path, ln, n);
+			goto bad;
+		}
 		pf.rows = xrealloc(pf.rows, (pf.n + 1) * sizeof(*pf.rows));
 		struct perf_row *r = &pf.rows[pf.n++];
 		memset(r, 0, sizeof(*r));
@@ -441,10 +829,15 @@ static void parse_perf(struct dataset *d, const char *path, const char *text)
 		r->metric = xstrdup(k < n ? f[k] : "");
 		k++;
 		r->metric_unit = xstrdup(k < n ? f[k] : "");
+		free(line);
 	}
-	free(copy);
 	d->perf = xrealloc(d->perf, (d->nperf + 1) * sizeof(*d->perf));
 	d->perf[d->nperf++] = pf;
+	return 0;
+bad:
+	free(line);
+	perf_file_free(&pf);
+	return -1;
 }
 
 enum input_kind detect_kind(const char *path, const char *text, size_t len)
@@ -468,38 +861,51 @@ enum input_kind detect_kind(const char *path, const char *text, size_t len)
 }
 
 /* Read and dispatch one file.  explicit: named by the user (an
- * unrecognised file is an error), else found in a directory (skipped). */
+ * unrecognised file is an error), else found in a directory (skipped).
+ * Only a regular file of at most SIO_MAX_JSON bytes is read (a FIFO or
+ * /dev/zero is refused at once). */
 static int add_file(struct dataset *d, const char *path, bool explicit,
 		    bool results_only, char *err)
 {
 	size_t len;
-	char *text = read_all(path, &len, err);
-	if (!text)
+	char *text;
+	if (sio_read_file(path, SIO_MAX_JSON, &text, &len, err, AN_ERRLEN))
 		return -1;
+	int rc = dataset_add_text(d, path, text, len, explicit, results_only, err);
+	free(text);
+	return rc;
+}
+
+int dataset_add_text(struct dataset *d, const char *path, const char *text, size_t len,
+		     bool explicit, bool results_only, char *err)
+{
 	int rc = 0;
 	size_t i = 0;
 	while (i < len && isspace((unsigned char)text[i]))
 		i++;
 	if (i < len && (text[i] == '{' || text[i] == '[')) {
 		json_error_t je;
-		json_t *root = json_loadb(text, len, 0, &je);
+		/* A key given twice is ambiguous: refused, not guessed. */
+		json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 		if (!root) {
-			snprintf(err, AN_ERRLEN, "%s:%d:%d: invalid JSON: %s", path,
-				 je.line, je.column, je.text);
+			an_err(err, "%s:%d:%d: invalid JSON: %s", path,
+			       je.line, je.column, je.text);
 			rc = -1;
-		} else if (json_object_get(root, "schema_version") ||
+		} else if (!json_is_object(root)) {
+			an_err(err, "%s: $: must be an object (%s), not an array",
+			       path, results_only ? "an ipibench results.json" :
+			       "results.json or hyperfine JSON");
+			rc = -1;
+		} else if (results_only || json_object_get(root, "schema_version") ||
 			   json_object_get(root, "runs")) {
 			rc = parse_results(d, path, root, err);
-		} else if (!results_only &&
-			   json_is_array(json_object_get(root, "results"))) {
+		} else if (json_is_array(json_object_get(root, "results"))) {
 			progress("reading %s (hyperfine JSON)", path);
 			rc = parse_hyperfine(d, path, root, err);
-		} else if (explicit || results_only) {
-			snprintf(err, AN_ERRLEN,
-				 results_only ?
-				 "%s: not an ipibench results.json (no \"schema_version\")" :
-				 "%s: not an ipibench results.json nor a hyperfine --export-json file",
-				 path);
+		} else if (explicit) {
+			an_err(err,
+			       "%s: not an ipibench results.json nor a hyperfine --export-json file",
+			       path);
 			rc = -1;
 		} else {
 			progress("skipping %s: not results or hyperfine JSON", path);
@@ -507,15 +913,14 @@ static int add_file(struct dataset *d, const char *path, bool explicit,
 		json_decref(root);
 	} else if (!results_only && looks_like_perf(text)) {
 		progress("reading %s (perf stat CSV)", path);
-		parse_perf(d, path, text);
+		rc = parse_perf(d, path, text, len, err);
 	} else if (explicit || results_only) {
-		snprintf(err, AN_ERRLEN, "%s: not a results.json, hyperfine JSON or perf stat -x, CSV",
-			 path);
+		an_err(err, "%s: not a results.json, hyperfine JSON or perf stat -x, CSV",
+		       path);
 		rc = -1;
 	} else {
 		progress("skipping %s: not results, hyperfine or perf stat data", path);
 	}
-	free(text);
 	return rc;
 }
 
@@ -525,11 +930,35 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/* DIR/results.json of a directory named by the user: a symbolic link there
+ * could make a results tarball read any file, so it is refused. */
+static int add_file_found(struct dataset *d, const char *path, const struct stat *st,
+			  bool results_only, char *err)
+{
+	if (S_ISLNK(st->st_mode)) {
+		an_err(err, "%s: a symbolic link: refused (copy the file instead)",
+		       path);
+		return -1;
+	}
+	return add_file(d, path, true, results_only, err);
+}
+
+int dataset_found_results(struct dataset *d, const char *path, char *err)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		an_err(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	progress("reading %s", path);
+	return add_file_found(d, path, &st, true, err);
+}
+
 int dataset_add(struct dataset *d, const char *path, char *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
@@ -538,9 +967,9 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 	size_t before = d->nsets + d->nhf + d->nperf;
 	char *rj = xasprintf("%s/results.json", path);
 	int rc = 0;
-	if (stat(rj, &st) == 0) {
+	if (lstat(rj, &st) == 0) {
 		progress("reading %s", rj);
-		rc = add_file(d, rj, true, true, err);
+		rc = add_file_found(d, rj, &st, true, err);
 	}
 	free(rj);
 	if (rc)
@@ -548,7 +977,7 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 	struct dirent **ents;
 	int n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
-		snprintf(err, AN_ERRLEN, "%s: %s", path, strerror(errno));
+		an_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -557,7 +986,9 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 		    strcmp(nm, "report.json") && strcmp(nm, "history.json") &&
 		    (ends_with(nm, ".json") || ends_with(nm, ".csv"))) {
 			char *p = xasprintf("%s/%s", path, nm);
-			if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+				progress("skipping %s: a symbolic link", p);
+			else if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
 				rc = add_file(d, p, false, false, err);
 			free(p);
 		}
@@ -565,9 +996,9 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 	}
 	free(ents);
 	if (!rc && d->nsets + d->nhf + d->nperf == before) {
-		snprintf(err, AN_ERRLEN,
-			 "%s: no results.json, hyperfine JSON or perf stat CSV in this directory",
-			 path);
+		an_err(err,
+		       "%s: no results.json, hyperfine JSON or perf stat CSV in this directory",
+		       path);
 		rc = -1;
 	}
 	return rc;
@@ -619,6 +1050,7 @@ void dataset_free(struct dataset *d)
 		free(g->path);
 		free(g->ns);
 		free(g->irqs);
+		runlevel_free(g);
 	}
 	free(d->groups);
 	for (size_t i = 0; i < d->nfailed; i++) {
@@ -637,21 +1069,8 @@ void dataset_free(struct dataset *d)
 		free(d->hf[i].path);
 	}
 	free(d->hf);
-	for (size_t i = 0; i < d->nperf; i++) {
-		for (size_t k = 0; k < d->perf[i].n; k++) {
-			struct perf_row *r = &d->perf[i].rows[k];
-			free(r->value);
-			free(r->unit);
-			free(r->event);
-			free(r->variance);
-			free(r->runtime);
-			free(r->pct);
-			free(r->metric);
-			free(r->metric_unit);
-		}
-		free(d->perf[i].rows);
-		free(d->perf[i].path);
-	}
+	for (size_t i = 0; i < d->nperf; i++)
+		perf_file_free(&d->perf[i]);
 	free(d->perf);
 	memset(d, 0, sizeof(*d));
 }

@@ -1,8 +1,14 @@
 /*
- * analysis/: internal interfaces shared by report.c, history.c and the tests.
+ * analysis/: internal interfaces shared by the report (report.c,
+ * report_model.c, report_plots.c: see report.h), history.c and the tests.
  *
- *   util.c     growable strings, atomic file writes, progress on stderr
- *   stats.c    summaries, CI of the median, Mann-Whitney U, bootstrap ratio CI
+ *   util.c     growable strings, escaping, directories, errors, usage
+ *              errors, mode order, progress on stderr (files are read and
+ *              written through safeio/safeio.h)
+ *   stats.c    summaries (descriptive), CI of the median
+ *   ministat.c ministat's figures and verdicts, Welch's and paired t
+ *   runlevel.c run-level samples: loops, boots, loop pairs
+ *   compare.c  the comparisons of a report, in ministat's format
  *   inputs.c   results.json / hyperfine JSON / perf stat CSV readers
  *   plot.c     gnuplot scripts + data files, run gnuplot, rename outputs
  *   reference.c  the seed's reference figures (results/reference/)
@@ -34,11 +40,38 @@ void *xrealloc(void *p, size_t sz);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Write data to path through path.tmp.PID + rename; 0 or -1 (err filled). */
-int write_atomic(const char *path, const char *data, size_t len, char *err);
 int mkdir_p(const char *path, char *err);
 /* Lower-case alnum, everything else '-': a file name part. */
 char *slugify(const char *s);
+/* Escape s for where it is shown (malloc'ed).  Names that passed
+ * sio_name_ok() come out unchanged; free text (errors, paths, commands,
+ * CPU models) cannot break a table, a code span or a tag:
+ *   md_text   Markdown text, table cells included: \ ` * [ ] < > | & !
+ *             and _ (unless inside a word) get a backslash; control
+ *             characters (newlines too) become spaces;
+ *   md_code   a Markdown code span around s (a fence longer than any run
+ *             of backticks inside, | escaped for tables);
+ *   html_text HTML text and attribute values: < > & " ' as entities,
+ *             control characters as spaces. */
+char *md_text(const char *s);
+char *md_code(const char *s);
+char *html_text(const char *s);
+/* s with control characters (newlines too) as spaces (malloc'ed). */
+char *one_line(const char *s);
+/* Print "ipibench CMD: ERR" on stderr as one line (control characters of
+ * file names or values shown as '?'). */
+void an_error(const char *cmd, const char *err);
+/* The one way analysis/ fills an error buffer (char err[AN_ERRLEN]): a
+ * printf format, cut to AN_ERRLEN - 1 characters. */
+void an_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Usage errors of a command (return 2, its exit status): an unknown
+ * option or missing argument arg; no INPUT given. */
+int an_usage_option(const char *cmd, const char *arg);
+int an_usage_input(const char *cmd, const char *input);
+/* DIR/FILE written atomically (sio_write_file); a JSON document as
+ * jansson prints it with 2-space indents and 12 digits, plus a newline. */
+int an_write_text(const char *dir, const char *file, const char *s, size_t len, char *err);
+int an_write_json(const char *dir, const char *file, const json_t *j, char *err);
 /* Progress lines on stderr ("ipibench <verb>: ..."), silenced by an_quiet. */
 extern bool an_quiet;
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -63,25 +96,6 @@ double stats_median_sorted(const double *sorted, size_t n);
 /* Median of v (reorders v; O(n) average). */
 double stats_median_select(double *v, size_t n);
 
-struct mannwhitney {
-	double u;	/* U of the first sample */
-	double z;	/* normal approximation, continuity corrected */
-	double p;	/* two-sided */
-	double auc;	/* U / (n1 n2) = P(a > b) + P(a = b)/2 */
-};
-/* Two-sided Mann-Whitney U, normal approximation with tie and continuity
- * correction (as R's wilcox.test(exact = FALSE, correct = TRUE)). */
-int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		       struct mannwhitney *out);
-
-#define AN_BOOT_RESAMPLES 2000
-#define AN_BOOT_SEED 20261130UL
-/* Percentile bootstrap CI of median(a) / median(b): B resamples of each
- * sample, gsl_rng_mt19937 seeded with seed.  -1 when a sample is empty. */
-int stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
-		   unsigned B, unsigned long seed, double level,
-		   double *lo, double *hi);
-
 /* ---- inputs.c ---------------------------------------------------------- */
 struct resultset {
 	char *path;
@@ -90,6 +104,25 @@ struct resultset {
 	long cpus, maxcpus;
 	bool emulated;
 	size_t runs_ok, runs_failed;
+};
+
+/* One timed loop (results.json "loops"; docs/results-schema.md, "loops
+ * and paired senders"). */
+struct loop {
+	double ns, cycles, calls, chunks;
+	char sender[16];	/* genapic | physical | cluster; "" if absent */
+	long pair;		/* -1 when absent */
+	int arm;		/* 0 = A, 1 = B: "arm", else by sender, else order */
+};
+
+/* One ok run (boot) of a group: what run-level statistics are made of. */
+struct run_rec {
+	char *id;
+	double percall_sum;	/* its per-call samples (ns) */
+	size_t percall_n;
+	struct loop *loops;
+	size_t nloops;
+	bool arm_by_order;	/* A/A without "arm": A = first of each pair */
 };
 
 /* One workload x mode on one host and CPU count, pooled over runs. */
@@ -112,6 +145,9 @@ struct group {
 	double *irqs;		/* summed over runs, index = CPU */
 	size_t nirqs, irq_runs;
 	struct summary sum;	/* filled by groups_finish() */
+	struct run_rec *rr;	/* per ok run, in file order (runlevel.c) */
+	size_t nrr;
+	char *senders[2];	/* params.senders (paired workloads) */
 };
 
 struct failed_run {
@@ -161,6 +197,16 @@ enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
  * returns -1 with a one-line message naming the file in err. */
 int dataset_add(struct dataset *d, const char *path, char *err);
 int dataset_add_results(struct dataset *d, const char *path, char *err);
+/* The same on text already read (len bytes, NUL-terminated) named path:
+ * what dataset_add() does with a file's content (the fuzz target's way in). */
+int dataset_add_text(struct dataset *d, const char *path, const char *text, size_t len,
+		     bool explicit, bool results_only, char *err);
+/* DIR/results.json found while scanning: a symbolic link is refused. */
+int dataset_found_results(struct dataset *d, const char *path, char *err);
+/* Check every field the readers use (docs/results-schema.md): modes from
+ * ipibench/modes.h, statuses, names by sio_name_ok(), numbers by type and
+ * range.  -1 with "FILE: $.json.path: what is wrong" in err. */
+int results_validate(const char *file, json_t *root, char *err);
 enum input_kind detect_kind(const char *path, const char *text, size_t len);
 /* Sort every group's samples and fill its summary. */
 void dataset_finish(struct dataset *d);
@@ -168,11 +214,41 @@ void dataset_free(struct dataset *d);
 /* Find a group by key (set, host, cpus, workload, mode); NULL if absent. */
 struct group *dataset_find(struct dataset *d, size_t set, const char *host,
 			   long cpus, const char *workload, const char *mode);
-int mode_rank(const char *mode);	/* physical, cluster, mixed, others */
+/* Modes in the order of ipibench/modes.h, then other names alphabetically. */
+int mode_cmp(const char *a, const char *b);
+
+/* ---- runlevel.c: run-level samples (loops, boots) --------------------- */
+/* Called by the reader for each ok workload of a run: records the run, the
+ * mean of its per-call samples (g->ns[first_sample..g->n)) and its
+ * "loops".  -1 with err ("JPATH.loops[i]: ...") on bad data. */
+int runlevel_add(struct group *g, const char *file, const char *run_id, json_t *w,
+		 size_t first_sample, const char *jpath, char *err);
+void runlevel_free(struct group *g);
+
+enum rl_unit { RL_NONE, RL_LOOPS, RL_BOOTS };
+/* The unit of a comparison between the groups gs[0..n-1] (modes of one
+ * block): boots when every group has >= 2 ok runs, else the loops (when
+ * every group has mode-sender loops), else none. */
+enum rl_unit runlevel_unit(struct group *const *gs, size_t n);
+/* The run-level sample of g in that unit, in ns per call (malloc'ed; *n
+ * values): RL_LOOPS every loop of the mode's own sender (genapic or no
+ * sender), RL_BOOTS per ok run the mean ns per call of those loops, or of
+ * its per-call samples when it has no loops.  NULL when empty. */
+double *runlevel_sample(const struct group *g, enum rl_unit unit, size_t *n);
+/* Loops of the mode's own send routine in g (all runs): no sender or
+ * "genapic", and no pair index. */
+size_t runlevel_mode_loops(const struct group *g);
+/* Paired loops of run r: a[i], b[i] ns per call of pair i's A and B arms
+ * (malloc'ed, *n pairs); names of the arms.  0 pairs: NULL. */
+size_t runlevel_pairs(const struct group *g, size_t r, double **a, double **b,
+		      const char **name_a, const char **name_b);
+const char *rl_unit_name(enum rl_unit u);
 
 /* ---- plot.c ------------------------------------------------------------ */
 /* Write OUT/NAME.dat and OUT/NAME.gp, then run gnuplot in OUT so that it
- * writes NAME.png and NAME.svg (through .tmp files + rename).  The script
+ * writes NAME.png and NAME.svg into a private directory OUT/.NAME.XXXXXX,
+ * from where they are renamed into place (two reports into one OUT never
+ * share a temporary name).  The script
  * body draws one plot; plot.c adds the terminals and outputs.  The kept
  * .gp re-creates the plots with `cd OUT && gnuplot NAME.gp`. */
 int plot_render(const char *outdir, const char *name, const char *data,
@@ -181,22 +257,45 @@ int plot_render(const char *outdir, const char *name, const char *data,
 int plot_check(char *err);
 /* The gnuplot binary: $IPIBENCH_GNUPLOT or "gnuplot". */
 const char *plot_gnuplot(void);
-/* Escape a label for a gnuplot single-quoted string. */
+/* s as a gnuplot string literal that gnuplot reads back as exactly s:
+ * single quotes (nothing is expanded inside), or when s has a ' double
+ * quotes with " \ ` @ escaped; control characters (a newline ends a
+ * command) as spaces.  See plot.c for why not ''. */
 char *gp_quote(const char *s);
+/* gp_quote("NAME.dat"): the data file of plot NAME in its script. */
+char *gp_datafile(const char *name);
 
 /* ---- reference.c ------------------------------------------------------- */
+#include "ipibench/modes.h"
+#include "analysis/ministat.h"
+#define REF_MS_MAX 7
 struct reference {
 	char *path, *title, *source, *quote, *workload_type;
 	long calls, cpus;
 	bool emulated;
-	double total_ns_physical, total_ns_mixed;
-	double icr_expected_physical, icr_expected_mixed;
+	/* per mode of ipibench/modes.h (index ipibench_mode_index()), 0 when
+	 * the reference has none: total ns for its calls, expected ICR writes
+	 * per call */
+	double total_ns[IPIBENCH_NMODES], icr_expected[IPIBENCH_NMODES];
+	/* the claim: the first mode with a total against the last one (for the
+	 * seed, physical / mixed) */
+	size_t ratio_a, ratio_b;
 	char *icr_note;
+	/* optional ministat table ("ministat"): rows compared with ms[0] */
+	char *ms_unit, *ms_printed_by;
+	char *ms_mode[REF_MS_MAX];
+	struct ms_vitals ms[REF_MS_MAX];
+	size_t nms;
 };
 /* explicit path, or NULL: $IPIBENCH_REFERENCE, results/reference/seed-96cpu.json
  * in the working directory, then next to the binary (../../results/...).
  * Returns 0, 1 when not found (not an error when path is NULL), -1 on error. */
 int reference_load(const char *path, struct reference *r, char *err);
+/* The same for the ministat reference: $IPIBENCH_REFERENCE_MINISTAT,
+ * results/reference/seed-512cpu.json. */
+int reference_load_ministat(const char *path, struct reference *r, char *err);
+int reference_load_default(const char *path, const char *env, const char *rel,
+			   struct reference *r, char *err);
 void reference_free(struct reference *r);
 
 #endif

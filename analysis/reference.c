@@ -7,17 +7,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ipibench/modes.h"
+#include "safeio/safeio.h"
 #include "analysis/internal.h"
+#include "analysis/ministat.h"
 
 #define REF_REL "results/reference/seed-96cpu.json"
+#define REF_MS_REL "results/reference/seed-512cpu.json"
 
-static char *find_default(void)
+static char *find_default(const char *env_name, const char *rel)
 {
-	const char *env = getenv("IPIBENCH_REFERENCE");
+	const char *env = getenv(env_name);
 	if (env && *env)
 		return xstrdup(env);
-	if (access(REF_REL, R_OK) == 0)
-		return xstrdup(REF_REL);
+	if (access(rel, R_OK) == 0)
+		return xstrdup(rel);
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
@@ -26,7 +30,7 @@ static char *find_default(void)
 		const char *ups[] = { "../..", "../../.." };
 		char *dir = dirname(exe);
 		for (size_t i = 0; i < 2; i++) {
-			char *p = xasprintf("%s/%s/%s", dir, ups[i], REF_REL);
+			char *p = xasprintf("%s/%s/%s", dir, ups[i], rel);
 			if (access(p, R_OK) == 0)
 				return p;
 			free(p);
@@ -47,36 +51,83 @@ static const char *str(json_t *o, const char *k)
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
+/* The optional "ministat" table: {"unit", "printed_by", "rows": [{"mode",
+ * "n", "min", "max", "median", "avg", "stddev"}, ...]}, rows[0] the
+ * baseline the others were compared with. */
+static int load_ministat(json_t *root, struct reference *r, const char *p, char *err)
+{
+	json_t *ms = json_object_get(root, "ministat");
+	if (!ms)
+		return 0;
+	json_t *rows = json_object_get(ms, "rows");
+	if (!json_is_array(rows) || json_array_size(rows) < 1 ||
+	    json_array_size(rows) > REF_MS_MAX) {
+		an_err(err, "%s: ministat.rows: 1 to %d rows expected", p, REF_MS_MAX);
+		return -1;
+	}
+	r->ms_unit = xstrdup(str(ms, "unit"));
+	r->ms_printed_by = xstrdup(str(ms, "printed_by"));
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		json_t *row = json_array_get(rows, i);
+		if (num(row, "n") < 2 || !sio_name_ok(str(row, "mode"))) {
+			an_err(err, "%s: $.ministat.rows[%zu]: needs a mode (a name) and n >= 2",
+			       p, i);
+			return -1;
+		}
+		r->ms_mode[i] = xstrdup(str(row, "mode"));
+		ms_vitals_from((size_t)num(row, "n"), num(row, "min"), num(row, "max"),
+			       num(row, "median"), num(row, "avg"), num(row, "stddev"),
+			       &r->ms[i]);
+		r->nms++;
+	}
+	return 0;
+}
+
 int reference_load(const char *path, struct reference *r, char *err)
 {
+	return reference_load_default(path, "IPIBENCH_REFERENCE", REF_REL, r, err);
+}
+
+int reference_load_ministat(const char *path, struct reference *r, char *err)
+{
+	return reference_load_default(path, "IPIBENCH_REFERENCE_MINISTAT", REF_MS_REL, r, err);
+}
+
+int reference_load_default(const char *path, const char *env, const char *rel,
+			   struct reference *r, char *err)
+{
 	memset(r, 0, sizeof(*r));
-	char *p = path ? xstrdup(path) : find_default();
+	char *p = path ? xstrdup(path) : find_default(env, rel);
 	if (!p)
 		return 1;
-	json_error_t je;
-	json_t *root = json_load_file(p, 0, &je);
+	/* Through safeio: a regular file within the JSON size limit (a FIFO or
+	 * /dev/zero as --reference is refused, not read forever). */
+	json_t *root = sio_load_json(p, SIO_MAX_JSON, err, AN_ERRLEN);
 	if (!root) {
-		if (je.line < 0 || je.line == 0)
-			snprintf(err, AN_ERRLEN, "%s: %s", p, je.text);
-		else
-			snprintf(err, AN_ERRLEN, "%s:%d:%d: invalid JSON: %s", p,
-				 je.line, je.column, je.text);
 		free(p);
 		return -1;
 	}
 	json_t *tot = json_object_get(root, "total_ns");
-	if (strncmp(str(root, "schema"), "ipibench-reference/", 19) ||
-	    num(tot, "physical") <= 0 || num(tot, "mixed") <= 0 ||
+	json_t *icr = json_object_get(root, "expected_icr_writes_per_call");
+	size_t nmodes = 0;
+	for (size_t i = 0; i < IPIBENCH_NMODES; i++) {
+		r->total_ns[i] = num(tot, ipibench_mode_name(i));
+		r->icr_expected[i] = num(icr, ipibench_mode_name(i));
+		if (r->total_ns[i] <= 0)
+			continue;
+		if (!nmodes++)
+			r->ratio_a = i;
+		r->ratio_b = i;
+	}
+	if (strncmp(str(root, "schema"), "ipibench-reference/", 19) || nmodes < 2 ||
 	    num(root, "calls") <= 0) {
-		snprintf(err, AN_ERRLEN,
-			 "%s: not an ipibench reference (schema, calls, total_ns.physical/mixed)",
-			 p);
+		an_err(err, "%s: not an ipibench reference (schema, calls, total_ns of two modes)",
+		       p);
 		json_decref(root);
 		free(p);
 		return -1;
 	}
 	json_t *src = json_object_get(root, "source");
-	json_t *icr = json_object_get(root, "expected_icr_writes_per_call");
 	r->path = p;
 	r->title = xstrdup(str(root, "title"));
 	r->source = xasprintf("%s (%s)", str(src, "document"), str(src, "author"));
@@ -86,13 +137,12 @@ int reference_load(const char *path, struct reference *r, char *err)
 	r->calls = (long)num(root, "calls");
 	r->cpus = (long)num(root, "cpus");
 	r->emulated = json_is_true(json_object_get(root, "emulated"));
-	r->total_ns_physical = num(tot, "physical");
-	r->total_ns_mixed = num(tot, "mixed");
-	r->icr_expected_physical = num(icr, "physical");
-	r->icr_expected_mixed = num(icr, "mixed");
 	r->icr_note = xstrdup(str(icr, "note"));
+	int rc = load_ministat(root, r, p, err);
 	json_decref(root);
-	return 0;
+	if (rc)
+		reference_free(r);
+	return rc;
 }
 
 void reference_free(struct reference *r)
@@ -103,5 +153,9 @@ void reference_free(struct reference *r)
 	free(r->quote);
 	free(r->workload_type);
 	free(r->icr_note);
+	free(r->ms_unit);
+	free(r->ms_printed_by);
+	for (size_t i = 0; i < r->nms; i++)
+		free(r->ms_mode[i]);
 	memset(r, 0, sizeof(*r));
 }

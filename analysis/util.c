@@ -1,11 +1,14 @@
-/* analysis/util.c: strings, atomic writes, directories, progress. */
+/* analysis/util.c: strings, escaping, directories, progress. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipibench/modes.h"
+#include "safeio/safeio.h"
 #include "analysis/internal.h"
 
 bool an_quiet;
@@ -89,28 +92,6 @@ char *xasprintf(const char *fmt, ...)
 	return b.s ? b.s : xstrdup("");
 }
 
-int write_atomic(const char *path, const char *data, size_t len, char *err)
-{
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, AN_ERRLEN, "%s: cannot write: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	size_t w = fwrite(data, 1, len, f);
-	int bad = w != len || fflush(f) != 0;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		snprintf(err, AN_ERRLEN, "%s: cannot write: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
-}
-
 int mkdir_p(const char *path, char *err)
 {
 	char *p = xstrdup(path);
@@ -119,8 +100,8 @@ int mkdir_p(const char *path, char *err)
 		if (c == '/' || c == '\0') {
 			*s = '\0';
 			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-				snprintf(err, AN_ERRLEN, "%s: cannot create directory: %s",
-					 p, strerror(errno));
+				an_err(err, "%s: cannot create directory: %s",
+				       p, strerror(errno));
 				free(p);
 				return -1;
 			}
@@ -132,7 +113,7 @@ int mkdir_p(const char *path, char *err)
 	free(p);
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, AN_ERRLEN, "%s: not a directory", path);
+		an_err(err, "%s: not a directory", path);
 		return -1;
 	}
 	return 0;
@@ -156,10 +137,159 @@ void progress(const char *fmt, ...)
 {
 	if (an_quiet)
 		return;
+	struct sbuf b = { 0 };
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("ipibench: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	sb_vprintf(&b, fmt, ap);
 	va_end(ap);
+	/* file names come from results directories: one line each */
+	char *line = one_line(b.s ? b.s : "");
+	fprintf(stderr, "ipibench: %s\n", line);
+	free(line);
+	sb_free(&b);
+}
+
+static bool is_ctl(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
+static bool is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+char *md_text(const char *s)
+{
+	struct sbuf b = { 0 };
+	sb_puts(&b, "");
+	for (const char *p = s; *p; p++) {
+		if (is_ctl(*p))
+			sb_puts(&b, " ");
+		else if (strchr("\\`*[]<>|&!#", *p) ||
+			 (*p == '_' && !(p > s && is_alnum(p[-1]) && is_alnum(p[1]))))
+			sb_printf(&b, "\\%c", *p);
+		else
+			sb_printf(&b, "%c", *p);
+	}
+	return b.s;
+}
+
+char *md_code(const char *s)
+{
+	size_t run = 0, longest = 0;
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	struct sbuf b = { 0 }, fence = { 0 };
+	for (size_t i = 0; i <= longest; i++)
+		sb_puts(&fence, "`");
+	/* A space keeps a leading or trailing backtick off the fence (it is
+	 * stripped again when rendered). */
+	bool pad = *s == '`' || (*s && s[strlen(s) - 1] == '`');
+	sb_printf(&b, "%s%s", fence.s, pad ? " " : "");
+	for (const char *p = s; *p; p++) {
+		if (is_ctl(*p))
+			sb_puts(&b, " ");
+		else if (*p == '|')
+			sb_puts(&b, "\\|");	/* GFM tables split on | even in code */
+		else
+			sb_printf(&b, "%c", *p);
+	}
+	sb_printf(&b, "%s%s", pad ? " " : "", fence.s);
+	sb_free(&fence);
+	return b.s;
+}
+
+char *html_text(const char *s)
+{
+	struct sbuf b = { 0 };
+	sb_puts(&b, "");
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': sb_puts(&b, "&lt;"); break;
+		case '>': sb_puts(&b, "&gt;"); break;
+		case '&': sb_puts(&b, "&amp;"); break;
+		case '"': sb_puts(&b, "&quot;"); break;
+		case '\'': sb_puts(&b, "&#39;"); break;
+		default:
+			if (is_ctl(*s))
+				sb_puts(&b, " ");
+			else
+				sb_printf(&b, "%c", *s);
+		}
+	}
+	return b.s;
+}
+
+char *one_line(const char *s)
+{
+	char *d = xstrdup(s);
+	for (char *p = d; *p; p++)
+		if (is_ctl(*p))
+			*p = ' ';
+	return d;
+}
+
+void an_error(const char *cmd, const char *err)
+{
+	char *line = xstrdup(err);
+	for (char *p = line; *p; p++)
+		if (is_ctl(*p))
+			*p = '?';
+	fprintf(stderr, "ipibench %s: %s\n", cmd, line);
+	free(line);
+}
+
+void an_err(char *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, AN_ERRLEN, fmt, ap);
+	va_end(ap);
+}
+
+int mode_cmp(const char *a, const char *b)
+{
+	size_t x = ipibench_mode_index(a), y = ipibench_mode_index(b);
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return strcmp(a, b);
+}
+
+int an_usage_option(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "ipibench %s: unknown option or missing argument '%s'; see 'ipibench %s --help'\n",
+		cmd, arg, cmd);
+	return 2;
+}
+
+int an_usage_input(const char *cmd, const char *input)
+{
+	fprintf(stderr, "ipibench %s: no input; usage: ipibench %s %s... [-o OUT]\n", cmd, cmd,
+		input);
+	return 2;
+}
+
+int an_write_text(const char *dir, const char *file, const char *s, size_t len, char *err)
+{
+	char *p = xasprintf("%s/%s", dir, file);
+	int rc = sio_write_file(p, s, len, 0644, err, AN_ERRLEN);
+	free(p);
+	return rc;
+}
+
+int an_write_json(const char *dir, const char *file, const json_t *j, char *err)
+{
+	char *txt = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	struct sbuf b = { 0 };
+	sb_printf(&b, "%s\n", txt);
+	int rc = an_write_text(dir, file, b.s, b.len, err);
+	sb_free(&b);
+	free(txt);
+	return rc;
 }

@@ -14,7 +14,7 @@ PKGS=(
 	gcc make flex bison python3 pkg-config dpkg-dev xz-utils ccache
 	libxen-dev busybox-static
 	libjansson-dev libinih-dev libcmocka-dev libgsl-dev
-	gnuplot-nox hyperfine linux-perf
+	gnuplot-nox hyperfine linux-perf ministat
 	clang libclang-rt-14-dev
 	e2fsprogs cpio rsync
 	grub-pc-bin grub-common

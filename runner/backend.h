@@ -67,8 +67,19 @@ void host_progress(const struct host_opts *o, const char *prefix, const char *fm
  * ends (PR_SET_PDEATHSIG), so it never outlives ipibench.  -1 on fork failure.
  */
 int host_spawn(char *const argv[], int outfd);
+/*
+ * A console log (console.log, agent.log): created (truncated) for writing,
+ * then host_log_write() puts each chunk in the file as it arrives, with no
+ * buffer in between, so a user following it sees it and a crash keeps the
+ * tail.  The fd, or -1 with errno.
+ */
+int host_log_open(const char *path);
+/* All of buf into fd (write(2), retried on EINTR and short writes). */
+int host_log_write(int fd, const void *buf, size_t len);
 
-/* x2apic-mode name -> the genapic driver Xen reports for it. */
+/* x2apic-mode name -> the genapic driver Xen reports for it (NULL: not a mode). */
 const char *mode_genapic(const char *mode);
+/* The modes of ipibench/modes.h for messages: "physical, cluster, mixed". */
+const char *mode_list(void);
 
 #endif

@@ -35,6 +35,17 @@ const char *mode_genapic(const char *mode)
 	return ipibench_mode_genapic(mode);
 }
 
+const char *mode_list(void)
+{
+	static char list[128];
+
+	if (!list[0])
+		for (size_t i = 0, n = 0; ipibench_mode_name(i); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+					      ipibench_mode_name(i));
+	return list;
+}
+
 void host_fail(struct host_result *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -56,6 +67,28 @@ void host_progress(const struct host_opts *o, const char *prefix, const char *fm
 	va_end(ap);
 	fputc('\n', o->progress);
 	fflush(o->progress);
+}
+
+int host_log_open(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+int host_log_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }
 
 int host_spawn(char *const argv[], int outfd)

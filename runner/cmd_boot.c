@@ -12,6 +12,7 @@
 #include "runner/hostopts.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 static void usage(FILE *f)
 {
@@ -64,7 +65,7 @@ int cmd_boot(int argc, char **argv)
 	struct host_result r;
 	const char *out = NULL, *job = NULL, *expect;
 	long cpus = 8, maxcpus = 0, timeout = 0, v;
-	char outbuf[4096], jobdst[4096 + 16], err[256];
+	char outbuf[4096], jobdst[4096 + 16], err[1024];
 	int c;
 
 	host_paths_default(&paths);
@@ -135,14 +136,18 @@ int cmd_boot(int argc, char **argv)
 	snprintf(jobdst, sizeof(jobdst), "%s/job.json", o.workdir);
 	unlink(jobdst);
 	if (job) {
-		json_error_t je;
-		json_t *j = json_load_file(job, 0, &je);
+		json_t *j = sio_load_json(job, SIO_MAX_JSON, err, sizeof(err));
 
 		if (!j) {
-			fprintf(stderr, "ipibench boot: %s:%d:%d: %s\n", job, je.line, je.column, je.text);
+			fprintf(stderr, "ipibench boot: %s\n", err);
 			return 2;
 		}
-		if (json_write_atomic(jobdst, j, err, sizeof(err))) {
+		if (!json_is_object(j)) {
+			fprintf(stderr, "ipibench boot: %s: $: expected an object (a job)\n", job);
+			json_decref(j);
+			return 2;
+		}
+		if (sio_write_json(jobdst, j, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err))) {
 			fprintf(stderr, "ipibench boot: %s\n", err);
 			json_decref(j);
 			return 1;

@@ -20,8 +20,10 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/hostopts.h"
+#include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 static void usage(FILE *f)
 {
@@ -74,49 +76,42 @@ static char *read_text(const char *path)
 
 static int write_text(const char *path, const char *text, mode_t mode, char *err, size_t len)
 {
-	char tmp[PATH_MAX + 8];
-	FILE *f;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w"))) {
-		snprintf(err, len, "%.700s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	fputs(text, f);
-	if (fflush(f) || fsync(fileno(f)) || fclose(f) || chmod(tmp, mode) || rename(tmp, path)) {
-		snprintf(err, len, "%.700s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return sio_write_file(path, text, strlen(text), mode, err, len);
 }
 
+/* FROM (the hypervisor image: a regular file) copied atomically to TO. */
 static int copy_file(const char *from, const char *to, char *err, size_t len)
 {
-	char tmp[PATH_MAX + 8], buf[1 << 16];
-	FILE *in = fopen(from, "rb"), *out;
+	char buf[1 << 16];
+	struct sio_atomic a;
+	struct stat st;
+	FILE *in = fopen(from, "rb");
 	size_t n;
 
 	if (!in) {
 		snprintf(err, len, "%.700s: %s", from, strerror(errno));
 		return -1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", to);
-	if (!(out = fopen(tmp, "wb"))) {
-		snprintf(err, len, "%.700s: %s", tmp, strerror(errno));
+	if (fstat(fileno(in), &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, len, "%.700s: not a regular file", from);
+		fclose(in);
+		return -1;
+	}
+	if (sio_atomic_open(&a, to, 0644, err, len)) {
 		fclose(in);
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			break;
-	fclose(in);
-	if (fflush(out) || fsync(fileno(out)) || fclose(out) || rename(tmp, to)) {
-		snprintf(err, len, "%.700s: %s", to, strerror(errno));
-		unlink(tmp);
+		if (fwrite(buf, 1, n, a.f) != n)
+			break;   /* ferror(a.f): commit fails */
+	if (ferror(in)) {
+		snprintf(err, len, "%.700s: read error", from);
+		fclose(in);
+		sio_atomic_abort(&a);
 		return -1;
 	}
-	return 0;
+	fclose(in);
+	return sio_atomic_commit(&a, err, len);
 }
 
 static void dirname_of(const char *path, char *buf, size_t len)
@@ -506,14 +501,19 @@ static int cmd_status(const struct host_layout *l)
 	} else if (rc == 1) {
 		printf("  pending: none\n");
 	} else {
-		char path[1100];
-		json_error_t je;
+		char path[1100], why[512] = "";
 		json_t *res, *run;
 		size_t i, ok = 0, total = 0;
 		const char *next = NULL, *next_mode = NULL;
 
 		snprintf(path, sizeof(path), "%s/results.json", p.results);
-		res = json_load_file(path, 0, &je);
+		res = sio_load_json(path, SIO_MAX_JSON, why, sizeof(why));
+		if (res && results_check(res, path, why, sizeof(why))) {
+			json_decref(res);   /* its ids and modes are printed below */
+			res = NULL;
+		}
+		if (!res)
+			printf("  pending: %s\n", why);
 		json_array_foreach(json_object_get(res, "runs"), i, run) {
 			const char *st = json_string_value(json_object_get(run, "status"));
 			total++;

@@ -17,6 +17,7 @@
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 static void usage(FILE *f)
 {
@@ -133,7 +134,7 @@ static void adopt_traces(const char *dir, const char *id, json_t *workloads)
 		const char *t = json_string_value(json_object_get(w, "trace"));
 		char from[PATH_MAX], to[PATH_MAX], rel[512];
 
-		if (!t || strchr(t, '/'))
+		if (!sio_name_ok(t))   /* the agent names a file in its own directory */
 			continue;
 		snprintf(from, sizeof(from), "%s/runs/%s/%s", dir, id, t);
 		snprintf(rel, sizeof(rel), "traces/%s-%s", id, t);
@@ -154,7 +155,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 	int failures = 0;
 
 	json_array_foreach(runs, i, run)
-		if (strcmp(json_string_value(json_object_get(run, "status")), "ok"))
+		if (strcmp(json_string_value(json_object_get(run, "status")) ?: "", "ok"))
 			todo++;
 	snprintf(path, sizeof(path), "%s/traces", res->dir);
 	run_mkdirs(path);
@@ -168,9 +169,8 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		struct host_opts o;
 		struct host_result hr;
 		char wd[PATH_MAX + 1100], now[32], eta[32] = "?", el[32];
-		json_error_t je;
 
-		if (!strcmp(json_string_value(json_object_get(run, "status")), "ok"))
+		if (!strcmp(json_string_value(json_object_get(run, "status")) ?: "", "ok"))
 			continue;
 		fmt_dur(el, sizeof(el), now_s() - t_start);
 		if (done)
@@ -181,7 +181,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		snprintf(wd, sizeof(wd), "%s/runs/%s", res->dir, id);
 		run_mkdirs(wd);
 		snprintf(path, sizeof(path), "%s/job.json", wd);
-		if (json_write_atomic(path, job, err, sizeof(err))) {
+		if (sio_write_json(path, job, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s\n", err);
 			json_decref(job);
 			return 1;
@@ -217,9 +217,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			snprintf(why, sizeof(why), "%s", hr.error);
 		} else {
 			snprintf(path, sizeof(path), "%s/agent.json", wd);
-			agent = json_load_file(path, 0, &je);
-			if (!agent)
-				snprintf(why, sizeof(why), "%.300s:%d: %.200s", path, je.line, je.text);
+			agent = sio_load_json(path, SIO_MAX_JSON, why, sizeof(why));
 		}
 		if (agent) {
 			/* The mode the hypervisor reports, not the one we asked for. */
@@ -300,9 +298,24 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int quiet)
 {
 	unsigned int extra = c->host.maxcpus - c->host.cpus;
-	char sub[PATH_MAX];
+	char sub[PATH_MAX], path[PATH_MAX + 16], err[512];
 	int rc = 0;
 
+	/* Every result set already there is checked before the first boot. */
+	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
+		struct results res;
+
+		if (snprintf(sub, sizeof(sub), "%s/c%u", dir, c->matrix.cpus[i]) >= (int)sizeof(sub))
+			return 2;
+		snprintf(path, sizeof(path), "%s/results.json", sub);
+		if (access(path, F_OK))
+			continue;
+		if (results_open(&res, sub, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			return 2;
+		}
+		results_close(&res);
+	}
 	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
 		c->host.cpus = c->matrix.cpus[i];
 		c->host.maxcpus = c->host.cpus + extra;
@@ -383,7 +396,8 @@ int cmd_run(int argc, char **argv)
 			config_free(&c);
 			return 2;
 		}
-		if (run_mkdirs(out) || results_copy_file(cfgfile, cfgpath, err, sizeof(err))) {
+		err[0] = '\0';
+		if (run_mkdirs(out) || sio_write_file(cfgpath, c.text, c.textlen, 0644, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s: %s\n", out, err[0] ? err : strerror(errno));
 			config_free(&c);
 			return 2;
@@ -396,13 +410,24 @@ int cmd_run(int argc, char **argv)
 		if (resume && c.matrix.ncpus) {
 			/* One CPU count of a sweep: its own runs say which. */
 			struct results r;
+			json_t *r0;
 
-			if (results_open(&r, out, err, sizeof(err)) == 0) {
-				json_t *r0 = json_array_get(results_runs(&r), 0);
-				c.host.cpus = json_integer_value(json_object_get(r0, "cpus"));
-				c.host.maxcpus = json_integer_value(json_object_get(r0, "maxcpus"));
-				results_close(&r);
+			if (results_open(&r, out, err, sizeof(err))) {
+				fprintf(stderr, "ipibench run: %s\n", err);
+				config_free(&c);
+				return 2;
 			}
+			r0 = json_array_get(results_runs(&r), 0);
+			if (!json_object_get(r0, "cpus") || !json_object_get(r0, "maxcpus")) {
+				fprintf(stderr, "ipibench run: %s/results.json: $.runs[0]: no cpus and "
+					"maxcpus, which a CPU count of a sweep needs\n", out);
+				results_close(&r);
+				config_free(&c);
+				return 2;
+			}
+			c.host.cpus = json_integer_value(json_object_get(r0, "cpus"));
+			c.host.maxcpus = json_integer_value(json_object_get(r0, "maxcpus"));
+			results_close(&r);
 		}
 		rc = run_set(out, cfgfile, &c, quiet);
 	}

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,18 +7,39 @@
 
 #include "runner/backend.h"
 #include "runner/config.h"
+#include "runner/util.h"
+#include "safeio/safeio.h"
 
 struct parse {
 	struct config *c;
+	const char *p, *end;    /* the text inih has not read yet */
+	int line;               /* the line inih is on (1-based) */
+	int err_line;           /* the first error's line; 0: none yet */
 	char msg[256];          /* the first error */
 	int have_host, have_matrix;
+	json_t *seen;           /* section -> the line of its header */
 };
 
+/* The first error, on the line inih is on; parsing stops there. */
 static int set_err(struct parse *ps, const char *fmt, const char *a, const char *b)
 {
-	if (!ps->msg[0])
+	if (!ps->err_line) {
+		ps->err_line = ps->line;
 		snprintf(ps->msg, sizeof(ps->msg), fmt, a, b);
+	}
 	return 0;   /* inih: error on this line */
+}
+
+/* S for a message: as it is when printable ASCII, else msg_quote()d. */
+static const char *shown(char *buf, size_t len, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e) {
+			msg_quote(buf, len, s);
+			return buf;
+		}
+	snprintf(buf, len, "%s", s);
+	return buf;
 }
 
 static int get_uint(struct parse *ps, const char *key, const char *v, long min, long max,
@@ -60,10 +82,18 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 	if (!strcmp(k, "disk_mb"))
 		return get_uint(ps, k, v, 0, 1 << 20, &c->host.disk_mb);
 	if (!strcmp(k, "cmdline")) {
+		if (strlen(v) >= sizeof(c->host.cmdline))
+			return set_err(ps, "cmdline: longer than %s bytes%s", "511", "");
 		snprintf(c->host.cmdline, sizeof(c->host.cmdline), "%s", v);
 		return 1;
 	}
 	if (!strcmp(k, "name")) {
+		char q[128];
+
+		if (!sio_name_ok(v) || strlen(v) >= sizeof(c->host.name))
+			return set_err(ps, "name = %s: a host name is letters, digits, '.', '_' "
+				       "and '-' (a letter or digit first), at most 63 bytes, no '..'%s",
+				       shown(q, sizeof(q), v), "");
 		snprintf(c->host.name, sizeof(c->host.name), "%s", v);
 		return 1;
 	}
@@ -77,11 +107,13 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 	if (!strcmp(k, "modes")) {
 		char buf[256], *save = NULL;
 
+		if (strlen(v) >= sizeof(buf))
+			return set_err(ps, "modes: longer than 255 bytes%s%s", "", "");
 		snprintf(buf, sizeof(buf), "%s", v);
 		c->matrix.nmodes = 0;
 		for (char *m = strtok_r(buf, ", ", &save); m; m = strtok_r(NULL, ", ", &save)) {
 			if (!mode_genapic(m))
-				return set_err(ps, "modes: '%s' is not physical, cluster or mixed%s", m, "");
+				return set_err(ps, "modes: '%s' is not a mode (%s)", m, mode_list());
 			for (unsigned int i = 0; i < c->matrix.nmodes; i++)
 				if (!strcmp(c->matrix.modes[i], m))
 					return set_err(ps, "modes: '%s' is listed twice%s", m, "");
@@ -98,6 +130,8 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 	if (!strcmp(k, "cpus")) {
 		char buf[256], *save = NULL;
 
+		if (strlen(v) >= sizeof(buf))
+			return set_err(ps, "cpus: longer than 255 bytes%s%s", "", "");
 		snprintf(buf, sizeof(buf), "%s", v);
 		c->matrix.ncpus = 0;
 		for (char *n = strtok_r(buf, ", ", &save); n; n = strtok_r(NULL, ", ", &save)) {
@@ -152,8 +186,8 @@ static int workload_key(struct parse *ps, const char *name, const char *k, const
 	char err[256];
 	json_t *val;
 
-	if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(name))
-		return set_err(ps, "[workload:%s]: name must be lower-case letters, digits, _ or -%s", name, "");
+	if (!sio_name_ok(name) || strlen(name) > CFG_WL_NAME_MAX)
+		return set_err(ps, "[workload:%s]: not a workload name%s", name, "");
 	if (!(w = workload_of(ps, name)))
 		return set_err(ps, "too many workloads (at most 32)%s%s", "", "");
 	if (!strcmp(k, "type")) {
@@ -178,26 +212,173 @@ static int handler(void *user, const char *section, const char *name, const char
 	struct parse *ps = user;
 	json_t *sec = json_object_get(ps->c->sections, section);
 
-	if (!sec) {
-		sec = json_object();
-		json_object_set_new(ps->c->sections, section, sec);
-	}
 	if (!name)   /* a section with no keys yet (INI_CALL_HANDLER_ON_NEW_SECTION) */
 		return 1;
+	if (!*section)
+		return set_err(ps, "'%s' before any [section]%s", name, "");
+	if (!sec) {  /* the reader has checked and recorded every header */
+		char q[128];
+		return set_err(ps, "unknown section [%s]%s", shown(q, sizeof(q), section), "");
+	}
 	if (json_object_get(sec, name))
 		return set_err(ps, "duplicate key '%s' in [%s]", name, section);
 	json_object_set_new(sec, name, json_string(value));
-	if (!strcmp(section, "host")) {
-		ps->have_host = 1;
+	if (!strcmp(section, "host"))
 		return host_key(ps, name, value);
-	}
-	if (!strcmp(section, "matrix")) {
-		ps->have_matrix = 1;
+	if (!strcmp(section, "matrix"))
 		return matrix_key(ps, name, value);
-	}
 	if (!strncmp(section, "workload:", 9))
 		return workload_key(ps, section + 9, name, value);
 	return set_err(ps, "unknown section [%s]%s", section, "");
+}
+
+/*
+ * A "[NAME]" line (S..E, S at the '['): the sections ipibench knows, each
+ * once, with names inih keeps whole.  0, or -1 with the error set.
+ */
+static int section_line(struct parse *ps, const char *s, const char *e)
+{
+	const char *close = memchr(s, ']', (size_t)(e - s)), *rest;
+	char name[CFG_SECTION_MAX + 1], q[128], num[24];
+	size_t n;
+	json_t *first;
+
+	if (!close)
+		return set_err(ps, "'[' without ']'%s%s", "", ""), -1;
+	for (rest = close + 1; rest < e && isspace((unsigned char)*rest); rest++)
+		;
+	if (rest < e && *rest != ';')
+		return set_err(ps, "text after the section header%s%s", "", ""), -1;
+	n = (size_t)(close - s - 1);
+	if (n > CFG_SECTION_MAX) {
+		snprintf(num, sizeof(num), "%zu", n);
+		return set_err(ps, "section name of %s bytes: at most %s (inih cuts longer ones)",
+			       num, "49"), -1;
+	}
+	memcpy(name, s + 1, n);
+	name[n] = '\0';   /* no NUL inside: read_line refused it */
+	if (!strncmp(name, "workload:", 9)) {
+		if (!sio_name_ok(name + 9))
+			return set_err(ps, "[workload:%s]: a workload name is letters, digits, '.', "
+				       "'_' and '-' (a letter or digit first), no '..'%s",
+				       shown(q, sizeof(q), name + 9), ""), -1;
+	} else if (strcmp(name, "host") && strcmp(name, "matrix")) {
+		return set_err(ps, "unknown section [%s] (expected [host], [matrix] or "
+			       "[workload:NAME])%s", shown(q, sizeof(q), name), ""), -1;
+	}
+	if ((first = json_object_get(ps->seen, name))) {
+		snprintf(num, sizeof(num), "%d", (int)json_integer_value(first));
+		return set_err(ps, "[%s] again (first at line %s)", name, num), -1;
+	}
+	json_object_set_new(ps->seen, name, json_integer(ps->line));
+	json_object_set_new(ps->c->sections, name, json_object());
+	if (!strcmp(name, "host"))
+		ps->have_host = 1;
+	if (!strcmp(name, "matrix"))
+		ps->have_matrix = 1;
+	return 0;
+}
+
+/*
+ * The offset of the first byte of S (LEN bytes) that is a control character
+ * (C0 but tab, DEL, C1) or not valid UTF-8; LEN when there is none.  Values
+ * become JSON strings (results.json's config) and parts of messages.
+ */
+static size_t bad_char(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		unsigned int c = u[i], need, cp;
+
+		if (c < 0x80) {
+			if ((c < 0x20 && c != '\t') || c == 0x7f)
+				return i;
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			need = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			need = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			need = 3, cp = c & 0x07;
+		else
+			return i;
+		for (unsigned int k = 1; k <= need; k++) {
+			if (i + k >= len || (u[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (u[i + k] & 0x3f);
+		}
+		if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+			return i;
+		i += need + 1;
+	}
+	return len;
+}
+
+/*
+ * inih's reader (fgets-like): one whole line of the text per call, so that
+ * inih's line numbers are the file's.  inih keeps num - 1 bytes of a line
+ * (num is its INI_MAX_LINE: 200 in Debian's build) and cuts longer ones into
+ * several "lines"; here a longer comment or blank line is handed over empty,
+ * any other is refused.  Section headers are checked here, since inih tells
+ * the handler nothing about a section without keys.
+ */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct parse *ps = stream;
+	const char *line = ps->p, *nl, *s, *e;
+	size_t len;
+	char n1[24], n2[24];
+
+	if (ps->err_line || ps->p >= ps->end || num < 3)
+		return NULL;
+	nl = memchr(line, '\n', (size_t)(ps->end - line));
+	e = nl ? nl : ps->end;
+	ps->p = nl ? nl + 1 : ps->end;
+	ps->line++;
+	if (e > line && e[-1] == '\r')
+		e--;
+	len = (size_t)(e - line);
+	if ((s = memchr(line, '\0', len))) {   /* not text, even in a comment */
+		snprintf(n1, sizeof(n1), "%zu", (size_t)(s - line) + 1);
+		set_err(ps, "NUL byte at byte %s of the line%s", n1, "");
+		return NULL;
+	}
+	s = line;
+	if (ps->line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+		s += 3;
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	if (s == e || *s == ';' || *s == '#') {
+		/* blank or a comment: inih ignores it, whatever its length */
+		if (len > (size_t)num - 2)
+			len = 0;
+	} else {
+		if (len > (size_t)num - 2) {
+			snprintf(n1, sizeof(n1), "%zu", len);
+			snprintf(n2, sizeof(n2), "%d", num - 2);
+			set_err(ps, "line of %s bytes: at most %s (comments may be longer)", n1, n2);
+			return NULL;
+		}
+		size_t bad = bad_char(line, len);
+
+		if (bad < len) {
+			snprintf(n1, sizeof(n1), "0x%02x", (unsigned char)line[bad]);
+			snprintf(n2, sizeof(n2), "%zu", bad + 1);
+			set_err(ps, "control character or invalid UTF-8 (byte %s at %s of the line)",
+				n1, n2);
+			return NULL;
+		}
+		if (*s == '[' && section_line(ps, s, e))
+			return NULL;
+	}
+	memcpy(str, line, len);
+	str[len] = '\n';
+	str[len + 1] = '\0';
+	return str;
 }
 
 static void defaults(struct config *c)
@@ -216,12 +397,21 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 {
 	struct config *c = ps->c;
 
+	if (line == -2) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
 	if (line < 0) {
 		snprintf(err, errlen, "%s: cannot read the file", file);
 		return -1;
 	}
+	/* inih's own complaints (no '=') carry no message: the earliest wins. */
+	if (ps->err_line && (!line || ps->err_line <= line)) {
+		snprintf(err, errlen, "%s:%d: %s", file, ps->err_line, ps->msg);
+		return -1;
+	}
 	if (line > 0) {
-		snprintf(err, errlen, "%s:%d: %s", file, line, ps->msg[0] ? ps->msg : "syntax error");
+		snprintf(err, errlen, "%s:%d: syntax error", file, line);
 		return -1;
 	}
 	if (!ps->have_host) {
@@ -260,38 +450,51 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 	return 0;
 }
 
-int config_load(const char *file, struct config *c, char *err, size_t errlen)
+/* Parse TEXT (LEN bytes, NUL-terminated) named NAME into c. */
+static int parse_text(const char *name, const char *text, size_t len, struct config *c,
+		      char *err, size_t errlen)
 {
-	struct parse ps = { .c = c };
-	FILE *f;
+	struct parse ps = { .c = c, .p = text, .end = text + len };
 	int line;
 
 	defaults(c);
-	f = fopen(file, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open the config", file);
+	ps.seen = json_object();
+	c->text = malloc(len + 1);
+	if (!c->text || !ps.seen) {
+		json_decref(ps.seen);
+		config_free(c);
+		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	line = ini_parse_file(f, handler, &ps);
-	fclose(f);
-	if (finish(file, line, &ps, err, errlen)) {
+	memcpy(c->text, text, len + 1);
+	c->textlen = len;
+	line = ini_parse_stream(read_line, &ps, handler, &ps);
+	json_decref(ps.seen);
+	if (finish(name, line, &ps, err, errlen)) {
 		config_free(c);
 		return -1;
 	}
 	return 0;
 }
 
+int config_load(const char *file, struct config *c, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (sio_read_file(file, SIO_MAX_CONFIG, &text, &len, err, errlen))
+		return -1;
+	rc = parse_text(file, text, len, c, err, errlen);
+	free(text);
+	return rc;
+}
+
 int config_load_string(const char *name, const char *text, struct config *c,
 		       char *err, size_t errlen)
 {
-	struct parse ps = { .c = c };
-
-	defaults(c);
-	if (finish(name, ini_parse_string(text, handler, &ps), &ps, err, errlen)) {
-		config_free(c);
-		return -1;
-	}
-	return 0;
+	return parse_text(name, text, strlen(text), c, err, errlen);
 }
 
 void config_free(struct config *c)
@@ -301,6 +504,9 @@ void config_free(struct config *c)
 	c->nwl = 0;
 	json_decref(c->sections);
 	c->sections = NULL;
+	free(c->text);
+	c->text = NULL;
+	c->textlen = 0;
 }
 
 const char *cfg_order_name(enum cfg_order o)

@@ -5,8 +5,11 @@
  *   [matrix]          modes, repetitions, order, seed, cpus (a sweep: one
  *                     result set per CPU count, in DIR/cN/)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
- * Unknown keys, bad values, duplicate keys and missing sections are errors
- * reported as FILE:LINE: message; nothing runs on an invalid config.
+ * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
+ * missing sections and lines too long for inih are errors reported as
+ * FILE:LINE: message; nothing runs on an invalid config.  Host and workload
+ * names follow the name rule (sio_name_ok); a workload name is at most
+ * CFG_WL_NAME_MAX bytes, as inih keeps section names of 49 bytes.
  */
 #ifndef IPIBENCH_CONFIG_H
 #define IPIBENCH_CONFIG_H
@@ -20,6 +23,10 @@
 #define CFG_MAX_MODES 3
 #define CFG_MAX_WORKLOADS 32
 #define CFG_MAX_SWEEP 16
+/* inih (ini.c's MAX_SECTION) keeps 49 bytes of a section name; longer
+ * [workload:NAME] headers are refused rather than cut. */
+#define CFG_SECTION_MAX 49
+#define CFG_WL_NAME_MAX (CFG_SECTION_MAX - 9)
 
 enum cfg_order { ORDER_INTERLEAVED, ORDER_RANDOMIZED, ORDER_BLOCKED };
 
@@ -48,9 +55,12 @@ struct config {
 	struct cfg_workload wl[CFG_MAX_WORKLOADS];
 	unsigned int nwl;
 	json_t *sections;            /* the config as {section: {key: value}} */
+	char *text;                  /* the config as read (DIR/config.ini) */
+	size_t textlen;
 };
 
-/* Parse FILE; 0, or -1 with "FILE:LINE: message" in err. */
+/* Parse FILE (a regular file of at most SIO_MAX_CONFIG bytes); 0, or -1
+ * with "FILE:LINE: message" (or "FILE: message") in err. */
 int config_load(const char *file, struct config *c, char *err, size_t errlen);
 /* The same from a string (name is used in messages). */
 int config_load_string(const char *name, const char *text, struct config *c,

@@ -5,40 +5,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/backend.h"
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 #ifndef IPIBENCH_COMMIT
 #define IPIBENCH_COMMIT "unknown"
 #endif
-
-int results_copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-	char tmp[4200], buf[65536];
-	FILE *in = fopen(from, "rb"), *out;
-	size_t n;
-
-	if (!in) {
-		snprintf(err, errlen, "%s: %s", from, strerror(errno));
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", to);
-	out = fopen(tmp, "wb");
-	if (!out) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		fclose(in);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
-	if (fclose(out) || rename(tmp, to)) {
-		snprintf(err, errlen, "%s: %s", to, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
 
 /* Set r up for DIR and its results.json path; refuse paths that do not fit. */
 static int results_init(struct results *r, const char *dir, char *path, size_t plen,
@@ -72,7 +47,7 @@ int results_create(struct results *r, const char *dir, const char *config_file,
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/config.ini", dir);
-	if (results_copy_file(config_file, path, err, errlen))
+	if (sio_write_file(path, c->text, c->textlen, 0644, err, errlen))
 		return -1;
 	iso_now(now, sizeof(now));
 	r->root = json_object();
@@ -91,22 +66,140 @@ int results_create(struct results *r, const char *dir, const char *config_file,
 	return results_save(r, err, errlen);
 }
 
+/* "string", "integer", ... for messages. */
+static const char *json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+#define BAD(...) do { \
+		char m_[1024]; \
+		snprintf(m_, sizeof(m_), __VA_ARGS__); \
+		snprintf(err, errlen, "%s: %s", path, m_); \
+		return -1; \
+	} while (0)
+
+/* An integer member KEY of run I in [min, max]; absent is fine (returns 0). */
+static int check_int(const json_t *run, size_t i, const char *key, json_int_t min,
+		     json_int_t max, const char *path, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(run, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v))
+		BAD("$.runs[%zu].%s: expected an integer, not %s", i, key, json_kind(v));
+	if (json_integer_value(v) < min || json_integer_value(v) > max)
+		BAD("$.runs[%zu].%s: %" JSON_INTEGER_FORMAT " is not in [%" JSON_INTEGER_FORMAT
+		    ", %" JSON_INTEGER_FORMAT "]", i, key, json_integer_value(v), min, max);
+	return 0;
+}
+
+/* A string member KEY of run I; its value in *out. */
+static int check_str(const json_t *run, size_t i, const char *key, const char *what,
+		     const char **out, const char *path, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(run, key);
+
+	if (!v)
+		BAD("$.runs[%zu].%s: missing (%s)", i, key, what);
+	if (!json_is_string(v))
+		BAD("$.runs[%zu].%s: expected a string (%s), not %s", i, key, what, json_kind(v));
+	*out = json_string_value(v);
+	return 0;
+}
+
+int results_check(const json_t *root, const char *path, char *err, size_t errlen)
+{
+	static const char *const statuses[] = { "ok", "failed", "pending", "running", NULL };
+	const json_t *v, *runs, *run;
+	char q[SIO_NAME_MAX * 4 + 16];
+	size_t i;
+
+	if (!json_is_object(root))
+		BAD("$: expected an object (ipibench results), not %s", json_kind(root));
+	v = json_object_get(root, "schema_version");
+	if (!v)
+		BAD("$.schema_version: missing: not an ipibench results file");
+	if (!json_is_integer(v) || json_integer_value(v) != RESULTS_SCHEMA_VERSION)
+		BAD("$.schema_version: expected %d%s", RESULTS_SCHEMA_VERSION,
+		    json_is_integer(v) && json_integer_value(v) > RESULTS_SCHEMA_VERSION ?
+		    " (written by a newer ipibench?)" : "");
+	v = json_object_get(root, "host");
+	if (v && !json_is_object(v))
+		BAD("$.host: expected an object, not %s", json_kind(v));
+	runs = json_object_get(root, "runs");
+	if (!json_is_array(runs))
+		BAD("$.runs: %s%s", runs ? "expected an array, not " : "missing",
+		    runs ? json_kind(runs) : "");
+	if (!json_array_size(runs))
+		BAD("$.runs: empty (a results file has every planned run)");
+	if (json_array_size(runs) > RESULTS_MAX_RUNS)
+		BAD("$.runs: %zu runs, more than the %d a matrix can plan",
+		    json_array_size(runs), RESULTS_MAX_RUNS);
+	json_array_foreach(runs, i, run) {
+		const char *id, *mode, *status;
+		size_t k;
+
+		if (!json_is_object(run))
+			BAD("$.runs[%zu]: expected an object, not %s", i, json_kind(run));
+		if (check_str(run, i, "id", "a run id", &id, path, err, errlen))
+			return -1;
+		if (!sio_name_ok(id)) {
+			msg_quote(q, sizeof(q), id);
+			BAD("$.runs[%zu].id: %s is not a valid run id (letters, digits, '.', "
+			    "'_', '-', at most %d bytes, no '..')", i, q, SIO_NAME_MAX);
+		}
+		for (k = 0; k < i; k++)
+			if (!strcmp(json_string_value(json_object_get(json_array_get(runs, k), "id")),
+				    id))
+				BAD("$.runs[%zu].id: \"%s\" is also $.runs[%zu].id", i, id, k);
+		if (check_str(run, i, "mode", mode_list(), &mode, path, err, errlen))
+			return -1;
+		if (!mode_genapic(mode)) {
+			msg_quote(q, sizeof(q), mode);
+			BAD("$.runs[%zu].mode: %s is not a mode (%s)", i, q, mode_list());
+		}
+		if (check_str(run, i, "status", "ok, failed, pending or running", &status,
+			      path, err, errlen))
+			return -1;
+		for (k = 0; statuses[k] && strcmp(statuses[k], status); k++)
+			;
+		if (!statuses[k]) {
+			msg_quote(q, sizeof(q), status);
+			BAD("$.runs[%zu].status: %s is not ok, failed, pending or running", i, q);
+		}
+		if (check_int(run, i, "repetition", 0, 999, path, err, errlen) ||
+		    check_int(run, i, "cpus", 1, 4096, path, err, errlen) ||
+		    check_int(run, i, "maxcpus", 1, 4096, path, err, errlen))
+			return -1;
+		if (json_integer_value(json_object_get(run, "maxcpus")) &&
+		    json_integer_value(json_object_get(run, "maxcpus")) <
+		    json_integer_value(json_object_get(run, "cpus")))
+			BAD("$.runs[%zu].maxcpus: below $.runs[%zu].cpus", i, i);
+	}
+	return 0;
+}
+#undef BAD
+
 int results_open(struct results *r, const char *dir, char *err, size_t errlen)
 {
 	char path[4200];
-	json_error_t je;
 
 	if (results_init(r, dir, path, sizeof(path), err, errlen))
 		return -1;
-	r->root = json_load_file(path, 0, &je);
-	if (!r->root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	r->root = sio_load_json(path, SIO_MAX_JSON, err, errlen);
+	if (!r->root)
 		return -1;
-	}
-	json_int_t v = json_integer_value(json_object_get(r->root, "schema_version"));
-	if (v != RESULTS_SCHEMA_VERSION || !json_is_array(json_object_get(r->root, "runs"))) {
-		snprintf(err, errlen, "%s: not an ipibench results file of schema_version %d",
-			 path, RESULTS_SCHEMA_VERSION);
+	if (results_check(r->root, path, err, errlen)) {
 		json_decref(r->root);
 		r->root = NULL;
 		return -1;
@@ -119,7 +212,7 @@ int results_save(struct results *r, char *err, size_t errlen)
 	char path[4200];
 
 	snprintf(path, sizeof(path), "%s/results.json", r->dir);
-	return json_write_atomic(path, r->root, err, errlen);
+	return sio_write_json(path, r->root, JSON_INDENT(1) | JSON_SORT_KEYS, err, errlen);
 }
 
 void results_close(struct results *r)
@@ -139,7 +232,7 @@ json_t *results_run_get(struct results *r, const char *id)
 	size_t i;
 
 	json_array_foreach(runs, i, run)
-		if (!strcmp(json_string_value(json_object_get(run, "id")), id))
+		if (!strcmp(json_string_value(json_object_get(run, "id")) ?: "", id))
 			return run;
 	return NULL;
 }

@@ -15,6 +15,8 @@
 #include "runner/config.h"
 
 #define RESULTS_SCHEMA_VERSION 1
+/* The most runs a matrix plans: every mode x 1000 repetitions. */
+#define RESULTS_MAX_RUNS (CFG_MAX_MODES * 1000)
 
 struct results {
 	char dir[1024];          /* longer paths are refused */
@@ -24,7 +26,8 @@ struct results {
 /* A new store in DIR (created) for CONFIG read from CONFIG_FILE. */
 int results_create(struct results *r, const char *dir, const char *config_file,
 		   const struct config *c, char *err, size_t errlen);
-/* An existing store (for --resume). */
+/* An existing store (for --resume): results.json read within SIO_MAX_JSON
+ * and checked by results_check() before anything uses it. */
 int results_open(struct results *r, const char *dir, char *err, size_t errlen);
 int results_save(struct results *r, char *err, size_t errlen);
 void results_close(struct results *r);
@@ -34,7 +37,14 @@ json_t *results_runs(struct results *r);
 /* Plan mode x repetition in the config's order (seeded shuffle for randomized). */
 void results_plan(struct results *r, const struct config *c);
 json_t *results_run_get(struct results *r, const char *id);
-/* Copy a file through a temp file + rename. */
-int results_copy_file(const char *from, const char *to, char *err, size_t errlen);
+/*
+ * Check what the runner uses of a results file read from PATH: an object of
+ * schema_version 1, a non-empty runs array whose runs are objects with an id
+ * by the name rule (sio_name_ok, unique), a mode of ipibench/modes.h, a
+ * status ok|failed|pending|running ("running": the run a kill interrupted),
+ * and in-range repetition/cpus/maxcpus when present.  0, or -1 with
+ * "PATH: $.runs[0].mode: ..." (one line) in err.
+ */
+int results_check(const json_t *root, const char *path, char *err, size_t errlen);
 
 #endif

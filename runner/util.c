@@ -111,34 +111,6 @@ const char *build_dir(void)
 	return dir;
 }
 
-int json_write_atomic(const char *path, json_t *obj, char *err, size_t errlen)
-{
-	char tmp[PATH_MAX];
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_dump_file(obj, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
-		snprintf(err, errlen, "%s: cannot write (%s)", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	fd = open(tmp, O_RDONLY);
-	if (fd < 0 || fsync(fd)) {
-		snprintf(err, errlen, "%s: fsync: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	close(fd);
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "%s: rename: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 long parse_uint(const char *s, long min, long max)
 {
 	char *end;
@@ -151,4 +123,37 @@ long parse_uint(const char *s, long min, long max)
 	if (errno || *end || v < min || v > max)
 		return -1;
 	return v;
+}
+
+void msg_quote(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	if (len < 8) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	buf[n++] = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[8];
+		size_t el;
+
+		if (c == '"' || c == '\\')
+			el = (size_t)snprintf(e, sizeof(e), "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			el = (size_t)snprintf(e, sizeof(e), "\\x%02x", c);
+		else
+			e[0] = (char)c, e[1] = '\0', el = 1;
+		if (n + el + 5 > len) {		/* room for ...", NUL */
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		memcpy(buf + n, e, el);
+		n += el;
+	}
+	buf[n++] = '"';
+	buf[n] = '\0';
 }

@@ -19,10 +19,11 @@ int run_mkdirs(const char *path);
 /* The build directory (IPIBENCH_BUILD, or the one this binary was built in). */
 const char *build_dir(void);
 /*
- * Write JSON to PATH through PATH.tmp + fsync + rename, so a reader never
- * sees a half-written file.  0, or -1 with a one-line message in err.
+ * An untrusted string for a one-line message: in double quotes, bytes other
+ * than printable ASCII as \xNN, '"' and '\\' escaped, cut with "..." when it
+ * does not fit in len.
  */
-int json_write_atomic(const char *path, json_t *obj, char *err, size_t errlen);
+void msg_quote(char *buf, size_t len, const char *s);
 /* Parse a non-negative integer option value; -1 when not a number in [min,max]. */
 long parse_uint(const char *s, long min, long max);
 

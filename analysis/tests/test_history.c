@@ -1,5 +1,6 @@
 /* analysis/tests/test_history.c: `ipibench history` flags the injected
- * slowdown (set3, flush, mixed: +20%) and nothing else. */
+ * slowdown (set3, flush, mixed: +20%) and nothing else, on the run-level
+ * samples (10 timed loops per set), and judges boots when there are. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,7 +59,24 @@ static void flags_exactly_the_injected_slowdown(void **state)
 	assert_string_equal(list[0], "qemu-tcg/16/flush/mixed@" H "/set3/results.json");
 	assert_int_equal(json_integer_value(json_object_get(h, "regressions")), 1);
 	assert_non_null(strstr(json_string_value(json_object_get(h, "rule")),
-			       "lies entirely above the CI of the previous result set"));
+			       "proves at 95% confidence a slowdown of more than 5%"));
+	assert_non_null(strstr(json_string_value(json_object_get(h, "rule")),
+			       "run-level samples"));
+	/* the flagged point was judged on the set's timed loops, by ministat */
+	json_t *s, *p;
+	size_t si, pi;
+	json_array_foreach(json_object_get(h, "series"), si, s)
+		json_array_foreach(json_object_get(s, "points"), pi, p)
+			if (json_is_true(json_object_get(p, "regression"))) {
+				assert_string_equal(json_string_value(json_object_get(p, "unit")),
+						    "loops");
+				json_t *c = json_object_get(p, "comparison");
+				assert_true(json_is_true(json_object_get(c, "proven")));
+				double pct = json_number_value(json_object_get(c, "percent"));
+				assert_true(pct > 15.0 && pct < 25.0);
+				assert_int_equal(json_integer_value(json_object_get(
+					json_object_get(p, "runlevel"), "n")), 10);
+			}
 	json_decref(h);
 
 	char *idx = path2(o, "index.html");
@@ -69,8 +87,8 @@ static void flags_exactly_the_injected_slowdown(void **state)
 	assert_true(file_contains(idx, "Regression rule"));
 	free(idx);
 	char *md = path2(o, "history.md");
-	assert_true(file_contains(md, "(+19.3%) **REGRESSION**") ||
-		    file_contains(md, "**REGRESSION**"));
+	assert_true(file_contains(md, "**REGRESSION**"));
+	assert_true(file_contains(md, "(10 loops)"));
 	free(md);
 	char f[512];
 	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.png", o);
@@ -132,6 +150,69 @@ static void fail_on_regression_exit_codes(void **state)
 	free(o);
 }
 
+/* DIR/NAME/results.json: boots/ (3 boots per mode) with commit and date
+ * changed and every mixed loop scaled. */
+static void boots_set(const char *dir, const char *name, const char *commit,
+		      const char *created, double mixed_scale)
+{
+	json_t *r = json_load_file(DATA "/boots/results.json", 0, NULL);
+	assert_non_null(r);
+	json_object_set_new(json_object_get(r, "tool"), "commit", json_string(commit));
+	json_object_set_new(r, "created", json_string(created));
+	size_t i, k, l;
+	json_t *run, *w, *loop;
+	json_array_foreach(json_object_get(r, "runs"), i, run) {
+		if (strcmp(json_string_value(json_object_get(run, "mode")), "mixed"))
+			continue;
+		json_array_foreach(json_object_get(run, "workloads"), k, w)
+			json_array_foreach(json_object_get(w, "loops"), l, loop) {
+				json_int_t ns = json_integer_value(json_object_get(loop, "ns"));
+				json_object_set_new(loop, "ns", json_integer(
+					(json_int_t)((double)ns * mixed_scale)));
+			}
+	}
+	char *sub = path2(dir, name);
+	mkdir(sub, 0755);
+	char *p = path2(sub, "results.json");
+	assert_int_equal(json_dump_file(r, p, 0), 0);
+	json_decref(r);
+	free(p);
+	free(sub);
+}
+
+/* With repetitions >= 2 the boot is the unit: a 30% slowdown is flagged,
+ * a 3% one (inside the boots' spread) is not, though each boot's loops
+ * would call it certain. */
+static void boots_are_the_unit_with_repetitions(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	boots_set(dir, "a", "b00701", "2026-11-21T08:00:00Z", 1.0);
+	boots_set(dir, "b", "b00702", "2026-11-22T08:00:00Z", 1.03);
+	boots_set(dir, "c", "b00703", "2026-11-23T08:00:00Z", 1.03 * 1.3);
+	char *argv[] = { "history", "-q", "-o", o, dir, NULL };
+	assert_int_equal(run_quiet(cmd_history, 5, argv), 0);
+	json_t *h = load(o);
+	char list[8][256];
+	assert_int_equal(flagged(h, list, 8), 1);
+	assert_non_null(strstr(list[0], "/flush/mixed@"));
+	assert_non_null(strstr(list[0], "/c/results.json"));
+	json_t *s, *p;
+	size_t si, pi;
+	json_array_foreach(json_object_get(h, "series"), si, s)
+		json_array_foreach(json_object_get(s, "points"), pi, p)
+			if (pi > 0)
+				assert_string_equal(json_string_value(json_object_get(p, "unit")),
+						    "boots");
+	json_decref(h);
+	rm_rf(o);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(o);
+	free(dir);
+}
+
 static void bad_input_and_usage(void **state)
 {
 	(void)state;
@@ -161,6 +242,7 @@ int main(void)
 		cmocka_unit_test(flags_exactly_the_injected_slowdown),
 		cmocka_unit_test(order_is_by_commit_date_not_arguments),
 		cmocka_unit_test(fail_on_regression_exit_codes),
+		cmocka_unit_test(boots_are_the_unit_with_repetitions),
 		cmocka_unit_test(bad_input_and_usage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

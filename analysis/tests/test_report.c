@@ -91,19 +91,30 @@ static void statistics_in_report_json(void **state)
 	/* counters: 15 ICR writes per flush in physical mode, 1 in mixed (one cluster) */
 	assert_float_equal(num(ph, "counters.icr_writes_per_op"), 15.0, 1e-12);
 	assert_float_equal(num(mx, "counters.icr_writes_per_op"), 1.0, 1e-12);
-	/* the fixture's mixed flush is ~11% faster than physical */
-	double ratio = num(mx, "ratio_to_baseline");
-	assert_true(ratio > 0.85 && ratio < 0.93);
-	json_t *ci = json_object_get(mx, "ratio_ci95");
-	assert_true(json_number_value(json_array_get(ci, 0)) < ratio);
-	assert_true(json_number_value(json_array_get(ci, 1)) > ratio);
-	assert_true(num(mx, "mann_whitney.p") < 1e-10);
-	assert_float_equal(num(ph, "ratio_to_baseline"), 1.0, 0);
-	/* median inside its CI, quantiles ordered */
+	/* per-call latency is descriptive: no test, no interval from calls */
+	json_t *lat = json_object_get(mx, "latency_ns");
+	assert_null(json_object_get(lat, "median_ci95"));
+	assert_null(json_object_get(mx, "mann_whitney"));
+	assert_null(json_object_get(mx, "ratio_ci95"));
+	assert_string_equal(json_string_value(json_object_get(lat, "unit")),
+			    "per-call latency, boots pooled (descriptive)");
+	/* two boots per mode, no loop timings: the boot (mean of its calls) is
+	 * the unit; physical first (the baseline), mixed ~11% faster */
+	json_t *cmp = json_object_get(b, "comparison");
+	assert_string_equal(json_string_value(json_object_get(cmp, "unit")), "boots");
+	json_t *rows = json_object_get(cmp, "rows");
+	assert_int_equal(json_array_size(rows), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "name")),
+			    "physical");
+	json_t *rmx = json_array_get(rows, 2);
+	assert_string_equal(json_string_value(json_object_get(rmx, "name")), "mixed");
+	assert_int_equal(num(rmx, "n"), 2);
+	double pct = num(rmx, "comparison.percent");
+	assert_true(pct < -7.0 && pct > -15.0);
+	assert_non_null(strstr(json_string_value(json_object_get(json_object_get(rmx, "comparison"),
+								"test")), "t"));
 	double med = num(mx, "latency_ns.median");
-	json_t *mci = json_object_get(json_object_get(mx, "latency_ns"), "median_ci95");
-	assert_true(json_number_value(json_array_get(mci, 0)) <= med);
-	assert_true(json_number_value(json_array_get(mci, 1)) >= med);
+	assert_true(num(mx, "latency_ns.q1") <= med && med <= num(mx, "latency_ns.q3"));
 	assert_true(num(mx, "latency_ns.p5") < num(mx, "latency_ns.q1"));
 	assert_true(num(mx, "latency_ns.q3") < num(mx, "latency_ns.p95"));
 	/* vector capacity: cluster shares the vector space of its 16 CPUs */
@@ -139,13 +150,26 @@ static void seed_section(void **state)
 	assert_float_equal(num(m16, "icr_writes_per_call.physical"), 15.0, 1e-12);
 	char *md = path2(out, "report.md");
 	assert_true(file_contains(md, "## Seed reproduction"));
-	assert_true(file_contains(md, "| physical, ns per call (mean) | 2661.79 |"));
+	assert_true(file_contains(md, "| physical, ns per call (mean of calls) | 2661.79 |"));
 	assert_true(file_contains(md, "| mixed, total for 10000 calls (ns; mean x 10000) | 23865337 |"));
 	assert_true(file_contains(md, "| ratio physical / mixed (means) | 1.115 |"));
 	assert_true(file_contains(md, "This host was emulated (QEMU TCG)"));
 	assert_true(file_contains(md, "Compare the ratios, not the times"));
 	assert_true(file_contains(md, "ICR writes per call | 95 (derived, not measured) | 15.00 |"));
+	/* the 512-CPU ministat table beside it, as committed (FreeBSD's %) */
+	assert_true(file_contains(md, "x  25 3.5131328e+08 3.5716441e+08 3.5410987e+08 3.5432659e+08     1566737.4\n"));
+	assert_true(file_contains(md, "\t248.774% +/- 0.96566%\n"));
+	assert_true(file_contains(md, "ministat, measured (16 CPUs, **emulated, QEMU TCG**): unit: boots"));
+	/* no per-call bootstrap or rank test anywhere */
+	assert_false(file_contains(md, "Mann-Whitney"));
+	assert_false(file_contains(md, "bootstrap"));
 	free(md);
+	json_t *jms = json_object_get(m16, "ministat");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(jms, "measured"), "unit")),
+			    "boots");
+	json_t *ref2 = json_array_get(json_object_get(jms, "reference"), 1);
+	assert_true(json_is_true(json_object_get(json_object_get(ref2, "comparison"), "proven")));
+	assert_float_equal(num(ref2, "comparison.student.percent_half_width_freebsd"), 0.96566, 5e-6);
 }
 
 static void other_sources_sections(void **state)
@@ -163,6 +187,13 @@ static void other_sources_sections(void **state)
 	json_t *c1 = json_array_get(json_object_get(hf, "commands"), 1);
 	double ratio = num(c1, "ratio_to_first");
 	assert_true(ratio > 0.85 && ratio < 0.95);
+	/* ministat on hyperfine runs: command 2 against command 1 */
+	assert_string_equal(json_string_value(json_object_get(hf, "unit")), "hyperfine runs");
+	json_t *m2 = json_array_get(json_object_get(hf, "ministat"), 1);
+	assert_int_equal(num(m2, "n"), 20);
+	assert_true(json_is_true(json_object_get(json_object_get(m2, "comparison"), "proven")));
+	double pct = num(m2, "comparison.percent");
+	assert_true(pct < -5.0 && pct > -15.0);
 	json_t *perf = json_array_get(json_object_get(rep, "perf_stat"), 0);
 	assert_int_equal(json_array_size(json_object_get(perf, "events")), 4);
 	json_t *sw = json_array_get(json_object_get(rep, "sweeps"), 0);
@@ -193,7 +224,7 @@ static void plots_exist(void **state)
 	}
 	assert_false(has_tmp_files(out));
 	char *md = path2(out, "report.md");
-	assert_true(file_contains(md, "![latency per mode](latency-qemu-tcg-flush-16cpu.png)"));
+	assert_true(file_contains(md, "![per-call latency per mode](latency-qemu-tcg-flush-16cpu.png)"));
 	free(md);
 }
 
@@ -210,8 +241,12 @@ static void baseline_option(void **state)
 	json_t *save = rep;
 	rep = r;
 	json_t *b = find_block("flush", 16);
-	assert_float_equal(num(find_mode(b, "mixed"), "ratio_to_baseline"), 1.0, 0);
-	assert_true(num(find_mode(b, "physical"), "ratio_to_baseline") > 1.05);
+	json_t *rows = json_object_get(json_object_get(b, "comparison"), "rows");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "name")),
+			    "mixed");
+	json_t *ph = json_array_get(rows, 1);
+	assert_string_equal(json_string_value(json_object_get(ph, "name")), "physical");
+	assert_true(num(ph, "comparison.percent") > 5.0);
 	rep = save;
 	json_decref(r);
 	free(p);

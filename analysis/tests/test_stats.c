@@ -89,70 +89,6 @@ static void median_select_matches_sort(void **state)
 	}
 }
 
-static void mann_whitney_separated(void **state)
-{
-	(void)state;
-	/* R: wilcox.test(1:5, 6:10, exact = FALSE): W = 0, p-value = 0.01219 */
-	const double x[] = { 1, 2, 3, 4, 5 }, y[] = { 6, 7, 8, 9, 10 };
-	struct mannwhitney mw;
-	assert_int_equal(stats_mann_whitney(x, 5, y, 5, &mw), 0);
-	assert_float_equal(mw.u, 0, 0);
-	assert_float_equal(mw.p, 0.012185780355344818, 1e-9);
-	assert_float_equal(mw.auc, 0, 0);
-	/* symmetric: the other way round, U = 25, same p */
-	assert_int_equal(stats_mann_whitney(y, 5, x, 5, &mw), 0);
-	assert_float_equal(mw.u, 25, 0);
-	assert_float_equal(mw.p, 0.012185780355344818, 1e-9);
-}
-
-static void mann_whitney_ties(void **state)
-{
-	(void)state;
-	/* By hand: ranks 1, 3, 3, 3, 5.5, 5.5, 7, 8; R_x = 12.5, U = 2.5;
-	 * tie term 24 + 6; var = 16/12 (9 - 30/56) = 11.2857;
-	 * z = (2.5 - 8 + 0.5) / sqrt(var) = -1.48835, p = 0.136658 */
-	const double x[] = { 1, 2, 2, 3 }, y[] = { 2, 3, 4, 5 };
-	struct mannwhitney mw;
-	stats_mann_whitney(x, 4, y, 4, &mw);
-	assert_float_equal(mw.u, 2.5, 1e-12);
-	assert_float_equal(mw.z, -1.4883513944689681, 1e-9);
-	assert_float_equal(mw.p, 0.13665824773814753, 1e-9);
-	/* R's ?wilcox.test example data: W = 35; normal approximation */
-	const double a[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
-	const double b[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
-	stats_mann_whitney(a, 10, b, 5, &mw);
-	assert_float_equal(mw.u, 35, 0);
-	assert_float_equal(mw.p, 0.24462360512698333, 1e-9);
-	/* all equal: no evidence at all */
-	const double c[] = { 3, 3, 3 };
-	stats_mann_whitney(c, 3, c, 3, &mw);
-	assert_float_equal(mw.p, 1.0, 0);
-	assert_int_equal(stats_mann_whitney(c, 0, c, 3, &mw), -1);
-}
-
-static void ratio_ci_bootstrap(void **state)
-{
-	(void)state;
-	double a[200], b[200];
-	srand(7);
-	for (int i = 0; i < 200; i++) {
-		b[i] = 1000.0 + rand() % 100;
-		a[i] = 2.0 * b[i];
-	}
-	double lo, hi, lo2, hi2;
-	assert_int_equal(stats_ratio_ci(a, 200, b, 200, 2000, AN_BOOT_SEED, 0.95, &lo, &hi), 0);
-	assert_true(lo < 2.0 && 2.0 < hi);
-	assert_true(lo > 1.9 && hi < 2.1);
-	/* fixed seed: the same interval every time */
-	stats_ratio_ci(a, 200, b, 200, 2000, AN_BOOT_SEED, 0.95, &lo2, &hi2);
-	assert_float_equal(lo, lo2, 0);
-	assert_float_equal(hi, hi2, 0);
-	/* identical samples: the ratio CI straddles 1 */
-	stats_ratio_ci(b, 200, b, 200, 2000, AN_BOOT_SEED, 0.95, &lo, &hi);
-	assert_true(lo <= 1.0 && 1.0 <= hi);
-	assert_int_equal(stats_ratio_ci(a, 0, b, 200, 10, 1, 0.95, &lo, &hi), -1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,9 +96,6 @@ int main(void)
 		cmocka_unit_test(median_odd_and_empty),
 		cmocka_unit_test(median_ci_order_statistics),
 		cmocka_unit_test(median_select_matches_sort),
-		cmocka_unit_test(mann_whitney_separated),
-		cmocka_unit_test(mann_whitney_ties),
-		cmocka_unit_test(ratio_ci_bootstrap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

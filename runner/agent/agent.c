@@ -21,6 +21,7 @@
 #include "runner/agent/agent.h"
 #include "runner/agent/agent_info.h"
 #include "runner/agent/hvbench.h"
+#include "safeio/safeio.h"
 
 #define AGENT_VERSION "1"
 
@@ -34,24 +35,15 @@ static void usage(FILE *f)
 		"  -v          verbose\n");
 }
 
-/* Write obj to DIR/NAME through a temp file and rename: never half-written. */
+/* Write obj to DIR/NAME atomically (safeio): never half-written, fsync'ed
+ * before the runner is told "agent done". */
 static int write_json_atomic(const char *dir, const char *name, json_t *obj)
 {
-	char tmp[4096], dst[4096];
+	char dst[4096], err[4200];
 
 	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	if (json_dump_file(obj, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
-		fprintf(stderr, "ipibench-agent: cannot write %s\n", tmp);
-		return -1;
-	}
-	FILE *f = fopen(tmp, "r+");
-	if (f) {
-		fsync(fileno(f));
-		fclose(f);
-	}
-	if (rename(tmp, dst)) {
-		fprintf(stderr, "ipibench-agent: rename %s: %s\n", dst, strerror(errno));
+	if (sio_write_json(dst, obj, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err))) {
+		fprintf(stderr, "ipibench-agent: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -126,6 +118,8 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 	const struct agent_workload_ops *ops = type ? agent_workload_find(type) : NULL;
 	if (!name || !type)
 		snprintf(err, sizeof(err), "job workload %zu: needs \"name\" and \"type\"", idx);
+	else if (!sio_name_ok(name))   /* it names the trace file */
+		snprintf(err, sizeof(err), "job workload %zu: \"%.64s\" is not a valid name", idx, name);
 	else if (!ops)
 		snprintf(err, sizeof(err), "workload %s: unknown type '%s'", name, type);
 	else if (ops->verify && ops->verify(params, err, sizeof(err)))
@@ -171,7 +165,6 @@ int main(int argc, char **argv)
 	const char *jobfile = NULL;
 	struct agent_ctx ctx = { .outdir = "." };
 	json_t *job = NULL, *out, *results;
-	json_error_t jerr;
 	char err[256] = "";
 	int c, rc = 0;
 
@@ -190,10 +183,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (jobfile) {
-		job = json_load_file(jobfile, 0, &jerr);
+		job = sio_load_json(jobfile, SIO_MAX_JSON, err, sizeof(err));
 		if (!job) {
-			fprintf(stderr, "ipibench-agent: %s:%d:%d: %s\n", jobfile,
-				jerr.line, jerr.column, jerr.text);
+			fprintf(stderr, "ipibench-agent: %s\n", err);
 			return 2;
 		}
 	}

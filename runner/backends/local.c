@@ -20,6 +20,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 const char *host_agent_path(void)
 {
@@ -69,8 +70,8 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	int pfd[2], st = 0;
 	double t0 = now_s();
 	pid_t pid;
-	FILE *log;
-	json_error_t je;
+	int log;
+	char why[512];
 
 	*agent = NULL;
 	if (access(exe, X_OK)) {
@@ -81,13 +82,13 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	snprintf(logpath, sizeof(logpath), "%s/%s", outdir, logname);
 	snprintf(apath, sizeof(apath), "%s/agent.json", outdir);
 	unlink(apath);
-	if (!(log = fopen(logpath, "w"))) {
+	if ((log = host_log_open(logpath)) < 0) {
 		host_fail(r, "%s: %s", logpath, strerror(errno));
 		return -1;
 	}
 	if (pipe2(pfd, O_CLOEXEC)) {
 		host_fail(r, "pipe: %s", strerror(errno));
-		fclose(log);
+		close(log);
 		return -1;
 	}
 	{
@@ -101,7 +102,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	if (pid < 0) {
 		host_fail(r, "fork: %s", strerror(errno));
 		close(pfd[0]);
-		fclose(log);
+		close(log);
 		return -1;
 	}
 	for (;;) {
@@ -113,7 +114,7 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			close(pfd[0]);
-			fclose(log);
+			close(log);
 			host_fail(r, "the agent did not finish in %us; killed, see %s", o->timeout_s, logpath);
 			return -1;
 		}
@@ -124,7 +125,14 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 			continue;
 		if (got <= 0)
 			break;
-		fwrite(buf, 1, (size_t)got, log);
+		if (host_log_write(log, buf, (size_t)got)) {   /* as it arrives */
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			close(pfd[0]);
+			close(log);
+			host_fail(r, "%s: %s", logpath, strerror(errno));
+			return -1;
+		}
 		for (ssize_t i = 0; i < got; i++) {
 			if (buf[i] != '\n' && llen + 1 < sizeof(line)) {
 				line[llen++] = buf[i];
@@ -137,15 +145,15 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 		}
 	}
 	close(pfd[0]);
-	fclose(log);
+	close(log);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	r->agent_rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	r->t_done = now_s() - t0;
-	*agent = json_load_file(apath, 0, &je);
+	*agent = sio_load_json(apath, SIO_MAX_JSON, why, sizeof(why));
 	if (!*agent) {
-		host_fail(r, "the agent (exit status %d) left no readable %s; see %s",
-		     r->agent_rc, apath, logpath);
+		host_fail(r, "the agent (exit status %d) left no readable agent.json (%s); see %s",
+		     r->agent_rc, why, logpath);
 		return -1;
 	}
 	const char *g = agent_genapic(*agent);

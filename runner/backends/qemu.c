@@ -124,7 +124,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	size_t llen = 0;
 	int pfd[2], rc = -1, done = 0;
 	pid_t pid;
-	FILE *log;
+	int log;
 	struct sigaction sa = { .sa_handler = on_signal }, old[3];
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	double t0 = now_s(), t;
@@ -147,14 +147,14 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	snprintf(logpath, sizeof(logpath), "%s/console.log", o->workdir);
 	snprintf(agentpath, sizeof(agentpath), "%s/agent.json", o->workdir);
 	unlink(agentpath);
-	log = fopen(logpath, "w");
-	if (!log) {
+	log = host_log_open(logpath);
+	if (log < 0) {
 		host_fail(r, "%s: %s", logpath, strerror(errno));
 		return -1;
 	}
 	if (pipe2(pfd, O_CLOEXEC)) {
 		host_fail(r, "pipe: %s", strerror(errno));
-		fclose(log);
+		close(log);
 		return -1;
 	}
 	stop_signal = 0;
@@ -208,7 +208,11 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 			     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), logpath);
 			break;
 		}
-		fwrite(buf, 1, (size_t)got, log);
+		/* As it arrives: a 256-CPU boot prints for many minutes. */
+		if (host_log_write(log, buf, (size_t)got)) {
+			host_fail(r, "%s: %s", logpath, strerror(errno));
+			break;
+		}
 		for (ssize_t i = 0; i < got && !done; i++) {
 			struct console_match m;
 
@@ -274,7 +278,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	close(pfd[0]);
 out:
 	stop_qemu(pid);
-	fclose(log);
+	close(log);
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	if (stop_signal)

@@ -25,6 +25,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 /* ---- GRUB environment block ------------------------------------------ */
 
@@ -218,7 +219,6 @@ void host_layout_init(struct host_layout *l, const char *root)
 
 int host_install_load(const struct host_layout *l, struct host_install *h, char *err, size_t errlen)
 {
-	json_error_t je;
 	json_t *j;
 
 	memset(h, 0, sizeof(*h));
@@ -227,8 +227,11 @@ int host_install_load(const struct host_layout *l, struct host_install *h, char 
 			 "run 'ipibench host install' first", l->host_json);
 		return -1;
 	}
-	if (!(j = json_load_file(l->host_json, 0, &je))) {
-		snprintf(err, errlen, "%s:%d: %s", l->host_json, je.line, je.text);
+	if (!(j = sio_load_json(l->host_json, SIO_MAX_JSON, err, errlen)))
+		return -1;
+	if (!json_is_object(j)) {
+		snprintf(err, errlen, "%s: $: expected an object", l->host_json);
+		json_decref(j);
 		return -1;
 	}
 #define GET(f) snprintf(h->f, sizeof(h->f), "%s", json_string_value(json_object_get(j, #f)) ?: "");
@@ -248,7 +251,7 @@ int host_install_store(const struct host_layout *l, const struct host_install *h
 	HJ_STR(SET)
 #undef SET
 	json_object_set_new(j, "assume_yes", json_boolean(h->assume_yes));
-	rc = json_write_atomic(l->host_json, j, err, errlen);
+	rc = sio_write_json(l->host_json, j, JSON_INDENT(1) | JSON_SORT_KEYS, err, errlen);
 	json_decref(j);
 	return rc;
 }
@@ -464,28 +467,20 @@ int host_pending_load(const char *path, struct host_pending *p, char *err, size_
 
 int host_pending_store(const char *path, const struct host_pending *p, char *err, size_t errlen)
 {
-	char tmp[1300];
-	FILE *f;
+	struct sio_atomic a;
 
 	if (strchr(p->results, '\n')) {
 		snprintf(err, errlen, "results path with a newline: %s", p->results);
 		return -1;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "w"))) {
-		snprintf(err, errlen, "%.700s: %s", tmp, strerror(errno));
+	if (sio_atomic_open(&a, path, 0644, err, errlen))
 		return -1;
-	}
-	fprintf(f, "# ipibench: a matrix in progress (systemd EnvironmentFile of "
+	fprintf(a.f, "# ipibench: a matrix in progress (systemd EnvironmentFile of "
 		HOST_UNIT_NAME ")\n");
-	fprintf(f, "IPIBENCH_RESULTS=%s\nIPIBENCH_MATRIX=%s\nIPIBENCH_REBOOT_FOR=%s\n"
+	fprintf(a.f, "IPIBENCH_RESULTS=%s\nIPIBENCH_MATRIX=%s\nIPIBENCH_REBOOT_FOR=%s\n"
 		"IPIBENCH_REBOOT_MODE=%s\nIPIBENCH_REBOOTS=%u\n",
 		p->results, p->matrix, p->reboot_for, p->mode, p->reboots);
-	if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path)) {
-		snprintf(err, errlen, "%.700s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return sio_atomic_commit(&a, err, errlen);   /* fprintf errors included */
 }
 
 /* ---- decisions --------------------------------------------------------- */
@@ -668,7 +663,6 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	struct grubenv e;
 	char dir[PATH_MAX], id[256], marker[200], why[512], path[PATH_MAX + 32], entry[64];
 	json_t *a = NULL, *res;
-	json_error_t je;
 	int nopend, last, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -716,7 +710,7 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	json_decref(a);
 
 	snprintf(path, sizeof(path), "%s/results.json", dir);
-	res = json_load_file(path, 0, &je);
+	res = sio_load_json(path, SIO_MAX_JSON, why, sizeof(why));
 	last = res ? results_last_pending(res, id) : 1;
 	json_decref(res);
 

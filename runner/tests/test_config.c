@@ -1,13 +1,19 @@
 /* Configs: valid ones load with defaults; every kind of mistake is refused with FILE:LINE. */
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "runner/config.h"
+#include "safeio/safeio.h"
 
 static const char good[] =
 	"; a smoke config\n"
@@ -65,7 +71,7 @@ static void test_errors(void **s)
 	expect_error("[host]\ncpus = lots\n", "x.ini:2: cpus = 'lots': expected an integer");
 	expect_error("[host]\ncpus = 8\ncolour = blue\n", "x.ini:3: unknown key 'colour' in [host]");
 	expect_error("[host]\n[matrix]\nmodes = physical, flat\n",
-		     "x.ini:3: modes: 'flat' is not physical, cluster or mixed");
+		     "x.ini:3: modes: 'flat' is not a mode (physical, cluster, mixed)");
 	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n[workload:a]\ntype = warp\n",
 		     "x.ini:6: type = 'warp': unknown workload type");
 	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n[workload:a]\ntype = flush_tlb_all\niterations = 0\n",
@@ -78,7 +84,7 @@ static void test_errors(void **s)
 	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n", "x.ini: no [workload:NAME] section");
 	expect_error("[host]\ncpus=8\n", "x.ini: missing section [matrix]");
 	expect_error("[matrix]\nmodes=mixed\n", "x.ini: missing section [host]");
-	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n[gadgets]\nx=1\n", "x.ini:6: unknown section [gadgets]");
+	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n[gadgets]\nx=1\n", "x.ini:5: unknown section [gadgets]");
 	expect_error("[host]\nthis line has no equals sign\n", "x.ini:2: syntax error");
 	expect_error("[host]\ncpus=16\nmaxcpus=8\n[matrix]\nmodes=mixed\n[workload:a]\ntype=flush_tlb_all\n",
 		     "maxcpus (8) is below cpus (16)");
@@ -98,19 +104,306 @@ static void test_sweep(void **s)
 	expect_error("[host]\n[matrix]\nmodes=mixed\ncpus = 8, x\n", "x.ini:4: cpus = 'x'");
 }
 
-/* The shipped configs are valid. */
+/* Every shipped config is valid: configs/ and the integration tests' data. */
 static void test_shipped_configs(void **s)
 {
-	const char *files[] = { "configs/smoke.ini", "configs/seed-96cpu.ini", NULL };
+	const char *pats[] = { "configs/*.ini", "tests/integration/data/*.ini", NULL };
 	struct config c;
 	char err[256] = "";
+	size_t n = 0;
 
 	(void)s;
-	for (const char **f = files; *f; f++) {
-		if (config_load(*f, &c, err, sizeof(err)))
-			fail_msg("%s", err);
-		config_free(&c);
+	for (const char **p = pats; *p; p++) {
+		glob_t g;
+
+		assert_int_equal(glob(*p, 0, NULL, &g), 0);
+		for (size_t i = 0; i < g.gl_pathc; i++, n++) {
+			if (config_load(g.gl_pathv[i], &c, err, sizeof(err)))
+				fail_msg("%s", err);
+			assert_true(c.nwl > 0);
+			config_free(&c);
+		}
+		globfree(&g);
 	}
+	assert_true(n >= 5);
+	/* The names they use, exactly. */
+	assert_int_equal(config_load("configs/seed-96cpu.ini", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.host.name, "qemu-tcg-96cpu");
+	assert_string_equal(c.wl[1].name, "ipi-allbut");
+	config_free(&c);
+}
+
+/* A config of [host] KEY = VALUE and a valid rest; the error, or "" when it loads. */
+static const char *host_value(const char *key, const char *value, char *err, size_t len)
+{
+	char text[512];
+	struct config c;
+
+	snprintf(text, sizeof(text), "[host]\n%s = %s\n[matrix]\nmodes = mixed\n"
+		 "[workload:a]\ntype = flush_tlb_all\n", key, value);
+	err[0] = '\0';
+	if (config_load_string("r.ini", text, &c, err, len) == 0)
+		config_free(&c);
+	return err;
+}
+
+/* Every integer key: both ends of its range load, one past either end does not. */
+static void test_integer_ranges(void **s)
+{
+	static const struct { const char *sec, *key; long min, max; } keys[] = {
+		{ "host", "cpus", 1, 4096 },
+		{ "host", "maxcpus", 1, 4096 },
+		{ "host", "memory", 256, 1 << 20 },
+		{ "host", "dom0_memory", 128, 1 << 20 },
+		{ "host", "timeout", 10, 86400 },
+		{ "host", "disk_mb", 0, 1 << 20 },
+		{ "matrix", "repetitions", 1, 1000 },
+		{ "matrix", "seed", 0, 0x7fffffff },
+		{ "matrix", "cpus", 1, 4096 },
+	};
+	char err[256], v[32], want[128];
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const long vals[4] = { keys[i].min, keys[i].max, keys[i].min - 1, keys[i].max + 1 };
+
+		for (int k = 0; k < 4; k++) {
+			char text[512];
+			struct config c;
+			int rc;
+
+			snprintf(v, sizeof(v), "%ld", vals[k]);
+			if (!strcmp(keys[i].sec, "host"))
+				/* maxcpus may not be below cpus: cpus = 1 beside it */
+				snprintf(text, sizeof(text), "[host]\n%s%s = %s\n[matrix]\nmodes = mixed\n"
+					 "[workload:a]\ntype = flush_tlb_all\n",
+					 !strcmp(keys[i].key, "maxcpus") ? "cpus = 1\n" : "", keys[i].key, v);
+			else
+				snprintf(text, sizeof(text), "[host]\n[matrix]\nmodes = mixed\n%s = %s\n"
+					 "[workload:a]\ntype = flush_tlb_all\n", keys[i].key, v);
+			err[0] = '\0';
+			rc = config_load_string("r.ini", text, &c, err, sizeof(err));
+			if (k < 2) {
+				if (rc)
+					fail_msg("[%s] %s = %s refused: %s", keys[i].sec, keys[i].key, v, err);
+				if (!strcmp(keys[i].key, "cpus") && !strcmp(keys[i].sec, "host"))
+					assert_int_equal(c.host.cpus, vals[k]);
+				if (!strcmp(keys[i].key, "repetitions"))
+					assert_int_equal(c.matrix.repetitions, vals[k]);
+				config_free(&c);
+				continue;
+			}
+			if (!rc)
+				fail_msg("[%s] %s = %s accepted", keys[i].sec, keys[i].key, v);
+			snprintf(want, sizeof(want), "%s = '%s': expected an integer from %ld to %ld",
+				 keys[i].key, v, keys[i].min, keys[i].max);
+			if (!strstr(err, want))
+				fail_msg("expected '%s' in '%s'", want, err);
+		}
+	}
+	/* Overflow and signs. */
+	assert_non_null(strstr(host_value("cpus", "99999999999999999999", err, sizeof(err)),
+			       "r.ini:2: cpus = '99999999999999999999': expected an integer"));
+	assert_non_null(strstr(host_value("cpus", "-1", err, sizeof(err)), "r.ini:2: cpus = '-1'"));
+	assert_non_null(strstr(host_value("memory", "4294967552", err, sizeof(err)),
+			       "r.ini:2: memory = '4294967552'"));
+	assert_non_null(strstr(host_value("cpus", "8x", err, sizeof(err)), "r.ini:2: cpus = '8x'"));
+}
+
+/* Host and workload names follow the name rule (sio_name_ok): no paths. */
+static void test_names(void **s)
+{
+	struct config c;
+	char err[256];
+
+	(void)s;
+	assert_non_null(strstr(host_value("name", "../../../../tmp/x", err, sizeof(err)),
+			       "r.ini:2: name = ../../../../tmp/x: a host name is"));
+	assert_non_null(strstr(host_value("name", "/tmp/x", err, sizeof(err)), "r.ini:2: name = /tmp/x"));
+	assert_non_null(strstr(host_value("name", "a/b", err, sizeof(err)), "r.ini:2: name = a/b"));
+	assert_non_null(strstr(host_value("name", "..", err, sizeof(err)), "r.ini:2: name = .."));
+	assert_non_null(strstr(host_value("name", ".hidden", err, sizeof(err)), "r.ini:2: name = .hidden"));
+	assert_non_null(strstr(host_value("name", "<script>", err, sizeof(err)), "r.ini:2: name = <script>"));
+	assert_non_null(strstr(host_value("name", "a b", err, sizeof(err)), "r.ini:2: name = a b"));
+	assert_string_equal(host_value("name", "Lab-Host_2.rack1", err, sizeof(err)), "");
+	assert_string_equal(host_value("name", "qemu-tcg-96cpu", err, sizeof(err)), "");
+	/* 64 bytes is the rule's limit, and host.name holds 63 */
+	char longname[80];
+	memset(longname, 'h', 64);
+	longname[64] = '\0';
+	assert_non_null(strstr(host_value("name", longname, err, sizeof(err)), "r.ini:2: name = hhh"));
+	longname[63] = '\0';
+	assert_string_equal(host_value("name", longname, err, sizeof(err)), "");
+
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[workload:../../x]\ntype=flush_tlb_all\n",
+		     "x.ini:4: [workload:../../x]: a workload name is");
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[workload:]\ntype=flush_tlb_all\n",
+		     "x.ini:4: [workload:]: a workload name is");
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[workload:_x]\ntype=flush_tlb_all\n",
+		     "x.ini:4: [workload:_x]: a workload name is");
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[workload:a..b]\ntype=flush_tlb_all\n",
+		     "x.ini:4: [workload:a..b]: a workload name is");
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[workload:<b>]\ntype=flush_tlb_all\n",
+		     "x.ini:4: [workload:<b>]: a workload name is");
+	assert_int_equal(config_load_string("x.ini", "[host]\n[matrix]\nmodes=mixed\n"
+		"[workload:Flush.v2_a-1]\ntype=flush_tlb_all\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.wl[0].name, "Flush.v2_a-1");
+	config_free(&c);
+}
+
+/* inih's line buffer: long comments are fine, long lines are refused, lines count right. */
+static void test_long_lines(void **s)
+{
+	char text[4096], pad[400];
+	struct config c;
+	char err[256];
+
+	(void)s;
+	memset(pad, 'x', 300);
+	pad[300] = '\0';
+	/* a 300-byte comment, then an error on line 5: reported on line 5 */
+	snprintf(text, sizeof(text), "[host]\n; %s\n# %s\ncpus = 8\ncpus = 9\n", pad, pad);
+	expect_error(text, "x.ini:5: duplicate key 'cpus' in [host]");
+	/* an indented long comment and a long blank line */
+	snprintf(text, sizeof(text), "  ; %s\n[host]\n%300s\ncpus = 8\n[matrix]\nmodes = mixed\n"
+		 "; %s\n[workload:a]\ntype = flush_tlb_all\niterations = 7\n", pad, "", pad);
+	assert_int_equal(config_load_string("x.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.host.cpus, 8);
+	assert_int_equal(json_integer_value(json_object_get(c.wl[0].params, "iterations")), 7);
+	config_free(&c);
+	/* a long key line is refused on its own line, before inih splits it */
+	snprintf(text, sizeof(text), "[host]\n; ok\ncmdline = %s\n[matrix]\nmodes = mixed\n", pad);
+	expect_error(text, "x.ini:3: line of 310 bytes: at most");
+	snprintf(text, sizeof(text), "[host]\ncpus = 8 ; %s\n", pad);
+	expect_error(text, "x.ini:2: line of");
+	/* CRLF files and a last line without a newline load */
+	assert_int_equal(config_load_string("x.ini", "[host]\r\ncpus = 12\r\n[matrix]\r\n"
+		"modes = cluster\r\n[workload:a]\r\ntype = flush_tlb_all", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.host.cpus, 12);
+	assert_string_equal(c.matrix.modes[0], "cluster");
+	config_free(&c);
+	/* control characters */
+	expect_error("[host]\ncpus = 8\x01\n", "x.ini:2: control character or invalid UTF-8 (byte 0x01 at 9");
+	expect_error("[host]\ncmdline = a\rb\n", "x.ini:2: control character or invalid UTF-8 (byte 0x0d");
+	expect_error("[host]\ncmdline = \x1b[31m\n", "x.ini:2: control character or invalid UTF-8 (byte 0x1b");
+	/* values become JSON strings: invalid UTF-8 (which jansson would drop) and C1 are refused */
+	expect_error("[host]\ncmdline = a\xff\n", "x.ini:2: control character or invalid UTF-8 (byte 0xff at 12");
+	expect_error("[host]\ncmdline = \xc3\n", "x.ini:2: control character or invalid UTF-8 (byte 0xc3");
+	expect_error("[host]\ncmdline = \xc2\x9b\n", "x.ini:2: control character or invalid UTF-8 (byte 0xc2");
+	expect_error("[host]\ncmdline = \xed\xa0\x80\n", "x.ini:2: control character or invalid UTF-8");
+	expect_error("[host]\ncmdline = \xc0\xaf\n", "x.ini:2: control character or invalid UTF-8");
+	/* UTF-8 text is fine, in values and comments (where anything goes) */
+	assert_int_equal(config_load_string("x.ini", "; caf\xc3\xa9 \xff\x01\n[host]\n"
+		"cmdline = caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n[matrix]\nmodes=mixed\n"
+		"[workload:a]\ntype=flush_tlb_all\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.host.cmdline, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c.sections, "host"),
+							      "cmdline")), c.host.cmdline);
+	config_free(&c);
+}
+
+/* Section headers: known sections once each, names inih keeps whole. */
+static void test_sections(void **s)
+{
+	char text[1024], a[64], b[64];
+	struct config c;
+	char err[256];
+
+	(void)s;
+	expect_error("[host]\ncpus=8\n[hots]\n[matrix]\nmodes=mixed\n[workload:a]\ntype=flush_tlb_all\n",
+		     "x.ini:3: unknown section [hots]");
+	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n[workload:a]\ntype=flush_tlb_all\n[host]\n",
+		     "x.ini:7: [host] again (first at line 1)");
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[matrix]\nrepetitions=2\n", "x.ini:4: [matrix] again");
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[workload:a]\ntype=flush_tlb_all\n"
+		     "[workload:a]\niterations=5\n", "x.ini:6: [workload:a] again (first at line 4)");
+	expect_error("[host]\n[ host ]\n", "x.ini:2: unknown section [ host ]");
+	expect_error("[Host]\n", "x.ini:1: unknown section [Host]");
+	expect_error("[host\ncpus=8\n", "x.ini:1: '[' without ']'");
+	expect_error("[host] cpus=8\n", "x.ini:1: text after the section header");
+	expect_error("cpus=8\n[host]\n", "x.ini:1: 'cpus' before any [section]");
+	expect_error("[]\n", "x.ini:1: unknown section []");
+	/* an inline comment after a header is fine */
+	assert_int_equal(config_load_string("x.ini", "[host] ; the host\ncpus=8\n[matrix]\n"
+		"modes=mixed\n[workload:a]\ntype=flush_tlb_all\n", &c, err, sizeof(err)), 0);
+	config_free(&c);
+	/* the longest workload names: two sharing 39 bytes stay two workloads */
+	memset(a, 'w', CFG_WL_NAME_MAX);
+	a[CFG_WL_NAME_MAX] = '\0';
+	memcpy(b, a, sizeof(b));
+	b[CFG_WL_NAME_MAX - 1] = 'z';
+	snprintf(text, sizeof(text), "[host]\n[matrix]\nmodes=mixed\n[workload:%s]\ntype=flush_tlb_all\n"
+		 "[workload:%s]\ntype=ipi_mask\n", a, b);
+	assert_int_equal(config_load_string("x.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.nwl, 2);
+	assert_string_equal(c.wl[0].name, a);
+	assert_string_equal(c.wl[1].name, b);
+	assert_string_equal(c.wl[1].type->type, "ipi_mask");
+	config_free(&c);
+	/* one byte more and inih would cut it: refused */
+	snprintf(text, sizeof(text), "[host]\n[matrix]\nmodes=mixed\n[workload:%sw]\ntype=flush_tlb_all\n", a);
+	expect_error(text, "x.ini:4: section name of 50 bytes: at most 49");
+	/* an empty [host] is a [host] with defaults */
+	assert_int_equal(config_load_string("x.ini", "[host]\n[matrix]\nmodes=mixed\n"
+		"[workload:a]\ntype=flush_tlb_all\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.host.name, "qemu-8cpu");
+	config_free(&c);
+}
+
+/* What config_load reads: regular files within SIO_MAX_CONFIG, refused at once otherwise. */
+static void test_files(void **s)
+{
+	const char *refused[][2] = {
+		{ "/dev/zero", "/dev/zero: not a regular file" },
+		{ "/dev/urandom", "/dev/urandom: not a regular file" },
+		{ "configs", "configs: not a regular file" },
+		{ "configs/no-such.ini", "configs/no-such.ini: No such file" },
+	};
+	char path[64], err[256];
+	struct config c;
+	time_t t0 = time(NULL);
+	FILE *f;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(config_load(refused[i][0], &c, err, sizeof(err)), -1);
+		if (!strstr(err, refused[i][1]))
+			fail_msg("expected '%s' in '%s'", refused[i][1], err);
+	}
+	assert_true(time(NULL) - t0 < 5);
+	/* too big */
+	snprintf(path, sizeof(path), "/tmp/ipibench-cfg-%d.ini", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), SIO_MAX_CONFIG + 1), 0);
+	fclose(f);
+	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than the"));
+	/* a NUL byte is refused on its line */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite("[host]\ncpus = 8\n\0x = 1\n", 1, 24, f);
+	fclose(f);
+	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":3: NUL byte at byte 1 of the line"));
+	/* in a comment too: a config is text */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite("[host]\n; a\0b\ncpus = 8\n", 1, 23, f);
+	fclose(f);
+	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2: NUL byte at byte 4 of the line"));
+	/* the text is kept as read, for DIR/config.ini */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(good, f);
+	fclose(f);
+	assert_int_equal(config_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.textlen, strlen(good));
+	assert_memory_equal(c.text, good, strlen(good));
+	config_free(&c);
+	unlink(path);
 }
 
 static void test_cpu_lists(void **s)
@@ -138,6 +431,11 @@ int main(void)
 		cmocka_unit_test(test_cpu_lists),
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_shipped_configs),
+		cmocka_unit_test(test_integer_ranges),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_files),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);
 }

@@ -298,6 +298,25 @@ static void test_pending_roundtrip(void **s)
 	free(t);
 	spit(path, "garbage\n");
 	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), -1);
+
+	/* Written atomically by safeio: a symlink planted where the old code
+	 * put its temp file is not followed, and no temp file is left. */
+	char victim[160], planted[160];
+	snprintf(victim, sizeof(victim), "%s/victim", tmproot);
+	snprintf(planted, sizeof(planted), "%s.tmp", path);
+	spit(victim, "keep me\n");
+	assert_int_equal(symlink(victim, planted), 0);
+	assert_int_equal(host_pending_store(path, &p, err, sizeof(err)), 0);
+	t = slurp(victim);
+	assert_string_equal(t, "keep me\n");
+	free(t);
+	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.matrix, "deadbeef");
+	unlink(planted);
+	unlink(victim);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "test \"$(ls -A '%s')\" = pending", tmproot);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_decide(void **s)
@@ -467,6 +486,34 @@ static void test_host_errors(void **s)
 	assert_non_null(host_backend_find("reboot"));
 }
 
+/* host.json is read as untrusted input: a regular file holding an object. */
+static void test_host_json_refused(void **s)
+{
+	struct host_layout l;
+	struct host_install h;
+	char path[128], err[512];
+
+	(void)s;
+	host_layout_init(&l, tmproot);
+	snprintf(path, sizeof(path), "%s/var/lib/ipibench", tmproot);
+	assert_int_equal(run_mkdirs(path), 0);
+	spit(l.host_json, "[1]");
+	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "host.json: $: expected an object"));
+	spit(l.host_json, "{\"xen\": ");
+	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "host.json:1:"));
+	unlink(l.host_json);
+	assert_int_equal(mkfifo(l.host_json, 0600), 0);
+	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "host.json: not a regular file"));
+	unlink(l.host_json);
+	spit(l.host_json, "{\"xen\": 5, \"results\": \"/r\"}");
+	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), 0);
+	assert_string_equal(h.xen, "");
+	assert_string_equal(h.results, "/r");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_last_pending),
 		cmocka_unit_test_setup_teardown(test_host_install_status_uninstall, setup_root, teardown_root),
 		cmocka_unit_test_setup_teardown(test_host_errors, setup_root, teardown_root),
+		cmocka_unit_test_setup_teardown(test_host_json_refused, setup_root, teardown_root),
 	};
 	return cmocka_run_group_tests_name("runner: reboot backend host side", tests, NULL, NULL);
 }

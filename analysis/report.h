@@ -1,0 +1,149 @@
+/*
+ * analysis/report.h: the model of `ipibench report`, shared by its three
+ * parts (as fio's stat.c computes one struct thread_stat and shows it as
+ * normal, JSON or terse output):
+ *
+ *   report_model.c  report_compute(): everything a report shows, from the
+ *                   dataset (blocks, per-mode figures, comparisons, the
+ *                   seed reproduction, counter charts, sweeps, hyperfine
+ *                   and perf stat) -- no formatting
+ *   report_plots.c  render_plots(): the gnuplot data and scripts, drawn
+ *   report.c        render_md() and render_json(): report.md and
+ *                   report.json; cmd_report()
+ *
+ * The renderers only format the model.  Modes are never named here: they
+ * are iterated from ipibench/modes.h (IPIBENCH_NMODES, ipibench_mode_name())
+ * or taken from the groups.
+ */
+#ifndef IPIBENCH_ANALYSIS_REPORT_H
+#define IPIBENCH_ANALYSIS_REPORT_H
+
+#include <jansson.h>
+
+#include "ipibench/modes.h"
+#include "analysis/internal.h"
+
+#define RP_MAXMODES 8	/* modes in one chart or sweep */
+#define RP_MAXBOXES 16	/* hyperfine commands in one box plot */
+
+/* A comparison made by compare.c, which formats its Markdown and its JSON
+ * at once: both kept until the renderers run. */
+struct rcmp {
+	struct sbuf md;
+	json_t *json;		/* NULL: no such comparison */
+};
+
+/* One mode of a block: its group and the figures derived from it. */
+struct rmode {
+	struct group *g;
+	const char *want;	/* the genapic of its mode (modes.h), NULL if none */
+	bool genapic_wrong;	/* ran on another genapic than want */
+	bool shorthand;		/* used the ALL-BUT-self shorthand */
+	double ops, icr_per_op, ipis_per_op, vectors;	/* NAN: not counted */
+	double *irqs;		/* per CPU, mean per run (g->nirqs values) */
+	double irq_total, irq_min, irq_max, irq_peak;	/* peak: max / mean */
+	size_t irq_imin, irq_imax;
+};
+
+/* What a block has, deciding its tables and plots. */
+struct block_has {
+	bool samples, icr, vec, irq, runlevel, pairs;
+};
+
+/* A workload on a host with a CPU count: groups [first, end) of the sorted
+ * dataset, one per mode. */
+struct rblock {
+	size_t first, end;
+	struct group *g0;
+	struct rmode *modes;	/* end - first */
+	struct block_has has;
+	size_t maxruns;		/* ok runs of its best-run mode */
+	char *latency_plot, *irqs_plot;	/* plot names, NULL: none */
+	struct rcmp cmp, paired;
+};
+
+/* The seed reproduction for one block of the reference's workload type. */
+struct rseed {
+	struct rblock *b;
+	struct group *g[IPIBENCH_NMODES];	/* by ipibench_mode_index() */
+	double ref_ns[IPIBENCH_NMODES];		/* reference ns per call, NAN: none */
+	double mean[IPIBENCH_NMODES], median[IPIBENCH_NMODES];	/* measured, per call */
+	double icr[IPIBENCH_NMODES];		/* measured ICR writes per call */
+	double ref_ratio, ratio_mean;		/* the claim's ratio of means */
+	bool shorthand;		/* a mode of the claim took the shorthand */
+	/* the ministat table beside the reference's (ref_ms) */
+	bool ministat;		/* a ministat reference is shown */
+	struct rcmp ms_ref, ms_meas;	/* ms_meas.json NULL: no run-level sample */
+	enum rl_unit ms_unit;
+	const char *ms_unit_text;
+};
+
+/* A bar chart (ICR writes per operation, or vector capacity) over the
+ * workloads of one host and CPU count. */
+struct rchart {
+	bool icr;
+	const char *host;
+	long cpus;
+	const char *modes[RP_MAXMODES];
+	size_t nm;
+	struct rchart_row {
+		const char *workload;
+		double v[RP_MAXMODES];	/* NAN: missing */
+	} *rows;
+	size_t nrows;
+	char *plot;
+};
+
+/* Latency against CPU count for one host and workload. */
+struct rsweep {
+	struct group *g0;
+	const char *modes[RP_MAXMODES];
+	size_t nm;
+	struct rsweep_pt {
+		long cpus;
+		struct group *g[RP_MAXMODES];	/* NULL or without samples: missing */
+		struct group *base;		/* the baseline mode's group */
+	} *pts;
+	size_t npts;
+	char *plot;
+};
+
+/* One hyperfine file. */
+struct rhf {
+	const struct hf_file *h;
+	struct rcmp ms;
+	size_t box_cmd[RP_MAXBOXES];	/* commands with times, boxed */
+	size_t nbox;
+	char *plot;		/* NULL: no command has times */
+	char *title;
+};
+
+struct report {
+	const char *out, *baseline;
+	bool no_ref;		/* --no-reference: no seed section at all */
+	struct dataset d;
+	struct reference ref, ref_ms;	/* seed-96cpu.json, seed-512cpu.json */
+	bool have_ref, have_ref_ms;
+	/* the model (report_compute()) */
+	struct rblock *blocks;
+	size_t nblocks;
+	struct rseed *seeds;
+	size_t nseeds;
+	struct rchart *charts;	/* the ICR charts, then the vector charts */
+	size_t ncharts;
+	struct rsweep *sweeps;
+	size_t nsweeps;
+	struct rhf *hf;		/* d.nhf */
+	struct rcmp perf_rep;	/* perf stat, repeated */
+	size_t nplots;		/* drawn by render_plots() */
+	char err[AN_ERRLEN];
+};
+
+/* report_model.c */
+void report_compute(struct report *r);
+void report_model_free(struct report *r);
+
+/* report_plots.c: every plot, in report order; -1 with r->err. */
+int render_plots(struct report *r);
+
+#endif

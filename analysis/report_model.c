@@ -1,0 +1,411 @@
+/*
+ * analysis/report_model.c: the compute pass of `ipibench report`: fills
+ * the model of report.h from the sorted dataset.  Nothing is formatted
+ * here except by compare.c, whose comparisons come with their Markdown.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipibench/modes.h"
+#include "analysis/compare.h"
+#include "analysis/internal.h"
+#include "analysis/report.h"
+
+/* Groups [i, end) share host, workload and CPU count: a block. */
+static size_t block_end(const struct dataset *d, size_t i)
+{
+	size_t j = i + 1;
+	while (j < d->ngroups && !strcmp(d->groups[j].host, d->groups[i].host) &&
+	       !strcmp(d->groups[j].workload, d->groups[i].workload) &&
+	       d->groups[j].cpus == d->groups[i].cpus)
+		j++;
+	return j;
+}
+
+static struct group *block_mode(struct dataset *d, size_t i, size_t end,
+				const char *mode)
+{
+	for (size_t k = i; k < end; k++)
+		if (!strcmp(d->groups[k].mode, mode))
+			return &d->groups[k];
+	return NULL;
+}
+
+static double per_op(const struct group *g, double v)
+{
+	return g->has_ops && g->operations > 0 ? v / g->operations : NAN;
+}
+
+/* slugify(raw); raw is freed. */
+static char *slug_of(char *raw)
+{
+	char *s = slugify(raw);
+	free(raw);
+	return s;
+}
+
+/* Modes in modes.h order (others after them, as they came). */
+static void sort_modes(const char **modes, size_t nm)
+{
+	for (size_t a = 0; a < nm; a++)
+		for (size_t b = a + 1; b < nm; b++)
+			if (ipibench_mode_index(modes[b]) < ipibench_mode_index(modes[a])) {
+				const char *t = modes[a];
+				modes[a] = modes[b];
+				modes[b] = t;
+			}
+}
+
+static void add_mode(const char **modes, size_t *nm, const char *mode)
+{
+	size_t m = 0;
+	while (m < *nm && strcmp(modes[m], mode))
+		m++;
+	if (m == *nm && *nm < RP_MAXMODES)
+		modes[(*nm)++] = mode;
+}
+
+/* ---- one block ------------------------------------------------------------ */
+static void mode_irqs(struct rmode *m)
+{
+	const struct group *g = m->g;
+	m->irq_min = INFINITY;
+	m->irq_max = -INFINITY;
+	m->irqs = xcalloc(g->nirqs, sizeof(double));
+	for (size_t c = 0; c < g->nirqs; c++) {
+		double v = g->irqs[c] / (double)g->irq_runs;
+		m->irqs[c] = v;
+		m->irq_total += v;
+		if (v < m->irq_min)
+			m->irq_min = v, m->irq_imin = c;
+		if (v > m->irq_max)
+			m->irq_max = v, m->irq_imax = c;
+	}
+	double mean = g->nirqs ? m->irq_total / (double)g->nirqs : 0;
+	m->irq_peak = mean > 0 ? m->irq_max / mean : NAN;
+}
+
+static void mode_compute(struct rmode *m, struct group *g, struct block_has *h)
+{
+	m->g = g;
+	m->want = ipibench_mode_genapic(g->mode);
+	m->genapic_wrong = m->want && g->genapic && *g->genapic && strcmp(g->genapic, m->want);
+	m->shorthand = g->path && !strcmp(g->path, "shorthand");
+	m->ops = g->has_ops ? g->operations : NAN;
+	m->icr_per_op = g->has_icr ? per_op(g, g->icr_writes) : NAN;
+	m->ipis_per_op = g->has_ipis ? per_op(g, g->ipis_sent) : NAN;
+	m->vectors = g->vectors_runs ? g->vectors_sum / (double)g->vectors_runs : NAN;
+	if (g->nirqs)
+		mode_irqs(m);
+	h->samples |= g->n > 0;
+	h->icr |= g->has_icr || g->has_ipis || g->has_ops;
+	h->vec |= g->vectors_runs > 0;
+	h->irq |= g->nirqs > 0;
+	h->runlevel |= runlevel_mode_loops(g) > 0 || g->n > 0;
+	for (size_t rr = 0; rr < g->nrr; rr++)
+		for (size_t l = 0; l < g->rr[rr].nloops; l++)
+			h->pairs |= g->rr[rr].loops[l].pair >= 0;
+}
+
+/* Run-level comparison between modes (baseline first) and paired senders. */
+static void block_compare(struct report *r, struct rblock *b)
+{
+	struct dataset *d = &r->d;
+	struct group *gs[REF_MS_MAX];
+	size_t k = 0;
+	struct group *base = block_mode(d, b->first, b->end, r->baseline);
+	if (base && (base->n || runlevel_mode_loops(base)))
+		gs[k++] = base;
+	for (size_t j = b->first; j < b->end && k < REF_MS_MAX; j++) {
+		struct group *g = &d->groups[j];
+		if (g != base && (g->n || runlevel_mode_loops(g)))
+			gs[k++] = g;
+	}
+	if (b->has.runlevel && k)
+		b->cmp.json = cmp_block_modes(&b->cmp.md, gs, k);
+	if (b->has.pairs) {
+		struct group *all[REF_MS_MAX];
+		size_t n = 0;
+		for (size_t j = b->first; j < b->end && n < REF_MS_MAX; j++)
+			all[n++] = &d->groups[j];
+		b->paired.json = cmp_block_paired(&b->paired.md, all, n);
+	}
+}
+
+static void block_compute(struct report *r, struct rblock *b, size_t i, size_t end)
+{
+	struct dataset *d = &r->d;
+	b->first = i;
+	b->end = end;
+	b->g0 = &d->groups[i];
+	b->modes = xcalloc(end - i, sizeof(*b->modes));
+	for (size_t k = i; k < end; k++) {
+		mode_compute(&b->modes[k - i], &d->groups[k], &b->has);
+		if (d->groups[k].runs_ok > b->maxruns)
+			b->maxruns = d->groups[k].runs_ok;
+	}
+	block_compare(r, b);
+	char *name = slug_of(xasprintf("%s-%s-%ldcpu", b->g0->host, b->g0->workload,
+				       b->g0->cpus));
+	if (b->has.samples)
+		b->latency_plot = xasprintf("latency-%s", name);
+	if (b->has.irq)
+		b->irqs_plot = xasprintf("irqs-%s", name);
+	free(name);
+}
+
+/* ---- the seed reproduction ------------------------------------------------ */
+/* The measured ministat table, in the reference's row order and unit (ns
+ * for its calls per loop). */
+static void seed_ministat(struct report *r, struct rseed *s)
+{
+	const struct reference *rm = &r->ref_ms;
+	s->ministat = r->have_ref_ms && rm->nms;
+	if (!s->ministat)
+		return;
+	const char *names[REF_MS_MAX];
+	for (size_t i = 0; i < rm->nms; i++)
+		names[i] = rm->ms_mode[i];
+	s->ms_ref.json = cmp_ms_block(&s->ms_ref.md, names, rm->ms, rm->nms, MS_FREEBSD, false);
+	struct group *gs[REF_MS_MAX];
+	size_t k = 0;
+	for (size_t i = 0; i < rm->nms; i++) {
+		size_t m = ipibench_mode_index(rm->ms_mode[i]);
+		if (m < IPIBENCH_NMODES && s->g[m])
+			gs[k++] = s->g[m];
+	}
+	s->ms_unit = runlevel_unit(gs, k);
+	if (s->ms_unit == RL_NONE || k < 2)
+		return;
+	s->ms_unit_text = s->ms_unit != RL_BOOTS ? "timed loops of one boot per mode" :
+			  runlevel_mode_loops(gs[0]) ? "boots (per-boot mean of its loops)" :
+			  "boots (per-boot mean of its calls: no loop timings)";
+	struct ms_vitals v[REF_MS_MAX];
+	const char *mn[REF_MS_MAX];
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++) {
+		size_t n;
+		double *x = runlevel_sample(gs[i], s->ms_unit, &n);
+		if (!x)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			x[j] *= (double)rm->calls;
+		ms_vitals(x, n, &v[m]);
+		mn[m++] = gs[i]->mode;
+		free(x);
+	}
+	s->ms_meas.json = cmp_ms_block(&s->ms_meas.md, mn, v, m, MS_DEBIAN, true);
+}
+
+static void seed_compute(struct report *r, struct rseed *s, struct rblock *b)
+{
+	const struct reference *ref = &r->ref;
+	s->b = b;
+	for (size_t k = 0; k < IPIBENCH_NMODES; k++) {
+		struct group *g = block_mode(&r->d, b->first, b->end, ipibench_mode_name(k));
+		s->g[k] = g;
+		s->ref_ns[k] = ref->total_ns[k] > 0 ? ref->total_ns[k] / (double)ref->calls : NAN;
+		s->mean[k] = g && g->n ? g->sum.mean : NAN;
+		s->median[k] = g && g->n ? g->sum.median : NAN;
+		s->icr[k] = g && g->has_icr ? per_op(g, g->icr_writes) : NAN;
+	}
+	const struct group *ga = s->g[ref->ratio_a], *gb = s->g[ref->ratio_b];
+	s->ref_ratio = ref->total_ns[ref->ratio_a] / ref->total_ns[ref->ratio_b];
+	s->ratio_mean = s->mean[ref->ratio_a] / s->mean[ref->ratio_b];
+	s->shorthand = (ga && ga->path && !strcmp(ga->path, "shorthand")) ||
+		       (gb && gb->path && !strcmp(gb->path, "shorthand"));
+	seed_ministat(r, s);
+}
+
+static void seeds_compute(struct report *r)
+{
+	if (r->no_ref || !r->have_ref)
+		return;
+	r->seeds = xcalloc(r->nblocks, sizeof(*r->seeds));
+	for (size_t i = 0; i < r->nblocks; i++)
+		if (!strcmp(r->blocks[i].g0->type, r->ref.workload_type))
+			seed_compute(r, &r->seeds[r->nseeds++], &r->blocks[i]);
+}
+
+/* ---- counter charts --------------------------------------------------------- */
+static double chart_value(const struct group *g, bool icr)
+{
+	if (g && icr && g->has_icr && g->has_ops)
+		return per_op(g, g->icr_writes);
+	if (g && !icr && g->vectors_runs)
+		return g->vectors_sum / (double)g->vectors_runs;
+	return NAN;
+}
+
+/* The chart of one host and CPU count (that of gi); false when no mode
+ * has the counter there. */
+static bool chart_compute(struct report *r, struct rchart *c, const struct group *gi, bool icr)
+{
+	struct dataset *d = &r->d;
+	*c = (struct rchart){ .icr = icr, .host = gi->host, .cpus = gi->cpus };
+	for (size_t j = 0; j < d->ngroups; j++) {
+		struct group *g = &d->groups[j];
+		bool has = icr ? g->has_icr && g->has_ops : g->vectors_runs > 0;
+		if (has && !strcmp(g->host, gi->host) && g->cpus == gi->cpus)
+			add_mode(c->modes, &c->nm, g->mode);
+	}
+	if (!c->nm)
+		return false;
+	sort_modes(c->modes, c->nm);
+	for (size_t j = 0; j < r->nblocks; j++) {
+		struct rblock *b = &r->blocks[j];
+		if (strcmp(b->g0->host, gi->host) || b->g0->cpus != gi->cpus)
+			continue;
+		struct rchart_row row = { .workload = b->g0->workload };
+		bool any = false;
+		for (size_t m = 0; m < c->nm; m++) {
+			row.v[m] = chart_value(block_mode(d, b->first, b->end, c->modes[m]), icr);
+			any |= !isnan(row.v[m]);
+		}
+		if (!any)
+			continue;
+		c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof(*c->rows));
+		c->rows[c->nrows++] = row;
+	}
+	c->plot = slug_of(xasprintf("%s-%s-%ldcpu", icr ? "icr" : "vectors", gi->host, gi->cpus));
+	return true;
+}
+
+/* One chart per distinct (host, CPUs) with the counter, ICR then vectors. */
+static void charts_compute(struct report *r)
+{
+	struct dataset *d = &r->d;
+	for (int icr = 1; icr >= 0; icr--)
+		for (size_t i = 0; i < d->ngroups; i++) {
+			struct group *gi = &d->groups[i];
+			bool first = true;
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(d->groups[j].host, gi->host) && d->groups[j].cpus == gi->cpus)
+					first = false;
+			if (!first)
+				continue;
+			r->charts = xrealloc(r->charts, (r->ncharts + 1) * sizeof(*r->charts));
+			if (chart_compute(r, &r->charts[r->ncharts], gi, icr))
+				r->ncharts++;
+		}
+}
+
+/* ---- sweeps ------------------------------------------------------------------ */
+/* Blocks [bi, be) of one host and workload, at least two CPU counts with
+ * samples. */
+static void sweep_compute(struct report *r, struct rsweep *s, size_t bi, size_t be)
+{
+	struct dataset *d = &r->d;
+	const struct rblock *b0 = &r->blocks[bi];
+	*s = (struct rsweep){ .g0 = b0->g0 };
+	for (size_t k = b0->first; k < r->blocks[be - 1].end; k++)
+		if (d->groups[k].n)
+			add_mode(s->modes, &s->nm, d->groups[k].mode);
+	sort_modes(s->modes, s->nm);
+	s->pts = xcalloc(be - bi, sizeof(*s->pts));
+	for (size_t j = bi; j < be; j++) {
+		const struct rblock *b = &r->blocks[j];
+		struct rsweep_pt *p = &s->pts[s->npts++];
+		p->cpus = b->g0->cpus;
+		for (size_t m = 0; m < s->nm; m++)
+			p->g[m] = block_mode(d, b->first, b->end, s->modes[m]);
+		p->base = block_mode(d, b->first, b->end, r->baseline);
+	}
+	s->plot = slug_of(xasprintf("sweep-%s-%s", s->g0->host, s->g0->workload));
+}
+
+/* Latency against CPU count, per host and workload, when >1 CPU count. */
+static void sweeps_compute(struct report *r)
+{
+	r->sweeps = xcalloc(r->nblocks ? r->nblocks : 1, sizeof(*r->sweeps));
+	for (size_t i = 0; i < r->nblocks;) {
+		const struct group *g0 = r->blocks[i].g0;
+		size_t end = i, ncpus = 0;
+		for (; end < r->nblocks && !strcmp(r->blocks[end].g0->host, g0->host) &&
+		       !strcmp(r->blocks[end].g0->workload, g0->workload); end++) {
+			bool samples = false;
+			for (size_t k = r->blocks[end].first; k < r->blocks[end].end; k++)
+				samples |= r->d.groups[k].n > 0;
+			ncpus += samples;
+		}
+		if (ncpus >= 2)
+			sweep_compute(r, &r->sweeps[r->nsweeps++], i, end);
+		i = end;
+	}
+}
+
+/* ---- hyperfine, perf stat ------------------------------------------------------ */
+static void hf_compute(struct rhf *x, const struct hf_file *h, size_t f)
+{
+	x->h = h;
+	x->ms.json = cmp_hyperfine(&x->ms.md, h);
+	for (size_t j = 0; j < h->n && x->nbox < RP_MAXBOXES; j++)
+		if (h->cmds[j].n)
+			x->box_cmd[x->nbox++] = j;
+	if (!x->nbox)
+		return;
+	const char *base = strrchr(h->path, '/');
+	x->plot = slug_of(xasprintf("hyperfine-%zu-%s", f + 1, base ? base + 1 : h->path));
+	x->title = xasprintf("hyperfine %s: seconds per run (boxes numbered as the table rows)",
+			     base ? base + 1 : h->path);
+}
+
+/* ---- the whole model -------------------------------------------------------------- */
+void report_compute(struct report *r)
+{
+	struct dataset *d = &r->d;
+	r->blocks = xcalloc(d->ngroups ? d->ngroups : 1, sizeof(*r->blocks));
+	for (size_t i = 0; i < d->ngroups; i = block_end(d, i))
+		block_compute(r, &r->blocks[r->nblocks++], i, block_end(d, i));
+	seeds_compute(r);
+	charts_compute(r);
+	sweeps_compute(r);
+	r->hf = xcalloc(d->nhf ? d->nhf : 1, sizeof(*r->hf));
+	for (size_t f = 0; f < d->nhf; f++)
+		hf_compute(&r->hf[f], &d->hf[f], f);
+	r->perf_rep.json = cmp_perf(&r->perf_rep.md, d->perf, d->nperf);
+}
+
+static void rcmp_free(struct rcmp *c)
+{
+	sb_free(&c->md);
+	json_decref(c->json);
+}
+
+void report_model_free(struct report *r)
+{
+	for (size_t i = 0; i < r->nblocks; i++) {
+		struct rblock *b = &r->blocks[i];
+		for (size_t k = 0; k < b->end - b->first; k++)
+			free(b->modes[k].irqs);
+		free(b->modes);
+		free(b->latency_plot);
+		free(b->irqs_plot);
+		rcmp_free(&b->cmp);
+		rcmp_free(&b->paired);
+	}
+	free(r->blocks);
+	for (size_t i = 0; i < r->nseeds; i++) {
+		rcmp_free(&r->seeds[i].ms_ref);
+		rcmp_free(&r->seeds[i].ms_meas);
+	}
+	free(r->seeds);
+	for (size_t i = 0; i < r->ncharts; i++) {
+		free(r->charts[i].rows);
+		free(r->charts[i].plot);
+	}
+	free(r->charts);
+	for (size_t i = 0; i < r->nsweeps; i++) {
+		free(r->sweeps[i].pts);
+		free(r->sweeps[i].plot);
+	}
+	free(r->sweeps);
+	for (size_t f = 0; r->hf && f < r->d.nhf; f++) {
+		rcmp_free(&r->hf[f].ms);
+		free(r->hf[f].plot);
+		free(r->hf[f].title);
+	}
+	free(r->hf);
+	rcmp_free(&r->perf_rep);
+}

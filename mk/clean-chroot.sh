@@ -8,6 +8,8 @@
 #                                        run CMD there (bash -c), with /proc,
 #                                        /sys, /dev, /dev/pts bound; unmounted
 #                                        on the way out, whatever happens
+#   mk/clean-chroot.sh again DIR CMD...  the same in the clone already there
+#                                        (rerun a piece without rebuilding)
 #
 # The mirror is the first stanza of the host's own debian.sources (read at
 # run time, never written here); the host's debian.sources, the apt.conf.d
@@ -16,8 +18,8 @@
 # archive and registry the host does.  Nothing else of the host goes in:
 # the chroot has Debian's nodejs 18, not this machine kind's Node 20.
 set -euo pipefail
-cmd=${1:?usage: mk/clean-chroot.sh setup|run DIR [CMD...]}
-dir=${2:?usage: mk/clean-chroot.sh setup|run DIR [CMD...]}
+cmd=${1:?usage: mk/clean-chroot.sh setup|run|again DIR [CMD...]}
+dir=${2:?usage: mk/clean-chroot.sh setup|run|again DIR [CMD...]}
 shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "clean-chroot: needs root" >&2; exit 1; }
@@ -43,7 +45,7 @@ setup)
 	[ -z "$g" ] || [ ! -f "$g" ] || cp "$g" "$dir/etc/npmrc"
 	echo "clean-chroot: $dir ready (bookworm from $mirror)"
 	;;
-run)
+run|again)
 	[ -x "$dir/bin/bash" ] || { echo "clean-chroot: $dir: run setup first" >&2; exit 1; }
 	mounted=()
 	cleanup() {
@@ -58,12 +60,15 @@ run)
 		mount --bind "/$m" "$dir/$m"
 		mounted+=("$dir/$m")
 	done
-	rm -rf "$dir/root/ipibench"
-	git clone -q "$top" "$dir/root/ipibench"
-	git -C "$dir/root/ipibench" checkout -q "$(git -C "$top" rev-parse HEAD)"
+	if [ "$cmd" = run ]; then
+		rm -rf "$dir/root/ipibench"
+		git clone -q "$top" "$dir/root/ipibench"
+		git -C "$dir/root/ipibench" checkout -q "$(git -C "$top" rev-parse HEAD)"
+	fi
+	[ -d "$dir/root/ipibench" ] || { echo "clean-chroot: $dir: no clone (run first)" >&2; exit 1; }
 	chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		bash -c "cd /root/ipibench && $*"
 	;;
-*) echo "usage: mk/clean-chroot.sh setup|run DIR [CMD...]" >&2; exit 2 ;;
+*) echo "usage: mk/clean-chroot.sh setup|run|again DIR [CMD...]" >&2; exit 2 ;;
 esac

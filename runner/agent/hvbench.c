@@ -207,126 +207,16 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 
 /* ---- params ---------------------------------------------------------- */
 
-static int parse_uint_str(const char *s, uint32_t *out)
+uint32_t hvbench_uint(const json_t *params, const char *key)
 {
-	char *end;
-	unsigned long long v;
+	json_int_t v = json_integer_value(json_object_get(params, key));
 
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	while (isspace((unsigned char)*end))
-		end++;
-	if (errno || *end || v > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
+	return v < 0 || v > UINT32_MAX ? 0 : (uint32_t)v;
 }
 
-/* 0 ok, -1 bad; *out untouched when absent. */
-static int json_uint(const json_t *v, uint32_t *out)
+int hvbench_bool(const json_t *params, const char *key)
 {
-	if (json_is_integer(v)) {
-		json_int_t i = json_integer_value(v);
-		if (i < 0 || i > UINT32_MAX)
-			return -1;
-		*out = (uint32_t)i;
-		return 0;
-	}
-	if (json_is_string(v))
-		return parse_uint_str(json_string_value(v), out);
-	return -1;
-}
-
-static int json_bool(const json_t *v, int *out)
-{
-	if (json_is_boolean(v)) {
-		*out = json_is_true(v);
-		return 0;
-	}
-	if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-		if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "1") ||
-		    !strcmp(s, "on")) {
-			*out = 1;
-			return 0;
-		}
-		if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "0") ||
-		    !strcmp(s, "off")) {
-			*out = 0;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int hvbench_get_uint(const json_t *params, const char *key, uint32_t def,
-		     uint32_t *out)
-{
-	const json_t *v = params ? json_object_get(params, key) : NULL;
-
-	*out = def;
-	return v ? json_uint(v, out) : 0;
-}
-
-int hvbench_get_bool(const json_t *params, const char *key, int def)
-{
-	const json_t *v = params ? json_object_get(params, key) : NULL;
-	int b = def;
-
-	if (v)
-		json_bool(v, &b);
-	return b;
-}
-
-static const char *const uint_keys[] = {
-	"iterations", "cpu", "peer", "a", "b", "vector", "runs", "seed", NULL
-};
-static const char *const bool_keys[] = { "shorthand", NULL };
-
-static int in_list(const char *const *list, const char *key)
-{
-	for (size_t i = 0; list && list[i]; i++)
-		if (!strcmp(list[i], key))
-			return 1;
-	return 0;
-}
-
-int hvbench_check_params(const json_t *params, const char *const *allowed,
-			 char *err, size_t errlen)
-{
-	const char *key;
-	json_t *v;
-
-	if (!params)
-		return 0;
-	if (!json_is_object(params)) {
-		snprintf(err, errlen, "params must be an object");
-		return -1;
-	}
-	json_object_foreach((json_t *)params, key, v) {
-		uint32_t u;
-		int b;
-
-		if (!in_list(allowed, key)) {
-			snprintf(err, errlen, "unknown param '%s'", key);
-			return -1;
-		}
-		if (in_list(uint_keys, key) && json_uint(v, &u)) {
-			snprintf(err, errlen, "param '%s' must be a non-negative integer", key);
-			return -1;
-		}
-		if (in_list(bool_keys, key) && json_bool(v, &b)) {
-			snprintf(err, errlen, "param '%s' must be true or false", key);
-			return -1;
-		}
-		if (!strcmp(key, "mask") && hvbench_mask_check(v, err, errlen))
-			return -1;
-	}
-	return 0;
+	return json_is_true(json_object_get(params, key));
 }
 
 /* ---- CPU masks ------------------------------------------------------- */
@@ -384,11 +274,6 @@ bad:
 	return -1;
 }
 
-int hvbench_mask_check(const json_t *v, char *err, size_t errlen)
-{
-	return hvbench_mask_parse(v, 0, NULL, 0, NULL, NULL, err, errlen);
-}
-
 int hvbench_mask_parse(const json_t *v, unsigned int self,
 		       const uint8_t *online, unsigned int nr_cpus,
 		       uint8_t *bits, unsigned int *nr_bits,
@@ -401,32 +286,13 @@ int hvbench_mask_parse(const json_t *v, unsigned int self,
 	*nr_bits = 0;
 	if (bits)
 		memset(bits, 0, MASK_BYTES);
-	if (json_is_array(v)) {
-		size_t i;
-		json_t *e;
-
-		json_array_foreach(v, i, e) {
-			uint32_t c;
-			if (json_uint(e, &c) || c >= XEN_SYSCTL_IPIBENCH_MAX_CPUS) {
-				snprintf(err, errlen, "mask[%zu] is not a CPU number", i);
-				return -1;
-			}
-			if (bits)
-				set_bit8(bits, c);
-			if (c + 1 > *nr_bits)
-				*nr_bits = c + 1;
-		}
-		return 0;
-	}
 	if (!json_is_string(v)) {
-		snprintf(err, errlen, "mask must be a string or an array of CPUs");
+		snprintf(err, errlen, "mask must be a string");
 		return -1;
 	}
 	const char *s = json_string_value(v);
 	int all = !strcmp(s, "all"), allbut = !strcmp(s, "all-but-self");
 
-	if (!strcmp(s, "none"))
-		return 0;
 	if (all || allbut) {
 		if (!online)
 			return 0;
@@ -545,12 +411,13 @@ int hvbench_timing_params(const json_t *params, int has_sender,
 			return -1;
 		}
 	}
-	if (hvbench_get_uint(params, "runs", 1, &req->runs) || req->runs < 1 ||
-	    req->runs > 10000) {
+	req->runs = hvbench_uint(params, "runs");
+	if (req->runs < 1 || req->runs > 10000) {
 		snprintf(err, errlen, "runs must be from 1 to 10000");
 		return -1;
 	}
-	if (hvbench_get_uint(params, "seed", 0, &req->seed) || req->seed > 0x7fffffff) {
+	req->seed = hvbench_uint(params, "seed");
+	if (req->seed > 0x7fffffff) {
 		snprintf(err, errlen, "seed must be from 0 to 2147483647");
 		return -1;
 	}
@@ -769,13 +636,9 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 			    json_boolean(info->shorthand_eligible));
 
 	memset(bits, 0, sizeof(bits));
-	if (req->mask || req->default_mask) {
-		json_t *dflt = req->default_mask ? json_string(req->default_mask) : NULL;
-		int bad = hvbench_mask_parse(req->mask ? req->mask : dflt, req->cpu,
-					     online, nr_cpus, bits, &nr_bits,
-					     err, errlen);
-		json_decref(dflt);
-		if (bad)
+	if (req->mask) {
+		if (hvbench_mask_parse(req->mask, req->cpu, online, nr_cpus, bits, &nr_bits,
+				       err, errlen))
 			goto out;
 		json_object_set_new(result, "mask", mask_json(bits, nr_bits));
 	}

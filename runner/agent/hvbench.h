@@ -42,14 +42,12 @@ int hvbench_query_raw(struct hvbench *hb,
 		      unsigned int *nr_cpus);
 
 /*
- * CPU masks in params: "all", "all-but-self", "none", a list of CPUs and
- * ranges ("1,17,33", "0-7", "0-3,8"), or a JSON array of CPU numbers.
- * hvbench_mask_check() only checks the syntax (for verify());
- * hvbench_mask_parse() resolves it against the online CPUs (online[i]
+ * CPU masks in params (WL_CPUS, checked by runner/wlspec.c): "all",
+ * "all-but-self", or a list of CPUs and ranges ("1,17,33", "0-7", "0-3,8").
+ * hvbench_mask_parse() resolves one against the online CPUs (online[i]
  * non-zero) and the source CPU 'self'.  bits holds
  * XEN_SYSCTL_IPIBENCH_MAX_CPUS bits.
  */
-int hvbench_mask_check(const json_t *v, char *err, size_t errlen);
 int hvbench_mask_parse(const json_t *v, unsigned int self,
 		       const uint8_t *online, unsigned int nr_cpus,
 		       uint8_t *bits, unsigned int *nr_bits,
@@ -63,7 +61,6 @@ struct hvbench_req {
 	uint32_t vector;        /* 0: the reserved one */
 	int shorthand;          /* 0: XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND */
 	const json_t *mask;     /* NULL: no mask */
-	const char *default_mask;
 	/* Timing (hvbench_timing_params()). */
 	int loop;               /* 1: loop timing (F_LOOP), 0: per call */
 	uint32_t runs;          /* runs of 'iterations' calls (0: 1) */
@@ -95,13 +92,13 @@ int hvbench_timing_params(const json_t *params, int has_sender,
 int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		json_t *result, char *err, size_t errlen);
 
-/* Shared param checks for verify(): keys must be in 'allowed' (NULL
- * terminated), integers non-negative and below 'max', booleans booleans. */
-int hvbench_check_params(const json_t *params, const char *const *allowed,
-			 char *err, size_t errlen);
-int hvbench_get_uint(const json_t *params, const char *key, uint32_t def,
-		     uint32_t *out);
-int hvbench_get_bool(const json_t *params, const char *key, int def);
+/*
+ * A param of a checked job entry (every default filled in by
+ * wl_job_entry_check(), so there is no default here): an integer, or a
+ * boolean.
+ */
+uint32_t hvbench_uint(const json_t *params, const char *key);
+int hvbench_bool(const json_t *params, const char *key);
 
 const char *hvbench_errno_name(int e);
 

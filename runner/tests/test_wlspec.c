@@ -148,6 +148,10 @@ static void test_declarations(void **s)
 		assert_ptr_equal(wl_type_find(wl_types[n]->type), wl_types[n]);
 	}
 	assert_int_equal(n, 9);
+	/* The template is complete too, and not registered. */
+	extern const struct wl_type wl_skeleton;
+	assert_int_equal(wl_type_verify(&wl_skeleton, err, sizeof(err)), 0);
+	assert_null(wl_type_find("skeleton"));
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		assert_int_equal(wl_type_verify(&bad[i], err, sizeof(err)), -1);

@@ -5,7 +5,7 @@
  * while Xen's trace buffers record TRC_HW_IRQ.  The interrupts the
  * hypervisor handled are then counted per CPU and per IRQ from its own
  * TRC_HW_IRQ_HANDLED events, so the distribution is the mode's, not a
- * guess.  params: iterations (2000), device (/dev/vda), block_kb (4).
+ * guess.  Params and defaults: blkio.c.
  * The trace is kept as NAME.xtrace beside agent.json.
  */
 #include <errno.h>

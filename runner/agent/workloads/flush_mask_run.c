@@ -1,8 +1,7 @@
 /*
  * flush_mask: flush_mask(mask, FLUSH_TLB) x iterations from one CPU,
- * waiting for every CPU's acknowledgement as Xen does.  params:
- * iterations (1000), cpu (0), mask ("all-but-self"), shorthand (true),
- * timing, runs, sender, senders, seed (as flush_tlb_all).
+ * waiting for every CPU's acknowledgement as Xen does.  Params and
+ * defaults: flush_mask.c.
  */
 #include "runner/agent/hvbench.h"
 

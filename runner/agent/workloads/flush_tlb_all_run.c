@@ -1,10 +1,8 @@
 /*
  * flush_tlb_all: the seed's workload, flush_tlb_all() x iterations from
- * one CPU inside the hypervisor.  params: iterations (1000), cpu (0),
- * shorthand (true: let send_IPI_mask() pick the ALLBUT shorthand when it
- * is eligible; false: force the genapic path), timing (loop | per-call),
- * runs (1), sender (genapic | physical | cluster), senders ("A, B"), seed.
- * "path" says which ran.
+ * one CPU inside the hypervisor.  shorthand true lets send_IPI_mask()
+ * pick the ALLBUT shorthand when it is eligible, false forces the genapic
+ * path; "path" says which ran.  Params and defaults: flush_tlb_all.c.
  */
 #include "runner/agent/hvbench.h"
 

@@ -1,10 +1,9 @@
 /*
  * ipi_mask: one IPI on the benchmark vector to a CPU mask, waiting until
- * every destination has taken it, x iterations.  params: iterations
- * (1000), cpu (0), mask ("all-but-self"), shorthand (true; false calls the
- * genapic's send_IPI_mask directly), vector (0: the vector the patch
- * reserves; anything else is refused by Xen with EACCES), timing, runs,
- * sender, senders, seed (as flush_tlb_all).
+ * every destination has taken it, x iterations.  shorthand false calls
+ * the genapic's send_IPI_mask directly; a vector other than 0 (the one the
+ * patch reserves) is refused by Xen with EACCES.  Params and defaults:
+ * ipi_mask.c.
  */
 #include "runner/agent/hvbench.h"
 

@@ -3,7 +3,7 @@
  * refuse (foreign CPU mask, reserved vector, zero and huge iteration
  * counts, bad version/op/flags, ...), check each errno, then check the
  * host still works (a query and a one-iteration flush_tlb_all).
- * params: cpu (0).  result["cases"]: [{name, expected, got, ok}].
+ * Params: sysctl_refusals.c.  result["cases"]: [{name, expected, got, ok}].
  */
 #include <errno.h>
 #include <stdio.h>

@@ -461,7 +461,7 @@ static unsigned int pair_order(uint32_t seed, uint32_t pair)
 /* What the runs of one workload add up. */
 struct run_acc {
 	unsigned int nr_cpus;
-	uint64_t *irqs, *ipis, *handled;
+	uint64_t *irqs, *ipis;
 	uint32_t *vectors;
 	json_t *cycles, *ns, *icr, *who, *send;
 	uint64_t icr_total, sent, received, ops;
@@ -527,7 +527,7 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 				 f.done, start, req->iterations);
 			return -1;
 		}
-		if (req->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
+		if (req->count_only) {
 			if (f.done) {
 				a->ops = 1;
 				a->result_vectors = f.result;
@@ -559,9 +559,6 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 				json_array_append_new(a->send, json_integer(s->send_cycles));
 				if (s->flags & XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND)
 					a->path |= XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND;
-				if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery &&
-				    s->cpu < nr_cpus)
-					a->handled[s->cpu]++;
 			}
 			a->ops += f.done;
 		}
@@ -646,7 +643,6 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	a.nr_cpus = nr_cpus;
 	a.irqs = calloc(nr_cpus, sizeof(*a.irqs));
 	a.ipis = calloc(nr_cpus, sizeof(*a.ipis));
-	a.handled = calloc(nr_cpus, sizeof(*a.handled));
 	a.vectors = calloc(nr_cpus, sizeof(*a.vectors));
 	a.cycles = json_array();
 	a.ns = json_array();
@@ -654,7 +650,7 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	a.who = json_array();
 	a.send = json_array();
 	loops = json_array();
-	if (!a.irqs || !a.ipis || !a.handled || !a.vectors) {
+	if (!a.irqs || !a.ipis || !a.vectors) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -692,7 +688,7 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 			    ((path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "mixed" : "shorthand") :
 			    (path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "genapic" : "none"));
 	json_object_set_new(result, "chunks", json_integer(a.chunks));
-	if (req->op != XEN_SYSCTL_IPIBENCH_OP_vector_capacity)
+	if (!req->count_only)
 		json_object_set_new(result, "timing", json_string(req->loop ? "loop" : "per-call"));
 	if (req->loop) {
 		json_object_set(result, "loops", loops);
@@ -707,11 +703,10 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	json_t *samples = json_object();
 	json_object_set(samples, "cycles", a.cycles);
 	json_object_set(samples, "ns", a.ns);
-	if (req->op != XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
+	if (!req->count_only) {
 		json_object_set(samples, "icr_writes", a.icr);
 		json_object_set(samples, "send_cycles", a.send);
-		if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery ||
-		    req->op == XEN_SYSCTL_IPIBENCH_OP_pingpong)
+		if (req->sample_cpu)
 			json_object_set(samples, "cpu", a.who);
 	}
 	json_object_set_new(result, "samples", samples);
@@ -729,20 +724,11 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	for (unsigned int c = 0; c < nr_cpus; c++)
 		json_array_append_new(arr, json_integer((json_int_t)a.ipis[c]));
 	json_object_set_new(cnt, "ipis_per_cpu", arr);
-	if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery) {
-		arr = json_array();
-		for (unsigned int c = 0; c < nr_cpus; c++)
-			json_array_append_new(arr, json_integer((json_int_t)a.handled[c]));
-		json_object_set_new(cnt, "handled_per_cpu", arr);
-	}
-	if (req->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
-		json_object_set_new(cnt, "vectors", json_integer(a.result_vectors));
-		arr = json_array();
-		for (unsigned int c = 0; c < nr_cpus; c++)
-			json_array_append_new(arr, json_integer(a.vectors[c]));
-		json_object_set_new(cnt, "vectors_per_cpu", arr);
-		json_object_set_new(cnt, "limited_by", json_string(
-			(status & XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT) ? "irqs" : "vectors"));
+	if (req->totals) {
+		req->totals->result = a.result_vectors;
+		req->totals->status = status;
+		req->totals->nr_cpus = nr_cpus;
+		memcpy(req->totals->vectors, a.vectors, nr_cpus * sizeof(*a.vectors));
 	}
 	json_object_set_new(result, "counters", cnt);
 
@@ -770,7 +756,6 @@ out:
 	json_decref(loops);
 	free(a.irqs);
 	free(a.ipis);
-	free(a.handled);
 	free(a.vectors);
 	hvbench_close(hb);
 	return rc;

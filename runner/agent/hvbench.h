@@ -53,6 +53,14 @@ int hvbench_mask_parse(const json_t *v, unsigned int self,
 		       uint8_t *bits, unsigned int *nr_bits,
 		       char *err, size_t errlen);
 
+/* A run's raw totals, for the counters a workload adds itself. */
+struct hvbench_totals {
+	uint32_t result;        /* the op's f.result (vector_capacity: vectors) */
+	uint32_t status;        /* XEN_SYSCTL_IPIBENCH_ST_* of all chunks */
+	unsigned int nr_cpus;
+	uint32_t vectors[XEN_SYSCTL_IPIBENCH_MAX_CPUS];   /* per CPU, count_only */
+};
+
 /* A run of one benchmark operation. */
 struct hvbench_req {
 	uint32_t op;            /* XEN_SYSCTL_IPIBENCH_OP_* */
@@ -61,6 +69,15 @@ struct hvbench_req {
 	uint32_t vector;        /* 0: the reserved one */
 	int shorthand;          /* 0: XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND */
 	const json_t *mask;     /* NULL: no mask */
+	/*
+	 * What the workload's own result needs (it shapes that itself):
+	 * sample_cpu, samples.cpu (which CPU took each call); count_only, the
+	 * op returns one count per run, not samples (no timing, icr_writes or
+	 * send_cycles); totals, when not NULL, gets the raw totals after a run.
+	 */
+	int sample_cpu;
+	int count_only;
+	struct hvbench_totals *totals;
 	/* Timing (hvbench_timing_params()). */
 	int loop;               /* 1: loop timing (F_LOOP), 0: per call */
 	uint32_t runs;          /* runs of 'iterations' calls (0: 1) */
@@ -71,11 +88,10 @@ struct hvbench_req {
 };
 
 /*
- * The timing params of flush and IPI workloads into req: timing (loop |
- * per-call, default loop), runs (1), sender (genapic | physical | cluster)
- * and senders ("A, B": paired, needs loop timing and sender = genapic),
- * seed.  'has_sender': the workload takes sender/senders.  0, or -1 with a
- * one-line message (also what verify() reports).
+ * The timing params of flush and IPI workloads (WL_TIMING, WL_SENDER,
+ * already checked with their defaults by runner/wlspec.c) into req:
+ * timing, runs, sender, senders ("A, B": paired), seed.  'has_sender':
+ * the workload takes sender/senders.  0, or -1 with a one-line message.
  */
 int hvbench_timing_params(const json_t *params, int has_sender,
 			  struct hvbench_req *req, char *err, size_t errlen);
@@ -85,7 +101,9 @@ int hvbench_timing_params(const json_t *params, int has_sender,
  * result with "path", "timing", "samples" (per-call timing: one per call),
  * "loops" (loop timing: one per run, docs/results-schema.md "loops and
  * paired senders"), "chunks", "counters" (and "counters_by_sender" when a
- * sender was chosen) and "mask", the CPUs it resolved to.  Returns 0, or
+ * sender was chosen) and "mask", the CPUs it resolved to: what every op
+ * has.  Nothing here depends on req->op; a workload adds what is its own
+ * (req->totals, samples.cpu) after the call.  Returns 0, or
  * -1 with a one-line message in err; a refusal by Xen also sets
  * result["refused"] = {"errno": N, "name": "ESRCH"}.
  */

@@ -11,6 +11,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	struct hvbench_req req = {
 		.op = XEN_SYSCTL_IPIBENCH_OP_pingpong,
 		.shorthand = 1,
+		.sample_cpu = 1,   /* which CPU answered */
 	};
 
 	req.iterations = hvbench_uint(params, "iterations");

@@ -12,6 +12,7 @@
 #include "runner/hostopts.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
 static void usage(FILE *f)
@@ -155,6 +156,12 @@ int cmd_boot(int argc, char **argv)
 		}
 		if (!json_is_object(j)) {
 			fprintf(stderr, "ipibench boot: %s: $: expected an object (a job)\n", job);
+			json_decref(j);
+			return 2;
+		}
+		/* By the rules a config's workloads are checked by (runner/wlspec.c). */
+		if (wl_job_check(j, err, sizeof(err))) {
+			fprintf(stderr, "ipibench boot: %s: %s\n", job, err);
 			json_decref(j);
 			return 2;
 		}

@@ -41,7 +41,9 @@ static void usage(FILE *f)
 
 static void list_types(void)
 {
-	for (const struct wl_type *t = wl_types; t->type; t++) {
+	for (size_t i = 0; wl_types[i]; i++) {
+		const struct wl_type *t = wl_types[i];
+
 		printf("%s: %s\n", t->type, t->help);
 		for (const struct wl_param *p = t->params; p->key; p++)
 			printf("    %-12s %s (default %s)\n", p->key, p->help,

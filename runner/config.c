@@ -466,6 +466,16 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 			return -1;
 		}
 	}
+	/* The job the agent is given passes the agent's check (the same one). */
+	json_t *job = config_job(c, 0);
+	char e[256];
+	int bad = wl_job_check(job, e, sizeof(e));
+
+	json_decref(job);
+	if (bad) {
+		snprintf(err, errlen, "%s: %s", file, e);
+		return -1;
+	}
 	return 0;
 }
 

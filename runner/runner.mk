@@ -1,5 +1,10 @@
 # runner/: the ipibench CLI, configs, host backends, results store; the agent.
-runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c runner/host/*.c))
+# The workloads' declarations (runner/agent/workloads/NAME.c, not the
+# NAME_run.c that call Xen) are linked into the runner too: its config
+# check reads them.
+wl_DECL_SRCS := $(filter-out %_run.c,$(wildcard runner/agent/workloads/*.c))
+runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c runner/host/*.c)) \
+	$(wl_DECL_SRCS)
 runner_TESTS := $(wildcard runner/tests/test_*.c)
 runner_LIBS := -ljansson -linih
 # printf-like calls are checked, and no format string is built at run time.

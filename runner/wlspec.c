@@ -4,14 +4,7 @@
 #include <string.h>
 
 #include "runner/wlspec.h"
-
-#define ITERATIONS(def) \
-	{ "iterations", WL_UINT, 1, 1000000, def, "operations to time" }
-#define TRACE \
-	{ "trace", WL_STRING, 0, 0, "", "xentrace event mask while it runs (e.g. 0x00804000); empty: off" }, \
-	{ "trace_kb", WL_UINT, 64, 65536, "1024", "trace buffer per CPU, KiB" }
-
-#define CPU { "cpu", WL_UINT, 0, 4095, "0", "CPU the workload runs on" }
+#include "safeio/safeio.h"
 
 static const char *const timings[] = { "loop", "per-call", NULL };
 static const char *const senders[] = { "genapic", "physical", "cluster", NULL };
@@ -26,88 +19,19 @@ static const char *const *choices_of(const struct wl_param *p)
 	return NULL;
 }
 
-/*
- * Loop timing (the seed's method) is the default: the unit the statistics
- * compare is a timed loop, and per-call sampling puts two TSC reads, the
- * counter reads and a sample store around every call.  per-call is for
- * latency distributions.
- */
-#define TIMING \
-	{ "timing", WL_CHOICE, 0, 0, "loop", \
-	  "loop: each run of N calls timed as a whole (loops[]); per-call: each call timed (samples)" }, \
-	{ "runs", WL_UINT, 1, 10000, "1", \
-	  "runs of N calls in the boot: R timed loops (loop timing) or R x N samples (per-call)" }
-#define SENDER \
-	{ "sender", WL_CHOICE, 0, 0, "genapic", \
-	  "x2APIC send routine of the workload's IPIs (physical, cluster: implies shorthand = false)" }, \
-	{ "senders", WL_CHOICES, 2, 2, "", \
-	  "paired senders 'A, B': R pairs of loops, A and B in an order drawn from seed" }, \
-	{ "seed", WL_UINT, 0, 0x7fffffff, "0", \
-	  "seed of the order within each pair of senders (0: drawn from [matrix] seed and the run)" }
-#define SHORTHAND { "shorthand", WL_BOOL, 0, 0, "true", \
-	"allow the APIC ALLBUT shorthand (false: force the genapic's send_IPI_mask)" }
-
-static const struct wl_param p_flush_all[] = {
-	ITERATIONS("1000"), CPU, SHORTHAND, TIMING, SENDER, TRACE, { NULL },
-};
-static const struct wl_param p_mask[] = {
-	ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs" },
-	SHORTHAND, CPU, TIMING, SENDER, TRACE, { NULL },
-};
-static const struct wl_param p_ipi_mask[] = {
-	ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs" },
-	SHORTHAND, CPU,
-	{ "vector", WL_UINT, 0, 255, "0", "0: the vector the patch reserves (any other is refused)" },
-	TIMING, SENDER, TRACE, { NULL },
-};
-static const struct wl_param p_pingpong[] = {
-	ITERATIONS("1000"),
-	{ "cpu", WL_UINT, 0, 4095, "0", "first CPU" },
-	{ "peer", WL_UINT, 0, 4095, "1", "second CPU (same or other cluster)" },
-	TIMING, TRACE, { NULL },
-};
-static const struct wl_param p_vectors[] = {
-	{ "mask", WL_CPUS, 0, 0, "all", "CPUs the vectors may go to" },
-	CPU, TRACE, { NULL },
-};
-static const struct wl_param p_irq[] = {
-	ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "1", "CPUs the interrupt is bound to" },
-	CPU, TRACE, { NULL },
-};
-static const struct wl_param p_blkio[] = {
-	ITERATIONS("2000"),
-	{ "device", WL_STRING, 0, 0, "/dev/vda", "block device (O_DIRECT reads; [host] disk_mb attaches one)" },
-	{ "block_kb", WL_UINT, 4, 1024, "4", "size of each read, KiB" },
-	{ NULL },   /* records its own TRC_HW_IRQ trace */
-};
-static const struct wl_param p_none[] = {
-	TRACE, { NULL },
-};
-static const struct wl_param p_refusals[] = {
-	CPU, { NULL },
-};
-
-const struct wl_type wl_types[] = {
-	{ "flush_tlb_all", "flush_tlb_all() x N, the seed's workload", p_flush_all },
-	{ "flush_mask", "TLB flush of a CPU mask, waiting for every ack", p_mask },
-	{ "ipi_mask", "IPI to a CPU mask, waiting for every ack", p_ipi_mask },
-	{ "pingpong", "unicast IPI ping-pong between two CPUs", p_pingpong },
-	{ "vector_capacity", "allocate external IRQ vectors until none is left", p_vectors },
-	{ "irq_delivery", "a device IRQ through the mode's routing, raised N times", p_irq },
-	{ "blkio", "O_DIRECT reads on a block device: real device interrupts per CPU and IRQ", p_blkio },
-	{ "hv_query", "the hypervisor's view: genapic, APIC IDs, clusters, shorthand eligibility", p_none },
-	{ "sysctl_refusals", "invalid benchmark requests, each refused with its own error", p_refusals },
-	{ NULL, NULL, NULL },
+/* The registry: one line per workload in runner/agent/workloads/list.h. */
+const struct wl_type *const wl_types[] = {
+#define WORKLOAD(name) &wl_##name,
+#include "runner/agent/workloads/list.h"
+#undef WORKLOAD
+	NULL
 };
 
 const struct wl_type *wl_type_find(const char *type)
 {
-	for (const struct wl_type *t = wl_types; t->type; t++)
-		if (!strcmp(t->type, type))
-			return t;
+	for (size_t i = 0; wl_types[i]; i++)
+		if (!strcmp(wl_types[i]->type, type))
+			return wl_types[i];
 	return NULL;
 }
 
@@ -301,6 +225,192 @@ int wl_params_check(const struct wl_type *t, json_t *params, char *err, size_t e
 			return -1;
 		}
 		json_object_set_new(params, p->key, wl_param_value(p, p->def, err, errlen));
+	}
+	if (t->check && t->check(params, err, errlen))
+		return -1;
+	return 0;
+}
+
+int wl_check_timing(const json_t *params, char *err, size_t errlen)
+{
+	const char *sender = json_string_value(json_object_get(params, "sender"));
+	const char *pair = json_string_value(json_object_get(params, "senders"));
+	const char *timing = json_string_value(json_object_get(params, "timing"));
+
+	if (!pair || !*pair)
+		return 0;
+	if (sender && strcmp(sender, "genapic")) {
+		snprintf(err, errlen, "give sender or senders, not both");
+		return -1;
+	}
+	if (timing && strcmp(timing, "loop")) {
+		snprintf(err, errlen, "senders (paired loops) needs timing = loop");
+		return -1;
+	}
+	return 0;
+}
+
+int wl_type_verify(const struct wl_type *t, char *err, size_t errlen)
+{
+	if (!t->type || !*t->type || !t->help || !*t->help || !t->params) {
+		snprintf(err, errlen, "%s: a workload needs a type, a help line and a params table",
+			 t->type ? t->type : "?");
+		return -1;
+	}
+	for (const struct wl_param *p = t->params; p->key; p++) {
+		char e[256];
+		json_t *v;
+
+		if (!p->help || !*p->help) {
+			snprintf(err, errlen, "%s: parameter '%s' has no help", t->type, p->key);
+			return -1;
+		}
+		if ((p->kind == WL_CHOICE || p->kind == WL_CHOICES) && !choices_of(p)) {
+			snprintf(err, errlen, "%s: parameter '%s' has no choices", t->type, p->key);
+			return -1;
+		}
+		for (const struct wl_param *q = t->params; q < p; q++)
+			if (!strcmp(q->key, p->key)) {
+				snprintf(err, errlen, "%s: parameter '%s' declared twice", t->type, p->key);
+				return -1;
+			}
+		if (p->def) {
+			if (!(v = wl_param_value(p, p->def, e, sizeof(e)))) {
+				snprintf(err, errlen, "%s: default of %s", t->type, e);
+				return -1;
+			}
+			json_decref(v);
+		}
+	}
+	return 0;
+}
+
+/* The job's "trace": {"mask": "0x...", "kb": N}, by the WL_F_TRACE params. */
+static int job_trace_check(const struct wl_type *t, json_t *trace, const char *name,
+			   char *err, size_t errlen)
+{
+	const struct wl_param *pm = wl_param_find(t, "trace"), *pk = wl_param_find(t, "trace_kb");
+	const json_t *mask = json_object_get(trace, "mask"), *kb = json_object_get(trace, "kb");
+	const char *key;
+	json_t *v;
+	char *end;
+
+	if (!pm || !pk) {
+		snprintf(err, errlen, "workload %s: type %s takes no trace", name, t->type);
+		return -1;
+	}
+	if (!json_is_object(trace)) {
+		snprintf(err, errlen, "workload %s: trace must be an object {\"mask\", \"kb\"}", name);
+		return -1;
+	}
+	json_object_foreach(trace, key, v)
+		if (strcmp(key, "mask") && strcmp(key, "kb")) {
+			snprintf(err, errlen, "workload %s: unknown trace key '%s'", name, key);
+			return -1;
+		}
+	if (!json_is_string(mask) || !*json_string_value(mask) ||
+	    !strtoul(json_string_value(mask), &end, 0) || *end) {
+		snprintf(err, errlen, "workload %s: trace mask must be a non-zero number like 0x00804000",
+			 name);
+		return -1;
+	}
+	if (!kb)
+		json_object_set_new(trace, "kb", json_integer(strtol(pk->def, NULL, 0)));
+	else if (!json_is_integer(kb) || json_integer_value(kb) < pk->min ||
+		 json_integer_value(kb) > pk->max) {
+		snprintf(err, errlen, "workload %s: trace kb must be an integer from %ld to %ld",
+			 name, pk->min, pk->max);
+		return -1;
+	}
+	return 0;
+}
+
+int wl_job_entry_check(const json_t *w, size_t idx, const struct wl_type **type,
+		       json_t **params, char *err, size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(w, "name"));
+	const char *tname = json_string_value(json_object_get(w, "type"));
+	const json_t *given = json_object_get(w, "params");
+	json_t *trace = json_object_get(w, "trace");
+	const struct wl_type *t;
+	const char *key;
+	json_t *v, *p;
+	char e[256];
+
+	*params = NULL;
+	if (!json_is_object(w) || !name || !tname) {
+		snprintf(err, errlen, "job workload %zu: needs \"name\" and \"type\"", idx);
+		return -1;
+	}
+	if (!sio_name_ok(name)) {   /* it names the trace file */
+		snprintf(err, errlen, "job workload %zu: \"%.64s\" is not a valid name", idx, name);
+		return -1;
+	}
+	json_object_foreach((json_t *)w, key, v)
+		if (strcmp(key, "name") && strcmp(key, "type") && strcmp(key, "params") &&
+		    strcmp(key, "trace")) {
+			snprintf(err, errlen, "workload %s: unknown job key '%s'", name, key);
+			return -1;
+		}
+	if (!(t = wl_type_find(tname))) {
+		snprintf(err, errlen, "workload %s: unknown type '%s'", name, tname);
+		return -1;
+	}
+	if (given && !json_is_object(given)) {
+		snprintf(err, errlen, "workload %s: params must be an object", name);
+		return -1;
+	}
+	json_object_foreach((json_t *)given, key, v) {
+		const struct wl_param *q = wl_param_find(t, key);
+
+		if (q && (q->flags & WL_F_TRACE)) {
+			snprintf(err, errlen, "workload %s: parameter '%s' goes in the job's "
+				 "\"trace\" object, not in params", name, key);
+			return -1;
+		}
+	}
+	if (trace && job_trace_check(t, trace, name, err, errlen))
+		return -1;
+	p = given ? json_deep_copy(given) : json_object();
+	if (wl_params_check(t, p, e, sizeof(e))) {
+		snprintf(err, errlen, "workload %s: %s", name, e);
+		json_decref(p);
+		return -1;
+	}
+	for (const struct wl_param *q = t->params; q->key; q++)
+		if (q->flags & WL_F_TRACE)
+			json_object_del(p, q->key);
+	*type = t;
+	*params = p;
+	return 0;
+}
+
+int wl_job_check(const json_t *job, char *err, size_t errlen)
+{
+	const json_t *wls = json_object_get(job, "workloads");
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(job)) {
+		snprintf(err, errlen, "a job is an object {\"workloads\": [...]}");
+		return -1;
+	}
+	json_object_foreach((json_t *)job, key, v)
+		if (strcmp(key, "workloads")) {
+			snprintf(err, errlen, "unknown job key '%s'", key);
+			return -1;
+		}
+	if (wls && !json_is_array(wls)) {
+		snprintf(err, errlen, "\"workloads\" must be an array");
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(wls); i++) {
+		const struct wl_type *t;
+		json_t *p;
+
+		if (wl_job_entry_check(json_array_get(wls, i), i, &t, &p, err, errlen))
+			return -1;
+		json_decref(p);
 	}
 	return 0;
 }

@@ -106,7 +106,9 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 {
 	const char *name = json_string_value(json_object_get(job, "name"));
 	const char *type = json_string_value(json_object_get(job, "type"));
-	json_t *params = json_object_get(job, "params");
+	json_t *params = json_object_get(job, "params"), *checked = NULL;
+	const struct wl_type *spec = NULL;
+	const struct agent_workload_ops *ops = NULL;
 	json_t *res = json_object();
 	char err[256] = "";
 	struct timespec t0, t1;
@@ -115,15 +117,12 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 	json_object_set_new(res, "type", json_string(type ? type : "?"));
 	json_object_set(res, "params", params ? params : json_object());
 
-	const struct agent_workload_ops *ops = type ? agent_workload_find(type) : NULL;
-	if (!name || !type)
-		snprintf(err, sizeof(err), "job workload %zu: needs \"name\" and \"type\"", idx);
-	else if (!sio_name_ok(name))   /* it names the trace file */
-		snprintf(err, sizeof(err), "job workload %zu: \"%.64s\" is not a valid name", idx, name);
-	else if (!ops)
-		snprintf(err, sizeof(err), "workload %s: unknown type '%s'", name, type);
-	else if (ops->verify && ops->verify(params, err, sizeof(err)))
+	/* The rules of the runner's config check (runner/wlspec.c). */
+	if (wl_job_entry_check(job, idx, &spec, &checked, err, sizeof(err)))
 		;
+	else if (!(ops = agent_workload_find(spec->type)))
+		snprintf(err, sizeof(err), "workload %s: type '%s' has no run function in this agent",
+			 name, type);
 	else {
 		const json_t *trace = json_object_get(job, "trace");
 		struct ipb_collector *tc = NULL;
@@ -133,7 +132,7 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 		if (trace && !(tc = trace_start(ctx, name, trace, res, err, sizeof(err))))
 			goto done;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		ops->run(ctx, params, res, err, sizeof(err));
+		ops->run(ctx, checked, res, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (tc)
 			trace_stop(tc, res, err[0] ? (char[256]){ 0 } : err, sizeof(err));
@@ -150,6 +149,7 @@ done:
 		fprintf(stdout, "ipibench: workload %s done\n", name);
 	}
 	fflush(stdout);
+	json_decref(checked);
 	return res;
 }
 
@@ -175,8 +175,8 @@ int main(int argc, char **argv)
 		case 'v': ctx.verbose = 1; break;
 		case 'l':
 			for (size_t i = 0; agent_workloads[i]; i++)
-				printf("%-16s %s\n", agent_workloads[i]->type,
-				       agent_workloads[i]->help);
+				printf("%-16s %s\n", agent_workloads[i]->spec->type,
+				       agent_workloads[i]->spec->help);
 			return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

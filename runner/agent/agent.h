@@ -1,15 +1,19 @@
 /*
  * The dom0 agent: a static binary started by the initramfs (or by hand on a
  * real host).  It reads a job (JSON), runs each listed workload through a
- * table of operations, and writes the results as JSON.  Adding a workload
- * is one file in runner/agent/workloads/ plus one entry in
- * runner/agent/workloads.c.
+ * table of operations, and writes the results as JSON.  A workload is its
+ * declaration (runner/agent/workloads/NAME.c, struct wl_type: type, help,
+ * params; the host binary links it too), its run function (NAME_run.c)
+ * and one line in runner/agent/workloads/list.h, which says how to add
+ * one.
  */
 #ifndef IPIBENCH_AGENT_H
 #define IPIBENCH_AGENT_H
 
 #include <jansson.h>
 #include <xenctrl.h>
+
+#include "runner/wlspec.h"
 
 struct agent_ctx {
 	xc_interface *xch;      /* libxenctrl handle */
@@ -20,23 +24,24 @@ struct agent_ctx {
 };
 
 struct agent_workload_ops {
-	const char *type;       /* [workload:NAME] type = ... */
-	const char *help;       /* one line, shown by `ipibench-agent --list` */
 	/*
-	 * Check params before anything runs (bad input: one-line message into
-	 * err, return -1).  May be NULL when the workload takes no params.
+	 * The declaration (NAME.c): type, help and params.  The agent checks
+	 * each job entry against it (wl_job_entry_check(), the rules a
+	 * config is checked by) before run() is called.
 	 */
-	int (*verify)(const json_t *params, char *err, size_t errlen);
+	const struct wl_type *spec;
 	/*
-	 * Run the workload; fill result with "path", "samples" and "counters"
-	 * as docs/results-schema.md describes.  Return 0, or -1 with a
-	 * one-line message in err.
+	 * Run the workload with params checked and every default filled in
+	 * (the trace params left out: the agent core runs the trace); fill
+	 * result with "path", "samples" and "counters" as
+	 * docs/results-schema.md describes.  Return 0, or -1 with a one-line
+	 * message in err.
 	 */
 	int (*run)(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		   char *err, size_t errlen);
 };
 
-/* The registry (runner/agent/workloads.c). */
+/* The registry (runner/agent/workloads.c, from workloads/list.h). */
 extern const struct agent_workload_ops *const agent_workloads[];
 const struct agent_workload_ops *agent_workload_find(const char *type);
 

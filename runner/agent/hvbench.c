@@ -207,126 +207,16 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 
 /* ---- params ---------------------------------------------------------- */
 
-static int parse_uint_str(const char *s, uint32_t *out)
+uint32_t hvbench_uint(const json_t *params, const char *key)
 {
-	char *end;
-	unsigned long long v;
+	json_int_t v = json_integer_value(json_object_get(params, key));
 
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	while (isspace((unsigned char)*end))
-		end++;
-	if (errno || *end || v > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
+	return v < 0 || v > UINT32_MAX ? 0 : (uint32_t)v;
 }
 
-/* 0 ok, -1 bad; *out untouched when absent. */
-static int json_uint(const json_t *v, uint32_t *out)
+int hvbench_bool(const json_t *params, const char *key)
 {
-	if (json_is_integer(v)) {
-		json_int_t i = json_integer_value(v);
-		if (i < 0 || i > UINT32_MAX)
-			return -1;
-		*out = (uint32_t)i;
-		return 0;
-	}
-	if (json_is_string(v))
-		return parse_uint_str(json_string_value(v), out);
-	return -1;
-}
-
-static int json_bool(const json_t *v, int *out)
-{
-	if (json_is_boolean(v)) {
-		*out = json_is_true(v);
-		return 0;
-	}
-	if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-		if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "1") ||
-		    !strcmp(s, "on")) {
-			*out = 1;
-			return 0;
-		}
-		if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "0") ||
-		    !strcmp(s, "off")) {
-			*out = 0;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int hvbench_get_uint(const json_t *params, const char *key, uint32_t def,
-		     uint32_t *out)
-{
-	const json_t *v = params ? json_object_get(params, key) : NULL;
-
-	*out = def;
-	return v ? json_uint(v, out) : 0;
-}
-
-int hvbench_get_bool(const json_t *params, const char *key, int def)
-{
-	const json_t *v = params ? json_object_get(params, key) : NULL;
-	int b = def;
-
-	if (v)
-		json_bool(v, &b);
-	return b;
-}
-
-static const char *const uint_keys[] = {
-	"iterations", "cpu", "peer", "a", "b", "vector", "runs", "seed", NULL
-};
-static const char *const bool_keys[] = { "shorthand", NULL };
-
-static int in_list(const char *const *list, const char *key)
-{
-	for (size_t i = 0; list && list[i]; i++)
-		if (!strcmp(list[i], key))
-			return 1;
-	return 0;
-}
-
-int hvbench_check_params(const json_t *params, const char *const *allowed,
-			 char *err, size_t errlen)
-{
-	const char *key;
-	json_t *v;
-
-	if (!params)
-		return 0;
-	if (!json_is_object(params)) {
-		snprintf(err, errlen, "params must be an object");
-		return -1;
-	}
-	json_object_foreach((json_t *)params, key, v) {
-		uint32_t u;
-		int b;
-
-		if (!in_list(allowed, key)) {
-			snprintf(err, errlen, "unknown param '%s'", key);
-			return -1;
-		}
-		if (in_list(uint_keys, key) && json_uint(v, &u)) {
-			snprintf(err, errlen, "param '%s' must be a non-negative integer", key);
-			return -1;
-		}
-		if (in_list(bool_keys, key) && json_bool(v, &b)) {
-			snprintf(err, errlen, "param '%s' must be true or false", key);
-			return -1;
-		}
-		if (!strcmp(key, "mask") && hvbench_mask_check(v, err, errlen))
-			return -1;
-	}
-	return 0;
+	return json_is_true(json_object_get(params, key));
 }
 
 /* ---- CPU masks ------------------------------------------------------- */
@@ -384,11 +274,6 @@ bad:
 	return -1;
 }
 
-int hvbench_mask_check(const json_t *v, char *err, size_t errlen)
-{
-	return hvbench_mask_parse(v, 0, NULL, 0, NULL, NULL, err, errlen);
-}
-
 int hvbench_mask_parse(const json_t *v, unsigned int self,
 		       const uint8_t *online, unsigned int nr_cpus,
 		       uint8_t *bits, unsigned int *nr_bits,
@@ -401,32 +286,13 @@ int hvbench_mask_parse(const json_t *v, unsigned int self,
 	*nr_bits = 0;
 	if (bits)
 		memset(bits, 0, MASK_BYTES);
-	if (json_is_array(v)) {
-		size_t i;
-		json_t *e;
-
-		json_array_foreach(v, i, e) {
-			uint32_t c;
-			if (json_uint(e, &c) || c >= XEN_SYSCTL_IPIBENCH_MAX_CPUS) {
-				snprintf(err, errlen, "mask[%zu] is not a CPU number", i);
-				return -1;
-			}
-			if (bits)
-				set_bit8(bits, c);
-			if (c + 1 > *nr_bits)
-				*nr_bits = c + 1;
-		}
-		return 0;
-	}
 	if (!json_is_string(v)) {
-		snprintf(err, errlen, "mask must be a string or an array of CPUs");
+		snprintf(err, errlen, "mask must be a string");
 		return -1;
 	}
 	const char *s = json_string_value(v);
 	int all = !strcmp(s, "all"), allbut = !strcmp(s, "all-but-self");
 
-	if (!strcmp(s, "none"))
-		return 0;
 	if (all || allbut) {
 		if (!online)
 			return 0;
@@ -545,12 +411,13 @@ int hvbench_timing_params(const json_t *params, int has_sender,
 			return -1;
 		}
 	}
-	if (hvbench_get_uint(params, "runs", 1, &req->runs) || req->runs < 1 ||
-	    req->runs > 10000) {
+	req->runs = hvbench_uint(params, "runs");
+	if (req->runs < 1 || req->runs > 10000) {
 		snprintf(err, errlen, "runs must be from 1 to 10000");
 		return -1;
 	}
-	if (hvbench_get_uint(params, "seed", 0, &req->seed) || req->seed > 0x7fffffff) {
+	req->seed = hvbench_uint(params, "seed");
+	if (req->seed > 0x7fffffff) {
 		snprintf(err, errlen, "seed must be from 0 to 2147483647");
 		return -1;
 	}
@@ -594,7 +461,7 @@ static unsigned int pair_order(uint32_t seed, uint32_t pair)
 /* What the runs of one workload add up. */
 struct run_acc {
 	unsigned int nr_cpus;
-	uint64_t *irqs, *ipis, *handled;
+	uint64_t *irqs, *ipis;
 	uint32_t *vectors;
 	json_t *cycles, *ns, *icr, *who, *send;
 	uint64_t icr_total, sent, received, ops;
@@ -660,7 +527,7 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 				 f.done, start, req->iterations);
 			return -1;
 		}
-		if (req->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
+		if (req->count_only) {
 			if (f.done) {
 				a->ops = 1;
 				a->result_vectors = f.result;
@@ -692,9 +559,6 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 				json_array_append_new(a->send, json_integer(s->send_cycles));
 				if (s->flags & XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND)
 					a->path |= XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND;
-				if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery &&
-				    s->cpu < nr_cpus)
-					a->handled[s->cpu]++;
 			}
 			a->ops += f.done;
 		}
@@ -769,13 +633,9 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 			    json_boolean(info->shorthand_eligible));
 
 	memset(bits, 0, sizeof(bits));
-	if (req->mask || req->default_mask) {
-		json_t *dflt = req->default_mask ? json_string(req->default_mask) : NULL;
-		int bad = hvbench_mask_parse(req->mask ? req->mask : dflt, req->cpu,
-					     online, nr_cpus, bits, &nr_bits,
-					     err, errlen);
-		json_decref(dflt);
-		if (bad)
+	if (req->mask) {
+		if (hvbench_mask_parse(req->mask, req->cpu, online, nr_cpus, bits, &nr_bits,
+				       err, errlen))
 			goto out;
 		json_object_set_new(result, "mask", mask_json(bits, nr_bits));
 	}
@@ -783,7 +643,6 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	a.nr_cpus = nr_cpus;
 	a.irqs = calloc(nr_cpus, sizeof(*a.irqs));
 	a.ipis = calloc(nr_cpus, sizeof(*a.ipis));
-	a.handled = calloc(nr_cpus, sizeof(*a.handled));
 	a.vectors = calloc(nr_cpus, sizeof(*a.vectors));
 	a.cycles = json_array();
 	a.ns = json_array();
@@ -791,7 +650,7 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	a.who = json_array();
 	a.send = json_array();
 	loops = json_array();
-	if (!a.irqs || !a.ipis || !a.handled || !a.vectors) {
+	if (!a.irqs || !a.ipis || !a.vectors) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -829,7 +688,7 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 			    ((path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "mixed" : "shorthand") :
 			    (path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "genapic" : "none"));
 	json_object_set_new(result, "chunks", json_integer(a.chunks));
-	if (req->op != XEN_SYSCTL_IPIBENCH_OP_vector_capacity)
+	if (!req->count_only)
 		json_object_set_new(result, "timing", json_string(req->loop ? "loop" : "per-call"));
 	if (req->loop) {
 		json_object_set(result, "loops", loops);
@@ -844,11 +703,10 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	json_t *samples = json_object();
 	json_object_set(samples, "cycles", a.cycles);
 	json_object_set(samples, "ns", a.ns);
-	if (req->op != XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
+	if (!req->count_only) {
 		json_object_set(samples, "icr_writes", a.icr);
 		json_object_set(samples, "send_cycles", a.send);
-		if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery ||
-		    req->op == XEN_SYSCTL_IPIBENCH_OP_pingpong)
+		if (req->sample_cpu)
 			json_object_set(samples, "cpu", a.who);
 	}
 	json_object_set_new(result, "samples", samples);
@@ -866,20 +724,11 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	for (unsigned int c = 0; c < nr_cpus; c++)
 		json_array_append_new(arr, json_integer((json_int_t)a.ipis[c]));
 	json_object_set_new(cnt, "ipis_per_cpu", arr);
-	if (req->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery) {
-		arr = json_array();
-		for (unsigned int c = 0; c < nr_cpus; c++)
-			json_array_append_new(arr, json_integer((json_int_t)a.handled[c]));
-		json_object_set_new(cnt, "handled_per_cpu", arr);
-	}
-	if (req->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity) {
-		json_object_set_new(cnt, "vectors", json_integer(a.result_vectors));
-		arr = json_array();
-		for (unsigned int c = 0; c < nr_cpus; c++)
-			json_array_append_new(arr, json_integer(a.vectors[c]));
-		json_object_set_new(cnt, "vectors_per_cpu", arr);
-		json_object_set_new(cnt, "limited_by", json_string(
-			(status & XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT) ? "irqs" : "vectors"));
+	if (req->totals) {
+		req->totals->result = a.result_vectors;
+		req->totals->status = status;
+		req->totals->nr_cpus = nr_cpus;
+		memcpy(req->totals->vectors, a.vectors, nr_cpus * sizeof(*a.vectors));
 	}
 	json_object_set_new(result, "counters", cnt);
 
@@ -907,7 +756,6 @@ out:
 	json_decref(loops);
 	free(a.irqs);
 	free(a.ipis);
-	free(a.handled);
 	free(a.vectors);
 	hvbench_close(hb);
 	return rc;

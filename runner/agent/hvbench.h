@@ -42,18 +42,24 @@ int hvbench_query_raw(struct hvbench *hb,
 		      unsigned int *nr_cpus);
 
 /*
- * CPU masks in params: "all", "all-but-self", "none", a list of CPUs and
- * ranges ("1,17,33", "0-7", "0-3,8"), or a JSON array of CPU numbers.
- * hvbench_mask_check() only checks the syntax (for verify());
- * hvbench_mask_parse() resolves it against the online CPUs (online[i]
+ * CPU masks in params (WL_CPUS, checked by runner/wlspec.c): "all",
+ * "all-but-self", or a list of CPUs and ranges ("1,17,33", "0-7", "0-3,8").
+ * hvbench_mask_parse() resolves one against the online CPUs (online[i]
  * non-zero) and the source CPU 'self'.  bits holds
  * XEN_SYSCTL_IPIBENCH_MAX_CPUS bits.
  */
-int hvbench_mask_check(const json_t *v, char *err, size_t errlen);
 int hvbench_mask_parse(const json_t *v, unsigned int self,
 		       const uint8_t *online, unsigned int nr_cpus,
 		       uint8_t *bits, unsigned int *nr_bits,
 		       char *err, size_t errlen);
+
+/* A run's raw totals, for the counters a workload adds itself. */
+struct hvbench_totals {
+	uint32_t result;        /* the op's f.result (vector_capacity: vectors) */
+	uint32_t status;        /* XEN_SYSCTL_IPIBENCH_ST_* of all chunks */
+	unsigned int nr_cpus;
+	uint32_t vectors[XEN_SYSCTL_IPIBENCH_MAX_CPUS];   /* per CPU, count_only */
+};
 
 /* A run of one benchmark operation. */
 struct hvbench_req {
@@ -63,7 +69,15 @@ struct hvbench_req {
 	uint32_t vector;        /* 0: the reserved one */
 	int shorthand;          /* 0: XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND */
 	const json_t *mask;     /* NULL: no mask */
-	const char *default_mask;
+	/*
+	 * What the workload's own result needs (it shapes that itself):
+	 * sample_cpu, samples.cpu (which CPU took each call); count_only, the
+	 * op returns one count per run, not samples (no timing, icr_writes or
+	 * send_cycles); totals, when not NULL, gets the raw totals after a run.
+	 */
+	int sample_cpu;
+	int count_only;
+	struct hvbench_totals *totals;
 	/* Timing (hvbench_timing_params()). */
 	int loop;               /* 1: loop timing (F_LOOP), 0: per call */
 	uint32_t runs;          /* runs of 'iterations' calls (0: 1) */
@@ -74,11 +88,10 @@ struct hvbench_req {
 };
 
 /*
- * The timing params of flush and IPI workloads into req: timing (loop |
- * per-call, default loop), runs (1), sender (genapic | physical | cluster)
- * and senders ("A, B": paired, needs loop timing and sender = genapic),
- * seed.  'has_sender': the workload takes sender/senders.  0, or -1 with a
- * one-line message (also what verify() reports).
+ * The timing params of flush and IPI workloads (WL_TIMING, WL_SENDER,
+ * already checked with their defaults by runner/wlspec.c) into req:
+ * timing, runs, sender, senders ("A, B": paired), seed.  'has_sender':
+ * the workload takes sender/senders.  0, or -1 with a one-line message.
  */
 int hvbench_timing_params(const json_t *params, int has_sender,
 			  struct hvbench_req *req, char *err, size_t errlen);
@@ -88,20 +101,22 @@ int hvbench_timing_params(const json_t *params, int has_sender,
  * result with "path", "timing", "samples" (per-call timing: one per call),
  * "loops" (loop timing: one per run, docs/results-schema.md "loops and
  * paired senders"), "chunks", "counters" (and "counters_by_sender" when a
- * sender was chosen) and "mask", the CPUs it resolved to.  Returns 0, or
+ * sender was chosen) and "mask", the CPUs it resolved to: what every op
+ * has.  Nothing here depends on req->op; a workload adds what is its own
+ * (req->totals, samples.cpu) after the call.  Returns 0, or
  * -1 with a one-line message in err; a refusal by Xen also sets
  * result["refused"] = {"errno": N, "name": "ESRCH"}.
  */
 int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		json_t *result, char *err, size_t errlen);
 
-/* Shared param checks for verify(): keys must be in 'allowed' (NULL
- * terminated), integers non-negative and below 'max', booleans booleans. */
-int hvbench_check_params(const json_t *params, const char *const *allowed,
-			 char *err, size_t errlen);
-int hvbench_get_uint(const json_t *params, const char *key, uint32_t def,
-		     uint32_t *out);
-int hvbench_get_bool(const json_t *params, const char *key, int def);
+/*
+ * A param of a checked job entry (every default filled in by
+ * wl_job_entry_check(), so there is no default here): an integer, or a
+ * boolean.
+ */
+uint32_t hvbench_uint(const json_t *params, const char *key);
+int hvbench_bool(const json_t *params, const char *key);
 
 const char *hvbench_errno_name(int e);
 

@@ -511,6 +511,42 @@ static void test_backends(void **s)
 	}
 }
 
+/* A [workload:w] of TYPE with BODY; the error, "" when it loads. */
+static const char *wl_value(const char *type, const char *body, char *err, size_t len)
+{
+	char text[512];
+	struct config c;
+
+	snprintf(text, sizeof(text), "[host]\n[matrix]\nmodes = mixed\n[workload:w]\ntype = %s\n%s",
+		 type, body);
+	err[0] = '\0';
+	if (config_load_string("w.ini", text, &c, err, len) == 0)
+		config_free(&c);
+	return err;
+}
+
+/* A config sets what the agent accepts, by the same rules (issue 12). */
+static void test_workload_rules(void **s)
+{
+	char err[256];
+
+	(void)s;
+	assert_string_equal(wl_value("ipi_mask", "vector = 0\n", err, sizeof(err)), "");
+	assert_string_not_equal(wl_value("ipi_mask", "vector = 256\n", err, sizeof(err)), "");
+	assert_string_not_equal(wl_value("pingpong", "a = 0\n", err, sizeof(err)), "");
+	assert_string_not_equal(wl_value("ipi_mask", "mask = none\n", err, sizeof(err)), "");
+	assert_string_not_equal(wl_value("flush_mask", "iterations = 0\n", err, sizeof(err)), "");
+	/* Rules across params were the agent's only; now the config's too. */
+	assert_non_null(strstr(wl_value("ipi_mask", "sender = physical\nsenders = physical, cluster\n",
+					err, sizeof(err)), "not both"));
+	assert_non_null(strstr(wl_value("flush_tlb_all", "timing = per-call\n"
+					"senders = physical, cluster\n", err, sizeof(err)), "timing"));
+	/* A trace mask the agent could not use is refused before anything boots. */
+	assert_non_null(strstr(wl_value("ipi_mask", "trace = bogus\n", err, sizeof(err)),
+			       "workload w: trace mask"));
+	assert_string_equal(wl_value("ipi_mask", "trace = 0x00804000\n", err, sizeof(err)), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_job_pair_seeds),
 		cmocka_unit_test(test_backends),
+		cmocka_unit_test(test_workload_rules),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);
 }

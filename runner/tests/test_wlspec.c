@@ -1,18 +1,24 @@
 /*
  * The workload table's timing and sender params (issue 10): timing is loop
  * or per-call, sender one routine, senders exactly two (or nothing), runs
- * 1 to 10000; the defaults are filled in.  The agent checks the same
- * (hvbench_timing_params(); tests/integration/test_hv.c runs it).
+ * 1 to 10000; the defaults are filled in.  And (issue 12) one declaration
+ * per workload: each is complete, and a job entry -- what the agent and
+ * `ipibench boot --job` check -- obeys the rules a config obeys, with the
+ * same defaults (the drift bugs of the agent's old rules each have a case).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "runner/runner.h"
 #include "runner/wlspec.h"
 
 static int value_ok(const char *type, const char *key, const char *v)
@@ -91,12 +97,187 @@ static void test_defaults(void **s)
 	json_decref(params);
 }
 
+/* The job entry {"name": "w", "type": TYPE, "params": PARAMS}; its error, "" when valid. */
+static const char *entry(const char *type, const char *params, json_t **out, char *err,
+			 size_t len)
+{
+	char text[512];
+	json_t *w, *p = NULL;
+	const struct wl_type *t = NULL;
+
+	snprintf(text, sizeof(text), "{\"name\": \"w\", \"type\": \"%s\", \"params\": %s}",
+		 type, params);
+	w = json_loads(text, 0, NULL);
+	assert_non_null(w);
+	err[0] = '\0';
+	if (wl_job_entry_check(w, 0, &t, &p, err, len) == 0) {
+		assert_string_equal(t->type, type);
+		assert_string_equal(err, "");
+	} else {
+		assert_true(err[0] != '\0');
+		assert_null(strchr(err, '\n'));
+		assert_non_null(strstr(err, "workload w"));   /* names the workload */
+	}
+	if (out)
+		*out = p;
+	else
+		json_decref(p);
+	json_decref(w);
+	return err;
+}
+
+/* Every declaration is complete (fio's check_engine_ops()), and an incomplete one is refused. */
+static void test_declarations(void **s)
+{
+	static const struct wl_param nohelp[] = { { "x", WL_UINT, 0, 9, "1", "", 0 }, { NULL } };
+	static const struct wl_param baddef[] = { { "x", WL_UINT, 0, 9, "10", "x", 0 }, { NULL } };
+	static const struct wl_param twice[] = {
+		{ "x", WL_UINT, 0, 9, "1", "x", 0 }, { "x", WL_UINT, 0, 9, "1", "x", 0 }, { NULL }
+	};
+	const struct wl_type bad[] = {
+		{ "a", "", nohelp, NULL }, { "a", "a", nohelp, NULL },
+		{ "a", "a", baddef, NULL }, { "a", "a", twice, NULL }, { "a", "a", NULL, NULL },
+	};
+	char err[256];
+	size_t n = 0;
+
+	(void)s;
+	for (; wl_types[n]; n++) {
+		err[0] = '\0';
+		assert_int_equal(wl_type_verify(wl_types[n], err, sizeof(err)), 0);
+		assert_ptr_equal(wl_type_find(wl_types[n]->type), wl_types[n]);
+	}
+	assert_int_equal(n, 9);
+	/* The template is complete too, and not registered. */
+	extern const struct wl_type wl_skeleton;
+	assert_int_equal(wl_type_verify(&wl_skeleton, err, sizeof(err)), 0);
+	assert_null(wl_type_find("skeleton"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(wl_type_verify(&bad[i], err, sizeof(err)), -1);
+		assert_true(err[0] != '\0');
+	}
+}
+
+/* The agent's old rules, each now the runner's (issue 12). */
+static void test_job_drift(void **s)
+{
+	char err[256];
+	json_t *p;
+
+	(void)s;
+	/* ipi_mask's vector: the agent took it, and so does a job (and a config). */
+	assert_string_equal(entry("ipi_mask", "{\"vector\": 0}", NULL, err, sizeof(err)), "");
+	assert_string_not_equal(entry("ipi_mask", "{\"vector\": 256}", NULL, err, sizeof(err)), "");
+	/* pingpong's a/b aliases existed only in the agent: cpu and peer. */
+	assert_non_null(strstr(entry("pingpong", "{\"a\": 0}", NULL, err, sizeof(err)), "'a'"));
+	assert_non_null(strstr(entry("pingpong", "{\"b\": 1}", NULL, err, sizeof(err)), "'b'"));
+	assert_string_equal(entry("pingpong", "{\"cpu\": 2, \"peer\": 3}", NULL, err,
+				  sizeof(err)), "");
+	/* The masks "none" and JSON arrays: not a config's, not a job's. */
+	assert_non_null(strstr(entry("ipi_mask", "{\"mask\": \"none\"}", NULL, err,
+				     sizeof(err)), "mask"));
+	assert_non_null(strstr(entry("ipi_mask", "{\"mask\": [1, 2]}", NULL, err, sizeof(err)),
+			       "mask"));
+	assert_string_equal(entry("ipi_mask", "{\"mask\": \"1,2\"}", NULL, err, sizeof(err)), "");
+	/* iterations 1..1e6 (the agent took 0..UINT32_MAX) and an integer, not "5". */
+	assert_non_null(strstr(entry("flush_tlb_all", "{\"iterations\": 0}", NULL, err,
+				     sizeof(err)), "iterations"));
+	assert_non_null(strstr(entry("flush_mask", "{\"iterations\": 1000001}", NULL, err,
+				     sizeof(err)), "iterations"));
+	assert_non_null(strstr(entry("irq_delivery", "{\"iterations\": \"5\"}", NULL, err,
+				     sizeof(err)), "iterations"));
+	assert_string_equal(entry("flush_mask", "{\"iterations\": 1000000}", NULL, err,
+				  sizeof(err)), "");
+	/* sender and senders together, or senders per call: refused by both. */
+	assert_non_null(strstr(entry("ipi_mask", "{\"sender\": \"physical\", "
+				     "\"senders\": \"physical, cluster\"}", NULL, err, sizeof(err)),
+			       "sender"));
+	assert_non_null(strstr(entry("ipi_mask", "{\"timing\": \"per-call\", "
+				     "\"senders\": \"physical, cluster\"}", NULL, err, sizeof(err)),
+			       "timing"));
+	/* Trace settings go in the job's trace object, which is checked too. */
+	assert_non_null(strstr(entry("ipi_mask", "{\"trace\": \"0x1\"}", NULL, err, sizeof(err)),
+			       "trace"));
+	json_t *w = json_pack("{s:s, s:s, s:{s:s}}", "name", "w", "type", "ipi_mask",
+			      "trace", "mask", "bogus");
+	const struct wl_type *t;
+	assert_int_equal(wl_job_entry_check(w, 0, &t, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "trace mask"));
+	json_object_set_new(json_object_get(w, "trace"), "mask", json_string("0x00804000"));
+	assert_int_equal(wl_job_entry_check(w, 0, &t, &p, err, sizeof(err)), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(w, "trace"), "kb")),
+			 1024);
+	json_decref(p);
+	json_object_set_new(json_object_get(w, "trace"), "kb", json_integer(32));
+	assert_int_equal(wl_job_entry_check(w, 0, &t, &p, err, sizeof(err)), -1);
+	json_decref(w);
+	/* No type, or an unknown one. */
+	assert_non_null(strstr(entry("flush_all", "{}", NULL, err, sizeof(err)), "unknown type"));
+}
+
+/* A job's defaults are the declaration's, the ones a config gets. */
+static void test_job_defaults(void **s)
+{
+	char err[256];
+	json_t *p;
+
+	(void)s;
+	/* irq_delivery: 1000 (the agent's run said 100). */
+	entry("irq_delivery", "{}", &p, err, sizeof(err));
+	assert_non_null(p);
+	assert_int_equal(json_integer_value(json_object_get(p, "iterations")), 1000);
+	assert_string_equal(json_string_value(json_object_get(p, "mask")), "1");
+	assert_null(json_object_get(p, "trace"));   /* the agent core's, not the run's */
+	assert_null(json_object_get(p, "trace_kb"));
+	json_decref(p);
+	entry("pingpong", "{}", &p, err, sizeof(err));
+	assert_int_equal(json_integer_value(json_object_get(p, "peer")), 1);
+	assert_int_equal(json_integer_value(json_object_get(p, "cpu")), 0);
+	json_decref(p);
+	entry("ipi_mask", "{}", &p, err, sizeof(err));
+	assert_string_equal(json_string_value(json_object_get(p, "mask")), "all-but-self");
+	assert_true(json_is_true(json_object_get(p, "shorthand")));
+	assert_int_equal(json_integer_value(json_object_get(p, "vector")), 0);
+	json_decref(p);
+	entry("blkio", "{}", &p, err, sizeof(err));
+	assert_int_equal(json_integer_value(json_object_get(p, "iterations")), 2000);
+	json_decref(p);
+}
+
+/* `ipibench boot --job` refuses a bad job before it boots anything. */
+static void test_boot_job(void **s)
+{
+	char dir[] = "/tmp/test_wlspec.XXXXXX", job[64], out[64];
+	FILE *f;
+
+	(void)s;
+	assert_non_null(mkdtemp(dir));
+	snprintf(job, sizeof(job), "%s/job.json", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	f = fopen(job, "w");
+	assert_non_null(f);
+	fputs("{\"workloads\": [{\"name\": \"pp\", \"type\": \"pingpong\", "
+	      "\"params\": {\"a\": 0, \"b\": 1}}]}", f);
+	fclose(f);
+	assert_int_equal(cmd_boot(5, (char *[]){ "boot", "--job", job, "--out", out, NULL }), 2);
+	/* Nothing was written for the agent. */
+	snprintf(job, sizeof(job), "%s/out/job.json", dir);
+	assert_int_equal(access(job, F_OK), -1);
+	snprintf(job, sizeof(job), "rm -rf %s", dir);
+	assert_int_equal(system(job), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_senders),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_declarations),
+		cmocka_unit_test(test_job_drift),
+		cmocka_unit_test(test_job_defaults),
+		cmocka_unit_test(test_boot_job),
 	};
 	return cmocka_run_group_tests_name("wlspec", tests, NULL, NULL);
 }

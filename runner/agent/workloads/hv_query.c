@@ -1,36 +1,13 @@
-/*
- * hv_query: what the benchmark interface reports about the APIC setup:
- * genapic, per-CPU APIC ID / logical ID / cluster, online, disabled and
- * unaccounted CPUs, whether the ALLBUT shorthand is eligible, TSC kHz.
- * No params; result["query"].
- */
-#include "runner/agent/hvbench.h"
+/* hv_query: its parameters, read by the runner's config check and the agent (list.h). */
+#include "runner/wlspec.h"
 
-static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
-	       char *err, size_t errlen)
-{
-	json_t *q;
+static const struct wl_param params[] = {
+	WL_TRACE,
+	{ NULL },
+};
 
-	(void)params;
-	if (hvbench_query(ctx, &q, err, errlen))
-		return -1;
-	json_object_set_new(result, "query", q);
-	json_object_set_new(result, "path", json_string("none"));
-	json_object_set_new(result, "samples", json_pack("{s:[],s:[]}", "cycles", "ns"));
-	json_object_set_new(result, "counters", json_object());
-	return 0;
-}
-
-static int verify(const json_t *params, char *err, size_t errlen)
-{
-	static const char *const none[] = { NULL };
-
-	return hvbench_check_params(params, none, err, errlen);
-}
-
-const struct agent_workload_ops workload_hv_query = {
+const struct wl_type wl_hv_query = {
 	.type = "hv_query",
-	.help = "APIC driver, per-CPU APIC/logical IDs and clusters, shorthand eligibility",
-	.verify = verify,
-	.run = run,
+	.help = "the hypervisor's view: genapic, APIC IDs, clusters, shorthand eligibility",
+	.params = params,
 };

@@ -1,37 +1,14 @@
-/*
- * vector_capacity: allocate external IRQ vectors through the APIC
- * driver's vector_allocation_cpumask() over a CPU set until none is left,
- * report how many fit and on which CPUs, then free them all.  params:
- * mask ("all"), cpu (0: where the allocation runs).  While it runs no
- * other device interrupt can get a vector: keep it off busy hosts.
- */
-#include "runner/agent/hvbench.h"
+/* vector_capacity: its parameters, read by the runner's config check and the agent (list.h). */
+#include "runner/wlspec.h"
 
-static const char *const keys[] = { "mask", "cpu", NULL };
+static const struct wl_param params[] = {
+	{ "mask", WL_CPUS, 0, 0, "all", "CPUs the vectors may go to", 0 },
+	WL_CPU, WL_TRACE,
+	{ NULL },
+};
 
-static int verify(const json_t *params, char *err, size_t errlen)
-{
-	return hvbench_check_params(params, keys, err, errlen);
-}
-
-static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
-	       char *err, size_t errlen)
-{
-	struct hvbench_req req = {
-		.op = XEN_SYSCTL_IPIBENCH_OP_vector_capacity,
-		.iterations = 1,
-		.shorthand = 1,
-		.mask = params ? json_object_get(params, "mask") : NULL,
-		.default_mask = "all",
-	};
-
-	hvbench_get_uint(params, "cpu", 0, &req.cpu);
-	return hvbench_run(ctx, &req, result, err, errlen);
-}
-
-const struct agent_workload_ops workload_vector_capacity = {
+const struct wl_type wl_vector_capacity = {
 	.type = "vector_capacity",
-	.help = "how many external IRQ vectors fit over a CPU set (mask, cpu)",
-	.verify = verify,
-	.run = run,
+	.help = "allocate external IRQ vectors until none is left",
+	.params = params,
 };

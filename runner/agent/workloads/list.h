@@ -1,0 +1,39 @@
+/*
+ * The workloads, one line each: WORKLOAD(name) names runner/agent/workloads/
+ * name.c (its declaration: const struct wl_type wl_name, read by the
+ * runner's config check and by the agent) and name_run.c (its run
+ * function: const struct agent_workload_ops workload_name, agent only).
+ * runner/wlspec.c and runner/agent/workloads.c build their registries from
+ * this list; nothing else names a workload.
+ *
+ * How to add a workload (skeleton.c and skeleton_run.c are a commented
+ * template; copy both):
+ *
+ *  1. runner/agent/workloads/NAME.c: const struct wl_type wl_NAME with its
+ *     type name, a help line and its params table (the WL_* macros of
+ *     runner/wlspec.h for the shared ones, each with its range and
+ *     default: the one place either is written), and .check for rules
+ *     across params.  No Xen headers: the host binary links this file.
+ *  2. runner/agent/workloads/NAME_run.c: const struct agent_workload_ops
+ *     workload_NAME = { .spec = &wl_NAME, .run = ... }.  run() gets the
+ *     params already checked against wl_NAME with every default filled in,
+ *     so it reads them without defaults of its own, and shapes its own
+ *     result (docs/results-schema.md).
+ *  3. One WORKLOAD(NAME) line below.
+ *  4. A test: runner/tests/test_wlspec.c checks every declaration
+ *     (wl_type_verify()); add what your params refuse, and a run in
+ *     tests/integration/test_hv.c when it needs a hypervisor.
+ *  5. Document the type and its result fields in docs/results-schema.md.
+ *
+ * The Makefile needs nothing: runner/runner.mk links NAME.c into both
+ * binaries and NAME_run.c into the agent.
+ */
+WORKLOAD(flush_tlb_all)
+WORKLOAD(flush_mask)
+WORKLOAD(ipi_mask)
+WORKLOAD(pingpong)
+WORKLOAD(vector_capacity)
+WORKLOAD(irq_delivery)
+WORKLOAD(hv_query)
+WORKLOAD(sysctl_refusals)
+WORKLOAD(blkio)

@@ -1,0 +1,40 @@
+/*
+ * skeleton: the run half of the template (skeleton.c is the declaration).
+ * Agent only: here is where the Xen calls go (runner/agent/hvbench.h).
+ */
+#include "runner/agent/hvbench.h"
+
+/* A listed workload's wl_NAME is declared by runner/wlspec.h (from list.h). */
+extern const struct wl_type wl_skeleton;
+
+/*
+ * params were checked against wl_skeleton and carry every default, so
+ * read them without defaults (hvbench_uint(), hvbench_bool(),
+ * json_string_value()).  Fill result as docs/results-schema.md says:
+ * "path", "samples", "counters", and whatever is this workload's own --
+ * hvbench_run() gives the common part; shape the rest here, not there.
+ * Return 0, or -1 with one line in err.
+ */
+static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
+	       char *err, size_t errlen)
+{
+	struct hvbench_req req = {
+		.op = XEN_SYSCTL_IPIBENCH_OP_flush_all,   /* the op it times */
+		.shorthand = 1,
+		.loop = 1,
+		.runs = 1,
+	};
+
+	req.iterations = hvbench_uint(params, "iterations");
+	req.cpu = hvbench_uint(params, "cpu");
+	if (hvbench_run(ctx, &req, result, err, errlen))
+		return -1;
+	json_object_set_new(json_object_get(result, "counters"), "depth",
+			    json_integer(hvbench_uint(params, "depth")));
+	return 0;
+}
+
+const struct agent_workload_ops workload_skeleton = {
+	.spec = &wl_skeleton,
+	.run = run,
+};

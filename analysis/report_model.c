@@ -198,6 +198,20 @@ static void seed_ministat(struct report *r, struct rseed *s)
 	s->ms_meas.json = cmp_ms_block(&s->ms_meas.md, mn, v, m, MS_DEBIAN, true);
 }
 
+/* Mean ns per call over g's timed loops of its own send routine (loop
+ * timing keeps no per-call samples); NAN without loops. */
+static double loops_mean(const struct group *g)
+{
+	size_t n = 0;
+	double *v = g && runlevel_mode_loops(g) ? runlevel_sample(g, RL_LOOPS, &n) : NULL;
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	free(v);
+	return n ? sum / (double)n : NAN;
+}
+
 static void seed_compute(struct report *r, struct rseed *s, struct rblock *b)
 {
 	const struct reference *ref = &r->ref;
@@ -206,7 +220,7 @@ static void seed_compute(struct report *r, struct rseed *s, struct rblock *b)
 		struct group *g = block_mode(&r->d, b->first, b->end, ipibench_mode_name(k));
 		s->g[k] = g;
 		s->ref_ns[k] = ref->total_ns[k] > 0 ? ref->total_ns[k] / (double)ref->calls : NAN;
-		s->mean[k] = g && g->n ? g->sum.mean : NAN;
+		s->mean[k] = g && g->n ? g->sum.mean : loops_mean(g);
 		s->median[k] = g && g->n ? g->sum.median : NAN;
 		s->icr[k] = g && g->has_icr ? per_op(g, g->icr_writes) : NAN;
 	}
@@ -224,7 +238,9 @@ static void seeds_compute(struct report *r)
 		return;
 	r->seeds = xcalloc(r->nblocks, sizeof(*r->seeds));
 	for (size_t i = 0; i < r->nblocks; i++)
-		if (!strcmp(r->blocks[i].g0->type, r->ref.workload_type))
+		/* not the paired sender workloads: they compare routines, not modes */
+		if (!strcmp(r->blocks[i].g0->type, r->ref.workload_type) &&
+		    !r->blocks[i].g0->senders[0])
 			seed_compute(r, &r->seeds[r->nseeds++], &r->blocks[i]);
 }
 

@@ -17,15 +17,11 @@
 #include <string.h>
 
 #include "analysis/internal.h"
-
-static const char *const senders_ok[] = { "genapic", "physical", "cluster" };
+#include "ipibench/senders.h"
 
 static bool sender_valid(const char *s)
 {
-	for (size_t i = 0; i < 3; i++)
-		if (!strcmp(s, senders_ok[i]))
-			return true;
-	return false;
+	return s && ipibench_sender_index(s, strlen(s)) >= 0;
 }
 
 /* params.senders: "physical, cluster" or ["physical", "cluster"]. */

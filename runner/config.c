@@ -7,6 +7,7 @@
 
 #include <ini.h>
 
+#include "ipibench/senders.h"
 #include "runner/backend.h"
 #include "runner/config.h"
 #include "runner/hostopts.h"
@@ -565,11 +566,8 @@ static void job_seed_pairs(json_t *job, unsigned int matrix_seed, size_t run)
 		      json_is_string(sd) ? json_string_length(sd) : 0) ||
 		    json_integer_value(json_object_get(p, "seed")))
 			continue;
-		/* splitmix64 of (seed, run), folded into the param's range 1..2^31-1 */
-		z = ((uint64_t)matrix_seed << 32 | run) + 0x9e3779b97f4a7c15ull;
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
+		/* folded into the param's range 1..2^31-1 */
+		z = ipibench_pair_mix(matrix_seed, (uint32_t)run);
 		json_object_set_new(p, "seed", json_integer((json_int_t)(z % 0x7ffffffeu) + 1));
 	}
 }

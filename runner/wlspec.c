@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipibench/senders.h"
 #include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
 static const char *const timings[] = { "loop", "per-call", NULL };
-static const char *const senders[] = { "genapic", "physical", "cluster", NULL };
 
 /* The names a WL_CHOICE(S) param takes. */
 static const char *const *choices_of(const struct wl_param *p)
@@ -15,7 +15,7 @@ static const char *const *choices_of(const struct wl_param *p)
 	if (!strcmp(p->key, "timing"))
 		return timings;
 	if (!strcmp(p->key, "sender") || !strcmp(p->key, "senders"))
-		return senders;
+		return ipibench_sender_names();
 	return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include <xenctrl.h>
 #include <xen/sysctl.h>
 
+#include "ipibench/senders.h"
 #include "runner/agent/hvbench.h"
 
 #define MASK_BYTES (XEN_SYSCTL_IPIBENCH_MAX_CPUS / 8)
@@ -334,15 +335,14 @@ static void refused(json_t *result, int e, const char *what, char *err,
 		 e == ENODEV ? ": the physical and cluster senders need x2APIC" : "");
 }
 
-static const char *const sender_names[] = { "genapic", "physical", "cluster" };
-
 static int sender_of(const char *s, size_t len, uint32_t *out)
 {
-	for (uint32_t i = 0; i < 3; i++)
-		if (strlen(sender_names[i]) == len && !strncmp(s, sender_names[i], len)) {
-			*out = i;
-			return 0;
-		}
+	int i = ipibench_sender_index(s, len);
+
+	if (i >= 0) {
+		*out = (uint32_t)i;
+		return 0;
+	}
 	return -1;
 }
 
@@ -450,12 +450,7 @@ int hvbench_timing_params(const json_t *params, int has_sender,
 /* Which of a pair goes first: bit 0 of splitmix64(seed, pair). */
 static unsigned int pair_order(uint32_t seed, uint32_t pair)
 {
-	uint64_t z = ((uint64_t)(seed ? seed : 1) << 32 | pair) + 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return (unsigned int)(z & 1);
+	return (unsigned int)(ipibench_pair_mix(seed ? seed : 1, pair) & 1);
 }
 
 /* What the runs of one workload add up. */
@@ -596,7 +591,8 @@ static json_t *loop_json(const struct run_loop *lp, uint32_t calls, uint32_t sen
 	json_object_set_new(o, "cycles", json_integer((json_int_t)lp->cycles));
 	json_object_set_new(o, "calls", json_integer(calls));
 	json_object_set_new(o, "chunks", json_integer(lp->chunks));
-	json_object_set_new(o, "sender", json_string(sender_names[sender < 3 ? sender : 0]));
+	json_object_set_new(o, "sender",
+			    json_string(ipibench_sender_names()[sender < 3 ? sender : 0]));
 	if (pair >= 0) {
 		json_object_set_new(o, "pair", json_integer(pair));
 		json_object_set_new(o, "arm", json_integer(arm));
@@ -693,8 +689,10 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	if (req->loop) {
 		json_object_set(result, "loops", loops);
 		if (req->nsenders == 2) {
+			const char *const *sn = ipibench_sender_names();
+
 			json_object_set_new(result, "senders", json_pack("[s, s]",
-				sender_names[req->senders[0]], sender_names[req->senders[1]]));
+				sn[req->senders[0]], sn[req->senders[1]]));
 			json_object_set_new(result, "pair_seed",
 					    json_integer(req->seed ? req->seed : 1));
 		}
@@ -739,7 +737,7 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		for (unsigned int k = 0; k < 3; k++) {
 			if (!a.by_sender[k].loops)
 				continue;
-			json_object_set_new(bys, sender_names[k], json_pack("{s:I, s:I, s:I}",
+			json_object_set_new(bys, ipibench_sender_names()[k], json_pack("{s:I, s:I, s:I}",
 				"runs", (json_int_t)a.by_sender[k].loops,
 				"operations", (json_int_t)a.by_sender[k].ops,
 				"icr_writes", (json_int_t)a.by_sender[k].icr));

@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,13 +166,18 @@ static bool refuse_empty(const char *path, uint64_t len, uint64_t chunks, uint64
  * (for_each_file) or, for diff, into read_file() directly.  ST is the
  * analysis's own state (SIZE bytes, zeroed before run()).
  */
+#define NO_CHUNKS SIZE_MAX
+
 struct analysis {
 	size_t size;
 	int (*run)(void *st, const struct xt_file *f);	/* 0, or -1: out of memory */
 	void (*fini)(void *st);
-	/* What refuse_empty() and the anomaly report need. */
-	void (*counts)(const void *st, const struct xt_file *f, uint64_t *chunks,
-		       uint64_t *records, const struct xt_anom **an);
+	/*
+	 * What refuse_empty() and the anomaly report need: where ST keeps its
+	 * records (uint64_t), chunks (uint64_t; NO_CHUNKS: not counted, there
+	 * is one unless every byte was skipped) and anomalies (struct xt_anom).
+	 */
+	size_t records, chunks, an;
 	json_t *(*json)(const char *path, const void *st, const struct topts *o);
 	void (*text)(const char *path, const void *st, const struct topts *o);
 };
@@ -185,7 +191,7 @@ struct analysis {
 static int read_file(const struct analysis *a, const struct topts *o, const char *path,
 		     const struct xt_file *f, void *st, int *rc)
 {
-	const struct xt_anom *an;
+	const struct xt_anom *an = (const void *)((const char *)st + a->an);
 	uint64_t chunks, records;
 
 	if (a->run(st, f)) {
@@ -193,7 +199,9 @@ static int read_file(const struct analysis *a, const struct topts *o, const char
 		*rc = 1;
 		return -1;
 	}
-	a->counts(st, f, &chunks, &records, &an);
+	records = *(const uint64_t *)(const void *)((const char *)st + a->records);
+	chunks = a->chunks == NO_CHUNKS ? an->skipped_bytes < f->len :
+		 *(const uint64_t *)(const void *)((const char *)st + a->chunks);
 	if (refuse_empty(path, f->len, chunks, records, an)) {
 		*rc = 1;
 		return -1;
@@ -357,20 +365,11 @@ static void summary_text(const char *path, const void *st, const struct topts *o
 static int summary_run(void *st, const struct xt_file *f) { return tr_summary_run(st, f); }
 static void summary_fini(void *st) { tr_summary_fini(st); }
 
-static void summary_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
-			   uint64_t *records, const struct xt_anom **an)
-{
-	const struct tr_summary *s = st;
-
-	(void)f;
-	*chunks = s->chunks;
-	*records = s->records;
-	*an = &s->an;
-}
-
 static const struct analysis summary_analysis = {
-	sizeof(struct tr_summary), summary_run, summary_fini, summary_counts,
-	summary_json, summary_text,
+	.size = sizeof(struct tr_summary), .run = summary_run, .fini = summary_fini,
+	.records = offsetof(struct tr_summary, records),
+	.chunks = offsetof(struct tr_summary, chunks), .an = offsetof(struct tr_summary, an),
+	.json = summary_json, .text = summary_text,
 };
 
 static int do_summary(struct topts *o, int n, char **files)
@@ -623,17 +622,6 @@ static int do_irq(struct topts *o, int n, char **files);
 static int ipi_run(void *st, const struct xt_file *f) { return tr_ipi_run(st, f); }
 static void ipi_fini(void *st) { tr_ipi_fini(st); }
 
-static void ipi_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
-		       uint64_t *records, const struct xt_anom **an)
-{
-	const struct tr_ipi *p = st;
-
-	/* Every byte skipped: no chunk (the merged reader has no count). */
-	*chunks = p->an.skipped_bytes < f->len;
-	*records = p->records;
-	*an = &p->an;
-}
-
 /* TSC kHz: --tsc-khz, else the file's apic:tsc_khz record (0: cycles only). */
 static double ipi_khz(const struct tr_ipi *p, const struct topts *o)
 {
@@ -651,7 +639,11 @@ static void ipi_text_hook(const char *path, const void *st, const struct topts *
 }
 
 static const struct analysis ipi_analysis = {
-	sizeof(struct tr_ipi), ipi_run, ipi_fini, ipi_counts, ipi_json_hook, ipi_text_hook,
+	.size = sizeof(struct tr_ipi), .run = ipi_run, .fini = ipi_fini,
+	.records = offsetof(struct tr_ipi, records),
+	.chunks = NO_CHUNKS,   /* the merged reader counts none */
+	.an = offsetof(struct tr_ipi, an),
+	.json = ipi_json_hook, .text = ipi_text_hook,
 };
 
 static int do_ipi(struct topts *o, int n, char **files)
@@ -754,19 +746,11 @@ static void irq_text(const char *path, const void *st, const struct topts *o)
 static int irq_run(void *st, const struct xt_file *f) { return tr_irq_run(st, f); }
 static void irq_fini(void *st) { tr_irq_fini(st); }
 
-static void irq_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
-		       uint64_t *records, const struct xt_anom **an)
-{
-	const struct tr_irq *q = st;
-
-	(void)f;
-	*chunks = q->chunks;
-	*records = q->records;
-	*an = &q->an;
-}
-
 static const struct analysis irq_analysis = {
-	sizeof(struct tr_irq), irq_run, irq_fini, irq_counts, irq_json, irq_text,
+	.size = sizeof(struct tr_irq), .run = irq_run, .fini = irq_fini,
+	.records = offsetof(struct tr_irq, records),
+	.chunks = offsetof(struct tr_irq, chunks), .an = offsetof(struct tr_irq, an),
+	.json = irq_json, .text = irq_text,
 };
 
 static int do_irq(struct topts *o, int n, char **files)

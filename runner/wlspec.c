@@ -79,19 +79,23 @@ int wl_cpus_parse(const char *s, unsigned char *bits, unsigned int nbits)
 	return 0;
 }
 
-/* "a, b or c" for messages. */
-static const char *choice_list(const struct wl_param *p)
+const char *wl_or_list(char *buf, size_t len, const char *const *words)
 {
-	static char buf[256];
 	size_t n = 0;
 
 	buf[0] = '\0';
-	const char *const *all = choices_of(p);
-
-	for (const char *const *c = all; c && *c && n < sizeof(buf); c++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
-				      c == all ? "" : c[1] ? ", " : " or ", *c);
+	for (const char *const *w = words; w && *w && n < len; w++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      w == words ? "" : w[1] ? ", " : " or ", *w);
 	return buf;
+}
+
+/* P's choices, "a, b or c", for messages. */
+static const char *choice_list(const struct wl_param *p)
+{
+	static char buf[256];
+
+	return wl_or_list(buf, sizeof(buf), choices_of(p));
 }
 
 json_t *wl_param_value(const struct wl_param *p, const char *v, char *err, size_t errlen)

@@ -127,6 +127,9 @@ int wl_job_entry_check(const json_t *w, size_t idx, const struct wl_type **type,
 /* Every entry of a job (an object with an optional "workloads" array). */
 int wl_job_check(const json_t *job, char *err, size_t errlen);
 
+/* WORDS (NULL-terminated, may be NULL) as "a, b or c" in BUF, for messages. */
+const char *wl_or_list(char *buf, size_t len, const char *const *words);
+
 /* Parse a CPU list into a bitmap of nbits bits; -1 when malformed or out of range. */
 int wl_cpus_parse(const char *s, unsigned char *bits, unsigned int nbits);
 

@@ -112,6 +112,24 @@ static inline void rm_rf(const char *dir)
 	rmdir(dir);
 }
 
+/*
+ * A cmocka fixture: a fresh temporary directory in *state, removed after
+ * the test even when an assertion failed in it
+ * (cmocka_unit_test_setup_teardown(test, tmpdir_setup, tmpdir_teardown)).
+ */
+static inline int tmpdir_setup(void **state)
+{
+	*state = make_tmpdir();
+	return *state ? 0 : -1;
+}
+
+static inline int tmpdir_teardown(void **state)
+{
+	rm_rf(*state);
+	free(*state);
+	return 0;
+}
+
 static inline char *path2(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;

@@ -128,18 +128,12 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 		     char *err, size_t errlen)
 {
 	char *field = (char *)settings + s->offset, q[128], list[128];
-	char *end;
 	long n;
 
 	switch (s->type) {
 	case HS_UINT:
-		errno = 0;
-		n = strtol(v, &end, 10);
-		if (!*v || *end || errno || n < s->min || n > s->max) {
-			snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld",
-				 s->key, v, s->min, s->max);
+		if (wl_parse_int(s->key, v, 10, s->min, s->max, &n, err, errlen))
 			return -1;
-		}
 		*(unsigned int *)(void *)field = (unsigned int)n;
 		return 0;
 	case HS_CHOICE:

@@ -43,11 +43,11 @@ static int set_err(struct parse *ps, const char *fmt, ...)
 static int get_uint(struct parse *ps, const char *key, const char *v, long min, long max,
 		    unsigned int *out)
 {
-	char *end;
-	long n = strtol(v, &end, 10);
+	char err[256];
+	long n;
 
-	if (!*v || *end || n < min || n > max)
-		return set_err(ps, "%s = '%s': expected an integer from %ld to %ld", key, v, min, max);
+	if (wl_parse_int(key, v, 10, min, max, &n, err, sizeof(err)))
+		return set_err(ps, "%s", err);
 	*out = (unsigned int)n;
 	return 1;
 }

@@ -32,8 +32,34 @@ struct topts {
 	uint32_t top;		/* diff: rows shown in text (0 = all) */
 };
 
+/*
+ * A per-file analysis, as each subcommand hooks into the one per-file loop
+ * (for_each_file) or, for diff, into read_file() directly.  ST is the
+ * analysis's own state (SIZE bytes, zeroed before run()).
+ */
+#define NO_CHUNKS SIZE_MAX
+
+struct analysis {
+	size_t size;
+	int (*run)(void *st, const struct xt_file *f);	/* 0, or -1: out of memory */
+	void (*fini)(void *st);
+	/*
+	 * What refuse_empty() and the anomaly report need: where ST keeps its
+	 * records (uint64_t), chunks (uint64_t; NO_CHUNKS: not counted, there
+	 * is one unless every byte was skipped) and anomalies (struct xt_anom).
+	 */
+	size_t records, chunks, an;
+	json_t *(*json)(const char *path, const void *st, const struct topts *o);
+	void (*text)(const char *path, const void *st, const struct topts *o);
+};
+
+/*
+ * A subcommand: each of its files analysed on its own (per_file, through
+ * for_each_file()), or fn for one that takes its files together (diff).
+ */
 struct subcmd {
 	const char *name;
+	const struct analysis *per_file;
 	int (*fn)(struct topts *o, int nfiles, char **files);
 	int min_files, max_files;	/* max 0: unlimited */
 	const char *usage;
@@ -41,10 +67,8 @@ struct subcmd {
 };
 
 static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n);
-static int do_summary(struct topts *o, int n, char **files);
+static const struct analysis summary_analysis, ipi_analysis, irq_analysis;
 static int do_diff(struct topts *o, int n, char **files);
-static int do_ipi(struct topts *o, int n, char **files);
-static int do_irq(struct topts *o, int n, char **files);
 
 static const char common_help[] =
 	"Files are read as xentrace writes them: per-CPU chunks, each opened by a\n"
@@ -65,18 +89,18 @@ static const char common_help[] =
 	"2 usage error.\n";
 
 static const struct subcmd subcmds[] = {
-	{ "summary", do_summary, 1, 0, "summary FILE... [--json]",
+	{ "summary", &summary_analysis, NULL, 1, 0, "summary FILE... [--json]",
 	  "One row per event name with its count (Xen's events by their xentrace\n"
 	  "`formats` names, TRC_64_FLAG variants folded, runstate changes decoded,\n"
 	  "ipibench's APIC events as apic:*, unknown events by hex ID), then the\n"
 	  "records, chunks, lost records and wrap_buffer records of each CPU.\n"
 	  "Each FILE is summarised on its own.\n" },
-	{ "diff", do_diff, 2, 2, "diff A B [--json] [--top N]",
+	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N]",
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
 	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
 	  "(largest absolute change first).  --top N shows only the first N rows\n"
 	  "(0, the default, shows all; N up to 4294967295).\n" },
-	{ "ipi", do_ipi, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
+	{ "ipi", &ipi_analysis, NULL, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
 	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
 	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"
 	  "shorthand (ALLBUT), self - the number of operations and the distribution\n"
@@ -91,7 +115,7 @@ static const struct subcmd subcmds[] = {
 	  "TSC cycles become ns with --tsc-khz KHZ, else with the apic:tsc_khz record\n"
 	  "the ipibench collector writes; without either, cycles only.\n"
 	  "Percentiles come from a log-linear histogram: within 1/64 of the sample.\n" },
-	{ "irq", do_irq, 1, 0, "irq FILE... [--json]",
+	{ "irq", &irq_analysis, NULL, 1, 0, "irq FILE... [--json]",
 	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, apic:ipi_recv,\n"
 	  "and bogus_vector = TRC_HW_IRQ_UNMAPPED_VECTOR), per IRQ (count, mean\n"
 	  "handling cycles from do_irq's TSCs) and per IPI vector.\n" },
@@ -161,26 +185,6 @@ static bool refuse_empty(const char *path, uint64_t len, uint64_t chunks, uint64
 	return true;
 }
 
-/*
- * A per-file analysis, as each subcommand hooks into the one per-file loop
- * (for_each_file) or, for diff, into read_file() directly.  ST is the
- * analysis's own state (SIZE bytes, zeroed before run()).
- */
-#define NO_CHUNKS SIZE_MAX
-
-struct analysis {
-	size_t size;
-	int (*run)(void *st, const struct xt_file *f);	/* 0, or -1: out of memory */
-	void (*fini)(void *st);
-	/*
-	 * What refuse_empty() and the anomaly report need: where ST keeps its
-	 * records (uint64_t), chunks (uint64_t; NO_CHUNKS: not counted, there
-	 * is one unless every byte was skipped) and anomalies (struct xt_anom).
-	 */
-	size_t records, chunks, an;
-	json_t *(*json)(const char *path, const void *st, const struct topts *o);
-	void (*text)(const char *path, const void *st, const struct topts *o);
-};
 
 /*
  * Analyse the open file F (PATH) into ST: run, refuse a file with nothing
@@ -371,11 +375,6 @@ static const struct analysis summary_analysis = {
 	.chunks = offsetof(struct tr_summary, chunks), .an = offsetof(struct tr_summary, an),
 	.json = summary_json, .text = summary_text,
 };
-
-static int do_summary(struct topts *o, int n, char **files)
-{
-	return for_each_file(&summary_analysis, o, n, files);
-}
 
 /* ---- diff ------------------------------------------------------------------- */
 
@@ -616,8 +615,6 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 	print_anom_line(&p->an);
 }
 
-static int do_ipi(struct topts *o, int n, char **files);
-static int do_irq(struct topts *o, int n, char **files);
 
 static int ipi_run(void *st, const struct xt_file *f) { return tr_ipi_run(st, f); }
 static void ipi_fini(void *st) { tr_ipi_fini(st); }
@@ -645,11 +642,6 @@ static const struct analysis ipi_analysis = {
 	.an = offsetof(struct tr_ipi, an),
 	.json = ipi_json_hook, .text = ipi_text_hook,
 };
-
-static int do_ipi(struct topts *o, int n, char **files)
-{
-	return for_each_file(&ipi_analysis, o, n, files);
-}
 
 /* ---- irq ---------------------------------------------------------------------- */
 
@@ -753,11 +745,6 @@ static const struct analysis irq_analysis = {
 	.json = irq_json, .text = irq_text,
 };
 
-static int do_irq(struct topts *o, int n, char **files)
-{
-	return for_each_file(&irq_analysis, o, n, files);
-}
-
 /* ---- entry --------------------------------------------------------------------- */
 
 /*
@@ -860,5 +847,6 @@ int cmd_trace(int argc, char **argv)
 	}
 	if ((rc = parse_topts(sc, argc - 1, argv + 1, &o, &nfiles, &files)) >= 0)
 		return rc;
-	return sc->fn(&o, nfiles, files);
+	return sc->per_file ? for_each_file(sc->per_file, &o, nfiles, files) :
+			      sc->fn(&o, nfiles, files);
 }

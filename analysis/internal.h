@@ -8,7 +8,8 @@
  *   stats.c    summaries (descriptive), CI of the median
  *   ministat.c ministat's figures and verdicts, Welch's and paired t
  *   runlevel.c run-level samples: loops, boots, loop pairs
- *   compare.c  the comparisons of a report, in ministat's format
+ *   compare.c  the comparisons of a report, in ministat's format: each
+ *              computed into a struct, then rendered as Markdown or JSON
  *   inputs.c   results.json / hyperfine JSON / perf stat CSV readers
  *   plot.c     gnuplot scripts + data files, run gnuplot, rename outputs
  *   reference.c  the seed's reference figures (results/reference/)

@@ -578,7 +578,10 @@ static int row_cmp(const void *a, const void *b)
 	const struct tr_row *x = a, *y = b;
 	int c = strcasecmp(x->name, y->name);
 
-	return c ? c : strcmp(x->name, y->name);
+	if (!c)
+		c = strcmp(x->name, y->name);
+	/* Equal names (merged below): by ID, whatever order the table has. */
+	return c ? c : (x->ids[0] > y->ids[0]) - (x->ids[0] < y->ids[0]);
 }
 
 struct tr_row *tr_summary_rows(const struct tr_summary *s, size_t *n)

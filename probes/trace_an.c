@@ -347,6 +347,7 @@ static void reset_batch(struct par *P)
 
 		for (uint32_t i = 0; i < w->ev.cap; i++)
 			w->ev.v[i] = 0;
+		w->ev.overflow = 0;
 		w->lost = 0;
 		w->dirty = false;
 		for (unsigned i = 0; i < P->ncpus; i++)
@@ -490,7 +491,7 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 		pthread_cond_wait(&P->done, &P->mu);
 	pthread_mutex_unlock(&P->mu);
 	for (unsigned k = 0; k < P->nw; k++)
-		dirty |= P->w[k].dirty;
+		dirty |= P->w[k].dirty || P->w[k].ev.overflow;	/* a worker's own cap */
 	if (dirty || !merge_batch(P)) {
 		/* Back to the TSCs before the batch; the sequential reader
 		 * counts it again from its first chunk. */

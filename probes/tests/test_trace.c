@@ -675,6 +675,34 @@ static void test_parallel_is_sequential(void **st)
 	free(x.b);
 }
 
+/* More distinct IDs than the cap, spread over chunks of two CPUs: which
+ * IDs are kept and which go to "other" is the sequential reader's choice
+ * (first seen), also with workers. */
+static void test_parallel_id_cap(void **st)
+{
+	struct xtb x;
+	struct tr_summary seq, par;
+	struct xt_file f;
+	const struct tr_par one = { .threads = 1 }, two = { .threads = 2, .batch = 2 };
+
+	(void)st;
+	xtb_init(&x);
+	for (uint32_t c = 0; c < 8; c++) {
+		xtb_chunk(&x, c % 2);
+		for (uint32_t i = 0; i < TR_MAX_EVENT_IDS / 3; i++)
+			xtb_u32(&x, 0x00300000 + (c % 2 ? i : c * (TR_MAX_EVENT_IDS / 3) + i));
+		xtb_end(&x);
+	}
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run_with(&seq, &f, &one), 0);
+	assert_true(seq.ev.overflow > 0);
+	assert_int_equal(tr_summary_run_with(&par, &f, &two), 0);
+	assert_same_summary(&seq, &par);
+	tr_summary_fini(&seq);
+	tr_summary_fini(&par);
+	free(x.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -694,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_id_cap),
 		cmocka_unit_test(test_parallel_is_sequential),
+		cmocka_unit_test(test_parallel_id_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #ifndef IPIBENCH_CMAP_H
 #define IPIBENCH_CMAP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct cmap {
@@ -43,6 +44,19 @@ static inline void cmap_inc(struct cmap *m, uint32_t key)
 		i = (i + 1) & (m->cap - 1);
 	}
 	cmap_add(m, key, 1, 0);
+}
+
+/* Whether key has a slot (whatever its counts). */
+static inline bool cmap_has(const struct cmap *m, uint32_t key)
+{
+	uint32_t i = cmap_hash(key, m->cap);
+
+	while (m->used[i]) {
+		if (m->key[i] == key)
+			return true;
+		i = (i + 1) & (m->cap - 1);
+	}
+	return false;
 }
 
 /* Iterate: for (i = 0; i < m->cap; i++) if (m->used[i]) ... */

@@ -28,6 +28,23 @@ struct tr_summary {
 };
 
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
+
+/*
+ * How tr_summary_run_with() shares out the work (tr_summary_run(): the
+ * defaults).  Files of at least min_bytes are counted by `threads` workers
+ * (0: the online CPUs, at most TR_MAX_THREADS), a batch of `batch` chunks at
+ * a time (0: TR_PAR_BATCH), each CPU's chunks by one worker; the results are
+ * the sequential reader's to the last message (trace_an.c says why).
+ */
+#define TR_MAX_THREADS 4
+#define TR_PAR_BATCH 4096
+#define TR_PAR_MIN_BYTES (16u << 20)
+struct tr_par {
+	unsigned threads;
+	uint64_t min_bytes;
+	unsigned batch;
+};
+int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *par);
 void tr_summary_fini(struct tr_summary *s);
 
 /* One row per event name (IDs sharing a name are merged), sorted by name

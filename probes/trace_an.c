@@ -1,6 +1,7 @@
 /* probes/trace_an.c: summary, IPI and IRQ analyses of one xentrace file. */
 #include "probes/trace.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,14 @@ static inline uint32_t ld32(const uint8_t *p)
 	return v;
 }
 
+/* Where the summary's counts go: the summary itself, or a worker's batch. */
+struct tally {
+	struct cmap *ev;
+	uint64_t *lost;		/* records lost, all CPUs */
+};
+
 /* The few events the summary looks into (all of class TRC_GEN). */
-static void summary_gen(struct tr_summary *s, struct tr_cpu *c, uint32_t hdr, const uint8_t *p)
+static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, const uint8_t *p)
 {
 	uint32_t ev = hdr & 0x0fffffff;
 
@@ -32,7 +39,7 @@ static void summary_gen(struct tr_summary *s, struct tr_cpu *c, uint32_t hdr, co
 			uint32_t n = ld32(p + 4 + (hdr >> 31 ? 8 : 0));
 
 			c->lost += n;
-			s->lost += n;
+			*t->lost += n;
 		}
 		c->lost_events++;
 	} else if (ev == XT_EV_WRAP_BUFFER) {
@@ -45,7 +52,7 @@ static void summary_gen(struct tr_summary *s, struct tr_cpu *c, uint32_t hdr, co
  * [p, e) in place.  Stops at the first record that does not fit or whose
  * TSC goes backwards; returns where it stopped.
  */
-static const uint8_t *scan(struct tr_summary *s, struct tr_cpu *c, const uint8_t *p,
+static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, const uint8_t *p,
 			   const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
 {
 	uint64_t last = *last_tsc, n = 0;
@@ -62,9 +69,9 @@ static const uint8_t *scan(struct tr_summary *s, struct tr_cpu *c, const uint8_t
 				break;
 			last = t;
 		}
-		cmap_inc(&s->ev, ev);
+		cmap_inc(t->ev, ev);
 		if ((ev >> 12) == 0x1f)
-			summary_gen(s, c, hdr, p);
+			summary_gen(t, c, hdr, p);
 		n++;
 		p += sz;
 	}
@@ -107,90 +114,457 @@ static const uint8_t *view_at(struct view *v, uint64_t pos, uint64_t need, uint6
 	return v->buf + (pos - v->at);
 }
 
-/*
- * Counting reads the file front to back once.  At a chunk boundary a
- * regular cpu_change header is taken as is; anything else goes to the
- * walker (xt_walk_next), which describes and skips garbage.  Inside a
- * chunk, scan() counts the regular records; the first irregular one goes
- * through xt_chunk_rec(), which counts it if it is a record (TSC going
- * backwards) or describes and skips the rest of the chunk.
- */
-int tr_summary_run(struct tr_summary *s, const struct xt_file *f)
-{
+/* The state of one summary run: the sequential reader's and the workers'. */
+struct sum_run {
+	struct tr_summary *s;
+	const struct xt_file *f;
+	struct tally t;		/* into s */
 	struct xt_seq q;
+	struct view v;
+	struct par *par;	/* NULL: sequential */
+};
+
+/*
+ * One chunk at *pos, read sequentially.  At a chunk boundary a regular
+ * cpu_change header is taken as is; anything else goes to the walker
+ * (xt_walk_next), which describes and skips garbage.  Inside a chunk,
+ * scan() counts the regular records; the first irregular one goes through
+ * xt_chunk_rec(), which counts it if it is a record (TSC going backwards)
+ * or describes and skips the rest of the chunk.  false at the end.
+ */
+static bool seq_chunk(struct sum_run *R, uint64_t *posp)
+{
+	struct tr_summary *s = R->s;
+	const struct xt_file *f = R->f;
 	struct xt_chunk ch;
 	struct xt_rec r;
-	struct view v = { f, NULL, 0, 0 };
-	uint64_t pos = 0, avail;
+	struct tr_cpu *c;
+	uint64_t pos = *posp, nrec = 0, end, avail;
 	const uint8_t *p;
+
+	p = view_at(&R->v, pos, 12, &avail);
+	if (avail >= 12 && ld32(p) == XT_CPU_CHANGE_HDR && ld32(p + 4) < XT_MAX_CPUS &&
+	    ld32(p + 8) <= f->len - pos - 12) {
+		ch.hdr_off = pos;
+		ch.cpu = ld32(p + 4);
+		ch.declared = ch.len = ld32(p + 8);
+		ch.data_off = pos + 12;
+	} else {
+		R->q.w.off = pos;
+		if (!xt_walk_next(&R->q.w, &ch))
+			return false;
+	}
+	R->q.chunks++;
+	c = &s->cpu[ch.cpu];
+	c->chunks++;
+	cmap_inc(&s->ev, XT_EV_CPU_CHANGE);
+	if (ch.cpu >= s->ncpu)
+		s->ncpu = ch.cpu + 1;
+	pos = ch.data_off;
+	end = ch.data_off + ch.len;
+	while (pos < end) {
+		const uint8_t *rp, *stop;
+		uint64_t n, left = end - pos;
+
+		p = view_at(&R->v, pos, left < 40 ? left : 40, &avail);
+		n = avail < left ? avail : left;
+		stop = scan(&R->t, c, p, p + n, &R->q.last_tsc[ch.cpu], &nrec);
+		pos += (uint64_t)(stop - p);
+		if (pos >= end)
+			break;
+		if (stop == p || n == left) {
+			/* Irregular record at pos. */
+			if (!xt_chunk_rec(f, &ch, &pos, R->q.last_tsc, &s->an, &r))
+				break;
+			rp = f->base + r.off;
+			cmap_inc(&s->ev, r.event);
+			if ((r.event >> 12) == 0x1f)
+				summary_gen(&R->t, c, ld32(rp), rp);
+			nrec++;
+		}
+		/* else the buffer ended inside a record: read on from pos. */
+	}
+	*posp = end;
+	c->records += nrec;
+	s->records += nrec;
+	return true;
+}
+
+/* ---- the summary in parallel ------------------------------------------------
+ *
+ * Chunks of different CPUs are independent: what the sequential reader
+ * keeps between chunks is per CPU (the last TSC), and counting commutes.
+ * So the chunks are taken in batches, each batch's chunks are split among
+ * the workers by CPU (CPU % workers: each CPU's chunks are read in file
+ * order by one worker), and a batch is counted in parallel only when it is
+ * regular throughout: regular cpu_change headers back to back (read by the
+ * main thread) and chunks that scan() reads to their end.  The first
+ * irregularity in a batch (a record running past its chunk, a TSC going
+ * backwards, garbage between chunks, more distinct events than the cap)
+ * sends the whole batch back to the sequential reader, with the per-CPU
+ * TSCs as they were before it: the counts, the anomalies and their
+ * messages are exactly the sequential reader's, in its order.
+ */
+struct par_chunk {
+	uint64_t data_off, len;
+	uint32_t cpu;
+};
+
+struct worker {
+	struct par *P;
+	unsigned k;
+	pthread_t th;
+	struct view v;		/* its own read buffer */
+	struct cmap ev;		/* the batch's counts */
+	uint64_t lost;
+	struct tr_cpu *cpu;	/* XT_MAX_CPUS: the batch's per-CPU counts */
+	bool dirty;		/* met an irregular record: batch goes sequential */
+	int err;
+};
+
+struct par {
+	struct sum_run *R;
+	unsigned nw;			/* workers running, main thread included */
+	unsigned cap_w;			/* workers allocated */
+	struct worker *w;
+	pthread_mutex_t mu;		/* guards gen, pending, quit */
+	pthread_cond_t go, done;
+	unsigned gen, pending;		/* batch number; workers still on it */
+	bool quit, sync;		/* sync: mu and the conds exist */
+	struct par_chunk *batch;
+	unsigned n, cap;
+	uint64_t *tsc_save;		/* XT_MAX_CPUS: last TSCs before the batch */
+	uint8_t *in_batch;		/* XT_MAX_CPUS */
+	uint32_t *cpus;			/* CPUs of the batch */
+	unsigned ncpus;
+};
+
+static void work_batch(struct worker *w)
+{
+	struct par *P = w->P;
+	const struct tally t = { &w->ev, &w->lost };
+	uint64_t *last = P->R->q.last_tsc;
+
+	for (unsigned i = 0; i < P->n && !w->dirty; i++) {
+		const struct par_chunk *ch = &P->batch[i];
+		struct tr_cpu *c = &w->cpu[ch->cpu];
+		uint64_t pos = ch->data_off, end = ch->data_off + ch->len, nrec = 0, avail;
+
+		if (ch->cpu % P->nw != w->k)
+			continue;
+		while (pos < end) {
+			const uint8_t *p, *stop;
+			uint64_t n, left = end - pos;
+
+			p = view_at(&w->v, pos, left < 40 ? left : 40, &avail);
+			n = avail < left ? avail : left;
+			stop = scan(&t, c, p, p + n, &last[ch->cpu], &nrec);
+			pos += (uint64_t)(stop - p);
+			if (pos < end && (stop == p || n == left)) {
+				w->dirty = true;	/* irregular record */
+				break;
+			}
+		}
+		c->records += nrec;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct par *P = w->P;
+	unsigned seen = 0;
+
+	for (;;) {
+		pthread_mutex_lock(&P->mu);
+		while (P->gen == seen && !P->quit)
+			pthread_cond_wait(&P->go, &P->mu);
+		if (P->quit) {
+			pthread_mutex_unlock(&P->mu);
+			return NULL;
+		}
+		seen = P->gen;
+		pthread_mutex_unlock(&P->mu);
+		work_batch(w);
+		pthread_mutex_lock(&P->mu);
+		if (--P->pending == 0)
+			pthread_cond_signal(&P->done);
+		pthread_mutex_unlock(&P->mu);
+	}
+}
+
+/* The batch's counts into the summary; false (nothing added) if that would
+ * refuse an event ID the sequential reader might have kept. */
+static bool merge_batch(struct par *P)
+{
+	struct tr_summary *s = P->R->s;
+	uint32_t fresh = 0;
+
+	for (unsigned k = 0; k < P->nw; k++) {
+		struct cmap *m = &P->w[k].ev;
+
+		for (uint32_t i = 0; i < m->cap; i++)
+			if (m->used[i] && m->v[i] && !cmap_has(&s->ev, m->key[i]))
+				fresh++;	/* (an ID new to two workers counts twice: safe side) */
+	}
+	if (!cmap_has(&s->ev, XT_EV_CPU_CHANGE))
+		fresh++;
+	if (s->ev.n + fresh > s->ev.limit)
+		return false;
+	for (unsigned k = 0; k < P->nw; k++) {
+		struct worker *w = &P->w[k];
+
+		for (uint32_t i = 0; i < w->ev.cap; i++)
+			if (w->ev.used[i] && w->ev.v[i])
+				cmap_add(&s->ev, w->ev.key[i], w->ev.v[i], 0);
+		s->lost += w->lost;
+	}
+	for (unsigned i = 0; i < P->ncpus; i++) {
+		uint32_t cpu = P->cpus[i];
+		const struct tr_cpu *d = &P->w[cpu % P->nw].cpu[cpu];
+		struct tr_cpu *c = &s->cpu[cpu];
+
+		c->records += d->records;
+		c->lost += d->lost;
+		c->lost_events += d->lost_events;
+		c->wraps += d->wraps;
+		s->records += d->records;
+		if (cpu >= s->ncpu)
+			s->ncpu = cpu + 1;
+	}
+	for (unsigned i = 0; i < P->n; i++) {
+		s->cpu[P->batch[i].cpu].chunks++;
+		cmap_inc(&s->ev, XT_EV_CPU_CHANGE);
+	}
+	P->R->q.chunks += P->n;
+	return true;
+}
+
+static void reset_batch(struct par *P)
+{
+	for (unsigned k = 0; k < P->nw; k++) {
+		struct worker *w = &P->w[k];
+
+		for (uint32_t i = 0; i < w->ev.cap; i++)
+			w->ev.v[i] = 0;
+		w->ev.overflow = 0;
+		w->lost = 0;
+		w->dirty = false;
+		for (unsigned i = 0; i < P->ncpus; i++)
+			memset(&w->cpu[P->cpus[i]], 0, sizeof(w->cpu[0]));
+	}
+	for (unsigned i = 0; i < P->ncpus; i++)
+		P->in_batch[P->cpus[i]] = 0;
+	P->n = P->ncpus = 0;
+}
+
+/* Regular chunks back to back from *pos, up to a batch; their headers are
+ * read with pread (12 bytes each), not through the workers' buffers. */
+static void collect_batch(struct par *P, uint64_t pos)
+{
+	const struct xt_file *f = P->R->f;
+	uint64_t *last = P->R->q.last_tsc;
+
+	while (P->n < P->cap && f->len - pos >= 12) {
+		uint8_t h[12];
+		const uint8_t *p = h;
+		uint32_t cpu, len;
+
+		if (f->fd >= 0) {
+			if (pread(f->fd, h, 12, (off_t)pos) != 12)
+				break;
+		} else {
+			p = f->base + pos;
+		}
+		cpu = ld32(p + 4);
+		len = ld32(p + 8);
+		if (ld32(p) != XT_CPU_CHANGE_HDR || cpu >= XT_MAX_CPUS || len > f->len - pos - 12)
+			break;
+		P->batch[P->n++] = (struct par_chunk){ pos + 12, len, cpu };
+		if (!P->in_batch[cpu]) {
+			P->in_batch[cpu] = 1;
+			P->cpus[P->ncpus++] = cpu;
+			P->tsc_save[cpu] = last[cpu];
+		}
+		pos += 12 + (uint64_t)len;
+	}
+}
+
+/* Stops the threads and frees what par_start() got. */
+static void par_stop(struct par *P)
+{
+	if (P->sync) {
+		pthread_mutex_lock(&P->mu);
+		P->quit = true;
+		pthread_cond_broadcast(&P->go);
+		pthread_mutex_unlock(&P->mu);
+		for (unsigned k = 1; k < P->nw; k++)
+			pthread_join(P->w[k].th, NULL);
+		pthread_cond_destroy(&P->go);
+		pthread_cond_destroy(&P->done);
+		pthread_mutex_destroy(&P->mu);
+	}
+	for (unsigned k = 0; P->w && k < P->cap_w; k++) {
+		free(P->w[k].v.buf);
+		free(P->w[k].cpu);
+		cmap_fini(&P->w[k].ev);
+	}
+	free(P->w);
+	free(P->batch);
+	free(P->tsc_save);
+	free(P->in_batch);
+	free(P->cpus);
+}
+
+/* Up to nw workers (the main thread is the first); -1 when not even two
+ * could be had (then the run is sequential). */
+static int par_start(struct par *P, struct sum_run *R, unsigned nw, unsigned batch)
+{
+	unsigned k;
+
+	memset(P, 0, sizeof(*P));
+	P->R = R;
+	P->cap = batch;
+	P->cap_w = nw;
+	P->w = calloc(nw, sizeof(*P->w));
+	P->batch = calloc(batch, sizeof(*P->batch));
+	P->tsc_save = calloc(XT_MAX_CPUS, sizeof(*P->tsc_save));
+	P->in_batch = calloc(XT_MAX_CPUS, 1);
+	P->cpus = calloc(XT_MAX_CPUS, sizeof(*P->cpus));
+	if (!P->w || !P->batch || !P->tsc_save || !P->in_batch || !P->cpus)
+		goto fail;
+	for (k = 0; k < nw; k++) {
+		struct worker *w = &P->w[k];
+
+		w->P = P;
+		w->k = k;
+		w->v.f = R->f;
+		if ((R->f->fd >= 0 && !(w->v.buf = malloc(SCAN_BUF))) ||
+		    !(w->cpu = calloc(XT_MAX_CPUS, sizeof(*w->cpu))) ||
+		    cmap_init(&w->ev, TR_MAX_EVENT_IDS))
+			goto fail;
+	}
+	if (pthread_mutex_init(&P->mu, NULL))
+		goto fail;
+	if (pthread_cond_init(&P->go, NULL)) {
+		pthread_mutex_destroy(&P->mu);
+		goto fail;
+	}
+	if (pthread_cond_init(&P->done, NULL)) {
+		pthread_cond_destroy(&P->go);
+		pthread_mutex_destroy(&P->mu);
+		goto fail;
+	}
+	P->sync = true;
+	/* Workers share out the CPUs by P->nw, set before any batch: as many
+	 * as could be started. */
+	for (P->nw = 1; P->nw < nw; P->nw++)
+		if (pthread_create(&P->w[P->nw].th, NULL, worker_main, &P->w[P->nw]))
+			break;
+	if (P->nw > 1)
+		return 0;
+fail:
+	par_stop(P);
+	return -1;
+}
+
+/* Batches from *pos while they are regular; false when the sequential
+ * reader must take the chunk at *pos. */
+static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
+{
+	struct sum_run *R = P->R;
+	bool dirty = false;
+
+	collect_batch(P, *pos);
+	if (P->n < min_chunks) {
+		reset_batch(P);
+		return false;
+	}
+	pthread_mutex_lock(&P->mu);
+	P->pending = P->nw - 1;
+	P->gen++;
+	pthread_cond_broadcast(&P->go);
+	pthread_mutex_unlock(&P->mu);
+	work_batch(&P->w[0]);
+	pthread_mutex_lock(&P->mu);
+	while (P->pending)
+		pthread_cond_wait(&P->done, &P->mu);
+	pthread_mutex_unlock(&P->mu);
+	for (unsigned k = 0; k < P->nw; k++)
+		dirty |= P->w[k].dirty || P->w[k].ev.overflow;	/* a worker's own cap */
+	if (dirty || !merge_batch(P)) {
+		/* Back to the TSCs before the batch; the sequential reader
+		 * counts it again from its first chunk. */
+		for (unsigned i = 0; i < P->ncpus; i++)
+			R->q.last_tsc[P->cpus[i]] = P->tsc_save[P->cpus[i]];
+		reset_batch(P);
+		return false;
+	}
+	*pos = P->batch[P->n - 1].data_off + P->batch[P->n - 1].len;
+	reset_batch(P);
+	return true;
+}
+
+static unsigned default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > TR_MAX_THREADS ? TR_MAX_THREADS : (unsigned)n;
+}
+
+int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt)
+{
+	struct sum_run R = { .s = s, .f = f };
+	struct par P;
+	unsigned nw = opt && opt->threads ? opt->threads : default_threads();
+	unsigned batch = opt && opt->batch ? opt->batch : TR_PAR_BATCH;
+	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
+	uint64_t pos = 0;
+	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
 
 	memset(s, 0, sizeof(*s));
 	s->bytes = f->len;
+	R.t = (struct tally){ &s->ev, &s->lost };
+	R.v.f = f;
 	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
 	if (f->fd >= 0)
-		v.buf = malloc(SCAN_BUF);
-	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&q, f, &s->an)) {
-		free(v.buf);
+		R.v.buf = malloc(SCAN_BUF);
+	if (!s->cpu || (f->fd >= 0 && !R.v.buf) || cmap_init(&s->ev, TR_MAX_EVENT_IDS) ||
+	    xt_seq_init(&R.q, f, &s->an)) {
+		free(R.v.buf);
 		return -1;
 	}
+	if (nw > TR_MAX_THREADS)
+		nw = TR_MAX_THREADS;
+	if (nw > 1 && f->len >= min_bytes && par_start(&P, &R, nw, batch) == 0)
+		R.par = &P;
 	while (pos < f->len) {
-		struct tr_cpu *c;
-		uint64_t nrec = 0, end;
-
-		/* The next chunk. */
-		p = view_at(&v, pos, 12, &avail);
-		if (avail >= 12 && ld32(p) == XT_CPU_CHANGE_HDR && ld32(p + 4) < XT_MAX_CPUS &&
-		    ld32(p + 8) <= f->len - pos - 12) {
-			ch.hdr_off = pos;
-			ch.cpu = ld32(p + 4);
-			ch.declared = ch.len = ld32(p + 8);
-			ch.data_off = pos + 12;
-		} else {
-			q.w.off = pos;
-			if (!xt_walk_next(&q.w, &ch))
-				break;
+		if (R.par && !seq_left) {
+			if (par_step(&P, &pos, batch < 8 ? 1 : batch / 8))
+				continue;
+			/* Irregular, or too few regular chunks: a batch's worth
+			 * sequentially, then try again. */
+			seq_left = batch;
 		}
-		q.chunks++;
-		c = &s->cpu[ch.cpu];
-		c->chunks++;
-		cmap_inc(&s->ev, XT_EV_CPU_CHANGE);
-		if (ch.cpu >= s->ncpu)
-			s->ncpu = ch.cpu + 1;
-		pos = ch.data_off;
-		end = ch.data_off + ch.len;
-		while (pos < end) {
-			const uint8_t *rp, *stop;
-			uint64_t n, left = end - pos;
-
-			p = view_at(&v, pos, left < 40 ? left : 40, &avail);
-			n = avail < left ? avail : left;
-			stop = scan(s, c, p, p + n, &q.last_tsc[ch.cpu], &nrec);
-			pos += (uint64_t)(stop - p);
-			if (pos >= end)
-				break;
-			if (stop == p || n == left) {
-				/* Irregular record at pos. */
-				if (!xt_chunk_rec(f, &ch, &pos, q.last_tsc, &s->an, &r))
-					break;
-				rp = f->base + r.off;
-				cmap_inc(&s->ev, r.event);
-				if ((r.event >> 12) == 0x1f)
-					summary_gen(s, c, ld32(rp), rp);
-				nrec++;
-			}
-			/* else the buffer ended inside a record: read on from pos. */
-		}
-		pos = end;
-		c->records += nrec;
-		s->records += nrec;
+		if (!seq_chunk(&R, &pos))
+			break;
+		if (seq_left)
+			seq_left--;
 	}
-	s->chunks = q.chunks;
+	if (R.par)
+		par_stop(&P);
+	s->chunks = R.q.chunks;
 	if (s->ev.overflow)
 		xt_anom_add(&s->an, "more than %u distinct event IDs: %llu records counted "
 			    "as \"other\"", TR_MAX_EVENT_IDS, (unsigned long long)s->ev.overflow);
-	xt_seq_fini(&q);
-	free(v.buf);
+	xt_seq_fini(&R.q);
+	free(R.v.buf);
 	return 0;
+}
+
+int tr_summary_run(struct tr_summary *s, const struct xt_file *f)
+{
+	return tr_summary_run_with(s, f, NULL);
 }
 
 void tr_summary_fini(struct tr_summary *s)
@@ -205,7 +579,10 @@ static int row_cmp(const void *a, const void *b)
 	const struct tr_row *x = a, *y = b;
 	int c = strcasecmp(x->name, y->name);
 
-	return c ? c : strcmp(x->name, y->name);
+	if (!c)
+		c = strcmp(x->name, y->name);
+	/* Equal names (merged below): by ID, whatever order the table has. */
+	return c ? c : (x->ids[0] > y->ids[0]) - (x->ids[0] < y->ids[0]);
 }
 
 struct tr_row *tr_summary_rows(const struct tr_summary *s, size_t *n)

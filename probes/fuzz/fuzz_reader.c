@@ -6,12 +6,16 @@
  *    records and chunks;
  *  - every byte is accounted for: record bytes + 12 per chunk header +
  *    skipped bytes == the input size (nothing silently dropped);
- *  - the merged reader returns exactly the sequential reader's records.
+ *  - the merged reader returns exactly the sequential reader's records;
+ *  - the parallel summary (2 workers, batches of 3 chunks, forced on any
+ *    size) says what the sequential one says: counts, per-CPU rows,
+ *    anomalies and their messages.
  * A disagreement aborts, so the fuzzer reports it like a crash.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "probes/trace.h"
 #include "probes/xtrace.h"
@@ -73,6 +77,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tr_ipi_fini(&p);
 	CHECK(tr_irq_run(&q, &f) == 0);
 	tr_irq_fini(&q);
+	{
+		const struct tr_par par = { .threads = 2, .min_bytes = 0, .batch = 3 };
+		struct tr_summary t;
+
+		CHECK(tr_summary_run_with(&t, &f, &par) == 0);
+		CHECK(t.records == s.records && t.chunks == s.chunks && t.lost == s.lost);
+		CHECK(t.ncpu == s.ncpu);
+		CHECK(!memcmp(t.cpu, s.cpu, XT_MAX_CPUS * sizeof(s.cpu[0])));
+		CHECK(!memcmp(&t.an, &s.an, sizeof(s.an)));
+		CHECK(t.ev.n == s.ev.n && t.ev.overflow == s.ev.overflow);
+		for (uint32_t i = 0; i < s.ev.cap; i++)
+			if (s.ev.used[i]) {
+				uint32_t j = cmap_hash(s.ev.key[i], t.ev.cap);
+
+				while (t.ev.used[j] && t.ev.key[j] != s.ev.key[i])
+					j = (j + 1) & (t.ev.cap - 1);
+				CHECK(t.ev.used[j] && t.ev.v[j] == s.ev.v[i]);
+			}
+		tr_summary_fini(&t);
+	}
 	json_decref(tr_anom_json(&s.an));
 	tr_summary_fini(&s);
 	return 0;

@@ -565,6 +565,142 @@ static void test_id_cap(void **st)
 	free(x.b);
 }
 
+/* Everything a summary says, the same in a and b. */
+static void assert_same_summary(const struct tr_summary *a, const struct tr_summary *b)
+{
+	size_t na, nb;
+	struct tr_row *ra = tr_summary_rows(a, &na), *rb = tr_summary_rows(b, &nb);
+
+	assert_int_equal(a->records, b->records);
+	assert_int_equal(a->chunks, b->chunks);
+	assert_int_equal(a->lost, b->lost);
+	assert_int_equal(a->ncpu, b->ncpu);
+	assert_memory_equal(a->cpu, b->cpu, XT_MAX_CPUS * sizeof(a->cpu[0]));
+	assert_int_equal(a->an.garbage_runs, b->an.garbage_runs);
+	assert_int_equal(a->an.skipped_bytes, b->an.skipped_bytes);
+	assert_int_equal(a->an.bad_records, b->an.bad_records);
+	assert_int_equal(a->an.short_chunks, b->an.short_chunks);
+	assert_int_equal(a->an.truncated, b->an.truncated);
+	assert_int_equal(a->an.tsc_backwards, b->an.tsc_backwards);
+	assert_int_equal(a->an.nmsgs, b->an.nmsgs);
+	for (uint64_t i = 0; i < a->an.nmsgs && i < XT_MAX_MSGS; i++)
+		assert_string_equal(a->an.msgs[i], b->an.msgs[i]);
+	assert_int_equal(a->ev.overflow, b->ev.overflow);
+	assert_int_equal(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		assert_string_equal(ra[i].name, rb[i].name);
+		assert_int_equal(ra[i].count, rb[i].count);
+		assert_int_equal(ra[i].nids, rb[i].nids);
+		assert_memory_equal(ra[i].ids, rb[i].ids, sizeof(ra[i].ids));
+	}
+	free(ra);
+	free(rb);
+}
+
+/*
+ * The parallel summary is the sequential one: 120 chunks on 7 CPUs with
+ * lost records, a TSC going back within a chunk and across chunks of one
+ * CPU, a record past its chunk, garbage between chunks and after the
+ * last one, counted with 2 to 4 workers and batches of 1 to 64 chunks, from
+ * memory and from a file (pread).
+ */
+static void test_parallel_is_sequential(void **st)
+{
+	struct xtb x;
+	struct tr_summary seq, par;
+	struct xt_file f, ff;
+	const struct tr_par one = { .threads = 1 };
+	char path[] = "/tmp/ipibench-test-XXXXXX";
+	char err[256];
+	uint64_t tsc[7] = { 0 };
+	int fd;
+
+	(void)st;
+	xtb_init(&x);
+	srand(11);
+	for (int c = 0; c < 120; c++) {
+		uint32_t cpu = (uint32_t)(c * 3 % 7);
+
+		xtb_chunk(&x, cpu);
+		for (int i = 0; i < 300; i++) {
+			uint32_t d[7] = { 1, 2, 3, 4, 5, 6, 7 };
+			int words = rand() % 8;
+
+			tsc[cpu] += (uint64_t)(rand() % 100);
+			xtb_rec(&x, 0x00082000 + (uint32_t)(rand() % 30), rand() % 3 ? tsc[cpu] : 0, words, d);
+		}
+		if (c % 10 == 4)
+			XTB_REC(&x, 0x0001f001, tsc[cpu], 3, 0x10000, 5, 0);	/* lost_records: 3 */
+		if (c == 40)
+			XTB_REC(&x, 0x00081001, 5);			/* backwards in the chunk */
+		if (c == 77)
+			tsc[cpu] /= 2;					/* backwards across chunks */
+		if (c == 90)
+			xtb_u32(&x, 0x00082004 | 7u << 28);		/* runs past the chunk */
+		xtb_end(&x);
+		if (c == 60)
+			xtb_put(&x, "junk", 4);
+	}
+	xtb_chunk(&x, 2);	/* left declaring 0 bytes: what follows is garbage */
+	xtb_u32(&x, 0x00082001 | 1u << 31);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, x.b, x.len), (ssize_t)x.len);
+	close(fd);
+	assert_int_equal(xt_map(&ff, path, err, sizeof(err)), 0);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run_with(&seq, &f, &one), 0);
+	assert_int_equal(seq.chunks, 121);
+	assert_int_equal(seq.an.tsc_backwards, 2);
+	assert_int_equal(seq.an.bad_records, 1);
+	assert_int_equal(seq.an.garbage_runs, 2);
+	assert_int_equal(seq.lost, 12 * 3);
+	for (unsigned threads = 2; threads <= 4; threads++) {
+		for (unsigned b = 1; b <= 64; b = b * 3 + 1) {
+			const struct tr_par p = { .threads = threads, .min_bytes = 0, .batch = b };
+
+			assert_int_equal(tr_summary_run_with(&par, &f, &p), 0);
+			assert_same_summary(&seq, &par);
+			tr_summary_fini(&par);
+			assert_int_equal(tr_summary_run_with(&par, &ff, &p), 0);
+			assert_same_summary(&seq, &par);
+			tr_summary_fini(&par);
+		}
+	}
+	xt_unmap(&ff);
+	unlink(path);
+	tr_summary_fini(&seq);
+	free(x.b);
+}
+
+/* More distinct IDs than the cap, spread over chunks of two CPUs: which
+ * IDs are kept and which go to "other" is the sequential reader's choice
+ * (first seen), also with workers. */
+static void test_parallel_id_cap(void **st)
+{
+	struct xtb x;
+	struct tr_summary seq, par;
+	struct xt_file f;
+	const struct tr_par one = { .threads = 1 }, two = { .threads = 2, .batch = 2 };
+
+	(void)st;
+	xtb_init(&x);
+	for (uint32_t c = 0; c < 8; c++) {
+		xtb_chunk(&x, c % 2);
+		for (uint32_t i = 0; i < TR_MAX_EVENT_IDS / 3; i++)
+			xtb_u32(&x, 0x00300000 + (c % 2 ? i : c * (TR_MAX_EVENT_IDS / 3) + i));
+		xtb_end(&x);
+	}
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run_with(&seq, &f, &one), 0);
+	assert_true(seq.ev.overflow > 0);
+	assert_int_equal(tr_summary_run_with(&par, &f, &two), 0);
+	assert_same_summary(&seq, &par);
+	tr_summary_fini(&seq);
+	tr_summary_fini(&par);
+	free(x.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +719,8 @@ int main(void)
 		cmocka_unit_test(test_irq),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_id_cap),
+		cmocka_unit_test(test_parallel_is_sequential),
+		cmocka_unit_test(test_parallel_id_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -150,7 +150,6 @@ static int running_xen_cmdline(char *buf, size_t len, char *err, size_t errlen)
 {
 	char dir[] = "/tmp/ipibench-host-XXXXXX";
 	struct host_opts o;
-	struct host_paths paths;
 	struct host_result r;
 	json_t *a = NULL;
 	int rc;
@@ -161,8 +160,7 @@ static int running_xen_cmdline(char *buf, size_t len, char *err, size_t errlen)
 		snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
 		return -1;
 	}
-	host_paths_default(&paths);
-	host_opts_default(&o, &paths, 1);
+	host_opts_default(&o, 1);
 	o.quiet = 1;
 	o.timeout_s = 60;
 	rc = host_agent_exec(&o, NULL, dir, "agent.log", &r, &a);

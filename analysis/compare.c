@@ -101,7 +101,7 @@ static const char *range(char *b, size_t lo, size_t hi)
 }
 
 static void unit_text(struct sbuf *md, struct group *const *gs, size_t k,
-		      enum rl_unit u, json_t *j)
+		      enum rl_unit u, json_t *j, const char *what)
 {
 	size_t bmin = SIZE_MAX, bmax = 0, lmin = SIZE_MAX, lmax = 0;
 	bool from_loops = true;
@@ -116,24 +116,25 @@ static void unit_text(struct sbuf *md, struct group *const *gs, size_t k,
 	char rb[48];
 	if (u == RL_BOOTS) {
 		sb_printf(md,
-			  "Unit: **boots** (%s per mode). A boot's value is the mean ns per "
+			  "Unit: **boots** (%s per %s). A boot's value is the mean ns per "
 			  "call of %s. The variance between boots is in the error.\n\n",
-			  range(rb, bmin, bmax), from_loops ? "its timed loops" :
+			  range(rb, bmin, bmax), what, from_loops ? "its timed loops" :
 			  "its per-call samples (these results have no loop timings)");
 		json_object_set_new(j, "unit_detail", json_string(
 			from_loops ? "boots: per-boot mean of its timed loops" :
 				     "boots: per-boot mean of its per-call samples"));
 	} else if (u == RL_LOOPS) {
-		sb_printf(md, "Unit: **timed loops** (%s per mode; ns per call = loop "
-			      "ns / calls).\n\n", range(rb, lmin, lmax));
+		sb_printf(md, "Unit: **timed loops** (%s per %s; ns per call = loop "
+			      "ns / calls).\n\n", range(rb, lmin, lmax), what);
 		if (bmax <= 1)
 			sb_printf(md, "**Note, %s.** The verdicts below compare loops of one "
 				      "boot with loops of another: they say nothing more about the "
-				      "modes.\n\n", cmp_one_boot_caveat);
+				      "%ss.\n\n", cmp_one_boot_caveat, what);
 		else
-			sb_puts(md, "**Some mode has fewer than 2 boots: boot-to-boot variance is "
-				    "unknown, so a difference between modes cannot be told from a "
-				    "difference between boots.** Loops of all boots are pooled.\n\n");
+			sb_printf(md, "**Some %s has fewer than 2 boots: boot-to-boot variance is "
+				      "unknown, so a difference between %ss cannot be told from a "
+				      "difference between boots.** Loops of all boots are pooled.\n\n",
+				      what, what);
 		json_object_set_new(j, "caveat", json_string(cmp_one_boot_caveat));
 		json_object_set_new(j, "unit_detail", json_string(
 			"loops within one boot per mode"));
@@ -156,7 +157,7 @@ json_t *cmp_block_modes(struct sbuf *md, struct group *const *gs, size_t k)
 			    "`repetitions >= 2` for boots).\n");
 		return j;
 	}
-	unit_text(md, gs, k, u, j);
+	unit_text(md, gs, k, u, j, "mode");
 	struct ms_vitals v[REF_MS_MAX];
 	const char *names[REF_MS_MAX];
 	size_t m = 0;
@@ -167,6 +168,41 @@ json_t *cmp_block_modes(struct sbuf *md, struct group *const *gs, size_t k)
 			continue;
 		ms_vitals(x, n, &v[m]);
 		names[m++] = gs[i]->mode;
+		free(x);
+	}
+	json_object_set_new(j, "rows", cmp_ms_block(md, names, v, m, MS_DEBIAN, true));
+	return j;
+}
+
+/* ---- between builds -------------------------------------------------------- */
+json_t *cmp_block_builds(struct sbuf *md, struct group *const *gs, size_t k)
+{
+	json_t *j = json_object();
+	if (k < 2)
+		return j;
+	enum rl_unit u = runlevel_unit(gs, k);
+	json_object_set_new(j, "unit", json_string(rl_unit_name(u)));
+	json_object_set_new(j, "mode", json_string(gs[0]->mode));
+	sb_printf(md, "\nMode `%s`, run-level comparison between builds (ns per call; baseline "
+		      "build `%s`, each build against it, %.0f%% confidence):\n\n", gs[0]->mode,
+		  gs[0]->build, LEVEL * 100.0);
+	if (u == RL_NONE) {
+		sb_puts(md, "No run-level comparison: a build has fewer than 2 boots and no "
+			    "timed loops (set `runs = R` for loop timings, `repetitions >= 2` "
+			    "for boots).\n");
+		return j;
+	}
+	unit_text(md, gs, k, u, j, "build");
+	struct ms_vitals v[REF_MS_MAX];
+	const char *names[REF_MS_MAX];
+	size_t m = 0;
+	for (size_t i = 0; i < k && m < REF_MS_MAX; i++) {
+		size_t n;
+		double *x = runlevel_sample(gs[i], u, &n);
+		if (!x)
+			continue;
+		ms_vitals(x, n, &v[m]);
+		names[m++] = gs[i]->build;
 		free(x);
 	}
 	json_object_set_new(j, "rows", cmp_ms_block(md, names, v, m, MS_DEBIAN, true));

@@ -22,6 +22,9 @@ json_t *cmp_ms_block(struct sbuf *md, const char *const *names,
 /* The modes gs[0..k-1] of one block (gs[0] the baseline) on their
  * run-level unit (runlevel_unit()), or why there is none. */
 json_t *cmp_block_modes(struct sbuf *md, struct group *const *gs, size_t k);
+/* The same for one mode between builds ([matrix] xen): gs[0] the baseline
+ * build's group, each other build's group of that mode after it. */
+json_t *cmp_block_builds(struct sbuf *md, struct group *const *gs, size_t k);
 /* Paired sender workloads: per boot (loop pairs) and across boots. */
 json_t *cmp_block_paired(struct sbuf *md, struct group *const *gs, size_t k);
 /* hyperfine: each command's runs against the first command's. */

@@ -60,6 +60,16 @@ struct rblock {
 	size_t maxruns;		/* ok runs of its best-run mode */
 	char *latency_plot, *irqs_plot;	/* plot names, NULL: none */
 	struct rcmp cmp, paired;
+	char *label;		/* "WORKLOAD", or "WORKLOAD @ BUILD" with several builds */
+};
+
+/* One mode of a workload on a host and CPU count, between builds: the
+ * baseline build's group (the first build in name order), then the others. */
+struct rbuild {
+	struct group *g[RP_MAXMODES];	/* [0] the baseline build's */
+	size_t ng;
+	char *missing;		/* builds of the workload without this mode, or NULL */
+	struct rcmp cmp;
 };
 
 /* The seed reproduction for one block of the reference's workload type. */
@@ -133,6 +143,8 @@ struct report {
 	size_t ncharts;
 	struct rsweep *sweeps;
 	size_t nsweeps;
+	struct rbuild *builds;	/* between builds ([matrix] xen) */
+	size_t nbuilds;
 	struct rhf *hf;		/* d.nhf */
 	struct rcmp perf_rep;	/* perf stat, repeated */
 	size_t nplots;		/* drawn by render_plots() */

@@ -107,6 +107,12 @@ else
 	out=$build/xen-$xen
 fi
 if [ -n "$print_dir" ]; then echo "$out"; exit 0; fi
+# A tree's version is known before anything is written: refuse early.
+if [ -n "$src_dir" ]; then
+	ver=$(tree_version "$src_dir")
+	[ -n "$(series_dir "$(series_name "$ver")")" ] ||
+		die "Xen $ver (XEN_SRC=$src_dir) has no patch series (hv-patch/$(series_name "$ver")/); supported: $(supported)"
+fi
 
 # Before per-version folders, the 4.17 build was build/xen: move it (its
 # download and ccache with it); build/xen stays a link to the 4.17 build,

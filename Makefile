@@ -136,6 +136,11 @@ HV_XEN := $(HV_DIR)/xen
 HV_RUN_ARGS := $(if $(XEN_SRC)$(filter command line environment,$(origin XEN)),--xen $(HV_XEN))
 hv: deps
 	@bash mk/hv.sh $(BUILD) $(HV_ARGS)
+# mk/hv.sh's versions, folders, series and refusals (no download, no build).
+.PHONY: hv-script-test
+hv-script-test:
+	@bash tests/hv/test_hv_sh.sh
+UNIT_EXTRA += hv-script-test
 
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)

@@ -280,6 +280,16 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 		fprintf(stderr, "ipibench run: %s\n", err);
 		return 2;
 	}
+	/* A set is of one build: a resume on another is refused. */
+	const char *had = json_string_value(json_object_get(json_object_get(res.root, "host"),
+							    "xen_build"));
+	if (had && strcmp(had, c->matrix.build->label)) {
+		fprintf(stderr, "ipibench run: %s/results.json: $.host.xen_build: its runs are of "
+			"build %s, not %s (resume with --xen %s)\n", dir, had,
+			c->matrix.build->label, had);
+		results_close(&res);
+		return 2;
+	}
 	rc = do_run(&res, c, quiet);
 	results_close(&res);
 	return rc;

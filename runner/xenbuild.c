@@ -98,12 +98,13 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 	if (!spec || !*spec) {
 		snprintf(dir, sizeof(dir), "%s/xen", build_dir());
 	} else if (!strchr(spec, '/')) {
-		if (!is_version_name(spec)) {
-			snprintf(err, errlen, "neither a version name (4.17, 4.20) nor a path "
-				 "to a built xen");
+		/* A version name, or a build's label (src-ID: BUILD/xen-src-ID). */
+		snprintf(dir, sizeof(dir), "%s/xen-%s", build_dir(), spec);
+		if (!is_version_name(spec) && (stat(dir, &st) || !S_ISDIR(st.st_mode))) {
+			snprintf(err, errlen, "neither a version name (4.17, 4.20), a build's name "
+				 "(src-ID for build/xen-src-ID) nor a path to a built xen");
 			return -1;
 		}
-		snprintf(dir, sizeof(dir), "%s/xen-%s", build_dir(), spec);
 	} else if (!stat(spec, &st) && S_ISDIR(st.st_mode)) {
 		snprintf(dir, sizeof(dir), "%s", spec);
 	} else {

@@ -2,8 +2,8 @@
  * A hypervisor build: what `make hv` left in build/xen-4.17/,
  * build/xen-4.20/ or build/xen-src-ID/ (mk/hv.sh), named in a config's
  * `[matrix] xen = ...`, `ipibench run --xen` or `ipibench boot --xen` by a
- * version name (4.17: build/xen-4.17/xen) or a path (the xen binary or its
- * folder).  Its build-info gives the version, where the source came from
+ * version name (4.17: build/xen-4.17/xen), a build's label (src-ID:
+ * build/xen-src-ID/xen) or a path (the xen binary or its folder).  Its build-info gives the version, where the source came from
  * and the series hash; the version decides which x2APIC modes exist.
  */
 #ifndef IPIBENCH_XENBUILD_H

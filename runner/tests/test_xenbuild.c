@@ -154,7 +154,11 @@ static void test_resolve(void **state)
 		 "4.20; name a build of your own tree by its path, build/xen-src-ID/xen)", root);
 	assert_string_equal(err, want);
 	assert_int_equal(xen_build_resolve("staging", &b, err, sizeof(err)), -1);
-	assert_string_equal(err, "neither a version name (4.17, 4.20) nor a path to a built xen");
+	assert_string_equal(err, "neither a version name (4.17, 4.20), a build's name (src-ID for "
+			    "build/xen-src-ID) nor a path to a built xen");
+	/* A build's label names it too (what results.json's xen_build holds). */
+	assert_int_equal(xen_build_resolve("src-4.23-dev-196-gc447b7308b", &b, err, sizeof(err)), 0);
+	assert_string_equal(b.version, "4.23-unstable");
 	assert_int_equal(xen_build_resolve("/nonexistent/xen", &b, err, sizeof(err)), -1);
 	assert_string_equal(err, "/nonexistent/xen: No such file or directory (make hv builds it)");
 	snprintf(want, sizeof(want), "%s/bad/xen", root);

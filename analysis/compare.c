@@ -6,7 +6,9 @@
  *   - paired senders: loop pairs within one boot (B - A per pair);
  *   - hyperfine: runs of each command against the first;
  *   - perf stat: repeated files of one name stem, per event.
- * Per-call samples never enter a test here.
+ * Per-call samples never enter a test here.  Each comparison is computed
+ * once into its struct (compare.h); the _md and _json functions only
+ * render it.
  */
 #include <math.h>
 #include <stdint.h>
@@ -61,33 +63,54 @@ json_t *cmp_diff_json(const struct ms_diff *d, const char *vs)
 		"proven", d->welch_proven);
 }
 
-/* A ministat block: names (shown in the code block: plain names only),
- * vitals, each row compared with row 0.  Returns the JSON rows. */
-json_t *cmp_ms_block(struct sbuf *md, const char *const *names,
-		     const struct ms_vitals *v, size_t k, enum ms_style style,
-		     bool welch)
+/* ---- a ministat block ------------------------------------------------------ */
+void cmp_ms_compute(struct cmp_ms *c, const char *const *names, const struct ms_vitals *v,
+		    size_t k, enum ms_style style, bool welch)
 {
-	json_t *rows = json_array();
+	memset(c, 0, sizeof(*c));
+	c->k = k < REF_MS_MAX ? k : REF_MS_MAX;
+	c->style = style;
+	c->welch = welch;
+	for (size_t i = 0; i < c->k; i++) {
+		c->names[i] = xstrdup(names[i]);
+		c->v[i] = v[i];
+		if (i)
+			ms_compare(&v[0], &v[i], LEVEL, &c->d[i]);
+	}
+}
+
+void cmp_ms_md(struct sbuf *md, const struct cmp_ms *c)
+{
 	sb_puts(md, "```\n");
-	for (size_t i = 0; i < k; i++)
-		sb_printf(md, "%c %s\n", ms_symbol(i), names[i]);
+	for (size_t i = 0; i < c->k; i++)
+		sb_printf(md, "%c %s\n", ms_symbol(i), c->names[i]);
 	ms_format_head(md);
-	ms_format_vitals(md, 0, &v[0]);
-	json_t *j0 = cmp_vitals_json(&v[0]);
-	json_object_set_new(j0, "name", json_string(names[0]));
-	json_array_append_new(rows, j0);
-	for (size_t i = 1; i < k; i++) {
-		struct ms_diff d;
-		ms_compare(&v[0], &v[i], LEVEL, &d);
-		ms_format_vitals(md, i, &v[i]);
-		ms_format_diff(md, &d, welch, style);
-		json_t *j = cmp_vitals_json(&v[i]);
-		json_object_set_new(j, "name", json_string(names[i]));
-		json_object_set_new(j, "comparison", cmp_diff_json(&d, names[0]));
-		json_array_append_new(rows, j);
+	for (size_t i = 0; i < c->k; i++) {
+		ms_format_vitals(md, i, &c->v[i]);
+		if (i)
+			ms_format_diff(md, &c->d[i], c->welch, c->style);
 	}
 	sb_puts(md, "```\n");
+}
+
+json_t *cmp_ms_json(const struct cmp_ms *c)
+{
+	json_t *rows = json_array();
+	for (size_t i = 0; i < c->k; i++) {
+		json_t *j = cmp_vitals_json(&c->v[i]);
+		json_object_set_new(j, "name", json_string(c->names[i]));
+		if (i)
+			json_object_set_new(j, "comparison", cmp_diff_json(&c->d[i], c->names[0]));
+		json_array_append_new(rows, j);
+	}
 	return rows;
+}
+
+void cmp_ms_free(struct cmp_ms *c)
+{
+	for (size_t i = 0; i < c->k; i++)
+		free(c->names[i]);
+	c->k = 0;
 }
 
 /* ---- between modes --------------------------------------------------------- */
@@ -100,33 +123,84 @@ static const char *range(char *b, size_t lo, size_t hi)
 	return b;
 }
 
-static void unit_text(struct sbuf *md, struct group *const *gs, size_t k,
-		      enum rl_unit u, json_t *j, const char *what)
+static void modes_or_builds(struct cmp_modes *c, struct group *const *gs, size_t k,
+			    bool by_build)
 {
-	size_t bmin = SIZE_MAX, bmax = 0, lmin = SIZE_MAX, lmax = 0;
-	bool from_loops = true;
+	memset(c, 0, sizeof(*c));
+	c->done = true;
+	c->by_build = by_build;
+	if (!k)
+		return;
+	c->baseline = by_build ? gs[0]->build : gs[0]->mode;
+	c->mode = gs[0]->mode;
+	c->unit = runlevel_unit(gs, k);
+	c->boots_min = c->loops_min = SIZE_MAX;
+	c->from_loops = true;
 	for (size_t i = 0; i < k; i++) {
 		size_t nl = runlevel_mode_loops(gs[i]);
-		bmin = gs[i]->nrr < bmin ? gs[i]->nrr : bmin;
-		bmax = gs[i]->nrr > bmax ? gs[i]->nrr : bmax;
-		lmin = nl < lmin ? nl : lmin;
-		lmax = nl > lmax ? nl : lmax;
-		from_loops &= nl > 0;
+		c->boots_min = gs[i]->nrr < c->boots_min ? gs[i]->nrr : c->boots_min;
+		c->boots_max = gs[i]->nrr > c->boots_max ? gs[i]->nrr : c->boots_max;
+		c->loops_min = nl < c->loops_min ? nl : c->loops_min;
+		c->loops_max = nl > c->loops_max ? nl : c->loops_max;
+		c->from_loops &= nl > 0;
 	}
+	if (c->unit == RL_NONE)
+		return;
+	struct ms_vitals v[REF_MS_MAX];
+	const char *names[REF_MS_MAX];
+	size_t m = 0;
+	for (size_t i = 0; i < k && m < REF_MS_MAX; i++) {
+		size_t n;
+		double *x = runlevel_sample(gs[i], c->unit, &n);
+		if (!x)
+			continue;
+		ms_vitals(x, n, &v[m]);
+		names[m++] = by_build ? gs[i]->build : gs[i]->mode;
+		free(x);
+	}
+	cmp_ms_compute(&c->ms, names, v, m, MS_DEBIAN, true);
+}
+
+void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
+{
+	modes_or_builds(c, gs, k, false);
+}
+
+void cmp_builds_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
+{
+	modes_or_builds(c, gs, k, true);
+}
+
+void cmp_modes_md(struct sbuf *md, const struct cmp_modes *c)
+{
 	char rb[48];
-	if (u == RL_BOOTS) {
+	const char *what = c->by_build ? "build" : "mode";
+	if (!c->done || !c->baseline)
+		return;
+	if (c->by_build)
+		sb_printf(md, "\nMode `%s`, run-level comparison between builds (ns per call; "
+			      "baseline build `%s`, each build against it, %.0f%% confidence):\n\n",
+			  c->mode, c->baseline, LEVEL * 100.0);
+	else
+		sb_printf(md, "\nRun-level comparison (ns per call; baseline `%s`, each mode "
+			      "against it, %.0f%% confidence):\n\n", c->baseline, LEVEL * 100.0);
+	if (c->unit == RL_NONE) {
+		sb_printf(md, "No run-level comparison: a %s has fewer than 2 boots and no "
+			      "timed loops. Per-call samples of one boot are not independent "
+			      "observations of a %s (set `runs = R` for loop timings, "
+			      "`repetitions >= 2` for boots).\n", what, what);
+		return;
+	}
+	if (c->unit == RL_BOOTS) {
 		sb_printf(md,
 			  "Unit: **boots** (%s per %s). A boot's value is the mean ns per "
 			  "call of %s. The variance between boots is in the error.\n\n",
-			  range(rb, bmin, bmax), what, from_loops ? "its timed loops" :
+			  range(rb, c->boots_min, c->boots_max), what, c->from_loops ? "its timed loops" :
 			  "its per-call samples (these results have no loop timings)");
-		json_object_set_new(j, "unit_detail", json_string(
-			from_loops ? "boots: per-boot mean of its timed loops" :
-				     "boots: per-boot mean of its per-call samples"));
-	} else if (u == RL_LOOPS) {
+	} else if (c->unit == RL_LOOPS) {
 		sb_printf(md, "Unit: **timed loops** (%s per %s; ns per call = loop "
-			      "ns / calls).\n\n", range(rb, lmin, lmax), what);
-		if (bmax <= 1)
+			      "ns / calls).\n\n", range(rb, c->loops_min, c->loops_max), what);
+		if (c->boots_max <= 1)
 			sb_printf(md, "**Note, %s.** The verdicts below compare loops of one "
 				      "boot with loops of another: they say nothing more about the "
 				      "%ss.\n\n", cmp_one_boot_caveat, what);
@@ -134,127 +208,73 @@ static void unit_text(struct sbuf *md, struct group *const *gs, size_t k,
 			sb_printf(md, "**Some %s has fewer than 2 boots: boot-to-boot variance is "
 				      "unknown, so a difference between %ss cannot be told from a "
 				      "difference between boots.** Loops of all boots are pooled.\n\n",
-				      what, what);
+				  what, what);
+	}
+	cmp_ms_md(md, &c->ms);
+}
+
+json_t *cmp_modes_json(const struct cmp_modes *c)
+{
+	json_t *j = json_object();
+	if (!c->baseline)
+		return j;
+	json_object_set_new(j, "unit", json_string(rl_unit_name(c->unit)));
+	if (c->by_build)
+		json_object_set_new(j, "mode", json_string(c->mode));
+	if (c->unit == RL_NONE)
+		return j;
+	if (c->unit == RL_BOOTS) {
+		json_object_set_new(j, "unit_detail", json_string(
+			c->from_loops ? "boots: per-boot mean of its timed loops" :
+					"boots: per-boot mean of its per-call samples"));
+	} else if (c->unit == RL_LOOPS) {
 		json_object_set_new(j, "caveat", json_string(cmp_one_boot_caveat));
 		json_object_set_new(j, "unit_detail", json_string(
 			"loops within one boot per mode"));
 	}
-}
-
-json_t *cmp_block_modes(struct sbuf *md, struct group *const *gs, size_t k)
-{
-	json_t *j = json_object();
-	if (!k)
-		return j;
-	enum rl_unit u = runlevel_unit(gs, k);
-	json_object_set_new(j, "unit", json_string(rl_unit_name(u)));
-	sb_printf(md, "\nRun-level comparison (ns per call; baseline `%s`, each mode against "
-		      "it, %.0f%% confidence):\n\n", gs[0]->mode, LEVEL * 100.0);
-	if (u == RL_NONE) {
-		sb_puts(md, "No run-level comparison: a mode has fewer than 2 boots and no "
-			    "timed loops. Per-call samples of one boot are not independent "
-			    "observations of a mode (set `runs = R` for loop timings, "
-			    "`repetitions >= 2` for boots).\n");
-		return j;
-	}
-	unit_text(md, gs, k, u, j, "mode");
-	struct ms_vitals v[REF_MS_MAX];
-	const char *names[REF_MS_MAX];
-	size_t m = 0;
-	for (size_t i = 0; i < k && m < REF_MS_MAX; i++) {
-		size_t n;
-		double *x = runlevel_sample(gs[i], u, &n);
-		if (!x)
-			continue;
-		ms_vitals(x, n, &v[m]);
-		names[m++] = gs[i]->mode;
-		free(x);
-	}
-	json_object_set_new(j, "rows", cmp_ms_block(md, names, v, m, MS_DEBIAN, true));
+	json_object_set_new(j, "rows", cmp_ms_json(&c->ms));
 	return j;
 }
 
-/* ---- between builds -------------------------------------------------------- */
-json_t *cmp_block_builds(struct sbuf *md, struct group *const *gs, size_t k)
+void cmp_modes_free(struct cmp_modes *c)
 {
-	json_t *j = json_object();
-	if (k < 2)
-		return j;
-	enum rl_unit u = runlevel_unit(gs, k);
-	json_object_set_new(j, "unit", json_string(rl_unit_name(u)));
-	json_object_set_new(j, "mode", json_string(gs[0]->mode));
-	sb_printf(md, "\nMode `%s`, run-level comparison between builds (ns per call; baseline "
-		      "build `%s`, each build against it, %.0f%% confidence):\n\n", gs[0]->mode,
-		  gs[0]->build, LEVEL * 100.0);
-	if (u == RL_NONE) {
-		sb_puts(md, "No run-level comparison: a build has fewer than 2 boots and no "
-			    "timed loops (set `runs = R` for loop timings, `repetitions >= 2` "
-			    "for boots).\n");
-		return j;
-	}
-	unit_text(md, gs, k, u, j, "build");
-	struct ms_vitals v[REF_MS_MAX];
-	const char *names[REF_MS_MAX];
-	size_t m = 0;
-	for (size_t i = 0; i < k && m < REF_MS_MAX; i++) {
-		size_t n;
-		double *x = runlevel_sample(gs[i], u, &n);
-		if (!x)
-			continue;
-		ms_vitals(x, n, &v[m]);
-		names[m++] = gs[i]->build;
-		free(x);
-	}
-	json_object_set_new(j, "rows", cmp_ms_block(md, names, v, m, MS_DEBIAN, true));
-	return j;
+	cmp_ms_free(&c->ms);
 }
 
 /* ---- paired senders ------------------------------------------------------- */
-static json_t *paired_one(struct sbuf *md, const struct group *g, size_t r)
+static struct cmp_pair *pair_add(struct cmp_paired *c)
+{
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	memset(&c->v[c->n], 0, sizeof(c->v[c->n]));
+	return &c->v[c->n++];
+}
+
+/* One boot's loop pairs (run r of g); false when it has none. */
+static bool paired_one(struct cmp_paired *c, const struct group *g, size_t r)
 {
 	double *a, *b;
 	const char *na, *nb;
 	size_t np = runlevel_pairs(g, r, &a, &b, &na, &nb);
 	if (!np)
-		return NULL;
-	bool aa = !strcmp(na, nb);
-	const struct run_rec *rr = &g->rr[r];
-	sb_printf(md, "\n**IPI send routine, one boot** (run `%s`, mode %s): %s (A) against "
-		      "%s (B)%s; unit: loop pairs within one boot (%zu pairs), ns per call.\n\n",
-		  rr->id, g->mode, na, nb, aa ? ", **A/A control**" : "", np);
-	if (rr->arm_by_order)
-		sb_puts(md, "(A/A: the loops carry no `arm`; A is the first loop of each pair "
-			    "in results.json.)\n\n");
-	struct ms_vitals v[2];
-	ms_vitals(a, np, &v[0]);
-	ms_vitals(b, np, &v[1]);
-	struct ms_paired p;
-	ms_paired(a, b, np, LEVEL, &p);
-	sb_puts(md, "```\n");
-	sb_printf(md, "x %s (A)\n+ %s (B)\n", na, nb);
-	ms_format_head(md);
-	ms_format_vitals(md, 0, &v[0]);
-	ms_format_vitals(md, 1, &v[1]);
-	sb_puts(md, "Paired difference B - A over the pairs:\n");
-	ms_format_paired(md, &p);
-	sb_puts(md, "```\n");
-	json_t *j = json_pack(
-		"{s:s, s:s, s:s, s:s, s:b, s:b, s:s, s:s, s:I, s:o, s:o,"
-		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}}",
-		"label", "IPI send routine, one boot", "unit", "loop pairs within one boot",
-		"run", rr->id, "mode", g->mode, "a_a", aa, "arm_by_order", rr->arm_by_order,
-		"sender_a", na, "sender_b", nb, "pairs", (json_int_t)np,
-		"a", cmp_vitals_json(&v[0]), "b", cmp_vitals_json(&v[1]),
-		"paired", "mean_difference", jr(p.mean_d), "half_width", jr(p.half),
-		"percent", jr(p.pct), "percent_half_width", jr(p.pct_half),
-		"sd_difference", jr(p.sd_d), "t", jr(p.t), "df", jr(p.df), "proven", p.proven);
+		return false;
+	struct cmp_pair *p = pair_add(c);
+	p->run = g->rr[r].id;
+	p->mode = g->mode;
+	p->a = na;
+	p->b = nb;
+	p->aa = !strcmp(na, nb);
+	p->arm_by_order = g->rr[r].arm_by_order;
+	p->n = np;
+	ms_vitals(a, np, &p->va);
+	ms_vitals(b, np, &p->vb);
+	ms_paired(a, b, np, LEVEL, &p->p);
 	free(a);
 	free(b);
-	return j;
+	return true;
 }
 
 /* Several boots of one paired workload: the boot as the unit. */
-static json_t *paired_boots(struct sbuf *md, const struct group *g)
+static void paired_boots(struct cmp_paired *c, const struct group *g)
 {
 	double *ma = xcalloc(g->nrr, sizeof(double)), *mb = xcalloc(g->nrr, sizeof(double));
 	size_t nb = 0;
@@ -274,43 +294,97 @@ static json_t *paired_boots(struct sbuf *md, const struct group *g)
 		free(a);
 		free(b);
 	}
-	json_t *j = NULL;
 	if (nb >= 2) {
-		struct ms_paired p;
-		ms_paired(ma, mb, nb, LEVEL, &p);
-		sb_printf(md, "\nAcross boots (mode %s): unit: **boots** (%zu), each the mean of "
-			      "its pairs; %s (A) against %s (B):\n\n```\n", g->mode, nb, na, nbn);
-		ms_format_paired(md, &p);
-		sb_puts(md, "```\n");
-		j = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "unit", "boots",
-			      "mode", g->mode, "boots", (json_int_t)nb,
-			      "mean_difference", jr(p.mean_d), "half_width", jr(p.half),
-			      "percent", jr(p.pct), "percent_half_width", jr(p.pct_half),
-			      "proven", p.proven);
+		struct cmp_pair *p = pair_add(c);
+		p->across_boots = true;
+		p->mode = g->mode;
+		p->a = na;
+		p->b = nbn;
+		p->n = nb;
+		ms_paired(ma, mb, nb, LEVEL, &p->p);
 	}
 	free(ma);
 	free(mb);
-	return j;
 }
 
-json_t *cmp_block_paired(struct sbuf *md, struct group *const *gs, size_t k)
+void cmp_paired_compute(struct cmp_paired *c, struct group *const *gs, size_t k)
+{
+	memset(c, 0, sizeof(*c));
+	c->done = true;
+	for (size_t i = 0; i < k; i++) {
+		for (size_t r = 0; r < gs[i]->nrr; r++)
+			paired_one(c, gs[i], r);
+		paired_boots(c, gs[i]);
+	}
+}
+
+void cmp_paired_md(struct sbuf *md, const struct cmp_paired *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cmp_pair *p = &c->v[i];
+		if (p->across_boots) {
+			sb_printf(md, "\nAcross boots (mode %s): unit: **boots** (%zu), each the mean of "
+				      "its pairs; %s (A) against %s (B):\n\n```\n", p->mode, p->n, p->a,
+				  p->b);
+			ms_format_paired(md, &p->p);
+			sb_puts(md, "```\n");
+			continue;
+		}
+		sb_printf(md, "\n**IPI send routine, one boot** (run `%s`, mode %s): %s (A) against "
+			      "%s (B)%s; unit: loop pairs within one boot (%zu pairs), ns per call.\n\n",
+			  p->run, p->mode, p->a, p->b, p->aa ? ", **A/A control**" : "", p->n);
+		if (p->arm_by_order)
+			sb_puts(md, "(A/A: the loops carry no `arm`; A is the first loop of each pair "
+				    "in results.json.)\n\n");
+		sb_puts(md, "```\n");
+		sb_printf(md, "x %s (A)\n+ %s (B)\n", p->a, p->b);
+		ms_format_head(md);
+		ms_format_vitals(md, 0, &p->va);
+		ms_format_vitals(md, 1, &p->vb);
+		sb_puts(md, "Paired difference B - A over the pairs:\n");
+		ms_format_paired(md, &p->p);
+		sb_puts(md, "```\n");
+	}
+}
+
+json_t *cmp_paired_json(const struct cmp_paired *c)
 {
 	json_t *arr = json_array();
-	for (size_t i = 0; i < k; i++) {
-		for (size_t r = 0; r < gs[i]->nrr; r++) {
-			json_t *j = paired_one(md, gs[i], r);
-			if (j)
-				json_array_append_new(arr, j);
-		}
-		json_t *jb = paired_boots(md, gs[i]);
-		if (jb)
-			json_array_append_new(arr, jb);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct cmp_pair *p = &c->v[i];
+		const struct ms_paired *d = &p->p;
+		if (p->across_boots)
+			json_array_append_new(arr, json_pack(
+				"{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "unit", "boots",
+				"mode", p->mode, "boots", (json_int_t)p->n,
+				"mean_difference", jr(d->mean_d), "half_width", jr(d->half),
+				"percent", jr(d->pct), "percent_half_width", jr(d->pct_half),
+				"proven", d->proven));
+		else
+			json_array_append_new(arr, json_pack(
+				"{s:s, s:s, s:s, s:s, s:b, s:b, s:s, s:s, s:I, s:o, s:o,"
+				" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}}",
+				"label", "IPI send routine, one boot", "unit", "loop pairs within one boot",
+				"run", p->run, "mode", p->mode, "a_a", p->aa, "arm_by_order", p->arm_by_order,
+				"sender_a", p->a, "sender_b", p->b, "pairs", (json_int_t)p->n,
+				"a", cmp_vitals_json(&p->va), "b", cmp_vitals_json(&p->vb),
+				"paired", "mean_difference", jr(d->mean_d), "half_width", jr(d->half),
+				"percent", jr(d->pct), "percent_half_width", jr(d->pct_half),
+				"sd_difference", jr(d->sd_d), "t", jr(d->t), "df", jr(d->df),
+				"proven", d->proven));
 	}
 	return arr;
 }
 
+void cmp_paired_free(struct cmp_paired *c)
+{
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
 /* ---- hyperfine ------------------------------------------------------------ */
-json_t *cmp_hyperfine(struct sbuf *md, const struct hf_file *h)
+void cmp_hyperfine_compute(struct cmp_ms *c, const struct hf_file *h)
 {
 	struct ms_vitals v[REF_MS_MAX];
 	char names[REF_MS_MAX][32];
@@ -324,12 +398,22 @@ json_t *cmp_hyperfine(struct sbuf *md, const struct hf_file *h)
 		np[k] = names[k];
 		k++;
 	}
-	if (k < 1)
-		return json_null();
+	cmp_ms_compute(c, np, v, k, MS_DEBIAN, true);
+}
+
+void cmp_hyperfine_md(struct sbuf *md, const struct cmp_ms *c)
+{
+	if (!c->k)
+		return;
 	sb_printf(md, "\nministat, seconds per run; unit: **hyperfine runs** of each "
 		      "command (numbered as in the table), each against command %s:\n\n",
-		  names[0] + 8);
-	return cmp_ms_block(md, np, v, k, MS_DEBIAN, true);
+		  c->names[0] + 8);
+	cmp_ms_md(md, c);
+}
+
+json_t *cmp_hyperfine_json(const struct cmp_ms *c)
+{
+	return c->k ? cmp_ms_json(c) : json_null();
 }
 
 /* ---- perf stat, repeated --------------------------------------------------- */
@@ -359,11 +443,12 @@ static bool perf_value(const struct perf_row *r, double *v)
 	return end != r->value;
 }
 
-json_t *cmp_perf(struct sbuf *md, const struct perf_file *f, size_t nf)
+void cmp_perf_compute(struct cmp_perf *c, const struct perf_file *f, size_t nf)
 {
-	json_t *out = json_array();
+	memset(c, 0, sizeof(*c));
 	if (nf < 2)
-		return out;
+		return;
+	c->path0 = f[0].path;
 	/* stems in order of appearance */
 	char *stems[REF_MS_MAX];
 	size_t ns = 0;
@@ -377,7 +462,6 @@ json_t *cmp_perf(struct sbuf *md, const struct perf_file *f, size_t nf)
 		else
 			free(s);
 	}
-	bool header = false;
 	/* events of the first file */
 	for (size_t e = 0; e < f[0].n; e++) {
 		const char *ev = f[0].rows[e].event;
@@ -407,19 +491,43 @@ json_t *cmp_perf(struct sbuf *md, const struct perf_file *f, size_t nf)
 		}
 		if (!k)
 			continue;
-		if (!header) {
-			sb_puts(md, "\n## perf stat, repeated\n\nOne value per perf stat file; "
-				    "files whose names differ only by a trailing number are "
-				    "repetitions of one measurement (unit: **perf stat runs**), "
-				    "each compared with the first.\n");
-			header = true;
-		}
-		sb_printf(md, "\nEvent %zu of %s:\n\n", e + 1, f[0].path);
-		json_t *rows = cmp_ms_block(md, names, v, k, MS_DEBIAN, true);
-		json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "event", ev, "unit",
-						     "perf stat runs", "rows", rows));
+		c->ev = xrealloc(c->ev, (c->n + 1) * sizeof(*c->ev));
+		c->ev[c->n].event = ev;
+		c->ev[c->n].index = e;
+		cmp_ms_compute(&c->ev[c->n++].ms, names, v, k, MS_DEBIAN, true);
 	}
 	for (size_t s = 0; s < ns; s++)
 		free(stems[s]);
+}
+
+void cmp_perf_md(struct sbuf *md, const struct cmp_perf *c)
+{
+	if (c->n)
+		sb_puts(md, "\n## perf stat, repeated\n\nOne value per perf stat file; "
+			    "files whose names differ only by a trailing number are "
+			    "repetitions of one measurement (unit: **perf stat runs**), "
+			    "each compared with the first.\n");
+	for (size_t i = 0; i < c->n; i++) {
+		sb_printf(md, "\nEvent %zu of %s:\n\n", c->ev[i].index + 1, c->path0);
+		cmp_ms_md(md, &c->ev[i].ms);
+	}
+}
+
+json_t *cmp_perf_json(const struct cmp_perf *c)
+{
+	json_t *out = json_array();
+	for (size_t i = 0; i < c->n; i++)
+		json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "event", c->ev[i].event,
+						     "unit", "perf stat runs",
+						     "rows", cmp_ms_json(&c->ev[i].ms)));
 	return out;
+}
+
+void cmp_perf_free(struct cmp_perf *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		cmp_ms_free(&c->ev[i].ms);
+	free(c->ev);
+	c->ev = NULL;
+	c->n = 0;
 }

@@ -168,53 +168,51 @@ void ms_format_vitals(struct sbuf *b, size_t i, const struct ms_vitals *v)
 		  v->min, v->max, v->median, v->avg, v->stddev);
 }
 
+/* ministat's verdict: "Difference at P% confidence" with the difference,
+ * its half width and the same in percent, or "No difference proven". */
+static void verdict(struct sbuf *b, bool proven, double level, double diff, double half,
+		    double pct, double pct_half)
+{
+	if (!proven) {
+		sb_printf(b, "No difference proven at %.1f%% confidence\n", level * 100.0);
+		return;
+	}
+	sb_printf(b, "Difference at %.1f%% confidence\n", level * 100.0);
+	sb_printf(b, "\t%g +/- %g\n", diff, half);
+	sb_printf(b, "\t%g%% +/- %g%%\n", pct, pct_half);
+}
+
 void ms_format_diff(struct sbuf *b, const struct ms_diff *d, bool with_welch,
 		    enum ms_style style)
 {
-	double pct = d->level * 100.0;
 	if (!d->ok) {
 		sb_puts(b, "(fewer than 2 samples: no comparison)\n");
 		return;
 	}
-	if (d->proven) {
-		sb_printf(b, "Difference at %.1f%% confidence\n", pct);
-		sb_printf(b, "\t%g +/- %g\n", d->diff, d->half);
-		sb_printf(b, "\t%g%% +/- %g%%\n", d->pct,
-			  style == MS_FREEBSD ? d->pct_half_freebsd : d->pct_half);
+	verdict(b, d->proven, d->level, d->diff, d->half, d->pct,
+		style == MS_FREEBSD ? d->pct_half_freebsd : d->pct_half);
+	if (d->proven)
 		sb_printf(b, "\t(Student's t, pooled s = %g)\n", d->spool);
-	} else {
-		sb_printf(b, "No difference proven at %.1f%% confidence\n", pct);
-	}
 	if (!with_welch || !d->var_differ)
 		return;
 	sb_printf(b, "Variances differ (F = %.3g, p = %.2g): Welch's t, df = %.1f:\n",
 		  d->f, d->f_p, d->welch_df);
-	if (d->welch_proven) {
-		sb_printf(b, "Difference at %.1f%% confidence\n", pct);
-		sb_printf(b, "\t%g +/- %g\n", d->diff, d->welch_half);
-		sb_printf(b, "\t%g%% +/- %g%%\n", d->pct, d->welch_pct_half);
+	verdict(b, d->welch_proven, d->level, d->diff, d->welch_half, d->pct, d->welch_pct_half);
+	if (d->welch_proven)
 		sb_puts(b, "\t(Welch's t)\n");
-	} else {
-		sb_printf(b, "No difference proven at %.1f%% confidence\n", pct);
-	}
 }
 
 void ms_format_paired(struct sbuf *b, const struct ms_paired *p)
 {
-	double pct = p->level * 100.0;
 	if (!p->ok) {
 		sb_puts(b, "(fewer than 2 pairs: no comparison)\n");
 		return;
 	}
-	if (p->proven) {
-		sb_printf(b, "Difference at %.1f%% confidence\n", pct);
-		sb_printf(b, "\t%g +/- %g\n", p->mean_d, p->half);
-		sb_printf(b, "\t%g%% +/- %g%%\n", p->pct, p->pct_half);
+	verdict(b, p->proven, p->level, p->mean_d, p->half, p->pct, p->pct_half);
+	if (p->proven)
 		sb_printf(b, "\t(paired Student's t on %zu differences, sd = %g)\n", p->n,
 			  p->sd_d);
-	} else {
-		sb_printf(b, "No difference proven at %.1f%% confidence\n", pct);
+	else
 		sb_printf(b, "\t(paired Student's t on %zu differences: mean %g +/- %g)\n",
 			  p->n, p->mean_d, p->half);
-	}
 }

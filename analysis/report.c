@@ -93,11 +93,6 @@ static json_t *jreal(double v)
 }
 
 /* A model's JSON (kept by the model: a new reference). */
-static json_t *jref(json_t *j)
-{
-	return json_incref(j);
-}
-
 static int cmp_groups(const void *a, const void *b)
 {
 	const struct group *x = a, *y = b;
@@ -266,10 +261,10 @@ static void seed_ministat(const struct report *r, const struct rseed *s, struct 
 	sb_printf(md, "ministat, reference (%s; %ld CPUs, %s; %s; printed by %s):\n\n",
 		  mt, rm->cpus, rm->emulated ? "emulated" : "hardware", mu, mb);
 	free(mt), free(mu), free(mb);
-	sb_puts(md, s->ms_ref.md.s);
+	cmp_ms_md(md, &s->ms_ref);
 	sb_printf(md, "\nministat, measured (%ld CPUs, %s): ", g0->cpus,
 		  g0->emulated ? "**emulated, QEMU TCG**" : "hardware");
-	if (!s->ms_meas.json) {
+	if (!s->has_meas) {
 		sb_puts(md, "no run-level sample (no timed loops and fewer than 2 boots "
 			    "per mode): nothing to set beside the reference.\n\n");
 		return;
@@ -279,7 +274,7 @@ static void seed_ministat(const struct report *r, const struct rseed *s, struct 
 		  s->ms_unit == RL_LOOPS ? "; **one boot per mode: boot-to-boot variance is "
 		  "unknown, so a difference between modes cannot be told from a "
 		  "difference between boots**" : "");
-	sb_puts(md, s->ms_meas.md.s);
+	cmp_ms_md(md, &s->ms_meas);
 	sb_puts(md, "\n");
 }
 
@@ -404,10 +399,8 @@ static void section_block(const struct rblock *b, struct sbuf *md)
 	block_warnings(b, md);
 	if (b->has.samples)
 		block_latency(b, md);
-	if (b->cmp.json)
-		sb_puts(md, b->cmp.md.s ? b->cmp.md.s : "");
-	if (b->paired.json)
-		sb_puts(md, b->paired.md.s ? b->paired.md.s : "");
+	cmp_modes_md(md, &b->cmp);
+	cmp_paired_md(md, &b->paired);
 	if (b->has.icr || b->has.vec)
 		block_counters(b, md);
 	if (b->has.irq)
@@ -488,8 +481,7 @@ static void section_hyperfine(const struct report *r, struct sbuf *md)
 				  c->max);
 			free(mc);
 		}
-		if (x->ms.md.s)
-			sb_puts(md, x->ms.md.s);
+		cmp_hyperfine_md(md, &x->ms);
 		if (x->plot)
 			md_plot(md, x->plot, "hyperfine times");
 	}
@@ -516,8 +508,7 @@ static void section_perf(const struct report *r, struct sbuf *md)
 			free(me), free(mu), free(mv), free(mpc), free(mm), free(mmu);
 		}
 	}
-	if (r->perf_rep.md.s)
-		sb_puts(md, r->perf_rep.md.s);
+	cmp_perf_md(md, &r->perf_rep);
 }
 
 static void section_failed(const struct report *r, struct sbuf *md)
@@ -559,8 +550,8 @@ static void section_builds(const struct report *r, struct sbuf *md)
 		if (x->missing)
 			sb_printf(md, "\nMode `%s`: no runs on build %s (a build whose Xen has no "
 				      "such mode, or whose runs failed).\n", g->mode, x->missing);
-		if (x->cmp.json)
-			sb_puts(md, x->cmp.md.s ? x->cmp.md.s : "");
+		if (x->cmp.done)
+			cmp_modes_md(md, &x->cmp);
 		else
 			sb_printf(md, "\nMode `%s`: only build `%s` ran it: nothing to compare.\n",
 				  g->mode, g->build);
@@ -660,10 +651,10 @@ static json_t *json_reference(const struct reference *ref)
 static json_t *json_seed_ministat(const struct report *r, const struct rseed *s)
 {
 	json_t *jmeas = json_pack("{s:s}", "unit", rl_unit_name(s->ms_unit));
-	if (s->ms_meas.json)
-		json_object_set_new(jmeas, "rows", jref(s->ms_meas.json));
+	if (s->has_meas)
+		json_object_set_new(jmeas, "rows", cmp_ms_json(&s->ms_meas));
 	return json_pack("{s:s, s:o, s:o}", "reference_path", r->ref_ms.path,
-			 "reference", jref(s->ms_ref.json), "measured", jmeas);
+			 "reference", cmp_ms_json(&s->ms_ref), "measured", jmeas);
 }
 
 static json_t *json_seed_block(const struct report *r, const struct rseed *s)
@@ -761,10 +752,10 @@ static json_t *json_block(const struct report *r, size_t i)
 	json_t *jb = json_pack("{s:s, s:s, s:s, s:I, s:b, s:o}", "workload", g0->workload,
 			       "type", g0->type, "host", g0->host, "cpus", (json_int_t)g0->cpus,
 			       "emulated", g0->emulated, "modes", modes);
-	if (b->cmp.json)
-		json_object_set_new(jb, "comparison", jref(b->cmp.json));
-	if (b->paired.json)
-		json_object_set_new(jb, "paired", jref(b->paired.json));
+	if (b->cmp.done)
+		json_object_set_new(jb, "comparison", cmp_modes_json(&b->cmp));
+	if (b->paired.done)
+		json_object_set_new(jb, "paired", cmp_paired_json(&b->paired));
 	if (b->latency_plot)
 		json_object_set_new(jb, "plots", json_pack("[s]", b->latency_plot));
 	return jb;
@@ -802,7 +793,7 @@ static json_t *json_hyperfine(const struct report *r, size_t f)
 			"ratio_to_first", k ? jreal(c->mean / c0->mean) : json_real(1.0)));
 	}
 	return json_pack("{s:s, s:o, s:s, s:o}", "path", h->path, "commands", jcmds,
-			 "unit", "hyperfine runs", "ministat", jref(x->ms.json));
+			 "unit", "hyperfine runs", "ministat", cmp_hyperfine_json(&x->ms));
 }
 
 static json_t *json_perf(const struct report *r, size_t f)
@@ -863,13 +854,13 @@ static json_t *render_json(const struct report *r)
 		for (size_t k = 0; k < x->ng; k++)
 			json_array_append_new(names, json_string(x->g[k]->build));
 		json_object_set_new(b, "builds", names);
-		json_object_set_new(b, "comparison", x->cmp.json ? jref(x->cmp.json) : json_null());
+		json_object_set_new(b, "comparison", x->cmp.done ? cmp_modes_json(&x->cmp) : json_null());
 		json_array_append_new(builds, b);
 	}
 	json_object_set_new(j, "builds", builds);
 	json_object_set_new(j, "hyperfine", json_list(r, r->d.nhf, json_hyperfine));
 	json_object_set_new(j, "perf_stat", json_list(r, r->d.nperf, json_perf));
-	json_object_set_new(j, "perf_stat_repeated", jref(r->perf_rep.json));
+	json_object_set_new(j, "perf_stat_repeated", cmp_perf_json(&r->perf_rep));
 	json_object_set_new(j, "failed_runs", json_failed(&r->d));
 	return j;
 }

@@ -21,17 +21,11 @@
 #include <jansson.h>
 
 #include "ipibench/modes.h"
+#include "analysis/compare.h"
 #include "analysis/internal.h"
 
 #define RP_MAXMODES 8	/* modes in one chart or sweep */
 #define RP_MAXBOXES 16	/* hyperfine commands in one box plot */
-
-/* A comparison made by compare.c, which formats its Markdown and its JSON
- * at once: both kept until the renderers run. */
-struct rcmp {
-	struct sbuf md;
-	json_t *json;		/* NULL: no such comparison */
-};
 
 /* One mode of a block: its group and the figures derived from it. */
 struct rmode {
@@ -59,7 +53,8 @@ struct rblock {
 	struct block_has has;
 	size_t maxruns;		/* ok runs of its best-run mode */
 	char *latency_plot, *irqs_plot;	/* plot names, NULL: none */
-	struct rcmp cmp, paired;
+	struct cmp_modes cmp;	/* .done: has.runlevel and a mode with a sample */
+	struct cmp_paired paired;	/* .done: has.pairs */
 	char *label;		/* "WORKLOAD", or "WORKLOAD @ BUILD" with several builds */
 };
 
@@ -69,7 +64,7 @@ struct rbuild {
 	struct group *g[RP_MAXMODES];	/* [0] the baseline build's */
 	size_t ng;
 	char *missing;		/* builds of the workload without this mode, or NULL */
-	struct rcmp cmp;
+	struct cmp_modes cmp;	/* .done: two builds or more ran it */
 };
 
 /* The seed reproduction for one block of the reference's workload type. */
@@ -83,7 +78,8 @@ struct rseed {
 	bool shorthand;		/* a mode of the claim took the shorthand */
 	/* the ministat table beside the reference's (ref_ms) */
 	bool ministat;		/* a ministat reference is shown */
-	struct rcmp ms_ref, ms_meas;	/* ms_meas.json NULL: no run-level sample */
+	struct cmp_ms ms_ref, ms_meas;
+	bool has_meas;		/* false: no run-level sample */
 	enum rl_unit ms_unit;
 	const char *ms_unit_text;
 };
@@ -121,7 +117,7 @@ struct rsweep {
 /* One hyperfine file. */
 struct rhf {
 	const struct hf_file *h;
-	struct rcmp ms;
+	struct cmp_ms ms;	/* k == 0: no command has 2 runs */
 	size_t box_cmd[RP_MAXBOXES];	/* commands with times, boxed */
 	size_t nbox;
 	char *plot;		/* NULL: no command has times */
@@ -146,7 +142,7 @@ struct report {
 	struct rbuild *builds;	/* between builds ([matrix] xen) */
 	size_t nbuilds;
 	struct rhf *hf;		/* d.nhf */
-	struct rcmp perf_rep;	/* perf stat, repeated */
+	struct cmp_perf perf_rep;	/* perf stat, repeated */
 	size_t nplots;		/* drawn by render_plots() */
 	char err[AN_ERRLEN];
 };

@@ -124,13 +124,13 @@ static void block_compare(struct report *r, struct rblock *b)
 			gs[k++] = g;
 	}
 	if (b->has.runlevel && k)
-		b->cmp.json = cmp_block_modes(&b->cmp.md, gs, k);
+		cmp_modes_compute(&b->cmp, gs, k);
 	if (b->has.pairs) {
 		struct group *all[REF_MS_MAX];
 		size_t n = 0;
 		for (size_t j = b->first; j < b->end && n < REF_MS_MAX; j++)
 			all[n++] = &d->groups[j];
-		b->paired.json = cmp_block_paired(&b->paired.md, all, n);
+		cmp_paired_compute(&b->paired, all, n);
 	}
 }
 
@@ -172,7 +172,7 @@ static void seed_ministat(struct report *r, struct rseed *s)
 	const char *names[REF_MS_MAX];
 	for (size_t i = 0; i < rm->nms; i++)
 		names[i] = rm->ms_mode[i];
-	s->ms_ref.json = cmp_ms_block(&s->ms_ref.md, names, rm->ms, rm->nms, MS_FREEBSD, false);
+	cmp_ms_compute(&s->ms_ref, names, rm->ms, rm->nms, MS_FREEBSD, false);
 	struct group *gs[REF_MS_MAX];
 	size_t k = 0;
 	for (size_t i = 0; i < rm->nms; i++) {
@@ -200,7 +200,8 @@ static void seed_ministat(struct report *r, struct rseed *s)
 		mn[m++] = gs[i]->mode;
 		free(x);
 	}
-	s->ms_meas.json = cmp_ms_block(&s->ms_meas.md, mn, v, m, MS_DEBIAN, true);
+	cmp_ms_compute(&s->ms_meas, mn, v, m, MS_DEBIAN, true);
+	s->has_meas = true;
 }
 
 /* Mean ns per call over g's timed loops of its own send routine (loop
@@ -363,7 +364,7 @@ static void sweeps_compute(struct report *r)
 static void hf_compute(struct rhf *x, const struct hf_file *h, size_t f)
 {
 	x->h = h;
-	x->ms.json = cmp_hyperfine(&x->ms.md, h);
+	cmp_hyperfine_compute(&x->ms, h);
 	for (size_t j = 0; j < h->n && x->nbox < RP_MAXBOXES; j++)
 		if (h->cmds[j].n)
 			x->box_cmd[x->nbox++] = j;
@@ -419,7 +420,7 @@ static void builds_place(struct report *r, size_t bi, size_t be)
 			continue;
 		}
 		if (x.ng >= 2)
-			x.cmp.json = cmp_block_builds(&x.cmp.md, x.g, x.ng);
+			cmp_builds_compute(&x.cmp, x.g, x.ng);
 		r->builds = xrealloc(r->builds, (r->nbuilds + 1) * sizeof(*r->builds));
 		r->builds[r->nbuilds++] = x;
 	}
@@ -453,13 +454,7 @@ void report_compute(struct report *r)
 	r->hf = xcalloc(d->nhf ? d->nhf : 1, sizeof(*r->hf));
 	for (size_t f = 0; f < d->nhf; f++)
 		hf_compute(&r->hf[f], &d->hf[f], f);
-	r->perf_rep.json = cmp_perf(&r->perf_rep.md, d->perf, d->nperf);
-}
-
-static void rcmp_free(struct rcmp *c)
-{
-	sb_free(&c->md);
-	json_decref(c->json);
+	cmp_perf_compute(&r->perf_rep, d->perf, d->nperf);
 }
 
 void report_model_free(struct report *r)
@@ -471,19 +466,19 @@ void report_model_free(struct report *r)
 		free(b->modes);
 		free(b->latency_plot);
 		free(b->irqs_plot);
-		rcmp_free(&b->cmp);
-		rcmp_free(&b->paired);
+		cmp_modes_free(&b->cmp);
+		cmp_paired_free(&b->paired);
 		free(b->label);
 	}
 	free(r->blocks);
 	for (size_t i = 0; i < r->nbuilds; i++) {
 		free(r->builds[i].missing);
-		rcmp_free(&r->builds[i].cmp);
+		cmp_modes_free(&r->builds[i].cmp);
 	}
 	free(r->builds);
 	for (size_t i = 0; i < r->nseeds; i++) {
-		rcmp_free(&r->seeds[i].ms_ref);
-		rcmp_free(&r->seeds[i].ms_meas);
+		cmp_ms_free(&r->seeds[i].ms_ref);
+		cmp_ms_free(&r->seeds[i].ms_meas);
 	}
 	free(r->seeds);
 	for (size_t i = 0; i < r->ncharts; i++) {
@@ -497,10 +492,10 @@ void report_model_free(struct report *r)
 	}
 	free(r->sweeps);
 	for (size_t f = 0; r->hf && f < r->d.nhf; f++) {
-		rcmp_free(&r->hf[f].ms);
+		cmp_ms_free(&r->hf[f].ms);
 		free(r->hf[f].plot);
 		free(r->hf[f].title);
 	}
 	free(r->hf);
-	rcmp_free(&r->perf_rep);
+	cmp_perf_free(&r->perf_rep);
 }

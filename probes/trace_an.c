@@ -253,6 +253,20 @@ struct tr_row *tr_summary_rows(const struct tr_summary *s, size_t *n)
 
 /* ---- IPI ---------------------------------------------------------------- */
 
+/* One send in MODE: its destinations, ICR writes and cost (NULL: not recorded). */
+static void count_send(struct tr_ipi *p, int mode, uint64_t dests, uint64_t icr,
+		       const uint32_t *cost)
+{
+	struct tr_mode *md = &p->mode[mode];
+
+	md->ops++;
+	hist_add(&md->dests, dests);
+	hist_add(&md->icr, icr);
+	md->icr_total += icr;
+	if (cost)
+		hist_add(&md->cost, *cost);
+}
+
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 {
 	struct {
@@ -279,7 +293,6 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 	if (!m)
 		return -1;
 	while (xt_merge_next(m, &r)) {
-		struct tr_mode *md;
 		uint32_t vec;
 
 		if (r.event != XT_EV_CPU_CHANGE)
@@ -292,35 +305,21 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 				goto short_rec;
 			vec = r.d[0] & 0xff;
 			mode = (r.d[0] & IPB_IPI_LOGICAL) ? TR_LOGICAL : TR_PHYS;
-			md = &p->mode[mode];
-			md->ops++;
-			hist_add(&md->dests, r.d[1]);
-			hist_add(&md->icr, r.d[2]);
-			md->icr_total += r.d[2];
-			hist_add(&md->cost, r.d[3]);
+			count_send(p, mode, r.d[1], r.d[2], &r.d[3]);
 			break;
 		case IPB_TRC_APIC_SEND_IPI_ALLBUT:
 			if (r.nextra < 3)
 				goto short_rec;
 			vec = r.d[0] & 0xff;
 			mode = TR_SHORTHAND;
-			md = &p->mode[mode];
-			md->ops++;
-			hist_add(&md->dests, r.d[1]);
-			hist_add(&md->icr, 1);
-			md->icr_total++;
-			hist_add(&md->cost, r.d[2]);
+			count_send(p, mode, r.d[1], 1, &r.d[2]);
 			break;
 		case IPB_TRC_APIC_SEND_IPI_SELF:
 			if (r.nextra < 1)
 				goto short_rec;
 			vec = r.d[0] & 0xff;
 			mode = TR_SELF;
-			md = &p->mode[mode];
-			md->ops++;
-			hist_add(&md->dests, 1);
-			hist_add(&md->icr, 1);
-			md->icr_total++;
+			count_send(p, mode, 1, 1, NULL);
 			break;
 		case IPB_TRC_APIC_IPI_RECV:
 			if (r.nextra < 1)

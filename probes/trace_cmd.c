@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,34 @@ struct topts {
 	uint32_t top;		/* diff: rows shown in text (0 = all) */
 };
 
+/*
+ * A per-file analysis, as each subcommand hooks into the one per-file loop
+ * (for_each_file) or, for diff, into read_file() directly.  ST is the
+ * analysis's own state (SIZE bytes, zeroed before run()).
+ */
+#define NO_CHUNKS SIZE_MAX
+
+struct analysis {
+	size_t size;
+	int (*run)(void *st, const struct xt_file *f);	/* 0, or -1: out of memory */
+	void (*fini)(void *st);
+	/*
+	 * What refuse_empty() and the anomaly report need: where ST keeps its
+	 * records (uint64_t), chunks (uint64_t; NO_CHUNKS: not counted, there
+	 * is one unless every byte was skipped) and anomalies (struct xt_anom).
+	 */
+	size_t records, chunks, an;
+	json_t *(*json)(const char *path, const void *st, const struct topts *o);
+	void (*text)(const char *path, const void *st, const struct topts *o);
+};
+
+/*
+ * A subcommand: each of its files analysed on its own (per_file, through
+ * for_each_file()), or fn for one that takes its files together (diff).
+ */
 struct subcmd {
 	const char *name;
+	const struct analysis *per_file;
 	int (*fn)(struct topts *o, int nfiles, char **files);
 	int min_files, max_files;	/* max 0: unlimited */
 	const char *usage;
@@ -40,10 +67,8 @@ struct subcmd {
 };
 
 static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n);
-static int do_summary(struct topts *o, int n, char **files);
+static const struct analysis summary_analysis, ipi_analysis, irq_analysis;
 static int do_diff(struct topts *o, int n, char **files);
-static int do_ipi(struct topts *o, int n, char **files);
-static int do_irq(struct topts *o, int n, char **files);
 
 static const char common_help[] =
 	"Files are read as xentrace writes them: per-CPU chunks, each opened by a\n"
@@ -64,18 +89,18 @@ static const char common_help[] =
 	"2 usage error.\n";
 
 static const struct subcmd subcmds[] = {
-	{ "summary", do_summary, 1, 0, "summary FILE... [--json]",
+	{ "summary", &summary_analysis, NULL, 1, 0, "summary FILE... [--json]",
 	  "One row per event name with its count (Xen's events by their xentrace\n"
 	  "`formats` names, TRC_64_FLAG variants folded, runstate changes decoded,\n"
 	  "ipibench's APIC events as apic:*, unknown events by hex ID), then the\n"
 	  "records, chunks, lost records and wrap_buffer records of each CPU.\n"
 	  "Each FILE is summarised on its own.\n" },
-	{ "diff", do_diff, 2, 2, "diff A B [--json] [--top N]",
+	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N]",
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
 	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
 	  "(largest absolute change first).  --top N shows only the first N rows\n"
 	  "(0, the default, shows all; N up to 4294967295).\n" },
-	{ "ipi", do_ipi, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
+	{ "ipi", &ipi_analysis, NULL, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
 	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
 	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"
 	  "shorthand (ALLBUT), self - the number of operations and the distribution\n"
@@ -90,7 +115,7 @@ static const struct subcmd subcmds[] = {
 	  "TSC cycles become ns with --tsc-khz KHZ, else with the apic:tsc_khz record\n"
 	  "the ipibench collector writes; without either, cycles only.\n"
 	  "Percentiles come from a log-linear histogram: within 1/64 of the sample.\n" },
-	{ "irq", do_irq, 1, 0, "irq FILE... [--json]",
+	{ "irq", &irq_analysis, NULL, 1, 0, "irq FILE... [--json]",
 	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, apic:ipi_recv,\n"
 	  "and bogus_vector = TRC_HW_IRQ_UNMAPPED_VECTOR), per IRQ (count, mean\n"
 	  "handling cycles from do_irq's TSCs) and per IPI vector.\n" },
@@ -160,21 +185,6 @@ static bool refuse_empty(const char *path, uint64_t len, uint64_t chunks, uint64
 	return true;
 }
 
-/*
- * A per-file analysis, as each subcommand hooks into the one per-file loop
- * (for_each_file) or, for diff, into read_file() directly.  ST is the
- * analysis's own state (SIZE bytes, zeroed before run()).
- */
-struct analysis {
-	size_t size;
-	int (*run)(void *st, const struct xt_file *f);	/* 0, or -1: out of memory */
-	void (*fini)(void *st);
-	/* What refuse_empty() and the anomaly report need. */
-	void (*counts)(const void *st, const struct xt_file *f, uint64_t *chunks,
-		       uint64_t *records, const struct xt_anom **an);
-	json_t *(*json)(const char *path, const void *st, const struct topts *o);
-	void (*text)(const char *path, const void *st, const struct topts *o);
-};
 
 /*
  * Analyse the open file F (PATH) into ST: run, refuse a file with nothing
@@ -185,7 +195,7 @@ struct analysis {
 static int read_file(const struct analysis *a, const struct topts *o, const char *path,
 		     const struct xt_file *f, void *st, int *rc)
 {
-	const struct xt_anom *an;
+	const struct xt_anom *an = (const void *)((const char *)st + a->an);
 	uint64_t chunks, records;
 
 	if (a->run(st, f)) {
@@ -193,7 +203,9 @@ static int read_file(const struct analysis *a, const struct topts *o, const char
 		*rc = 1;
 		return -1;
 	}
-	a->counts(st, f, &chunks, &records, &an);
+	records = *(const uint64_t *)(const void *)((const char *)st + a->records);
+	chunks = a->chunks == NO_CHUNKS ? an->skipped_bytes < f->len :
+		 *(const uint64_t *)(const void *)((const char *)st + a->chunks);
 	if (refuse_empty(path, f->len, chunks, records, an)) {
 		*rc = 1;
 		return -1;
@@ -357,26 +369,12 @@ static void summary_text(const char *path, const void *st, const struct topts *o
 static int summary_run(void *st, const struct xt_file *f) { return tr_summary_run(st, f); }
 static void summary_fini(void *st) { tr_summary_fini(st); }
 
-static void summary_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
-			   uint64_t *records, const struct xt_anom **an)
-{
-	const struct tr_summary *s = st;
-
-	(void)f;
-	*chunks = s->chunks;
-	*records = s->records;
-	*an = &s->an;
-}
-
 static const struct analysis summary_analysis = {
-	sizeof(struct tr_summary), summary_run, summary_fini, summary_counts,
-	summary_json, summary_text,
+	.size = sizeof(struct tr_summary), .run = summary_run, .fini = summary_fini,
+	.records = offsetof(struct tr_summary, records),
+	.chunks = offsetof(struct tr_summary, chunks), .an = offsetof(struct tr_summary, an),
+	.json = summary_json, .text = summary_text,
 };
-
-static int do_summary(struct topts *o, int n, char **files)
-{
-	return for_each_file(&summary_analysis, o, n, files);
-}
 
 /* ---- diff ------------------------------------------------------------------- */
 
@@ -617,22 +615,9 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 	print_anom_line(&p->an);
 }
 
-static int do_ipi(struct topts *o, int n, char **files);
-static int do_irq(struct topts *o, int n, char **files);
 
 static int ipi_run(void *st, const struct xt_file *f) { return tr_ipi_run(st, f); }
 static void ipi_fini(void *st) { tr_ipi_fini(st); }
-
-static void ipi_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
-		       uint64_t *records, const struct xt_anom **an)
-{
-	const struct tr_ipi *p = st;
-
-	/* Every byte skipped: no chunk (the merged reader has no count). */
-	*chunks = p->an.skipped_bytes < f->len;
-	*records = p->records;
-	*an = &p->an;
-}
 
 /* TSC kHz: --tsc-khz, else the file's apic:tsc_khz record (0: cycles only). */
 static double ipi_khz(const struct tr_ipi *p, const struct topts *o)
@@ -651,13 +636,12 @@ static void ipi_text_hook(const char *path, const void *st, const struct topts *
 }
 
 static const struct analysis ipi_analysis = {
-	sizeof(struct tr_ipi), ipi_run, ipi_fini, ipi_counts, ipi_json_hook, ipi_text_hook,
+	.size = sizeof(struct tr_ipi), .run = ipi_run, .fini = ipi_fini,
+	.records = offsetof(struct tr_ipi, records),
+	.chunks = NO_CHUNKS,   /* the merged reader counts none */
+	.an = offsetof(struct tr_ipi, an),
+	.json = ipi_json_hook, .text = ipi_text_hook,
 };
-
-static int do_ipi(struct topts *o, int n, char **files)
-{
-	return for_each_file(&ipi_analysis, o, n, files);
-}
 
 /* ---- irq ---------------------------------------------------------------------- */
 
@@ -754,25 +738,12 @@ static void irq_text(const char *path, const void *st, const struct topts *o)
 static int irq_run(void *st, const struct xt_file *f) { return tr_irq_run(st, f); }
 static void irq_fini(void *st) { tr_irq_fini(st); }
 
-static void irq_counts(const void *st, const struct xt_file *f, uint64_t *chunks,
-		       uint64_t *records, const struct xt_anom **an)
-{
-	const struct tr_irq *q = st;
-
-	(void)f;
-	*chunks = q->chunks;
-	*records = q->records;
-	*an = &q->an;
-}
-
 static const struct analysis irq_analysis = {
-	sizeof(struct tr_irq), irq_run, irq_fini, irq_counts, irq_json, irq_text,
+	.size = sizeof(struct tr_irq), .run = irq_run, .fini = irq_fini,
+	.records = offsetof(struct tr_irq, records),
+	.chunks = offsetof(struct tr_irq, chunks), .an = offsetof(struct tr_irq, an),
+	.json = irq_json, .text = irq_text,
 };
-
-static int do_irq(struct topts *o, int n, char **files)
-{
-	return for_each_file(&irq_analysis, o, n, files);
-}
 
 /* ---- entry --------------------------------------------------------------------- */
 
@@ -876,5 +847,6 @@ int cmd_trace(int argc, char **argv)
 	}
 	if ((rc = parse_topts(sc, argc - 1, argv + 1, &o, &nfiles, &files)) >= 0)
 		return rc;
-	return sc->fn(&o, nfiles, files);
+	return sc->per_file ? for_each_file(sc->per_file, &o, nfiles, files) :
+			      sc->fn(&o, nfiles, files);
 }

@@ -39,6 +39,7 @@
 #include "ipibench/modes.h"
 #include "runner/backend.h"
 #include "runner/util.h"
+#include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
 extern const struct host_backend_ops backend_qemu;
@@ -71,20 +72,14 @@ static int listed(size_t i, unsigned int flags, const char *key)
 /* "a, b or c": the listed() backends' names, in table order. */
 static const char *names(char *buf, size_t len, unsigned int flags, const char *key)
 {
-	size_t n = 0, total = 0, k = 0;
+	const char *words[sizeof(host_backends) / sizeof(host_backends[0])];
+	size_t k = 0;
 
 	for (size_t i = 0; host_backends[i]; i++)
-		total += listed(i, flags, key);
-	buf[0] = '\0';
-	for (size_t i = 0; host_backends[i] && n < len; i++) {
-		if (!listed(i, flags, key))
-			continue;
-		k++;
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      k == 1 ? "" : k == total ? " or " : ", ",
-				      host_backends[i]->name);
-	}
-	return buf;
+		if (listed(i, flags, key))
+			words[k++] = host_backends[i]->name;
+	words[k] = NULL;
+	return wl_or_list(buf, len, words);
 }
 
 const char *host_backend_names(char *buf, size_t len, unsigned int flags)
@@ -123,34 +118,22 @@ const struct host_setting *host_setting_find(const struct host_setting *tab, con
 	return NULL;
 }
 
-/* "a or b": S's choices, for messages. */
+/* "a or b": S's choices, for messages (as a workload param's). */
 static const char *choice_list(const struct host_setting *s, char *buf, size_t len)
 {
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (const char *const *c = s->choices; c && *c && n < len; c++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      c == s->choices ? "" : c[1] ? ", " : " or ", *c);
-	return buf;
+	return wl_or_list(buf, len, s->choices);
 }
 
 int host_setting_set(const struct host_setting *s, void *settings, const char *v,
 		     char *err, size_t errlen)
 {
 	char *field = (char *)settings + s->offset, q[128], list[128];
-	char *end;
 	long n;
 
 	switch (s->type) {
 	case HS_UINT:
-		errno = 0;
-		n = strtol(v, &end, 10);
-		if (!*v || *end || errno || n < s->min || n > s->max) {
-			snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld",
-				 s->key, v, s->min, s->max);
+		if (wl_parse_int(s->key, v, 10, s->min, s->max, &n, err, errlen))
 			return -1;
-		}
 		*(unsigned int *)(void *)field = (unsigned int)n;
 		return 0;
 	case HS_CHOICE:

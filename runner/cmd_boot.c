@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ipibench/modes.h"
 #include "runner/backend.h"
 #include "runner/backends/qemu.h"
 #include "runner/hostopts.h"
@@ -25,7 +26,7 @@ static const struct { const char *opt, *key; } keyed[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: ipibench boot --mode physical|cluster|mixed [--cpus N] [options]\n"
+"usage: ipibench boot --mode MODE [--cpus N] [options]\n"
 "\n"
 "Boot the patched Xen under QEMU in one x2APIC destination mode, run the\n"
 "dom0 agent (and a job, if given), and report the APIC driver Xen selected.\n"
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 "is not the one the mode asks for, or the timeout passes.  QEMU is always\n"
 "stopped before ipibench exits.\n"
 "\n"
-"  --mode M        physical, cluster or mixed (x2apic-mode=M)\n"
+"  --mode M        %s (x2apic-mode=M; default %s)\n"
 "  --cpus N        physical CPUs (default 8)\n"
 "  --maxcpus M     let Xen allow for M-N hotpluggable CPUs (default N)\n"
 "  --timeout S     give up after S seconds (default 240 + 4 per CPU)\n"
@@ -48,7 +49,7 @@ static void usage(FILE *f)
 "  -q, --quiet     no progress lines\n"
 "and the qemu backend's [host] keys, by the rules a config's are checked by\n"
 "(TCG threading multi: a host thread per vCPU; single: one host thread runs\n"
-"the vCPUs in turn):\n");
+"the vCPUs in turn):\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT));
 	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++) {
 		const struct host_setting *s = host_setting_find(backend_qemu.settings, keyed[i].key);
 		char line[512];

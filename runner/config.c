@@ -47,11 +47,11 @@ static int set_err(struct parse *ps, const char *fmt, ...)
 static int get_uint(struct parse *ps, const char *key, const char *v, long min, long max,
 		    unsigned int *out)
 {
-	char *end;
-	long n = strtol(v, &end, 10);
+	char err[256];
+	long n;
 
-	if (!*v || *end || n < min || n > max)
-		return set_err(ps, "%s = '%s': expected an integer from %ld to %ld", key, v, min, max);
+	if (wl_parse_int(key, v, 10, min, max, &n, err, sizeof(err)))
+		return set_err(ps, "%s", err);
 	*out = (unsigned int)n;
 	return 1;
 }
@@ -116,18 +116,43 @@ static int backend_settings(const char *file, struct parse *ps, char *err, size_
 	return 0;
 }
 
+#define LIST_MAX 256
+
+/*
+ * The items of K's list value V ("a, b, c": commas and spaces between), cut
+ * in BUF (LIST_MAX bytes): their number, or 0 with the error set (V too
+ * long, or no item).
+ */
+static size_t list_items(struct parse *ps, const char *k, const char *v, char *buf,
+			 char **items)
+{
+	char *save = NULL;
+	size_t n = 0;
+
+	if (strlen(v) >= LIST_MAX)
+		return set_err(ps, "%s: longer than %d bytes", k, LIST_MAX - 1), 0;
+	snprintf(buf, LIST_MAX, "%s", v);
+	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+		items[n++] = t;   /* at most LIST_MAX / 2 of them */
+	if (!n)
+		set_err(ps, "%s: empty", k);
+	return n;
+}
+
 static int matrix_key(struct parse *ps, const char *k, const char *v)
 {
 	struct config *c = ps->c;
 
-	if (!strcmp(k, "modes")) {
-		char buf[256], *save = NULL;
+	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
+	size_t n;
 
-		if (strlen(v) >= sizeof(buf))
-			return set_err(ps, "modes: longer than 255 bytes");
-		snprintf(buf, sizeof(buf), "%s", v);
+	if (!strcmp(k, "modes")) {
+		if (!(n = list_items(ps, k, v, buf, items)))
+			return 0;
 		c->matrix.nmodes = 0;
-		for (char *m = strtok_r(buf, ", ", &save); m; m = strtok_r(NULL, ", ", &save)) {
+		for (size_t j = 0; j < n; j++) {
+			const char *m = items[j];
+
 			if (!mode_genapic(m))
 				return set_err(ps, "modes: '%s' is not a mode (%s)", m, mode_list());
 			for (unsigned int i = 0; i < c->matrix.nmodes; i++)
@@ -137,21 +162,18 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 				return set_err(ps, "modes: too many modes in '%s'", v);
 			snprintf(c->matrix.modes[c->matrix.nmodes++], 16, "%s", m);
 		}
-		if (!c->matrix.nmodes)
-			return set_err(ps, "modes: empty");
 		c->matrix.modes_given = 1;
 		ps->modes_line = ps->line;
 		return 1;
 	}
 	if (!strcmp(k, "xen")) {
 		/* Resolved in finish(): whether each is built is not a syntax matter. */
-		char buf[1024], *save = NULL;
-
-		if (strlen(v) >= sizeof(buf))
-			return set_err(ps, "xen: longer than %zu bytes", sizeof(buf) - 1);
-		snprintf(buf, sizeof(buf), "%s", v);
+		if (!(n = list_items(ps, k, v, buf, items)))
+			return 0;
 		ps->nxen = 0;
-		for (char *x = strtok_r(buf, ", ", &save); x; x = strtok_r(NULL, ", ", &save)) {
+		for (size_t j = 0; j < n; j++) {
+			const char *x = items[j];
+
 			if (ps->nxen == CFG_MAX_XEN)
 				return set_err(ps, "xen: at most %d builds", CFG_MAX_XEN);
 			if (strlen(x) >= sizeof(ps->xen_specs[0]))
@@ -162,32 +184,25 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 					return set_err(ps, "xen: %s is listed twice", x);
 			snprintf(ps->xen_specs[ps->nxen++], sizeof(ps->xen_specs[0]), "%s", x);
 		}
-		if (!ps->nxen)
-			return set_err(ps, "xen: empty");
 		ps->xen_line = ps->line;
 		return 1;
 	}
 	if (!strcmp(k, "repetitions"))
 		return get_uint(ps, k, v, 1, 1000, &c->matrix.repetitions);
 	if (!strcmp(k, "cpus")) {
-		char buf[256], *save = NULL;
-
-		if (strlen(v) >= sizeof(buf))
-			return set_err(ps, "cpus: longer than 255 bytes");
-		snprintf(buf, sizeof(buf), "%s", v);
+		if (!(n = list_items(ps, k, v, buf, items)))
+			return 0;
 		c->matrix.ncpus = 0;
-		for (char *n = strtok_r(buf, ", ", &save); n; n = strtok_r(NULL, ", ", &save)) {
+		for (size_t j = 0; j < n; j++) {
 			if (c->matrix.ncpus == CFG_MAX_SWEEP)
 				return set_err(ps, "cpus: at most 16 CPU counts in '%s'", v);
-			if (!get_uint(ps, "cpus", n, 1, 4096, &c->matrix.cpus[c->matrix.ncpus]))
+			if (!get_uint(ps, "cpus", items[j], 1, 4096, &c->matrix.cpus[c->matrix.ncpus]))
 				return 0;
 			for (unsigned int i = 0; i < c->matrix.ncpus; i++)
 				if (c->matrix.cpus[i] == c->matrix.cpus[c->matrix.ncpus])
-					return set_err(ps, "cpus: %s is listed twice", n);
+					return set_err(ps, "cpus: %s is listed twice", items[j]);
 			c->matrix.ncpus++;
 		}
-		if (!c->matrix.ncpus)
-			return set_err(ps, "cpus: empty");
 		return 1;
 	}
 	if (!strcmp(k, "seed"))

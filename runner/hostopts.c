@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ipibench/modes.h"
 #include "runner/hostopts.h"
 #include "runner/util.h"
 
@@ -22,7 +23,7 @@ unsigned int host_default_timeout(unsigned int cpus)
 void host_opts_default(struct host_opts *o, unsigned int cpus)
 {
 	memset(o, 0, sizeof(*o));
-	o->mode = "mixed";
+	o->mode = ipibench_mode_name(IPIBENCH_MODE_DEFAULT);
 	o->cpus = cpus;
 	o->maxcpus = cpus;
 	o->timeout_s = host_default_timeout(cpus);

@@ -10,7 +10,7 @@ struct host_paths {
 };
 
 void host_paths_default(struct host_paths *p);
-/* Defaults for a host of N CPUs: mode mixed, no settings, progress on stderr. */
+/* Defaults for a host of N CPUs: IPIBENCH_MODE_DEFAULT, no settings, progress on stderr. */
 void host_opts_default(struct host_opts *o, unsigned int cpus);
 /* The default timeout for a boot of N CPUs (seconds, TCG). */
 unsigned int host_default_timeout(unsigned int cpus);

@@ -79,35 +79,50 @@ int wl_cpus_parse(const char *s, unsigned char *bits, unsigned int nbits)
 	return 0;
 }
 
-/* "a, b or c" for messages. */
-static const char *choice_list(const struct wl_param *p)
+const char *wl_or_list(char *buf, size_t len, const char *const *words)
 {
-	static char buf[256];
 	size_t n = 0;
 
 	buf[0] = '\0';
-	const char *const *all = choices_of(p);
-
-	for (const char *const *c = all; c && *c && n < sizeof(buf); c++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
-				      c == all ? "" : c[1] ? ", " : " or ", *c);
+	for (const char *const *w = words; w && *w && n < len; w++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      w == words ? "" : w[1] ? ", " : " or ", *w);
 	return buf;
 }
 
-json_t *wl_param_value(const struct wl_param *p, const char *v, char *err, size_t errlen)
+/* P's choices, "a, b or c", for messages. */
+static const char *choice_list(const struct wl_param *p)
+{
+	static char buf[256];
+
+	return wl_or_list(buf, sizeof(buf), choices_of(p));
+}
+
+int wl_parse_int(const char *key, const char *v, int base, long min, long max, long *out,
+		 char *err, size_t errlen)
 {
 	char *end;
 	long n;
 
+	errno = 0;
+	n = strtol(v, &end, base);
+	if (!*v || *end || errno || n < min || n > max) {
+		snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld", key, v, min,
+			 max);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+json_t *wl_param_value(const struct wl_param *p, const char *v, char *err, size_t errlen)
+{
+	long n;
+
 	switch (p->kind) {
 	case WL_UINT:
-		errno = 0;
-		n = strtol(v, &end, 0);
-		if (!*v || *end || errno || n < p->min || n > p->max) {
-			snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld",
-				 p->key, v, p->min, p->max);
+		if (wl_parse_int(p->key, v, 0, p->min, p->max, &n, err, errlen))
 			return NULL;
-		}
 		return json_integer(n);
 	case WL_BOOL:
 		if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "on"))

@@ -127,6 +127,17 @@ int wl_job_entry_check(const json_t *w, size_t idx, const struct wl_type **type,
 /* Every entry of a job (an object with an optional "workloads" array). */
 int wl_job_check(const json_t *job, char *err, size_t errlen);
 
+/*
+ * V as an integer of BASE (0: C's prefixes, 0x10) from MIN to MAX into
+ * *out: 0, or -1 with "KEY = 'V': expected an integer from MIN to MAX".
+ * The one rule for integers of workload params, [host] and [matrix] keys.
+ */
+int wl_parse_int(const char *key, const char *v, int base, long min, long max, long *out,
+		 char *err, size_t errlen);
+
+/* WORDS (NULL-terminated, may be NULL) as "a, b or c" in BUF, for messages. */
+const char *wl_or_list(char *buf, size_t len, const char *const *words);
+
 /* Parse a CPU list into a bitmap of nbits bits; -1 when malformed or out of range. */
 int wl_cpus_parse(const char *s, unsigned char *bits, unsigned int nbits);
 

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/unit/unit.h"
+
 #define DATA "analysis/tests/data"
 
 /* Run a cmd_*() with its stdout (the printed report) sent to /dev/null. */
@@ -27,19 +29,10 @@ static inline int run_quiet(int (*fn)(int, char **), int argc, char **argv)
 	return rc;
 }
 
+/* The whole file (malloc'd), NULL when unreadable. */
 static inline char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	size_t r = fread(s, 1, (size_t)n, f);
-	s[r] = '\0';
-	fclose(f);
-	return s;
+	return tu_slurp(path);
 }
 
 static inline int file_contains(const char *path, const char *needle)
@@ -97,19 +90,25 @@ static inline char *make_tmpdir(void)
 
 static inline void rm_rf(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	char p[4096];
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
+	tu_rm_rf(dir);
+}
+
+/*
+ * A cmocka fixture: a fresh temporary directory in *state, removed after
+ * the test even when an assertion failed in it
+ * (cmocka_unit_test_setup_teardown(test, tmpdir_setup, tmpdir_teardown)).
+ */
+static inline int tmpdir_setup(void **state)
+{
+	*state = make_tmpdir();
+	return *state ? 0 : -1;
+}
+
+static inline int tmpdir_teardown(void **state)
+{
+	rm_rf(*state);
+	free(*state);
+	return 0;
 }
 
 static inline char *path2(const char *dir, const char *name)

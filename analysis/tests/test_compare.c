@@ -238,8 +238,7 @@ static void report_block_equals_ministat_binary(void **state)
 
 static void repeated_perf_stat(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir();
+	char *dir = *state;
 	static const double cyc[2][3] = { { 1000, 1010, 990 }, { 1200, 1190, 1212 } };
 	for (int s = 0; s < 2; s++)
 		for (int k = 0; k < 3; k++) {
@@ -276,8 +275,6 @@ static void repeated_perf_stat(void **state)
 	json_decref(rep);
 	rm_rf(o);
 	free(o);
-	rm_rf(dir);
-	free(dir);
 }
 
 static void bad_loops_refused(void **state)
@@ -313,8 +310,7 @@ static void bad_loops_refused(void **state)
 /* An "arm" index decides the arms, whatever the order in the file. */
 static void arm_index_honoured(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir();
+	char *dir = *state;
 	char *p = path2(dir, "results.json");
 	FILE *f = fopen(p, "w");
 	fprintf(f, "{\"schema_version\": 1, \"host\": {\"name\": \"h\", \"cpus\": 4},"
@@ -346,8 +342,6 @@ static void arm_index_honoured(void **state)
 	free(b);
 	dataset_free(&d);
 	free(p);
-	rm_rf(dir);
-	free(dir);
 }
 
 int main(void)
@@ -358,9 +352,9 @@ int main(void)
 		cmocka_unit_test(paired_senders_and_a_a_control),
 		cmocka_unit_test(boot_to_boot_variance_enters_the_error),
 		cmocka_unit_test(report_block_equals_ministat_binary),
-		cmocka_unit_test(repeated_perf_stat),
+		cmocka_unit_test_setup_teardown(repeated_perf_stat, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(bad_loops_refused),
-		cmocka_unit_test(arm_index_honoured),
+		cmocka_unit_test_setup_teardown(arm_index_honoured, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

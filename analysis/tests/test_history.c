@@ -45,8 +45,7 @@ static size_t flagged(json_t *h, char list[][256], size_t max)
 
 static void flags_exactly_the_injected_slowdown(void **state)
 {
-	(void)state;
-	char *o = make_tmpdir();
+	char *o = *state;
 	char *argv[] = { "history", "-q", "-o", o, H, NULL };
 	assert_int_equal(run_quiet(cmd_history, 5, argv), 0);
 	json_t *h = load(o);
@@ -98,14 +97,11 @@ static void flags_exactly_the_injected_slowdown(void **state)
 	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.gp", o);
 	assert_true(file_contains(f, "yerrorlines"));
 	assert_false(has_tmp_files(o));
-	rm_rf(o);
-	free(o);
 }
 
 static void order_is_by_commit_date_not_arguments(void **state)
 {
-	(void)state;
-	char *o = make_tmpdir();
+	char *o = *state;
 	char *argv[] = { "history", "-q", "-o", o, H "/set5", H "/set4/results.json",
 			 H "/set3", H "/set2", H "/set1", NULL };
 	assert_int_equal(run_quiet(cmd_history, 9, argv), 0);
@@ -119,14 +115,11 @@ static void order_is_by_commit_date_not_arguments(void **state)
 	assert_int_equal(flagged(h, list, 8), 1);
 	assert_string_equal(list[0], "qemu-tcg/16/flush/mixed@" H "/set3/results.json");
 	json_decref(h);
-	rm_rf(o);
-	free(o);
 }
 
 static void fail_on_regression_exit_codes(void **state)
 {
-	(void)state;
-	char *o = make_tmpdir();
+	char *o = *state;
 	char *a1[] = { "history", "-q", "-o", o, "--fail-on-regression", H, NULL };
 	assert_int_equal(run_quiet(cmd_history, 6, a1), 3);
 	/* set3 is not the newest of its series: latest does not fail ... */
@@ -146,8 +139,6 @@ static void fail_on_regression_exit_codes(void **state)
 	char *a5[] = { "history", "-q", "-o", o, "--fail-on-regression", H "/set1", H "/set2",
 		       H "/set4", H "/set5", NULL };
 	assert_int_equal(run_quiet(cmd_history, 9, a5), 0);
-	rm_rf(o);
-	free(o);
 }
 
 /* DIR/NAME/results.json: boots/ (3 boots per mode) with commit and date
@@ -215,8 +206,7 @@ static void boots_are_the_unit_with_repetitions(void **state)
 
 static void bad_input_and_usage(void **state)
 {
-	(void)state;
-	char *o = make_tmpdir();
+	char *o = *state;
 	char *a1[] = { "history", "-q", "-o", o, DATA "/invalid.json", NULL };
 	assert_int_equal(run_quiet(cmd_history, 5, a1), 1);
 	char *a2[] = { "history", "-q", "-o", o, DATA "/hyperfine.json", NULL };
@@ -232,18 +222,16 @@ static void bad_input_and_usage(void **state)
 	char *p = path2(o, "index.html");
 	assert_int_equal(file_size(p), -1);
 	free(p);
-	rm_rf(o);
-	free(o);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(flags_exactly_the_injected_slowdown),
-		cmocka_unit_test(order_is_by_commit_date_not_arguments),
-		cmocka_unit_test(fail_on_regression_exit_codes),
+		cmocka_unit_test_setup_teardown(flags_exactly_the_injected_slowdown, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(order_is_by_commit_date_not_arguments, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(fail_on_regression_exit_codes, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(boots_are_the_unit_with_repetitions),
-		cmocka_unit_test(bad_input_and_usage),
+		cmocka_unit_test_setup_teardown(bad_input_and_usage, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

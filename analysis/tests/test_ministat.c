@@ -160,8 +160,7 @@ static void seed_512cpu_table(void **state)
  * odd N, large offsets, integers with ties, negatives, every level. */
 static void random_sets_every_level(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir();
+	char *dir = *state;
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 20261201);
 	static const size_t sizes[][4] = {
@@ -192,15 +191,12 @@ static void random_sets_every_level(void **state)
 			free(files[j]);
 	}
 	gsl_rng_free(r);
-	rm_rf(dir);
-	free(dir);
 }
 
 /* ministat's t table, df 4..105, through the half-widths it prints. */
 static void t_table_through_the_binary(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir();
+	char *dir = *state;
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 7);
 	double x[128];
@@ -227,16 +223,13 @@ static void t_table_through_the_binary(void **state)
 	assert_float_equal(ms_student_t(10, 0.80), 1.372, 1e-12);
 	assert_float_equal(ms_student_t(10, 0.99), 3.169, 1e-12);
 	gsl_rng_free(r);
-	rm_rf(dir);
-	free(dir);
 }
 
 /* A/A: two samples of one distribution; no difference, and ministat says
  * the same.  Then a real 2% shift is found. */
 static void a_a_and_a_b(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir();
+	char *dir = *state;
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 42);
 	double a[20], b[20], c[20];
@@ -267,8 +260,6 @@ static void a_a_and_a_b(void **state)
 	for (size_t i = 0; i < 3; i++)
 		free(files[i]);
 	gsl_rng_free(r);
-	rm_rf(dir);
-	free(dir);
 }
 
 /* Median for even N is ministat's upper middle; tiny samples refused. */
@@ -362,9 +353,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(seed_512cpu_table),
-		cmocka_unit_test(random_sets_every_level),
-		cmocka_unit_test(t_table_through_the_binary),
-		cmocka_unit_test(a_a_and_a_b),
+		cmocka_unit_test_setup_teardown(random_sets_every_level, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(t_table_through_the_binary, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(a_a_and_a_b, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(vitals_details),
 		cmocka_unit_test(welch_when_variances_differ),
 		cmocka_unit_test(paired_differences),

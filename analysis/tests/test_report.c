@@ -230,8 +230,7 @@ static void plots_exist(void **state)
 
 static void baseline_option(void **state)
 {
-	(void)state;
-	char *o = make_tmpdir();
+	char *o = *state;
 	char *argv[] = { "report", "-q", "--no-reference", "--baseline", "mixed", "-o", o,
 			 DATA "/three-mode", NULL };
 	assert_int_equal(run_quiet(cmd_report, 8, argv), 0);
@@ -250,8 +249,6 @@ static void baseline_option(void **state)
 	rep = save;
 	json_decref(r);
 	free(p);
-	rm_rf(o);
-	free(o);
 }
 
 static void bad_inputs(void **state)
@@ -296,8 +293,7 @@ static void bad_inputs(void **state)
 
 static void missing_gnuplot_is_an_error(void **state)
 {
-	(void)state;
-	char *o = make_tmpdir();
+	char *o = *state;
 	setenv("IPIBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
 	char *argv[] = { "report", "-q", "-o", o, DATA "/three-mode", NULL };
 	int rc = run_quiet(cmd_report, 5, argv);
@@ -312,8 +308,6 @@ static void missing_gnuplot_is_an_error(void **state)
 	unsetenv("IPIBENCH_GNUPLOT");
 	assert_non_null(strstr(err, "gnuplot not found"));
 	assert_int_equal(plot_check(err), 0);
-	rm_rf(o);
-	free(o);
 }
 
 static void detect_by_content(void **state)
@@ -375,9 +369,9 @@ int main(void)
 		cmocka_unit_test(seed_section),
 		cmocka_unit_test(other_sources_sections),
 		cmocka_unit_test(plots_exist),
-		cmocka_unit_test(baseline_option),
+		cmocka_unit_test_setup_teardown(baseline_option, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(bad_inputs),
-		cmocka_unit_test(missing_gnuplot_is_an_error),
+		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),
 		cmocka_unit_test(directory_scan_and_genapic_warning),
 	};

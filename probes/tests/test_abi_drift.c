@@ -25,6 +25,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/unit.h"
+
 #include "ipibench/abi.h"
 
 #define MAX_DEFS 128
@@ -60,28 +62,6 @@ struct parsed {
 };
 
 /* ---- reading the files ----------------------------------------------- */
-
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* The repository root: $IPIBENCH_ROOT, or the nearest parent of the
  * working directory that holds hv-patch/series. */
@@ -145,7 +125,7 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 
 	*nr_patches = 0;
 	snprintf(path, sizeof(path), "%s/hv-patch/series", root);
-	series = read_all(path);
+	series = tu_slurp(path);
 	if (!series)
 		return NULL;
 	for (char *line = strtok_r(series, "\n", &save); line;
@@ -155,7 +135,7 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 		if (!*line || *line == '#')
 			continue;
 		snprintf(path, sizeof(path), "%s/hv-patch/%s", root, line);
-		char *patch = read_all(path);
+		char *patch = tu_slurp(path);
 		if (!patch)
 			continue;
 		(*nr_patches)++;
@@ -708,7 +688,7 @@ static int setup(void **state)
 	fx->public_text = public_text_from_series(fx->root, &fx->nr_patches);
 	snprintf(path, sizeof(path), "%s/probes/include/ipibench/abi.h",
 		 fx->root);
-	fx->abi_text = read_all(path);
+	fx->abi_text = tu_slurp(path);
 	if (!fx->public_text || !fx->abi_text)
 		return -1;
 	*state = fx;

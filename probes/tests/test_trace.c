@@ -402,6 +402,25 @@ static void test_ipi_latency_merge(void **st)
 	free(x.b);
 }
 
+/* FILE analysed by the ipi subcommand's analysis into P (F mapped). */
+static void ipi_of(const char *file, struct tr_ipi *p, struct xt_file *f)
+{
+	char err[256];
+
+	assert_int_equal(xt_map(f, file, err, sizeof(err)), 0);
+	assert_int_equal(tr_ipi_run(p, f), 0);
+}
+
+/* The slot of group KEY in P (it must be there). */
+static uint32_t group_slot(const struct tr_ipi *p, uint64_t key)
+{
+	for (uint32_t i = 0; i < p->groups.cap; i++)
+		if (p->groups.used[i] && p->groups.key[i] == key)
+			return i;
+	fail_msg("no group 0x%llx", (unsigned long long)key);
+	return 0;
+}
+
 /* A real trace from the agent (40 pCPUs under QEMU, physical mode): the
  * flush to CPUs 1,17,33 makes 3 ICR writes per operation, and the
  * apic:icr_write records agree with the sends' counts. */
@@ -409,53 +428,32 @@ static void test_ipi_real_physical(void **st)
 {
 	struct tr_ipi p;
 	struct xt_file f;
-	char err[256];
 	uint64_t sum = 0;
-	int found = 0;
+	uint32_t i;
 
 	(void)st;
-	assert_int_equal(xt_map(&f, "probes/tests/data/agent-flush-mask-phys40.xt", err,
-				sizeof(err)), 0);
-	assert_int_equal(tr_ipi_run(&p, &f), 0);
+	ipi_of("probes/tests/data/agent-flush-mask-phys40.xt", &p, &f);
 	assert_int_equal(p.tsc_khz, 2095999);
 	assert_int_equal(p.mode[TR_LOGICAL].ops, 0);
 	for (int m = 0; m < TR_NMODES; m++)
 		sum += p.mode[m].icr_total;
 	assert_int_equal(sum, p.icr_writes);
-	for (uint32_t i = 0; i < p.groups.cap; i++)
-		if (p.groups.used[i] && p.groups.key[i] == TR_GROUP_KEY(TR_PHYS, 0xfd, 3)) {
-			assert_int_equal(p.groups.v[i], 50);
-			assert_int_equal(p.groups.w[i], 150);
-			found = 1;
-		}
-	assert_true(found);
+	i = group_slot(&p, TR_GROUP_KEY(TR_PHYS, 0xfd, 3));
+	assert_int_equal(p.groups.v[i], 50);
+	assert_int_equal(p.groups.w[i], 150);
 	assert_false(xt_anom_any(&p.an));
 	tr_ipi_fini(&p);
 	xt_unmap(&f);
 	/* Cluster mode, flush to all 39 others: 3 clusters, 3 ICR writes. */
-	assert_int_equal(xt_map(&f, "probes/tests/data/agent-flush-cluster40.xt", err,
-				sizeof(err)), 0);
-	assert_int_equal(tr_ipi_run(&p, &f), 0);
-	found = 0;
-	for (uint32_t i = 0; i < p.groups.cap; i++)
-		if (p.groups.used[i] && p.groups.key[i] == TR_GROUP_KEY(TR_LOGICAL, 0xfd, 39)) {
-			assert_int_equal(p.groups.w[i], 3 * p.groups.v[i]);
-			found = 1;
-		}
-	assert_true(found);
+	ipi_of("probes/tests/data/agent-flush-cluster40.xt", &p, &f);
+	i = group_slot(&p, TR_GROUP_KEY(TR_LOGICAL, 0xfd, 39));
+	assert_int_equal(p.groups.w[i], 3 * p.groups.v[i]);
 	tr_ipi_fini(&p);
 	xt_unmap(&f);
 	/* Physical: 39 writes for 39 destinations. */
-	assert_int_equal(xt_map(&f, "probes/tests/data/agent-flush-phys40.xt", err,
-				sizeof(err)), 0);
-	assert_int_equal(tr_ipi_run(&p, &f), 0);
-	found = 0;
-	for (uint32_t i = 0; i < p.groups.cap; i++)
-		if (p.groups.used[i] && p.groups.key[i] == TR_GROUP_KEY(TR_PHYS, 0xfd, 39)) {
-			assert_int_equal(p.groups.w[i], 39 * p.groups.v[i]);
-			found = 1;
-		}
-	assert_true(found);
+	ipi_of("probes/tests/data/agent-flush-phys40.xt", &p, &f);
+	i = group_slot(&p, TR_GROUP_KEY(TR_PHYS, 0xfd, 39));
+	assert_int_equal(p.groups.w[i], 39 * p.groups.v[i]);
 	tr_ipi_fini(&p);
 	xt_unmap(&f);
 }

@@ -166,17 +166,11 @@ static void cmdline_mode(const char *cl, char *buf, size_t len)
 		snprintf(buf, len, " (%.*s on its command line)", (int)strcspn(p, " "), p);
 }
 
-static int local_run(const struct host_opts *o, struct host_result *r)
+int host_probe(const struct host_opts *o, struct host_result *r)
 {
-	char probe[PATH_MAX + 16], job[PATH_MAX + 16], how[96];
+	char probe[PATH_MAX + 16];
 	json_t *a = NULL;
-	double t0 = now_s();
 
-	memset(r, 0, sizeof(*r));
-	r->agent_rc = -1;
-	if (host_check_dom0(r->error, sizeof(r->error)))
-		return -1;
-	/* 1. What did this host boot?  (A quick agent run without a job.) */
 	snprintf(probe, sizeof(probe), "%s/probe", o->workdir);
 	if (run_mkdirs(probe)) {
 		host_fail(r, "%s: %s", probe, strerror(errno));
@@ -185,6 +179,22 @@ static int local_run(const struct host_opts *o, struct host_result *r)
 	if (host_agent_exec(o, NULL, probe, "agent.log", r, &a))
 		return -1;
 	json_decref(a);
+	return 0;
+}
+
+static int local_run(const struct host_opts *o, struct host_result *r)
+{
+	char job[PATH_MAX + 16], how[96];
+	json_t *a = NULL;
+	double t0 = now_s();
+
+	memset(r, 0, sizeof(*r));
+	r->agent_rc = -1;
+	if (host_check_dom0(r->error, sizeof(r->error)))
+		return -1;
+	/* 1. What did this host boot?  (A quick agent run without a job.) */
+	if (host_probe(o, r))
+		return -1;
 	host_progress(o, "        ", "local: Xen selected %s", r->genapic[0] ? r->genapic : "no APIC driver");
 	if (strcmp(r->genapic, mode_genapic(o->mode))) {
 		cmdline_mode(r->xen_cmdline, how, sizeof(how));

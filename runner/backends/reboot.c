@@ -372,15 +372,8 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	}
 	reboot_marker(p.matrix, id, marker, sizeof(marker));
 
-	/* What is this host running? */
-	snprintf(path, sizeof(path), "%s/probe", o->workdir);
-	if (run_mkdirs(path)) {
-		host_fail(r, "%s: %s", path, strerror(errno));
+	if (host_probe(o, r))
 		return -1;
-	}
-	if (host_agent_exec(o, NULL, path, "agent.log", r, &a))
-		return -1;
-	json_decref(a);
 
 	snprintf(path, sizeof(path), "%s/results.json", dir);
 	res = sio_load_json(path, SIO_MAX_JSON, why, sizeof(why));

@@ -97,5 +97,10 @@ int host_check_dom0(char *err, size_t errlen);
  */
 int host_agent_exec(const struct host_opts *o, const char *job, const char *outdir,
 		    const char *log, struct host_result *res, json_t **agent);
+/*
+ * What is this host running?  A job-less agent run in o->workdir/probe
+ * (res->genapic, xen_cmdline).  0, or -1 with res->error set.
+ */
+int host_probe(const struct host_opts *o, struct host_result *res);
 
 #endif

@@ -358,6 +358,18 @@ static void test_sections(void **s)
 }
 
 /* What config_load reads: regular files within SIO_MAX_CONFIG, refused at once otherwise. */
+/* config_load() of PATH holding the LEN bytes of TEXT; err: 256 bytes. */
+static int load_bytes(const char *path, const char *text, size_t len, struct config *c,
+		      char *err)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return config_load(path, c, err, 256);
+}
+
 static void test_files(void **s)
 {
 	const char *refused[][2] = {
@@ -388,25 +400,13 @@ static void test_files(void **s)
 	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "more than the"));
 	/* a NUL byte is refused on its line */
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fwrite("[host]\ncpus = 8\n\0x = 1\n", 1, 24, f);
-	fclose(f);
-	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
+	assert_int_equal(load_bytes(path, "[host]\ncpus = 8\n\0x = 1\n", 24, &c, err), -1);
 	assert_non_null(strstr(err, ":3: NUL byte at byte 1 of the line"));
 	/* in a comment too: a config is text */
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fwrite("[host]\n; a\0b\ncpus = 8\n", 1, 23, f);
-	fclose(f);
-	assert_int_equal(config_load(path, &c, err, sizeof(err)), -1);
+	assert_int_equal(load_bytes(path, "[host]\n; a\0b\ncpus = 8\n", 23, &c, err), -1);
 	assert_non_null(strstr(err, ":2: NUL byte at byte 4 of the line"));
 	/* the text is kept as read, for DIR/config.ini */
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(good, f);
-	fclose(f);
-	assert_int_equal(config_load(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(load_bytes(path, good, strlen(good), &c, err), 0);
 	assert_int_equal(c.textlen, strlen(good));
 	assert_memory_equal(c.text, good, strlen(good));
 	config_free(&c);

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/unit.h"
+
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/console.h"
@@ -77,30 +79,12 @@ static void test_agent_lines(void **s)
 
 /* ---- console.log is written as the bytes arrive ---------------------------- */
 
-static char tdir[64];
-
-static int setup_dir(void **s)
-{
-	(void)s;
-	snprintf(tdir, sizeof(tdir), "/tmp/ipibench-console-XXXXXX");
-	return mkdtemp(tdir) ? 0 : -1;
-}
-
-static int teardown_dir(void **s)
-{
-	char cmd[128];
-
-	(void)s;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tdir);
-	return system(cmd);
-}
-
 static void put(const char *name, const char *text, mode_t mode)
 {
 	char path[128];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", tdir, name);
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -172,15 +156,15 @@ static void test_qemu_console_unbuffered(void **s)
 	put("xen", "", 0644);
 	host_settings_defaults(&backend_qemu, &q);
 	host_opts_default(&o, 2);
-	snprintf(qemu, sizeof(qemu), "%s/qemu", tdir);
-	snprintf(xen, sizeof(xen), "%s/xen", tdir);
+	snprintf(qemu, sizeof(qemu), "%s/qemu", tu_dir);
+	snprintf(xen, sizeof(xen), "%s/xen", tu_dir);
 	q.qemu = qemu;
 	q.xen = q.kernel = q.initrd = xen;
 	o.settings = &q;
-	o.workdir = tdir;
+	o.workdir = tu_dir;
 	o.quiet = 1;
 	o.timeout_s = 60;
-	snprintf(log, sizeof(log), "%s/console.log", tdir);
+	snprintf(log, sizeof(log), "%s/console.log", tu_dir);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
@@ -202,8 +186,8 @@ static void test_agent_console_unbuffered(void **s)
 	host_opts_default(&o, 2);
 	o.quiet = 1;
 	o.timeout_s = 60;
-	snprintf(agent, sizeof(agent), "%s/agent", tdir);
-	snprintf(log, sizeof(log), "%s/console.log", tdir);
+	snprintf(agent, sizeof(agent), "%s/agent", tu_dir);
+	snprintf(log, sizeof(log), "%s/console.log", tu_dir);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
@@ -211,7 +195,7 @@ static void test_agent_console_unbuffered(void **s)
 		json_t *a = NULL;
 
 		setenv("IPIBENCH_AGENT", agent, 1);
-		_exit(host_agent_exec(&o, NULL, tdir, "console.log", &r, &a) ? 1 : 0);
+		_exit(host_agent_exec(&o, NULL, tu_dir, "console.log", &r, &a) ? 1 : 0);
 	}
 	expect_written_while_running(pid, log);
 }
@@ -222,8 +206,8 @@ int main(void)
 		cmocka_unit_test(test_genapic),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_agent_lines),
-		cmocka_unit_test_setup_teardown(test_qemu_console_unbuffered, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_agent_console_unbuffered, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_qemu_console_unbuffered, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_agent_console_unbuffered, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests_name("runner: console", tests, NULL, NULL);
 }

@@ -15,30 +15,14 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "tests/unit/unit.h"
 #include <jansson.h>
 
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/runner.h"
 #include "runner/util.h"
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		buf[0] = '\0';
-	fclose(f);
-	return buf;
-}
 
 static void spit(const char *path, const char *text)
 {
@@ -49,24 +33,6 @@ static void spit(const char *path, const char *text)
 	fclose(f);
 }
 
-static char tmproot[64];
-
-static int setup_root(void **s)
-{
-	(void)s;
-	snprintf(tmproot, sizeof(tmproot), "/tmp/ipibench-reboot-XXXXXX");
-	assert_non_null(mkdtemp(tmproot));
-	return 0;
-}
-
-static int teardown_root(void **s)
-{
-	char cmd[128];
-
-	(void)s;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmproot);
-	return system(cmd);
-}
 
 /* ---- grubenv ------------------------------------------------------------- */
 
@@ -138,7 +104,7 @@ static void test_grubenv_file_in_place(void **s)
 	struct stat a, b;
 
 	(void)s;
-	snprintf(path, sizeof(path), "%s/grubenv", tmproot);
+	snprintf(path, sizeof(path), "%s/grubenv", tu_dir);
 	assert_int_equal(grubenv_load(path, &e, err, sizeof(err)), 1);    /* missing = empty */
 	assert_int_equal(grubenv_store(path, &e, err, sizeof(err)), 0);  /* creates */
 	assert_int_equal(stat(path, &a), 0);
@@ -241,7 +207,7 @@ static void test_cfg_strip(void **s)
 static void test_unit_file_matches(void **s)
 {
 	char text[4096];
-	char *shipped = slurp("runner/host/ipibench-resume.service");
+	char *shipped = tu_slurp("runner/host/ipibench-resume.service");
 
 	(void)s;
 	assert_non_null(shipped);
@@ -278,7 +244,7 @@ static void test_pending_roundtrip(void **s)
 	char path[128], err[256];
 
 	(void)s;
-	snprintf(path, sizeof(path), "%s/pending", tmproot);
+	snprintf(path, sizeof(path), "%s/pending", tu_dir);
 	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 1);
 	strcpy(p.results, "/var/lib/ipibench/results/m1");
 	strcpy(p.matrix, "deadbeef");
@@ -293,7 +259,7 @@ static void test_pending_roundtrip(void **s)
 	assert_string_equal(q.mode, "physical");
 	assert_int_equal(q.reboots, 3);
 	/* It is a systemd EnvironmentFile: plain KEY=VALUE lines. */
-	char *t = slurp(path);
+	char *t = tu_slurp(path);
 	assert_non_null(strstr(t, "\nIPIBENCH_RESULTS=/var/lib/ipibench/results/m1\n"));
 	free(t);
 	spit(path, "garbage\n");
@@ -302,12 +268,12 @@ static void test_pending_roundtrip(void **s)
 	/* Written atomically by safeio: a symlink planted where the old code
 	 * put its temp file is not followed, and no temp file is left. */
 	char victim[160], planted[160];
-	snprintf(victim, sizeof(victim), "%s/victim", tmproot);
+	snprintf(victim, sizeof(victim), "%s/victim", tu_dir);
 	snprintf(planted, sizeof(planted), "%s.tmp", path);
 	spit(victim, "keep me\n");
 	assert_int_equal(symlink(victim, planted), 0);
 	assert_int_equal(host_pending_store(path, &p, err, sizeof(err)), 0);
-	t = slurp(victim);
+	t = tu_slurp(victim);
 	assert_string_equal(t, "keep me\n");
 	free(t);
 	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 0);
@@ -315,7 +281,7 @@ static void test_pending_roundtrip(void **s)
 	unlink(planted);
 	unlink(victim);
 	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "test \"$(ls -A '%s')\" = pending", tmproot);
+	snprintf(cmd, sizeof(cmd), "test \"$(ls -A '%s')\" = pending", tu_dir);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -391,32 +357,32 @@ static void test_host_install_status_uninstall(void **s)
 	char err[512];
 
 	(void)s;
-	snprintf(p, sizeof(p), "mkdir -p %s/boot/grub %s/src", tmproot, tmproot);
+	snprintf(p, sizeof(p), "mkdir -p %s/boot/grub %s/src", tu_dir, tu_dir);
 	assert_int_equal(system(p), 0);
-	snprintf(p, sizeof(p), "%s/boot/grub/custom.cfg", tmproot);
+	snprintf(p, sizeof(p), "%s/boot/grub/custom.cfg", tu_dir);
 	spit(p, "menuentry 'mine' {\n}\n");
-	snprintf(p, sizeof(p), "%s/boot/grub/grub.cfg", tmproot);
+	snprintf(p, sizeof(p), "%s/boot/grub/grub.cfg", tu_dir);
 	spit(p, "source ${config_directory}/custom.cfg\n");
-	snprintf(k, sizeof(k), "%s/boot/vmlinuz-test", tmproot);
+	snprintf(k, sizeof(k), "%s/boot/vmlinuz-test", tu_dir);
 	spit(k, "kernel");
-	snprintf(i, sizeof(i), "%s/boot/initrd.img-test", tmproot);
+	snprintf(i, sizeof(i), "%s/boot/initrd.img-test", tu_dir);
 	spit(i, "initrd");
-	snprintf(x, sizeof(x), "%s/src/xen.gz", tmproot);
+	snprintf(x, sizeof(x), "%s/src/xen.gz", tu_dir);
 	spit(x, "xen");
-	snprintf(res, sizeof(res), "%s/results", tmproot);
+	snprintf(res, sizeof(res), "%s/results", tu_dir);
 
-	assert_int_equal(host((const char *[]){ "host", "install", "--root", tmproot, "--xen", x,
+	assert_int_equal(host((const char *[]){ "host", "install", "--root", tu_dir, "--xen", x,
 			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
 			"--dom0-cmdline", "placeholder BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
 			"--yes", NULL }), 0);
 	/* Twice: the block is replaced, not duplicated. */
-	assert_int_equal(host((const char *[]){ "host", "install", "--root", tmproot, "--xen", x,
+	assert_int_equal(host((const char *[]){ "host", "install", "--root", tu_dir, "--xen", x,
 			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
 			"--dom0-cmdline", "placeholder BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
 			"--yes", NULL }), 0);
 
-	host_layout_init(&l, tmproot);
-	char *cfg = slurp(l.custom_cfg);
+	host_layout_init(&l, tu_dir);
+	char *cfg = tu_slurp(l.custom_cfg);
 	assert_non_null(cfg);
 	assert_true(!strncmp(cfg, "menuentry 'mine' {\n}\n", 21));   /* the user's entry stays */
 	assert_non_null(strstr(cfg, "--id ipibench-mixed {"));
@@ -433,12 +399,12 @@ static void test_host_install_status_uninstall(void **s)
 	assert_int_equal(stat(l.grubenv, &st), 0);
 	assert_int_equal(st.st_size, GRUBENV_SIZE);
 	assert_int_equal(stat(h.xen, &st), 0);
-	char *unit = slurp(l.unit);
+	char *unit = tu_slurp(l.unit);
 	assert_non_null(unit);
 	assert_non_null(strstr(unit, " run --resume ${IPIBENCH_RESULTS}\n"));
 	free(unit);
 	assert_int_equal(access(l.unit_link, F_OK), -1);      /* enabled only by a matrix */
-	assert_int_equal(host((const char *[]){ "host", "status", "--root", tmproot, NULL }), 0);
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", tu_dir, NULL }), 0);
 
 	/* A matrix in progress, as the reboot backend leaves it. */
 	struct grubenv e;
@@ -447,12 +413,12 @@ static void test_host_install_status_uninstall(void **s)
 	grubenv_set(&e, "ipibench_run", "x-mixed-r1");
 	grubenv_set(&e, "saved_entry", "0");
 	assert_int_equal(grubenv_store(l.grubenv, &e, err, sizeof(err)), 0);
-	snprintf(p, sizeof(p), "%s/etc/systemd/system/multi-user.target.wants", tmproot);
+	snprintf(p, sizeof(p), "%s/etc/systemd/system/multi-user.target.wants", tu_dir);
 	assert_int_equal(mkdir(p, 0755), 0);
 	assert_int_equal(symlink("/etc/systemd/system/" HOST_UNIT_NAME, l.unit_link), 0);
 
-	assert_int_equal(host((const char *[]){ "host", "uninstall", "--root", tmproot, NULL }), 0);
-	cfg = slurp(l.custom_cfg);
+	assert_int_equal(host((const char *[]){ "host", "uninstall", "--root", tu_dir, NULL }), 0);
+	cfg = tu_slurp(l.custom_cfg);
 	assert_string_equal(cfg, "menuentry 'mine' {\n}\n");
 	free(cfg);
 	assert_int_equal(access(l.unit, F_OK), -1);
@@ -464,7 +430,7 @@ static void test_host_install_status_uninstall(void **s)
 	assert_null(grubenv_get(&e, "next_entry"));
 	assert_null(grubenv_get(&e, "ipibench_run"));
 	assert_string_equal(grubenv_get(&e, "saved_entry"), "0");  /* not ours: kept */
-	assert_int_equal(host((const char *[]){ "host", "status", "--root", tmproot, NULL }), 1);
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", tu_dir, NULL }), 1);
 }
 
 static void test_host_errors(void **s)
@@ -473,7 +439,7 @@ static void test_host_errors(void **s)
 
 	(void)s;
 	/* No GRUB directory under this root. */
-	snprintf(k, sizeof(k), "%s/nogrub", tmproot);
+	snprintf(k, sizeof(k), "%s/nogrub", tu_dir);
 	mkdir(k, 0755);
 	assert_int_equal(host((const char *[]){ "host", "install", "--root", k, "--xen", "/nonexistent",
 			"--kernel", "/proc/version", "--initrd", "/proc/version",
@@ -493,15 +459,15 @@ static void test_host_options(void **s)
 	char r[128];
 
 	(void)s;
-	snprintf(r, sizeof(r), "--root=%s", tmproot);
+	snprintf(r, sizeof(r), "--root=%s", tu_dir);
 	assert_int_equal(host((const char *[]){ "host", "status", r, NULL }), 1);
-	assert_int_equal(host((const char *[]){ "host", "status", "--root", tmproot, NULL }), 1);
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", tu_dir, NULL }), 1);
 	assert_int_equal(host((const char *[]){ "host", "status", "--root", NULL }), 2);
 	assert_int_equal(host((const char *[]){ "host", "uninstall", "--root", NULL }), 2);
 	assert_int_equal(host((const char *[]){ "host", "install", "--root", NULL }), 2);
 	assert_int_equal(host((const char *[]){ "host", "status", "--colour", NULL }), 2);
 	assert_int_equal(host((const char *[]){ "host", "status", "--help", NULL }), 0);
-	assert_int_equal(host((const char *[]){ "host", "frobnicate", "--root", tmproot, NULL }), 2);
+	assert_int_equal(host((const char *[]){ "host", "frobnicate", "--root", tu_dir, NULL }), 2);
 }
 
 /* host.json is read as untrusted input: a regular file holding an object. */
@@ -512,8 +478,8 @@ static void test_host_json_refused(void **s)
 	char path[128], err[512];
 
 	(void)s;
-	host_layout_init(&l, tmproot);
-	snprintf(path, sizeof(path), "%s/var/lib/ipibench", tmproot);
+	host_layout_init(&l, tu_dir);
+	snprintf(path, sizeof(path), "%s/var/lib/ipibench", tu_dir);
 	assert_int_equal(run_mkdirs(path), 0);
 	spit(l.host_json, "[1]");
 	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), -1);
@@ -538,18 +504,18 @@ int main(void)
 		cmocka_unit_test(test_grubenv_roundtrip),
 		cmocka_unit_test(test_grubenv_parse_grub_block),
 		cmocka_unit_test(test_grubenv_full),
-		cmocka_unit_test_setup_teardown(test_grubenv_file_in_place, setup_root, teardown_root),
+		cmocka_unit_test_setup_teardown(test_grubenv_file_in_place, tu_setup, tu_teardown),
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_cfg_strip),
 		cmocka_unit_test(test_unit_file_matches),
 		cmocka_unit_test(test_grub_path),
-		cmocka_unit_test_setup_teardown(test_pending_roundtrip, setup_root, teardown_root),
+		cmocka_unit_test_setup_teardown(test_pending_roundtrip, tu_setup, tu_teardown),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_last_pending),
-		cmocka_unit_test_setup_teardown(test_host_install_status_uninstall, setup_root, teardown_root),
-		cmocka_unit_test_setup_teardown(test_host_errors, setup_root, teardown_root),
-		cmocka_unit_test_setup_teardown(test_host_json_refused, setup_root, teardown_root),
-		cmocka_unit_test_setup_teardown(test_host_options, setup_root, teardown_root),
+		cmocka_unit_test_setup_teardown(test_host_install_status_uninstall, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_errors, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_json_refused, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_options, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests_name("runner: reboot backend host side", tests, NULL, NULL);
 }

@@ -18,12 +18,13 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/unit.h"
+
 #include "runner/config.h"
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "safeio/safeio.h"
 
-static char dir[64];
 static const char local_config[] =
 	"[host]\nbackend = local\ncpus = 4\n[matrix]\nmodes = mixed\n[workload:f]\ntype = flush_tlb_all\n";
 
@@ -32,28 +33,12 @@ static const char *local_config_text(void)
 	return local_config;
 }
 
-static int setup(void **s)
-{
-	(void)s;
-	snprintf(dir, sizeof(dir), "/tmp/ipibench-results-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **s)
-{
-	char cmd[128];
-
-	(void)s;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
 static void put(const char *name, const char *text)
 {
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -80,9 +65,9 @@ static void refused(const char *text, const char *msg)
 	char err[1024] = "", want[1200];
 
 	put("results.json", text);
-	assert_int_equal(results_open(&r, dir, err, sizeof(err)), -1);
+	assert_int_equal(results_open(&r, tu_dir, err, sizeof(err)), -1);
 	assert_null(r.root);
-	snprintf(want, sizeof(want), "%s/results.json: %s", dir, msg);
+	snprintf(want, sizeof(want), "%s/results.json: %s", tu_dir, msg);
 	if (strncmp(err, want, strlen(want)))
 		fail_msg("expected '%s' at the start of '%s'", want, err);
 	if (strchr(err, '\n'))
@@ -156,14 +141,14 @@ static void test_not_json(void **s)
 
 	(void)s;
 	put("results.json", "{\"schema_version\": 1,");
-	assert_int_equal(results_open(&r, dir, err, sizeof(err)), -1);
-	snprintf(path, sizeof(path), "%s/results.json:1:", dir);
+	assert_int_equal(results_open(&r, tu_dir, err, sizeof(err)), -1);
+	snprintf(path, sizeof(path), "%s/results.json:1:", tu_dir);
 	assert_non_null(strstr(err, path));
 	/* not a regular file */
-	snprintf(path, sizeof(path), "%s/results.json", dir);
+	snprintf(path, sizeof(path), "%s/results.json", tu_dir);
 	unlink(path);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	assert_int_equal(results_open(&r, dir, err, sizeof(err)), -1);
+	assert_int_equal(results_open(&r, tu_dir, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not a regular file"));
 	unlink(path);
 }
@@ -179,7 +164,7 @@ static void test_accepted(void **s)
 	assert_int_equal(config_load_string("a.ini", "[host]\nbackend = local\ncpus = 4\n[matrix]\n"
 		"modes = physical, cluster, mixed\nrepetitions = 2\norder = randomized\n"
 		"[workload:f]\ntype = flush_tlb_all\n", &c, err, sizeof(err)), 0);
-	snprintf(sub, sizeof(sub), "%s/new", dir);
+	snprintf(sub, sizeof(sub), "%s/new", tu_dir);
 	assert_int_equal(results_create(&r, sub, "a.ini", &c, err, sizeof(err)), 0);
 	results_close(&r);
 	config_free(&c);
@@ -193,7 +178,7 @@ static void test_accepted(void **s)
 		", {\"id\": \"physical-r0\", \"mode\": \"physical\", \"status\": \"running\"}"
 		", {\"id\": \"cluster-r0\", \"mode\": \"cluster\", \"status\": \"failed\", \"extra\": 1}"
 		", {\"id\": \"cluster-r1\", \"mode\": \"cluster\", \"status\": \"ok\"}"));
-	if (results_open(&r, dir, err, sizeof(err)))
+	if (results_open(&r, tu_dir, err, sizeof(err)))
 		fail_msg("%s", err);
 	results_close(&r);
 }
@@ -207,8 +192,8 @@ static void test_save_atomic(void **s)
 
 	(void)s;
 	assert_int_equal(config_load_string("a.ini", local_config_text(), &c, err, sizeof(err)), 0);
-	snprintf(sub, sizeof(sub), "%s/set", dir);
-	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(sub, sizeof(sub), "%s/set", tu_dir);
+	snprintf(victim, sizeof(victim), "%s/victim", tu_dir);
 	snprintf(planted, sizeof(planted), "%s/results.json.tmp", sub);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	put("victim", "keep me\n");
@@ -239,7 +224,7 @@ static int run_cmd(char **text, const char *const *args)
 	for (argv[argc++] = "run"; *args; args++)
 		argv[argc++] = (char *)*args;
 	argv[argc] = NULL;
-	snprintf(log, sizeof(log), "%s.log", dir);
+	snprintf(log, sizeof(log), "%s.log", tu_dir);
 	fflush(stderr);
 	saved = dup(2);
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -269,20 +254,20 @@ static void resume_refused(const char *results, const char *msg)
 
 	put("config.ini", local_config);
 	put("results.json", results);
-	snprintf(path, sizeof(path), "%s/results.json", dir);
+	snprintf(path, sizeof(path), "%s/results.json", tu_dir);
 	before = slurp(path);
-	assert_int_equal(run_cmd(&text, (const char *[]){ "--resume", dir, NULL }), 2);
+	assert_int_equal(run_cmd(&text, (const char *[]){ "--resume", tu_dir, NULL }), 2);
 	if (!strstr(text, msg))
 		fail_msg("expected '%s' in '%s'", msg, text);
 	assert_non_null(strstr(text, "/results.json: $."));
 	free(text);
-	snprintf(path, sizeof(path), "%s/runs", dir);
+	snprintf(path, sizeof(path), "%s/runs", tu_dir);
 	assert_int_not_equal(stat(path, &st), 0);
-	snprintf(path, sizeof(path), "%s/traces", dir);
+	snprintf(path, sizeof(path), "%s/traces", tu_dir);
 	assert_int_not_equal(stat(path, &st), 0);
 	snprintf(escape, sizeof(escape), "/tmp/ipibench-escape-%d", (int)getpid());
 	assert_int_not_equal(stat(escape, &st), 0);
-	snprintf(path, sizeof(path), "%s/results.json", dir);
+	snprintf(path, sizeof(path), "%s/results.json", tu_dir);
 	after = slurp(path);
 	assert_string_equal(before, after);
 	free(before);
@@ -321,10 +306,10 @@ static void test_resume_goes_on_when_valid(void **s)
 		skip();   /* a dom0 would really run the workloads */
 	put("config.ini", local_config);
 	put("results.json", RESULTS(RUN("")));
-	assert_int_equal(run_cmd(&text, (const char *[]){ "--resume", dir, NULL }), 1);
+	assert_int_equal(run_cmd(&text, (const char *[]){ "--resume", tu_dir, NULL }), 1);
 	assert_non_null(strstr(text, "mixed-r0: failed: this host is not a Xen dom0"));
 	free(text);
-	snprintf(path, sizeof(path), "%s/runs/mixed-r0/job.json", dir);
+	snprintf(path, sizeof(path), "%s/runs/mixed-r0/job.json", tu_dir);
 	assert_int_equal(stat(path, &st), 0);
 }
 
@@ -338,7 +323,7 @@ static void test_host_name_escape(void **s)
 	snprintf(cfg, sizeof(cfg), "[host]\nbackend = local\nname = ../../../../../../tmp/ipibench-escape-%d\n"
 		 "[matrix]\nmodes = mixed\n[workload:f]\ntype = flush_tlb_all\n", (int)getpid());
 	put("bad.ini", cfg);
-	snprintf(path, sizeof(path), "%s/bad.ini", dir);
+	snprintf(path, sizeof(path), "%s/bad.ini", tu_dir);
 	assert_int_equal(run_cmd(&text, (const char *[]){ "-c", path, NULL }), 2);
 	if (!strstr(text, "bad.ini:3: name = ../../../../../../tmp/ipibench-escape-"))
 		fail_msg("unexpected: %s", text);
@@ -352,7 +337,7 @@ static void test_host_name_escape(void **s)
 	assert_int_equal(run_cmd(&text, (const char *[]){ "-c", "/dev/urandom", NULL }), 2);
 	assert_non_null(strstr(text, "/dev/urandom: not a regular file"));
 	free(text);
-	assert_int_equal(run_cmd(&text, (const char *[]){ "-c", dir, NULL }), 2);
+	assert_int_equal(run_cmd(&text, (const char *[]){ "-c", tu_dir, NULL }), 2);
 	assert_non_null(strstr(text, ": not a regular file"));
 	free(text);
 }
@@ -366,20 +351,20 @@ static void test_resume_sweep_refused(void **s)
 	(void)s;
 	put("config.ini", "[host]\nbackend = local\ncpus = 4\n[matrix]\nmodes = mixed\ncpus = 4, 8\n"
 	    "[workload:f]\ntype = flush_tlb_all\n");
-	snprintf(path, sizeof(path), "%s/c8", dir);
+	snprintf(path, sizeof(path), "%s/c8", tu_dir);
 	assert_int_equal(mkdir(path, 0755), 0);
 	put("c8/results.json", RESULTS("{\"id\": \"mixed-r0\", \"mode\": \"warp\", \"status\": \"pending\"}"));
-	assert_int_equal(run_cmd(&text, (const char *[]){ "--resume", dir, NULL }), 2);
+	assert_int_equal(run_cmd(&text, (const char *[]){ "--resume", tu_dir, NULL }), 2);
 	if (!strstr(text, "c8/results.json: $.runs[0].mode: \"warp\" is not a mode"))
 		fail_msg("unexpected: %s", text);
 	free(text);
-	snprintf(path, sizeof(path), "%s/c4", dir);
+	snprintf(path, sizeof(path), "%s/c4", tu_dir);
 	assert_int_not_equal(stat(path, &st), 0);   /* the first count did not start */
 	/* one CPU count resumed on its own needs its runs' cpus */
 	put("c8/config.ini", "[host]\nbackend = local\ncpus = 4\n[matrix]\nmodes = mixed\ncpus = 4, 8\n"
 	    "[workload:f]\ntype = flush_tlb_all\n");
 	put("c8/results.json", RESULTS(RUN("")));
-	snprintf(path, sizeof(path), "%s/c8", dir);
+	snprintf(path, sizeof(path), "%s/c8", tu_dir);
 	assert_int_equal(run_cmd(&text, (const char *[]){ "--resume", path, NULL }), 2);
 	if (!strstr(text, "c8/results.json: $.runs[0]: no cpus and maxcpus"))
 		fail_msg("unexpected: %s", text);
@@ -389,14 +374,14 @@ static void test_resume_sweep_refused(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_not_json, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_accepted, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_save_atomic, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_resume_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_resume_goes_on_when_valid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_host_name_escape, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_resume_sweep_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_not_json, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_accepted, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_save_atomic, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_resume_refused, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_resume_goes_on_when_valid, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_name_escape, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_resume_sweep_refused, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests_name("runner: results", tests, NULL, NULL);
 }

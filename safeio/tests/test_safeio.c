@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "tests/unit/unit.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -20,24 +22,7 @@
 
 #include "safeio/safeio.h"
 
-static char dir[256];
 static char err[512];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/safeio-test-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
 
 static int count_entries(const char *d)
 {
@@ -62,15 +47,15 @@ static void test_read_refuses_devices_dirs_and_size(void **state)
 	(void)state;
 	assert_int_equal(sio_read_file("/dev/zero", 1024, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/dev/zero: not a regular file"));
-	assert_int_equal(sio_read_file(dir, 1024, &buf, &len, err, sizeof(err)), -1);
+	assert_int_equal(sio_read_file(tu_dir, 1024, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not a regular file"));
 
-	snprintf(p, sizeof(p), "%s/fifo", dir);
+	snprintf(p, sizeof(p), "%s/fifo", tu_dir);
 	assert_int_equal(mkfifo(p, 0600), 0);
 	assert_int_equal(sio_read_file(p, 1024, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not a regular file"));
 
-	snprintf(p, sizeof(p), "%s/big", dir);
+	snprintf(p, sizeof(p), "%s/big", tu_dir);
 	assert_int_equal(sio_write_file(p, "0123456789", 10, 0644, err, sizeof(err)), 0);
 	assert_int_equal(sio_read_file(p, 9, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "10 bytes, more than the 9"));
@@ -79,7 +64,7 @@ static void test_read_refuses_devices_dirs_and_size(void **state)
 	assert_string_equal(buf, "0123456789");
 	free(buf);
 
-	snprintf(p, sizeof(p), "%s/absent", dir);
+	snprintf(p, sizeof(p), "%s/absent", tu_dir);
 	assert_int_equal(sio_read_file(p, 10, &buf, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "No such file"));
 }
@@ -90,7 +75,7 @@ static void test_load_json_names_file_and_line(void **state)
 	json_t *j;
 
 	(void)state;
-	snprintf(p, sizeof(p), "%s/bad.json", dir);
+	snprintf(p, sizeof(p), "%s/bad.json", tu_dir);
 	assert_int_equal(sio_write_file(p, "{\n\"a\": 1,\n]", 11, 0644, err, sizeof(err)), 0);
 	assert_null(sio_load_json(p, 1024, err, sizeof(err)));
 	char want[340];
@@ -110,8 +95,8 @@ static void test_atomic_never_follows_planted_link(void **state)
 	size_t len;
 
 	(void)state;
-	snprintf(target, sizeof(target), "%s/out.json", dir);
-	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(target, sizeof(target), "%s/out.json", tu_dir);
+	snprintf(victim, sizeof(victim), "%s/victim", tu_dir);
 	/* A writer that used a fixed PATH.tmp would write through this link. */
 	assert_int_equal(sio_write_file(victim, "keep", 4, 0644, err, sizeof(err)), 0);
 	snprintf(link, sizeof(link), "%s.tmp", target);
@@ -127,7 +112,7 @@ static void test_atomic_never_follows_planted_link(void **state)
 	assert_int_equal(stat(target, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	/* victim, its link, out.json: no temp file left behind. */
-	assert_int_equal(count_entries(dir), 3);
+	assert_int_equal(count_entries(tu_dir), 3);
 }
 
 static void test_atomic_failure_keeps_old_content(void **state)
@@ -138,7 +123,7 @@ static void test_atomic_failure_keeps_old_content(void **state)
 	size_t len;
 
 	(void)state;
-	snprintf(target, sizeof(target), "%s/keep.txt", dir);
+	snprintf(target, sizeof(target), "%s/keep.txt", tu_dir);
 	assert_int_equal(sio_write_file(target, "old", 3, 0644, err, sizeof(err)), 0);
 	/* A write that fails only when the buffer is flushed (here: the file
 	 * size limit, EFBIG) must fail the commit. */
@@ -163,10 +148,10 @@ static void test_atomic_failure_keeps_old_content(void **state)
 	fputs("x", a.f);
 	sio_atomic_abort(&a);
 	sio_atomic_abort(&a);	/* safe twice */
-	assert_int_equal(count_entries(dir), 1);
+	assert_int_equal(count_entries(tu_dir), 1);
 	/* A directory that does not exist: one line naming the target. */
-	assert_int_equal(sio_write_file("/nonexistent-dir/x", "a", 1, 0644, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/nonexistent-dir/x: cannot create"));
+	assert_int_equal(sio_write_file("/nonexistent-tu_dir/x", "a", 1, 0644, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent-tu_dir/x: cannot create"));
 }
 
 static void test_concurrent_writers_never_collide(void **state)
@@ -176,7 +161,7 @@ static void test_concurrent_writers_never_collide(void **state)
 	int i;
 
 	(void)state;
-	snprintf(target, sizeof(target), "%s/shared", dir);
+	snprintf(target, sizeof(target), "%s/shared", tu_dir);
 	for (i = 0; i < 8; i++) {
 		pids[i] = fork();
 		assert_true(pids[i] >= 0);
@@ -202,7 +187,7 @@ static void test_concurrent_writers_never_collide(void **state)
 	for (i = 1; i < 4096; i++)
 		assert_int_equal(buf[i], buf[0]);	/* one writer's whole file */
 	free(buf);
-	assert_int_equal(count_entries(dir), 1);
+	assert_int_equal(count_entries(tu_dir), 1);
 }
 
 static void test_name_rule(void **state)
@@ -236,27 +221,27 @@ static void test_mkdtemp_in(void **state)
 	struct stat st;
 
 	(void)state;
-	d = sio_mkdtemp_in(dir, "plots", err, sizeof(err));
+	d = sio_mkdtemp_in(tu_dir, "plots", err, sizeof(err));
 	assert_non_null(d);
 	assert_int_equal(stat(d, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0700);
 	rmdir(d);
 	free(d);
-	assert_null(sio_mkdtemp_in("/nonexistent-dir", "p", err, sizeof(err)));
-	assert_non_null(strstr(err, "/nonexistent-dir: cannot create"));
+	assert_null(sio_mkdtemp_in("/nonexistent-tu_dir", "p", err, sizeof(err)));
+	assert_non_null(strstr(err, "/nonexistent-tu_dir: cannot create"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_read_refuses_devices_dirs_and_size, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_json_names_file_and_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_atomic_never_follows_planted_link, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_atomic_failure_keeps_old_content, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_concurrent_writers_never_collide, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_refuses_devices_dirs_and_size, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_load_json_names_file_and_line, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_never_follows_planted_link, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_failure_keeps_old_content, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_writers_never_collide, tu_setup, tu_teardown),
 		cmocka_unit_test(test_name_rule),
-		cmocka_unit_test_setup_teardown(test_mkdtemp_in, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mkdtemp_in, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

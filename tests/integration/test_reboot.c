@@ -75,10 +75,13 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* debugfs reads the ext2 partition of the image without mounting it. */
-static char *disk_cat(const char *path)
+/*
+ * The debugfs command line that runs REQUEST ("cat PATH") on the ext2
+ * partition of the image, without mounting it, in CMD.
+ */
+static void debugfs_cmd(char *cmd, size_t len, const char *request)
 {
-	char cmd[1024], off[32] = "1048576";
+	char off[32] = "1048576";
 	FILE *f = fopen(OUT "/part-offset", "r");
 
 	if (f) {
@@ -87,8 +90,15 @@ static char *disk_cat(const char *path)
 		off[strcspn(off, "\n")] = '\0';
 		fclose(f);
 	}
-	snprintf(cmd, sizeof(cmd), "debugfs -R 'cat %s' '" OUT "/disk.img?offset=%s' 2>/dev/null",
-		 path, off);
+	snprintf(cmd, len, "debugfs -R '%s' '" OUT "/disk.img?offset=%s' 2>/dev/null", request, off);
+}
+
+static char *disk_cat(const char *path)
+{
+	char cmd[1024], req[512];
+
+	snprintf(req, sizeof(req), "cat %s", path);
+	debugfs_cmd(cmd, sizeof(cmd), req);
 	FILE *p = popen(cmd, "r");
 	char *buf = NULL;
 	size_t len = 0;
@@ -106,17 +116,11 @@ static char *disk_cat(const char *path)
 /* 1 when PATH exists on the disk's partition (a dangling symlink counts). */
 static int disk_exists(const char *path)
 {
-	char cmd[1024], off[32] = "1048576";
-	FILE *f = fopen(OUT "/part-offset", "r");
+	char cmd[1100], req[512];
 
-	if (f) {
-		if (!fgets(off, sizeof(off), f))
-			strcpy(off, "1048576");
-		off[strcspn(off, "\n")] = '\0';
-		fclose(f);
-	}
-	snprintf(cmd, sizeof(cmd), "debugfs -R 'stat %s' '" OUT "/disk.img?offset=%s' 2>/dev/null "
-		 "| grep -q 'Inode:'", path, off);
+	snprintf(req, sizeof(req), "stat %s", path);
+	debugfs_cmd(cmd, 1024, req);
+	strcat(cmd, " | grep -q 'Inode:'");
 	return system(cmd) == 0;
 }
 

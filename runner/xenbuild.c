@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ipibench/modes.h"
 #include "runner/util.h"
 #include "runner/xenbuild.h"
+#include "safeio/safeio.h"
 
 /* The modes Xen dropped, and the release that dropped them. */
 static const struct { const char *mode; unsigned int major, minor; const char *why; } removed[] = {
@@ -87,7 +89,6 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 {
 	char dir[XB_PATH_MAX], info[XB_PATH_MAX + 16], line[1024] = "", shown[300];
 	struct stat st;
-	FILE *f;
 
 	memset(b, 0, sizeof(*b));
 	if (spec && strlen(spec) >= sizeof(b->spec)) {
@@ -152,12 +153,18 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 		while (strstr(b->label, ".."))
 			strstr(b->label, "..")[1] = '_';
 	}
+	/* Untrusted like any input: a regular file of at most 4 KiB, or none. */
 	snprintf(info, sizeof(info), "%s/build-info", dir);
-	f = fopen(info, "r");
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		fclose(f);
+	if (!access(info, F_OK)) {
+		char *text = NULL, e[300];
+		size_t len;
+
+		if (sio_read_file(info, 4096, &text, &len, e, sizeof(e))) {
+			snprintf(err, errlen, "%s", e);
+			return -1;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(text, "\n"), text);
+		free(text);
 	}
 	info_get(line, "XEN_VERSION", b->version, sizeof(b->version));
 	info_get(line, "XEN_SOURCE", b->source, sizeof(b->source));

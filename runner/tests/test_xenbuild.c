@@ -161,6 +161,13 @@ static void test_resolve(void **state)
 	assert_string_equal(b.version, "4.23-unstable");
 	assert_int_equal(xen_build_resolve("/nonexistent/xen", &b, err, sizeof(err)), -1);
 	assert_string_equal(err, "/nonexistent/xen: No such file or directory (make hv builds it)");
+	/* build-info is read like any untrusted input: a FIFO is refused, not waited on. */
+	fake_build("fifo", NULL);
+	snprintf(want, sizeof(want), "%s/fifo/build-info", root);
+	assert_int_equal(mkfifo(want, 0644), 0);
+	snprintf(want, sizeof(want), "%s/fifo/xen", root);
+	assert_int_equal(xen_build_resolve(want, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/fifo/build-info: not a regular file"));
 	snprintf(want, sizeof(want), "%s/bad/xen", root);
 	assert_int_equal(xen_build_resolve(want, &b, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/bad/build-info: XEN_VERSION=four: not a Xen version"));

@@ -44,7 +44,7 @@ all: build
 
 help:
 	@echo "make deps         install the Debian packages ipibench needs (sudo if not root)"
-	@echo "make hv           fetch Xen 4.17 source, apply hv-patch/series, build $(HV_XEN)"
+	@echo "make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "make build        build $(BUILD)/bin/ipibench and the agent"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
@@ -125,10 +125,22 @@ $(BUILD)/rel/runner/results.o $(BUILD)/asan/runner/results.o: $(COMMIT_H)
 $(BUILD)/rel/runner/results.o $(BUILD)/asan/runner/results.o: CFLAGS_COMMON += -include $(COMMIT_H)
 
 # ---- the hypervisor and the dom0 image ---------------------------------
-HV_DIR := $(BUILD)/xen
+# XEN=4.17 (the default: Debian 12's source) or XEN=4.20 (Debian 13's), or
+# XEN_SRC=DIR, a tree of your own (patched in a copy): each build in its own
+# folder (mk/hv.sh says which); build/xen links to the 4.17 one.
+XEN ?= 4.17
+HV_ARGS := $(if $(XEN_SRC),--src $(XEN_SRC),$(XEN))
+HV_DIR := $(if $(XEN_SRC),$(shell bash mk/hv.sh --dir $(BUILD) $(HV_ARGS) 2>/dev/null),$(BUILD)/xen-$(XEN))
 HV_XEN := $(HV_DIR)/xen
+# The build a `make bench XEN=...` or `XEN_SRC=...` runs on (else the config's).
+HV_RUN_ARGS := $(if $(XEN_SRC)$(filter command line environment,$(origin XEN)),--xen $(HV_XEN))
 hv: deps
-	@bash mk/hv.sh $(HV_DIR)
+	@bash mk/hv.sh $(BUILD) $(HV_ARGS)
+# mk/hv.sh's versions, folders, series and refusals (no download, no build).
+.PHONY: hv-script-test
+hv-script-test:
+	@bash tests/hv/test_hv_sh.sh
+UNIT_EXTRA += hv-script-test
 
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
@@ -215,7 +227,7 @@ test:
 # is finished with `build/bin/ipibench run --resume DIR`.
 bench: hv dom0 build
 	@out=$${BENCH_OUT:-results/runs/$(notdir $(basename $(CONFIG)))-$$(date +%Y%m%d-%H%M%S)}; \
-	$(BUILD)/bin/ipibench run -c $(CONFIG) -o "$$out"; rc=$$?; \
+	$(BUILD)/bin/ipibench run -c $(CONFIG) -o "$$out" $(HV_RUN_ARGS); rc=$$?; \
 	$(BUILD)/bin/ipibench report "$$out" -o "$$out/report" || rc=1; \
 	echo "bench: results in $$out/results.json, report in $$out/report/report.md"; \
 	exit $$rc

@@ -123,13 +123,16 @@ static const char *range(char *b, size_t lo, size_t hi)
 	return b;
 }
 
-void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
+static void modes_or_builds(struct cmp_modes *c, struct group *const *gs, size_t k,
+			    bool by_build)
 {
 	memset(c, 0, sizeof(*c));
 	c->done = true;
+	c->by_build = by_build;
 	if (!k)
 		return;
-	c->baseline = gs[0]->mode;
+	c->baseline = by_build ? gs[0]->build : gs[0]->mode;
+	c->mode = gs[0]->mode;
 	c->unit = runlevel_unit(gs, k);
 	c->boots_min = c->loops_min = SIZE_MAX;
 	c->from_loops = true;
@@ -152,43 +155,60 @@ void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
 		if (!x)
 			continue;
 		ms_vitals(x, n, &v[m]);
-		names[m++] = gs[i]->mode;
+		names[m++] = by_build ? gs[i]->build : gs[i]->mode;
 		free(x);
 	}
 	cmp_ms_compute(&c->ms, names, v, m, MS_DEBIAN, true);
 }
 
+void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
+{
+	modes_or_builds(c, gs, k, false);
+}
+
+void cmp_builds_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
+{
+	modes_or_builds(c, gs, k, true);
+}
+
 void cmp_modes_md(struct sbuf *md, const struct cmp_modes *c)
 {
 	char rb[48];
+	const char *what = c->by_build ? "build" : "mode";
 	if (!c->done || !c->baseline)
 		return;
-	sb_printf(md, "\nRun-level comparison (ns per call; baseline `%s`, each mode against "
-		      "it, %.0f%% confidence):\n\n", c->baseline, LEVEL * 100.0);
+	if (c->by_build)
+		sb_printf(md, "\nMode `%s`, run-level comparison between builds (ns per call; "
+			      "baseline build `%s`, each build against it, %.0f%% confidence):\n\n",
+			  c->mode, c->baseline, LEVEL * 100.0);
+	else
+		sb_printf(md, "\nRun-level comparison (ns per call; baseline `%s`, each mode "
+			      "against it, %.0f%% confidence):\n\n", c->baseline, LEVEL * 100.0);
 	if (c->unit == RL_NONE) {
-		sb_puts(md, "No run-level comparison: a mode has fewer than 2 boots and no "
-			    "timed loops. Per-call samples of one boot are not independent "
-			    "observations of a mode (set `runs = R` for loop timings, "
-			    "`repetitions >= 2` for boots).\n");
+		sb_printf(md, "No run-level comparison: a %s has fewer than 2 boots and no "
+			      "timed loops. Per-call samples of one boot are not independent "
+			      "observations of a %s (set `runs = R` for loop timings, "
+			      "`repetitions >= 2` for boots).\n", what, what);
 		return;
 	}
 	if (c->unit == RL_BOOTS) {
 		sb_printf(md,
-			  "Unit: **boots** (%s per mode). A boot's value is the mean ns per "
+			  "Unit: **boots** (%s per %s). A boot's value is the mean ns per "
 			  "call of %s. The variance between boots is in the error.\n\n",
-			  range(rb, c->boots_min, c->boots_max), c->from_loops ? "its timed loops" :
+			  range(rb, c->boots_min, c->boots_max), what, c->from_loops ? "its timed loops" :
 			  "its per-call samples (these results have no loop timings)");
 	} else if (c->unit == RL_LOOPS) {
-		sb_printf(md, "Unit: **timed loops** (%s per mode; ns per call = loop "
-			      "ns / calls).\n\n", range(rb, c->loops_min, c->loops_max));
+		sb_printf(md, "Unit: **timed loops** (%s per %s; ns per call = loop "
+			      "ns / calls).\n\n", range(rb, c->loops_min, c->loops_max), what);
 		if (c->boots_max <= 1)
 			sb_printf(md, "**Note, %s.** The verdicts below compare loops of one "
 				      "boot with loops of another: they say nothing more about the "
-				      "modes.\n\n", cmp_one_boot_caveat);
+				      "%ss.\n\n", cmp_one_boot_caveat, what);
 		else
-			sb_puts(md, "**Some mode has fewer than 2 boots: boot-to-boot variance is "
-				    "unknown, so a difference between modes cannot be told from a "
-				    "difference between boots.** Loops of all boots are pooled.\n\n");
+			sb_printf(md, "**Some %s has fewer than 2 boots: boot-to-boot variance is "
+				      "unknown, so a difference between %ss cannot be told from a "
+				      "difference between boots.** Loops of all boots are pooled.\n\n",
+				  what, what);
 	}
 	cmp_ms_md(md, &c->ms);
 }
@@ -199,6 +219,8 @@ json_t *cmp_modes_json(const struct cmp_modes *c)
 	if (!c->baseline)
 		return j;
 	json_object_set_new(j, "unit", json_string(rl_unit_name(c->unit)));
+	if (c->by_build)
+		json_object_set_new(j, "mode", json_string(c->mode));
 	if (c->unit == RL_NONE)
 		return j;
 	if (c->unit == RL_BOOTS) {

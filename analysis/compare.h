@@ -37,13 +37,19 @@ void cmp_ms_free(struct cmp_ms *c);
  * run-level unit (runlevel_unit()), or why there is none. */
 struct cmp_modes {
 	bool done;		/* false: no such comparison */
-	const char *baseline;
+	bool by_build;		/* cmp_builds_compute(): the rows are builds of one mode */
+	const char *baseline;	/* the baseline mode (by_build: build) */
+	const char *mode;	/* by_build: the mode compared */
 	enum rl_unit unit;
 	size_t boots_min, boots_max, loops_min, loops_max;
 	bool from_loops;	/* every mode has timed loops */
 	struct cmp_ms ms;
 };
 void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k);
+/* The same statistics for one mode between builds ([matrix] xen): gs[0]
+ * the baseline build's group of that mode, each other build's after it;
+ * rendered by cmp_modes_md() / cmp_modes_json(). */
+void cmp_builds_compute(struct cmp_modes *c, struct group *const *gs, size_t k);
 void cmp_modes_md(struct sbuf *md, const struct cmp_modes *c);
 json_t *cmp_modes_json(const struct cmp_modes *c);
 void cmp_modes_free(struct cmp_modes *c);

@@ -358,6 +358,7 @@ int results_validate(const char *file, json_t *root, char *err)
 		    jv_str(&v, host, "backend", "$.host", JV_NAME, &s) ||
 		    jv_str(&v, host, "cpu_model", "$.host", JV_NULL, &s) ||
 		    jv_str(&v, host, "xen_version", "$.host", JV_NULL, &s) ||
+		    jv_str(&v, host, "xen_build", "$.host", JV_NAME, &s) ||
 		    jv_int(&v, host, "cpus", "$.host", 0, 1, JV_MAX_CPUS, &cpus, NULL) ||
 		    jv_int(&v, host, "maxcpus", "$.host", 0, 1, JV_MAX_CPUS, &maxcpus, &have) ||
 		    jv_int(&v, host, "tsc_khz", "$.host", 0, 0, 100000000, &n, NULL))
@@ -399,26 +400,37 @@ static bool jnum(json_t *o, const char *key, double *out)
 	return true;
 }
 
-struct group *dataset_find(struct dataset *d, size_t set, const char *host,
-			   long cpus, const char *workload, const char *mode)
+struct group *dataset_find_build(struct dataset *d, size_t set, const char *host,
+				 const char *build, long cpus, const char *workload,
+				 const char *mode)
 {
 	for (size_t i = 0; i < d->ngroups; i++) {
 		struct group *g = &d->groups[i];
 		if (g->set == set && g->cpus == cpus && !strcmp(g->host, host) &&
+		    (!build || !strcmp(g->build, build)) &&
 		    !strcmp(g->workload, workload) && !strcmp(g->mode, mode))
 			return g;
 	}
 	return NULL;
 }
 
+struct group *dataset_find(struct dataset *d, size_t set, const char *host,
+			   long cpus, const char *workload, const char *mode)
+{
+	return dataset_find_build(d, set, host, NULL, cpus, workload, mode);
+}
+
 static struct group *group_get(struct dataset *d, size_t set,
 			       const struct resultset *rs, const char *workload,
 			       const char *type, const char *mode)
 {
-	struct group *g = dataset_find(d, set, rs->host_name, rs->cpus, workload,
-				       mode);
+	struct group *g = dataset_find_build(d, set, rs->host_name, rs->xen_build, rs->cpus,
+					     workload, mode);
 	if (g)
 		return g;
+	for (size_t i = 0; i < d->ngroups; i++)
+		if (strcmp(d->groups[i].build, rs->xen_build))
+			d->several_builds = true;
 	d->groups = xrealloc(d->groups, (d->ngroups + 1) * sizeof(*d->groups));
 	g = &d->groups[d->ngroups++];
 	memset(g, 0, sizeof(*g));
@@ -428,6 +440,7 @@ static struct group *group_get(struct dataset *d, size_t set,
 	g->workload = xstrdup(workload);
 	g->type = xstrdup(type);
 	g->mode = xstrdup(mode);
+	g->build = xstrdup(rs->xen_build);
 	g->emulated = rs->emulated;
 	return g;
 }
@@ -586,6 +599,7 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 	rs->host_name = xstrdup(jstr(host, "name", rs->backend));
 	rs->cpu_model = xstrdup(jstr(host, "cpu_model", ""));
 	rs->xen_version = xstrdup(jstr(host, "xen_version", ""));
+	rs->xen_build = xstrdup(jstr(host, "xen_build", ""));
 	rs->commit = xstrdup(jstr(tool, "commit", "unknown"));
 	rs->created = xstrdup(jstr(root, "created", ""));
 	rs->config_file = xstrdup(jstr(root, "config_file", ""));
@@ -1035,6 +1049,7 @@ void dataset_free(struct dataset *d)
 		free(r->backend);
 		free(r->cpu_model);
 		free(r->xen_version);
+		free(r->xen_build);
 		free(r->commit);
 		free(r->created);
 		free(r->config_file);
@@ -1046,6 +1061,7 @@ void dataset_free(struct dataset *d)
 		free(g->workload);
 		free(g->type);
 		free(g->mode);
+		free(g->build);
 		free(g->genapic);
 		free(g->path);
 		free(g->ns);

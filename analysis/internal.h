@@ -101,6 +101,9 @@ double stats_median_select(double *v, size_t n);
 struct resultset {
 	char *path;
 	char *host_name, *backend, *cpu_model, *xen_version, *commit, *created;
+	/* the hypervisor build (host.xen_build, a name; "" when absent): runs
+	 * of different builds are never pooled */
+	char *xen_build;
 	char *config_file;
 	long cpus, maxcpus;
 	bool emulated;
@@ -130,6 +133,7 @@ struct run_rec {
 struct group {
 	size_t set;		/* history: result set index; report: 0 */
 	char *host, *workload, *type, *mode;
+	char *build;		/* resultset.xen_build */
 	long cpus;
 	bool emulated;
 	char *genapic;		/* first reported; genapic_mixed if they differ */
@@ -188,6 +192,7 @@ struct dataset {
 	struct perf_file *perf;
 	size_t nperf;
 	bool separate_sets;	/* history: do not pool across result sets */
+	bool several_builds;	/* the groups are of more than one build */
 };
 
 enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
@@ -212,7 +217,11 @@ enum input_kind detect_kind(const char *path, const char *text, size_t len);
 /* Sort every group's samples and fill its summary. */
 void dataset_finish(struct dataset *d);
 void dataset_free(struct dataset *d);
-/* Find a group by key (set, host, cpus, workload, mode); NULL if absent. */
+/* Find a group by key (set, host, build, cpus, workload, mode); NULL if
+ * absent.  dataset_find(): of any build (the first). */
+struct group *dataset_find_build(struct dataset *d, size_t set, const char *host,
+				 const char *build, long cpus, const char *workload,
+				 const char *mode);
 struct group *dataset_find(struct dataset *d, size_t set, const char *host,
 			   long cpus, const char *workload, const char *mode);
 /* Modes in the order of ipibench/modes.h, then other names alphabetically. */

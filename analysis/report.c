@@ -103,6 +103,8 @@ static int cmp_groups(const void *a, const void *b)
 		return c;
 	if (x->cpus != y->cpus)
 		return x->cpus < y->cpus ? -1 : 1;
+	if ((c = strcmp(x->build, y->build)))
+		return c;
 	return mode_cmp(x->mode, y->mode);
 }
 
@@ -389,8 +391,11 @@ static void block_irqs(const struct rblock *b, struct sbuf *md)
 static void section_block(const struct rblock *b, struct sbuf *md)
 {
 	const struct group *g0 = b->g0;
-	sb_printf(md, "\n## `%s` (%s) on %s, %ld CPUs%s\n\n", g0->workload, g0->type,
-		  g0->host, g0->cpus, g0->emulated ? ", emulated (QEMU TCG)" : "");
+	char *build = g0->build[0] ? md_code(g0->build) : NULL;
+	sb_printf(md, "\n## `%s` (%s) on %s, %ld CPUs%s%s%s\n\n", g0->workload, g0->type,
+		  g0->host, g0->cpus, g0->emulated ? ", emulated (QEMU TCG)" : "",
+		  build ? ", Xen build " : "", build ? build : "");
+	free(build);
 	block_warnings(b, md);
 	if (b->has.samples)
 		block_latency(b, md);
@@ -521,6 +526,38 @@ static void section_failed(const struct report *r, struct sbuf *md)
 	}
 }
 
+/* ---- between builds ([matrix] xen) ------------------------------------------ */
+static void section_builds(const struct report *r, struct sbuf *md)
+{
+	if (!r->nbuilds)
+		return;
+	sb_puts(md, "\n## Between builds\n\nEach mode of a workload on the builds that ran it, "
+		    "the first build (by name) the baseline, with the statistics used between "
+		    "modes. Result sets run one build after the other: with one boot per build, "
+		    "a difference between builds cannot be told from a difference between "
+		    "boots (use `repetitions >= 2`).\n");
+	const struct group *last = NULL;
+	for (size_t i = 0; i < r->nbuilds; i++) {
+		const struct rbuild *x = &r->builds[i];
+		const struct group *g = x->g[0];
+		if (!g)
+			continue;
+		if (!last || strcmp(last->workload, g->workload) || strcmp(last->host, g->host) ||
+		    last->cpus != g->cpus)
+			sb_printf(md, "\n### `%s` (%s) on %s, %ld CPUs\n", g->workload, g->type,
+				  g->host, g->cpus);
+		last = g;
+		if (x->missing)
+			sb_printf(md, "\nMode `%s`: no runs on build %s (a build whose Xen has no "
+				      "such mode, or whose runs failed).\n", g->mode, x->missing);
+		if (x->cmp.done)
+			cmp_modes_md(md, &x->cmp);
+		else
+			sb_printf(md, "\nMode `%s`: only build `%s` ran it: nothing to compare.\n",
+				  g->mode, g->build);
+	}
+}
+
 static void render_md(const struct report *r, struct sbuf *md)
 {
 	section_inputs(r, md);
@@ -528,6 +565,7 @@ static void render_md(const struct report *r, struct sbuf *md)
 		section_seed(r, md);
 	for (size_t i = 0; i < r->nblocks; i++)
 		section_block(&r->blocks[i], md);
+	section_builds(r, md);
 	section_charts(r, md);
 	section_sweeps(r, md);
 	section_hyperfine(r, md);
@@ -806,6 +844,20 @@ static json_t *render_json(const struct report *r)
 		json_object_set_new(j, "seed", json_seed(r));
 	json_object_set_new(j, "workloads", json_list(r, r->nblocks, json_block));
 	json_object_set_new(j, "sweeps", json_list(r, r->nsweeps, json_sweep));
+	json_t *builds = json_array();
+	for (size_t i = 0; i < r->nbuilds; i++) {
+		const struct rbuild *x = &r->builds[i];
+		json_t *b = json_pack("{s:s, s:s, s:I, s:s}", "host", x->g[0]->host, "workload",
+				      x->g[0]->workload, "cpus", (json_int_t)x->g[0]->cpus,
+				      "mode", x->g[0]->mode);
+		json_t *names = json_array();
+		for (size_t k = 0; k < x->ng; k++)
+			json_array_append_new(names, json_string(x->g[k]->build));
+		json_object_set_new(b, "builds", names);
+		json_object_set_new(b, "comparison", x->cmp.done ? cmp_modes_json(&x->cmp) : json_null());
+		json_array_append_new(builds, b);
+	}
+	json_object_set_new(j, "builds", builds);
 	json_object_set_new(j, "hyperfine", json_list(r, r->d.nhf, json_hyperfine));
 	json_object_set_new(j, "perf_stat", json_list(r, r->d.nperf, json_perf));
 	json_object_set_new(j, "perf_stat_repeated", cmp_perf_json(&r->perf_rep));

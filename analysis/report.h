@@ -55,6 +55,16 @@ struct rblock {
 	char *latency_plot, *irqs_plot;	/* plot names, NULL: none */
 	struct cmp_modes cmp;	/* .done: has.runlevel and a mode with a sample */
 	struct cmp_paired paired;	/* .done: has.pairs */
+	char *label;		/* "WORKLOAD", or "WORKLOAD @ BUILD" with several builds */
+};
+
+/* One mode of a workload on a host and CPU count, between builds: the
+ * baseline build's group (the first build in name order), then the others. */
+struct rbuild {
+	struct group *g[RP_MAXMODES];	/* [0] the baseline build's */
+	size_t ng;
+	char *missing;		/* builds of the workload without this mode, or NULL */
+	struct cmp_modes cmp;	/* .done: two builds or more ran it */
 };
 
 /* The seed reproduction for one block of the reference's workload type. */
@@ -129,6 +139,8 @@ struct report {
 	size_t ncharts;
 	struct rsweep *sweeps;
 	size_t nsweeps;
+	struct rbuild *builds;	/* between builds ([matrix] xen) */
+	size_t nbuilds;
 	struct rhf *hf;		/* d.nhf */
 	struct cmp_perf perf_rep;	/* perf stat, repeated */
 	size_t nplots;		/* drawn by render_plots() */

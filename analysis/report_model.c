@@ -18,7 +18,8 @@ static size_t block_end(const struct dataset *d, size_t i)
 	size_t j = i + 1;
 	while (j < d->ngroups && !strcmp(d->groups[j].host, d->groups[i].host) &&
 	       !strcmp(d->groups[j].workload, d->groups[i].workload) &&
-	       d->groups[j].cpus == d->groups[i].cpus)
+	       d->groups[j].cpus == d->groups[i].cpus &&
+	       !strcmp(d->groups[j].build, d->groups[i].build))
 		j++;
 	return j;
 }
@@ -146,8 +147,12 @@ static void block_compute(struct report *r, struct rblock *b, size_t i, size_t e
 			b->maxruns = d->groups[k].runs_ok;
 	}
 	block_compare(r, b);
-	char *name = slug_of(xasprintf("%s-%s-%ldcpu", b->g0->host, b->g0->workload,
-				       b->g0->cpus));
+	char *name = d->several_builds ?
+		slug_of(xasprintf("%s-%s-%ldcpu-%s", b->g0->host, b->g0->workload, b->g0->cpus,
+				  b->g0->build)) :
+		slug_of(xasprintf("%s-%s-%ldcpu", b->g0->host, b->g0->workload, b->g0->cpus));
+	b->label = d->several_builds ? xasprintf("%s @ %s", b->g0->workload, b->g0->build) :
+				       xstrdup(b->g0->workload);
 	if (b->has.samples)
 		b->latency_plot = xasprintf("latency-%s", name);
 	if (b->has.irq)
@@ -274,7 +279,7 @@ static bool chart_compute(struct report *r, struct rchart *c, const struct group
 		struct rblock *b = &r->blocks[j];
 		if (strcmp(b->g0->host, gi->host) || b->g0->cpus != gi->cpus)
 			continue;
-		struct rchart_row row = { .workload = b->g0->workload };
+		struct rchart_row row = { .workload = b->label };
 		bool any = false;
 		for (size_t m = 0; m < c->nm; m++) {
 			row.v[m] = chart_value(block_mode(d, b->first, b->end, c->modes[m]), icr);
@@ -332,10 +337,13 @@ static void sweep_compute(struct report *r, struct rsweep *s, size_t bi, size_t 
 	s->plot = slug_of(xasprintf("sweep-%s-%s", s->g0->host, s->g0->workload));
 }
 
-/* Latency against CPU count, per host and workload, when >1 CPU count. */
+/* Latency against CPU count, per host and workload, when >1 CPU count (not
+ * over several builds: one config per build is what ipibench run does). */
 static void sweeps_compute(struct report *r)
 {
 	r->sweeps = xcalloc(r->nblocks ? r->nblocks : 1, sizeof(*r->sweeps));
+	if (r->d.several_builds)
+		return;
 	for (size_t i = 0; i < r->nblocks;) {
 		const struct group *g0 = r->blocks[i].g0;
 		size_t end = i, ncpus = 0;
@@ -368,6 +376,70 @@ static void hf_compute(struct rhf *x, const struct hf_file *h, size_t f)
 			     base ? base + 1 : h->path);
 }
 
+/* ---- between builds ---------------------------------------------------------- */
+static bool same_place(const struct group *a, const struct group *b)
+{
+	return !strcmp(a->host, b->host) && !strcmp(a->workload, b->workload) &&
+	       a->cpus == b->cpus;
+}
+
+static bool has_runlevel(const struct group *g)
+{
+	return g && (g->n || runlevel_mode_loops(g));
+}
+
+/*
+ * Blocks [bi, be) are one workload on one host and CPU count, one block
+ * per build (sorted by build name: the first is the baseline).  Per mode,
+ * in modes.h order: every build that ran it, compared with the baseline
+ * build by the statistics used between modes; a mode some build has not
+ * (cluster on 4.20+) is compared among those that have it, and named.
+ */
+static void builds_place(struct report *r, size_t bi, size_t be)
+{
+	struct dataset *d = &r->d;
+	const char *modes[RP_MAXMODES];
+	size_t nm = 0;
+	for (size_t j = bi; j < be; j++)
+		for (size_t k = r->blocks[j].first; k < r->blocks[j].end; k++)
+			add_mode(modes, &nm, d->groups[k].mode);
+	sort_modes(modes, nm);
+	for (size_t m = 0; m < nm; m++) {
+		struct rbuild x = { .ng = 0 };
+		struct sbuf miss = { 0 };
+		for (size_t j = bi; j < be && x.ng < RP_MAXMODES; j++) {
+			struct group *g = block_mode(d, r->blocks[j].first, r->blocks[j].end, modes[m]);
+			if (has_runlevel(g))
+				x.g[x.ng++] = g;
+			else
+				sb_printf(&miss, "%s`%s`", miss.len ? ", " : "", r->blocks[j].g0->build);
+		}
+		x.missing = miss.s;
+		if (!x.ng) {
+			sb_free(&miss);
+			continue;
+		}
+		if (x.ng >= 2)
+			cmp_builds_compute(&x.cmp, x.g, x.ng);
+		r->builds = xrealloc(r->builds, (r->nbuilds + 1) * sizeof(*r->builds));
+		r->builds[r->nbuilds++] = x;
+	}
+}
+
+static void builds_compute(struct report *r)
+{
+	if (!r->d.several_builds)
+		return;
+	for (size_t i = 0; i < r->nblocks;) {
+		size_t end = i + 1;
+		while (end < r->nblocks && same_place(r->blocks[end].g0, r->blocks[i].g0))
+			end++;
+		if (end - i >= 2)
+			builds_place(r, i, end);
+		i = end;
+	}
+}
+
 /* ---- the whole model -------------------------------------------------------------- */
 void report_compute(struct report *r)
 {
@@ -378,6 +450,7 @@ void report_compute(struct report *r)
 	seeds_compute(r);
 	charts_compute(r);
 	sweeps_compute(r);
+	builds_compute(r);
 	r->hf = xcalloc(d->nhf ? d->nhf : 1, sizeof(*r->hf));
 	for (size_t f = 0; f < d->nhf; f++)
 		hf_compute(&r->hf[f], &d->hf[f], f);
@@ -395,8 +468,14 @@ void report_model_free(struct report *r)
 		free(b->irqs_plot);
 		cmp_modes_free(&b->cmp);
 		cmp_paired_free(&b->paired);
+		free(b->label);
 	}
 	free(r->blocks);
+	for (size_t i = 0; i < r->nbuilds; i++) {
+		free(r->builds[i].missing);
+		cmp_modes_free(&r->builds[i].cmp);
+	}
+	free(r->builds);
 	for (size_t i = 0; i < r->nseeds; i++) {
 		cmp_ms_free(&r->seeds[i].ms_ref);
 		cmp_ms_free(&r->seeds[i].ms_meas);

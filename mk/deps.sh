@@ -37,7 +37,33 @@ BPO_PKGS=(qemu-system-x86)
 BPO_MIN_QEMU=9
 
 SRC_FILE=/etc/apt/sources.list.d/ipibench.sources
-DEB_SOURCES=/etc/apt/sources.list.d/debian.sources
+DEB_SOURCES=${IPIBENCH_DEB_SOURCES:-/etc/apt/sources.list.d/debian.sources}
+
+# An apt source stanza (deb822) of TYPES and SUITES with the URIs and
+# Signed-By of the first stanza of the machine's debian.sources: the one
+# way ipibench adds a source (also used by mk/hv.sh for Debian 13's xen).
+derive_stanza() {
+	local uris signed
+	[ -r "$DEB_SOURCES" ] || {
+		echo "deps: $DEB_SOURCES not found: cannot derive an apt source from it" >&2
+		return 1
+	}
+	# First stanza only: its URIs and Signed-By lines.
+	uris=$(awk '/^$/{exit} /^URIs:/{print}' "$DEB_SOURCES")
+	signed=$(awk '/^$/{exit} /^Signed-By:/{print}' "$DEB_SOURCES")
+	[ -n "$uris" ] || { echo "deps: $DEB_SOURCES:1: first stanza has no URIs" >&2; return 1; }
+	echo "Types: $1"
+	echo "$uris"
+	echo "Suites: $2"
+	echo "Components: main"
+	echo "$signed"
+}
+
+# `mk/deps.sh stanza TYPES SUITES` prints that stanza and does nothing else.
+if [ "${1:-}" = stanza ]; then
+	derive_stanza "${2:?TYPES}" "${3:?SUITES}"
+	exit
+fi
 
 as_root() {
 	if [ "$(id -u)" -eq 0 ]; then
@@ -69,28 +95,12 @@ if [ ${#missing[@]} -eq 0 ] && qemu_ok && [ -f "$SRC_FILE" ]; then
 fi
 
 if [ ! -f "$SRC_FILE" ]; then
-	[ -r "$DEB_SOURCES" ] || {
-		echo "deps: $DEB_SOURCES not found: cannot derive deb-src/backports sources" >&2
-		exit 1
-	}
-	# First stanza only: its URIs and Signed-By lines.
-	uris=$(awk '/^$/{exit} /^URIs:/{print}' "$DEB_SOURCES")
-	signed=$(awk '/^$/{exit} /^Signed-By:/{print}' "$DEB_SOURCES")
-	[ -n "$uris" ] || { echo "deps: $DEB_SOURCES:1: first stanza has no URIs" >&2; exit 1; }
 	tmp=$(mktemp)
 	{
 		echo "# Written by ipibench 'make deps', derived from $DEB_SOURCES."
-		echo "Types: deb-src"
-		echo "$uris"
-		echo "Suites: bookworm bookworm-updates"
-		echo "Components: main"
-		echo "$signed"
+		derive_stanza deb-src "bookworm bookworm-updates"
 		echo
-		echo "Types: deb deb-src"
-		echo "$uris"
-		echo "Suites: bookworm-backports"
-		echo "Components: main"
-		echo "$signed"
+		derive_stanza "deb deb-src" bookworm-backports
 	} >"$tmp"
 	as_root install -m 0644 "$tmp" "$SRC_FILE"
 	rm -f "$tmp"

@@ -1,88 +1,234 @@
 #!/usr/bin/env bash
-# make hv: fetch Xen 4.17 (Debian's xen source package), check it, apply
-# hv-patch/series and build only the hypervisor.
+# make hv: get a Xen source tree, apply the series for its version and build
+# only the hypervisor, each build in its own folder.
 #
-#   mk/hv.sh OUTDIR
+#   mk/hv.sh BUILD XEN          XEN = 4.17 (Debian 12's xen source package)
+#                               or 4.20 (Debian 13's): BUILD/xen-XEN/
+#   mk/hv.sh BUILD --src DIR    a tree the user has (never modified: a copy
+#                               is patched): BUILD/xen-src-ID/, ID being
+#                               `git describe --always --dirty` of DIR when
+#                               it is a git work tree, else its version
+#   mk/hv.sh --dir BUILD XEN|--src DIR    print that folder and nothing else
 #
-# OUTDIR/xen          the hypervisor (multiboot ELF, what QEMU's -kernel takes)
-# OUTDIR/xen.gz       the same, compressed (what GRUB's multiboot2 takes)
-# OUTDIR/xen.config   the .config it was built with
-# OUTDIR/build-info   XEN_VERSION=, SERIES_HASH=, BUILT= (read by the runner)
+# In the folder:
+#   xen          the hypervisor (multiboot ELF, what QEMU's -kernel takes)
+#   xen.gz       the same, compressed (what GRUB's multiboot2 takes)
+#   xen.config   the .config it was built with
+#   build-info   XEN_VERSION= XEN_SOURCE= SERIES= SERIES_HASH= BUILD_HASH=
+#                (one line, read by the runner and copied into results),
+#                then BUILT= and, for a tree, SRC_DIR=
 #
-# No rebuild when the source package, the series and the fragment are
-# unchanged: their hash is kept in OUTDIR/build-info.
+# The series for Xen X.Y is hv-patch/X.Y/ (hv-patch/staging/ for an
+# "-unstable" tree); Xen 4.17's is still hv-patch/series itself until the
+# series is moved.  A version with no series is refused, naming those there
+# are.  No rebuild when the source, the series and this script are
+# unchanged (their hashes are the first line of build-info).
 set -euo pipefail
-out=${1:?usage: mk/hv.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
-series_dir=$top/hv-patch
-frag=$series_dir/xen.config
-XEN_PKG_VERSION_PREFIX=4.17.
+die() { echo "hv: $*" >&2; exit 1; }
+
+print_dir=
+if [ "${1:-}" = --dir ]; then print_dir=1; shift; fi
+build=${1:?usage: mk/hv.sh [--dir] BUILD XEN|--src DIR}
+shift
+src_dir= xen=
+if [ "${1:-}" = --src ]; then
+	src_dir=${2:?usage: mk/hv.sh BUILD --src DIR}
+	[ -f "$src_dir/xen/Makefile" ] ||
+		die "XEN_SRC=$src_dir: no xen/Makefile there: not a Xen source tree"
+	src_dir=$(cd "$src_dir" && pwd)
+else
+	xen=${1:?usage: mk/hv.sh BUILD XEN|--src DIR}
+fi
+
+# The Debian source packages ipibench can fetch: XEN -> the suites of the
+# deb-src entry (derived from the machine's debian.sources by mk/deps.sh)
+# and whether the machine's own apt has it ("system": make deps enabled
+# bookworm's deb-src) or a private apt state under the build folder is used
+# (so that the system's `apt-get source xen` keeps giving 4.17).
+debian_suites() {
+	case "$1" in
+	4.17) echo "system bookworm bookworm-updates" ;;
+	4.20) echo "private trixie trixie-updates" ;;
+	*) return 1 ;;
+	esac
+}
+
+# The version of the tree in $1 from its xen/Makefile: 4.20.4, 4.23-unstable.
+tree_version() {
+	local mk=$1/xen/Makefile v s e
+	v=$(sed -n 's/^export XEN_VERSION *= *\([0-9]*\) *$/\1/p' "$mk" | head -1)
+	s=$(sed -n 's/^export XEN_SUBVERSION *= *\([0-9]*\) *$/\1/p' "$mk" | head -1)
+	e=$(sed -n 's/^export XEN_EXTRAVERSION *?= *\([^$ ]*\).*/\1/p' "$mk" | head -1)
+	[ -n "$v" ] && [ -n "$s" ] ||
+		die "$mk: no XEN_VERSION/XEN_SUBVERSION line: not a Xen source tree"
+	echo "$v.$s$e"
+}
+
+# The series name for a version: X.Y, or staging for X.Y-unstable.
+series_name() {
+	case "$1" in
+	*-unstable*) echo staging ;;
+	*) echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p' ;;
+	esac
+}
+
+# The folder holding series NAME's patches (and its xen.config), or nothing.
+series_dir() {
+	if [ -f "$top/hv-patch/$1/series" ]; then
+		echo "$top/hv-patch/$1"
+	elif [ "$1" = 4.17 ] && [ -f "$top/hv-patch/series" ]; then
+		echo "$top/hv-patch"
+	fi
+}
+
+supported() {
+	local l=() d
+	[ -f "$top/hv-patch/series" ] && l+=(4.17)
+	for d in "$top"/hv-patch/*/series; do
+		[ -f "$d" ] && l+=("$(basename "$(dirname "$d")")")
+	done
+	printf '%s\n' "${l[@]}" | sort -uV | paste -sd' '
+}
+
+# The build folder's name.
+if [ -n "$src_dir" ]; then
+	if [ "$(git -C "$src_dir" rev-parse --show-toplevel 2>/dev/null)" = "$src_dir" ]; then
+		id=$(git -C "$src_dir" describe --always --dirty --tags 2>/dev/null)
+		source="git:$id"
+	else
+		id=$(tree_version "$src_dir")
+		source="tree:$id"
+	fi
+	out=$build/xen-src-$(echo "$id" | tr -c 'A-Za-z0-9._\n-' '_')
+else
+	debian_suites "$xen" >/dev/null ||
+		die "XEN=$xen: ipibench fetches Xen 4.17 (Debian 12) or 4.20 (Debian 13); for another version or your own tree: make hv XEN_SRC=DIR"
+	out=$build/xen-$xen
+fi
+if [ -n "$print_dir" ]; then echo "$out"; exit 0; fi
+# A tree's version is known before anything is written: refuse early.
+if [ -n "$src_dir" ]; then
+	ver=$(tree_version "$src_dir")
+	[ -n "$(series_dir "$(series_name "$ver")")" ] ||
+		die "Xen $ver (XEN_SRC=$src_dir) has no patch series (hv-patch/$(series_name "$ver")/); supported: $(supported)"
+fi
+
+# Before per-version folders, the 4.17 build was build/xen: move it (its
+# download and ccache with it); build/xen stays a link to the 4.17 build,
+# the default every tool without a XEN= looks for.
+if [ "$xen" = 4.17 ]; then
+	if [ -d "$build/xen" ] && [ ! -L "$build/xen" ] && [ ! -e "$out" ]; then
+		mv "$build/xen" "$out"
+	fi
+	mkdir -p "$out"
+	[ -e "$build/xen" ] && [ ! -L "$build/xen" ] ||
+		ln -sfn "$(basename "$out")" "$build/xen"
+fi
 mkdir -p "$out/dl"
 out=$(cd "$out" && pwd)
+
+# 1. The source: its version, where it came from, and a way to get a fresh
+#    copy into $out/src.tmp (get_tree).
+if [ -n "$src_dir" ]; then
+	ver=$(tree_version "$src_dir")
+	# What decides a rebuild: every file's path, size and mtime.
+	tree_hash=$(cd "$src_dir" && find . -path ./.git -prune -o -type f -printf '%P %s %T@\n' |
+		LC_ALL=C sort | sha256sum | cut -c1-16)
+	get_tree() {
+		rsync -a --exclude=/.git "$src_dir/" "$out/src.tmp/"
+		# A tree the user built: their objects and .config stay theirs.
+		if [ -e "$out/src.tmp/xen/.config" ]; then
+			make -s -C "$out/src.tmp/xen" distclean >/dev/null 2>&1 || true
+		fi
+	}
+else
+	read -r apt_kind suites < <(debian_suites "$xen")
+	apt_opts=()
+	if [ "$apt_kind" = private ]; then
+		a=$out/apt
+		mkdir -p "$a/parts" "$a/lists/partial" "$a/cache/archives/partial"
+		bash "$top/mk/deps.sh" stanza deb-src "$suites" \
+			>"$a/parts/debian-src.sources" ||
+			die "XEN=$xen: cannot derive a deb-src entry for $suites"
+		apt_opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$a/parts"
+			  -o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache")
+	fi
+	dsc=$(ls "$out"/dl/xen_"$xen".*.dsc 2>/dev/null | tail -1 || true)
+	if [ -z "$dsc" ]; then
+		echo "hv: fetching Xen $xen source (apt-get source xen, Debian $suites)"
+		log=$out/dl/apt.log
+		: >"$log"
+		if [ "$apt_kind" = private ]; then
+			apt-get "${apt_opts[@]}" update -q >>"$log" 2>&1 ||
+				die "XEN=$xen: apt-get update for Debian $suites deb-src failed (see $log); build from a tree instead: make hv XEN_SRC=DIR"
+		fi
+		(cd "$out/dl" && apt-get "${apt_opts[@]}" source --download-only -q xen) >>"$log" 2>&1 || {
+			why=$(grep -m1 -o '[0-9][0-9][0-9] *Not Found' "$log" | tr -s ' ' || true)
+			die "XEN=$xen: apt-get source xen (Debian $suites) failed${why:+: the archive answered $why} (see $log); build from a Xen $xen tree instead: make hv XEN_SRC=DIR"
+		}
+		dsc=$(ls "$out"/dl/xen_*.dsc 2>/dev/null | tail -1 || true)
+		[ -n "$dsc" ] || die "XEN=$xen: apt-get source gave no .dsc (see $log)"
+	fi
+	pkg=$(sed -n 's/^Version: //p' "$dsc")
+	case "$pkg" in
+	"$xen".*) ;;
+	*) die "$dsc: Debian's xen source is $pkg, not $xen.x" ;;
+	esac
+	ver=${pkg%%[+-]*}
+	source="debian:$pkg"
+	tree_hash=
+	get_tree() {
+		# Checks sizes and checksums against the .dsc.
+		dpkg-source -q -x "$dsc" "$out/src.tmp" >"$out/unpack.log" 2>&1 || {
+			cat "$out/unpack.log" >&2
+			die "dpkg-source -x $(basename "$dsc") failed (checksums?)"
+		}
+	}
+fi
+
+series=$(series_name "$ver")
+sdir=$(series_dir "$series")
+[ -n "$sdir" ] ||
+	die "Xen $ver${src_dir:+ (XEN_SRC=$src_dir)} has no patch series (hv-patch/$series/); supported: $(supported)"
+frag=$sdir/xen.config
+[ -f "$frag" ] || frag=$top/hv-patch/xen.config
 
 # The patch series and the fragment name what is built (results carry this
 # hash); this script's own hash only decides whether to rebuild.
 series_hash() {
 	{
-		cat "$frag" "$series_dir/series" 2>/dev/null || true
-		if [ -f "$series_dir/series" ]; then
-			grep -v '^\s*\(#\|$\)' "$series_dir/series" | while read -r p; do
-				cat "$series_dir/$p"
-			done
-		fi
+		cat "$frag" "$sdir/series"
+		grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
+			cat "$sdir/$p"
+		done
 	} | sha256sum | cut -c1-16
 }
-
-# 1. Source package (download once; apt checks the .dsc against the
-#    archive's signed index, dpkg-source checks the tarballs against it).
-dsc=$(ls "$out"/dl/xen_${XEN_PKG_VERSION_PREFIX}*.dsc 2>/dev/null | tail -1 || true)
-if [ -z "$dsc" ]; then
-	echo "hv: fetching Xen source (apt-get source xen)"
-	(cd "$out/dl" && apt-get source --download-only -q xen 2>&1 | grep -v '^W: Download is performed unsandboxed') || {
-		echo "hv: apt-get source xen failed (is deb-src enabled? run make deps)" >&2
-		exit 1
-	}
-	dsc=$(ls "$out"/dl/xen_*.dsc | tail -1)
-fi
-ver=$(sed -n 's/^Version: //p' "$dsc")
-case "$ver" in
-$XEN_PKG_VERSION_PREFIX*) ;;
-*) echo "hv: $dsc: Xen $ver is not 4.17.x" >&2; exit 1 ;;
-esac
-
 hash=$(series_hash)
-want="XEN_VERSION=$ver SERIES_HASH=$hash BUILD_HASH=$(sha256sum "$0" | cut -c1-16)"
+want="XEN_VERSION=$ver XEN_SOURCE=$source SERIES=$series SERIES_HASH=$hash BUILD_HASH=$(sha256sum "$0" | cut -c1-16)${tree_hash:+ TREE_HASH=$tree_hash}"
 if [ -f "$out/build-info" ] && [ -f "$out/xen" ] &&
    [ "$(head -1 "$out/build-info")" = "$want" ]; then
-	echo "hv: up to date (Xen $ver, series $hash): $out/xen"
+	echo "hv: up to date (Xen $ver from $source, series $series $hash): $out/xen"
 	exit 0
 fi
 
-# 2. Fresh tree: unpack (checks sizes and checksums), apply the series.
+# 2. Fresh tree, the series applied.
 src=$out/src
 rm -rf "$src" "$out/src.tmp"
-echo "hv: unpacking $(basename "$dsc")"
-dpkg-source -q -x "$dsc" "$out/src.tmp" >"$out/unpack.log" 2>&1 || {
-	cat "$out/unpack.log" >&2
-	echo "hv: dpkg-source -x $(basename "$dsc") failed (checksums?)" >&2
-	exit 1
-}
+echo "hv: Xen $ver from $source into $src"
+get_tree
 mv "$out/src.tmp" "$src"
-if [ -f "$series_dir/series" ]; then
-	grep -v '^\s*\(#\|$\)' "$series_dir/series" | while read -r p; do
-		echo "hv: applying $p"
-		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$series_dir/$p" || {
-			echo "hv: hv-patch/$p does not apply to Xen $ver" >&2
-			exit 1
-		}
-	done
-fi
+grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
+	echo "hv: applying ${sdir#$top/}/$p"
+	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$sdir/$p" ||
+		die "${sdir#$top/}/$p does not apply to Xen $ver ($source)"
+done
 
 # 3. Configure from the fragment and build only the hypervisor.
 cp "$frag" "$src/xen/.config"
 make -s -C "$src/xen" olddefconfig >/dev/null
 # ccache: a changed series rebuilds only what it touches (the tree itself is
-# unpacked anew each time so that nothing stale survives).
+# copied anew each time so that nothing stale survives).
 cc=gcc
 if command -v ccache >/dev/null 2>&1; then
 	cc="ccache gcc"
@@ -91,12 +237,15 @@ fi
 echo "hv: building the hypervisor (about 80 s on 2 cores, less with a warm ccache)"
 make -s -C "$src/xen" -j"$(nproc)" CC="$cc" build >"$out/build.log" 2>&1 || {
 	tail -30 "$out/build.log" >&2
-	echo "hv: build failed, see $out/build.log" >&2
-	exit 1
+	die "build failed, see $out/build.log"
 }
 cp "$src/xen/xen" "$out/xen.tmp" && mv "$out/xen.tmp" "$out/xen"
 gzip -9c "$src/xen/xen" >"$out/xen.gz.tmp" && mv "$out/xen.gz.tmp" "$out/xen.gz"
 cp "$src/xen/.config" "$out/xen.config"
-printf '%s\nBUILT=%s\n' "$want" "$(date -u +%FT%TZ)" >"$out/build-info.tmp"
+{
+	echo "$want"
+	echo "BUILT=$(date -u +%FT%TZ)"
+	[ -z "$src_dir" ] || echo "SRC_DIR=$src_dir"
+} >"$out/build-info.tmp"
 mv "$out/build-info.tmp" "$out/build-info"
-echo "hv: built $out/xen (Xen $ver, series $hash)"
+echo "hv: built $out/xen (Xen $ver from $source, series $series $hash)"

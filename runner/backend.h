@@ -29,6 +29,7 @@ struct host_opts {
 	unsigned int maxcpus;    /* > cpus: hotpluggable CPUs Xen must allow for */
 	unsigned int timeout_s;  /* whole boot + job */
 	const char *workdir;     /* job.json in, agent.json + console.log out */
+	const char *xen;         /* the xen binary to boot (HB_BOOTS_BUILD); NULL: the default build */
 	int quiet;               /* no progress lines */
 	FILE *progress;          /* where progress lines go (stderr) */
 	/*
@@ -100,6 +101,11 @@ enum host_backend_flags {
 	 * "emulated": true), and the [host] tcg setting applies to it.
 	 */
 	HB_EMULATED = 1 << 0,
+	/*
+	 * It boots the hypervisor build of host_opts.xen (so a config may
+	 * have a [matrix] xen axis).
+	 */
+	HB_BOOTS_BUILD = 1 << 1,
 };
 
 struct host_backend_ops {

@@ -14,6 +14,7 @@
 #include "runner/hostopts.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "runner/xenbuild.h"
 #include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
@@ -40,7 +41,10 @@ static void usage(FILE *f)
 "  --out DIR       keep console.log and agent.json here\n"
 "                  (default BUILD/boot/MODE-NCPUS)\n"
 "  --job FILE      a job (JSON) for the agent to run\n"
-"  --xen PATH, --kernel PATH, --initrd PATH, --qemu PATH\n"
+"  --xen BUILD     the hypervisor build: a version name (4.20:\n"
+"                  build/xen-4.20/xen) or a path (default build/xen/xen);\n"
+"                  a mode that build's Xen version has not is refused\n"
+"  --kernel PATH, --initrd PATH, --qemu PATH\n"
 "                  override the built images / emulator\n"
 "  -q, --quiet     no progress lines\n"
 "and the qemu backend's [host] keys, by the rules a config's are checked by\n"
@@ -100,7 +104,8 @@ int cmd_boot(int argc, char **argv)
 	struct host_opts o;
 	struct host_result r;
 	struct qemu_settings qs, *q = &qs;
-	const char *out = NULL, *job = NULL, *expect;
+	const char *out = NULL, *job = NULL, *expect, *xen = NULL;
+	struct xen_build xb;
 	long cpus = 8, maxcpus = 0, timeout = 0;
 	char outbuf[4096], jobdst[4096 + 16], err[1024];
 	int c;
@@ -130,7 +135,7 @@ int cmd_boot(int argc, char **argv)
 			break;
 		case 'o': out = optarg; break;
 		case 'j': job = optarg; break;
-		case 'X': q->xen = optarg; break;
+		case 'X': xen = optarg; break;
 		case 'K': q->kernel = optarg; break;
 		case 'I': q->initrd = optarg; break;
 		case 'Q': q->qemu = optarg; break;
@@ -146,6 +151,20 @@ int cmd_boot(int argc, char **argv)
 	if (!(expect = mode_genapic(o.mode))) {
 		fprintf(stderr, "ipibench boot: --mode must be %s, not '%s'\n", mode_list(), o.mode);
 		return 2;
+	}
+	/* Before QEMU starts: the build, and whether its Xen has the mode. */
+	if (xen_build_resolve(xen, &xb, err, sizeof(err))) {
+		if (xen) {
+			fprintf(stderr, "ipibench boot: --xen %s: %s\n", xen, err);
+			return 2;
+		}
+		/* The default build, not built yet: the backend says so. */
+	} else {
+		if (xen_build_mode_check(&xb, o.mode, err, sizeof(err))) {
+			fprintf(stderr, "ipibench boot: --mode %s: %s\n", o.mode, err);
+			return 2;
+		}
+		o.xen = xb.path;
 	}
 	o.cpus = cpus;
 	o.maxcpus = maxcpus ? maxcpus : cpus;

@@ -17,12 +17,13 @@
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "runner/xenbuild.h"
 #include "safeio/safeio.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: ipibench run -c CONFIG [-o DIR]\n"
+"usage: ipibench run -c CONFIG [-o DIR] [--xen BUILD]\n"
 "       ipibench run --resume DIR\n"
 "       ipibench run --list\n"
 "\n"
@@ -35,6 +36,8 @@ static void usage(FILE *f)
 "  -c, --config FILE  the config (INI; see configs/)\n"
 "  -o, --out DIR      results directory (default results/runs/NAME-DATE)\n"
 "  --resume DIR       finish the pending and failed runs of DIR\n"
+"  --xen BUILD        run on this hypervisor build instead of [matrix] xen:\n"
+"                     a version name (4.17: build/xen-4.17/xen) or a path\n"
 "  --list             list the [host] keys of each backend and the workload\n"
 "                     types with their parameters\n"
 "  -q, --quiet        only one line per run\n");
@@ -95,11 +98,15 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
 	if (json_object_get(agent, "cpu_model"))
 		json_object_set(host, "cpu_model", json_object_get(agent, "cpu_model"));
+	/* The build this set ran on (its build-info; the agent's word if none). */
+	const struct xen_build *xb = c->matrix.build;
 	json_object_set_new(host, "xen_version",
-		json_string(build_info_get("XEN_VERSION", buf, sizeof(buf))[0] ? buf :
+		json_string(xb->version[0] ? xb->version :
 			json_string_value(json_object_get(json_object_get(agent, "xen"), "version"))));
-	json_object_set_new(host, "series_hash",
-		json_string(build_info_get("SERIES_HASH", buf, sizeof(buf))));
+	json_object_set_new(host, "xen_source", json_string(xb->source));
+	json_object_set_new(host, "xen_build", json_string(xb->label));
+	json_object_set_new(host, "series", json_string(xb->series));
+	json_object_set_new(host, "series_hash", json_string(xb->series_hash));
 	json_object_set_new(host, "xen_cmdline", json_string(hr->xen_cmdline));
 	if (be->describe) {
 		be->describe(o, buf, sizeof(buf));
@@ -184,6 +191,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		if (c->host.timeout)
 			o.timeout_s = c->host.timeout;
 		o.settings = c->host.settings;
+		o.xen = c->matrix.build->path;
 		o.workdir = realpath(wd, path) ? path : wd;
 		o.quiet = quiet;
 
@@ -272,6 +280,16 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 		fprintf(stderr, "ipibench run: %s\n", err);
 		return 2;
 	}
+	/* A set is of one build: a resume on another is refused. */
+	const char *had = json_string_value(json_object_get(json_object_get(res.root, "host"),
+							    "xen_build"));
+	if (had && strcmp(had, c->matrix.build->label)) {
+		fprintf(stderr, "ipibench run: %s/results.json: $.host.xen_build: its runs are of "
+			"build %s, not %s (resume with --xen %s)\n", dir, had,
+			c->matrix.build->label, had);
+		results_close(&res);
+		return 2;
+	}
 	rc = do_run(&res, c, quiet);
 	results_close(&res);
 	return rc;
@@ -316,6 +334,61 @@ static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int
 	return rc;
 }
 
+/*
+ * Several builds ([matrix] xen = A, B): one result set per build in
+ * DIR/xen-LABEL/, each with that build's modes when the config names none.
+ * The sets run one after the other (every run of A, then of B): compare
+ * them with repetitions >= 2, so that the boot is the unit.
+ */
+static int run_builds(const char *dir, const char *cfgfile, struct config *c, int quiet)
+{
+	char sub[PATH_MAX], path[PATH_MAX + 16], err[512];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < c->matrix.nxen; i++) {
+		struct results res;
+
+		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >= (int)sizeof(sub))
+			return 2;
+		snprintf(path, sizeof(path), "%s/results.json", sub);
+		if (access(path, F_OK))
+			continue;
+		if (results_open(&res, sub, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			return 2;
+		}
+		results_close(&res);
+	}
+	for (unsigned int i = 0; i < c->matrix.nxen; i++) {
+		config_use_build(c, i);
+		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >= (int)sizeof(sub))
+			return 2;
+		fprintf(stderr, "ipibench run: build %u/%u: %s (Xen %s, modes %s%s%s) in %s\n", i + 1,
+			c->matrix.nxen, c->matrix.xen[i].path,
+			c->matrix.xen[i].version[0] ? c->matrix.xen[i].version : "of unknown version",
+			c->matrix.modes[0], c->matrix.nmodes > 1 ? ", " : "",
+			c->matrix.nmodes > 2 ? "..." : c->matrix.nmodes > 1 ? c->matrix.modes[1] : "", sub);
+		int r = run_set(sub, cfgfile, c, quiet);
+		if (r > rc)
+			rc = r;
+	}
+	return rc;
+}
+
+/* The build of the result set DIR of a several-build config (DIR/../xen-LABEL). */
+static int build_of_set(struct config *c, const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+
+	base = base ? base + 1 : dir;
+	for (unsigned int i = 0; i < c->matrix.nxen; i++)
+		if (!strncmp(base, "xen-", 4) && !strcmp(base + 4, c->matrix.xen[i].label)) {
+			config_use_build(c, i);
+			return 0;
+		}
+	return -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -324,10 +397,11 @@ int cmd_run(int argc, char **argv)
 		{ "resume", required_argument, NULL, 'r' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "xen", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cfgfile = NULL, *out = NULL, *resume = NULL;
+	const char *cfgfile = NULL, *out = NULL, *resume = NULL, *xen = NULL;
 	struct config c;
 	char err[512], dirbuf[PATH_MAX], cfgpath[PATH_MAX + 16];
 	int ch, quiet = 0, rc;
@@ -338,6 +412,7 @@ int cmd_run(int argc, char **argv)
 		case 'c': cfgfile = optarg; break;
 		case 'o': out = optarg; break;
 		case 'r': resume = optarg; break;
+		case 'x': xen = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'l': list_types(); return 0;
 		case 'h': usage(stdout); return 0;
@@ -363,6 +438,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ipibench run: %s\n", err);
 		return 2;
 	}
+	if (xen && config_set_xen(&c, xen, err, sizeof(err))) {
+		fprintf(stderr, "ipibench run: %s\n", err);
+		config_free(&c);
+		return 2;
+	}
 	if (!out) {
 		char now[32];
 		time_t t = time(NULL);
@@ -373,7 +453,7 @@ int cmd_run(int argc, char **argv)
 		snprintf(dirbuf, sizeof(dirbuf), "results/runs/%s-%s", c.host.name, now);
 		out = dirbuf;
 	}
-	if (!resume && c.matrix.ncpus) {
+	if (!resume && (c.matrix.ncpus || c.matrix.nxen > 1)) {
 		/* The sweep's own config.ini makes `--resume DIR` work. */
 		snprintf(cfgpath, sizeof(cfgpath), "%s/config.ini", out);
 		if (!access(cfgpath, F_OK)) {
@@ -390,8 +470,16 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	snprintf(cfgpath, sizeof(cfgpath), "%s/results.json", out);
-	if (c.matrix.ncpus && !(resume && !access(cfgpath, F_OK))) {
+	if (c.matrix.nxen > 1 && !(resume && !access(cfgpath, F_OK))) {
+		rc = run_builds(out, cfgfile, &c, quiet);
+	} else if (c.matrix.nxen > 1 && build_of_set(&c, out)) {
+		fprintf(stderr, "ipibench run: %s: not the folder of one of the config's builds "
+			"(xen-LABEL)\n", out);
+		rc = 2;
+	} else if (c.matrix.ncpus && !(resume && !access(cfgpath, F_OK))) {
 		rc = run_sweep(out, cfgfile, &c, quiet);
+	} else if (c.matrix.nxen > 1) {
+		rc = run_set(out, cfgfile, &c, quiet);
 	} else {
 		if (resume && c.matrix.ncpus) {
 			/* One CPU count of a sweep: its own runs say which. */

@@ -7,6 +7,7 @@
 
 #include <ini.h>
 
+#include "ipibench/modes.h"
 #include "ipibench/senders.h"
 #include "runner/backend.h"
 #include "runner/config.h"
@@ -20,6 +21,9 @@ struct parse {
 	int err_line;           /* the first error's line; 0: none yet */
 	char msg[256];          /* the first error */
 	int have_host, have_matrix;
+	int modes_line, xen_line;
+	char xen_specs[CFG_MAX_XEN][256];
+	unsigned int nxen;
 	json_t *seen;           /* section -> the line of its header */
 	json_t *backend_keys;   /* [host] keys of the backend's table -> their line */
 };
@@ -158,6 +162,29 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 				return set_err(ps, "modes: too many modes in '%s'", v);
 			snprintf(c->matrix.modes[c->matrix.nmodes++], 16, "%s", m);
 		}
+		c->matrix.modes_given = 1;
+		ps->modes_line = ps->line;
+		return 1;
+	}
+	if (!strcmp(k, "xen")) {
+		/* Resolved in finish(): whether each is built is not a syntax matter. */
+		if (!(n = list_items(ps, k, v, buf, items)))
+			return 0;
+		ps->nxen = 0;
+		for (size_t j = 0; j < n; j++) {
+			const char *x = items[j];
+
+			if (ps->nxen == CFG_MAX_XEN)
+				return set_err(ps, "xen: at most %d builds", CFG_MAX_XEN);
+			if (strlen(x) >= sizeof(ps->xen_specs[0]))
+				return set_err(ps, "xen: a build name longer than %zu bytes",
+					       sizeof(ps->xen_specs[0]) - 1);
+			for (unsigned int i = 0; i < ps->nxen; i++)
+				if (!strcmp(ps->xen_specs[i], x))
+					return set_err(ps, "xen: %s is listed twice", x);
+			snprintf(ps->xen_specs[ps->nxen++], sizeof(ps->xen_specs[0]), "%s", x);
+		}
+		ps->xen_line = ps->line;
 		return 1;
 	}
 	if (!strcmp(k, "repetitions"))
@@ -416,6 +443,106 @@ static void defaults(struct config *c)
 	c->sections = json_object();
 }
 
+/* Every build has every mode the config names: 0, or -1 with WHERE: ... in err. */
+static int check_build_modes(const struct config *c, const char *where, char *err, size_t errlen)
+{
+	char e[300];
+
+	if (!c->matrix.modes_given)
+		return 0;
+	for (unsigned int i = 0; i < c->matrix.nxen; i++)
+		for (unsigned int m = 0; m < c->matrix.nmodes; m++)
+			if (xen_build_mode_check(&c->matrix.xen[i], c->matrix.modes[m], e, sizeof(e))) {
+				snprintf(err, errlen, "%s: modes = %s: %s", where, c->matrix.modes[m], e);
+				return -1;
+			}
+	return 0;
+}
+
+/*
+ * [matrix] xen, resolved; without it the default build (which need not be
+ * built yet: its version is then unknown and every mode allowed).
+ */
+static int config_builds(const char *file, struct parse *ps, char *err, size_t errlen)
+{
+	struct config *c = ps->c;
+	char e[512], where[300];
+	const struct host_backend_ops *be = host_backend_find(c->host.backend);
+
+	c->matrix.nxen = 0;
+	if (!ps->nxen) {
+		if (xen_build_resolve(NULL, &c->matrix.xen[0], e, sizeof(e))) {
+			/* Not built yet: the qemu backend says so when it boots. */
+			memset(&c->matrix.xen[0], 0, sizeof(c->matrix.xen[0]));
+			snprintf(c->matrix.xen[0].path, sizeof(c->matrix.xen[0].path), "%s/xen/xen",
+				 build_dir());
+		}
+		c->matrix.nxen = 1;
+	} else {
+		if (!(be->flags & HB_BOOTS_BUILD)) {
+			snprintf(err, errlen, "%s:%d: xen: backend = %s runs the hypervisor its host "
+				 "booted; a build axis needs a backend that boots a build (qemu)",
+				 file, ps->xen_line, be->name);
+			return -1;
+		}
+		if (c->matrix.ncpus && ps->nxen > 1) {
+			snprintf(err, errlen, "%s:%d: xen: several builds and a CPU sweep (cpus = ...) "
+				 "in one config are not supported: one config per build", file, ps->xen_line);
+			return -1;
+		}
+		for (unsigned int i = 0; i < ps->nxen; i++, c->matrix.nxen++) {
+			if (xen_build_resolve(ps->xen_specs[i], &c->matrix.xen[i], e, sizeof(e))) {
+				snprintf(err, errlen, "%s:%d: xen = %s: %s", file, ps->xen_line,
+					 ps->xen_specs[i], e);
+				return -1;
+			}
+			for (unsigned int j = 0; j < i; j++)
+				if (!strcmp(c->matrix.xen[j].label, c->matrix.xen[i].label)) {
+					snprintf(err, errlen, "%s:%d: xen: %s and %s are both named %s "
+						 "(their folders' names): results could not tell them apart",
+						 file, ps->xen_line, ps->xen_specs[j], ps->xen_specs[i],
+						 c->matrix.xen[i].label);
+					return -1;
+				}
+		}
+	}
+	snprintf(where, sizeof(where), "%s:%d", file, ps->modes_line);
+	if (check_build_modes(c, where, err, errlen))
+		return -1;
+	config_use_build(c, 0);
+	return 0;
+}
+
+int config_set_xen(struct config *c, const char *spec, char *err, size_t errlen)
+{
+	char e[512], where[300];
+
+	if (xen_build_resolve(spec, &c->matrix.xen[0], e, sizeof(e))) {
+		snprintf(err, errlen, "--xen %s: %s", spec, e);
+		return -1;
+	}
+	c->matrix.nxen = 1;
+	snprintf(where, sizeof(where), "--xen %s", spec);
+	if (check_build_modes(c, where, err, errlen))
+		return -1;
+	config_use_build(c, 0);
+	return 0;
+}
+
+void config_use_build(struct config *c, unsigned int i)
+{
+	const struct xen_build *b = &c->matrix.xen[i];
+
+	c->matrix.build = b;
+	if (c->matrix.modes_given)
+		return;
+	c->matrix.nmodes = 0;
+	for (size_t m = 0; m < IPIBENCH_NMODES; m++)
+		if (xen_has_mode(b->major, b->minor, ipibench_mode_name(m)))
+			snprintf(c->matrix.modes[c->matrix.nmodes++], sizeof(c->matrix.modes[0]), "%s",
+				 ipibench_mode_name(m));
+}
+
 static int finish(const char *file, int line, struct parse *ps, char *err, size_t errlen)
 {
 	struct config *c = ps->c;
@@ -441,8 +568,8 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 		snprintf(err, errlen, "%s: missing section [host]", file);
 		return -1;
 	}
-	if (!ps->have_matrix || !c->matrix.nmodes) {
-		snprintf(err, errlen, "%s: missing section [matrix] with modes = ...", file);
+	if (!ps->have_matrix) {
+		snprintf(err, errlen, "%s: missing section [matrix]", file);
 		return -1;
 	}
 	if (!c->nwl) {
@@ -460,6 +587,8 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 	}
 	if (!c->host.name[0])
 		snprintf(c->host.name, sizeof(c->host.name), "%s-%ucpu", c->host.backend, c->host.cpus);
+	if (config_builds(file, ps, err, errlen))
+		return -1;
 	for (unsigned int i = 0; i < c->nwl; i++) {
 		char e[256];
 

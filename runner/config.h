@@ -4,8 +4,11 @@
  *                     timeout, name: host_common_settings[]) and those of
  *                     the chosen backend's table (runner/backends/NAME.c;
  *                     `ipibench run --list` shows them)
- *   [matrix]          modes, repetitions, order, seed, cpus (a sweep: one
- *                     result set per CPU count, in DIR/cN/)
+ *   [matrix]          modes (default: every mode of the build), repetitions,
+ *                     order, seed, cpus (a sweep: one result set per CPU
+ *                     count, in DIR/cN/), xen (builds: version names or
+ *                     paths, runner/xenbuild.h; one result set per build
+ *                     in DIR/xen-LABEL/ when there are several)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
  * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
  * missing sections and lines too long for inih are errors reported as
@@ -22,10 +25,12 @@
 
 #include "runner/backend.h"
 #include "runner/wlspec.h"
+#include "runner/xenbuild.h"
 
 #define CFG_MAX_MODES 3
 #define CFG_MAX_WORKLOADS 32
 #define CFG_MAX_SWEEP 16
+#define CFG_MAX_XEN 4
 /* inih (ini.c's MAX_SECTION) keeps 49 bytes of a section name; longer
  * [workload:NAME] headers are refused rather than cut. */
 #define CFG_SECTION_MAX 49
@@ -49,6 +54,11 @@ struct config {
 		unsigned int seed;
 		unsigned int cpus[CFG_MAX_SWEEP];   /* sweep; empty: host.cpus */
 		unsigned int ncpus;
+		int modes_given;             /* 0: each build's own modes */
+		/* The hypervisor builds (at least one: the default build). */
+		struct xen_build xen[CFG_MAX_XEN];
+		unsigned int nxen;
+		const struct xen_build *build;   /* the one being run (config_use_build()) */
 	} matrix;
 	struct cfg_workload wl[CFG_MAX_WORKLOADS];
 	unsigned int nwl;
@@ -64,6 +74,14 @@ int config_load(const char *file, struct config *c, char *err, size_t errlen);
 int config_load_string(const char *name, const char *text, struct config *c,
 		       char *err, size_t errlen);
 void config_free(struct config *c);
+/*
+ * Replace the config's builds with SPEC (`ipibench run --xen`), checking
+ * the modes it names against it; 0, or -1 with "--xen SPEC: ..." in err.
+ */
+int config_set_xen(struct config *c, const char *spec, char *err, size_t errlen);
+/* Run build I next: matrix.build, and matrix.modes its modes when the
+ * config names none. */
+void config_use_build(struct config *c, unsigned int i);
 /* The agent's job for boot number RUN (0-based position in results.json):
  * the workloads and their params; a paired-sender workload without its own
  * seed gets one drawn from [matrix] seed and RUN. */

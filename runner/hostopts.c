@@ -12,7 +12,6 @@ void host_paths_default(struct host_paths *p)
 	snprintf(p->xen, sizeof(p->xen), "%s/xen/xen", b);
 	snprintf(p->kernel, sizeof(p->kernel), "%s/dom0/vmlinux", b);
 	snprintf(p->initrd, sizeof(p->initrd), "%s/dom0/initrd.gz", b);
-	snprintf(p->build_info, sizeof(p->build_info), "%s/xen/build-info", b);
 }
 
 unsigned int host_default_timeout(unsigned int cpus)
@@ -29,26 +28,4 @@ void host_opts_default(struct host_opts *o, unsigned int cpus)
 	o->maxcpus = cpus;
 	o->timeout_s = host_default_timeout(cpus);
 	o->progress = stderr;
-}
-
-const char *build_info_get(const char *key, char *buf, size_t len)
-{
-	struct host_paths p;
-	char line[1024];
-	size_t kl = strlen(key);
-	FILE *f;
-
-	buf[0] = '\0';
-	host_paths_default(&p);
-	f = fopen(p.build_info, "r");
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		/* "XEN_VERSION=a SERIES_HASH=b" and "BUILT=c" lines */
-		for (char *tok = strtok(line, " \n"); tok; tok = strtok(NULL, " \n"))
-			if (!strncmp(tok, key, kl) && tok[kl] == '=')
-				snprintf(buf, len, "%s", tok + kl + 1);
-	}
-	fclose(f);
-	return buf;
 }

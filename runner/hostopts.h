@@ -6,7 +6,7 @@
 
 /* Paths of the built hypervisor and dom0 image under build_dir(). */
 struct host_paths {
-	char xen[4096], kernel[4096], initrd[4096], build_info[4096];
+	char xen[4096], kernel[4096], initrd[4096];
 };
 
 void host_paths_default(struct host_paths *p);
@@ -14,7 +14,6 @@ void host_paths_default(struct host_paths *p);
 void host_opts_default(struct host_opts *o, unsigned int cpus);
 /* The default timeout for a boot of N CPUs (seconds, TCG). */
 unsigned int host_default_timeout(unsigned int cpus);
-/* Read KEY=VALUE from build/xen/build-info into buf ("" when missing). */
-const char *build_info_get(const char *key, char *buf, size_t len);
+/* A build's build-info (version, source, series) is read by runner/xenbuild.h. */
 
 #endif

@@ -18,10 +18,10 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-	{ "boot", cmd_boot, "--mode MODE --cpus N [--timeout S]",
+	{ "boot", cmd_boot, "--mode MODE --cpus N [--xen BUILD] [--timeout S]",
 	  "boot the patched Xen in one x2APIC mode and report what it selected" },
-	{ "run", cmd_run, "-c CONFIG [-o DIR] | --resume DIR",
-	  "run a config's mode x repetition matrix and keep the results" },
+	{ "run", cmd_run, "-c CONFIG [-o DIR] [--xen BUILD] | --resume DIR",
+	  "run a config's build x mode x repetition matrix and keep the results" },
 	{ "host", cmd_host, "install|uninstall|status",
 	  "prepare a real Xen test host for the reboot backend" },
 	{ "trace", cmd_trace, "summary|diff|ipi|irq FILE... [--json]",

@@ -11,8 +11,10 @@ runner_LIBS := -ljansson -linih
 runner_CFLAGS += -Wformat=2
 
 # The dom0 agent (static; runs inside the Xen host).
-agent_SRCS := runner/console.c runner/wlspec.c $(wildcard runner/agent/*.c runner/agent/workloads/*.c)
-agent_LIBS := -Wl,--start-group -lxenctrl -lxencall -lxenforeignmemory -lxendevicemodel \
+agent_SRCS := runner/console.c runner/wlspec.c runner/sysctliface.c \
+	$(wildcard runner/agent/*.c runner/agent/workloads/*.c)
+# Every sysctl through runner/agent/sysctl_wrap.c (the hypervisor's interface version).
+agent_LIBS := -Wl,--wrap=xencall1 -Wl,--start-group -lxenctrl -lxencall -lxenforeignmemory -lxendevicemodel \
 	-lxenevtchn -lxengnttab -lxentoollog -lxentoolcore -ljansson -Wl,--end-group -lpthread
 gnu11_SRCS += $(filter runner/agent/%,$(agent_SRCS))
 

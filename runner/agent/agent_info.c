@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "runner/agent/agent_info.h"
+#include "runner/agent/sysctl_wrap.h"
 #include "runner/console.h"
 
 /* The APIC driver the hypervisor switched to, from its console ring. */
@@ -69,6 +70,9 @@ int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen)
 	json_object_set_new(xen, "version", json_string(version));
 	json_object_set_new(xen, "changeset", json_string(cs));
 	json_object_set_new(xen, "cmdline", json_string(cmdline));
+	/* The sysctl interface version it took (0x15: 4.17-4.20, 0x16: 4.21+). */
+	snprintf(version, sizeof(version), "0x%02x", (unsigned int)agent_sysctl_version());
+	json_object_set_new(xen, "sysctl_interface", json_string(version));
 	json_object_set_new(out, "xen", xen);
 
 	phys = json_object();

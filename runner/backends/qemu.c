@@ -84,7 +84,7 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 		    char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN], struct host_result *r)
 {
 	const struct qemu_settings *q = o->settings;
-	const char *xen = image(q->xen, built()->xen);
+	const char *xen = image(o->xen ? o->xen : q->xen, built()->xen);
 	const char *kernel = image(q->kernel, built()->kernel);
 	const char *initrd = image(q->initrd, built()->initrd);
 	int n = 0, b = 0;
@@ -191,7 +191,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 		host_fail(r, "%s not found (install it with 'make deps')", qemu);
 		return -1;
 	}
-	for (const char **p = (const char *[]){ image(q->xen, built()->xen),
+	for (const char **p = (const char *[]){ image(o->xen ? o->xen : q->xen, built()->xen),
 						image(q->kernel, built()->kernel),
 						image(q->initrd, built()->initrd), NULL };
 	     *p; p++)
@@ -348,7 +348,7 @@ static void qemu_describe(const struct host_opts *o, char *buf, size_t len)
 const struct host_backend_ops backend_qemu = {
 	.name = "qemu",
 	.help = "Xen under qemu-system-x86_64 (TCG), q35 + x2APIC + intel-iommu intremap",
-	.flags = HB_EMULATED,
+	.flags = HB_EMULATED | HB_BOOTS_BUILD,
 	.settings = qemu_settings,
 	.settings_size = sizeof(struct qemu_settings),
 	.describe_key = "qemu_version",

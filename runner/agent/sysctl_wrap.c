@@ -1,0 +1,60 @@
+/*
+ * xencall1() wrapped at link time (-Wl,--wrap=xencall1, runner/runner.mk):
+ * libxenctrl's sysctls (its do_sysctl() is inline in each of its objects,
+ * each calling xencall1) and the agent's own ipibench sysctl all pass here,
+ * and sysctl_iface_call() gives them the interface version the hypervisor
+ * expects.  Done at this one point rather than with copies of the few
+ * sysctls (physinfo, readconsole, the trace buffer calls) because the
+ * trace collector's buffer set-up is libxenctrl's and stays so.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xencall.h>
+#include <xenctrl.h>
+#include <xen/sysctl.h>
+
+#include "ipibench/abi.h"
+#include "runner/agent/sysctl_wrap.h"
+#include "runner/sysctliface.h"
+
+_Static_assert(offsetof(struct xen_sysctl, cmd) == 0 &&
+	       offsetof(struct xen_sysctl, interface_version) == 4,
+	       "sysctliface.c reads cmd and interface_version at 0 and 4");
+
+/*
+ * The sysctls retried with another version: those whose layout is byte
+ * for byte the same in Xen 4.17.5, 4.20.4 and staging (c447b7308b) --
+ * struct xen_sysctl_readconsole, _tbuf_op and _physinfo, compared when
+ * this list was written, and the 128-byte union they sit in -- and the
+ * patch's own, one ABI for every series (probes/include/ipibench/abi.h).
+ * Add one only after comparing its struct in every supported tree.
+ */
+static const uint32_t same_layout[] = {
+	XEN_SYSCTL_readconsole, XEN_SYSCTL_tbuf_op, XEN_SYSCTL_physinfo,
+	XEN_SYSCTL_ipibench,
+};
+
+static struct sysctl_iface iface = {
+	0, same_layout, sizeof(same_layout) / sizeof(same_layout[0]),
+};
+
+int __real_xencall1(xencall_handle *xcall, unsigned int op, uint64_t arg1);
+int __wrap_xencall1(xencall_handle *xcall, unsigned int op, uint64_t arg1);
+
+static int real_sysctl(void *arg, void *buf)
+{
+	return __real_xencall1(arg, __HYPERVISOR_sysctl, (uint64_t)(uintptr_t)buf);
+}
+
+int __wrap_xencall1(xencall_handle *xcall, unsigned int op, uint64_t arg1)
+{
+	if (op != __HYPERVISOR_sysctl)
+		return __real_xencall1(xcall, op, arg1);
+	return sysctl_iface_call(&iface, (void *)(uintptr_t)arg1, real_sysctl, xcall);
+}
+
+uint32_t agent_sysctl_version(void)
+{
+	return iface.version;
+}

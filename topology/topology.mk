@@ -3,4 +3,4 @@
 # each mode.  Pure arithmetic, no I/O; used by the runner and analysis.
 topology_SRCS := $(wildcard topology/*.c)
 topology_TESTS := $(wildcard topology/tests/test_*.c)
-topology_LIBS :=
+topology_LIBS := -ljansson

@@ -13,7 +13,7 @@ gnu11_SRCS += probes/collect.c
 # ---- tools: trace generator, xenalyze (reference), speed benchmark ------
 GENTRACE := $(BUILD)/bin/gentrace
 XENALYZE := $(BUILD)/bin/xenalyze
-$(GENTRACE): probes/tools/gentrace.c probes/events.h
+$(GENTRACE): probes/tools/gentrace.c probes/events.h probes/include/ipibench/modes.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_rel) $< -o $@
 $(XENALYZE): probes/tools/build-xenalyze.sh

@@ -4,34 +4,81 @@
  * entry in runner/backends.c (which has the checklist for adding one;
  * runner/backends/skeleton.c is a commented template).  The runner treats
  * them alike and asks about a property (the HB_* flags), not a name; the
- * exceptions are `ipibench boot`, which is the qemu backend's own command,
- * and the [host] settings, which are still one struct host_opts for all.
+ * exception is `ipibench boot`, which is the qemu backend's own command.
+ *
+ * Settings: the [host] keys every backend has (backend, name, cpus,
+ * maxcpus, timeout) are host_common_settings[] over struct host_config; any
+ * other key belongs to a backend, which declares it in its own table
+ * (.settings, as fio's engines declare options[]) over a settings struct of
+ * its own (.settings_size bytes, opaque to the runner).  runner/config.c
+ * checks a config's [host] keys against the chosen backend's table, and
+ * messages and `ipibench run --list` are built from the tables.
  */
 #ifndef IPIBENCH_BACKEND_H
 #define IPIBENCH_BACKEND_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define HOST_ERR_LEN 512
 
+/* What one run asks of a backend (runner/cmd_run.c fills it in). */
 struct host_opts {
 	const char *mode;        /* physical | cluster | mixed */
 	unsigned int cpus;       /* physical CPUs present at boot */
 	unsigned int maxcpus;    /* > cpus: hotpluggable CPUs Xen must allow for */
-	unsigned int mem_mb;
-	unsigned int dom0_mem_mb;
 	unsigned int timeout_s;  /* whole boot + job */
-	const char *xen;         /* hypervisor image */
-	const char *kernel;      /* dom0 kernel */
-	const char *initrd;      /* dom0 initramfs (with the agent) */
-	const char *qemu;        /* emulator binary (qemu backend) */
-	const char *tcg;         /* qemu: TCG threading, "multi" or "single" */
-	const char *extra_cmdline; /* appended to Xen's command line */
 	const char *workdir;     /* job.json in, agent.json + console.log out */
-	unsigned int disk_mb;    /* > 0: attach a scratch virtio disk of that size */
 	int quiet;               /* no progress lines */
 	FILE *progress;          /* where progress lines go (stderr) */
+	/*
+	 * The backend's own settings: its settings struct, from
+	 * host_settings_new() and its [host] keys (NULL for a backend
+	 * without settings).
+	 */
+	const void *settings;
 };
+
+/* ---- [host] settings --------------------------------------------------- */
+
+enum host_setting_type {
+	HS_UINT,    /* a decimal integer in [min, max]; an unsigned int */
+	HS_TEXT,    /* text of fewer than size bytes; a char[size] */
+	HS_CHOICE,  /* one of choices[]; a char[size] */
+	HS_NAME,    /* a host name (sio_name_ok) of fewer than size bytes; a char[size] */
+};
+
+/* One [host] key (as fio's struct fio_option): its rule, default and help. */
+struct host_setting {
+	const char *key;
+	enum host_setting_type type;
+	size_t offset, size;        /* the field in the settings struct */
+	long min, max;              /* HS_UINT */
+	const char *const *choices; /* HS_CHOICE: NULL-terminated */
+	const char *def;            /* as a config writes it; NULL: left 0 / "" */
+	const char *help;
+	/* The results.json host key that records the value, or NULL. */
+	const char *record;
+};
+
+/* Table entries: HS_FIELD(struct, field) gives offset and size. */
+#define HS_FIELD(st, f) offsetof(st, f), sizeof(((st *)0)->f)
+#define HS_UINT_KEY(key, st, f, min, max, def, help) \
+	{ key, HS_UINT, HS_FIELD(st, f), min, max, NULL, def, help, NULL }
+#define HS_TEXT_KEY(key, st, f, def, help) \
+	{ key, HS_TEXT, HS_FIELD(st, f), 0, 0, NULL, def, help, NULL }
+/* The extra Xen command line: a setting of every backend that boots Xen. */
+#define HS_CMDLINE_KEY(st, f) \
+	HS_TEXT_KEY("cmdline", st, f, "", "appended to Xen's command line")
+
+/* The [host] keys every backend has (host_common_settings[]). */
+struct host_config {
+	char backend[16];
+	char name[64];           /* results directory and reports; BACKEND-NcpuS */
+	unsigned int cpus, maxcpus, timeout;   /* maxcpus, timeout: 0 = the default */
+	void *settings;          /* the backend's own (host_settings_new()) */
+};
+extern const struct host_setting host_common_settings[];
 
 struct host_result {
 	char genapic[64];        /* the APIC driver Xen switched to */
@@ -59,6 +106,12 @@ struct host_backend_ops {
 	const char *name;
 	const char *help;
 	unsigned int flags;      /* HB_* */
+	/*
+	 * Its [host] keys ({NULL}-terminated; NULL: none) and the size of the
+	 * struct they fill (struct host_opts's settings).
+	 */
+	const struct host_setting *settings;
+	size_t settings_size;
 	/* The results.json host key that holds describe()'s text. */
 	const char *describe_key;
 	/*
@@ -80,6 +133,37 @@ const struct host_backend_ops *host_backend_find(const char *name);
  * table order, for messages: "qemu, local or reboot".  BUF, or "" if none.
  */
 const char *host_backend_names(char *buf, size_t len, unsigned int flags);
+
+/*
+ * A backend's settings struct with every default of its table filled in
+ * (free() it); NULL when out of memory.
+ */
+void *host_settings_new(const struct host_backend_ops *be);
+/* The same into SETTINGS, be->settings_size bytes of the caller's. */
+void host_settings_defaults(const struct host_backend_ops *be, void *settings);
+/* KEY in the table TAB ({NULL}-terminated, may be NULL), or NULL. */
+const struct host_setting *host_setting_find(const struct host_setting *tab, const char *key);
+/*
+ * Check VALUE by S's rule and store it in SETTINGS.  0, or -1 with a
+ * one-line reason ("KEY = 'VALUE': expected ...") in err.
+ */
+int host_setting_set(const struct host_setting *s, void *settings, const char *value,
+		     char *err, size_t errlen);
+/* S's value in SETTINGS as a config writes it, in BUF. */
+const char *host_setting_text(const struct host_setting *s, const void *settings,
+			      char *buf, size_t len);
+/*
+ * The table is complete (as fio's check_engine_ops()): every key with a
+ * help and a field, no key twice, nor one of host_common_settings[], and
+ * each default passes its own rule.  0, or -1 with a one-line reason.
+ */
+int host_settings_verify(const struct host_backend_ops *be, char *err, size_t errlen);
+/* The backends whose table has KEY, for messages ("qemu or reboot"); "" if none. */
+const char *host_setting_owners(char *buf, size_t len, const char *key);
+/* "HELP, MIN to MAX (default D)": S for --help and --list, in BUF. */
+const char *host_setting_describe(const struct host_setting *s, char *buf, size_t len);
+/* "    KEY  HELP, MIN to MAX (default D)" lines for TAB. */
+void host_settings_help(FILE *f, const struct host_setting *tab);
 
 /* Helpers for backends: a one-line error into r->error ... */
 void host_fail(struct host_result *r, const char *fmt, ...)

@@ -14,10 +14,12 @@
  *     looks at a backend's name.
  *  3. Declare it below and add it to host_backends[].  The first entry is a
  *     config's default; config errors list the backends in table order.
- *  4. Settings: a new [host] key is parsed in runner/config.c (host_key()),
- *     kept in struct config's host and handed over in struct host_opts
- *     (runner/cmd_run.c, defaults in runner/hostopts.c); list it in
- *     config.h's header comment.
+ *  4. Settings: the backend's own [host] keys go in its .settings table
+ *     (HS_UINT_KEY(), HS_TEXT_KEY(), ... over a struct of its own, with
+ *     .settings_size = sizeof it); run() finds that struct in
+ *     o->settings.  runner/config.c checks a config against the table and
+ *     `ipibench run --list` shows it: nothing else to edit.  A key every
+ *     backend needs goes in host_common_settings[] below instead.
  *  5. Tests: runner/tests/test_config.c's test_backends pins the list of
  *     names (update it); unit tests of the backend's own parts go in
  *     runner/tests/test_NAME.c.
@@ -29,12 +31,15 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include "ipibench/modes.h"
 #include "runner/backend.h"
+#include "runner/util.h"
+#include "safeio/safeio.h"
 
 extern const struct host_backend_ops backend_qemu;
 extern const struct host_backend_ops backend_local;
@@ -55,15 +60,24 @@ const struct host_backend_ops *host_backend_find(const char *name)
 	return NULL;
 }
 
-const char *host_backend_names(char *buf, size_t len, unsigned int flags)
+/* Backend I is one a list of names asks for: with every flag of FLAGS, or KEY. */
+static int listed(size_t i, unsigned int flags, const char *key)
+{
+	const struct host_backend_ops *be = host_backends[i];
+
+	return key ? host_setting_find(be->settings, key) != NULL : (be->flags & flags) == flags;
+}
+
+/* "a, b or c": the listed() backends' names, in table order. */
+static const char *names(char *buf, size_t len, unsigned int flags, const char *key)
 {
 	size_t n = 0, total = 0, k = 0;
 
 	for (size_t i = 0; host_backends[i]; i++)
-		total += (host_backends[i]->flags & flags) == flags;
+		total += listed(i, flags, key);
 	buf[0] = '\0';
 	for (size_t i = 0; host_backends[i] && n < len; i++) {
-		if ((host_backends[i]->flags & flags) != flags)
+		if (!listed(i, flags, key))
 			continue;
 		k++;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s",
@@ -71,6 +85,188 @@ const char *host_backend_names(char *buf, size_t len, unsigned int flags)
 				      host_backends[i]->name);
 	}
 	return buf;
+}
+
+const char *host_backend_names(char *buf, size_t len, unsigned int flags)
+{
+	return names(buf, len, flags, NULL);
+}
+
+const char *host_setting_owners(char *buf, size_t len, const char *key)
+{
+	return names(buf, len, 0, key);
+}
+
+/* ---- [host] settings ----------------------------------------------------- */
+
+/*
+ * The keys of every backend.  The defaults that depend on others (maxcpus:
+ * cpus; timeout: by cpus; name: BACKEND-NcpuS) are filled in by
+ * runner/config.c after the whole [host] section is read.
+ */
+const struct host_setting host_common_settings[] = {
+	HS_UINT_KEY("cpus", struct host_config, cpus, 1, 4096, "8", "physical CPUs present at boot"),
+	HS_UINT_KEY("maxcpus", struct host_config, maxcpus, 1, 4096, NULL,
+		    "CPUs Xen allows for, the rest hotpluggable (default cpus)"),
+	HS_UINT_KEY("timeout", struct host_config, timeout, 10, 86400, NULL,
+		    "seconds for a whole boot and job (default 240 + 4 per CPU)"),
+	{ "name", HS_NAME, HS_FIELD(struct host_config, name), 0, 0, NULL, NULL,
+	  "the host's name in results and reports (default BACKEND-Ncpu)", NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct host_setting *host_setting_find(const struct host_setting *tab, const char *key)
+{
+	for (const struct host_setting *s = tab; s && s->key; s++)
+		if (!strcmp(s->key, key))
+			return s;
+	return NULL;
+}
+
+/* "a or b": S's choices, for messages. */
+static const char *choice_list(const struct host_setting *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const char *const *c = s->choices; c && *c && n < len; c++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      c == s->choices ? "" : c[1] ? ", " : " or ", *c);
+	return buf;
+}
+
+int host_setting_set(const struct host_setting *s, void *settings, const char *v,
+		     char *err, size_t errlen)
+{
+	char *field = (char *)settings + s->offset, q[128], list[128];
+	char *end;
+	long n;
+
+	switch (s->type) {
+	case HS_UINT:
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (!*v || *end || errno || n < s->min || n > s->max) {
+			snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld",
+				 s->key, v, s->min, s->max);
+			return -1;
+		}
+		*(unsigned int *)(void *)field = (unsigned int)n;
+		return 0;
+	case HS_CHOICE:
+		for (const char *const *c = s->choices; c && *c; c++)
+			if (!strcmp(*c, v)) {
+				snprintf(field, s->size, "%s", v);
+				return 0;
+			}
+		snprintf(err, errlen, "%s = %s: expected %s (%s)", s->key, msg_shown(q, sizeof(q), v),
+			 choice_list(s, list, sizeof(list)), s->help);
+		return -1;
+	case HS_NAME:
+		if (!sio_name_ok(v) || strlen(v) >= s->size) {
+			snprintf(err, errlen, "%s = %s: a host name is letters, digits, '.', '_' and "
+				 "'-' (a letter or digit first), at most %zu bytes, no '..'",
+				 s->key, msg_shown(q, sizeof(q), v), s->size - 1);
+			return -1;
+		}
+		snprintf(field, s->size, "%s", v);
+		return 0;
+	case HS_TEXT:
+		if (strlen(v) >= s->size) {
+			snprintf(err, errlen, "%s: longer than %zu bytes", s->key, s->size - 1);
+			return -1;
+		}
+		snprintf(field, s->size, "%s", v);
+		return 0;
+	}
+	snprintf(err, errlen, "%s: a setting of unknown type %d", s->key, (int)s->type);
+	return -1;
+}
+
+const char *host_setting_text(const struct host_setting *s, const void *settings,
+			      char *buf, size_t len)
+{
+	const char *field = (const char *)settings + s->offset;
+
+	if (s->type == HS_UINT)
+		snprintf(buf, len, "%u", *(const unsigned int *)(const void *)field);
+	else
+		snprintf(buf, len, "%s", field);
+	return buf;
+}
+
+void host_settings_defaults(const struct host_backend_ops *be, void *settings)
+{
+	char err[256];
+
+	memset(settings, 0, be->settings_size);
+	for (const struct host_setting *s = be->settings; s && s->key; s++)
+		if (s->def)   /* host_settings_verify() (a unit test) checked each */
+			host_setting_set(s, settings, s->def, err, sizeof(err));
+}
+
+void *host_settings_new(const struct host_backend_ops *be)
+{
+	void *st = calloc(1, be->settings_size ? be->settings_size : 1);
+
+	if (st)
+		host_settings_defaults(be, st);
+	return st;
+}
+
+int host_settings_verify(const struct host_backend_ops *be, char *err, size_t errlen)
+{
+	void *st;
+	int rc = 0;
+
+	if (!be->settings)
+		return 0;
+	if (!(st = calloc(1, be->settings_size ? be->settings_size : 1))) {
+		snprintf(err, errlen, "%s: out of memory", be->name);
+		return -1;
+	}
+	for (const struct host_setting *s = be->settings; !rc && s->key; s++) {
+		size_t need = s->type == HS_UINT ? sizeof(unsigned int) : 1;
+		char e[256];
+
+		if (!s->help || !*s->help)
+			rc = snprintf(err, errlen, "%s: %s has no help", be->name, s->key);
+		else if (s->size < need || s->offset + s->size > be->settings_size)
+			rc = snprintf(err, errlen, "%s: %s lies outside its settings struct (%zu bytes)",
+				      be->name, s->key, be->settings_size);
+		else if (s->type == HS_CHOICE && (!s->choices || !s->choices[0]))
+			rc = snprintf(err, errlen, "%s: %s has no choices", be->name, s->key);
+		else if (host_setting_find(host_common_settings, s->key) || !strcmp(s->key, "backend"))
+			rc = snprintf(err, errlen, "%s: %s is a key of every backend", be->name, s->key);
+		else if (host_setting_find(s + 1, s->key))
+			rc = snprintf(err, errlen, "%s: %s twice", be->name, s->key);
+		else if (s->def && host_setting_set(s, st, s->def, e, sizeof(e)))
+			rc = snprintf(err, errlen, "%s: the default of %s: %s", be->name, s->key, e);
+	}
+	free(st);
+	return rc ? -1 : 0;
+}
+
+const char *host_setting_describe(const struct host_setting *s, char *buf, size_t len)
+{
+	char list[128];
+	int n = snprintf(buf, len, "%s", s->help);
+
+	if (n >= 0 && (size_t)n < len && s->type == HS_UINT)
+		n += snprintf(buf + n, len - (size_t)n, ", %ld to %ld", s->min, s->max);
+	if (n >= 0 && (size_t)n < len && s->type == HS_CHOICE)
+		n += snprintf(buf + n, len - (size_t)n, ": %s", choice_list(s, list, sizeof(list)));
+	if (n >= 0 && (size_t)n < len && s->def)
+		snprintf(buf + n, len - (size_t)n, " (default %s)", *s->def ? s->def : "empty");
+	return buf;
+}
+
+void host_settings_help(FILE *f, const struct host_setting *tab)
+{
+	char line[512];
+
+	for (const struct host_setting *s = tab; s && s->key; s++)
+		fprintf(f, "    %-12s %s\n", s->key, host_setting_describe(s, line, sizeof(line)));
 }
 
 const char *mode_genapic(const char *mode)

@@ -8,17 +8,24 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ipibench/modes.h"
 #include "runner/backend.h"
+#include "runner/backends/qemu.h"
 #include "runner/hostopts.h"
 #include "runner/runner.h"
 #include "runner/util.h"
 #include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
+/* The options that set one of the qemu backend's [host] keys, by its rules. */
+static const struct { const char *opt, *key; } keyed[] = {
+	{ "mem", "memory" }, { "disk-mb", "disk_mb" }, { "cmdline", "cmdline" }, { "tcg", "tcg" },
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: ipibench boot --mode physical|cluster|mixed [--cpus N] [options]\n"
+"usage: ipibench boot --mode MODE [--cpus N] [options]\n"
 "\n"
 "Boot the patched Xen under QEMU in one x2APIC destination mode, run the\n"
 "dom0 agent (and a job, if given), and report the APIC driver Xen selected.\n"
@@ -26,21 +33,47 @@ static void usage(FILE *f)
 "is not the one the mode asks for, or the timeout passes.  QEMU is always\n"
 "stopped before ipibench exits.\n"
 "\n"
-"  --mode M        physical, cluster or mixed (x2apic-mode=M)\n"
+"  --mode M        %s (x2apic-mode=M; default %s)\n"
 "  --cpus N        physical CPUs (default 8)\n"
 "  --maxcpus M     let Xen allow for M-N hotpluggable CPUs (default N)\n"
 "  --timeout S     give up after S seconds (default 240 + 4 per CPU)\n"
 "  --out DIR       keep console.log and agent.json here\n"
 "                  (default BUILD/boot/MODE-NCPUS)\n"
 "  --job FILE      a job (JSON) for the agent to run\n"
-"  --cmdline STR   extra Xen command line\n"
-"  --mem MB        guest RAM (default 2048)\n"
-"  --disk-mb N     attach a scratch virtio disk of N MiB\n"
-"  --tcg T         QEMU's TCG threading: multi (default: a host thread per\n"
-"                  vCPU) or single (one host thread runs the vCPUs in turn)\n"
 "  --xen PATH, --kernel PATH, --initrd PATH, --qemu PATH\n"
 "                  override the built images / emulator\n"
-"  -q, --quiet     no progress lines\n");
+"  -q, --quiet     no progress lines\n"
+"and the qemu backend's [host] keys, by the rules a config's are checked by\n"
+"(TCG threading multi: a host thread per vCPU; single: one host thread runs\n"
+"the vCPUs in turn):\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT));
+	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++) {
+		const struct host_setting *s = host_setting_find(backend_qemu.settings, keyed[i].key);
+		char line[512];
+
+		fprintf(f, "  --%-13s [host] %s: %s\n", keyed[i].opt, s->key,
+			host_setting_describe(s, line, sizeof(line)));
+	}
+}
+
+/* Option C (of OPTS) sets its [host] key of the qemu backend; 0, or -1 said. */
+static int qemu_key(int c, const struct option *opts, struct qemu_settings *q, const char *v)
+{
+	const char *opt = NULL;
+	char err[256];
+
+	for (const struct option *p = opts; p->name; p++)
+		if (p->val == c)
+			opt = p->name;
+	for (size_t i = 0; opt && i < sizeof(keyed) / sizeof(keyed[0]); i++)
+		if (!strcmp(keyed[i].opt, opt)) {
+			if (!host_setting_set(host_setting_find(backend_qemu.settings, keyed[i].key),
+					      q, v, err, sizeof(err)))
+				return 0;
+			fprintf(stderr, "ipibench boot: --%s: %s\n", opt, err);
+			return -1;
+		}
+	fprintf(stderr, "ipibench boot: --%s is no [host] key\n", opt ? opt : "?");
+	return -1;
 }
 
 int cmd_boot(int argc, char **argv)
@@ -64,16 +97,17 @@ int cmd_boot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct host_paths paths;
 	struct host_opts o;
 	struct host_result r;
+	struct qemu_settings qs, *q = &qs;
 	const char *out = NULL, *job = NULL, *expect;
-	long cpus = 8, maxcpus = 0, timeout = 0, v;
+	long cpus = 8, maxcpus = 0, timeout = 0;
 	char outbuf[4096], jobdst[4096 + 16], err[1024];
 	int c;
 
-	host_paths_default(&paths);
-	host_opts_default(&o, &paths, 8);
+	host_settings_defaults(&backend_qemu, q);
+	host_opts_default(&o, 8);
+	o.settings = q;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "m:n:qh", opts, NULL)) != -1) {
 		switch (c) {
@@ -90,31 +124,16 @@ int cmd_boot(int argc, char **argv)
 			if ((timeout = parse_uint(optarg, 1, 86400)) < 0)
 				goto bad;
 			break;
-		case 'r':
-			if ((v = parse_uint(optarg, 256, 1 << 20)) < 0)
-				goto bad;
-			o.mem_mb = v;
-			break;
-		case 'd':
-			if ((v = parse_uint(optarg, 1, 1 << 20)) < 0)
-				goto bad;
-			o.disk_mb = v;
+		case 'r': case 'd': case 'c': case 'T':
+			if (qemu_key(c, opts, q, optarg))
+				return 2;
 			break;
 		case 'o': out = optarg; break;
 		case 'j': job = optarg; break;
-		case 'c': o.extra_cmdline = optarg; break;
-		case 'X': o.xen = optarg; break;
-		case 'K': o.kernel = optarg; break;
-		case 'I': o.initrd = optarg; break;
-		case 'Q': o.qemu = optarg; break;
-		case 'T':
-			if (!tcg_threading_ok(optarg)) {
-				fprintf(stderr, "ipibench boot: --tcg must be multi or single, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			o.tcg = optarg;
-			break;
+		case 'X': q->xen = optarg; break;
+		case 'K': q->kernel = optarg; break;
+		case 'I': q->initrd = optarg; break;
+		case 'Q': q->qemu = optarg; break;
 		case 'q': o.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -125,8 +144,7 @@ int cmd_boot(int argc, char **argv)
 		return 2;
 	}
 	if (!(expect = mode_genapic(o.mode))) {
-		fprintf(stderr, "ipibench boot: --mode must be physical, cluster or mixed, not '%s'\n",
-			o.mode);
+		fprintf(stderr, "ipibench boot: --mode must be %s, not '%s'\n", mode_list(), o.mode);
 		return 2;
 	}
 	o.cpus = cpus;
@@ -173,7 +191,7 @@ int cmd_boot(int argc, char **argv)
 		json_decref(j);
 	}
 
-	if (host_backend_find("qemu")->run(&o, &r)) {
+	if (backend_qemu.run(&o, &r)) {
 		fprintf(stderr, "ipibench boot: %s\n", r.error);
 		return 1;
 	}

@@ -34,8 +34,8 @@ static void usage(FILE *f)
 "       ipibench host status [--root DIR]\n"
 "\n"
 "Prepare this Xen host for 'backend = reboot': install copies the patched Xen\n"
-"to /boot/ipibench/, writes one GRUB menu entry per x2APIC mode (physical,\n"
-"cluster, mixed: ids ipibench-MODE) into /boot/grub/custom.cfg (sourced by\n"
+"to /boot/ipibench/, writes one GRUB menu entry per x2APIC mode (%s:\n"
+"ids ipibench-MODE) into /boot/grub/custom.cfg (sourced by\n"
 "Debian's grub.cfg through /etc/grub.d/41_custom; no update-grub needed),\n"
 "installs " HOST_UNIT_NAME " and records it all in /var/lib/ipibench/host.json.\n"
 "The reboot backend boots each entry once (next_entry in grubenv, as\n"
@@ -52,7 +52,7 @@ static void usage(FILE *f)
 "  --dom0-cmdline S  dom0's command line (default: this kernel's /proc/cmdline)\n"
 "  --results DIR     where this host keeps results (default /var/lib/ipibench/results);\n"
 "                    must survive reboots\n"
-"  --yes             the reboot backend reboots without asking first\n");
+"  --yes             the reboot backend reboots without asking first\n", mode_list());
 }
 
 /* ---- small file helpers ------------------------------------------------ */
@@ -150,7 +150,6 @@ static int running_xen_cmdline(char *buf, size_t len, char *err, size_t errlen)
 {
 	char dir[] = "/tmp/ipibench-host-XXXXXX";
 	struct host_opts o;
-	struct host_paths paths;
 	struct host_result r;
 	json_t *a = NULL;
 	int rc;
@@ -161,8 +160,7 @@ static int running_xen_cmdline(char *buf, size_t len, char *err, size_t errlen)
 		snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
 		return -1;
 	}
-	host_paths_default(&paths);
-	host_opts_default(&o, &paths, 1);
+	host_opts_default(&o, 1);
 	o.quiet = 1;
 	o.timeout_s = 60;
 	rc = host_agent_exec(&o, NULL, dir, "agent.log", &r, &a);
@@ -195,7 +193,7 @@ static int need_root(const struct host_layout *l, const char *what)
 
 static int do_install(const struct host_layout *l, struct host_install *h, const char *xen_src)
 {
-	char err[1024], text[16384], path[PATH_MAX], exe[PATH_MAX];
+	char err[1024], text[16384], path[PATH_MAX], exe[PATH_MAX], ids[128];
 	struct stat xs, ks;
 	struct grubenv e;
 	ssize_t n;
@@ -296,8 +294,8 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 		fprintf(stderr, "ipibench host install: %s\n", err);
 		return 1;
 	}
-	printf("ipibench host install: GRUB entries ipibench-physical, ipibench-cluster, "
-	       "ipibench-mixed in %s\n", l->custom_cfg);
+	printf("ipibench host install: GRUB entries %s in %s\n",
+	       host_entry_list(ids, sizeof(ids), ", "), l->custom_cfg);
 	printf("  xen: %s (GRUB %s)\n  dom0: %s%s%s\n  unit: %s\n  results: %s\n",
 	       h->xen, h->grub_xen, h->grub_kernel, h->grub_initrd[0] ? " + " : "",
 	       h->grub_initrd, l->unit, h->results);
@@ -470,6 +468,7 @@ static int cmd_uninstall(const struct host_layout *l)
 
 static int cmd_status(const struct host_layout *l)
 {
+	char ids[128];
 	struct host_install h;
 	struct host_pending p;
 	struct grubenv e;
@@ -485,7 +484,7 @@ static int cmd_status(const struct host_layout *l)
 		printf("ipibench host: installed %s%s\n", h.installed,
 		       h.assume_yes ? " (reboots without asking)" : "");
 		printf("  GRUB entries: %s in %s%s\n",
-		       entries ? "ipibench-physical ipibench-cluster ipibench-mixed" : "MISSING",
+		       entries ? host_entry_list(ids, sizeof(ids), " ") : "MISSING",
 		       l->custom_cfg, main && !strstr(main, "custom.cfg") ?
 		       " (WARNING: grub.cfg does not source it; run update-grub)" : "");
 		free(cfg);

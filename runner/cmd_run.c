@@ -35,12 +35,21 @@ static void usage(FILE *f)
 "  -c, --config FILE  the config (INI; see configs/)\n"
 "  -o, --out DIR      results directory (default results/runs/NAME-DATE)\n"
 "  --resume DIR       finish the pending and failed runs of DIR\n"
-"  --list             list the workload types and their parameters\n"
+"  --list             list the [host] keys of each backend and the workload\n"
+"                     types with their parameters\n"
 "  -q, --quiet        only one line per run\n");
 }
 
 static void list_types(void)
 {
+	printf("[host] keys of every backend:\n    %-12s one of the backends below (default %s)\n",
+	       "backend", host_backends[0]->name);
+	host_settings_help(stdout, host_common_settings);
+	for (size_t i = 0; host_backends[i]; i++) {
+		printf("backend %s: %s\n", host_backends[i]->name, host_backends[i]->help);
+		host_settings_help(stdout, host_backends[i]->settings);
+	}
+	printf("workload types ([workload:NAME] type = TYPE):\n");
 	for (size_t i = 0; wl_types[i]; i++) {
 		const struct wl_type *t = wl_types[i];
 
@@ -71,9 +80,17 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	json_object_set_new(host, "backend", json_string(c->host.backend));
 	json_object_set_new(host, "name", json_string(c->host.name));
 	json_object_set_new(host, "emulated", json_boolean(be->flags & HB_EMULATED));
-	/* What an emulated time is made of depends on it (README.md). */
-	json_object_set_new(host, "tcg_threading",
-			    be->flags & HB_EMULATED ? json_string(o->tcg) : json_null());
+	/*
+	 * The settings a backend records (qemu's tcg_threading: what an
+	 * emulated time is made of depends on it, README.md), each key in
+	 * every results.json, null where the backend has no such setting.
+	 */
+	for (size_t i = 0; host_backends[i]; i++)
+		for (const struct host_setting *s = host_backends[i]->settings; s && s->key; s++)
+			if (s->record)
+				json_object_set_new(host, s->record, host_backends[i] == be ?
+					json_string(host_setting_text(s, o->settings, buf, sizeof(buf))) :
+					json_null());
 	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
 	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
 	if (json_object_get(agent, "cpu_model"))
@@ -121,7 +138,6 @@ static void adopt_traces(const char *dir, const char *id, json_t *workloads)
 static int do_run(struct results *res, const struct config *c, int quiet)
 {
 	const struct host_backend_ops *be = host_backend_find(c->host.backend);
-	struct host_paths paths;
 	json_t *runs = results_runs(res), *run;
 	size_t i, total = json_array_size(runs), todo = 0, done = 0;
 	double t_start = now_s();
@@ -133,7 +149,6 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			todo++;
 	snprintf(path, sizeof(path), "%s/traces", res->dir);
 	run_mkdirs(path);
-	host_paths_default(&paths);
 	fprintf(stderr, "ipibench run: %zu runs (%zu to do) on %s, %u CPUs, results in %s/results.json\n",
 		total, todo, be->name, c->host.cpus, res->dir);
 
@@ -163,16 +178,12 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			fprintf(stderr, "ipibench run: %s\n", err);
 			return 1;
 		}
-		host_opts_default(&o, &paths, c->host.cpus);
+		host_opts_default(&o, c->host.cpus);
 		o.mode = mode;
 		o.maxcpus = c->host.maxcpus;
-		o.mem_mb = c->host.memory;
-		o.dom0_mem_mb = c->host.dom0_memory;
 		if (c->host.timeout)
 			o.timeout_s = c->host.timeout;
-		o.extra_cmdline = c->host.cmdline;
-		o.disk_mb = c->host.disk_mb;
-		o.tcg = c->host.tcg;
+		o.settings = c->host.settings;
 		o.workdir = realpath(wd, path) ? path : wd;
 		o.quiet = quiet;
 

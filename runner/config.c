@@ -10,7 +10,6 @@
 #include "ipibench/senders.h"
 #include "runner/backend.h"
 #include "runner/config.h"
-#include "runner/hostopts.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
 
@@ -21,8 +20,8 @@ struct parse {
 	int err_line;           /* the first error's line; 0: none yet */
 	char msg[256];          /* the first error */
 	int have_host, have_matrix;
-	int tcg_line;           /* the line of [host] tcg; 0: not given */
 	json_t *seen;           /* section -> the line of its header */
+	json_t *backend_keys;   /* [host] keys of the backend's table -> their line */
 };
 
 /* The first error, on the line inih is on; parsing stops there. */
@@ -41,18 +40,6 @@ static int set_err(struct parse *ps, const char *fmt, ...)
 	return 0;   /* inih: error on this line */
 }
 
-/* S for a message: as it is when printable ASCII, else msg_quote()d. */
-static const char *shown(char *buf, size_t len, const char *s)
-{
-	for (const char *p = s; *p; p++)
-		if (*p < 0x20 || *p > 0x7e) {
-			msg_quote(buf, len, s);
-			return buf;
-		}
-	snprintf(buf, len, "%s", s);
-	return buf;
-}
-
 static int get_uint(struct parse *ps, const char *key, const char *v, long min, long max,
 		    unsigned int *out)
 {
@@ -65,9 +52,16 @@ static int get_uint(struct parse *ps, const char *key, const char *v, long min, 
 	return 1;
 }
 
+/*
+ * A [host] key: backend and the keys of every backend at once; any other
+ * is a key of some backend's table, checked in finish() against the one
+ * chosen (backend may come last).
+ */
 static int host_key(struct parse *ps, const char *k, const char *v)
 {
 	struct config *c = ps->c;
+	const struct host_setting *s;
+	char err[256];
 
 	if (!strcmp(k, "backend")) {
 		char names[128];
@@ -78,45 +72,44 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 		snprintf(c->host.backend, sizeof(c->host.backend), "%s", v);
 		return 1;
 	}
-	if (!strcmp(k, "cpus"))
-		return get_uint(ps, k, v, 1, 4096, &c->host.cpus);
-	if (!strcmp(k, "maxcpus"))
-		return get_uint(ps, k, v, 1, 4096, &c->host.maxcpus);
-	if (!strcmp(k, "memory"))
-		return get_uint(ps, k, v, 256, 1 << 20, &c->host.memory);
-	if (!strcmp(k, "dom0_memory"))
-		return get_uint(ps, k, v, 128, 1 << 20, &c->host.dom0_memory);
-	if (!strcmp(k, "timeout"))
-		return get_uint(ps, k, v, 10, 86400, &c->host.timeout);
-	if (!strcmp(k, "disk_mb"))
-		return get_uint(ps, k, v, 0, 1 << 20, &c->host.disk_mb);
-	if (!strcmp(k, "cmdline")) {
-		if (strlen(v) >= sizeof(c->host.cmdline))
-			return set_err(ps, "cmdline: longer than %zu bytes", sizeof(c->host.cmdline) - 1);
-		snprintf(c->host.cmdline, sizeof(c->host.cmdline), "%s", v);
-		return 1;
-	}
-	if (!strcmp(k, "tcg")) {
-		char q[128];
+	if ((s = host_setting_find(host_common_settings, k)))
+		return host_setting_set(s, &c->host, v, err, sizeof(err)) ? set_err(ps, "%s", err) : 1;
+	if (!host_setting_owners(err, sizeof(err), k)[0])
+		return set_err(ps, "unknown key '%s' in [host]", k);
+	json_object_set_new(ps->backend_keys, k, json_integer(ps->line));
+	return 1;
+}
 
-		if (!tcg_threading_ok(v))
-			return set_err(ps, "tcg = %s: expected multi or single (QEMU's TCG threading)",
-				       shown(q, sizeof(q), v));
-		snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", v);
-		ps->tcg_line = ps->line;
-		return 1;
-	}
-	if (!strcmp(k, "name")) {
-		char q[128];
+/*
+ * The backend's own keys, by its table, into its settings struct; an error
+ * is said on the key's line.  0, or -1 with err set.
+ */
+static int backend_settings(const char *file, struct parse *ps, char *err, size_t errlen)
+{
+	struct config *c = ps->c;
+	const struct host_backend_ops *be = host_backend_find(c->host.backend);
+	json_t *host = json_object_get(c->sections, "host"), *line;
+	const char *k;
+	char e[256], owners[128], names[128];
 
-		if (!sio_name_ok(v) || strlen(v) >= sizeof(c->host.name))
-			return set_err(ps, "name = %s: a host name is letters, digits, '.', '_' "
-				       "and '-' (a letter or digit first), at most 63 bytes, no '..'",
-				       shown(q, sizeof(q), v));
-		snprintf(c->host.name, sizeof(c->host.name), "%s", v);
-		return 1;
+	if (!(c->host.settings = host_settings_new(be))) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
 	}
-	return set_err(ps, "unknown key '%s' in [host]", k);
+	json_object_foreach(ps->backend_keys, k, line) {
+		const struct host_setting *s = host_setting_find(be->settings, k);
+		const char *v = json_string_value(json_object_get(host, k));
+
+		if (!s)
+			snprintf(e, sizeof(e), "%s = %s: a key of the %s backend, not of backend = %s",
+				 k, msg_shown(owners, sizeof(owners), v),
+				 host_setting_owners(names, sizeof(names), k), be->name);
+		if (!s || host_setting_set(s, c->host.settings, v, e, sizeof(e))) {
+			snprintf(err, errlen, "%s:%d: %s", file, (int)json_integer_value(line), e);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int matrix_key(struct parse *ps, const char *k, const char *v)
@@ -237,7 +230,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return set_err(ps, "'%s' before any [section]", name);
 	if (!sec) {  /* the reader has checked and recorded every header */
 		char q[128];
-		return set_err(ps, "unknown section [%s]", shown(q, sizeof(q), section));
+		return set_err(ps, "unknown section [%s]", msg_shown(q, sizeof(q), section));
 	}
 	if (json_object_get(sec, name))
 		return set_err(ps, "duplicate key '%s' in [%s]", name, section);
@@ -278,10 +271,10 @@ static int section_line(struct parse *ps, const char *s, const char *e)
 		if (!sio_name_ok(name + 9))
 			return set_err(ps, "[workload:%s]: a workload name is letters, digits, '.', "
 				       "'_' and '-' (a letter or digit first), no '..'",
-				       shown(q, sizeof(q), name + 9)), -1;
+				       msg_shown(q, sizeof(q), name + 9)), -1;
 	} else if (strcmp(name, "host") && strcmp(name, "matrix")) {
 		return set_err(ps, "unknown section [%s] (expected [host], [matrix] or "
-			       "[workload:NAME])", shown(q, sizeof(q), name)), -1;
+			       "[workload:NAME])", msg_shown(q, sizeof(q), name)), -1;
 	}
 	if ((first = json_object_get(ps->seen, name)))
 		return set_err(ps, "[%s] again (first at line %d)", name,
@@ -393,12 +386,13 @@ static char *read_line(char *str, int num, void *stream)
 
 static void defaults(struct config *c)
 {
+	char err[256];
+
 	memset(c, 0, sizeof(*c));
 	snprintf(c->host.backend, sizeof(c->host.backend), "%s", host_backends[0]->name);
-	c->host.cpus = 8;
-	c->host.memory = 2048;
-	c->host.dom0_memory = 512;
-	snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", TCG_DEFAULT);
+	for (const struct host_setting *s = host_common_settings; s->key; s++)
+		if (s->def)
+			host_setting_set(s, &c->host, s->def, err, sizeof(err));
 	c->matrix.repetitions = 1;
 	c->matrix.order = ORDER_INTERLEAVED;
 	c->sections = json_object();
@@ -437,15 +431,8 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 		snprintf(err, errlen, "%s: no [workload:NAME] section", file);
 		return -1;
 	}
-	if (ps->tcg_line && !(host_backend_find(c->host.backend)->flags & HB_EMULATED)) {
-		char names[128];
-
-		/* Said where it was written: a real host has no emulator to thread. */
-		snprintf(err, errlen, "%s:%d: tcg = %s: only the %s backend emulates (backend = %s)",
-			 file, ps->tcg_line, c->host.tcg,
-			 host_backend_names(names, sizeof(names), HB_EMULATED), c->host.backend);
+	if (backend_settings(file, ps, err, errlen))
 		return -1;
-	}
 	if (!c->host.maxcpus)
 		c->host.maxcpus = c->host.cpus;
 	if (c->host.maxcpus < c->host.cpus) {
@@ -485,13 +472,15 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 		      char *err, size_t errlen)
 {
 	struct parse ps = { .c = c, .p = text, .end = text + len };
-	int line;
+	int line, rc;
 
 	defaults(c);
 	ps.seen = json_object();
+	ps.backend_keys = json_object();
 	c->text = malloc(len + 1);
-	if (!c->text || !ps.seen) {
+	if (!c->text || !ps.seen || !ps.backend_keys) {
 		json_decref(ps.seen);
+		json_decref(ps.backend_keys);
 		config_free(c);
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
@@ -500,7 +489,9 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 	c->textlen = len;
 	line = ini_parse_stream(read_line, &ps, handler, &ps);
 	json_decref(ps.seen);
-	if (finish(name, line, &ps, err, errlen)) {
+	rc = finish(name, line, &ps, err, errlen);
+	json_decref(ps.backend_keys);
+	if (rc) {
 		config_free(c);
 		return -1;
 	}
@@ -537,6 +528,8 @@ void config_free(struct config *c)
 	free(c->text);
 	c->text = NULL;
 	c->textlen = 0;
+	free(c->host.settings);
+	c->host.settings = NULL;
 }
 
 const char *cfg_order_name(enum cfg_order o)

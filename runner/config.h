@@ -1,7 +1,9 @@
 /*
  * Benchmark configs (INI, parsed with inih):
- *   [host]            backend, cpus, maxcpus, memory, dom0_memory, timeout,
- *                     cmdline, name, disk_mb, tcg (qemu only: multi | single)
+ *   [host]            backend, the keys of every backend (cpus, maxcpus,
+ *                     timeout, name: host_common_settings[]) and those of
+ *                     the chosen backend's table (runner/backends/NAME.c;
+ *                     `ipibench run --list` shows them)
  *   [matrix]          modes, repetitions, order, seed, cpus (a sweep: one
  *                     result set per CPU count, in DIR/cN/)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
@@ -18,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "runner/backend.h"
 #include "runner/wlspec.h"
 
 #define CFG_MAX_MODES 3
@@ -37,13 +40,7 @@ struct cfg_workload {
 };
 
 struct config {
-	struct {
-		char backend[16];
-		unsigned int cpus, maxcpus, memory, dom0_memory, timeout, disk_mb;
-		char cmdline[512];
-		char name[64];
-		char tcg[8];             /* TCG threading: multi (default) | single */
-	} host;
+	struct host_config host;     /* settings: the backend's, freed by config_free() */
 	struct {
 		char modes[CFG_MAX_MODES][16];
 		unsigned int nmodes;

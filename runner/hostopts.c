@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ipibench/modes.h"
 #include "runner/hostopts.h"
 #include "runner/util.h"
 
@@ -14,32 +15,19 @@ void host_paths_default(struct host_paths *p)
 	snprintf(p->build_info, sizeof(p->build_info), "%s/xen/build-info", b);
 }
 
-int tcg_threading_ok(const char *s)
-{
-	return s && (!strcmp(s, "multi") || !strcmp(s, "single"));
-}
-
 unsigned int host_default_timeout(unsigned int cpus)
 {
 	/* Measured here: 8 CPUs ~40 s to the agent, 96 CPUs ~3 min. */
 	return 240 + 4 * cpus;
 }
 
-void host_opts_default(struct host_opts *o, struct host_paths *p, unsigned int cpus)
+void host_opts_default(struct host_opts *o, unsigned int cpus)
 {
 	memset(o, 0, sizeof(*o));
-	o->mode = "mixed";
+	o->mode = ipibench_mode_name(IPIBENCH_MODE_DEFAULT);
 	o->cpus = cpus;
 	o->maxcpus = cpus;
-	o->mem_mb = 2048;
-	o->dom0_mem_mb = 512;
 	o->timeout_s = host_default_timeout(cpus);
-	o->xen = p->xen;
-	o->kernel = p->kernel;
-	o->initrd = p->initrd;
-	o->qemu = "qemu-system-x86_64";
-	o->tcg = TCG_DEFAULT;
-	o->extra_cmdline = "";
 	o->progress = stderr;
 }
 

@@ -157,3 +157,14 @@ void msg_quote(char *buf, size_t len, const char *s)
 	buf[n++] = '"';
 	buf[n] = '\0';
 }
+
+const char *msg_shown(char *buf, size_t len, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e) {
+			msg_quote(buf, len, s);
+			return buf;
+		}
+	snprintf(buf, len, "%s", s);
+	return buf;
+}

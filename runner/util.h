@@ -24,6 +24,8 @@ const char *build_dir(void);
  * does not fit in len.
  */
 void msg_quote(char *buf, size_t len, const char *s);
+/* S for a message: as it is when printable ASCII, else msg_quote()d; BUF. */
+const char *msg_shown(char *buf, size_t len, const char *s);
 /* Parse a non-negative integer option value; -1 when not a number in [min,max]. */
 long parse_uint(const char *s, long min, long max);
 

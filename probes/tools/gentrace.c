@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipibench/modes.h"
 #include "probes/events.h"
 
 #define MAXCPU 512
@@ -189,7 +190,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	uint64_t size = 64 << 20, written = 0, tsc[MAXCPU], round_start = 1000000000ull;
-	uint32_t ncpu = 16, khz = 2000000, mode = 0, ipi = 1, lost = 0, verbose = 0, c;
+	uint32_t ncpu = 16, khz = 2000000, mode = IPIBENCH_PHYSICAL, ipi = 1, lost = 0, verbose = 0, c;
 	struct sched_ev *sev = calloc(4 * MAXCPU, sizeof(*sev));
 	uint32_t nsev[MAXCPU];
 	struct sched_ev *per = calloc((size_t)MAXCPU * 64, sizeof(*per));
@@ -203,8 +204,7 @@ int main(int argc, char **argv)
 		switch (o) {
 		case 's': size = parse_size(optarg); break;
 		case 'c': ncpu = (uint32_t)atoi(optarg); break;
-		case 'm': mode = !strcmp(optarg, "physical") ? 0 : !strcmp(optarg, "cluster") ? 1 :
-				 !strcmp(optarg, "mixed") ? 2 : 9; break;
+		case 'm': mode = (uint32_t)ipibench_mode_index(optarg); break;
 		case 'S': rng_state ^= strtoull(optarg, NULL, 0) * 0x9e3779b97f4a7c15ull + 1; break;
 		case 'k': khz = (uint32_t)atoi(optarg); break;
 		case 'l': lost = 1; break;
@@ -213,14 +213,17 @@ int main(int argc, char **argv)
 		case 'P': no_pic = 1; break;
 		case 'r': round_cycles = strtoull(optarg, NULL, 0); break;
 		case 'h':
-			printf("usage: gentrace [--size N[k|M|G]] [--cpus N] [--mode physical|cluster|mixed]\n"
+			printf("usage: gentrace [--size N[k|M|G]] [--cpus N] [--mode MODE]\n"
 			       "                [--seed N] [--tsc-khz K] [--lost] [--no-ipi] [--verbose]\n"
-			       "                [--round CYCLES] [--no-pic] OUT\n");
+			       "                [--round CYCLES] [--no-pic] OUT\nMODE:");
+			for (size_t i = 0; ipibench_mode_name(i); i++)
+				printf(" %s%s", ipibench_mode_name(i), i == IPIBENCH_PHYSICAL ? " (default)" : "");
+			printf("\n");
 			return 0;
 		default: return 2;
 		}
 	}
-	if (optind + 1 != argc || ncpu < 2 || ncpu > MAXCPU || mode > 2) {
+	if (optind + 1 != argc || ncpu < 2 || ncpu > MAXCPU || mode >= IPIBENCH_NMODES) {
 		fprintf(stderr, "usage: gentrace [options] OUT (2..%d cpus; see --help)\n", MAXCPU);
 		return 2;
 	}
@@ -251,7 +254,7 @@ int main(int argc, char **argv)
 			uint32_t snd = rn(ncpu), vec = 0x28 + rn(4), nd = 0, clusters = 0;
 			uint64_t t = round_start + round_cycles / 20 + k * (round_cycles * 3 / 10) +
 				     rn((uint32_t)(round_cycles / 40) + 1);
-			int allbut = mode == 2 && rn(3) == 0;	/* mixed: some shorthand */
+			int allbut = mode == IPIBENCH_MIXED && rn(3) == 0;	/* mixed: some shorthand */
 			uint32_t seen[MAXCPU / 16 + 1] = { 0 };
 			struct sched_ev *s;
 
@@ -278,11 +281,11 @@ int main(int argc, char **argv)
 				s->d[0] = vec; s->d[1] = nd; s->d[2] = 600 + rn(200);
 				icr++;
 			} else {
-				uint32_t w = mode == 0 ? nd : clusters;
+				uint32_t w = mode == IPIBENCH_PHYSICAL ? nd : clusters;
 
 				s->ev = IPB_TRC_APIC_SEND_IPI_MASK;
 				s->n = 4;
-				s->d[0] = vec | (mode ? IPB_IPI_LOGICAL : 0);
+				s->d[0] = vec | (mode != IPIBENCH_PHYSICAL ? IPB_IPI_LOGICAL : 0);
 				s->d[1] = nd; s->d[2] = w; s->d[3] = 300 + 180 * w + rn(100);
 				icr += w;
 			}

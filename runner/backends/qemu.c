@@ -39,11 +39,56 @@ static void on_signal(int sig)
 	host_progress((o), pre_, __VA_ARGS__);				\
 } while (0)
 
+static const char *const tcg_threadings[] = { "multi", "single", NULL };
+
+/* The qemu backend's [host] keys (backend.h: struct host_setting). */
+static const struct host_setting qemu_settings[] = {
+	HS_UINT_KEY("memory", struct qemu_settings, mem_mb, 256, 1 << 20, "2048",
+		    "guest RAM, MiB"),
+	HS_UINT_KEY("dom0_memory", struct qemu_settings, dom0_mem_mb, 128, 1 << 20, "512",
+		    "dom0's memory (dom0_mem=), MiB"),
+	HS_UINT_KEY("disk_mb", struct qemu_settings, disk_mb, 0, 1 << 20, "0",
+		    "a scratch virtio disk of that many MiB for blkio (0: none)"),
+	HS_CMDLINE_KEY(struct qemu_settings, cmdline),
+	/* The value is recorded: what an emulated time is made of depends on it. */
+	{ "tcg", HS_CHOICE, HS_FIELD(struct qemu_settings, tcg), 0, 0, tcg_threadings,
+	  TCG_DEFAULT, "QEMU's TCG threading", "tcg_threading" },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+int tcg_threading_ok(const char *s)
+{
+	for (const char *const *t = tcg_threadings; s && *t; t++)
+		if (!strcmp(*t, s))
+			return 1;
+	return 0;
+}
+
+/* The built images (host_paths_default()), for those ipibench boot does not override. */
+static const struct host_paths *built(void)
+{
+	static struct host_paths p;
+
+	if (!p.xen[0])
+		host_paths_default(&p);
+	return &p;
+}
+
+/* SET, else BUILT (a string of unknown length to QEMU's argv buffers). */
+static __attribute__((noinline)) const char *image(const char *set, const char *built)
+{
+	return set ? set : built;
+}
+
 int qemu_build_argv(const struct host_opts *o, char **argv,
 		    char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN], struct host_result *r)
 {
+	const struct qemu_settings *q = o->settings;
+	const char *xen = image(q->xen, built()->xen);
+	const char *kernel = image(q->kernel, built()->kernel);
+	const char *initrd = image(q->initrd, built()->initrd);
 	int n = 0, b = 0;
-	const char *tcg = o->tcg ? o->tcg : TCG_DEFAULT;
+	const char *tcg = q->tcg[0] ? q->tcg : TCG_DEFAULT;
 
 	if (!tcg_threading_ok(tcg)) {
 		host_fail(r, "TCG threading '%s': expected multi or single", tcg);
@@ -52,7 +97,7 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 
 #define ARG(s) (argv[n++] = (char *)(s))
 #define FMT(...) (snprintf(bufs[b], QEMU_ARG_LEN, __VA_ARGS__), argv[n++] = bufs[b++])
-	ARG(o->qemu);
+	ARG(q->qemu ? q->qemu : QEMU_BINARY);
 	/* Said even for multi (QEMU's default here): the command line in
 	 * console.log's neighbours and ps shows which threading ran. */
 	ARG("-accel"); FMT("tcg,thread=%s", tcg);
@@ -64,7 +109,7 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 		FMT("%u,maxcpus=%u", o->cpus, o->maxcpus);
 	else
 		FMT("%u", o->cpus);
-	ARG("-m"); FMT("%u", o->mem_mb);
+	ARG("-m"); FMT("%u", q->mem_mb);
 	ARG("-display"); ARG("none");
 	ARG("-monitor"); ARG("none");
 	ARG("-serial"); ARG("stdio");
@@ -72,23 +117,22 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	/* debug-threads: the vCPU threads are named "CPU N/TCG" ("ALL CPUs/TCG"
 	 * single-threaded), so top -H and /proc/PID/task show which is which. */
 	ARG("-name"); FMT("ipibench-%ld,debug-threads=on", (long)getpid());
-	ARG("-kernel"); ARG(o->xen);
+	ARG("-kernel"); ARG(xen);
 	ARG("-append");
 	FMT("console=com1 com1=115200 dom0_mem=%uM dom0_max_vcpus=1 loglvl=all "
 	    "noreboot x2apic-mode=%s console_timestamps=boot%s%s",
-	    o->dom0_mem_mb, o->mode, o->extra_cmdline && *o->extra_cmdline ? " " : "",
-	    o->extra_cmdline ? o->extra_cmdline : "");
+	    q->dom0_mem_mb, o->mode, q->cmdline[0] ? " " : "", q->cmdline);
 	snprintf(r->xen_cmdline, sizeof(r->xen_cmdline), "%s", argv[n - 1]);
 	/* -initrd takes "module args,module": no commas in the paths. */
-	if (strchr(o->kernel, ',') || strchr(o->initrd, ',') || strchr(o->workdir, ',')) {
+	if (strchr(kernel, ',') || strchr(initrd, ',') || strchr(o->workdir, ',')) {
 		host_fail(r, "paths with commas cannot be passed to QEMU: %s, %s, %s",
-		     o->kernel, o->initrd, o->workdir);
+		     kernel, initrd, o->workdir);
 		return -1;
 	}
-	ARG("-initrd"); FMT("%s console=hvc0 quiet,%s", o->kernel, o->initrd);
+	ARG("-initrd"); FMT("%s console=hvc0 quiet,%s", kernel, initrd);
 	ARG("-virtfs");
 	FMT("local,path=%s,mount_tag=ipibench,security_model=none,id=fs0", o->workdir);
-	if (o->disk_mb) {
+	if (q->disk_mb) {
 		ARG("-drive"); FMT("file=%s/disk.img,format=raw,if=none,id=d0,cache=none", o->workdir);
 		ARG("-device"); ARG("virtio-blk-pci,drive=d0");
 	}
@@ -105,7 +149,7 @@ static int make_disk(const struct host_opts *o, struct host_result *r)
 
 	snprintf(path, sizeof(path), "%s/disk.img", o->workdir);
 	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, (off_t)o->disk_mb << 20)) {
+	if (fd < 0 || ftruncate(fd, (off_t)((const struct qemu_settings *)o->settings)->disk_mb << 20)) {
 		host_fail(r, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -138,21 +182,26 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	struct sigaction sa = { .sa_handler = on_signal }, old[3];
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	double t0 = now_s(), t;
+	const struct qemu_settings *q = o->settings;
+	const char *qemu = q->qemu ? q->qemu : QEMU_BINARY;
 
 	memset(r, 0, sizeof(*r));
 	r->agent_rc = -1;
-	if (!find_program(o->qemu)) {
-		host_fail(r, "%s not found (install it with 'make deps')", o->qemu);
+	if (!find_program(qemu)) {
+		host_fail(r, "%s not found (install it with 'make deps')", qemu);
 		return -1;
 	}
-	for (const char **p = (const char *[]){ o->xen, o->kernel, o->initrd, NULL }; *p; p++)
+	for (const char **p = (const char *[]){ image(q->xen, built()->xen),
+						image(q->kernel, built()->kernel),
+						image(q->initrd, built()->initrd), NULL };
+	     *p; p++)
 		if (access(*p, R_OK)) {
 			host_fail(r, "%s: %s (run 'make hv dom0')", *p, strerror(errno));
 			return -1;
 		}
 	if (qemu_build_argv(o, argv, bufs, r) < 0)
 		return -1;
-	if (o->disk_mb && make_disk(o, r))
+	if (q->disk_mb && make_disk(o, r))
 		return -1;
 	snprintf(logpath, sizeof(logpath), "%s/console.log", o->workdir);
 	snprintf(agentpath, sizeof(agentpath), "%s/agent.json", o->workdir);
@@ -173,7 +222,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	}
 	progress(o, 0, "qemu: %u CPUs%s, x2apic-mode=%s, TCG %s-threaded, console in %s",
 		 o->cpus, o->maxcpus > o->cpus ? " (+hotplug)" : "", o->mode,
-		 o->tcg ? o->tcg : TCG_DEFAULT, logpath);
+		 q->tcg[0] ? q->tcg : TCG_DEFAULT, logpath);
 
 	for (;;) {
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
@@ -291,13 +340,17 @@ out:
 
 static void qemu_describe(const struct host_opts *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", qemu_version(o->qemu));
+	const struct qemu_settings *q = o->settings;
+
+	snprintf(buf, len, "%s", qemu_version(q && q->qemu ? q->qemu : QEMU_BINARY));
 }
 
 const struct host_backend_ops backend_qemu = {
 	.name = "qemu",
 	.help = "Xen under qemu-system-x86_64 (TCG), q35 + x2APIC + intel-iommu intremap",
 	.flags = HB_EMULATED,
+	.settings = qemu_settings,
+	.settings_size = sizeof(struct qemu_settings),
 	.describe_key = "qemu_version",
 	.run = qemu_run,
 	.describe = qemu_describe,

@@ -7,12 +7,49 @@
 
 #include "runner/backend.h"
 
+/*
+ * The qemu backend's settings (struct host_opts's settings): the [host]
+ * keys of its table (qemu.c), and ipibench boot's image overrides.
+ */
+struct qemu_settings {
+	unsigned int mem_mb;     /* [host] memory */
+	unsigned int dom0_mem_mb;/* [host] dom0_memory */
+	unsigned int disk_mb;    /* [host] disk_mb: > 0 attaches a scratch virtio disk */
+	char tcg[8];             /* [host] tcg: TCG threading, multi | single */
+	char cmdline[512];       /* [host] cmdline: appended to Xen's command line */
+	/*
+	 * Not [host] keys: ipibench boot's --xen, --kernel, --initrd and
+	 * --qemu.  NULL: the built images (host_paths_default()) and
+	 * QEMU_BINARY from PATH.
+	 */
+	const char *xen, *kernel, *initrd, *qemu;
+};
+
+/*
+ * QEMU's TCG threading for the embedded host: "multi" (one host thread per
+ * vCPU, QEMU's own default for x86 on x86) or "single" (one host thread
+ * running the vCPUs in turn).  Multi stays the default: every committed
+ * result was measured with it, and README.md ("What an emulated time
+ * means") shows that under either threading a time per flush is mostly the
+ * host's scheduling of QEMU's threads, so switching would change what the
+ * figures mean without making them hardware times.  Single is the lever for
+ * big boots (96 CPUs up in 28 s instead of 146 s here, loaded).
+ */
+#define TCG_DEFAULT "multi"
+/* "multi" or "single" (the [host] tcg choices): 1; anything else: 0. */
+int tcg_threading_ok(const char *s);
+
+#define QEMU_BINARY "qemu-system-x86_64"
+
+extern const struct host_backend_ops backend_qemu;
+
 #define QEMU_MAX_ARGS 64
 #define QEMU_ARG_BUFS 16
 #define QEMU_ARG_LEN 1024
 
 /*
- * QEMU's argv (NULL-terminated) for O, its formatted strings in BUFS;
+ * QEMU's argv (NULL-terminated) for O (o->settings: a struct
+ * qemu_settings), its formatted strings in BUFS;
  * r->xen_cmdline gets Xen's command line.  The number of arguments, or -1
  * with r->error set (a TCG threading other than multi or single, a path
  * with a comma).

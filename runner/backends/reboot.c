@@ -335,6 +335,8 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	char dir[PATH_MAX], id[256], marker[200], why[512], path[PATH_MAX + 32], entry[64];
 	json_t *a = NULL, *res;
 	int nopend, last, rc;
+	const struct reboot_settings none = { "" };
+	const struct reboot_settings *rs = o->settings ? o->settings : &none;
 
 	memset(r, 0, sizeof(*r));
 	r->agent_rc = -1;
@@ -428,8 +430,8 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	host_entry_id(o->mode, entry, sizeof(entry));
 	grubenv_set(&e, "next_entry", entry);
 	grubenv_set(&e, "ipibench_run", marker + strlen("ipibench.run="));
-	if (o->extra_cmdline && *o->extra_cmdline)
-		grubenv_set(&e, "ipibench_cmdline", o->extra_cmdline);
+	if (rs->cmdline[0])
+		grubenv_set(&e, "ipibench_cmdline", rs->cmdline);
 	else
 		grubenv_unset(&e, "ipibench_cmdline");
 	if (grubenv_store(l.grubenv, &e, r->error, sizeof(r->error)))
@@ -462,9 +464,16 @@ static void reboot_describe(const struct host_opts *o, char *buf, size_t len)
 	host_describe_real("reboot backend, GRUB one-shot entries", buf, len);
 }
 
+static const struct host_setting reboot_settings[] = {
+	HS_CMDLINE_KEY(struct reboot_settings, cmdline),
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
 const struct host_backend_ops backend_reboot = {
 	.name = "reboot",
 	.help = "a real test host rebooted through GRUB into each mode ('ipibench host install')",
+	.settings = reboot_settings,
+	.settings_size = sizeof(struct reboot_settings),
 	.describe_key = "description",
 	.run = reboot_run,
 	.describe = reboot_describe,

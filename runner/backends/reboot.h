@@ -18,6 +18,11 @@
 #include "runner/host/menu.h"
 #include "runner/host/unit.h"
 
+/* The reboot backend's settings (struct host_opts's settings). */
+struct reboot_settings {
+	char cmdline[512];      /* [host] cmdline: appended to Xen's command line */
+};
+
 /* ---- where things live on a host ------------------------------------- */
 
 struct host_layout {

@@ -8,12 +8,34 @@
  * A backend answers one question: where does a Xen host in x2APIC mode
  * opts->mode come from?  The runner (cmd_run.c) calls run() once per run of
  * the matrix with a fresh workdir holding job.json; everything the backend
- * must know is in struct host_opts, everything it reports goes in struct
- * host_result.
+ * must know is in struct host_opts (its own settings in o->settings),
+ * everything it reports goes in struct host_result.
  */
 #include <stdio.h>
 
 #include "runner/backend.h"
+
+/*
+ * The backend's own [host] keys fill a struct of its own (opaque to the
+ * runner); a struct the unit tests need goes in a header beside the file
+ * (qemu.h, reboot.h).
+ */
+struct skeleton_settings {
+	char address[64];       /* [host] address */
+	unsigned int port;      /* [host] port */
+};
+
+/*
+ * Its table: a key, its rule, default and help (what `ipibench run --list`
+ * shows and config.c checks by).  host_settings_verify() says what a table
+ * must hold; a key every backend needs goes in host_common_settings[].
+ */
+static const struct host_setting skeleton_settings[] = {
+	HS_TEXT_KEY("address", struct skeleton_settings, address, "localhost",
+		    "where the host is reached"),
+	HS_UINT_KEY("port", struct skeleton_settings, port, 1, 65535, "22", "its port"),
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
 
 /*
  * Reach (boot, or find) a Xen host in o->mode with o->cpus CPUs (and
@@ -36,7 +58,12 @@
  */
 static int skeleton_run(const struct host_opts *o, struct host_result *r)
 {
+	/* The struct of .settings_size bytes, its table's defaults and the config's keys. */
+	const struct skeleton_settings *st = o->settings;
+
 	r->agent_rc = -1;
+	if (st)
+		host_progress(o, "skeleton: ", "reaching %s:%u", st->address, st->port);
 	/* "PREFIXmessage" on o->progress, unless o->quiet. */
 	host_progress(o, "skeleton: ", "a Xen host in mode %s with %u CPUs", o->mode, o->cpus);
 	/*
@@ -66,6 +93,8 @@ const struct host_backend_ops backend_skeleton = {
 	.name = "skeleton",           /* [host] backend = skeleton */
 	.help = "an example that reaches no host (a template, in no table)",
 	.flags = 0,                   /* HB_EMULATED for an emulated host */
+	.settings = skeleton_settings,
+	.settings_size = sizeof(struct skeleton_settings),
 	.describe_key = "description",
 	.run = skeleton_run,
 	.describe = skeleton_describe,

@@ -5,14 +5,24 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ipibench/modes.h"
 #include "runner/backends/reboot.h"
 #include "runner/host/menu.h"
-
-static const char *const modes[] = { "physical", "cluster", "mixed", NULL };
 
 void host_entry_id(const char *mode, char *buf, size_t len)
 {
 	snprintf(buf, len, HOST_ENTRY_PREFIX "%s", mode);
+}
+
+const char *host_entry_list(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; ipibench_mode_name(i) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s" HOST_ENTRY_PREFIX "%s", i ? sep : "",
+				      ipibench_mode_name(i));
+	return buf;
 }
 
 /* GRUB single-quoted string: ' becomes '\''. */
@@ -51,18 +61,18 @@ int host_entries_text(const struct host_install *h, char *buf, size_t len)
 	OUT("%s\n", HOST_CFG_BEGIN);
 	OUT("# Booted once each by the reboot backend (next_entry in grubenv), never\n"
 	    "# by default.  ipibench_run and ipibench_cmdline come from grubenv.\n");
-	for (int i = 0; modes[i]; i++) {
+	for (size_t i = 0; ipibench_mode_name(i); i++) {
 		char id[64];
 
-		host_entry_id(modes[i], id, sizeof(id));
-		OUT("menuentry 'ipibench: Xen x2apic-mode=%s' --id %s {\n", modes[i], id);
+		host_entry_id(ipibench_mode_name(i), id, sizeof(id));
+		OUT("menuentry 'ipibench: Xen x2apic-mode=%s' --id %s {\n", ipibench_mode_name(i), id);
 		OUT("\tload_env ipibench_run ipibench_cmdline\n");
 		OUT("\tinsmod part_msdos\n\tinsmod part_gpt\n\tinsmod %s\n", h->grub_fs);
 		OUT("\tinsmod gzio\n\tinsmod multiboot2\n");
 		OUT("\tsearch --no-floppy --file --set=root %s\n", qx);
-		OUT("\techo 'ipibench: Xen x2apic-mode=%s, run '\"${ipibench_run}\"\n", modes[i]);
+		OUT("\techo 'ipibench: Xen x2apic-mode=%s, run '\"${ipibench_run}\"\n", ipibench_mode_name(i));
 		OUT("\tmultiboot2 %s %s x2apic-mode=%s ipibench.run=${ipibench_run} ${ipibench_cmdline}\n",
-		    qx, h->xen_cmdline, modes[i]);
+		    qx, h->xen_cmdline, ipibench_mode_name(i));
 		OUT("\tmodule2 %s placeholder %s\n", qk, h->dom0_cmdline);
 		if (h->grub_initrd[0])
 			OUT("\tmodule2 --nounzip %s\n", qi);

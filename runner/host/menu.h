@@ -15,7 +15,9 @@ struct host_install;   /* runner/backends/reboot.h: what host.json records */
 
 /* The GRUB menu entry id of a mode: "ipibench-physical". */
 void host_entry_id(const char *mode, char *buf, size_t len);
-/* The custom.cfg block (BEGIN..END lines included) for the three modes. */
+/* Every mode's entry id, SEP between them: "ipibench-physical, ...". */
+const char *host_entry_list(char *buf, size_t len, const char *sep);
+/* The custom.cfg block (BEGIN..END lines included), an entry per mode. */
 int host_entries_text(const struct host_install *h, char *buf, size_t len);
 /* TEXT without its ipibench block (malloc'd).  *found tells whether it had one. */
 char *host_cfg_strip(const char *text, int *found);

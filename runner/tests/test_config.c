@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "runner/backend.h"
+#include "runner/backends/qemu.h"
+#include "runner/backends/reboot.h"
 #include "runner/config.h"
 #include "safeio/safeio.h"
 
@@ -301,9 +303,9 @@ static void test_long_lines(void **s)
 	assert_int_equal(config_load_string("x.ini", "; caf\xc3\xa9 \xff\x01\n[host]\n"
 		"cmdline = caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n[matrix]\nmodes=mixed\n"
 		"[workload:a]\ntype=flush_tlb_all\n", &c, err, sizeof(err)), 0);
-	assert_string_equal(c.host.cmdline, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	assert_string_equal(((const struct qemu_settings *)c.host.settings)->cmdline, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c.sections, "host"),
-							      "cmdline")), c.host.cmdline);
+							      "cmdline")), ((const struct qemu_settings *)c.host.settings)->cmdline);
 	config_free(&c);
 }
 
@@ -511,6 +513,91 @@ static void test_backends(void **s)
 	}
 }
 
+/*
+ * Each backend owns its [host] keys: its table is complete, a config is
+ * checked against the chosen backend's table (wherever backend is said),
+ * and the defaults are the table's.
+ */
+static void test_backend_settings(void **s)
+{
+	static const char rest[] = "[matrix]\nmodes = mixed\n[workload:a]\ntype = flush_tlb_all\n";
+	char err[256], text[512], buf[64];
+	struct config c;
+
+	(void)s;
+	for (size_t i = 0; host_backends[i]; i++)
+		if (host_settings_verify(host_backends[i], err, sizeof(err)))
+			fail_msg("%s", err);
+	assert_int_equal(host_settings_verify(&backend_skeleton, err, sizeof(err)), 0);
+	/* The verifier refuses what a table must not hold. */
+	{
+		struct st { unsigned int n; char t[4]; };
+		const struct host_setting twice[] = {
+			HS_UINT_KEY("n", struct st, n, 1, 9, "1", "a number"),
+			HS_UINT_KEY("n", struct st, n, 1, 9, "1", "a number"),
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+		}, bad_def[] = {
+			HS_UINT_KEY("n", struct st, n, 1, 9, "10", "a number"),
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+		}, common[] = {
+			HS_UINT_KEY("cpus", struct st, n, 1, 9, "1", "a number"),
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+		}, no_help[] = {
+			HS_TEXT_KEY("t", struct st, t, "", ""),
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+		};
+		struct host_backend_ops be = { .name = "t", .settings_size = sizeof(struct st) };
+
+		be.settings = twice;
+		assert_int_equal(host_settings_verify(&be, err, sizeof(err)), -1);
+		assert_string_equal(err, "t: n twice");
+		be.settings = bad_def;
+		assert_int_equal(host_settings_verify(&be, err, sizeof(err)), -1);
+		assert_string_equal(err, "t: the default of n: n = '10': expected an integer from 1 to 9");
+		be.settings = common;
+		assert_int_equal(host_settings_verify(&be, err, sizeof(err)), -1);
+		assert_string_equal(err, "t: cpus is a key of every backend");
+		be.settings = no_help;
+		assert_int_equal(host_settings_verify(&be, err, sizeof(err)), -1);
+		assert_string_equal(err, "t: t has no help");
+		be.settings = common;
+		be.settings_size = 2;
+		assert_int_equal(host_settings_verify(&be, err, sizeof(err)), -1);
+		assert_string_equal(err, "t: cpus lies outside its settings struct (2 bytes)");
+	}
+	/* The defaults come from the table: qemu's memory is 2048. */
+	snprintf(text, sizeof(text), "[host]\n%s", rest);
+	assert_int_equal(config_load_string("d.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(((const struct qemu_settings *)c.host.settings)->mem_mb, 2048);
+	assert_string_equal(host_setting_text(host_setting_find(backend_qemu.settings, "memory"),
+					      c.host.settings, buf, sizeof(buf)), "2048");
+	config_free(&c);
+	/* A key of one backend is refused on another, on its own line, before
+	 * or after backend = ... (they were accepted and ignored). */
+	snprintf(text, sizeof(text), "[host]\nmemory = 4096\nbackend = local\n%s", rest);
+	assert_int_equal(config_load_string("d.ini", text, &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "d.ini:2: memory = 4096: a key of the qemu backend, not of backend = local");
+	snprintf(text, sizeof(text), "[host]\nbackend = local\ncpus = 2\ncmdline = x\n%s", rest);
+	assert_int_equal(config_load_string("d.ini", text, &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "d.ini:4: cmdline = x: a key of the qemu or reboot backend, "
+			    "not of backend = local");
+	assert_string_equal(host_setting_owners(buf, sizeof(buf), "cmdline"), "qemu or reboot");
+	assert_string_equal(host_setting_owners(buf, sizeof(buf), "nope"), "");
+	/* The reboot backend keeps its own cmdline. */
+	snprintf(text, sizeof(text), "[host]\ncmdline = loglvl=all\nbackend = reboot\n%s", rest);
+	assert_int_equal(config_load_string("d.ini", text, &c, err, sizeof(err)), 0);
+	assert_string_equal(((const struct reboot_settings *)c.host.settings)->cmdline, "loglvl=all");
+	config_free(&c);
+	/* A key no backend has is said at once. */
+	snprintf(text, sizeof(text), "[host]\nmemroy = 4096\n%s", rest);
+	assert_int_equal(config_load_string("d.ini", text, &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "d.ini:2: unknown key 'memroy' in [host]");
+	/* A backend's value is checked by its rule, on its line. */
+	snprintf(text, sizeof(text), "[host]\ncpus = 2\ndisk_mb = x\n%s", rest);
+	assert_int_equal(config_load_string("d.ini", text, &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "d.ini:3: disk_mb = 'x': expected an integer from 0 to 1048576");
+}
+
 /* A [workload:w] of TYPE with BODY; the error, "" when it loads. */
 static const char *wl_value(const char *type, const char *body, char *err, size_t len)
 {
@@ -562,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_job_pair_seeds),
 		cmocka_unit_test(test_backends),
+		cmocka_unit_test(test_backend_settings),
 		cmocka_unit_test(test_workload_rules),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);

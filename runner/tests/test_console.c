@@ -17,6 +17,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/console.h"
+#include "runner/backends/qemu.h"
 #include "runner/hostopts.h"
 
 static void test_genapic(void **s)
@@ -161,7 +162,7 @@ static void expect_written_while_running(pid_t pid, const char *log)
 
 static void test_qemu_console_unbuffered(void **s)
 {
-	struct host_paths paths;
+	struct qemu_settings q;
 	struct host_opts o;
 	char log[128], qemu[128], xen[128];
 	pid_t pid;
@@ -169,12 +170,13 @@ static void test_qemu_console_unbuffered(void **s)
 	(void)s;
 	put("qemu", CHATTER, 0755);
 	put("xen", "", 0644);
-	host_paths_default(&paths);
-	host_opts_default(&o, &paths, 2);
+	host_settings_defaults(&backend_qemu, &q);
+	host_opts_default(&o, 2);
 	snprintf(qemu, sizeof(qemu), "%s/qemu", tdir);
 	snprintf(xen, sizeof(xen), "%s/xen", tdir);
-	o.qemu = qemu;
-	o.xen = o.kernel = o.initrd = xen;
+	q.qemu = qemu;
+	q.xen = q.kernel = q.initrd = xen;
+	o.settings = &q;
 	o.workdir = tdir;
 	o.quiet = 1;
 	o.timeout_s = 60;
@@ -184,22 +186,20 @@ static void test_qemu_console_unbuffered(void **s)
 	if (!pid) {
 		struct host_result r;
 
-		_exit(host_backend_find("qemu")->run(&o, &r) ? 1 : 0);
+		_exit(backend_qemu.run(&o, &r) ? 1 : 0);
 	}
 	expect_written_while_running(pid, log);
 }
 
 static void test_agent_console_unbuffered(void **s)
 {
-	struct host_paths paths;
 	struct host_opts o;
 	char log[128], agent[128];
 	pid_t pid;
 
 	(void)s;
 	put("agent", CHATTER, 0755);
-	host_paths_default(&paths);
-	host_opts_default(&o, &paths, 2);
+	host_opts_default(&o, 2);
 	o.quiet = 1;
 	o.timeout_s = 60;
 	snprintf(agent, sizeof(agent), "%s/agent", tdir);

@@ -13,6 +13,9 @@
 #include "runner/config.h"
 #include "runner/hostopts.h"
 
+/* The qemu backend's settings of a loaded config. */
+#define QS(c) ((const struct qemu_settings *)(c)->host.settings)
+
 static const char rest[] = "[matrix]\nmodes = mixed\n[workload:a]\ntype = flush_tlb_all\n";
 
 /* Load "[host]\n" HOST rest; 0 or -1 with the error in err. */
@@ -43,14 +46,14 @@ static void test_config_key(void **s)
 	(void)s;
 	/* Not given: multi, today's behaviour. */
 	assert_int_equal(load_host("cpus = 16\n", &c, err, sizeof(err)), 0);
-	assert_string_equal(c.host.tcg, "multi");
-	assert_string_equal(c.host.tcg, TCG_DEFAULT);
+	assert_string_equal(QS(&c)->tcg, "multi");
+	assert_string_equal(QS(&c)->tcg, TCG_DEFAULT);
 	config_free(&c);
 	assert_int_equal(load_host("tcg = single\n", &c, err, sizeof(err)), 0);
-	assert_string_equal(c.host.tcg, "single");
+	assert_string_equal(QS(&c)->tcg, "single");
 	config_free(&c);
 	assert_int_equal(load_host("backend = qemu\ntcg = multi\n", &c, err, sizeof(err)), 0);
-	assert_string_equal(c.host.tcg, "multi");
+	assert_string_equal(QS(&c)->tcg, "multi");
 	/* It is part of the config results.json keeps. */
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c.sections, "host"),
 							      "tcg")), "multi");
@@ -64,9 +67,9 @@ static void test_config_key(void **s)
 	expect_error("tcg = multi\ntcg = single\n", "t.ini:3: duplicate key 'tcg' in [host]");
 	/* A real host has no emulator: the line of the key, whichever comes first. */
 	expect_error("tcg = single\nbackend = local\n",
-		     "t.ini:2: tcg = single: only the qemu backend emulates (backend = local)");
+		     "t.ini:2: tcg = single: a key of the qemu backend, not of backend = local");
 	expect_error("backend = reboot\ncpus = 4\ntcg = multi\n",
-		     "t.ini:4: tcg = multi: only the qemu backend emulates (backend = reboot)");
+		     "t.ini:4: tcg = multi: a key of the qemu backend, not of backend = reboot");
 	/* Not given on a real host: fine (and recorded as null there). */
 	assert_int_equal(load_host("backend = local\n", &c, err, sizeof(err)), 0);
 	config_free(&c);
@@ -94,16 +97,17 @@ static const char *arg_after(char **argv, int n, const char *flag, int *count)
 static int build(const char *tcg, char **argv, char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN],
 		 struct host_result *r)
 {
-	struct host_paths p;
+	static struct qemu_settings q;
 	struct host_opts o;
 
-	host_paths_default(&p);
-	host_opts_default(&o, &p, 16);
+	host_settings_defaults(&backend_qemu, &q);
+	host_opts_default(&o, 16);
 	o.maxcpus = 20;
 	o.mode = "cluster";
 	o.workdir = "/tmp/w";
+	o.settings = &q;
 	if (tcg)
-		o.tcg = tcg;
+		snprintf(q.tcg, sizeof(q.tcg), "%s", tcg);
 	memset(r, 0, sizeof(*r));
 	return qemu_build_argv(&o, argv, bufs, r);
 }

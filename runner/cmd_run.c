@@ -46,6 +46,12 @@ static void list_types(void)
 	printf("[host] keys of every backend:\n    %-12s one of the backends below (default %s)\n",
 	       "backend", host_backends[0]->name);
 	host_settings_help(stdout, host_common_settings);
+	printf("    %-12s sockets=S,dies=D,cores=C,threads=T (QEMU's -smp levels; each gets\n"
+	       "    %-12s ceil(log2(count)) bits of the x2APIC ID): maxcpus is their product,\n"
+	       "    %-12s cpus defaults to it (default none: QEMU's dense IDs)\n", "topology", "", "");
+	printf("    %-12s a named machine's topology and CPUs, instead of topology:\n", "profile");
+	for (const struct topo_profile *p = topo_profiles; p->name; p++)
+		printf("    %-12s   %s: %u CPUs, %s\n", "", p->name, p->cpus, p->about);
 	for (size_t i = 0; host_backends[i]; i++) {
 		printf("backend %s: %s\n", host_backends[i]->name, host_backends[i]->help);
 		host_settings_help(stdout, host_backends[i]->settings);

@@ -75,7 +75,8 @@ static int workload_dest(const struct layout *l, const json_t *w, unsigned int *
 	const char *mask = json_string_value(json_object_get(p, "mask"));
 	json_int_t cpu = json_integer_value(json_object_get(p, "cpu"));
 
-	if (!type)
+	if (!type || (strcmp(type, "flush_tlb_all") && strcmp(type, "flush_mask") &&
+		      strcmp(type, "ipi_mask") && strcmp(type, "pingpong")))
 		return 1;
 	if (cpu < 0 || cpu >= (json_int_t)l->ncpus) {
 		snprintf(msg, len, "params.cpu %lld is not one of the %u CPUs", (long long)cpu, l->ncpus);

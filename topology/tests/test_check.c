@@ -161,6 +161,13 @@ static void test_non_dense_and_mismatches(void **s)
 	run = json_pack("{s:s, s:[]}", "mode", "mixed", "workloads");
 	assert_int_equal(layout_check_run(run, NULL, NULL, msg, sizeof(msg)), -1);
 	json_decref(run);
+	/* Workloads that send no IPI are not checked, whatever their params. */
+	run = run_of("mixed", false);
+	w = add_wl(run, "v", "vector_capacity", "all", 1, 0);
+	json_object_set_new(json_object_get(w, "params"), "cpu", json_integer(99));
+	assert_int_equal(layout_check_run(run, NULL, NULL, msg, sizeof(msg)), 0);
+	assert_null(json_object_get(w, "icr_check"));
+	json_decref(run);
 	/* A mask beyond the CPUs. */
 	run = run_of("mixed", false);
 	add_wl(run, "x", "ipi_mask", "1,99", 1, 1);

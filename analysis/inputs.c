@@ -21,6 +21,7 @@
 #include "ipibench/modes.h"
 #include "safeio/safeio.h"
 #include "analysis/internal.h"
+#include "topology/check.h"
 
 /* ---- validation ---------------------------------------------------------
  * A results file comes from a test host or from the previous pipeline's
@@ -521,9 +522,93 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 	return 0;
 }
 
+/* One icr_check object (CHK, of routine SENDER) into g->icrx. */
+static void add_icr_one(struct group *g, const char *sender, const json_t *chk)
+{
+	const json_t *e = json_object_get(chk, "expected"), *m = json_object_get(chk, "measured");
+	const char *route = json_string_value(json_object_get(chk, "route"));
+	struct icr_exp *x = NULL;
+
+	if (!json_is_integer(e) || !json_is_number(m) || !route)
+		return;
+	for (size_t i = 0; i < g->nicrx; i++)
+		if (!strcmp(g->icrx[i].sender, sender))
+			x = &g->icrx[i];
+	if (!x) {
+		if (g->nicrx == GROUP_MAX_ICR)
+			return;
+		x = &g->icrx[g->nicrx++];
+		memset(x, 0, sizeof(*x));
+		snprintf(x->sender, sizeof(x->sender), "%s", sender);
+		snprintf(x->route, sizeof(x->route), "%s", route);
+		x->expected = (double)json_integer_value(e);
+	} else if (x->expected != (double)json_integer_value(e)) {
+		x->expected_varies = true;
+	}
+	x->measured_sum += json_number_value(m);
+	x->runs++;
+	if (!json_is_true(json_object_get(chk, "ok")))
+		x->mismatch = true;
+}
+
+/* The layout check's verdicts on workload W of a checked run copy. */
+static void add_icr_check(struct group *g, const json_t *w)
+{
+	const json_t *chk = json_object_get(w, "icr_check");
+	const json_t *by = json_object_get(chk, "by_sender");
+	const char *sender = json_string_value(json_object_get(json_object_get(w, "params"),
+								"sender"));
+
+	if (json_is_object(by)) {
+		const char *k;
+		const json_t *v;
+
+		json_object_foreach((json_t *)by, k, v)
+			if (sio_name_ok(k))
+				add_icr_one(g, k, v);
+	} else if (chk) {
+		add_icr_one(g, sender && sio_name_ok(sender) ? sender : "genapic", chk);
+	}
+}
+
+/*
+ * A copy of RUN with the layout check's findings (topology/check.h): the
+ * layout from host.topology when the results name one, else the
+ * hypervisor's own IDs.  NULL when the run has nothing to check (no query).
+ */
+static json_t *checked_copy(struct resultset *rs, const json_t *host, json_t *run)
+{
+	static struct layout expect;
+	const char *topo = json_string_value(json_object_get(host, "topology"));
+	const struct layout *ex = NULL;
+	struct topo t;
+	char msg[512];
+	json_t *c;
+
+	if (!json_object_get(run, "hv"))
+		return NULL;
+	if (topo && !topo_parse(topo, &t, msg, sizeof(msg)) && rs->cpus > 0 &&
+	    !layout_from_topo(&expect, &t, (unsigned int)rs->cpus, msg, sizeof(msg)))
+		ex = &expect;
+	c = json_deep_copy(run);
+	if (!c)
+		return NULL;
+	if (layout_check_run(c, ex, topo, msg, sizeof(msg)) < 0) {
+		json_decref(c);
+		return NULL;
+	}
+	if (!rs->layout) {
+		const char *dsc = json_string_value(json_object_get(json_object_get(c, "layout"),
+								    "describe"));
+		rs->layout = dsc ? xstrdup(dsc) : NULL;
+		rs->topology = topo ? xstrdup(topo) : NULL;
+	}
+	return c;
+}
+
 static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 			json_t *run, json_t *w, size_t ri, size_t wi,
-			double tsc_khz, char *err)
+			double tsc_khz, const json_t *checked, char *err)
 {
 	const char *path = rs->path;
 	const char *mode = jstr(run, "mode", "unknown");
@@ -542,6 +627,8 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		return 0;
 	}
 	g->runs_ok++;
+	if (checked)
+		add_icr_check(g, checked);
 	const char *genapic = jstr(run, "genapic", "");
 	if (!g->genapic)
 		g->genapic = xstrdup(genapic);
@@ -627,6 +714,8 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 			rs->runs_ok++;
 		}
 		json_t *wls = json_object_get(run, "workloads");
+		json_t *chk = strcmp(status, "ok") ? NULL : checked_copy(rs, host, run);
+		json_t *cwls = json_object_get(chk, "workloads");
 		for (size_t wi = 0; wi < json_array_size(wls); wi++) {
 			json_t *w = json_array_get(wls, wi);
 			if (!json_is_object(w)) {
@@ -641,9 +730,13 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 					   jstr(w, "error", jstr(w, "status", "failed")));
 				free(what);
 			}
-			if (add_workload(d, group_set, rs, run, w, ri, wi, tsc_khz, err))
+			if (add_workload(d, group_set, rs, run, w, ri, wi, tsc_khz,
+					 json_array_get(cwls, wi), err)) {
+				json_decref(chk);
 				return -1;
+			}
 		}
+		json_decref(chk);
 	}
 	return 0;
 }
@@ -1053,6 +1146,8 @@ void dataset_free(struct dataset *d)
 		free(r->commit);
 		free(r->created);
 		free(r->config_file);
+		free(r->topology);
+		free(r->layout);
 	}
 	free(d->sets);
 	for (size_t i = 0; i < d->ngroups; i++) {

@@ -108,7 +108,21 @@ struct resultset {
 	long cpus, maxcpus;
 	bool emulated;
 	size_t runs_ok, runs_failed;
+	/* The layout of its first checked run (topology/check.h), NULL: none. */
+	char *topology, *layout;
 };
+
+/* ICR writes per call the layout implies against those measured, for
+ * one send routine of a group (layout_check_run()'s icr_check). */
+struct icr_exp {
+	char sender[16], route[16];
+	double expected;	/* of the first run; */
+	bool expected_varies;	/* ... another run's layout implied another */
+	double measured_sum;	/* per call, summed over runs */
+	size_t runs;
+	bool mismatch;		/* some run's measured count differed */
+};
+#define GROUP_MAX_ICR 3
 
 /* One timed loop (results.json "loops"; docs/results-schema.md, "loops
  * and paired senders"). */
@@ -153,6 +167,8 @@ struct group {
 	struct run_rec *rr;	/* per ok run, in file order (runlevel.c) */
 	size_t nrr;
 	char *senders[2];	/* params.senders (paired workloads) */
+	struct icr_exp icrx[GROUP_MAX_ICR];	/* flush and IPI workloads */
+	size_t nicrx;
 };
 
 struct failed_run {

@@ -511,6 +511,63 @@ static void section_perf(const struct report *r, struct sbuf *md)
 	cmp_perf_md(md, &r->perf_rep);
 }
 
+/* ---- the x2APIC layout and the ICR writes it implies ------------------------- */
+static void section_layout(const struct report *r, struct sbuf *md)
+{
+	const struct dataset *d = &r->d;
+	size_t nlay = 0, nrows = 0, bad = 0;
+
+	for (size_t i = 0; i < d->nsets; i++)
+		nlay += d->sets[i].layout != NULL;
+	for (size_t i = 0; i < d->ngroups; i++) {
+		nrows += d->groups[i].nicrx;
+		for (size_t k = 0; k < d->groups[i].nicrx; k++)
+			bad += d->groups[i].icrx[k].mismatch;
+	}
+	if (!nlay && !nrows)
+		return;
+	sb_puts(md, "\n## x2APIC layout and ICR writes\n\n");
+	for (size_t i = 0; i < d->nsets; i++) {
+		const struct resultset *s = &d->sets[i];
+		if (!s->layout)
+			continue;
+		char *mh = md_text(s->host_name), *ml = md_text(s->layout);
+		char *mt = s->topology ? md_code(s->topology) : NULL;
+		sb_printf(md, "- %s, %ld CPUs: %s%s%s (%s)\n", mh, s->cpus, ml,
+			  mt ? "; topology " : "", mt ? mt : "",
+			  s->topology ? "the hypervisor's IDs checked against it" :
+			  "as the hypervisor reported it");
+		free(mh), free(ml), free(mt);
+	}
+	if (!nrows)
+		return;
+	sb_puts(md, "\nICR writes per call of each flush and IPI workload: what the layout "
+		    "implies for the mode, send routine, mask and shorthand (one per destination "
+		    "physical, one per cluster reached cluster and mixed, one for the ALLBUT "
+		    "shorthand) and what was measured (mean over ok runs).\n\n"
+		    "| host | CPUs | workload | mode | sender | route | layout implies | measured | runs | check |\n"
+		    "|---|---:|---|---|---|---|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < d->ngroups; i++) {
+		const struct group *g = &d->groups[i];
+		for (size_t k = 0; k < g->nicrx; k++) {
+			const struct icr_exp *x = &g->icrx[k];
+			char *mh = md_text(g->host), *mw = md_text(g->workload), *mm = md_text(g->mode),
+			     *ms = md_text(x->sender), *mr = md_text(x->route);
+			char b[48];
+			sb_printf(md, "| %s | %ld | %s | %s | %s | %s | %.0f%s | %s | %zu | %s |\n",
+				  mh, g->cpus, mw, mm, ms, mr, x->expected,
+				  x->expected_varies ? " (varies)" : "",
+				  fnum(b, x->measured_sum / (double)x->runs), x->runs,
+				  x->mismatch ? "**MISMATCH**" : "ok");
+			free(mh), free(mw), free(mm), free(ms), free(mr);
+		}
+	}
+	if (bad)
+		sb_printf(md, "\n**%zu workload%s measured other ICR writes than the layout implies**: "
+			  "the runner fails such a run; these results were not made by it or "
+			  "were changed.\n", bad, bad == 1 ? "" : "s");
+}
+
 static void section_failed(const struct report *r, struct sbuf *md)
 {
 	const struct dataset *d = &r->d;
@@ -561,6 +618,7 @@ static void section_builds(const struct report *r, struct sbuf *md)
 static void render_md(const struct report *r, struct sbuf *md)
 {
 	section_inputs(r, md);
+	section_layout(r, md);
 	if (!r->no_ref)
 		section_seed(r, md);
 	for (size_t i = 0; i < r->nblocks; i++)

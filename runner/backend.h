@@ -17,8 +17,11 @@
 #ifndef IPIBENCH_BACKEND_H
 #define IPIBENCH_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#include "topology/topology.h"
 
 #define HOST_ERR_LEN 512
 
@@ -28,6 +31,8 @@ struct host_opts {
 	unsigned int cpus;       /* physical CPUs present at boot */
 	unsigned int maxcpus;    /* > cpus: hotpluggable CPUs Xen must allow for */
 	unsigned int timeout_s;  /* whole boot + job */
+	/* The CPU topology (maxcpus = its slots), NULL: the backend's default. */
+	const struct topo *topo;
 	const char *workdir;     /* job.json in, agent.json + console.log out */
 	const char *xen;         /* the xen binary to boot (HB_BOOTS_BUILD); NULL: the default build */
 	int quiet;               /* no progress lines */
@@ -78,6 +83,14 @@ struct host_config {
 	char name[64];           /* results directory and reports; BACKEND-NcpuS */
 	unsigned int cpus, maxcpus, timeout;   /* maxcpus, timeout: 0 = the default */
 	void *settings;          /* the backend's own (host_settings_new()) */
+	/*
+	 * [host] topology = sockets=S,dies=D,cores=C,threads=T or profile =
+	 * NAME (topology/topology.h): the CPU topology, whose slots are
+	 * maxcpus; has_topo 0: none given (QEMU's dense default).
+	 */
+	bool has_topo;
+	struct topo topo;
+	char profile[32];        /* "" unless a profile was named */
 };
 extern const struct host_setting host_common_settings[];
 

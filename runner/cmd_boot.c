@@ -17,6 +17,7 @@
 #include "runner/xenbuild.h"
 #include "runner/wlspec.h"
 #include "safeio/safeio.h"
+#include "topology/check.h"
 
 /* The options that set one of the qemu backend's [host] keys, by its rules. */
 static const struct { const char *opt, *key; } keyed[] = {
@@ -25,6 +26,8 @@ static const struct { const char *opt, *key; } keyed[] = {
 
 static void usage(FILE *f)
 {
+	char profiles[256];
+
 	fprintf(f,
 "usage: ipibench boot --mode MODE [--cpus N] [options]\n"
 "\n"
@@ -35,9 +38,15 @@ static void usage(FILE *f)
 "stopped before ipibench exits.\n"
 "\n"
 "  --mode M        %s (x2apic-mode=M; default %s)\n"
-"  --cpus N        physical CPUs (default 8)\n"
+"  --cpus N        physical CPUs (default 8; with a topology or profile,\n"
+"                  its CPUs; below its slots, the rest are hotplug slots)\n"
 "  --maxcpus M     let Xen allow for M-N hotpluggable CPUs (default N)\n"
-"  --timeout S     give up after S seconds (default 240 + 4 per CPU)\n"
+"  --topology T    QEMU's -smp topology sockets=S,dies=D,cores=C,threads=T\n"
+"                  (each level gets ceil(log2(count)) bits of the APIC ID);\n"
+"                  maxcpus is the product of the levels\n"
+"  --profile NAME  a named machine's topology and CPUs: %s\n"
+"  --timeout S     give up after S seconds (default 240 + 4 per CPU, plus\n"
+"                  twice the measured N^2.8 growth with multi-threaded TCG)\n"
 "  --out DIR       keep console.log and agent.json here\n"
 "                  (default BUILD/boot/MODE-NCPUS)\n"
 "  --job FILE      a job (JSON) for the agent to run\n"
@@ -49,7 +58,8 @@ static void usage(FILE *f)
 "  -q, --quiet     no progress lines\n"
 "and the qemu backend's [host] keys, by the rules a config's are checked by\n"
 "(TCG threading multi: a host thread per vCPU; single: one host thread runs\n"
-"the vCPUs in turn):\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT));
+"the vCPUs in turn):\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT),
+		topo_profile_names(profiles, sizeof(profiles)));
 	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++) {
 		const struct host_setting *s = host_setting_find(backend_qemu.settings, keyed[i].key);
 		char line[512];
@@ -80,6 +90,60 @@ static int qemu_key(int c, const struct option *opts, struct qemu_settings *q, c
 	return -1;
 }
 
+/*
+ * The layout the hypervisor reported (agent.json's query) against the one
+ * QEMU was given (O's topology, else its dense default), and the ICR writes
+ * of the job's workloads against it: printed; 1 on a mismatch.
+ */
+static int boot_layout(const struct host_opts *o, const char *topology, struct layout *lay)
+{
+	char path[4200], err[512];
+	json_t *agent, *run;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/agent.json", o->workdir);
+	if (!(agent = sio_load_json(path, SIO_MAX_JSON, err, sizeof(err)))) {
+		fprintf(stderr, "ipibench boot: %s\n", err);
+		return 1;
+	}
+	if (o->topo ? layout_from_topo(lay, o->topo, o->cpus, err, sizeof(err)) :
+	    layout_dense(lay, o->cpus, o->maxcpus, err, sizeof(err))) {
+		fprintf(stderr, "ipibench boot: %s\n", err);
+		json_decref(agent);
+		return 1;
+	}
+	run = json_pack("{s:s, s:O, s:O}", "mode", o->mode, "hv", json_object_get(agent, "hv"),
+			"workloads", json_object_get(agent, "workloads") ?: json_array());
+	json_decref(agent);
+	if (!run || !json_object_get(run, "hv") || json_is_null(json_object_get(run, "hv"))) {
+		fprintf(stderr, "ipibench boot: %s: no hypervisor query (hv)\n", path);
+		json_decref(run);
+		return 1;
+	}
+	rc = layout_check_run(run, lay, topology, err, sizeof(err));
+	const char *d = json_string_value(json_object_get(json_object_get(run, "layout"), "describe"));
+	if (d)
+		printf("layout: %s%s%s\n", d, topology ? "; topology " : "", topology ? topology : "");
+	json_t *w;
+	size_t i;
+	json_array_foreach(json_object_get(run, "workloads"), i, w) {
+		json_t *chk = json_object_get(w, "icr_check");
+
+		if (chk && !json_object_get(chk, "by_sender"))
+			printf("icr writes per call, %s: layout %lld, measured %.2f (%s route)\n",
+			       json_string_value(json_object_get(w, "name")),
+			       (long long)json_integer_value(json_object_get(chk, "expected")),
+			       json_number_value(json_object_get(chk, "measured")),
+			       json_string_value(json_object_get(chk, "route")));
+	}
+	json_decref(run);
+	if (rc) {
+		fprintf(stderr, "ipibench boot: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_boot(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -97,6 +161,8 @@ int cmd_boot(int argc, char **argv)
 		{ "initrd", required_argument, NULL, 'I' },
 		{ "qemu", required_argument, NULL, 'Q' },
 		{ "tcg", required_argument, NULL, 'T' },
+		{ "topology", required_argument, NULL, 'P' },
+		{ "profile", required_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -106,8 +172,12 @@ int cmd_boot(int argc, char **argv)
 	struct qemu_settings qs, *q = &qs;
 	const char *out = NULL, *job = NULL, *expect, *xen = NULL;
 	struct xen_build xb;
-	long cpus = 8, maxcpus = 0, timeout = 0;
-	char outbuf[4096], jobdst[4096 + 16], err[1024];
+	long cpus = 0, maxcpus = 0, timeout = 0;
+	char outbuf[4096], jobdst[4096 + 16], err[1024], tbuf[96];
+	const struct topo_profile *prof = NULL;
+	struct topo topo;
+	bool has_topo = false;
+	static struct layout lay;
 	int c;
 
 	host_settings_defaults(&backend_qemu, q);
@@ -132,6 +202,22 @@ int cmd_boot(int argc, char **argv)
 		case 'r': case 'd': case 'c': case 'T':
 			if (qemu_key(c, opts, q, optarg))
 				return 2;
+			break;
+		case 'P':
+			if (topo_parse(optarg, &topo, err, sizeof(err))) {
+				fprintf(stderr, "ipibench boot: --topology %s: %s\n", optarg, err);
+				return 2;
+			}
+			has_topo = true;
+			break;
+		case 'F':
+			if (!(prof = topo_profile_find(optarg))) {
+				char names[256];
+
+				fprintf(stderr, "ipibench boot: --profile %s: expected one of %s\n", optarg,
+					topo_profile_names(names, sizeof(names)));
+				return 2;
+			}
 			break;
 		case 'o': out = optarg; break;
 		case 'j': job = optarg; break;
@@ -166,13 +252,44 @@ int cmd_boot(int argc, char **argv)
 		}
 		o.xen = xb.path;
 	}
+	if (prof && has_topo) {
+		fprintf(stderr, "ipibench boot: give --profile or --topology, not both\n");
+		return 2;
+	}
+	if (prof) {
+		topo = prof->topo;
+		has_topo = true;
+		if (!cpus)
+			cpus = prof->cpus;
+	}
+	if (has_topo) {
+		unsigned int slots = topo_slots(&topo);
+
+		topo_format(&topo, tbuf, sizeof(tbuf));
+		if (!cpus)
+			cpus = slots;
+		if (maxcpus && (unsigned long)maxcpus != slots) {
+			fprintf(stderr, "ipibench boot: --maxcpus %ld: the topology (%s) has %u CPU "
+				"slots, which are maxcpus\n", maxcpus, tbuf, slots);
+			return 2;
+		}
+		if ((unsigned long)cpus > slots) {
+			fprintf(stderr, "ipibench boot: --cpus %ld: the topology (%s) has %u CPU slots\n",
+				cpus, tbuf, slots);
+			return 2;
+		}
+		maxcpus = slots;
+		o.topo = &topo;
+	}
+	if (!cpus)
+		cpus = 8;
 	o.cpus = cpus;
 	o.maxcpus = maxcpus ? maxcpus : cpus;
 	if (o.maxcpus < o.cpus) {
 		fprintf(stderr, "ipibench boot: --maxcpus %u is below --cpus %u\n", o.maxcpus, o.cpus);
 		return 2;
 	}
-	o.timeout_s = timeout ? timeout : host_default_timeout(o.cpus);
+	o.timeout_s = timeout ? timeout : host_default_timeout(o.cpus, !strcmp(q->tcg, "single"));
 	if (!out) {
 		snprintf(outbuf, sizeof(outbuf), "%s/boot/%s-%u", build_dir(), o.mode, o.cpus);
 		out = outbuf;
@@ -229,7 +346,7 @@ int cmd_boot(int argc, char **argv)
 			r.agent_rc, o.workdir);
 		return 1;
 	}
-	return 0;
+	return boot_layout(&o, has_topo ? tbuf : NULL, &lay);
 bad:
 	for (const struct option *p = opts; p->name; p++)
 		if (p->val == c)

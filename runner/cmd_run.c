@@ -19,6 +19,7 @@
 #include "runner/util.h"
 #include "runner/xenbuild.h"
 #include "safeio/safeio.h"
+#include "topology/check.h"
 
 static void usage(FILE *f)
 {
@@ -48,6 +49,12 @@ static void list_types(void)
 	printf("[host] keys of every backend:\n    %-12s one of the backends below (default %s)\n",
 	       "backend", host_backends[0]->name);
 	host_settings_help(stdout, host_common_settings);
+	printf("    %-12s sockets=S,dies=D,cores=C,threads=T (QEMU's -smp levels; each gets\n"
+	       "    %-12s ceil(log2(count)) bits of the x2APIC ID): maxcpus is their product,\n"
+	       "    %-12s cpus defaults to it (default none: QEMU's dense IDs)\n", "topology", "", "");
+	printf("    %-12s a named machine's topology and CPUs, instead of topology:\n", "profile");
+	for (const struct topo_profile *p = topo_profiles; p->name; p++)
+		printf("    %-12s   %s: %u CPUs, %s\n", "", p->name, p->cpus, p->about);
 	for (size_t i = 0; host_backends[i]; i++) {
 		printf("backend %s: %s\n", host_backends[i]->name, host_backends[i]->help);
 		host_settings_help(stdout, host_backends[i]->settings);
@@ -96,6 +103,16 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 					json_null());
 	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
 	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
+	/* The CPU topology the host was given (null: QEMU's dense default or
+	 * a real machine's own); the layout it gave is each run's "layout". */
+	if (c->host.has_topo) {
+		topo_format(&c->host.topo, buf, sizeof(buf));
+		json_object_set_new(host, "topology", json_string(buf));
+	} else {
+		json_object_set_new(host, "topology", json_null());
+	}
+	json_object_set_new(host, "profile",
+			    c->host.profile[0] ? json_string(c->host.profile) : json_null());
 	if (json_object_get(agent, "cpu_model"))
 		json_object_set(host, "cpu_model", json_object_get(agent, "cpu_model"));
 	/* The build this set ran on (its build-info; the agent's word if none). */
@@ -140,6 +157,46 @@ static void adopt_traces(const char *dir, const char *id, json_t *workloads)
 		if (!rename(from, to))
 			json_object_set_new(w, "trace", json_string(rel));
 	}
+}
+
+/* Whether the backend runs QEMU's TCG single-threaded (its "tcg" key). */
+static bool tcg_is_single(const struct host_backend_ops *be, const void *settings)
+{
+	const struct host_setting *s = host_setting_find(be->settings, "tcg");
+	char buf[16];
+
+	return s && settings && !strcmp(host_setting_text(s, settings, buf, sizeof(buf)), "single");
+}
+
+/*
+ * The layout check of RUN: against the topology when there is one, against
+ * QEMU's dense default on an emulated host without, else against the
+ * hypervisor's own IDs.  WHY gets the first mismatch.
+ */
+static void check_layout(json_t *run, const struct config *c, const struct host_backend_ops *be,
+			 char *why, size_t len)
+{
+	static struct layout expect;
+	const struct layout *ex = NULL;
+	char t[96], e[256];
+	int rc = 0;
+
+	if (c->host.has_topo) {
+		topo_format(&c->host.topo, t, sizeof(t));
+		rc = layout_from_topo(&expect, &c->host.topo, c->host.cpus, e, sizeof(e));
+	} else if (be->flags & HB_EMULATED) {
+		rc = layout_dense(&expect, c->host.cpus, c->host.maxcpus, e, sizeof(e));
+	} else {
+		rc = 1;
+	}
+	if (rc < 0) {
+		snprintf(why, len, "layout: %s", e);
+		return;
+	}
+	if (!rc)
+		ex = &expect;
+	if (layout_check_run(run, ex, c->host.has_topo ? t : NULL, why, len) == 0)
+		why[0] = '\0';
 }
 
 static int do_run(struct results *res, const struct config *c, int quiet)
@@ -188,8 +245,9 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		host_opts_default(&o, c->host.cpus);
 		o.mode = mode;
 		o.maxcpus = c->host.maxcpus;
-		if (c->host.timeout)
-			o.timeout_s = c->host.timeout;
+		o.topo = c->host.has_topo ? &c->host.topo : NULL;
+		o.timeout_s = c->host.timeout ? c->host.timeout :
+			host_default_timeout(c->host.cpus, tcg_is_single(be, c->host.settings));
 		o.settings = c->host.settings;
 		o.xen = c->matrix.build->path;
 		o.workdir = realpath(wd, path) ? path : wd;
@@ -229,6 +287,10 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			json_object_set(run, "workloads", wls ? wls : json_array());
 			if (json_object_get(agent, "hv"))
 				json_object_set(run, "hv", json_object_get(agent, "hv"));
+			/* The layout's ICR writes against the measured ones: a
+			 * mismatch fails the run (topology/check.h). */
+			if (!why[0])
+				check_layout(run, c, be, why, sizeof(why));
 			if (!why[0] && json_object_get(agent, "error"))
 				snprintf(why, sizeof(why), "agent: %s",
 					 json_string_value(json_object_get(agent, "error")));
@@ -322,7 +384,9 @@ static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int
 	}
 	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
 		c->host.cpus = c->matrix.cpus[i];
-		c->host.maxcpus = c->host.cpus + extra;
+		/* A topology's slots stay maxcpus (config.c checked the counts). */
+		if (!c->host.has_topo)
+			c->host.maxcpus = c->host.cpus + extra;
 		if (snprintf(sub, sizeof(sub), "%s/c%u", dir, c->host.cpus) >= (int)sizeof(sub))
 			return 2;
 		fprintf(stderr, "ipibench run: sweep %u/%u: %u CPUs in %s\n", i + 1,

@@ -26,6 +26,8 @@ struct parse {
 	unsigned int nxen;
 	json_t *seen;           /* section -> the line of its header */
 	json_t *backend_keys;   /* [host] keys of the backend's table -> their line */
+	json_t *host_lines;     /* every [host] key -> its line */
+	int matrix_cpus_line;   /* the line of [matrix] cpus; 0: not given */
 };
 
 /* The first error, on the line inih is on; parsing stops there. */
@@ -74,6 +76,25 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 			return set_err(ps, "backend = '%s': expected %s", v,
 				       host_backend_names(names, sizeof(names), 0));
 		snprintf(c->host.backend, sizeof(c->host.backend), "%s", v);
+		return 1;
+	}
+	json_object_set_new(ps->host_lines, k, json_integer(ps->line));
+	if (!strcmp(k, "topology")) {
+		char q[128];
+
+		if (topo_parse(v, &c->host.topo, err, sizeof(err)))
+			return set_err(ps, "topology = %s: %s", msg_shown(q, sizeof(q), v), err);
+		c->host.has_topo = true;
+		return 1;
+	}
+	if (!strcmp(k, "profile")) {
+		const struct topo_profile *p = topo_profile_find(v);
+		char q[128], names[256];
+
+		if (!p || strlen(v) >= sizeof(c->host.profile))
+			return set_err(ps, "profile = %s: expected one of %s", msg_shown(q, sizeof(q), v),
+				       topo_profile_names(names, sizeof(names)));
+		snprintf(c->host.profile, sizeof(c->host.profile), "%s", v);
 		return 1;
 	}
 	if ((s = host_setting_find(host_common_settings, k)))
@@ -190,6 +211,7 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 	if (!strcmp(k, "repetitions"))
 		return get_uint(ps, k, v, 1, 1000, &c->matrix.repetitions);
 	if (!strcmp(k, "cpus")) {
+		ps->matrix_cpus_line = ps->line;
 		if (!(n = list_items(ps, k, v, buf, items)))
 			return 0;
 		c->matrix.ncpus = 0;
@@ -543,6 +565,62 @@ void config_use_build(struct config *c, unsigned int i)
 				 ipibench_mode_name(m));
 }
 
+/* The line of [host] KEY, 0 when it was not given. */
+static int host_line(struct parse *ps, const char *key)
+{
+	return (int)json_integer_value(json_object_get(ps->host_lines, key));
+}
+
+/*
+ * [host] profile and topology: the profile gives the topology and the
+ * CPUs present (unless cpus says otherwise); a topology's slots are
+ * maxcpus, and cpus defaults to all of them.  0, or -1 with err set.
+ */
+static int host_topology(const char *file, struct parse *ps, char *err, size_t errlen)
+{
+	struct config *c = ps->c;
+	const struct topo_profile *p = c->host.profile[0] ? topo_profile_find(c->host.profile) : NULL;
+	unsigned int slots;
+	char t[96];
+
+	if (p && c->host.has_topo) {
+		snprintf(err, errlen, "%s:%d: profile = %s: give a profile or a topology, not both",
+			 file, host_line(ps, "profile"), p->name);
+		return -1;
+	}
+	if (p) {
+		c->host.topo = p->topo;
+		c->host.has_topo = true;
+		if (!host_line(ps, "cpus"))
+			c->host.cpus = p->cpus;
+	}
+	if (!c->host.has_topo)
+		return 0;
+	slots = topo_slots(&c->host.topo);
+	topo_format(&c->host.topo, t, sizeof(t));
+	if (!host_line(ps, "cpus") && !p)
+		c->host.cpus = slots;
+	if (c->host.maxcpus && c->host.maxcpus != slots) {
+		snprintf(err, errlen, "%s:%d: maxcpus = %u: the topology (%s) has %u CPU slots, "
+			 "which are maxcpus (leave maxcpus out, or set cpus below it)", file,
+			 host_line(ps, "maxcpus"), c->host.maxcpus, t, slots);
+		return -1;
+	}
+	if (c->host.cpus > slots) {
+		snprintf(err, errlen, "%s:%d: cpus = %u: the topology (%s) has %u CPU slots", file,
+			 host_line(ps, "cpus"), c->host.cpus, t, slots);
+		return -1;
+	}
+	for (unsigned int i = 0; i < c->matrix.ncpus; i++)
+		if (c->matrix.cpus[i] > slots) {
+			snprintf(err, errlen, "%s:%d: cpus: %u is more than the topology's %u CPU slots (%s)",
+				 file, ps->matrix_cpus_line, c->matrix.cpus[i], slots, t);
+			return -1;
+		}
+	c->host.maxcpus = slots;
+	return 0;
+}
+
 static int finish(const char *file, int line, struct parse *ps, char *err, size_t errlen)
 {
 	struct config *c = ps->c;
@@ -577,6 +655,8 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 		return -1;
 	}
 	if (backend_settings(file, ps, err, errlen))
+		return -1;
+	if (host_topology(file, ps, err, errlen))
 		return -1;
 	if (!c->host.maxcpus)
 		c->host.maxcpus = c->host.cpus;
@@ -624,10 +704,12 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 	defaults(c);
 	ps.seen = json_object();
 	ps.backend_keys = json_object();
+	ps.host_lines = json_object();
 	c->text = malloc(len + 1);
-	if (!c->text || !ps.seen || !ps.backend_keys) {
+	if (!c->text || !ps.seen || !ps.backend_keys || !ps.host_lines) {
 		json_decref(ps.seen);
 		json_decref(ps.backend_keys);
+		json_decref(ps.host_lines);
 		config_free(c);
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
@@ -638,6 +720,7 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 	json_decref(ps.seen);
 	rc = finish(name, line, &ps, err, errlen);
 	json_decref(ps.backend_keys);
+	json_decref(ps.host_lines);
 	if (rc) {
 		config_free(c);
 		return -1;

@@ -2,6 +2,8 @@
 #ifndef IPIBENCH_HOSTOPTS_H
 #define IPIBENCH_HOSTOPTS_H
 
+#include <stdbool.h>
+
 #include "runner/backend.h"
 
 /* Paths of the built hypervisor and dom0 image under build_dir(). */
@@ -12,8 +14,12 @@ struct host_paths {
 void host_paths_default(struct host_paths *p);
 /* Defaults for a host of N CPUs: IPIBENCH_MODE_DEFAULT, no settings, progress on stderr. */
 void host_opts_default(struct host_opts *o, unsigned int cpus);
-/* The default timeout for a boot of N CPUs (seconds, TCG). */
-unsigned int host_default_timeout(unsigned int cpus);
+/*
+ * The default timeout for a boot of N CPUs and its job (seconds, TCG; a
+ * single-threaded TCG boot grows about linearly, a multi-threaded one about
+ * as N^2.8).
+ */
+unsigned int host_default_timeout(unsigned int cpus, bool tcg_single);
 /* A build's build-info (version, source, series) is read by runner/xenbuild.h. */
 
 #endif

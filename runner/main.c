@@ -18,7 +18,7 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
-	{ "boot", cmd_boot, "--mode MODE --cpus N [--xen BUILD] [--timeout S]",
+	{ "boot", cmd_boot, "--mode MODE --cpus N [--xen BUILD] [--topology T | --profile P] [--timeout S]",
 	  "boot the patched Xen in one x2APIC mode and report what it selected" },
 	{ "run", cmd_run, "-c CONFIG [-o DIR] [--xen BUILD] | --resume DIR",
 	  "run a config's build x mode x repetition matrix and keep the results" },

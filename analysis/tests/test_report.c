@@ -251,6 +251,61 @@ static void baseline_option(void **state)
 	free(p);
 }
 
+/* The x2APIC layout section on the committed 96-CPU bench (real agent
+ * output): the layout the hypervisor reported and, per workload, mode and
+ * routine, the ICR writes it implies beside those measured; an edited
+ * count is flagged. */
+static void layout_section(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *argv[] = { "report", "-q", "--no-reference", "-o", o,
+			 "results/history/seed-96cpu-20261201", NULL };
+	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	char *p = path2(o, "report.md");
+	char *md = slurp(p);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "## x2APIC layout and ICR writes"));
+	assert_non_null(strstr(md, "96 CPUs, 6 clusters in use (0-5: 16 CPUs each); x2APIC IDs 0-95, no holes"));
+	assert_non_null(strstr(md, "| flush | physical | genapic | physical | 95 | 95.00 | 1 | ok |"));
+	assert_non_null(strstr(md, "| flush | mixed | genapic | cluster | 6 | 6.00 | 1 | ok |"));
+	assert_non_null(strstr(md, "| flush-senders | mixed | physical | physical | 95 | 95.00 | 1 | ok |"));
+	assert_null(strstr(md, "MISMATCH"));
+	free(md);
+	free(p);
+
+	/* The mixed run's flush said to have cost physical mode's writes. */
+	json_t *r = json_load_file("results/history/seed-96cpu-20261201/results.json", 0, NULL);
+	assert_non_null(r);
+	json_t *run, *w;
+	size_t i, k;
+	json_array_foreach(json_object_get(r, "runs"), i, run)
+		if (!strcmp(json_string_value(json_object_get(run, "mode")), "mixed"))
+			json_array_foreach(json_object_get(run, "workloads"), k, w)
+				if (!strcmp(json_string_value(json_object_get(w, "name")), "flush")) {
+					json_t *c = json_object_get(w, "counters");
+					json_object_set_new(c, "icr_writes", json_integer(
+						95 * json_integer_value(json_object_get(c, "operations"))));
+				}
+	char *d = path2(o, "edited");
+	assert_int_equal(mkdir(d, 0700), 0);
+	char *f = path2(d, "results.json");
+	assert_int_equal(json_dump_file(r, f, 0), 0);
+	json_decref(r);
+	char *o2 = path2(o, "out2");
+	char *argv2[] = { "report", "-q", "--no-reference", "-o", o2, d, NULL };
+	assert_int_equal(run_quiet(cmd_report, 6, argv2), 0);
+	char *p2 = path2(o2, "report.md");
+	md = slurp(p2);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "| flush | mixed | genapic | cluster | 6 | 95.00 | 1 | **MISMATCH** |"));
+	assert_non_null(strstr(md, "**1 workload measured other ICR writes than the layout implies**"));
+	free(md);
+	free(p2), free(o2), free(f), free(d);
+	rm_rf(o);
+	free(o);
+}
+
 static void bad_inputs(void **state)
 {
 	(void)state;
@@ -370,6 +425,7 @@ int main(void)
 		cmocka_unit_test(other_sources_sections),
 		cmocka_unit_test(plots_exist),
 		cmocka_unit_test_setup_teardown(baseline_option, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test(layout_section),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),

@@ -105,10 +105,23 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	ARG("-cpu"); ARG("qemu64,+x2apic");
 	ARG("-device"); ARG("intel-iommu,intremap=on,eim=on");
 	ARG("-smp");
-	if (o->maxcpus > o->cpus)
+	if (o->topo) {
+		/* QEMU numbers the APIC IDs by the levels (topology/topology.h);
+		 * maxcpus must be their product, the CPUs beyond cpus hotplug. */
+		const struct topo *t = o->topo;
+
+		if (topo_slots(t) != o->maxcpus || o->cpus > o->maxcpus) {
+			host_fail(r, "topology of %u CPU slots with cpus %u, maxcpus %u",
+				  topo_slots(t), o->cpus, o->maxcpus);
+			return -1;
+		}
+		FMT("%u,sockets=%u,dies=%u,cores=%u,threads=%u,maxcpus=%u", o->cpus, t->sockets,
+		    t->dies, t->cores, t->threads, o->maxcpus);
+	} else if (o->maxcpus > o->cpus) {
 		FMT("%u,maxcpus=%u", o->cpus, o->maxcpus);
-	else
+	} else {
 		FMT("%u", o->cpus);
+	}
 	ARG("-m"); FMT("%u", q->mem_mb);
 	ARG("-display"); ARG("none");
 	ARG("-monitor"); ARG("none");
@@ -220,8 +233,13 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 		close(pfd[0]);
 		goto out;
 	}
-	progress(o, 0, "qemu: %u CPUs%s, x2apic-mode=%s, TCG %s-threaded, console in %s",
-		 o->cpus, o->maxcpus > o->cpus ? " (+hotplug)" : "", o->mode,
+	char topo[96] = "";
+	if (o->topo) {
+		memcpy(topo, ", ", 3);
+		topo_format(o->topo, topo + 2, sizeof(topo) - 2);
+	}
+	progress(o, 0, "qemu: %u CPUs%s%s, x2apic-mode=%s, TCG %s-threaded, console in %s",
+		 o->cpus, o->maxcpus > o->cpus ? " (+hotplug)" : "", topo, o->mode,
 		 q->tcg[0] ? q->tcg : TCG_DEFAULT, logpath);
 
 	for (;;) {

@@ -69,6 +69,66 @@ static void expect_error(const char *text, const char *msg)
 		fail_msg("expected '%s' in '%s'", msg, err);
 }
 
+/* [host] topology and profile: the slots are maxcpus, cpus defaults to
+ * them (or to the profile's), the counts are checked, a sweep stays within. */
+static void test_topology(void **s)
+{
+	static const char wl[] = "[matrix]\nmodes=mixed\n[workload:f]\ntype=flush_tlb_all\n";
+	struct config c;
+	char err[256] = "", text[512];
+
+	(void)s;
+	snprintf(text, sizeof(text), "[host]\ntopology = sockets=2,cores=12,threads=2\n%s", wl);
+	if (config_load_string("x.ini", text, &c, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(c.host.has_topo);
+	assert_int_equal(c.host.topo.cores, 12);
+	assert_int_equal(c.host.cpus, 48);
+	assert_int_equal(c.host.maxcpus, 48);
+	config_free(&c);
+
+	snprintf(text, sizeof(text), "[host]\ntopology = dies=3,cores=5\ncpus = 14\n%s", wl);
+	assert_int_equal(config_load_string("x.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.host.cpus, 14);
+	assert_int_equal(c.host.maxcpus, 15);
+	config_free(&c);
+
+	snprintf(text, sizeof(text), "[host]\nprofile = epyc-9754-512\n%s", wl);
+	assert_int_equal(config_load_string("x.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.host.cpus, 512);
+	assert_int_equal(c.host.maxcpus, 512);
+	assert_int_equal(c.host.topo.cores, 128);
+	assert_string_equal(c.host.profile, "epyc-9754-512");
+	config_free(&c);
+
+	/* A profile's CPUs can be fewer: the rest are hotplug slots. */
+	snprintf(text, sizeof(text), "[host]\nprofile = ice-lake-96\ncpus = 90\n%s", wl);
+	assert_int_equal(config_load_string("x.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.host.cpus, 90);
+	assert_int_equal(c.host.maxcpus, 96);
+	config_free(&c);
+
+	snprintf(text, sizeof(text), "[host]\ntopology = sockets=2,cores=4\n[matrix]\nmodes=mixed\n"
+		 "cpus = 4, 8\n[workload:f]\ntype=flush_tlb_all\n");
+	assert_int_equal(config_load_string("x.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.host.maxcpus, 8);
+	config_free(&c);
+
+	expect_error("[host]\ntopology = sockets=2,cores=0\n", "x.ini:2: topology = sockets=2,cores=0: "
+		     "cores=0: expected a count from 1 to 4096");
+	expect_error("[host]\ntopology = sockets=2;cores=4\n", "x.ini:2: topology = sockets=2;cores=4: ");
+	expect_error("[host]\nprofile = cray-1\n", "x.ini:2: profile = cray-1: expected one of ice-lake-96, ");
+	snprintf(text, sizeof(text), "[host]\ntopology = cores=4\nmaxcpus = 6\n%s", wl);
+	expect_error(text, "x.ini:3: maxcpus = 6: the topology (sockets=1,dies=1,cores=4,threads=1) has 4 CPU slots");
+	snprintf(text, sizeof(text), "[host]\ntopology = cores=4\ncpus = 5\n%s", wl);
+	expect_error(text, "x.ini:3: cpus = 5: the topology (sockets=1,dies=1,cores=4,threads=1) has 4 CPU slots");
+	snprintf(text, sizeof(text), "[host]\nprofile = ice-lake-96\ntopology = cores=4\n%s", wl);
+	expect_error(text, "x.ini:2: profile = ice-lake-96: give a profile or a topology, not both");
+	expect_error("[host]\ntopology = cores=4\n[matrix]\nmodes=mixed\ncpus = 2, 6\n"
+		     "[workload:f]\ntype=flush_tlb_all\n",
+		     "x.ini:5: cpus: 6 is more than the topology's 4 CPU slots");
+}
+
 static void test_errors(void **s)
 {
 	(void)s;
@@ -648,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_job_pair_seeds),
+		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_backend_settings),
 		cmocka_unit_test(test_workload_rules),

@@ -147,11 +147,55 @@ static void test_command_line(void **s)
 	assert_int_equal(build("single,foo=1", argv, bufs, &r), -1);
 }
 
+/* A topology goes to -smp with its levels, maxcpus their product. */
+static void test_topology_smp(void **s)
+{
+	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
+	static struct qemu_settings q;
+	char *argv[QEMU_MAX_ARGS];
+	struct host_result r;
+	struct host_opts o;
+	struct topo t = { 1, 3, 5, 1 };
+	int n, k;
+
+	(void)s;
+	host_settings_defaults(&backend_qemu, &q);
+	host_opts_default(&o, 14);
+	o.maxcpus = 15;
+	o.mode = "mixed";
+	o.workdir = "/tmp/w";
+	o.settings = &q;
+	o.topo = &t;
+	n = qemu_build_argv(&o, argv, bufs, &r);
+	assert_true(n > 0);
+	assert_string_equal(arg_after(argv, n, "-smp", &k),
+			    "14,sockets=1,dies=3,cores=5,threads=1,maxcpus=15");
+	/* maxcpus other than the slots: QEMU would refuse it; so do we. */
+	o.maxcpus = 16;
+	assert_int_equal(qemu_build_argv(&o, argv, bufs, &r), -1);
+	assert_string_equal(r.error, "topology of 15 CPU slots with cpus 14, maxcpus 16");
+}
+
+/* Boot timeouts grow with the CPUs, much faster multi-threaded. */
+static void test_timeouts(void **s)
+{
+	(void)s;
+	assert_int_equal(host_default_timeout(8, true), 272);
+	assert_int_equal(host_default_timeout(512, true), 2288);
+	/* Multi: at least twice the measured 946 s at 256 CPUs on top. */
+	assert_true(host_default_timeout(256, false) >= 240 + 1024 + 2 * 946 - 1);
+	assert_true(host_default_timeout(512, false) > 6 * host_default_timeout(512, true));
+	assert_true(host_default_timeout(16, false) < 400);
+	assert_int_equal(host_default_timeout(4096, false), 86400);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_key),
 		cmocka_unit_test(test_command_line),
+		cmocka_unit_test(test_topology_smp),
+		cmocka_unit_test(test_timeouts),
 	};
 	return cmocka_run_group_tests_name("runner: tcg threading", tests, NULL, NULL);
 }

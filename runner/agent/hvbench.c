@@ -122,13 +122,23 @@ const char *hvbench_errno_name(int e)
 		{ ENOSYS, "ENOSYS" }, { ENODATA, "ENODATA" },
 		{ EBADMSG, "EBADMSG" }, { EOVERFLOW, "EOVERFLOW" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" },
-		{ ENODEV, "ENODEV" },
+		{ ENODEV, "ENODEV" }, { ENXIO, "ENXIO" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].e == e)
 			return names[i].name;
 	return "E?";
+}
+
+const char *hvbench_query_error(int e, char *err, size_t errlen)
+{
+	if (e == EOPNOTSUPP || e == ENOSYS)
+		snprintf(err, errlen, "%s", HVBENCH_ABSENT);
+	else
+		snprintf(err, errlen, "ipibench query refused: %s (%s)",
+			 hvbench_errno_name(e), strerror(e));
+	return err;
 }
 
 int hvbench_query_raw(struct hvbench *hb,
@@ -165,9 +175,7 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		return -1;
 	rc = hvbench_query_raw(hb, &info, &cpus, &nr);
 	if (rc) {
-		snprintf(err, errlen, "ipibench query refused: %s (%s)%s",
-			 hvbench_errno_name(rc), strerror(rc),
-			 rc == ENOSYS ? ": hypervisor without hv-patch/?" : "");
+		hvbench_query_error(rc, err, errlen);
 		hvbench_close(hb);
 		return -1;
 	}
@@ -330,6 +338,10 @@ static void refused(json_t *result, int e, const char *what, char *err,
 	json_object_set_new(r, "name", json_string(hvbench_errno_name(e)));
 	json_object_set_new(r, "call", json_string(what));
 	json_object_set_new(result, "refused", r);
+	if (!strcmp(what, "query")) {
+		hvbench_query_error(e, err, errlen);
+		return;
+	}
 	snprintf(err, errlen, "hypervisor refused %s: %s (%s)%s", what,
 		 hvbench_errno_name(e), strerror(e),
 		 e == ENODEV ? ": the physical and cluster senders need x2APIC" : "");

@@ -583,6 +583,8 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 			a->by_sender[sender].icr += f.icr_writes;
 		}
 		start += f.done;
+		if (ctx && ctx->on_chunk)
+			ctx->on_chunk(ctx, chunks);
 		if (ctx && ctx->verbose && chunks % 100 == 0)
 			fprintf(stderr, "hvbench: %u chunks, %u/%u\n", chunks, start,
 				req->iterations);

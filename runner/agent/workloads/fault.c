@@ -30,6 +30,8 @@ static const struct wl_param params[] = {
 	{ "after_chunks", WL_UINT, 1, 1000000, "5",
 	  "inject the fault once the child's run has done this many chunks", 0 },
 	{ "offline_cpu", WL_UINT, 1, 4095, "1", "offline: the CPU taken offline", 0 },
+	{ "vectors_mask", WL_CPUS, 0, 0, "1-2",
+	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", 0 },
 	{ "irq_cpu", WL_UINT, 0, 4095, "1",
 	  "the CPU the device interrupt of the check afterwards is bound to", 0 },
 	{ "timeout_ms", WL_UINT, 100, 3600000, "120000",

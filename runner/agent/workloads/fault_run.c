@@ -317,12 +317,14 @@ static json_t *next_run(struct agent_ctx *ctx)
 	return o;
 }
 
-static json_t *vectors(struct agent_ctx *ctx)
+/* How many vectors vector_capacity finds on params' vectors_mask. */
+static json_t *vectors(struct agent_ctx *ctx, const json_t *params)
 {
 	json_t *s;
 
 	run_summary(ctx, entry_of("vectors", "vector_capacity", NULL,
-				  json_pack("{s:s}", "mask", "all")), &s);
+				  json_pack("{s:O}", "mask",
+					    json_object_get(params, "vectors_mask"))), &s);
 	return s;
 }
 
@@ -350,13 +352,18 @@ static json_t *after(struct agent_ctx *ctx, const json_t *params)
 {
 	json_t *o = json_object(), *q, *on;
 
-	/* First: whatever the fault left behind must not hold this up. */
+	/* The query first: what the fault left behind, before any new run
+	 * (a start reclaims an abandoned run). */
+	on = online_cpus(ctx, &q);
+	json_object_set_new(o, "query", q ? q : json_null());
+	json_decref(on);
+	/* Then: whatever the fault left behind must not hold up a run. */
 	json_object_set_new(o, "next_run", next_run(ctx));
-	json_object_set_new(o, "vectors", vectors(ctx));
+	json_object_set_new(o, "vectors", vectors(ctx, params));
 	json_object_set_new(o, "irq", device_irq(ctx, hvbench_uint(params, "irq_cpu")));
 	on = online_cpus(ctx, &q);
+	json_decref(q);
 	json_object_set_new(o, "online", on ? on : json_null());
-	json_object_set_new(o, "query", q ? q : json_null());
 	return o;
 }
 
@@ -389,7 +396,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	}
 	json_decref(q);
 	json_object_set_new(before, "online", on);
-	v = vectors(ctx);
+	v = vectors(ctx, params);
 	json_object_set(before, "vectors", json_object_get(v, "vectors"));
 	json_decref(v);
 	json_object_set_new(f, "before", before);

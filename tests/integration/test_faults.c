@@ -6,7 +6,9 @@
  *    vector_capacity, irq_delivery and a flush_tlb_all loop: the next run
  *    starts (at once, or once the dead run's idle timeout has passed), the
  *    vectors vector_capacity finds are all there again, a device interrupt
- *    is delivered, and the query holds nothing for the dead run;
+ *    is delivered, and the query, before any new run, shows the dead run
+ *    released (once its idle timeout passed) and as many free vectors as
+ *    before;
  *  - a CPU the run uses (a flush target, the run's own CPU, the CPU its
  *    device interrupt is bound to) goes offline under it: the run ends
  *    cleanly (ENXIO, or it finishes), and the host works afterwards, the
@@ -127,6 +129,24 @@ static void check_after(const char *name, json_t *f)
 	/* A dead run is reclaimed within an idle timeout of about a second:
 	 * 10 s of wall time is generous under TCG. */
 	assert_true(jint(next, "ms") < 10000);
+
+	/* The query, before any new run: the dead or aborted run is released
+	 * (at the latest once its idle timeout has passed) and every vector
+	 * is free again, as many as before the fault. */
+	json_t *rq = json_object_get(a, "query_released");
+
+	if (!rq)
+		rq = json_object_get(a, "query");
+	if (!json_object_get(rq, "free_vectors") || !json_object_get(rq, "run_live"))
+		fail_msg("%s: the query reports no live run and no free vectors "
+			 "(a series without run ownership)", name);
+	print_message("%s: released after %lld ms, free vectors before %lld, after %lld\n",
+		      name, (long long)jint(a, "released_ms"),
+		      (long long)jint(b, "free_vectors"), (long long)jint(rq, "free_vectors"));
+	assert_false(json_is_true(json_object_get(rq, "run_live")));
+	assert_true(jint(a, "released_ms") < 10000);
+	assert_true(jint(b, "free_vectors") > 0);
+	assert_int_equal(jint(rq, "free_vectors"), jint(b, "free_vectors"));
 
 	if (strcmp(jstr(json_object_get(a, "vectors"), "status"), "ok"))
 		fail_msg("%s: vector_capacity afterwards: %s", name,

@@ -132,11 +132,17 @@ static json_t *online_cpus(struct agent_ctx *ctx, json_t **query)
 	if (hvbench_query(ctx, &q, err, sizeof(err)))
 		return NULL;
 	a = json_array();
-	json_array_foreach(json_object_get(q, "cpus"), i, c)
+	json_int_t free_vectors = 0;
+	json_array_foreach(json_object_get(q, "cpus"), i, c) {
 		if (json_is_true(json_object_get(c, "online")))
 			json_array_append(a, json_object_get(c, "cpu"));
-	/* The query minus its per-CPU table (online says what matters). */
+		free_vectors += json_integer_value(json_object_get(c, "free_vectors"));
+	}
+	/* The query minus its per-CPU table: the CPUs online, and the free
+	 * vectors of all CPUs (the v2 query's cpus[].vectors). */
 	json_object_del(q, "cpus");
+	if (json_object_get(q, "idle_timeout_ms"))
+		json_object_set_new(q, "free_vectors", json_integer(free_vectors));
 	*query = q;
 	return a;
 }
@@ -351,12 +357,24 @@ static json_t *device_irq(struct agent_ctx *ctx, unsigned int cpu)
 static json_t *after(struct agent_ctx *ctx, const json_t *params)
 {
 	json_t *o = json_object(), *q, *on;
+	int64_t t0 = now_ms();
 
 	/* The query first: what the fault left behind, before any new run
-	 * (a start reclaims an abandoned run). */
+	 * (v1: a start reclaims an abandoned run).  Then, while it says a
+	 * run is live (v2: until the dead owner's idle timeout has passed
+	 * and the run is released), again, for at most NEXT_RUN_MS. */
 	on = online_cpus(ctx, &q);
 	json_object_set_new(o, "query", q ? q : json_null());
 	json_decref(on);
+	while (q && json_is_true(json_object_get(q, "run_live")) &&
+	       now_ms() - t0 < NEXT_RUN_MS) {
+		sleep_ms(NEXT_RUN_RETRY_MS);
+		on = online_cpus(ctx, &q);
+		json_decref(on);
+		if (q)
+			json_object_set_new(o, "query_released", q);
+	}
+	json_object_set_new(o, "released_ms", json_integer(now_ms() - t0));
 	/* Then: whatever the fault left behind must not hold up a run. */
 	json_object_set_new(o, "next_run", next_run(ctx));
 	json_object_set_new(o, "vectors", vectors(ctx, params));
@@ -394,6 +412,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		}
 		return -1;
 	}
+	json_object_set(before, "free_vectors", json_object_get(q, "free_vectors"));
 	json_decref(q);
 	json_object_set_new(before, "online", on);
 	v = vectors(ctx, params);

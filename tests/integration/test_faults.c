@@ -155,7 +155,11 @@ static void check_after(const char *name, json_t *f)
 		      (long long)jint(b, "vectors"),
 		      (long long)jint(json_object_get(a, "vectors"), "vectors"));
 	assert_true(jint(b, "vectors") > 0);
-	assert_int_equal(jint(json_object_get(a, "vectors"), "vectors"), jint(b, "vectors"));
+	/* Exact above (free_vectors); here one vector of slack: the first
+	 * count of a boot found 408 on CPUs 1-2 and every later one 407 with
+	 * free_vectors unchanged (an IRQ of dom0's moved there).  A dead run
+	 * that kept its IRQs would hold tens of them there. */
+	assert_true(jint(json_object_get(a, "vectors"), "vectors") + 1 >= jint(b, "vectors"));
 
 	if (strcmp(jstr(irq, "status"), "ok"))
 		fail_msg("%s: device interrupt afterwards: %s", name, jstr(irq, "error"));

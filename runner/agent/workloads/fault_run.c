@@ -178,7 +178,8 @@ static void note_chunk(struct agent_ctx *ctx, unsigned int chunks)
  * leaves its result in c->file.
  */
 static int child_start(struct agent_ctx *ctx, json_t *entry, unsigned int after, int go,
-		       const char *name, int k, struct child *c, char *err, size_t errlen)
+		       int go_w, const char *name, int k, struct child *c, char *err,
+		       size_t errlen)
 {
 	int fds[2];
 
@@ -204,6 +205,9 @@ static int child_start(struct agent_ctx *ctx, json_t *entry, unsigned int after,
 
 		close(fds[0]);
 		signal(SIGPIPE, SIG_IGN);
+		/* Only the parent may hold go's write end: EOF is the start. */
+		if (go_w >= 0)
+			close(go_w);
 		if (go >= 0) {
 			char b;
 
@@ -431,7 +435,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 			return -1;
 		}
 		for (int k = 0; k < 2; k++)
-			if (child_start(ctx, entry, 1, go[0], "concurrent", k, &c[k],
+			if (child_start(ctx, entry, 1, go[0], go[1], "concurrent", k, &c[k],
 					err, errlen)) {
 				json_decref(entry);
 				close(go[0]);
@@ -447,7 +451,8 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		for (int k = 0; k < 2; k++)
 			json_array_append_new(kids, child_wait(&c[k], t0, t0 + timeout));
 	} else {
-		int r = child_start(ctx, entry, after_chunks, -1, action, 0, &c[0], err, errlen);
+		int r = child_start(ctx, entry, after_chunks, -1, -1, action, 0, &c[0],
+				    err, errlen);
 
 		json_decref(entry);
 		if (r)

@@ -421,8 +421,15 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	json_object_set_new(before, "online", on);
 	v = vectors(ctx, params);
 	json_object_set(before, "vectors", json_object_get(v, "vectors"));
-	json_decref(v);
 	json_object_set_new(f, "before", before);
+	if (strcmp(json_string_value(json_object_get(v, "status")), "ok")) {
+		/* No healthy host to compare with: no fault either. */
+		snprintf(err, errlen, "before the fault: vector_capacity: %s",
+			 json_string_value(json_object_get(v, "error")));
+		json_object_set_new(before, "vectors_run", v);
+		return -1;
+	}
+	json_decref(v);
 	entry = entry_of("victim", victim, params, NULL);
 
 	if (!strcmp(action, "concurrent")) {

@@ -39,12 +39,13 @@ $(foreach s,$(gnu11_SRCS),$(foreach v,rel asan,$(eval $(BUILD)/$(v)/$(s:.c=.o): 
 EXT_LIBS := $(sort $(foreach c,$(COMPONENTS),$($(c)_LIBS))) -lm
 TEST_LIBS := -lcmocka
 
-.PHONY: all deps hv dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
+.PHONY: all deps hv hv-off dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
 all: build
 
 help:
 	@echo "make deps         install the Debian packages ipibench needs (sudo if not root)"
 	@echo "make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
+	@echo "make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "make build        build $(BUILD)/bin/ipibench and the agent"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
@@ -142,6 +143,15 @@ hv-script-test:
 	@bash tests/hv/test_hv_sh.sh
 UNIT_EXTRA += hv-script-test
 
+# The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
+# sharing make hv's source package and ccache: what test_faults boots to
+# show that the option really compiles the interface out.
+HV_OFF_DIR := $(BUILD)/xen-noipibench
+hv-off: hv
+	@HV_OUT=$(HV_OFF_DIR) HV_FRAGMENT=hv-patch/noipibench.config \
+		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
+		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
 	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
@@ -202,6 +212,7 @@ $(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
 		$(MAKE) --no-print-directory $*
 $(ITEST_RUNS): integration/%: % hv dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) ./$*
+integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 
 # $(call tally_stages,RUNS): make deps and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

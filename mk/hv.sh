@@ -10,6 +10,14 @@
 #                               it is a git work tree, else its version
 #   mk/hv.sh --dir BUILD XEN|--src DIR    print that folder and nothing else
 #
+# Environment, for a second build of the same source (make hv-off):
+#   HV_OUT=DIR         build into DIR instead of the version's folder
+#   HV_FRAGMENT=FILE   a Kconfig fragment applied after the series' xen.config
+#                      (hv-patch/noipibench.config: CONFIG_IPIBENCH off); it
+#                      is part of the series hash
+#   HV_DL_DIR, HV_CCACHE_DIR   where the source package and ccache live
+#                      (default DIR/dl, DIR/ccache), so two builds share them
+#
 # In the folder:
 #   xen          the hypervisor (multiboot ELF, what QEMU's -kernel takes)
 #   xen.gz       the same, compressed (what GRUB's multiboot2 takes)
@@ -106,6 +114,12 @@ else
 		die "XEN=$xen: ipibench fetches Xen 4.17 (Debian 12) or 4.20 (Debian 13); for another version or your own tree: make hv XEN_SRC=DIR"
 	out=$build/xen-$xen
 fi
+[ -z "${HV_OUT:-}" ] || out=$HV_OUT
+extra=${HV_FRAGMENT:-}
+if [ -n "$extra" ]; then
+	[ -f "$extra" ] || die "HV_FRAGMENT=$extra: no such file"
+	extra=$(cd "$(dirname "$extra")" && pwd)/$(basename "$extra")
+fi
 if [ -n "$print_dir" ]; then echo "$out"; exit 0; fi
 # A tree's version is known before anything is written: refuse early.
 if [ -n "$src_dir" ]; then
@@ -117,7 +131,7 @@ fi
 # Before per-version folders, the 4.17 build was build/xen: move it (its
 # download and ccache with it); build/xen stays a link to the 4.17 build,
 # the default every tool without a XEN= looks for.
-if [ "$xen" = 4.17 ]; then
+if [ "$xen" = 4.17 ] && [ -z "${HV_OUT:-}" ]; then
 	if [ -d "$build/xen" ] && [ ! -L "$build/xen" ] && [ ! -e "$out" ]; then
 		mv "$build/xen" "$out"
 	fi
@@ -125,7 +139,10 @@ if [ "$xen" = 4.17 ]; then
 	[ -e "$build/xen" ] && [ ! -L "$build/xen" ] ||
 		ln -sfn "$(basename "$out")" "$build/xen"
 fi
-mkdir -p "$out/dl"
+mkdir -p "$out"
+dl=${HV_DL_DIR:-$out/dl}
+mkdir -p "$dl"
+dl=$(cd "$dl" && pwd)
 out=$(cd "$out" && pwd)
 
 # 1. The source: its version, where it came from, and a way to get a fresh
@@ -154,20 +171,20 @@ else
 		apt_opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$a/parts"
 			  -o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache")
 	fi
-	dsc=$(ls "$out"/dl/xen_"$xen".*.dsc 2>/dev/null | tail -1 || true)
+	dsc=$(ls "$dl"/xen_"$xen".*.dsc 2>/dev/null | tail -1 || true)
 	if [ -z "$dsc" ]; then
 		echo "hv: fetching Xen $xen source (apt-get source xen, Debian $suites)"
-		log=$out/dl/apt.log
+		log=$dl/apt.log
 		: >"$log"
 		if [ "$apt_kind" = private ]; then
 			apt-get "${apt_opts[@]}" update -q >>"$log" 2>&1 ||
 				die "XEN=$xen: apt-get update for Debian $suites deb-src failed (see $log); build from a tree instead: make hv XEN_SRC=DIR"
 		fi
-		(cd "$out/dl" && apt-get "${apt_opts[@]}" source --download-only -q xen) >>"$log" 2>&1 || {
+		(cd "$dl" && apt-get "${apt_opts[@]}" source --download-only -q xen) >>"$log" 2>&1 || {
 			why=$(grep -m1 -o '[0-9][0-9][0-9] *Not Found' "$log" | tr -s ' ' || true)
 			die "XEN=$xen: apt-get source xen (Debian $suites) failed${why:+: the archive answered $why} (see $log); build from a Xen $xen tree instead: make hv XEN_SRC=DIR"
 		}
-		dsc=$(ls "$out"/dl/xen_*.dsc 2>/dev/null | tail -1 || true)
+		dsc=$(ls "$dl"/xen_*.dsc 2>/dev/null | tail -1 || true)
 		[ -n "$dsc" ] || die "XEN=$xen: apt-get source gave no .dsc (see $log)"
 	fi
 	pkg=$(sed -n 's/^Version: //p' "$dsc")
@@ -198,7 +215,7 @@ frag=$sdir/xen.config
 # hash); this script's own hash only decides whether to rebuild.
 series_hash() {
 	{
-		cat "$frag" "$sdir/series"
+		cat "$frag" ${extra:+"$extra"} "$sdir/series"
 		grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
 			cat "$sdir/$p"
 		done
@@ -225,14 +242,14 @@ grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
 done
 
 # 3. Configure from the fragment and build only the hypervisor.
-cp "$frag" "$src/xen/.config"
+cat "$frag" ${extra:+"$extra"} >"$src/xen/.config"
 make -s -C "$src/xen" olddefconfig >/dev/null
 # ccache: a changed series rebuilds only what it touches (the tree itself is
 # copied anew each time so that nothing stale survives).
 cc=gcc
 if command -v ccache >/dev/null 2>&1; then
 	cc="ccache gcc"
-	export CCACHE_DIR=$out/ccache CCACHE_BASEDIR=$src
+	export CCACHE_DIR=${HV_CCACHE_DIR:-$out/ccache} CCACHE_BASEDIR=$src
 fi
 echo "hv: building the hypervisor (about 80 s on 2 cores, less with a warm ccache)"
 make -s -C "$src/xen" -j"$(nproc)" CC="$cc" build >"$out/build.log" 2>&1 || {

@@ -217,6 +217,8 @@ int main(int argc, char **argv)
 			if (json_object_get(hv, "genapic"))
 				json_object_set(out, "genapic", json_object_get(hv, "genapic"));
 		} else {
+			/* One line, before any workload fails with it. */
+			printf("ipibench: %s\n", hverr);
 			json_object_set_new(out, "hv_error", json_string(hverr));
 		}
 	}

@@ -21,6 +21,13 @@ struct agent_ctx {
 	const char *outdir;     /* where result and trace files go */
 	unsigned int nr_cpus;   /* online physical CPUs */
 	int verbose;
+	/*
+	 * Called after each chunk of a hypervisor run has been fetched, with
+	 * the run's chunks so far (NULL: nothing): the fault workload's way
+	 * into the middle of a run (workloads/fault_run.c).
+	 */
+	void (*on_chunk)(struct agent_ctx *ctx, unsigned int chunks);
+	void *on_chunk_arg;
 };
 
 struct agent_workload_ops {

@@ -133,6 +133,16 @@ const char *hvbench_errno_name(int e)
 	return "E?";
 }
 
+const char *hvbench_query_error(int e, char *err, size_t errlen)
+{
+	if (hvbench_absent(e))
+		snprintf(err, errlen, "%s", HVBENCH_ABSENT);
+	else
+		snprintf(err, errlen, "ipibench query refused: %s (%s)",
+			 hvbench_errno_name(e), strerror(e));
+	return err;
+}
+
 int hvbench_query_raw(struct hvbench *hb,
 		      const struct xen_sysctl_ipibench_info **info,
 		      const struct xen_sysctl_ipibench_cpu **cpus,
@@ -180,11 +190,7 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		return -1;
 	rc = hvbench_query_raw(hb, &info, &cpus, &nr);
 	if (rc) {
-		if (hvbench_absent(rc))
-			snprintf(err, errlen, "%s", HVBENCH_ABSENT);
-		else
-			snprintf(err, errlen, "ipibench query refused: %s (%s)",
-				 hvbench_errno_name(rc), strerror(rc));
+		hvbench_query_error(rc, err, errlen);
 		hvbench_close(hb);
 		return -1;
 	}
@@ -351,7 +357,9 @@ static void refused(json_t *result, int e, const char *what, char *err,
 	json_object_set_new(r, "name", json_string(hvbench_errno_name(e)));
 	json_object_set_new(r, "call", json_string(what));
 	json_object_set_new(result, "refused", r);
-	if (hvbench_absent(e))
+	if (!strcmp(what, "query"))
+		hvbench_query_error(e, err, errlen);
+	else if (hvbench_absent(e))
 		snprintf(err, errlen, "%s", HVBENCH_ABSENT);
 	else
 		snprintf(err, errlen, "hypervisor refused %s: %s (%s)%s", what,
@@ -663,6 +671,8 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 			a->by_sender[sender].icr += f.icr_writes;
 		}
 		start += f.done;
+		if (ctx && ctx->on_chunk)
+			ctx->on_chunk(ctx, chunks);
 		if (ctx && ctx->verbose && chunks % 100 == 0)
 			fprintf(stderr, "hvbench: %u chunks, %u/%u\n", chunks, start,
 				req->iterations);

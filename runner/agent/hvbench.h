@@ -15,6 +15,15 @@
 #include "ipibench/abi.h"
 #include "runner/agent/agent.h"
 
+/*
+ * What the agent says, once, when the hypervisor has no benchmark
+ * interface (its query answers EOPNOTSUPP or ENOSYS: a Xen without
+ * hv-patch/, or built with CONFIG_IPIBENCH off); every hypervisor
+ * workload then fails with it.
+ */
+#define HVBENCH_ABSENT \
+	"the hypervisor has no XEN_SYSCTL_ipibench (built without CONFIG_IPIBENCH?)"
+
 /* Hypercall buffers for one workload. */
 struct hvbench;
 
@@ -31,9 +40,6 @@ void hvbench_close(struct hvbench *hb);
  */
 int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op);
 
-/* The one line for a hypervisor without the interface (CONFIG_IPIBENCH=n). */
-#define HVBENCH_ABSENT \
-	"ipibench: the hypervisor has no XEN_SYSCTL_ipibench (built without CONFIG_IPIBENCH?)"
 /* Whether errno e says the interface is absent (EOPNOTSUPP, ENOSYS). */
 int hvbench_absent(int e);
 /* What an errno of XEN_SYSCTL_ipibench means, ": ..." or "". */
@@ -46,6 +52,10 @@ const char *hvbench_errno_hint(int e);
  * vector and "cpus": [{cpu, apic_id, logical_id, cluster, online, irqs,
  * ipis}] (interrupts and IPIs each CPU took since boot). */
 int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen);
+
+/* The one-line message of a query refused with errno e: HVBENCH_ABSENT
+ * for EOPNOTSUPP and ENOSYS.  Returns err. */
+const char *hvbench_query_error(int e, char *err, size_t errlen);
 
 /* Query with an open handle; info/cpus point into hb's buffers. */
 int hvbench_query_raw(struct hvbench *hb,

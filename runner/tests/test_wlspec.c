@@ -75,6 +75,50 @@ static void test_senders(void **s)
 	assert_null(wl_param_find(wl_type_find("pingpong"), "sender"));
 }
 
+/* The fault workload (issue 11): its action is one of its own choices, its
+ * victim a workload type other than itself. */
+static int fault_entry_ok(const char *json)
+{
+	const struct wl_type *t = NULL;
+	json_t *w = json_loads(json, 0, NULL), *params = NULL;
+	char err[256] = "";
+	int rc;
+
+	assert_non_null(w);
+	rc = wl_job_entry_check(w, 0, &t, &params, err, sizeof(err));
+	if (rc)
+		assert_non_null(strstr(err, "f1"));
+	else
+		assert_string_equal(t->type, "fault");
+	json_decref(params);
+	json_decref(w);
+	return rc == 0;
+}
+
+static void test_fault(void **s)
+{
+	(void)s;
+	for (const char *const *a = (const char *const[]){ "kill", "offline", "concurrent", NULL };
+	     *a; a++) {
+		char j[128];
+
+		snprintf(j, sizeof(j), "{\"name\": \"f1\", \"type\": \"fault\", "
+			 "\"params\": {\"action\": \"%s\"}}", *a);
+		assert_true(fault_entry_ok(j));
+	}
+	assert_false(value_ok("fault", "after_chunks", "0"));
+	assert_false(value_ok("fault", "offline_cpu", "0"));
+	assert_true(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\"}"));
+	assert_true(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\", \"params\": "
+				   "{\"victim\": \"vector_capacity\", \"action\": \"offline\"}}"));
+	assert_false(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\", \"params\": "
+				    "{\"victim\": \"fault\"}}"));
+	assert_false(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\", \"params\": "
+				    "{\"victim\": \"no_such_type\"}}"));
+	assert_false(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\", \"params\": "
+				    "{\"action\": \"reboot\"}}"));
+}
+
 static void test_defaults(void **s)
 {
 	json_t *params = json_object();
@@ -147,7 +191,7 @@ static void test_declarations(void **s)
 		assert_int_equal(wl_type_verify(wl_types[n], err, sizeof(err)), 0);
 		assert_ptr_equal(wl_type_find(wl_types[n]->type), wl_types[n]);
 	}
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 10);
 	/* The template is complete too, and not registered. */
 	extern const struct wl_type wl_skeleton;
 	assert_int_equal(wl_type_verify(&wl_skeleton, err, sizeof(err)), 0);
@@ -273,6 +317,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_senders),
+		cmocka_unit_test(test_fault),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_job_drift),

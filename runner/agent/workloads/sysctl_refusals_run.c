@@ -31,7 +31,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	cpu = hvbench_uint(params, "cpu");
 	e = hvbench_query_raw(hb, &info, &cpus, &nr_cpus);
 	if (e) {
-		snprintf(err, errlen, "query refused: %s", hvbench_errno_name(e));
+		hvbench_query_error(e, err, errlen);
 		goto out;
 	}
 	uint32_t vector = info->vector, foreign = nr_cpus;

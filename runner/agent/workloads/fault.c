@@ -1,0 +1,70 @@
+/*
+ * fault: inject a fault into a hypervisor run and report what the host did
+ * about it (issue 11's tests; runner/agent/workloads/fault_run.c runs it).
+ * A child process of the agent runs the 'victim' workload; after its
+ * 'after_chunks'-th chunk the agent
+ *   kill:       SIGKILLs the child (the process issuing the sysctls),
+ *   offline:    takes 'offline_cpu' offline (xc_cpu_offline) and, once
+ *               the child is done, online again,
+ *   concurrent: (no fault) two children run the victim at once;
+ * then checks the host: a next run, the vectors vector_capacity finds
+ * (against a count taken before the fault), a device interrupt, and which
+ * CPUs are online.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "runner/wlspec.h"
+
+static const char *const actions[] = { "kill", "offline", "concurrent", NULL };
+
+static const struct wl_param params[] = {
+	{ "action", WL_STRING, 0, 0, "kill",
+	  "kill (the child), offline (a CPU under it) or concurrent (two children at once)", 0 },
+	{ "victim", WL_STRING, 0, 0, "flush_tlb_all",
+	  "the workload type the child runs (its iterations, mask and cpu are these)", 0 },
+	{ "iterations", WL_UINT, 1, 1000000, "100000",
+	  "the victim's iterations (when it takes them)", 0 },
+	{ "mask", WL_CPUS, 0, 0, "all", "the victim's mask (when it takes one)", 0 },
+	WL_CPU,
+	{ "after_chunks", WL_UINT, 1, 1000000, "5",
+	  "inject the fault once the child's run has done this many chunks", 0 },
+	{ "offline_cpu", WL_UINT, 1, 4095, "1", "offline: the CPU taken offline", 0 },
+	{ "vectors_mask", WL_CPUS, 0, 0, "1-2",
+	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", 0 },
+	{ "irq_cpu", WL_UINT, 0, 4095, "1",
+	  "the CPU the device interrupt of the check afterwards is bound to", 0 },
+	{ "timeout_ms", WL_UINT, 100, 3600000, "120000",
+	  "how long a child may run before it is killed (and reported timed out)", 0 },
+	{ NULL },
+};
+
+static int check(const json_t *p, char *err, size_t errlen)
+{
+	const char *action = json_string_value(json_object_get(p, "action"));
+	const char *victim = json_string_value(json_object_get(p, "victim"));
+	const struct wl_type *t = victim ? wl_type_find(victim) : NULL;
+	size_t i;
+
+	for (i = 0; actions[i] && strcmp(actions[i], action ? action : ""); i++)
+		;
+	if (!actions[i]) {
+		snprintf(err, errlen, "action = '%s': expected kill, offline or concurrent",
+			 action ? action : "");
+		return -1;
+	}
+
+	if (!t || !strcmp(victim, "fault")) {
+		snprintf(err, errlen, "victim = '%s': expected a workload type other than fault",
+			 victim ? victim : "");
+		return -1;
+	}
+	return 0;
+}
+
+const struct wl_type wl_fault = {
+	.type = "fault",
+	.help = "kill the agent's child / offline a CPU in the middle of a run, or two runs at once",
+	.params = params,
+	.check = check,
+};

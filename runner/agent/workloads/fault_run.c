@@ -1,0 +1,509 @@
+/*
+ * fault: the run half (fault.c declares the params and says what each
+ * action does).  result["fault"]:
+ *   "before":  {"vectors": N, "online": [CPUs]}  (taken before the fault)
+ *   "child" (kill, offline) or "children" (concurrent): per child
+ *              {"exit": "code"|"signal", "code"/"signal": N, "timed_out",
+ *               "ms", "result": the victim's status, error, refused,
+ *               operations, chunks (when the child wrote one)}
+ *   "killed_after_chunks" (kill), "offline": {"rc", "errno", "ms"},
+ *              "online": {"rc", "errno"} (offline)
+ *   "after":   {"next_run": {"status", "attempts", "first_refusal", "ms"},
+ *               "vectors": {"status", "vectors"}, "irq": {"status",
+ *               "iterations", "handled"}, "online": [CPUs], "query": ...}
+ * The workload fails only when it could not do what it was asked (no
+ * fork, the victim ended before the fault, a CPU that did not come back
+ * online); whether the host coped is for the caller to judge from these.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xencall.h>
+#include <xenctrl.h>
+
+#include "runner/agent/hvbench.h"
+#include "safeio/safeio.h"
+
+/* A retry of the next run on EBUSY: the idle timeout of a dead run's
+ * owner (hv-patch/) is well inside this. */
+#define NEXT_RUN_MS 20000
+#define NEXT_RUN_RETRY_MS 50
+
+static int64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+/* A job entry for workload TYPE with those of params' iterations, mask and
+ * cpu that TYPE declares (plus 'extra', taken). */
+static json_t *entry_of(const char *name, const char *type, const json_t *params,
+			json_t *extra)
+{
+	static const char *const keys[] = { "iterations", "mask", "cpu", NULL };
+	const struct wl_type *t = wl_type_find(type);
+	json_t *p = extra ? extra : json_object();
+
+	for (size_t i = 0; t && params && keys[i]; i++)
+		if (wl_param_find(t, keys[i]) && !json_object_get(p, keys[i]))
+			json_object_set(p, keys[i], json_object_get(params, keys[i]));
+	return json_pack("{s:s, s:s, s:o}", "name", name, "type", type, "params", p);
+}
+
+/* Run a job entry through the registry, as the agent core does; *res gets
+ * the workload's result with "status" (and "error"). */
+static int run_entry(struct agent_ctx *ctx, json_t *entry, json_t **res)
+{
+	const struct wl_type *spec = NULL;
+	const struct agent_workload_ops *ops;
+	json_t *checked = NULL;
+	char err[256] = "";
+	int rc = -1;
+
+	*res = json_object();
+	if (wl_job_entry_check(entry, 0, &spec, &checked, err, sizeof(err)))
+		;
+	else if (!(ops = agent_workload_find(spec->type)))
+		snprintf(err, sizeof(err), "type '%s' has no run function", spec->type);
+	else if (!ops->run(ctx, checked, *res, err, sizeof(err)))
+		rc = 0;
+	json_decref(checked);
+	json_object_set_new(*res, "status", json_string(rc ? "failed" : "ok"));
+	if (rc)
+		json_object_set_new(*res, "error", json_string(err[0] ? err : "failed"));
+	return rc;
+}
+
+/* What a check keeps of a workload's result. */
+static json_t *summary(json_t *res)
+{
+	json_t *s = json_object(), *cnt = json_object_get(res, "counters"), *v;
+
+	json_object_set(s, "status", json_object_get(res, "status"));
+	if ((v = json_object_get(res, "error")))
+		json_object_set(s, "error", v);
+	if ((v = json_object_get(res, "refused")))
+		json_object_set(s, "refused", v);
+	if ((v = json_object_get(cnt, "operations")))
+		json_object_set(s, "operations", v);
+	if ((v = json_object_get(cnt, "vectors")))
+		json_object_set(s, "vectors", v);
+	if ((v = json_object_get(res, "chunks")))
+		json_object_set(s, "chunks", v);
+	return s;
+}
+
+static int run_summary(struct agent_ctx *ctx, json_t *entry, json_t **out)
+{
+	json_t *res;
+	int rc = run_entry(ctx, entry, &res);
+
+	json_decref(entry);
+	*out = summary(res);
+	json_decref(res);
+	return rc;
+}
+
+/* The CPUs the query says are online (NULL: the query failed). */
+static json_t *online_cpus(struct agent_ctx *ctx, json_t **query)
+{
+	char err[256];
+	json_t *q, *c, *a;
+	size_t i;
+
+	*query = NULL;
+	if (hvbench_query(ctx, &q, err, sizeof(err)))
+		return NULL;
+	a = json_array();
+	json_int_t free_vectors = 0;
+	json_array_foreach(json_object_get(q, "cpus"), i, c) {
+		if (json_is_true(json_object_get(c, "online")))
+			json_array_append(a, json_object_get(c, "cpu"));
+		free_vectors += json_integer_value(json_object_get(c, "free_vectors"));
+	}
+	/* The query minus its per-CPU table: the CPUs online, and the free
+	 * vectors of all CPUs (the v2 query's cpus[].vectors). */
+	json_object_del(q, "cpus");
+	if (json_object_get(q, "idle_timeout_ms"))
+		json_object_set_new(q, "free_vectors", json_integer(free_vectors));
+	*query = q;
+	return a;
+}
+
+/* ---- the children --------------------------------------------------- */
+
+struct child {
+	pid_t pid;
+	int note;          /* read end: one byte once after_chunks are done */
+	char file[4200];   /* where the child leaves its result */
+};
+
+/* The child's side of ctx->on_chunk. */
+static int note_fd = -1;
+static unsigned int note_after;
+
+static void note_chunk(struct agent_ctx *ctx, unsigned int chunks)
+{
+	(void)ctx;
+	if (note_fd >= 0 && chunks >= note_after) {
+		/* A parent that stopped listening (EPIPE) changes nothing. */
+		ssize_t n = write(note_fd, "c", 1);
+
+		(void)n;
+		close(note_fd);
+		note_fd = -1;
+	}
+}
+
+/*
+ * Fork a child that (once 'go' reads EOF, when go >= 0) runs ENTRY with
+ * its own hypercall handle (xencall's buffers are not inherited) and
+ * leaves its result in c->file.
+ */
+static int child_start(struct agent_ctx *ctx, json_t *entry, unsigned int after, int go,
+		       int go_w, const char *name, int k, struct child *c, char *err,
+		       size_t errlen)
+{
+	int fds[2];
+
+	snprintf(c->file, sizeof(c->file), "%s/.fault-%s-%d.json", ctx->outdir, name, k);
+	unlink(c->file);
+	if (pipe(fds)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (c->pid == 0) {
+		struct agent_ctx cc = *ctx;
+		char e[256];
+		json_t *res;
+		int rc;
+
+		close(fds[0]);
+		signal(SIGPIPE, SIG_IGN);
+		/* Only the parent may hold go's write end: EOF is the start. */
+		if (go_w >= 0)
+			close(go_w);
+		if (go >= 0) {
+			char b;
+
+			while (read(go, &b, 1) < 0 && errno == EINTR)
+				;
+			close(go);
+		}
+		cc.xch = NULL;
+		cc.xcall = xencall_open(NULL, 0);
+		if (!cc.xcall)
+			_exit(3);
+		note_fd = fds[1];
+		note_after = after;
+		cc.on_chunk = note_chunk;
+		rc = run_entry(&cc, entry, &res);
+		if (sio_write_json(c->file, res, JSON_COMPACT, e, sizeof(e)))
+			_exit(4);
+		_exit(rc ? 1 : 0);
+	}
+	close(fds[1]);
+	c->note = fds[0];
+	return 0;
+}
+
+/* 1 once the child's run has done its chunks, 0 when it ended (or the
+ * deadline passed) first. */
+static int child_noted(struct child *c, int64_t deadline)
+{
+	for (;;) {
+		int64_t left = deadline - now_ms();
+		struct pollfd p = { .fd = c->note, .events = POLLIN };
+		char b;
+		ssize_t n;
+
+		if (left <= 0)
+			return 0;
+		if (poll(&p, 1, left > 1000 ? 1000 : (int)left) < 0 && errno != EINTR)
+			return 0;
+		if (!(p.revents & (POLLIN | POLLHUP)))
+			continue;
+		n = read(c->note, &b, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n == 1;
+	}
+}
+
+/* Wait for the child (killing it at the deadline); its exit and result. */
+static json_t *child_wait(struct child *c, int64_t t0, int64_t deadline)
+{
+	json_t *o = json_object(), *res;
+	int status = 0, timed_out = 0;
+	char err[4400];
+
+	for (;;) {
+		pid_t p = waitpid(c->pid, &status, WNOHANG);
+
+		if (p == c->pid)
+			break;
+		if (p < 0 && errno != EINTR) {
+			status = 0;
+			break;
+		}
+		if (now_ms() >= deadline && !timed_out) {
+			timed_out = 1;
+			kill(c->pid, SIGKILL);
+		}
+		sleep_ms(10);
+	}
+	close(c->note);
+	json_object_set_new(o, "ms", json_integer(now_ms() - t0));
+	json_object_set_new(o, "timed_out", json_boolean(timed_out));
+	if (WIFSIGNALED(status)) {
+		json_object_set_new(o, "exit", json_string("signal"));
+		json_object_set_new(o, "signal", json_integer(WTERMSIG(status)));
+	} else {
+		json_object_set_new(o, "exit", json_string("code"));
+		json_object_set_new(o, "code", json_integer(WEXITSTATUS(status)));
+	}
+	res = access(c->file, F_OK) ? NULL : sio_load_json(c->file, SIO_MAX_JSON, err, sizeof(err));
+	if (res) {
+		json_object_set_new(o, "result", summary(res));
+		json_decref(res);
+		unlink(c->file);
+	}
+	return o;
+}
+
+/* ---- the checks around the fault ------------------------------------ */
+
+/* A next run: a short flush, retried while the hypervisor says EBUSY. */
+static json_t *next_run(struct agent_ctx *ctx)
+{
+	int64_t t0 = now_ms();
+	json_t *o = json_object(), *s = NULL, *first = json_null();
+	unsigned int attempts = 0;
+
+	for (;;) {
+		const char *name;
+		json_t *p = json_pack("{s:i, s:s}", "iterations", 10, "timing", "per-call");
+
+		json_decref(s);
+		attempts++;
+		run_summary(ctx, entry_of("next-run", "flush_tlb_all", NULL, p), &s);
+		name = json_string_value(json_object_get(json_object_get(s, "refused"), "name"));
+		if (attempts == 1 && name)
+			first = json_string(name);
+		if (!name || strcmp(name, "EBUSY") || now_ms() - t0 > NEXT_RUN_MS)
+			break;
+		sleep_ms(NEXT_RUN_RETRY_MS);
+	}
+	json_object_set_new(o, "ms", json_integer(now_ms() - t0));
+	json_object_set_new(o, "attempts", json_integer(attempts));
+	json_object_set_new(o, "first_refusal", first);
+	json_object_update(o, s);
+	json_decref(s);
+	return o;
+}
+
+/* How many vectors vector_capacity finds on params' vectors_mask. */
+static json_t *vectors(struct agent_ctx *ctx, const json_t *params)
+{
+	json_t *s;
+
+	run_summary(ctx, entry_of("vectors", "vector_capacity", NULL,
+				  json_pack("{s:O}", "mask",
+					    json_object_get(params, "vectors_mask"))), &s);
+	return s;
+}
+
+static json_t *device_irq(struct agent_ctx *ctx, unsigned int cpu)
+{
+	char mask[16];
+	json_t *res, *o = json_object(), *h;
+
+	snprintf(mask, sizeof(mask), "%u", cpu);
+	run_entry(ctx, entry_of("irq", "irq_delivery", NULL,
+				json_pack("{s:i, s:s}", "iterations", 20, "mask", mask)), &res);
+	json_object_set(o, "status", json_object_get(res, "status"));
+	if (json_object_get(res, "error"))
+		json_object_set(o, "error", json_object_get(res, "error"));
+	json_object_set_new(o, "iterations", json_integer(20));
+	h = json_object_get(json_object_get(res, "counters"), "handled_per_cpu");
+	json_object_set_new(o, "cpu", json_integer(cpu));
+	json_object_set_new(o, "handled", json_integer(
+		json_integer_value(json_array_get(h, cpu))));
+	json_decref(res);
+	return o;
+}
+
+static json_t *after(struct agent_ctx *ctx, const json_t *params)
+{
+	json_t *o = json_object(), *q, *on;
+	int64_t t0 = now_ms();
+
+	/* The query first: what the fault left behind, before any new run
+	 * (v1: a start reclaims an abandoned run).  Then, while it says a
+	 * run is live (v2: until the dead owner's idle timeout has passed
+	 * and the run is released), again, for at most NEXT_RUN_MS. */
+	on = online_cpus(ctx, &q);
+	json_object_set_new(o, "query", q ? q : json_null());
+	json_decref(on);
+	while (q && json_is_true(json_object_get(q, "run_live")) &&
+	       now_ms() - t0 < NEXT_RUN_MS) {
+		sleep_ms(NEXT_RUN_RETRY_MS);
+		on = online_cpus(ctx, &q);
+		json_decref(on);
+		if (q)
+			json_object_set_new(o, "query_released", q);
+	}
+	json_object_set_new(o, "released_ms", json_integer(now_ms() - t0));
+	/* Then: whatever the fault left behind must not hold up a run. */
+	json_object_set_new(o, "next_run", next_run(ctx));
+	json_object_set_new(o, "vectors", vectors(ctx, params));
+	json_object_set_new(o, "irq", device_irq(ctx, hvbench_uint(params, "irq_cpu")));
+	on = online_cpus(ctx, &q);
+	json_decref(q);
+	json_object_set_new(o, "online", on ? on : json_null());
+	return o;
+}
+
+/* ---- the actions ---------------------------------------------------- */
+
+static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
+	       char *err, size_t errlen)
+{
+	const char *action = json_string_value(json_object_get(params, "action"));
+	const char *victim = json_string_value(json_object_get(params, "victim"));
+	unsigned int after_chunks = hvbench_uint(params, "after_chunks");
+	int64_t timeout = hvbench_uint(params, "timeout_ms"), t0;
+	json_t *f = json_object(), *before = json_object(), *q, *on, *v, *entry;
+	struct child c[2];
+	int rc = -1;
+
+	json_object_set_new(result, "fault", f);
+	json_object_set_new(result, "path", json_string("none"));
+	json_object_set_new(result, "samples", json_pack("{s:[], s:[]}", "cycles", "ns"));
+	json_object_set_new(result, "counters", json_object());
+
+	/* Before: what a healthy host gives (the interface must answer). */
+	on = online_cpus(ctx, &q);
+	if (!on) {
+		if (!hvbench_query(ctx, &q, err, errlen)) {
+			json_decref(q);
+			snprintf(err, errlen, "the query failed once and then answered");
+		}
+		return -1;
+	}
+	json_object_set(before, "free_vectors", json_object_get(q, "free_vectors"));
+	json_decref(q);
+	json_object_set_new(before, "online", on);
+	v = vectors(ctx, params);
+	json_object_set(before, "vectors", json_object_get(v, "vectors"));
+	json_object_set_new(f, "before", before);
+	if (strcmp(json_string_value(json_object_get(v, "status")), "ok")) {
+		/* No healthy host to compare with: no fault either. */
+		snprintf(err, errlen, "before the fault: vector_capacity: %s",
+			 json_string_value(json_object_get(v, "error")));
+		json_object_set_new(before, "vectors_run", v);
+		return -1;
+	}
+	json_decref(v);
+	entry = entry_of("victim", victim, params, NULL);
+
+	if (!strcmp(action, "concurrent")) {
+		int go[2];
+		json_t *kids = json_array();
+
+		json_object_set_new(f, "children", kids);
+		if (pipe(go)) {
+			snprintf(err, errlen, "pipe: %s", strerror(errno));
+			return -1;
+		}
+		for (int k = 0; k < 2; k++)
+			if (child_start(ctx, entry, 1, go[0], go[1], "concurrent", k, &c[k],
+					err, errlen)) {
+				json_decref(entry);
+				close(go[0]);
+				close(go[1]);
+				if (k)
+					json_array_append_new(kids, child_wait(&c[0], now_ms(), 0));
+				return -1;
+			}
+		json_decref(entry);
+		close(go[0]);
+		t0 = now_ms();
+		close(go[1]);   /* both go */
+		for (int k = 0; k < 2; k++)
+			json_array_append_new(kids, child_wait(&c[k], t0, t0 + timeout));
+	} else {
+		int r = child_start(ctx, entry, after_chunks, -1, -1, action, 0, &c[0],
+				    err, errlen);
+
+		json_decref(entry);
+		if (r)
+			return -1;
+		t0 = now_ms();
+		if (!child_noted(&c[0], t0 + timeout)) {
+			json_object_set_new(f, "child", child_wait(&c[0], t0, now_ms()));
+			snprintf(err, errlen, "%s: the victim (%s) ended before chunk %u: no fault injected",
+				 action, victim, after_chunks);
+			return -1;
+		}
+		if (!strcmp(action, "kill")) {
+			kill(c[0].pid, SIGKILL);
+			json_object_set_new(f, "killed_after_chunks", json_integer(after_chunks));
+			json_object_set_new(f, "child", child_wait(&c[0], t0, t0 + timeout));
+		} else {
+			unsigned int cpu = hvbench_uint(params, "offline_cpu");
+			int64_t t1 = now_ms();
+			int e;
+
+			r = xc_cpu_offline(ctx->xch, (int)cpu);
+			e = r ? errno : 0;
+
+			json_object_set_new(f, "offline", json_pack("{s:i, s:i, s:s?, s:I}",
+				"cpu", cpu, "rc", r, "errno", e ? hvbench_errno_name(e) : NULL,
+				"ms", (json_int_t)(now_ms() - t1)));
+			json_object_set_new(f, "child", child_wait(&c[0], t0, t0 + timeout));
+			r = xc_cpu_online(ctx->xch, (int)cpu);
+			e = r ? errno : 0;
+			json_object_set_new(f, "online", json_pack("{s:i, s:i, s:s?}",
+				"cpu", cpu, "rc", r, "errno", e ? hvbench_errno_name(e) : NULL));
+			if (r) {
+				snprintf(err, errlen, "xc_cpu_online(%u): %s", cpu, strerror(e));
+				json_object_set_new(f, "after", after(ctx, params));
+				return -1;
+			}
+		}
+	}
+	json_object_set_new(f, "after", after(ctx, params));
+	rc = 0;
+	return rc;
+}
+
+const struct agent_workload_ops workload_fault = {
+	.spec = &wl_fault,
+	.run = run,
+};

@@ -114,6 +114,9 @@ struct ipibench_trc_icr_write {
 
 #define XEN_SYSCTL_IPIBENCH_PATH_GENAPIC     (1U << 0)
 #define XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND   (1U << 1)
+/* irq_delivery: the test device's MSI (through an IRTE: REMAPPED). */
+#define XEN_SYSCTL_IPIBENCH_PATH_MSI         (1U << 2)
+#define XEN_SYSCTL_IPIBENCH_PATH_REMAPPED    (1U << 3)
 
 #define XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT     (1U << 0)
 
@@ -140,7 +143,7 @@ struct xen_sysctl_ipibench_cpu {
 				/* in the chunk (fetch) */
 	ipibench_u64 ipis;      /* IPIs taken: likewise */
 	uint32_t vectors;       /* fetch: vector_capacity vectors on the CPU */
-	uint32_t pad;
+	uint32_t dev_irqs;      /* test device interrupts: likewise */
 };
 
 struct xen_sysctl_ipibench_info {
@@ -157,6 +160,10 @@ struct xen_sysctl_ipibench_info {
 	uint32_t int_dest_mode;
 	uint32_t int_delivery_mode;
 	uint32_t max_iterations;
+	uint32_t dev_sbdf;      /* the test device irq_delivery rings, ~0: none */
+	uint32_t dev_irte;      /* its MSI's interrupt remapping entry, ~0: none */
+	uint32_t dev_msi_addr;  /* MSI address (low 32 bits) in the device */
+	uint32_t dev_msi_data;  /* MSI data in the device */
 };
 
 struct xen_sysctl_ipibench {

@@ -29,6 +29,7 @@ struct host_opts {
 	const char *extra_cmdline; /* appended to Xen's command line */
 	const char *workdir;     /* job.json in, agent.json + console.log out */
 	unsigned int disk_mb;    /* > 0: attach a scratch virtio disk of that size */
+	int no_test_device;      /* qemu: no QEMU_TEST_DEVICE (irq_delivery: ENODEV) */
 	int quiet;               /* no progress lines */
 	FILE *progress;          /* where progress lines go (stderr) */
 };

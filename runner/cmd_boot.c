@@ -36,6 +36,8 @@ static void usage(FILE *f)
 "  --cmdline STR   extra Xen command line\n"
 "  --mem MB        guest RAM (default 2048)\n"
 "  --disk-mb N     attach a scratch virtio disk of N MiB\n"
+"  --no-test-device  leave out the irq_delivery test device (QEMU's edu):\n"
+"                  irq_delivery is then refused with ENODEV\n"
 "  --tcg T         QEMU's TCG threading: multi (default: a host thread per\n"
 "                  vCPU) or single (one host thread runs the vCPUs in turn)\n"
 "  --xen PATH, --kernel PATH, --initrd PATH, --qemu PATH\n"
@@ -60,6 +62,7 @@ int cmd_boot(int argc, char **argv)
 		{ "initrd", required_argument, NULL, 'I' },
 		{ "qemu", required_argument, NULL, 'Q' },
 		{ "tcg", required_argument, NULL, 'T' },
+		{ "no-test-device", no_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -115,6 +118,7 @@ int cmd_boot(int argc, char **argv)
 			}
 			o.tcg = optarg;
 			break;
+		case 'D': o.no_test_device = 1; break;
 		case 'q': o.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

@@ -74,6 +74,10 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	/* What an emulated time is made of depends on it (README.md). */
 	json_object_set_new(host, "tcg_threading",
 			    be->flags & HB_EMULATED ? json_string(o->tcg) : json_null());
+	/* Whether the emulator got irq_delivery's test device (null on a real
+	 * host, whose devices are its own; hv.test_device is what Xen found). */
+	json_object_set_new(host, "test_device", be->flags & HB_EMULATED ?
+			    json_boolean(!o->no_test_device) : json_null());
 	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
 	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
 	if (json_object_get(agent, "cpu_model"))
@@ -173,6 +177,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		o.extra_cmdline = c->host.cmdline;
 		o.disk_mb = c->host.disk_mb;
 		o.tcg = c->host.tcg;
+		o.no_test_device = !c->host.test_device;
 		o.workdir = realpath(wd, path) ? path : wd;
 		o.quiet = quiet;
 

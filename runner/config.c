@@ -22,6 +22,7 @@ struct parse {
 	char msg[256];          /* the first error */
 	int have_host, have_matrix;
 	int tcg_line;           /* the line of [host] tcg; 0: not given */
+	int test_device_line;   /* the line of [host] test_device; 0: not given */
 	json_t *seen;           /* section -> the line of its header */
 };
 
@@ -104,6 +105,17 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 				       shown(q, sizeof(q), v));
 		snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", v);
 		ps->tcg_line = ps->line;
+		return 1;
+	}
+	if (!strcmp(k, "test_device")) {
+		char q[128];
+
+		if (strcmp(v, "true") && strcmp(v, "false"))
+			return set_err(ps, "test_device = %s: expected true or false "
+				       "(attach the emulator's irq_delivery test device)",
+				       shown(q, sizeof(q), v));
+		c->host.test_device = !strcmp(v, "true");
+		ps->test_device_line = ps->line;
 		return 1;
 	}
 	if (!strcmp(k, "name")) {
@@ -399,6 +411,7 @@ static void defaults(struct config *c)
 	c->host.memory = 2048;
 	c->host.dom0_memory = 512;
 	snprintf(c->host.tcg, sizeof(c->host.tcg), "%s", TCG_DEFAULT);
+	c->host.test_device = 1;
 	c->matrix.repetitions = 1;
 	c->matrix.order = ORDER_INTERLEAVED;
 	c->sections = json_object();
@@ -443,6 +456,15 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 		/* Said where it was written: a real host has no emulator to thread. */
 		snprintf(err, errlen, "%s:%d: tcg = %s: only the %s backend emulates (backend = %s)",
 			 file, ps->tcg_line, c->host.tcg,
+			 host_backend_names(names, sizeof(names), HB_EMULATED), c->host.backend);
+		return -1;
+	}
+	if (ps->test_device_line && !(host_backend_find(c->host.backend)->flags & HB_EMULATED)) {
+		char names[128];
+
+		/* A real host's devices are its own. */
+		snprintf(err, errlen, "%s:%d: test_device: only the %s backend attaches one "
+			 "(backend = %s)", file, ps->test_device_line,
 			 host_backend_names(names, sizeof(names), HB_EMULATED), c->host.backend);
 		return -1;
 	}

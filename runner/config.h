@@ -1,7 +1,8 @@
 /*
  * Benchmark configs (INI, parsed with inih):
  *   [host]            backend, cpus, maxcpus, memory, dom0_memory, timeout,
- *                     cmdline, name, disk_mb, tcg (qemu only: multi | single)
+ *                     cmdline, name, disk_mb, tcg (qemu only: multi | single),
+ *                     test_device (qemu only: true | false)
  *   [matrix]          modes, repetitions, order, seed, cpus (a sweep: one
  *                     result set per CPU count, in DIR/cN/)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
@@ -43,6 +44,7 @@ struct config {
 		char cmdline[512];
 		char name[64];
 		char tcg[8];             /* TCG threading: multi (default) | single */
+		int test_device;         /* qemu: attach QEMU_TEST_DEVICE (default 1) */
 	} host;
 	struct {
 		char modes[CFG_MAX_MODES][16];

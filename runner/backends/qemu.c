@@ -59,6 +59,9 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	ARG("-machine"); ARG("q35,kernel-irqchip=split");
 	ARG("-cpu"); ARG("qemu64,+x2apic");
 	ARG("-device"); ARG("intel-iommu,intremap=on,eim=on");
+	if (!o->no_test_device) {
+		ARG("-device"); ARG(QEMU_TEST_DEVICE);
+	}
 	ARG("-smp");
 	if (o->maxcpus > o->cpus)
 		FMT("%u,maxcpus=%u", o->cpus, o->maxcpus);

@@ -12,6 +12,14 @@
 #define QEMU_ARG_LEN 1024
 
 /*
+ * The test device Xen takes for irq_delivery (hv-patch's ipibench-dev.c):
+ * QEMU's edu, PCI 1234:11e8, on q35's root bus; its MSI goes through the
+ * intel-iommu's interrupt remapping.  Left out with host_opts.no_test_device
+ * ([host] test_device = false, boot --no-test-device).
+ */
+#define QEMU_TEST_DEVICE "edu,bus=pcie.0"
+
+/*
  * QEMU's argv (NULL-terminated) for O, its formatted strings in BUFS;
  * r->xen_cmdline gets Xen's command line.  The number of arguments, or -1
  * with r->error set (a TCG threading other than multi or single, a path

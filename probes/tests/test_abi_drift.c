@@ -651,11 +651,15 @@ static const struct compiled_field compiled_fields[] = {
 	F(xen_sysctl_ipibench_info, int_dest_mode),
 	F(xen_sysctl_ipibench_info, int_delivery_mode),
 	F(xen_sysctl_ipibench_info, max_iterations),
+	F(xen_sysctl_ipibench_info, max_samples),
+	F(xen_sysctl_ipibench_info, idle_timeout_ms),
+	F(xen_sysctl_ipibench_info, run_live),
 	F(xen_sysctl_ipibench_info, dev_sbdf),
 	F(xen_sysctl_ipibench_info, dev_irte),
 	F(xen_sysctl_ipibench_info, dev_msi_addr),
 	F(xen_sysctl_ipibench_info, dev_msi_data),
-	F(xen_sysctl_ipibench, version),
+	F(xen_sysctl_ipibench_info, pad),
+	F(xen_sysctl_ipibench, run_id),
 	F(xen_sysctl_ipibench, op),
 	F(xen_sysctl_ipibench, flags),
 	F(xen_sysctl_ipibench, cpu),
@@ -693,7 +697,7 @@ static const struct { const char *name; long long value; } compiled_defs[] = {
 	D(TRC_HW_APIC_MASK_TO_APICID), D(TRC_HW_APIC_VECTOR_ALLOC_MASK),
 	D(TRC_HW_APIC_IPI_RECV), D(TRC_HW_APIC_ICR_WRITE),
 	D(TRC_HW_APIC_LOGICAL), D(XEN_SYSCTL_ipibench),
-	D(XEN_SYSCTL_IPIBENCH_VERSION), D(XEN_SYSCTL_IPIBENCH_OP_query),
+	D(XEN_SYSCTL_IPIBENCH_OP_query),
 	D(XEN_SYSCTL_IPIBENCH_OP_fetch), D(XEN_SYSCTL_IPIBENCH_OP_flush_all),
 	D(XEN_SYSCTL_IPIBENCH_OP_flush_mask),
 	D(XEN_SYSCTL_IPIBENCH_OP_ipi_mask), D(XEN_SYSCTL_IPIBENCH_OP_pingpong),
@@ -704,8 +708,7 @@ static const struct { const char *name; long long value; } compiled_defs[] = {
 	D(XEN_SYSCTL_IPIBENCH_SENDER_genapic),
 	D(XEN_SYSCTL_IPIBENCH_SENDER_physical),
 	D(XEN_SYSCTL_IPIBENCH_SENDER_cluster),
-	D(XEN_SYSCTL_IPIBENCH_MAX_ITERATIONS), D(XEN_SYSCTL_IPIBENCH_MAX_CPUS),
-	D(XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES), D(XEN_SYSCTL_IPIBENCH_CHUNK_US),
+	D(XEN_SYSCTL_IPIBENCH_MAX_CPUS),
 	D(XEN_SYSCTL_IPIBENCH_PATH_GENAPIC),
 	D(XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND),
 	D(XEN_SYSCTL_IPIBENCH_PATH_MSI), D(XEN_SYSCTL_IPIBENCH_PATH_REMAPPED),
@@ -794,6 +797,32 @@ static void test_trace_ids_in_patch(void **state)
 	}
 }
 
+/*
+ * The v2 contract: sysctl 31 (30 is XEN_SYSCTL_dt_overlay from 4.18 on),
+ * no private version (the sysctl's interface_version versions it), no
+ * implementation constants (chunk length, samples per chunk: the query
+ * reports the limits), a run_id in the request.
+ */
+static void test_v2_contract(void **state)
+{
+	struct fixture *fx = *state;
+	static const char *const gone[] = {
+		"XEN_SYSCTL_IPIBENCH_VERSION", "XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES",
+		"XEN_SYSCTL_IPIBENCH_CHUNK_US", "XEN_SYSCTL_IPIBENCH_MAX_ITERATIONS",
+	};
+	struct def *d;
+
+	assert_int_equal(parse(&fx->pub, fx->public_text), 0);
+	d = find_def(&fx->pub, "XEN_SYSCTL_ipibench");
+	assert_non_null(d);
+	assert_int_equal(d->value, 31);
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (find_def(&fx->pub, gone[i]))
+			fail_msg("the public header still defines %s", gone[i]);
+	assert_int_equal(offsetof(struct xen_sysctl_ipibench, run_id), 0);
+	assert_int_equal(sizeof(((struct xen_sysctl_ipibench *)0)->run_id), 4);
+}
+
 static void test_no_drift(void **state)
 {
 	struct fixture *fx = *state;
@@ -873,8 +902,10 @@ static void test_detects_drift(void **state)
 	struct fixture *fx = *state;
 	static const struct { const char *from, *to; } mutations[] = {
 		{ "TRC_HW_APIC + 0x7", "TRC_HW_APIC + 0x8" },
-		{ "XEN_SYSCTL_ipibench                      30",
-		  "XEN_SYSCTL_ipibench                      31" },
+		{ "XEN_SYSCTL_ipibench                      31",
+		  "XEN_SYSCTL_ipibench                      30" },
+		{ "uint32_t run_id;", "uint32_t version;" },
+		{ "uint32_t idle_timeout_ms;", "uint32_t idle_timeout_us;" },
 		{ "uint32_t send_cycles;", "uint64_aligned_t send_cycles;" },
 		{ "uint32_t nr_samples;", "uint32_t nr_samples, extra;" },
 		{ "char genapic[32];", "char genapic[16];" },
@@ -913,6 +944,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_both_parse),
 		cmocka_unit_test(test_trace_ids_in_patch),
+		cmocka_unit_test(test_v2_contract),
 		cmocka_unit_test(test_no_drift),
 		cmocka_unit_test(test_parser_matches_compiler),
 		cmocka_unit_test(test_detects_drift),

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <xencall.h>
 #include <xenctrl.h>
@@ -25,6 +26,7 @@ struct hvbench {
 	struct xen_sysctl *sysctl;
 	uint8_t *mask;
 	struct xen_sysctl_ipibench_sample *samples;
+	unsigned int max_samples;       /* entries in samples (info.max_samples) */
 	struct xen_sysctl_ipibench_cpu *cpus;
 	struct xen_sysctl_ipibench_info *info;
 };
@@ -70,12 +72,10 @@ struct hvbench *hvbench_open(struct agent_ctx *ctx, char *err, size_t errlen)
 	}
 	hb->sysctl = xencall_alloc_buffer(hb->xcall, sizeof(*hb->sysctl));
 	hb->mask = xencall_alloc_buffer(hb->xcall, MASK_BYTES);
-	hb->samples = xencall_alloc_buffer(hb->xcall,
-		sizeof(*hb->samples) * XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES);
 	hb->cpus = xencall_alloc_buffer(hb->xcall,
 		sizeof(*hb->cpus) * XEN_SYSCTL_IPIBENCH_MAX_CPUS);
 	hb->info = xencall_alloc_buffer(hb->xcall, sizeof(*hb->info));
-	if (!hb->sysctl || !hb->mask || !hb->samples || !hb->cpus || !hb->info) {
+	if (!hb->sysctl || !hb->mask || !hb->cpus || !hb->info) {
 		snprintf(err, errlen, "xencall_alloc_buffer: %s", strerror(errno));
 		hvbench_close(hb);
 		return NULL;
@@ -92,8 +92,6 @@ int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op)
 {
 	int rc;
 
-	if (!op->version)
-		op->version = XEN_SYSCTL_IPIBENCH_VERSION;
 	op->mask = (uintptr_t)hb->mask;
 	op->samples = (uintptr_t)hb->samples;
 	op->cpus = (uintptr_t)hb->cpus;
@@ -105,9 +103,13 @@ int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op)
 	memcpy(&hb->sysctl->u, op, sizeof(*op));
 
 	rc = xencall1(hb->xcall, __HYPERVISOR_sysctl, (uint64_t)(uintptr_t)hb->sysctl);
+	/*
+	 * Copied back also on an error: a start whose chunk failed has its
+	 * run_id (the buffer holds the request where Xen wrote nothing).
+	 */
+	memcpy(op, &hb->sysctl->u, sizeof(*op));
 	if (rc < 0)
 		return errno ? errno : EIO;
-	memcpy(op, &hb->sysctl->u, sizeof(*op));
 	return 0;
 }
 
@@ -122,7 +124,7 @@ const char *hvbench_errno_name(int e)
 		{ ENOSYS, "ENOSYS" }, { ENODATA, "ENODATA" },
 		{ EBADMSG, "EBADMSG" }, { EOVERFLOW, "EOVERFLOW" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" },
-		{ ENODEV, "ENODEV" },
+		{ ENODEV, "ENODEV" }, { ENXIO, "ENXIO" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -145,6 +147,19 @@ int hvbench_query_raw(struct hvbench *hb,
 	if (rc)
 		return rc;
 	hb->info->genapic[sizeof(hb->info->genapic) - 1] = '\0';
+	/* The fetch buffer holds what the hypervisor says a fetch returns. */
+	if (!hb->samples || hb->max_samples < hb->info->max_samples) {
+		unsigned int n = hb->info->max_samples ? hb->info->max_samples : 1;
+
+		if (n > HVBENCH_MAX_SAMPLES)
+			return EPROTO;
+		if (hb->samples)
+			xencall_free_buffer(hb->xcall, hb->samples);
+		hb->samples = xencall_alloc_buffer(hb->xcall, sizeof(*hb->samples) * n);
+		hb->max_samples = hb->samples ? n : 0;
+		if (!hb->samples)
+			return ENOMEM;
+	}
 	*info = hb->info;
 	*cpus = hb->cpus;
 	*nr_cpus = op.nr_cpus < XEN_SYSCTL_IPIBENCH_MAX_CPUS ?
@@ -185,9 +200,11 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		return -1;
 	rc = hvbench_query_raw(hb, &info, &cpus, &nr);
 	if (rc) {
-		snprintf(err, errlen, "ipibench query refused: %s (%s)%s",
-			 hvbench_errno_name(rc), strerror(rc),
-			 rc == ENOSYS ? ": hypervisor without hv-patch/?" : "");
+		if (hvbench_absent(rc))
+			snprintf(err, errlen, "%s", HVBENCH_ABSENT);
+		else
+			snprintf(err, errlen, "ipibench query refused: %s (%s)",
+				 hvbench_errno_name(rc), strerror(rc));
 		hvbench_close(hb);
 		return -1;
 	}
@@ -207,6 +224,9 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 	json_object_set_new(q, "int_delivery_mode",
 			    json_string(info->int_delivery_mode ? "lowest" : "fixed"));
 	json_object_set_new(q, "max_iterations", json_integer(info->max_iterations));
+	json_object_set_new(q, "max_samples", json_integer(info->max_samples));
+	json_object_set_new(q, "idle_timeout_ms", json_integer(info->idle_timeout_ms));
+	json_object_set_new(q, "run_live", json_boolean(info->run_live));
 	json_object_set_new(q, "test_device", device_json(info));
 	for (unsigned int c = 0; c < nr; c++) {
 		json_t *o = json_object();
@@ -219,6 +239,7 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		/* Since boot (0 from a hypervisor before this field was filled). */
 		json_object_set_new(o, "irqs", json_integer((json_int_t)cpus[c].irqs));
 		json_object_set_new(o, "ipis", json_integer((json_int_t)cpus[c].ipis));
+		json_object_set_new(o, "free_vectors", json_integer(cpus[c].vectors));
 		json_object_set_new(o, "dev_irqs", json_integer(cpus[c].dev_irqs));
 		json_array_append_new(arr, o);
 	}
@@ -349,9 +370,9 @@ static json_t *mask_json(const uint8_t *bits, unsigned int nr_bits)
  */
 static const char *refusal_hint(const struct hvbench_req *req, int e)
 {
-	if (e == ENODEV && (req->sender || req->nsenders))
-		return ": the physical and cluster senders need x2APIC";
-	return "";
+	if (e == ENODEV && !req->sender && !req->nsenders)
+		return "";
+	return hvbench_errno_hint(e);
 }
 
 static void refused(json_t *result, int e, const struct hvbench_req *req, const char *what,
@@ -363,8 +384,77 @@ static void refused(json_t *result, int e, const struct hvbench_req *req, const 
 	json_object_set_new(r, "name", json_string(hvbench_errno_name(e)));
 	json_object_set_new(r, "call", json_string(what));
 	json_object_set_new(result, "refused", r);
-	snprintf(err, errlen, "hypervisor refused %s: %s (%s)%s", what,
-		 hvbench_errno_name(e), strerror(e), refusal_hint(req, e));
+	if (hvbench_absent(e))
+		snprintf(err, errlen, "%s", HVBENCH_ABSENT);
+	else
+		snprintf(err, errlen, "hypervisor refused %s: %s (%s)%s", what,
+			 hvbench_errno_name(e), strerror(e), refusal_hint(req, e));
+}
+
+int hvbench_absent(int e)
+{
+	/* EOPNOTSUPP: CONFIG_IPIBENCH=n; ENOSYS: no series at all. */
+	return e == EOPNOTSUPP || e == ENOSYS;
+}
+
+const char *hvbench_errno_hint(int e)
+{
+	switch (e) {
+	case ENODEV:
+		return ": the physical and cluster senders need x2APIC";
+	case EBUSY:
+		return ": another caller's run is live (retried for the idle timeout)";
+	case ESRCH:
+		return ": the run is no longer live (abandoned after the idle timeout, "
+		       "or someone else's)";
+	case ENXIO:
+		return ": a CPU the run uses went offline; the run was ended";
+	case ETIMEDOUT:
+		return ": an IPI or interrupt was lost; the run was ended";
+	case EPERM:
+		return ": XSM denies XEN_SYSCTL_ipibench to this domain";
+	default:
+		return "";
+	}
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Start a run: an EBUSY is retried until the idle timeout has passed (a
+ * run whose caller was killed is abandoned by then); a chunk that did
+ * not run because its CPU went offline comes back as EINVAL from the
+ * hypercall tasklet, the run's own error (ENXIO) from a fetch.
+ */
+static int call_chunk(struct hvbench *hb, struct xen_sysctl_ipibench *op,
+		      unsigned int idle_timeout_ms)
+{
+	unsigned int waited = 0;
+	int e;
+
+	for (;;) {
+		e = hvbench_call(hb, op);
+		if (e != EBUSY || (op->flags & XEN_SYSCTL_IPIBENCH_F_CONTINUE) ||
+		    waited > idle_timeout_ms + 200)
+			break;
+		sleep_ms(20);
+		waited += 20;
+	}
+	if (e == EINVAL && op->run_id) {
+		struct xen_sysctl_ipibench f = {
+			.op = XEN_SYSCTL_IPIBENCH_OP_fetch, .run_id = op->run_id,
+		};
+		int fe = hvbench_call(hb, &f);
+
+		if (fe == ENXIO)
+			e = ENXIO;
+	}
+	return e;
 }
 
 static int sender_of(const char *s, size_t len, uint32_t *out)
@@ -510,12 +600,13 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 		    struct run_loop *lp, json_t *result, char *err, size_t errlen)
 {
 	unsigned int nr_cpus = a->nr_cpus, chunks = 0;
-	uint32_t start = 0;
+	uint32_t start = 0, run_id = 0;
 	int first = 1, e;
 
 	memset(lp, 0, sizeof(*lp));
 	while (first || start < req->iterations) {
 		struct xen_sysctl_ipibench op = {
+			.run_id = run_id,
 			.op = req->op,
 			.flags = (req->shorthand ? 0 : XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND) |
 				 (req->loop ? XEN_SYSCTL_IPIBENCH_F_LOOP : 0) |
@@ -530,17 +621,19 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 		};
 
 		memcpy(hb->mask, bits, MASK_BYTES);
-		e = hvbench_call(hb, &op);
+		e = call_chunk(hb, &op, hb->info->idle_timeout_ms);
 		if (e) {
 			refused(result, e, req, first ? "run" : "continue", err, errlen);
 			return -1;
 		}
 		first = 0;
 		chunks++;
+		run_id = op.run_id;
 
 		struct xen_sysctl_ipibench f = {
+			.run_id = run_id,
 			.op = XEN_SYSCTL_IPIBENCH_OP_fetch,
-			.nr_samples = XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES,
+			.nr_samples = hb->max_samples,
 			.nr_cpus = nr_cpus,
 		};
 		e = hvbench_call(hb, &f);
@@ -548,7 +641,7 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 			refused(result, e, req, "fetch", err, errlen);
 			return -1;
 		}
-		if (f.done > XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES ||
+		if ((!req->loop && f.done > hb->max_samples) ||
 		    f.done > req->iterations - start) {
 			snprintf(err, errlen, "fetch: %u samples done, chunk at %u of %u",
 				 f.done, start, req->iterations);

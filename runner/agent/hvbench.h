@@ -26,9 +26,21 @@ void hvbench_close(struct hvbench *hb);
 
 /*
  * One XEN_SYSCTL_ipibench call.  op->mask/samples/cpus/info are filled in
- * from hb's buffers, op->version when it is 0.  Returns 0 or the (positive) errno Xen refused with.
+ * from hb's buffers (hvbench_query_raw() sizes the samples buffer: query
+ * first).  Returns 0 or the (positive) errno Xen refused with.
  */
 int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op);
+
+/* The one line for a hypervisor without the interface (CONFIG_IPIBENCH=n). */
+#define HVBENCH_ABSENT \
+	"ipibench: the hypervisor has no XEN_SYSCTL_ipibench (built without CONFIG_IPIBENCH?)"
+/* Whether errno e says the interface is absent (EOPNOTSUPP, ENOSYS). */
+int hvbench_absent(int e);
+/* What an errno of XEN_SYSCTL_ipibench means, ": ..." or "". */
+const char *hvbench_errno_hint(int e);
+
+/* The most samples a fetch buffer may hold, whatever the query says. */
+#define HVBENCH_MAX_SAMPLES 65536
 
 /* The query, as JSON: genapic, CPU counts, shorthand_eligible, tsc_khz,
  * vector and "cpus": [{cpu, apic_id, logical_id, cluster, online, irqs,

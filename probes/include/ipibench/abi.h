@@ -68,27 +68,32 @@ struct ipibench_trc_icr_write {
 
 /* ---- benchmark sysctl (xen/include/public/sysctl.h) ----------------- */
 
-#define XEN_SYSCTL_ipibench                      30
+#define XEN_SYSCTL_ipibench                      31
 
 /*
  * Error codes (negated Xen errno values, equal to Linux's on x86):
- *  EPERM not the control domain, EBADMSG bad version, EOPNOTSUPP unknown
- *  op, EINVAL unknown flag or reserved field, EDOM zero iterations, E2BIG
- *  too many iterations, ERANGE a continuation that does not continue the
- *  run, ESRCH a CPU that is not online, EOVERFLOW mask_bits too large,
- *  ENOENT empty mask, EXDEV pingpong with cpu == peer, EACCES not the
- *  benchmark vector, EBUSY a chunk is running, ENODATA nothing to fetch,
- *  ETIMEDOUT an IPI or interrupt was lost, ENOSPC no IRQ or vector.
- *  EINVAL also: F_LOOP with vector_capacity or irq_delivery, an unknown
- *  sender, a sender other than genapic with another op than flush_all,
- *  flush_mask or ipi_mask.  ENODEV: sender physical or cluster without
- *  x2APIC (or cluster without the cluster bookkeeping).
+ *  EPERM refused by XSM; EOPNOTSUPP the hypervisor is built without
+ *  CONFIG_IPIBENCH; EINVAL a bad argument (unknown op, flag or sender,
+ *  iterations 0 or above info.max_iterations, mask_bits above
+ *  XEN_SYSCTL_IPIBENCH_MAX_CPUS, a CPU that is not online, an empty mask,
+ *  pingpong with cpu == peer, a vector other than 0 or info.vector, F_LOOP
+ *  with vector_capacity or irq_delivery, a sender other than genapic with
+ *  another op than flush_all, flush_mask or ipi_mask, a continuation whose
+ *  arguments differ from the run's); ENODEV sender physical or cluster
+ *  without x2APIC; EBUSY another caller's run is live; ESRCH a
+ *  continuation or fetch whose run_id is not the live run; ENOMEM out of
+ *  memory, IRQs or vectors; ETIMEDOUT an IPI or interrupt was lost;
+ *  ENXIO a CPU the run uses went offline (the run is ended).
+ *
+ * A run is owned by its run_id (returned by the start, passed by every
+ * continuation and fetch); a run idle for info.idle_timeout_ms is
+ * abandoned and released.  A fetch returns at most info.max_samples
+ * samples.  The sysctl's interface_version (XEN_SYSCTL_INTERFACE_VERSION)
+ * versions this interface; it has no version of its own.
  *
  * F_LOOP: each chunk times its 'done' calls as a whole (one sample, flags
  * SAMPLE_LOOP); without it every call is a sample (per-call sampling).
  */
-#define XEN_SYSCTL_IPIBENCH_VERSION          1
-
 #define XEN_SYSCTL_IPIBENCH_OP_query           0
 #define XEN_SYSCTL_IPIBENCH_OP_fetch           1
 #define XEN_SYSCTL_IPIBENCH_OP_flush_all       2
@@ -102,15 +107,13 @@ struct ipibench_trc_icr_write {
 #define XEN_SYSCTL_IPIBENCH_F_CONTINUE       (1U << 1)
 #define XEN_SYSCTL_IPIBENCH_F_LOOP           (1U << 2)
 
+/* Bits in mask. */
+#define XEN_SYSCTL_IPIBENCH_MAX_CPUS         4096
+
 /* 'sender': the x2APIC send routine of the run's IPIs. */
 #define XEN_SYSCTL_IPIBENCH_SENDER_genapic   0
 #define XEN_SYSCTL_IPIBENCH_SENDER_physical  1
 #define XEN_SYSCTL_IPIBENCH_SENDER_cluster   2
-
-#define XEN_SYSCTL_IPIBENCH_MAX_ITERATIONS   1000000
-#define XEN_SYSCTL_IPIBENCH_MAX_CPUS         4096
-#define XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES    1024
-#define XEN_SYSCTL_IPIBENCH_CHUNK_US         1000
 
 #define XEN_SYSCTL_IPIBENCH_PATH_GENAPIC     (1U << 0)
 #define XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND   (1U << 1)
@@ -142,8 +145,10 @@ struct xen_sysctl_ipibench_cpu {
 	ipibench_u64 irqs;      /* interrupts taken: since boot (query), */
 				/* in the chunk (fetch) */
 	ipibench_u64 ipis;      /* IPIs taken: likewise */
-	uint32_t vectors;       /* fetch: vector_capacity vectors on the CPU */
-	uint32_t dev_irqs;      /* test device interrupts: likewise */
+	uint32_t vectors;       /* query: free dynamic vectors on the CPU; */
+				/* fetch: vector_capacity vectors on it */
+	uint32_t dev_irqs;      /* test device interrupts: since boot (query), */
+				/* in the chunk (fetch) */
 };
 
 struct xen_sysctl_ipibench_info {
@@ -160,14 +165,18 @@ struct xen_sysctl_ipibench_info {
 	uint32_t int_dest_mode;
 	uint32_t int_delivery_mode;
 	uint32_t max_iterations;
+	uint32_t max_samples;       /* samples a fetch may return */
+	uint32_t idle_timeout_ms;   /* a run idle this long is abandoned */
+	uint32_t run_live;          /* 1 while some caller's run is live */
 	uint32_t dev_sbdf;      /* the test device irq_delivery rings, ~0: none */
 	uint32_t dev_irte;      /* its MSI's interrupt remapping entry, ~0: none */
 	uint32_t dev_msi_addr;  /* MSI address (low 32 bits) in the device */
 	uint32_t dev_msi_data;  /* MSI data in the device */
+	uint32_t pad;
 };
 
 struct xen_sysctl_ipibench {
-	uint32_t version;
+	uint32_t run_id;        /* OUT (start); IN (continue, fetch) */
 	uint32_t op;
 	uint32_t flags;
 	uint32_t cpu;

@@ -2,7 +2,7 @@
  * ipi_mask: one IPI on the benchmark vector to a CPU mask, waiting until
  * every destination has taken it, x iterations.  shorthand false calls
  * the genapic's send_IPI_mask directly; a vector other than 0 (the one the
- * patch reserves) is refused by Xen with EACCES.  Params and defaults:
+ * patch reserves) is refused by Xen with EINVAL.  Params and defaults:
  * ipi_mask.c.
  */
 #include "runner/agent/hvbench.h"

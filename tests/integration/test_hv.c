@@ -348,7 +348,7 @@ static void check_all_on(const char *mode, const char *name, int cpu, json_int_t
 		json_int_t total = 0, on = json_integer_value(json_array_get(h, (size_t)cpu));
 		size_t i;
 
-		assert_int_equal(json_array_size(h), 40);
+		assert_true(json_array_size(h) >= 40);
 		json_array_foreach(h, i, v)
 			total += json_integer_value(v);
 		print_message("%s/%s: %s: %lld of %lld on CPU %d\n", mode, name, keys[k],

@@ -52,6 +52,7 @@ enum host_setting_type {
 	HS_TEXT,    /* text of fewer than size bytes; a char[size] */
 	HS_CHOICE,  /* one of choices[]; a char[size] */
 	HS_NAME,    /* a host name (sio_name_ok) of fewer than size bytes; a char[size] */
+	HS_BOOL,    /* true or false; an int (recorded as a JSON boolean) */
 };
 
 /* One [host] key (as fio's struct fio_option): its rule, default and help. */

@@ -154,6 +154,14 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 		}
 		snprintf(field, s->size, "%s", v);
 		return 0;
+	case HS_BOOL:
+		if (strcmp(v, "true") && strcmp(v, "false")) {
+			snprintf(err, errlen, "%s = %s: expected true or false (%s)", s->key,
+				 msg_shown(q, sizeof(q), v), s->help);
+			return -1;
+		}
+		*(int *)(void *)field = !strcmp(v, "true");
+		return 0;
 	case HS_TEXT:
 		if (strlen(v) >= s->size) {
 			snprintf(err, errlen, "%s: longer than %zu bytes", s->key, s->size - 1);
@@ -173,6 +181,8 @@ const char *host_setting_text(const struct host_setting *s, const void *settings
 
 	if (s->type == HS_UINT)
 		snprintf(buf, len, "%u", *(const unsigned int *)(const void *)field);
+	else if (s->type == HS_BOOL)
+		snprintf(buf, len, "%s", *(const int *)(const void *)field ? "true" : "false");
 	else
 		snprintf(buf, len, "%s", field);
 	return buf;
@@ -209,7 +219,8 @@ int host_settings_verify(const struct host_backend_ops *be, char *err, size_t er
 		return -1;
 	}
 	for (const struct host_setting *s = be->settings; !rc && s->key; s++) {
-		size_t need = s->type == HS_UINT ? sizeof(unsigned int) : 1;
+		size_t need = s->type == HS_UINT ? sizeof(unsigned int) :
+			      s->type == HS_BOOL ? sizeof(int) : 1;
 		char e[256];
 
 		if (!s->help || !*s->help)
@@ -237,6 +248,8 @@ const char *host_setting_describe(const struct host_setting *s, char *buf, size_
 
 	if (n >= 0 && (size_t)n < len && s->type == HS_UINT)
 		n += snprintf(buf + n, len - (size_t)n, ", %ld to %ld", s->min, s->max);
+	if (n >= 0 && (size_t)n < len && s->type == HS_BOOL)
+		n += snprintf(buf + n, len - (size_t)n, ": true or false");
 	if (n >= 0 && (size_t)n < len && s->type == HS_CHOICE)
 		n += snprintf(buf + n, len - (size_t)n, ": %s", choice_list(s, list, sizeof(list)));
 	if (n >= 0 && (size_t)n < len && s->def)

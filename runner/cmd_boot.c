@@ -53,6 +53,8 @@ static void usage(FILE *f)
 "  --xen BUILD     the hypervisor build: a version name (4.20:\n"
 "                  build/xen-4.20/xen) or a path (default build/xen/xen);\n"
 "                  a mode that build's Xen version has not is refused\n"
+"  --no-test-device  leave out the irq_delivery test device (QEMU's edu):\n"
+"                  irq_delivery is then refused with ENODEV\n"
 "  --kernel PATH, --initrd PATH, --qemu PATH\n"
 "                  override the built images / emulator\n"
 "  -q, --quiet     no progress lines\n"
@@ -163,6 +165,7 @@ int cmd_boot(int argc, char **argv)
 		{ "tcg", required_argument, NULL, 'T' },
 		{ "topology", required_argument, NULL, 'P' },
 		{ "profile", required_argument, NULL, 'F' },
+		{ "no-test-device", no_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -225,6 +228,7 @@ int cmd_boot(int argc, char **argv)
 		case 'K': q->kernel = optarg; break;
 		case 'I': q->initrd = optarg; break;
 		case 'Q': q->qemu = optarg; break;
+		case 'D': q->test_device = 0; break;
 		case 'q': o.quiet = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

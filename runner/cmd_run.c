@@ -99,7 +99,10 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 		for (const struct host_setting *s = host_backends[i]->settings; s && s->key; s++)
 			if (s->record)
 				json_object_set_new(host, s->record, host_backends[i] == be ?
-					json_string(host_setting_text(s, o->settings, buf, sizeof(buf))) :
+					(s->type == HS_BOOL ?
+					 json_boolean(!strcmp(host_setting_text(s, o->settings, buf,
+										sizeof(buf)), "true")) :
+					 json_string(host_setting_text(s, o->settings, buf, sizeof(buf)))) :
 					json_null());
 	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
 	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));

@@ -67,3 +67,36 @@ enum console_event console_parse_line(const char *raw, struct console_match *m)
 	}
 	return m->ev;
 }
+
+int console_find_irte(const char *text, unsigned int index, struct console_irte *out)
+{
+	const char *p = text, *last = NULL;
+
+	while ((p = strstr(p, "Interrupt remapping table (")) != NULL)
+		last = p++;
+	if (!last)
+		return -1;
+	for (p = strchr(last, '\n'); p && *++p; p = strchr(p, '\n')) {
+		const char *line = p, *end = strchr(p, '\n');
+		char buf[256];
+		unsigned int i, svt, sq, sid, v, avl, fpd, dst, dlm, tm, rh, dm, pr;
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		if (len >= sizeof(buf))
+			continue;
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		line = console_strip_prefix(buf);
+		/* The next dump section (another IOMMU, or the end of this one). */
+		if (!strncmp(line, "iommu ", 6) || strstr(line, "Interrupt remapping table ("))
+			return -1;
+		if (strncmp(line, "R:  ", 4) ||
+		    sscanf(line + 4, "%x: %x %x %x %x %x %x %x %x %x %x %x %x", &i, &svt, &sq, &sid,
+			   &v, &avl, &fpd, &dst, &dlm, &tm, &rh, &dm, &pr) != 13 || i != index)
+			continue;
+		*out = (struct console_irte){ .index = i, .sid = sid, .vector = v, .dst = dst,
+					      .dlm = dlm, .tm = tm, .dm = dm };
+		return 0;
+	}
+	return -1;
+}

@@ -31,4 +31,18 @@ enum console_event console_parse_line(const char *line, struct console_match *m)
 /* Strip Xen's "(XEN) [  1.234567] " prefix; returns a pointer into line. */
 const char *console_strip_prefix(const char *line);
 
+/* One VT-d interrupt remapping table entry (remapped format). */
+struct console_irte {
+	unsigned int index, sid, vector, dst, dlm, tm, dm;
+};
+
+/*
+ * Entry INDEX of the interrupt remapping table as the last VT-d IOMMU dump
+ * (Xen's 'V' debug key: "Interrupt remapping table ..." then one
+ * "R:  IIII:  SVT SQ SID V AVL FPD DST DLM TM RH DM P" line per present
+ * entry) in TEXT shows it.  0 and *out filled, or -1 when the last dump has
+ * no such entry (or TEXT has no dump).
+ */
+int console_find_irte(const char *text, unsigned int index, struct console_irte *out);
+
 #endif

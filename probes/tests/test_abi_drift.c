@@ -104,17 +104,29 @@ static void lines_insert(struct lines *l, size_t at, const char *s)
 	l->n++;
 }
 
-/* Remove the last line equal to s; its index, or -1 if none. */
-static long lines_remove(struct lines *l, const char *s)
+/* The first line equal to s at or after from, else the last one; -1 if none. */
+static long lines_find(const struct lines *l, const char *s, size_t from)
 {
-	for (size_t i = l->n; i-- > 0;)
-		if (!strcmp(l->v[i], s)) {
-			free(l->v[i]);
-			memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
-			l->n--;
+	for (size_t i = from; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
 			return (long)i;
-		}
+	for (size_t i = l->n; i-- > 0;)
+		if (!strcmp(l->v[i], s))
+			return (long)i;
 	return -1;
+}
+
+/* Remove the line lines_find() finds; its index, or -1 if none. */
+static long lines_remove(struct lines *l, const char *s, size_t from)
+{
+	long i = lines_find(l, s, from);
+
+	if (i >= 0) {
+		free(l->v[i]);
+		memmove(&l->v[i], &l->v[i + 1], (l->n - (size_t)i - 1) * sizeof(*l->v));
+		l->n--;
+	}
+	return i;
 }
 
 static char *public_text_from_series(const char *root, int *nr_patches)
@@ -141,9 +153,12 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 		(*nr_patches)++;
 		int wanted = 0;
 		/* Lines a patch adds right after removing one replace it
-		 * in place (a field renamed keeps its position); other added
-		 * lines are appended. */
+		 * in place (a field renamed keeps its position); lines added
+		 * after a context line the series added go right after it (a
+		 * field appended to a struct stays in it), searched from the
+		 * hunk's previous line on; other added lines are appended. */
 		long at = -1;
+		size_t cur = 0;
 		char *psave = NULL;
 		for (char *l = strtok_r(patch, "\n", &psave); l;
 		     l = strtok_r(NULL, "\n", &psave)) {
@@ -157,15 +172,26 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 					wanted = 0;
 				continue;
 			}
-			if (wanted && l[0] == '+') {
+			if (!strncmp(l, "@@", 2)) {
+				at = -1;
+				cur = 0;
+			} else if (wanted && l[0] == '+') {
 				if (at >= 0)
 					lines_insert(&added, (size_t)at++, l + 1);
 				else
 					lines_insert(&added, added.n, l + 1);
+				cur = at >= 0 ? (size_t)at : added.n;
 			} else if (wanted && l[0] == '-') {
-				long i = lines_remove(&added, l + 1);
+				long i = lines_remove(&added, l + 1, cur);
 				if (i >= 0 && at < 0)
 					at = i;
+				if (i >= 0)
+					cur = (size_t)i;
+			} else if (wanted && l[0] == ' ') {
+				long i = lines_find(&added, l + 1, cur);
+				at = i >= 0 ? i + 1 : -1;
+				if (i >= 0)
+					cur = (size_t)i + 1;
 			} else {
 				at = -1;
 			}
@@ -591,7 +617,7 @@ static const struct compiled_field compiled_fields[] = {
 	F(xen_sysctl_ipibench_cpu, irqs),
 	F(xen_sysctl_ipibench_cpu, ipis),
 	F(xen_sysctl_ipibench_cpu, vectors),
-	F(xen_sysctl_ipibench_cpu, pad),
+	F(xen_sysctl_ipibench_cpu, dev_irqs),
 	F(xen_sysctl_ipibench_info, genapic),
 	F(xen_sysctl_ipibench_info, nr_cpu_ids),
 	F(xen_sysctl_ipibench_info, online_cpus),
@@ -608,6 +634,10 @@ static const struct compiled_field compiled_fields[] = {
 	F(xen_sysctl_ipibench_info, max_samples),
 	F(xen_sysctl_ipibench_info, idle_timeout_ms),
 	F(xen_sysctl_ipibench_info, run_live),
+	F(xen_sysctl_ipibench_info, dev_sbdf),
+	F(xen_sysctl_ipibench_info, dev_irte),
+	F(xen_sysctl_ipibench_info, dev_msi_addr),
+	F(xen_sysctl_ipibench_info, dev_msi_data),
 	F(xen_sysctl_ipibench_info, pad),
 	F(xen_sysctl_ipibench, run_id),
 	F(xen_sysctl_ipibench, op),
@@ -661,6 +691,7 @@ static const struct { const char *name; long long value; } compiled_defs[] = {
 	D(XEN_SYSCTL_IPIBENCH_MAX_CPUS),
 	D(XEN_SYSCTL_IPIBENCH_PATH_GENAPIC),
 	D(XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND),
+	D(XEN_SYSCTL_IPIBENCH_PATH_MSI), D(XEN_SYSCTL_IPIBENCH_PATH_REMAPPED),
 	D(XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT),
 	D(XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND),
 	D(XEN_SYSCTL_IPIBENCH_SAMPLE_LOOP),

@@ -177,6 +177,26 @@ int hvbench_query_raw(struct hvbench *hb,
 	return 0;
 }
 
+/*
+ * The test device irq_delivery rings: null without one; else its SBDF, the
+ * interrupt remapping entry of its MSI (-1: not remapped) and the MSI
+ * address and data the device itself sends.
+ */
+static json_t *device_json(const struct xen_sysctl_ipibench_info *info)
+{
+	char sbdf[16];
+	uint32_t s = info->dev_sbdf;
+
+	if (s == UINT32_MAX)
+		return json_null();
+	snprintf(sbdf, sizeof(sbdf), "%04x:%02x:%02x.%u", s >> 16, (s >> 8) & 0xff,
+		 (s >> 3) & 0x1f, s & 7);
+	return json_pack("{s:s, s:i, s:I, s:I}", "sbdf", sbdf,
+			 "irte", info->dev_irte == UINT32_MAX ? -1 : (int)info->dev_irte,
+			 "msi_address", (json_int_t)info->dev_msi_addr,
+			 "msi_data", (json_int_t)info->dev_msi_data);
+}
+
 int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 {
 	const struct xen_sysctl_ipibench_info *info;
@@ -213,6 +233,7 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 	json_object_set_new(q, "max_samples", json_integer(info->max_samples));
 	json_object_set_new(q, "idle_timeout_ms", json_integer(info->idle_timeout_ms));
 	json_object_set_new(q, "run_live", json_boolean(info->run_live));
+	json_object_set_new(q, "test_device", device_json(info));
 	for (unsigned int c = 0; c < nr; c++) {
 		json_t *o = json_object();
 		json_object_set_new(o, "cpu", json_integer(c));
@@ -225,6 +246,7 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		json_object_set_new(o, "irqs", json_integer((json_int_t)cpus[c].irqs));
 		json_object_set_new(o, "ipis", json_integer((json_int_t)cpus[c].ipis));
 		json_object_set_new(o, "free_vectors", json_integer(cpus[c].vectors));
+		json_object_set_new(o, "dev_irqs", json_integer(cpus[c].dev_irqs));
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(q, "cpus", arr);
@@ -348,8 +370,19 @@ static json_t *mask_json(const uint8_t *bits, unsigned int nr_bits)
 	return a;
 }
 
-static void refused(json_t *result, int e, const char *what, char *err,
-		    size_t errlen)
+/*
+ * What an errno means, when Xen's name is not enough: ENODEV for a chosen
+ * send routine is an xAPIC host.  A workload explains its own refusals.
+ */
+static const char *refusal_hint(const struct hvbench_req *req, int e)
+{
+	if (e == ENODEV && !req->sender && !req->nsenders)
+		return "";
+	return hvbench_errno_hint(e);
+}
+
+static void refused(json_t *result, int e, const struct hvbench_req *req, const char *what,
+		    char *err, size_t errlen)
 {
 	json_t *r = json_object();
 
@@ -363,7 +396,7 @@ static void refused(json_t *result, int e, const char *what, char *err,
 		snprintf(err, errlen, "%s", HVBENCH_ABSENT);
 	else
 		snprintf(err, errlen, "hypervisor refused %s: %s (%s)%s", what,
-			 hvbench_errno_name(e), strerror(e), hvbench_errno_hint(e));
+			 hvbench_errno_name(e), strerror(e), refusal_hint(req, e));
 }
 
 int hvbench_absent(int e)
@@ -553,7 +586,7 @@ static unsigned int pair_order(uint32_t seed, uint32_t pair)
 /* What the runs of one workload add up. */
 struct run_acc {
 	unsigned int nr_cpus;
-	uint64_t *irqs, *ipis;
+	uint64_t *irqs, *ipis, *dev_irqs;
 	uint32_t *vectors;
 	json_t *cycles, *ns, *icr, *who, *send;
 	uint64_t icr_total, sent, received, ops;
@@ -598,7 +631,7 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 		memcpy(hb->mask, bits, MASK_BYTES);
 		e = call_chunk(hb, &op, hb->info->idle_timeout_ms);
 		if (e) {
-			refused(result, e, first ? "run" : "continue", err, errlen);
+			refused(result, e, req, first ? "run" : "continue", err, errlen);
 			return -1;
 		}
 		first = 0;
@@ -613,7 +646,7 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 		};
 		e = hvbench_call(hb, &f);
 		if (e) {
-			refused(result, e, "fetch", err, errlen);
+			refused(result, e, req, "fetch", err, errlen);
 			return -1;
 		}
 		if ((!req->loop && f.done > hb->max_samples) ||
@@ -721,7 +754,7 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		return -1;
 	e = hvbench_query_raw(hb, &info, &cpus, &nr_cpus);
 	if (e) {
-		refused(result, e, "query", err, errlen);
+		refused(result, e, req, "query", err, errlen);
 		goto out;
 	}
 	for (unsigned int c = 0; c < nr_cpus; c++)
@@ -742,13 +775,18 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	a.irqs = calloc(nr_cpus, sizeof(*a.irqs));
 	a.ipis = calloc(nr_cpus, sizeof(*a.ipis));
 	a.vectors = calloc(nr_cpus, sizeof(*a.vectors));
+	a.dev_irqs = calloc(nr_cpus, sizeof(*a.dev_irqs));
+	/* Since boot, for the run's delta below (the chunks' own deltas miss
+	 * an interrupt that arrives between two chunks). */
+	for (unsigned int c = 0; a.dev_irqs && c < nr_cpus; c++)
+		a.dev_irqs[c] = cpus[c].dev_irqs;
 	a.cycles = json_array();
 	a.ns = json_array();
 	a.icr = json_array();
 	a.who = json_array();
 	a.send = json_array();
 	loops = json_array();
-	if (!a.irqs || !a.ipis || !a.vectors) {
+	if (!a.irqs || !a.ipis || !a.vectors || !a.dev_irqs) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -824,6 +862,27 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	for (unsigned int c = 0; c < nr_cpus; c++)
 		json_array_append_new(arr, json_integer((json_int_t)a.ipis[c]));
 	json_object_set_new(cnt, "ipis_per_cpu", arr);
+	if (path & XEN_SYSCTL_IPIBENCH_PATH_MSI) {
+		unsigned int nr_now;
+
+		/* How the interrupt travelled. */
+		json_object_set_new(result, "delivery",
+			json_string(path & XEN_SYSCTL_IPIBENCH_PATH_REMAPPED ? "msi-remapped" : "msi"));
+		/* After the run: the device's MSI, and Xen's own count of its
+		 * interrupts per CPU over the run (apart from samples.cpu; a CPU
+		 * that went offline meanwhile counts from 0: left out). */
+		if (!hvbench_query_raw(hb, &info, &cpus, &nr_now)) {
+			json_object_set_new(result, "test_device", device_json(info));
+			arr = json_array();
+			for (unsigned int c = 0; c < nr_cpus; c++) {
+				uint64_t now = c < nr_now ? cpus[c].dev_irqs : 0;
+
+				json_array_append_new(arr, json_integer(now >= a.dev_irqs[c] ?
+					(json_int_t)(now - a.dev_irqs[c]) : 0));
+			}
+			json_object_set_new(cnt, "dev_irqs_per_cpu", arr);
+		}
+	}
 	if (req->totals) {
 		req->totals->result = a.result_vectors;
 		req->totals->status = status;
@@ -857,6 +916,7 @@ out:
 	free(a.irqs);
 	free(a.ipis);
 	free(a.vectors);
+	free(a.dev_irqs);
 	hvbench_close(hb);
 	return rc;
 }

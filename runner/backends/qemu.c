@@ -53,6 +53,10 @@ static const struct host_setting qemu_settings[] = {
 	/* The value is recorded: what an emulated time is made of depends on it. */
 	{ "tcg", HS_CHOICE, HS_FIELD(struct qemu_settings, tcg), 0, 0, tcg_threadings,
 	  TCG_DEFAULT, "QEMU's TCG threading", "tcg_threading" },
+	/* Recorded: whether irq_delivery could run at all. */
+	{ "test_device", HS_BOOL, HS_FIELD(struct qemu_settings, test_device), 0, 0, NULL, "true",
+	  "attach QEMU's edu PCI device, the test device irq_delivery rings (false: "
+	  "irq_delivery is refused with ENODEV)", "test_device" },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -104,6 +108,9 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	ARG("-machine"); ARG("q35,kernel-irqchip=split");
 	ARG("-cpu"); ARG("qemu64,+x2apic");
 	ARG("-device"); ARG("intel-iommu,intremap=on,eim=on");
+	if (q->test_device) {
+		ARG("-device"); ARG(QEMU_TEST_DEVICE);
+	}
 	ARG("-smp");
 	if (o->topo) {
 		/* QEMU numbers the APIC IDs by the levels (topology/topology.h);

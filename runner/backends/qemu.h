@@ -17,6 +17,7 @@ struct qemu_settings {
 	unsigned int disk_mb;    /* [host] disk_mb: > 0 attaches a scratch virtio disk */
 	char tcg[8];             /* [host] tcg: TCG threading, multi | single */
 	char cmdline[512];       /* [host] cmdline: appended to Xen's command line */
+	int test_device;         /* [host] test_device: attach QEMU_TEST_DEVICE */
 	/*
 	 * Not [host] keys: ipibench boot's --xen, --kernel, --initrd and
 	 * --qemu.  NULL: the built images (host_paths_default()) and
@@ -46,6 +47,14 @@ extern const struct host_backend_ops backend_qemu;
 #define QEMU_MAX_ARGS 64
 #define QEMU_ARG_BUFS 16
 #define QEMU_ARG_LEN 1024
+
+/*
+ * The test device Xen takes for irq_delivery (hv-patch's ipibench-dev.c):
+ * QEMU's edu, PCI 1234:11e8, on q35's root bus; its MSI goes through the
+ * intel-iommu's interrupt remapping.  Left out with [host] test_device =
+ * false (boot --no-test-device).
+ */
+#define QEMU_TEST_DEVICE "edu,bus=pcie.0"
 
 /*
  * QEMU's argv (NULL-terminated) for O (o->settings: a struct

@@ -200,12 +200,64 @@ static void test_agent_console_unbuffered(void **s)
 	expect_written_while_running(pid, log);
 }
 
+/* The device's IRTE from Xen's VT-d dump ('V'), the last dump winning
+ * (lines in the exact format of vtd_dump_iommu_info()). */
+static void test_find_irte(void **s)
+{
+	static const char two_dumps[] =
+		"(XEN) [    9.000000] iommu 0: nr_pt_levels = 4.\n"
+		"(XEN) [    9.000000]   Interrupt Remapping: supported and enabled.\n"
+		"(XEN) [    9.000000]   Interrupt remapping table (nr_entry=0x10000. Only dump P=1 entries here):\n"
+		"(XEN) [    9.000000] R means remapped format, P means posted format.\n"
+		"(XEN) [    9.000000] R:       SVT  SQ   SID  V  AVL FPD      DST DLM TM RH DM P\n"
+		"(XEN) [    9.000000] P:       SVT  SQ   SID  V  AVL FPD              PDA  URG P\n"
+		"(XEN) [    9.000000] R:  0000:  1   0  f0ff 38    0   0 00000000   1  0  0  1 1\n"
+		"(XEN) [    9.000000] R:  0018:  1   0  0018 41    0   0 00000002   0  0  0  0 1\n"
+		"(XEN) [    9.000000] iommu 0: nr_pt_levels = 4.\n"
+		"(XEN) [    9.000000]   Interrupt Remapping: supported and enabled.\n"
+		"(XEN) [    9.000000]   Interrupt remapping table (nr_entry=0x10000. Only dump P=1 entries here):\n"
+		"(XEN) [    9.000000] R means remapped format, P means posted format.\n"
+		"(XEN) [    9.000000] R:       SVT  SQ   SID  V  AVL FPD      DST DLM TM RH DM P\n"
+		"(XEN) [    9.000000] P:       SVT  SQ   SID  V  AVL FPD              PDA  URG P\n"
+		"(XEN) [    9.000000] R:  0018:  1   0  0018 29    0   0 00010020   1  0  0  1 1\n"
+		"(XEN) [    9.000000] \n";
+	static const char other_iommu[] =
+		"(XEN) [    9.000000] iommu 0: nr_pt_levels = 4.\n"
+		"(XEN) [    9.000000]   Interrupt Remapping: supported and enabled.\n"
+		"(XEN) [    9.000000]   Interrupt remapping table (nr_entry=0x10000. Only dump P=1 entries here):\n"
+		"(XEN) [    9.000000] R means remapped format, P means posted format.\n"
+		"(XEN) [    9.000000] R:       SVT  SQ   SID  V  AVL FPD      DST DLM TM RH DM P\n"
+		"(XEN) [    9.000000] P:       SVT  SQ   SID  V  AVL FPD              PDA  URG P\n"
+		"(XEN) [    9.000000] R:  0017:  1   0  0018 29    0   0 00000005   0  0  0  0 1\n"
+		"(XEN) [    9.000000] iommu 1: nr_pt_levels = 4.\n"
+		"(XEN) [    9.000000] R:  0018:  1   0  0018 29    0   0 00000005   0  0  0  0 1\n";
+	struct console_irte e;
+
+	(void)s;
+	assert_int_equal(console_find_irte(two_dumps, 0x18, &e), 0);
+	assert_int_equal(e.index, 0x18);
+	assert_int_equal(e.dst, 0x00010020);   /* the second dump's entry */
+	assert_int_equal(e.vector, 0x29);
+	assert_int_equal(e.sid, 0x18);
+	assert_int_equal(e.dm, 1);
+	assert_int_equal(e.dlm, 1);
+	assert_int_equal(console_find_irte(two_dumps, 0, &e), -1);  /* only in the first */
+	/* The entry of another IOMMU's table is not this one's. */
+	assert_int_equal(console_find_irte(other_iommu, 0x18, &e), -1);
+	assert_int_equal(console_find_irte(other_iommu, 0x17, &e), 0);
+	assert_int_equal(e.dst, 5);
+	assert_int_equal(console_find_irte("(XEN) R:  0018:  1   0  0018 29    0   0 00000005   0  0  0  0 1\n",
+					   0x18, &e), -1);            /* no dump header */
+	assert_int_equal(console_find_irte("", 0, &e), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_genapic),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_agent_lines),
+		cmocka_unit_test(test_find_irte),
 		cmocka_unit_test_setup_teardown(test_qemu_console_unbuffered, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_agent_console_unbuffered, tu_setup, tu_teardown),
 	};

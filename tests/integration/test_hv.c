@@ -3,10 +3,11 @@
  * and 8), all three modes in one `ipibench run`: the ICR writes each mode
  * implies, flush_tlb_all with per-iteration samples, loop timing (R loops
  * of N calls), paired physical/cluster send routines in one boot and their
- * ICR writes, vector capacity, where a device interrupt bound to one CPU
- * is handled, and the refusal of invalid requests with the host still
- * working afterwards; then an xAPIC boot, where the x2APIC send routines
- * are refused with ENODEV.
+ * ICR writes, vector capacity, where the test device's MSI bound to one
+ * CPU is handled and that it went through the IOMMU's remapping table, and
+ * the refusal of invalid requests with the host still working afterwards;
+ * then an xAPIC boot without the test device, where the x2APIC send
+ * routines and irq_delivery are refused with ENODEV.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -262,14 +263,14 @@ static void test_xapic_refuses_senders(void **s)
 	json_error_t je;
 	json_t *a, *w;
 	size_t i;
-	int refusals = 0, refused = 0, loop = 0;
+	int refusals = 0, refused = 0, loop = 0, nodev = 0;
 
 	(void)s;
 	system("rm -rf " OUT "-xapic");
 	/* Xen stays off x2APIC, so the mode check fails: the agent's results
 	 * are what this test reads. */
 	itest_run(&o, (const char *[]){ "boot", "--mode", "physical", "--cpus", "4",
-					 "--cmdline", "x2apic=false",
+					 "--cmdline", "x2apic=false", "--no-test-device",
 					 "--job", "tests/integration/data/xapic-job.json",
 					 "--out", OUT "-xapic", NULL });
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
@@ -303,10 +304,20 @@ static void test_xapic_refuses_senders(void **s)
 			assert_string_equal(json_string_value(json_object_get(w, "status")), "ok");
 			check_loops(w, 5, 2);
 			loop = 1;
+		} else if (!strcmp(name, "no-device")) {
+			/* Booted without the test device: refused, and said why. */
+			assert_string_equal(json_string_value(json_object_get(w, "status")), "failed");
+			assert_string_equal(json_string_value(json_object_get(
+				json_object_get(w, "refused"), "name")), "ENODEV");
+			assert_non_null(strstr(json_string_value(json_object_get(w, "error")),
+					       "irq_delivery: the hypervisor has no test device"));
+			nodev = 1;
 		}
 	}
 	assert_int_equal(refusals, 2);
-	assert_true(refused && loop);
+	assert_true(refused && loop && nodev);
+	/* The query says there is none. */
+	assert_true(json_is_null(json_object_get(json_object_get(a, "hv"), "test_device")));
 	json_decref(a);
 }
 
@@ -325,24 +336,98 @@ static void test_vector_capacity(void **s)
 	assert_true(mixed >= 10 * cluster);
 }
 
+/* Every one of N interrupts on CPU 'cpu', by the samples and by Xen's count. */
+static void check_all_on(const char *mode, const char *name, int cpu, json_int_t n)
+{
+	json_t *w = wl(mode, name), *cnt = json_object_get(w, "counters");
+	const char *keys[] = { "handled_per_cpu", "dev_irqs_per_cpu" };
+
+	assert_string_equal(json_string_value(json_object_get(w, "delivery")), "msi-remapped");
+	for (int k = 0; k < 2; k++) {
+		json_t *h = json_object_get(cnt, keys[k]), *v;
+		json_int_t total = 0, on = json_integer_value(json_array_get(h, (size_t)cpu));
+		size_t i;
+
+		assert_true(json_array_size(h) >= 40);
+		json_array_foreach(h, i, v)
+			total += json_integer_value(v);
+		print_message("%s/%s: %s: %lld of %lld on CPU %d\n", mode, name, keys[k],
+			      (long long)on, (long long)total, cpu);
+		assert_int_equal(total, n);
+		assert_int_equal(on, n);
+	}
+}
+
 static void test_irq_bound_to_one_cpu(void **s)
 {
 	(void)s;
 	for (int m = 0; m < 3; m++) {
-		json_t *h = json_object_get(json_object_get(wl(modes[m], "irq5"), "counters"),
-					    "handled_per_cpu");
-		json_int_t total = 0, on5 = json_integer_value(json_array_get(h, 5));
-		json_t *v;
-		size_t i;
-
-		json_array_foreach(h, i, v)
-			total += json_integer_value(v);
-		print_message("%s: interrupt bound to CPU 5 handled %lld of %lld times there\n",
-			      modes[m], (long long)on5, (long long)total);
-		assert_int_equal(total, 50);
-		if (m != 1)   /* physical and mixed address CPU 5 alone */
-			assert_int_equal(on5, 50);
+		check_all_on(modes[m], "irq5", 5, 50);
+		check_all_on(modes[m], "irq20", 20, 50);
 	}
+}
+
+/*
+ * The device's MSI went through the interrupt remapping table: what the
+ * device sends is a VT-d remappable-format handle (address bit 4) naming
+ * its IRTE, the same for both bindings, while the IRTE itself (Xen's 'V'
+ * dump) holds the bound CPU as the mode addresses external interrupts:
+ * its APIC ID (physical destination) or its x2APIC logical ID.
+ */
+static void test_irq_remapped(void **s)
+{
+	(void)s;
+	for (int m = 0; m < 3; m++) {
+		json_t *q = json_object_get(wl(modes[m], "query"), "query");
+
+		if (!q)
+			q = json_object_get(run_of(modes[m]), "hv");
+		json_t *cpus = json_object_get(q, "cpus");
+		int logical = !strcmp(json_string_value(json_object_get(q, "int_dest_mode")),
+				      "logical");
+		json_int_t addr0 = -1, irte0 = -1;
+		const char *names[] = { "irq5", "irq20" };
+		const int bound[] = { 5, 20 };
+
+		assert_non_null(json_object_get(q, "test_device"));
+		for (int k = 0; k < 2; k++) {
+			json_t *w = wl(modes[m], names[k]);
+			json_t *dev = json_object_get(w, "test_device");
+			json_t *e = json_object_get(w, "irte");
+			json_t *c = json_array_get(cpus, (size_t)bound[k]);
+			json_int_t addr = json_integer_value(json_object_get(dev, "msi_address"));
+			json_int_t irte = json_integer_value(json_object_get(dev, "irte"));
+			json_int_t want = json_integer_value(json_object_get(c,
+						logical ? "logical_id" : "apic_id"));
+
+			assert_non_null(e);
+			print_message("%s/%s: MSI address %#llx, IRTE %lld: dst %#llx (%s), "
+				      "CPU %d's %s ID %#llx\n", modes[m], names[k],
+				      (unsigned long long)addr, (long long)irte,
+				      (unsigned long long)json_integer_value(json_object_get(e, "dst")),
+				      json_string_value(json_object_get(e, "dm")), bound[k],
+				      logical ? "logical" : "APIC", (unsigned long long)want);
+			assert_true(irte >= 0);
+			assert_int_equal(addr & 0xfff00000, 0xfee00000);
+			assert_true(addr & 0x10);                       /* remappable format */
+			assert_int_equal(((addr >> 5) & 0x7fff) | (((addr >> 2) & 1) << 15), irte);
+			assert_int_equal(json_integer_value(json_object_get(e, "index")), irte);
+			assert_int_equal(json_integer_value(json_object_get(e, "dst")), want);
+			assert_string_equal(json_string_value(json_object_get(e, "dm")),
+					    logical ? "logical" : "physical");
+			assert_string_equal(json_string_value(json_object_get(e, "trigger")), "edge");
+			if (k) {
+				/* Rebinding rewrote the IRTE, not the device. */
+				assert_int_equal(addr, addr0);
+				assert_int_equal(irte, irte0);
+			}
+			addr0 = addr;
+			irte0 = irte;
+		}
+	}
+	/* The run says the emulator had it. */
+	assert_true(json_is_true(json_object_get(json_object_get(results, "host"),
+						 "test_device")));
 }
 
 static void test_refusals(void **s)
@@ -374,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_single_sender),
 		cmocka_unit_test(test_vector_capacity),
 		cmocka_unit_test(test_irq_bound_to_one_cpu),
+		cmocka_unit_test(test_irq_remapped),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_xapic_refuses_senders),
 	};

@@ -117,6 +117,9 @@ struct ipibench_trc_icr_write {
 
 #define XEN_SYSCTL_IPIBENCH_PATH_GENAPIC     (1U << 0)
 #define XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND   (1U << 1)
+/* irq_delivery: the test device's MSI (through an IRTE: REMAPPED). */
+#define XEN_SYSCTL_IPIBENCH_PATH_MSI         (1U << 2)
+#define XEN_SYSCTL_IPIBENCH_PATH_REMAPPED    (1U << 3)
 
 #define XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT     (1U << 0)
 
@@ -144,7 +147,8 @@ struct xen_sysctl_ipibench_cpu {
 	ipibench_u64 ipis;      /* IPIs taken: likewise */
 	uint32_t vectors;       /* query: free dynamic vectors on the CPU; */
 				/* fetch: vector_capacity vectors on it */
-	uint32_t pad;
+	uint32_t dev_irqs;      /* test device interrupts: since boot (query), */
+				/* in the chunk (fetch) */
 };
 
 struct xen_sysctl_ipibench_info {
@@ -164,6 +168,10 @@ struct xen_sysctl_ipibench_info {
 	uint32_t max_samples;       /* samples a fetch may return */
 	uint32_t idle_timeout_ms;   /* a run idle this long is abandoned */
 	uint32_t run_live;          /* 1 while some caller's run is live */
+	uint32_t dev_sbdf;      /* the test device irq_delivery rings, ~0: none */
+	uint32_t dev_irte;      /* its MSI's interrupt remapping entry, ~0: none */
+	uint32_t dev_msi_addr;  /* MSI address (low 32 bits) in the device */
+	uint32_t dev_msi_data;  /* MSI data in the device */
 	uint32_t pad;
 };
 

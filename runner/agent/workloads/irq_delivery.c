@@ -10,6 +10,6 @@ static const struct wl_param params[] = {
 
 const struct wl_type wl_irq_delivery = {
 	.type = "irq_delivery",
-	.help = "a device IRQ through the mode's routing, raised N times",
+	.help = "the test device's MSI (remapped by the IOMMU) bound to mask, raised N times",
 	.params = params,
 };

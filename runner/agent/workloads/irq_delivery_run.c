@@ -1,13 +1,52 @@
 /*
- * irq_delivery: an IRQ set up through Xen's external-interrupt path
- * (vector from vector_allocation_cpumask(), destination from
- * cpu_mask_to_apicid() with the mode's int_dest_mode and
- * int_delivery_mode, as MSI routing gets them) with its affinity set to
- * 'mask', raised iterations times from 'cpu'.  samples.cpu says which CPU
- * handled each one; counters.handled_per_cpu sums them.  Params and their
- * defaults (iterations 1000, as every config run has had): irq_delivery.c.
+ * irq_delivery: the hypervisor's test device (a PCI device Xen owns, QEMU's
+ * edu) has its MSI bound to 'mask' through the IRQ's set_affinity (with
+ * interrupt remapping: an IRTE update), and is rung iterations times from
+ * 'cpu' by an MMIO write; each sample waits until the handler ran.
+ * samples.cpu says which CPU handled each one; counters.handled_per_cpu
+ * sums them, counters.dev_irqs_per_cpu is Xen's own count of the device's
+ * interrupts per CPU; "delivery" is msi-remapped or msi, and "test_device"
+ * the device's SBDF, IRTE index and MSI message after the run, "irte" that
+ * entry as the IOMMU holds it (destination, vector).  Without a test
+ * device Xen refuses with ENODEV.  Params and their defaults (iterations
+ * 1000, as every config run has had): irq_delivery.c.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "runner/agent/hvbench.h"
+#include "runner/console.h"
+
+/*
+ * result["irte"]: the device's interrupt remapping table entry as Xen's
+ * VT-d dump ('V' debug key, read back from the console ring) shows it after
+ * the run: where the IOMMU sends the device's MSI.  Absent when the MSI is
+ * not remapped or the dump has no such entry (another IOMMU than VT-d).
+ */
+static void irte_from_dump(struct agent_ctx *ctx, json_t *result)
+{
+	json_t *irte = json_object_get(json_object_get(result, "test_device"), "irte");
+	unsigned int size = 1 << 20;
+	struct console_irte e;
+	char *buf;
+
+	if (!json_is_integer(irte) || json_integer_value(irte) < 0 ||
+	    xc_send_debug_keys(ctx->xch, "V"))
+		return;
+	buf = calloc(1, size + 1);
+	if (buf && xc_readconsolering(ctx->xch, buf, &size, 0, 0, NULL) == 0) {
+		buf[size] = '\0';
+		if (!console_find_irte(buf, (unsigned int)json_integer_value(irte), &e))
+			json_object_set_new(result, "irte", json_pack(
+				"{s:I, s:I, s:I, s:s, s:s, s:s}",
+				"index", (json_int_t)e.index, "dst", (json_int_t)e.dst,
+				"vector", (json_int_t)e.vector,
+				"dm", e.dm ? "logical" : "physical",
+				"dlm", e.dlm == 1 ? "lowest" : e.dlm ? "other" : "fixed",
+				"trigger", e.tm ? "level" : "edge"));
+	}
+	free(buf);
+}
 
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	       char *err, size_t errlen)
@@ -24,8 +63,16 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 
 	req.iterations = hvbench_uint(params, "iterations");
 	req.cpu = hvbench_uint(params, "cpu");
-	if (hvbench_run(ctx, &req, result, err, errlen))
+	if (hvbench_run(ctx, &req, result, err, errlen)) {
+		const char *e = json_string_value(json_object_get(
+			json_object_get(result, "refused"), "name"));
+
+		if (e && !strcmp(e, "ENODEV"))
+			snprintf(err, errlen, "irq_delivery: the hypervisor has no test device "
+				 "(ENODEV): boot it with a PCI 1234:11e8 (QEMU -device edu; "
+				 "the qemu backend's [host] test_device)");
 		return -1;
+	}
 	/* counters.handled_per_cpu: samples.cpu summed per CPU. */
 	cnt = json_object_get(result, "counters");
 	nr_cpus = json_array_size(json_object_get(cnt, "irqs_per_cpu"));
@@ -43,6 +90,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		json_integer_set(n, json_integer_value(n) + 1);
 	}
 	json_object_set_new(cnt, "handled_per_cpu", handled);
+	irte_from_dump(ctx, result);
 	return 0;
 }
 

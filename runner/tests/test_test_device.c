@@ -1,0 +1,126 @@
+/*
+ * irq_delivery's test device on the embedded host: the [host] test_device
+ * key and the qemu backend's command line (QEMU_TEST_DEVICE, on by
+ * default, left out on request).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "runner/backends/qemu.h"
+#include "runner/config.h"
+#include "runner/hostopts.h"
+
+/* The qemu backend's settings of a loaded config. */
+#define QS(c) ((const struct qemu_settings *)(c)->host.settings)
+
+static const char rest[] = "[matrix]\nmodes = mixed\n[workload:a]\ntype = irq_delivery\n";
+
+static int load_host(const char *host, struct config *c, char *err, size_t len)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "[host]\n%s%s", host, rest);
+	err[0] = '\0';
+	return config_load_string("t.ini", text, c, err, len);
+}
+
+static void expect_error(const char *host, const char *msg)
+{
+	struct config c;
+	char err[256];
+
+	assert_int_equal(load_host(host, &c, err, sizeof(err)), -1);
+	if (strcmp(err, msg))
+		fail_msg("expected '%s', got '%s'", msg, err);
+}
+
+static void test_config_key(void **s)
+{
+	struct config c;
+	char err[256];
+
+	(void)s;
+	assert_int_equal(load_host("cpus = 4\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(QS(&c)->test_device, 1);
+	config_free(&c);
+	assert_int_equal(load_host("test_device = false\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(QS(&c)->test_device, 0);
+	config_free(&c);
+	assert_int_equal(load_host("backend = qemu\ntest_device = true\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(QS(&c)->test_device, 1);
+	config_free(&c);
+
+	expect_error("test_device = no\n",
+		     "t.ini:2: test_device = no: expected true or false (attach QEMU's edu PCI "
+		     "device, the test device irq_delivery rings (false: irq_delivery is refused "
+		     "with ENODEV))");
+	expect_error("test_device = \n",
+		     "t.ini:2: test_device = : expected true or false (attach QEMU's edu PCI "
+		     "device, the test device irq_delivery rings (false: irq_delivery is refused "
+		     "with ENODEV))");
+	expect_error("test_device = true\ntest_device = false\n",
+		     "t.ini:3: duplicate key 'test_device' in [host]");
+	/* A real host's devices are its own. */
+	expect_error("backend = local\ntest_device = false\n",
+		     "t.ini:3: test_device = false: a key of the qemu backend, not of backend = local");
+}
+
+/* How often "-device VALUE" is in argv. */
+static int device_count(char **argv, int n, const char *value)
+{
+	int k = 0;
+
+	for (int i = 0; i + 1 < n; i++)
+		if (!strcmp(argv[i], "-device") && !strcmp(argv[i + 1], value))
+			k++;
+	return k;
+}
+
+static void test_command_line(void **s)
+{
+	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
+	char *argv[QEMU_MAX_ARGS];
+	static struct qemu_settings q;
+	struct host_opts o;
+	struct host_result r;
+	int n;
+
+	(void)s;
+	host_settings_defaults(&backend_qemu, &q);
+	host_opts_default(&o, 8);
+	o.settings = &q;
+	o.mode = "physical";
+	o.workdir = "/tmp/w";
+	memset(&r, 0, sizeof(r));
+	n = qemu_build_argv(&o, argv, bufs, &r);
+	assert_true(n > 0 && n < QEMU_MAX_ARGS);
+	assert_string_equal(QEMU_TEST_DEVICE, "edu,bus=pcie.0");
+	assert_int_equal(device_count(argv, n, QEMU_TEST_DEVICE), 1);
+	/* Its MSI is remapped only because the IOMMU is there too. */
+	assert_int_equal(device_count(argv, n, "intel-iommu,intremap=on,eim=on"), 1);
+	/* Xen finds it by its PCI ID: nothing on Xen's command line. */
+	assert_null(strstr(r.xen_cmdline, "ipibench-dev"));
+
+	q.test_device = 0;
+	n = qemu_build_argv(&o, argv, bufs, &r);
+	assert_true(n > 0);
+	assert_int_equal(device_count(argv, n, QEMU_TEST_DEVICE), 0);
+	for (int i = 0; i < n; i++)
+		assert_null(strstr(argv[i], "edu"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_key),
+		cmocka_unit_test(test_command_line),
+	};
+	return cmocka_run_group_tests_name("runner: test device", tests, NULL, NULL);
+}

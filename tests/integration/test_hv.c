@@ -136,7 +136,12 @@ static json_int_t jint(json_t *o, const char *key)
 	return json_integer_value(v);
 }
 
-/* Every loop of w: calls = N, chunks >= 1 (at most N), ns and cycles > 0. */
+/*
+ * Every loop of w: calls = N, ns and cycles > 0, chunks >= 1 and at most
+ * N + 50: a chunk completes a call, or waits at least 20 ms for one still
+ * in flight (carried into the next chunk), which the run's 1 s budget for a
+ * lost call bounds to 50 such chunks.
+ */
 static json_t *check_loops(json_t *w, json_int_t n, size_t nloops)
 {
 	json_t *loops = json_object_get(w, "loops"), *l;
@@ -147,7 +152,7 @@ static json_t *check_loops(json_t *w, json_int_t n, size_t nloops)
 	assert_int_equal(json_array_size(loops), nloops);
 	json_array_foreach(loops, i, l) {
 		assert_int_equal(jint(l, "calls"), n);
-		assert_true(jint(l, "chunks") >= 1 && jint(l, "chunks") <= n);
+		assert_true(jint(l, "chunks") >= 1 && jint(l, "chunks") <= n + 50);
 		assert_true(jint(l, "ns") > 0);
 		assert_true(jint(l, "cycles") > 0);
 		assert_non_null(json_string_value(json_object_get(l, "sender")));

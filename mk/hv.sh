@@ -27,9 +27,10 @@
 #                then BUILT= and, for a tree, SRC_DIR=
 #
 # The series for Xen X.Y is hv-patch/X.Y/ (hv-patch/staging/ for an
-# "-unstable" tree); Xen 4.17's is still hv-patch/series itself until the
-# series is moved.  A version with no series is refused, naming those there
-# are.  No rebuild when the source, the series and this script are
+# "-unstable" tree), its Kconfig fragment hv-patch/X.Y/xen.config or else
+# hv-patch/xen.config; a series still in hv-patch/ itself (the layout
+# before per-version folders) is taken as 4.17's.  A version with no series
+# is refused, naming those there are.  No rebuild when the source, the series and this script are
 # unchanged (their hashes are the first line of build-info).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -87,6 +87,7 @@ struct view {
 	const struct xt_file *f;
 	uint8_t *buf;
 	uint64_t at, len;	/* buf holds file bytes [at, at + len) */
+	uint64_t lim;		/* read no further than this (0: the file's end) */
 };
 
 /* Pointer to the file's bytes at pos, with at least min(need, rest of
@@ -101,7 +102,12 @@ static const uint8_t *view_at(struct view *v, uint64_t pos, uint64_t need, uint6
 		return f->base + pos;
 	}
 	if (pos < v->at || pos + need > v->at + v->len) {
-		got = pread(f->fd, v->buf, SCAN_BUF, (off_t)pos);
+		uint64_t want = SCAN_BUF;
+
+		/* A worker reads its own chunks only, not its neighbours'. */
+		if (v->lim > pos && v->lim - pos < want)
+			want = v->lim - pos;
+		got = pread(f->fd, v->buf, (size_t)want, (off_t)pos);
 		if (got < 0 || ((uint64_t)got < need && pos + (uint64_t)got < f->len)) {
 			/* Reading failed: fall back to the mapping. */
 			*avail = f->len - pos;
@@ -252,6 +258,7 @@ static void work_batch(struct worker *w)
 
 		if (ch->cpu % P->nw != w->k)
 			continue;
+		w->v.lim = end;
 		while (pos < end) {
 			const uint8_t *p, *stop;
 			uint64_t n, left = end - pos;

@@ -37,7 +37,7 @@ echo "bench-trace: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(hyper
 jsons=()
 for f in "${files[@]}"; do
 	name=$(basename "$f" .xt)
-	bytes=$(stat -c %s "$f")
+	bytes=$(stat -L -c %s "$f")
 	n=$runs
 	[ "$bytes" -lt $((64 << 20)) ] && n=$small_runs
 	echo "bench-trace: $f ($bytes bytes, $n runs)" >&2

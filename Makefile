@@ -28,8 +28,8 @@ FUZZ_BINS :=
 
 # Link order: users before the libraries they use.  Include order: probes
 # first, so that its trace reader is the first of FUZZ_BINS.
-COMPONENTS := runner analysis probes safeio
-include probes/probes.mk runner/runner.mk analysis/analysis.mk safeio/safeio.mk
+COMPONENTS := runner analysis probes safeio opts
+include probes/probes.mk runner/runner.mk analysis/analysis.mk safeio/safeio.mk opts/opts.mk
 include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include

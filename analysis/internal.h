@@ -65,9 +65,8 @@ void an_error(const char *cmd, const char *err);
 /* The one way analysis/ fills an error buffer (char err[AN_ERRLEN]): a
  * printf format, cut to AN_ERRLEN - 1 characters. */
 void an_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Usage errors of a command (return 2, its exit status): an unknown
- * option or missing argument arg; no INPUT given. */
-int an_usage_option(const char *cmd, const char *arg);
+/* A command's usage error (returns 2, its exit status): no INPUT given.
+ * (Unknown options and missing arguments: opts_parse().) */
 int an_usage_input(const char *cmd, const char *input);
 /* DIR/FILE written atomically (sio_write_file); a JSON document as
  * jansson prints it with 2-space indents and 12 digits, plus a newline. */

@@ -261,13 +261,6 @@ int mode_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-int an_usage_option(const char *cmd, const char *arg)
-{
-	fprintf(stderr, "ipibench %s: unknown option or missing argument '%s'; see 'ipibench %s --help'\n",
-		cmd, arg, cmd);
-	return 2;
-}
-
 int an_usage_input(const char *cmd, const char *input)
 {
 	fprintf(stderr, "ipibench %s: no input; usage: ipibench %s %s... [-o OUT]\n", cmd, cmd,

@@ -117,7 +117,7 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *nrest, ch
 		const struct opt *o = NULL;
 
 		if (c == HELP || (c == 'h' && !has_short(opts, 'h'))) {
-			cmd->usage(stdout);
+			cmd->usage(stdout, cmd);
 			return 0;
 		}
 		if (c == '?' || c == ':') {

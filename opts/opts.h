@@ -55,7 +55,9 @@ struct opts_cmd {
 	const char *name;       /* "ipibench history": the messages' prefix */
 	const struct opt *opts; /* ended by OPT_END(); --help (and -h, when
 				 * no entry has it) is added */
-	void (*usage)(FILE *f); /* the whole --help; calls opts_help() */
+	/* the whole --help, calling opts_help(f, cmd->opts) for the options */
+	void (*usage)(FILE *f, const struct opts_cmd *cmd);
+	const void *data;       /* the command's, for usage */
 };
 
 /*

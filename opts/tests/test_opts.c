@@ -47,13 +47,13 @@ static const struct opt table[] = {
 	OPT_END(),
 };
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct opts_cmd *cmd)
 {
 	fputs("usage: t [options]\n", f);
-	opts_help(f, table);
+	opts_help(f, cmd->opts);
 }
 
-static const struct opts_cmd cmd = { "ipibench t", table, usage };
+static const struct opts_cmd cmd = { .name = "ipibench t", .opts = table, .usage = usage };
 
 static void reset(void)
 {
@@ -193,7 +193,7 @@ static void short_h_taken(void **state)
 {
 	(void)state;
 	char *w[] = { "ipibench u", "-h", "op", NULL };
-	static const struct opts_cmd hc = { "ipibench u", htable, NULL };
+	static const struct opts_cmd hc = { .name = "ipibench u", .opts = htable };
 	int n;
 	char **rest;
 

@@ -146,7 +146,7 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *nrest, ch
 			int rc = o->cb(o, optarg);
 
 			if (rc)
-				return rc;
+				return rc == OPTS_STOP ? 0 : rc;
 			break;
 		}
 		case OPT_T_END:

@@ -25,8 +25,10 @@ enum opt_type {
 #define OPT_HIDDEN 2    /* taken, but not listed in the help */
 
 struct opt;
-/* 0 to go on; otherwise the command stops with this exit status (the
- * callback said why, or did what the option asks, as --list). */
+/* 0 to go on; OPTS_STOP when the option did all the command is to do (as
+ * --list: exit status 0); otherwise the command stops with this exit
+ * status (the callback said why). */
+#define OPTS_STOP (-2)
 typedef int opt_cb(const struct opt *o, const char *arg);
 
 struct opt {

@@ -35,7 +35,7 @@ static int list(const struct opt *o, const char *arg)
 {
 	(void)arg;
 	*(int *)o->value += 1;
-	return 7;
+	return OPTS_STOP;
 }
 
 static const struct opt table[] = {
@@ -106,7 +106,8 @@ static void callback_status_stops(void **state)
 	int n;
 	char **rest;
 
-	assert_int_equal(parse(w, &n, &rest), 7);
+	/* OPTS_STOP: the option did it all, exit 0. */
+	assert_int_equal(parse(w, &n, &rest), 0);
 	assert_int_equal(limit_calls, 1);
 	assert_false(quiet);	/* nothing after the stop is parsed */
 	assert_int_equal(parse(bad, &n, &rest), 2);

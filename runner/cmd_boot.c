@@ -2,7 +2,6 @@
  * ipibench boot: bring up the patched Xen in one x2APIC mode, let the agent
  * report what it sees, and check that Xen selected the requested driver.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "runner/util.h"
 #include "runner/xenbuild.h"
 #include "runner/wlspec.h"
+#include "opts/opts.h"
 #include "safeio/safeio.h"
 
 /* The options that set one of the qemu backend's [host] keys, by its rules. */
@@ -23,7 +23,7 @@ static const struct { const char *opt, *key; } keyed[] = {
 	{ "mem", "memory" }, { "disk-mb", "disk_mb" }, { "cmdline", "cmdline" }, { "tcg", "tcg" },
 };
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct opts_cmd *cmd)
 {
 	fprintf(f,
 "usage: ipibench boot --mode MODE [--cpus N] [options]\n"
@@ -34,73 +34,55 @@ static void usage(FILE *f)
 "is not the one the mode asks for, or the timeout passes.  QEMU is always\n"
 "stopped before ipibench exits.\n"
 "\n"
-"  --mode M        %s (x2apic-mode=M; default %s)\n"
-"  --cpus N        physical CPUs (default 8)\n"
-"  --maxcpus M     let Xen allow for M-N hotpluggable CPUs (default N)\n"
-"  --timeout S     give up after S seconds (default 240 + 4 per CPU)\n"
-"  --out DIR       keep console.log and agent.json here\n"
-"                  (default BUILD/boot/MODE-NCPUS)\n"
-"  --job FILE      a job (JSON) for the agent to run\n"
-"  --xen BUILD     the hypervisor build: a version name (4.20:\n"
-"                  build/xen-4.20/xen) or a path (default build/xen/xen);\n"
-"                  a mode that build's Xen version has not is refused\n"
-"  --kernel PATH, --initrd PATH, --qemu PATH\n"
-"                  override the built images / emulator\n"
-"  -q, --quiet     no progress lines\n"
+"MODE is %s (x2apic-mode=MODE; default %s).\n"
+"\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT));
+	opts_help(f, cmd->opts);
+	fprintf(f,
 "and the qemu backend's [host] keys, by the rules a config's are checked by\n"
 "(TCG threading multi: a host thread per vCPU; single: one host thread runs\n"
-"the vCPUs in turn):\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT));
+"the vCPUs in turn):\n");
 	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++) {
 		const struct host_setting *s = host_setting_find(backend_qemu.settings, keyed[i].key);
 		char line[512];
 
-		fprintf(f, "  --%-13s [host] %s: %s\n", keyed[i].opt, s->key,
+		fprintf(f, "      --%-19s [host] %s: %s\n", keyed[i].opt, s->key,
 			host_setting_describe(s, line, sizeof(line)));
 	}
 }
 
-/* Option C (of OPTS) sets its [host] key of the qemu backend; 0, or -1 said. */
-static int qemu_key(int c, const struct option *opts, struct qemu_settings *q, const char *v)
+/* --OPT (one of keyed[]) sets its [host] key of the qemu backend in *value. */
+static int opt_qemu_key(const struct opt *o, const char *arg)
 {
-	const char *opt = NULL;
 	char err[256];
 
-	for (const struct option *p = opts; p->name; p++)
-		if (p->val == c)
-			opt = p->name;
-	for (size_t i = 0; opt && i < sizeof(keyed) / sizeof(keyed[0]); i++)
-		if (!strcmp(keyed[i].opt, opt)) {
+	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++)
+		if (!strcmp(keyed[i].opt, o->long_name)) {
 			if (!host_setting_set(host_setting_find(backend_qemu.settings, keyed[i].key),
-					      q, v, err, sizeof(err)))
+					      o->value, arg, err, sizeof(err)))
 				return 0;
-			fprintf(stderr, "ipibench boot: --%s: %s\n", opt, err);
-			return -1;
+			fprintf(stderr, "ipibench boot: --%s: %s\n", o->long_name, err);
+			return 2;
 		}
-	fprintf(stderr, "ipibench boot: --%s is no [host] key\n", opt ? opt : "?");
-	return -1;
+	fprintf(stderr, "ipibench boot: --%s is no [host] key\n", o->long_name);
+	return 2;
 }
+
+/* A whole number into *value (a long), in the range the help of --OPT says. */
+static int opt_count(const struct opt *o, const char *arg)
+{
+	long max = !strcmp(o->long_name, "timeout") ? 86400 : 4096;
+
+	if ((*(long *)o->value = parse_uint(arg, 1, max)) < 0) {
+		fprintf(stderr, "ipibench boot: bad value '%s' for --%s\n", arg, o->long_name);
+		return 2;
+	}
+	return 0;
+}
+
+#define OPT_QEMU_KEY(l, q) { 0, (l), OPT_T_CALLBACK, (q), "V", NULL, opt_qemu_key, OPT_HIDDEN }
 
 int cmd_boot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'n' },
-		{ "maxcpus", required_argument, NULL, 'M' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "job", required_argument, NULL, 'j' },
-		{ "cmdline", required_argument, NULL, 'c' },
-		{ "mem", required_argument, NULL, 'r' },
-		{ "disk-mb", required_argument, NULL, 'd' },
-		{ "xen", required_argument, NULL, 'X' },
-		{ "kernel", required_argument, NULL, 'K' },
-		{ "initrd", required_argument, NULL, 'I' },
-		{ "qemu", required_argument, NULL, 'Q' },
-		{ "tcg", required_argument, NULL, 'T' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct host_opts o;
 	struct host_result r;
 	struct qemu_settings qs, *q = &qs;
@@ -108,44 +90,43 @@ int cmd_boot(int argc, char **argv)
 	struct xen_build xb;
 	long cpus = 8, maxcpus = 0, timeout = 0;
 	char outbuf[4096], jobdst[4096 + 16], err[1024];
-	int c;
+	bool quiet = false;
+	const struct opt opts[] = {
+		OPT_STRING('m', "mode", &o.mode, "MODE", "the x2APIC mode (above)"),
+		OPT_CALLBACK('n', "cpus", &cpus, "N", "physical CPUs (default 8)", opt_count),
+		OPT_CALLBACK(0, "maxcpus", &maxcpus, "M",
+			     "let Xen allow for M-N hotpluggable CPUs (default N)", opt_count),
+		OPT_CALLBACK(0, "timeout", &timeout, "S",
+			     "give up after S seconds (default 240 + 4 per CPU)", opt_count),
+		OPT_STRING(0, "out", &out, "DIR",
+			   "keep console.log and agent.json here\n(default BUILD/boot/MODE-NCPUS)"),
+		OPT_STRING(0, "job", &job, "FILE", "a job (JSON) for the agent to run"),
+		OPT_STRING(0, "xen", &xen, "BUILD",
+			   "the hypervisor build: a version name (4.20:\n"
+			   "build/xen-4.20/xen) or a path (default build/xen/xen);\n"
+			   "a mode that build's Xen version has not is refused"),
+		OPT_STRING(0, "kernel", &q->kernel, "PATH", "override the built dom0 kernel"),
+		OPT_STRING(0, "initrd", &q->initrd, "PATH", "override the built initramfs"),
+		OPT_STRING(0, "qemu", &q->qemu, "PATH", "override the emulator"),
+		OPT_BOOLEAN('q', "quiet", &quiet, "no progress lines"),
+		OPT_QEMU_KEY("cmdline", q),
+		OPT_QEMU_KEY("mem", q),
+		OPT_QEMU_KEY("disk-mb", q),
+		OPT_QEMU_KEY("tcg", q),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = { .name = "ipibench boot", .opts = opts, .usage = usage };
+	char **rest;
+	int nrest, rc;
 
 	host_settings_defaults(&backend_qemu, q);
 	host_opts_default(&o, 8);
 	o.settings = q;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:n:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm': o.mode = optarg; break;
-		case 'n':
-			if ((cpus = parse_uint(optarg, 1, 4096)) < 0)
-				goto bad;
-			break;
-		case 'M':
-			if ((maxcpus = parse_uint(optarg, 1, 4096)) < 0)
-				goto bad;
-			break;
-		case 't':
-			if ((timeout = parse_uint(optarg, 1, 86400)) < 0)
-				goto bad;
-			break;
-		case 'r': case 'd': case 'c': case 'T':
-			if (qemu_key(c, opts, q, optarg))
-				return 2;
-			break;
-		case 'o': out = optarg; break;
-		case 'j': job = optarg; break;
-		case 'X': xen = optarg; break;
-		case 'K': q->kernel = optarg; break;
-		case 'I': q->initrd = optarg; break;
-		case 'Q': q->qemu = optarg; break;
-		case 'q': o.quiet = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ipibench boot: unexpected argument '%s'\n", argv[optind]);
+	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
+		return rc;
+	o.quiet = quiet;
+	if (nrest) {
+		fprintf(stderr, "ipibench boot: unexpected argument '%s'\n", rest[0]);
 		return 2;
 	}
 	if (!(expect = mode_genapic(o.mode))) {
@@ -230,9 +211,4 @@ int cmd_boot(int argc, char **argv)
 		return 1;
 	}
 	return 0;
-bad:
-	for (const struct option *p = opts; p->name; p++)
-		if (p->val == c)
-			fprintf(stderr, "ipibench boot: bad value '%s' for --%s\n", optarg, p->name);
-	return 2;
 }

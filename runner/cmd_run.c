@@ -288,6 +288,24 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 	return rc;
 }
 
+/* The result set SUB of a sweep or a build axis, if it is there, checked
+ * before the first boot: 0, or -1 said. */
+static int check_set(const char *sub)
+{
+	char path[PATH_MAX + 16], err[512];
+	struct results res;
+
+	snprintf(path, sizeof(path), "%s/results.json", sub);
+	if (access(path, F_OK))
+		return 0;
+	if (results_open(&res, sub, err, sizeof(err))) {
+		fprintf(stderr, "ipibench run: %s\n", err);
+		return -1;
+	}
+	results_close(&res);
+	return 0;
+}
+
 /*
  * A sweep ([matrix] cpus = 8, 16, ...) is one result set per CPU count in
  * DIR/cN/, each with as many hotplug CPUs as [host] gives (maxcpus - cpus).
@@ -295,24 +313,14 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int quiet)
 {
 	unsigned int extra = c->host.maxcpus - c->host.cpus;
-	char sub[PATH_MAX], path[PATH_MAX + 16], err[512];
+	char sub[PATH_MAX];
 	int rc = 0;
 
 	/* Every result set already there is checked before the first boot. */
-	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
-		struct results res;
-
-		if (snprintf(sub, sizeof(sub), "%s/c%u", dir, c->matrix.cpus[i]) >= (int)sizeof(sub))
+	for (unsigned int i = 0; i < c->matrix.ncpus; i++)
+		if (snprintf(sub, sizeof(sub), "%s/c%u", dir, c->matrix.cpus[i]) >= (int)sizeof(sub) ||
+		    check_set(sub))
 			return 2;
-		snprintf(path, sizeof(path), "%s/results.json", sub);
-		if (access(path, F_OK))
-			continue;
-		if (results_open(&res, sub, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
-			return 2;
-		}
-		results_close(&res);
-	}
 	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
 		c->host.cpus = c->matrix.cpus[i];
 		c->host.maxcpus = c->host.cpus + extra;
@@ -335,23 +343,13 @@ static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int
  */
 static int run_builds(const char *dir, const char *cfgfile, struct config *c, int quiet)
 {
-	char sub[PATH_MAX], path[PATH_MAX + 16], err[512];
+	char sub[PATH_MAX];
 	int rc = 0;
 
-	for (unsigned int i = 0; i < c->matrix.nxen; i++) {
-		struct results res;
-
-		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >= (int)sizeof(sub))
+	for (unsigned int i = 0; i < c->matrix.nxen; i++)
+		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >=
+		    (int)sizeof(sub) || check_set(sub))
 			return 2;
-		snprintf(path, sizeof(path), "%s/results.json", sub);
-		if (access(path, F_OK))
-			continue;
-		if (results_open(&res, sub, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
-			return 2;
-		}
-		results_close(&res);
-	}
 	for (unsigned int i = 0; i < c->matrix.nxen; i++) {
 		config_use_build(c, i);
 		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >= (int)sizeof(sub))

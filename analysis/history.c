@@ -869,11 +869,7 @@ static int parse_args(struct history *h, int *fail, int argc, char **argv, int *
 	};
 	const struct opts_cmd cmd = { .name = "ipibench history", .opts = opts, .usage = history_usage };
 
-	an_quiet = false;
-	int rc = opts_parse(&cmd, argc, argv, ninputs, inputs);
-	if (rc >= 0)
-		return rc;
-	return *ninputs ? -1 : an_usage_input("history", "RESULTS");
+	return an_parse_args(&cmd, "RESULTS", argc, argv, ninputs, inputs);
 }
 
 /* Read inputs[0..n-1], order the result sets, build the series, apply the

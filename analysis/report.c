@@ -897,11 +897,7 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 	};
 	const struct opts_cmd cmd = { .name = "ipibench report", .opts = opts, .usage = report_usage };
 
-	an_quiet = false;
-	int rc = opts_parse(&cmd, argc, argv, ninputs, inputs);
-	if (rc >= 0)
-		return rc;
-	return *ninputs ? -1 : an_usage_input("report", "INPUT");
+	return an_parse_args(&cmd, "INPUT", argc, argv, ninputs, inputs);
 }
 
 /* Read the inputs and the references, sort the groups into blocks and

@@ -54,6 +54,22 @@ struct analysis {
 };
 
 /*
+ * NAME_analysis over struct tr_NAME, with its counts (records, chunks, an)
+ * where refuse_empty() looks, run by the library's tr_NAME_run() and
+ * tr_NAME_fini(), printed by NAME_json() and NAME_text().
+ */
+#define TR_ANALYSIS(name)								\
+	static int name##_run(void *st, const struct xt_file *f) { return tr_##name##_run(st, f); } \
+	static void name##_fini(void *st) { tr_##name##_fini(st); }			\
+	static const struct analysis name##_analysis = {				\
+		.size = sizeof(struct tr_##name), .run = name##_run, .fini = name##_fini,	\
+		.records = offsetof(struct tr_##name, records),				\
+		.chunks = offsetof(struct tr_##name, chunks),				\
+		.an = offsetof(struct tr_##name, an),					\
+		.json = name##_json, .text = name##_text,				\
+	}
+
+/*
  * A subcommand: each of its files analysed on its own (per_file, through
  * for_each_file()), or fn for one that takes its files together (diff).
  */
@@ -365,15 +381,7 @@ static void summary_text(const char *path, const void *st, const struct topts *o
 	print_anom_line(&s->an);
 }
 
-static int summary_run(void *st, const struct xt_file *f) { return tr_summary_run(st, f); }
-static void summary_fini(void *st) { tr_summary_fini(st); }
-
-static const struct analysis summary_analysis = {
-	.size = sizeof(struct tr_summary), .run = summary_run, .fini = summary_fini,
-	.records = offsetof(struct tr_summary, records),
-	.chunks = offsetof(struct tr_summary, chunks), .an = offsetof(struct tr_summary, an),
-	.json = summary_json, .text = summary_text,
-};
+TR_ANALYSIS(summary);
 
 /* ---- diff ------------------------------------------------------------------- */
 
@@ -734,15 +742,7 @@ static void irq_text(const char *path, const void *st, const struct topts *o)
 	print_anom_line(&q->an);
 }
 
-static int irq_run(void *st, const struct xt_file *f) { return tr_irq_run(st, f); }
-static void irq_fini(void *st) { tr_irq_fini(st); }
-
-static const struct analysis irq_analysis = {
-	.size = sizeof(struct tr_irq), .run = irq_run, .fini = irq_fini,
-	.records = offsetof(struct tr_irq, records),
-	.chunks = offsetof(struct tr_irq, chunks), .an = offsetof(struct tr_irq, an),
-	.json = irq_json, .text = irq_text,
-};
+TR_ANALYSIS(irq);
 
 /* ---- entry --------------------------------------------------------------------- */
 

@@ -88,7 +88,8 @@ $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 
 # The dom0 agent: one static binary against libxen-dev's archives.
 AGENT := $(BUILD)/bin/ipibench-agent
-$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a
+$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a \
+	  $(BUILD)/rel/libopts.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@ (static)")
 	$(Q)$(CC) -static $^ $(agent_LIBS) -o $@

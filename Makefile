@@ -28,8 +28,8 @@ FUZZ_BINS :=
 
 # Link order: users before the libraries they use.  Include order: probes
 # first, so that its trace reader is the first of FUZZ_BINS.
-COMPONENTS := runner analysis probes topology safeio
-include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk
+COMPONENTS := runner analysis probes topology safeio opts
+include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk
 include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include
@@ -89,7 +89,8 @@ $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 
 # The dom0 agent: one static binary against libxen-dev's archives.
 AGENT := $(BUILD)/bin/ipibench-agent
-$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a
+$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a \
+	  $(BUILD)/rel/libopts.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@ (static)")
 	$(Q)$(CC) -static $^ $(agent_LIBS) -o $@

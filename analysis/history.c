@@ -23,13 +23,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "opts/opts.h"
 #include "safeio/safeio.h"
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
@@ -69,15 +69,9 @@ static const char history_help[] =
 	"with one boot per mode are shown, not judged.  A lasting slowdown is\n"
 	"flagged once, at the set where it appeared.\n"
 	"\n"
-	"options:\n"
-	"  -o, --output OUT          output directory (default: history)\n"
-	"  -t, --threshold PCT       regression threshold in percent (default: 5)\n"
-	"      --fail-on-regression[=any|latest]\n"
-	"                            exit 3 when a series regressed: at any result set\n"
-	"                            (any, the default) or at its newest one (latest)\n"
-	"  -l, --link LABEL=HREF     add a link atop index.html (repeatable; e.g. reports)\n"
-	"  -q, --quiet               no progress on stderr\n"
-	"  -h, --help                this help\n"
+	"options:\n";
+
+static const char history_help_tail[] =
 	"\n"
 	"Writes OUT/history.md (also printed), OUT/history.json, OUT/index.html\n"
 	"(every plot with its table) and per host/CPUs/workload a plot\n"
@@ -806,64 +800,76 @@ static int render(struct history *h)
 	return rc;
 }
 
-/* Options into h and *fail (0 no, 1 any, 2 latest).  Returns -1 to go on,
- * else the exit status (0 after --help, 2 on a usage error). */
-static int parse_args(struct history *h, int *fail, int argc, char **argv)
+static void history_usage(FILE *f, const struct opts_cmd *cmd)
 {
-	enum { OPT_FAIL = 256 };
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "fail-on-regression", optional_argument, NULL, OPT_FAIL },
-		{ "link", required_argument, NULL, 'l' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	fputs(history_help, f);
+	opts_help(f, cmd->opts);
+	fputs(history_help_tail, f);
+}
+
+static int opt_threshold(const struct opt *o, const char *arg)
+{
+	double *t = o->value;
 	char *end;
-	an_quiet = false;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:t:l:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': h->out = optarg; break;
-		case 't':
-			h->threshold = strtod(optarg, &end) / 100.0;
-			if (end == optarg || *end || h->threshold < 0) {
-				fprintf(stderr, "ipibench history: --threshold: '%s' is not a percentage >= 0\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case OPT_FAIL:
-			if (!optarg || !strcmp(optarg, "any"))
-				*fail = 1;
-			else if (!strcmp(optarg, "latest"))
-				*fail = 2;
-			else {
-				fprintf(stderr, "ipibench history: --fail-on-regression=%s: use any or latest\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'l':
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n", optarg);
-				return 2;
-			}
-			h->links = xrealloc(h->links, (h->nlinks + 1) * sizeof(char *));
-			h->links[h->nlinks++] = optarg;
-			break;
-		case 'q': an_quiet = true; break;
-		case 'h':
-			fputs(history_help, stdout);
-			return 0;
-		default:
-			return an_usage_option("history", argv[optind - 1]);
-		}
+
+	*t = strtod(arg, &end) / 100.0;
+	if (end == arg || *end || *t < 0) {
+		fprintf(stderr, "ipibench history: --threshold: '%s' is not a percentage >= 0\n", arg);
+		return 2;
 	}
-	return optind < argc ? -1 : an_usage_input("history", "RESULTS");
+	return 0;
+}
+
+/* *value: 0 no, 1 any, 2 latest. */
+static int opt_fail(const struct opt *o, const char *arg)
+{
+	int *fail = o->value;
+
+	if (!arg || !strcmp(arg, "any"))
+		*fail = 1;
+	else if (!strcmp(arg, "latest"))
+		*fail = 2;
+	else {
+		fprintf(stderr, "ipibench history: --fail-on-regression=%s: use any or latest\n", arg);
+		return 2;
+	}
+	return 0;
+}
+
+static int opt_link(const struct opt *o, const char *arg)
+{
+	struct history *h = o->value;
+
+	if (!strchr(arg, '=') || arg[0] == '=') {
+		fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n", arg);
+		return 2;
+	}
+	h->links = xrealloc(h->links, (h->nlinks + 1) * sizeof(char *));
+	h->links[h->nlinks++] = (char *)arg;	/* argv's */
+	return 0;
+}
+
+/* Options into h and *fail (0 no, 1 any, 2 latest), the inputs into
+ * *inputs and *ninputs.  Returns -1 to go on, else the exit status (0 after
+ * --help, 2 on a usage error). */
+static int parse_args(struct history *h, int *fail, int argc, char **argv, int *ninputs,
+		      char ***inputs)
+{
+	const struct opt opts[] = {
+		OPT_STRING('o', "output", &h->out, "OUT", "output directory (default: history)"),
+		OPT_CALLBACK('t', "threshold", &h->threshold, "PCT",
+			     "regression threshold in percent (default: 5)", opt_threshold),
+		OPT_CALLBACK_OPTARG(0, "fail-on-regression", fail, "any|latest",
+				    "exit 3 when a series regressed: at any result set\n"
+				    "(any, the default) or at its newest one (latest)", opt_fail),
+		OPT_CALLBACK('l', "link", h, "LABEL=HREF",
+			     "add a link atop index.html (repeatable; e.g. reports)", opt_link),
+		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = { .name = "ipibench history", .opts = opts, .usage = history_usage };
+
+	return an_parse_args(&cmd, "RESULTS", argc, argv, ninputs, inputs);
 }
 
 /* Read inputs[0..n-1], order the result sets, build the series, apply the
@@ -897,15 +903,16 @@ static int history_load(struct history *h, char **inputs, int n)
 int cmd_history(int argc, char **argv)
 {
 	struct history h = { .out = "history", .threshold = 0.05 };
-	int fail = 0;
-	int rc = parse_args(&h, &fail, argc, argv);
+	int fail = 0, ninputs;
+	char **inputs;
+	int rc = parse_args(&h, &fail, argc, argv, &ninputs, &inputs);
 	if (rc >= 0) {
 		free(h.links);
 		return rc;
 	}
 	rc = 1;
 	g_h = &h;
-	if (history_load(&h, argv + optind, argc - optind) || mkdir_p(h.out, h.err) ||
+	if (history_load(&h, inputs, ninputs) || mkdir_p(h.out, h.err) ||
 	    render(&h))
 		goto fail;
 	progress("history: %zu result sets, %zu series, %zu regression(s) (%zu at the newest set); wrote %s/index.html",

@@ -65,10 +65,12 @@ void an_error(const char *cmd, const char *err);
 /* The one way analysis/ fills an error buffer (char err[AN_ERRLEN]): a
  * printf format, cut to AN_ERRLEN - 1 characters. */
 void an_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Usage errors of a command (return 2, its exit status): an unknown
- * option or missing argument arg; no INPUT given. */
-int an_usage_option(const char *cmd, const char *arg);
-int an_usage_input(const char *cmd, const char *input);
+/* A command's options by CMD's table (an_quiet among them), its INPUT...
+ * operands into *inputs and *ninputs: -1 to go on, else the exit status
+ * (0 after --help, 2 on a usage error: opts_parse()'s, or no INPUT). */
+struct opts_cmd;
+int an_parse_args(const struct opts_cmd *cmd, const char *input, int argc, char **argv,
+		  int *ninputs, char ***inputs);
 /* DIR/FILE written atomically (sio_write_file); a JSON document as
  * jansson prints it with 2-space indents and 12 digits, plus a newline. */
 int an_write_text(const char *dir, const char *file, const char *s, size_t len, char *err);

@@ -10,13 +10,13 @@
  * hyperfine and perf stat inputs, failed runs.
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ipibench/modes.h"
+#include "opts/opts.h"
 #include "safeio/safeio.h"
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
@@ -33,17 +33,9 @@ static const char report_help[] =
 	"hyperfine --export-json output, or `perf stat -x,` output.  Several\n"
 	"directories merge (e.g. one per CPU count: a CPU sweep).\n"
 	"\n"
-	"options:\n"
-	"  -o, --output OUT      output directory (default: report)\n"
-	"  -b, --baseline MODE   mode the others are compared with (default: physical)\n"
-	"      --reference FILE  seed reference figures\n"
-	"                        (default: results/reference/seed-96cpu.json)\n"
-	"      --ministat-reference FILE\n"
-	"                        the seed's ministat table shown beside the measured one\n"
-	"                        (default: results/reference/seed-512cpu.json)\n"
-	"      --no-reference    leave the seed reproduction section out\n"
-	"  -q, --quiet           no progress on stderr\n"
-	"  -h, --help            this help\n"
+	"options:\n";
+
+static const char report_help_tail[] =
 	"\n"
 	"Writes OUT/report.md (also printed), OUT/report.json, and for each plot\n"
 	"OUT/NAME.png, NAME.svg with the NAME.gp script and NAME.dat data that\n"
@@ -935,39 +927,35 @@ static int write_outputs(struct report *r, const struct sbuf *md)
 	return rc;
 }
 
-/* Options into r and the reference paths.  Returns -1 to go on, else the
- * exit status (0 after --help, 2 on a usage error). */
-static int parse_args(struct report *r, const char **reference, const char **ms_reference,
-		      int argc, char **argv)
+static void report_usage(FILE *f, const struct opts_cmd *cmd)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "reference", required_argument, NULL, 'r' },
-		{ "ministat-reference", required_argument, NULL, 'M' },
-		{ "no-reference", no_argument, NULL, 'R' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	fputs(report_help, f);
+	opts_help(f, cmd->opts);
+	fputs(report_help_tail, f);
+}
+
+/* Options into r and the reference paths, the inputs into *inputs and
+ * *ninputs.  Returns -1 to go on, else the exit status (0 after --help, 2
+ * on a usage error). */
+static int parse_args(struct report *r, const char **reference, const char **ms_reference,
+		      int argc, char **argv, int *ninputs, char ***inputs)
+{
+	const struct opt opts[] = {
+		OPT_STRING('o', "output", &r->out, "OUT", "output directory (default: report)"),
+		OPT_STRING('b', "baseline", &r->baseline, "MODE",
+			   "mode the others are compared with (default: physical)"),
+		OPT_STRING(0, "reference", reference, "FILE", "seed reference figures\n"
+			   "(default: results/reference/seed-96cpu.json)"),
+		OPT_STRING(0, "ministat-reference", ms_reference, "FILE",
+			   "the seed's ministat table shown beside the measured one\n"
+			   "(default: results/reference/seed-512cpu.json)"),
+		OPT_BOOLEAN(0, "no-reference", &r->no_ref, "leave the seed reproduction section out"),
+		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
+		OPT_END(),
 	};
-	int c;
-	an_quiet = false;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:b:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': r->out = optarg; break;
-		case 'b': r->baseline = optarg; break;
-		case 'r': *reference = optarg; break;
-		case 'M': *ms_reference = optarg; break;
-		case 'R': r->no_ref = true; break;
-		case 'q': an_quiet = true; break;
-		case 'h': fputs(report_help, stdout); return 0;
-		default:
-			return an_usage_option("report", argv[optind - 1]);
-		}
-	}
-	return optind < argc ? -1 : an_usage_input("report", "INPUT");
+	const struct opts_cmd cmd = { .name = "ipibench report", .opts = opts, .usage = report_usage };
+
+	return an_parse_args(&cmd, "INPUT", argc, argv, ninputs, inputs);
 }
 
 /* Read the inputs and the references, sort the groups into blocks and
@@ -1003,11 +991,13 @@ int cmd_report(int argc, char **argv)
 	struct report r = { .out = "report", .baseline = ipibench_mode_name(0) };
 	const char *reference = NULL, *ms_reference = NULL;
 	struct sbuf md = { 0 };
-	int rc = parse_args(&r, &reference, &ms_reference, argc, argv);
+	int ninputs;
+	char **inputs;
+	int rc = parse_args(&r, &reference, &ms_reference, argc, argv, &ninputs, &inputs);
 	if (rc >= 0)
 		return rc;
 	rc = 1;
-	if (report_load(&r, reference, ms_reference, argv + optind, argc - optind) ||
+	if (report_load(&r, reference, ms_reference, inputs, ninputs) ||
 	    mkdir_p(r.out, r.err) || render_plots(&r))
 		goto fail;
 	render_md(&r, &md);

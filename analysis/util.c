@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ipibench/modes.h"
+#include "opts/opts.h"
 #include "safeio/safeio.h"
 #include "analysis/internal.h"
 
@@ -261,17 +262,16 @@ int mode_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-int an_usage_option(const char *cmd, const char *arg)
+int an_parse_args(const struct opts_cmd *cmd, const char *input, int argc, char **argv,
+		  int *ninputs, char ***inputs)
 {
-	fprintf(stderr, "ipibench %s: unknown option or missing argument '%s'; see 'ipibench %s --help'\n",
-		cmd, arg, cmd);
-	return 2;
-}
-
-int an_usage_input(const char *cmd, const char *input)
-{
-	fprintf(stderr, "ipibench %s: no input; usage: ipibench %s %s... [-o OUT]\n", cmd, cmd,
-		input);
+	an_quiet = false;
+	int rc = opts_parse(cmd, argc, argv, ninputs, inputs);
+	if (rc >= 0)
+		return rc;
+	if (*ninputs)
+		return -1;
+	fprintf(stderr, "%s: no input; usage: %s %s... [-o OUT]\n", cmd->name, cmd->name, input);
 	return 2;
 }
 

@@ -46,24 +46,10 @@ if [ ! -f "$out/vmlinux" ] || [ "$out/vmlinuz" -nt "$out/vmlinux" ]; then
 	mv "$out/vmlinux.tmp" "$out/vmlinux"
 fi
 
-# 2. Module load order from each .ko's depends= (no modules.dep in the
-#    extracted tree): depth-first, dependencies before dependents.
-moddir=$out/kernel/lib/modules/$kver
-declare -A path seen
-while IFS= read -r f; do
-	n=${f##*/}; n=${n%.ko}; path[${n//-/_}]=$f
-done < <(find "$moddir" -name '*.ko')
-order=()
-visit() {
-	local n=${1//-/_} d
-	[ -n "${seen[$n]:-}" ] && return
-	seen[$n]=1
-	[ -n "${path[$n]:-}" ] || { echo "dom0: module $1 not in $kver" >&2; exit 1; }
-	for d in $(tr '\0' '\n' <"${path[$n]}" | sed -n 's/^depends=//p' | tr ',' ' '); do
-		visit "$d"
-	done
-	order+=("$n")
-}
+# 2. Module load order (mk/modorder.sh).
+mod_who=dom0
+. "$top/mk/modorder.sh"
+mod_index "$out/kernel/lib/modules/$kver"
 for m in $MODULES; do visit "$m"; done
 
 # 3. The initramfs.

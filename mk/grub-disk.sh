@@ -49,21 +49,9 @@ kver=${kmods##*/}
 ird=$out/initramfs
 rm -rf "$ird"
 cp -a "$build/dom0/initramfs" "$ird"
-declare -A path seen
-while IFS= read -r f; do
-	n=${f##*/}; n=${n%.ko}; path[${n//-/_}]=$f
-done < <(find "$kmods" -name '*.ko')
-order=()
-visit() {
-	local n=${1//-/_} d
-	[ -n "${seen[$n]:-}" ] && return
-	seen[$n]=1
-	[ -n "${path[$n]:-}" ] || { echo "grub-disk: module $1 not in $kver" >&2; exit 1; }
-	for d in $(tr '\0' '\n' <"${path[$n]}" | sed -n 's/^depends=//p' | tr ',' ' '); do
-		visit "$d"
-	done
-	order+=("$n")
-}
+mod_who=grub-disk
+. "$top/mk/modorder.sh"
+mod_index "$kmods"
 while read -r m; do seen[${m%.ko}]=1; done <"$ird/etc/modules.order"
 for m in crc32c_generic ext4; do visit "$m"; done
 for n in "${order[@]}"; do

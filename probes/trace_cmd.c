@@ -10,7 +10,6 @@
  * for_each_file(), and diff reads its two files with read_file() too.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -19,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts/opts.h"
 #include "probes/events.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
@@ -54,6 +54,22 @@ struct analysis {
 };
 
 /*
+ * NAME_analysis over struct tr_NAME, with its counts (records, chunks, an)
+ * where refuse_empty() looks, run by the library's tr_NAME_run() and
+ * tr_NAME_fini(), printed by NAME_json() and NAME_text().
+ */
+#define TR_ANALYSIS(name)								\
+	static int name##_run(void *st, const struct xt_file *f) { return tr_##name##_run(st, f); } \
+	static void name##_fini(void *st) { tr_##name##_fini(st); }			\
+	static const struct analysis name##_analysis = {				\
+		.size = sizeof(struct tr_##name), .run = name##_run, .fini = name##_fini,	\
+		.records = offsetof(struct tr_##name, records),				\
+		.chunks = offsetof(struct tr_##name, chunks),				\
+		.an = offsetof(struct tr_##name, an),					\
+		.json = name##_json, .text = name##_text,				\
+	}
+
+/*
  * A subcommand: each of its files analysed on its own (per_file, through
  * for_each_file()), or fn for one that takes its files together (diff).
  */
@@ -80,10 +96,9 @@ static const char common_help[] =
 	"without any record in its chunks - is refused with one line (exit 1).\n"
 	"Memory does not grow with the file size.\n"
 	"\n"
-	"options:\n"
-	"  --json         print JSON instead of a table\n"
-	"  --strict       exit with status 1 if any anomaly was found\n"
-	"  -h, --help     this help\n"
+	"options:\n";
+
+static const char common_help_tail[] =
 	"\n"
 	"exit status: 0 ok, 1 a file could not be read (or --strict and an anomaly),\n"
 	"2 usage error.\n";
@@ -366,15 +381,7 @@ static void summary_text(const char *path, const void *st, const struct topts *o
 	print_anom_line(&s->an);
 }
 
-static int summary_run(void *st, const struct xt_file *f) { return tr_summary_run(st, f); }
-static void summary_fini(void *st) { tr_summary_fini(st); }
-
-static const struct analysis summary_analysis = {
-	.size = sizeof(struct tr_summary), .run = summary_run, .fini = summary_fini,
-	.records = offsetof(struct tr_summary, records),
-	.chunks = offsetof(struct tr_summary, chunks), .an = offsetof(struct tr_summary, an),
-	.json = summary_json, .text = summary_text,
-};
+TR_ANALYSIS(summary);
 
 /* ---- diff ------------------------------------------------------------------- */
 
@@ -735,86 +742,74 @@ static void irq_text(const char *path, const void *st, const struct topts *o)
 	print_anom_line(&q->an);
 }
 
-static int irq_run(void *st, const struct xt_file *f) { return tr_irq_run(st, f); }
-static void irq_fini(void *st) { tr_irq_fini(st); }
-
-static const struct analysis irq_analysis = {
-	.size = sizeof(struct tr_irq), .run = irq_run, .fini = irq_fini,
-	.records = offsetof(struct tr_irq, records),
-	.chunks = offsetof(struct tr_irq, chunks), .an = offsetof(struct tr_irq, an),
-	.json = irq_json, .text = irq_text,
-};
+TR_ANALYSIS(irq);
 
 /* ---- entry --------------------------------------------------------------------- */
 
+static int opt_tsc_khz(const struct opt *opt, const char *arg)
+{
+	double *khz = opt->value;
+	char *end;
+
+	errno = 0;
+	*khz = strtod(arg, &end);
+	if (end == arg || *end || errno || !(*khz > 0) || *khz > TSC_KHZ_MAX) {
+		fprintf(stderr, "ipibench trace: --tsc-khz wants a number of kHz above 0 "
+			"and at most %.0f, not '%s'\n", TSC_KHZ_MAX, arg);
+		return 2;
+	}
+	return 0;
+}
+
+static int opt_top(const struct opt *opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v > UINT32_MAX) {
+		fprintf(stderr, "ipibench trace: --top wants a whole number from 0 to %" PRIu32
+			", not '%s'\n", UINT32_MAX, arg);
+		return 2;
+	}
+	*(uint32_t *)opt->value = (uint32_t)v;
+	return 0;
+}
+
+static void sub_usage(FILE *f, const struct opts_cmd *cmd)
+{
+	const struct subcmd *sc = cmd->data;
+
+	fprintf(f, "usage: ipibench trace %s\n\n%s\n%s", sc->usage, sc->help, common_help);
+	opts_help(f, cmd->opts);
+	fputs(common_help_tail, f);
+}
+
 /*
- * SC's options from ARGV (ARGV[0] is the subcommand) into O, the way perf's
- * parse_options() does it: -1 when the subcommand is to run, with the
+ * SC's options from ARGV (ARGV[0] is the subcommand) into O, by opts/
+ * (perf's parse_options()): -1 when the subcommand is to run, with the
  * files - what is left of argv - in *FILES (*NFILES of them); otherwise the
  * exit status (--help, a usage error).
  */
 static int parse_topts(const struct subcmd *sc, int argc, char **argv, struct topts *o,
 		       int *nfiles, char ***files)
 {
-	static const struct option lopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "tsc-khz", required_argument, NULL, 'k' },
-		{ "top", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	char name[64];
+	const struct opt opts[] = {
+		OPT_BOOLEAN(0, "json", &o->json, "print JSON instead of a table"),
+		OPT_BOOLEAN(0, "strict", &o->strict, "exit with status 1 if any anomaly was found"),
+		OPT_CALLBACK(0, "tsc-khz", &o->tsc_khz, "KHZ",
+			     "ipi: the TSC's kHz, for ns (default: the file's)", opt_tsc_khz),
+		OPT_CALLBACK(0, "top", &o->top, "N", "diff: only the first N rows (0: all)", opt_top),
+		OPT_END(),
 	};
-	int c;
-	char *end;
+	const struct opts_cmd cmd = { .name = name, .opts = opts, .usage = sub_usage, .data = sc };
+	int rc;
 
-	/* getopt_long permutes: options may follow the files, which are then
-	 * argv[optind..] (after "--", all of them).  optind = 0 restarts glibc's
-	 * scan afresh, as a second call in one process needs. */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		case 'k':
-			errno = 0;
-			o->tsc_khz = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !(o->tsc_khz > 0) ||
-			    o->tsc_khz > TSC_KHZ_MAX) {
-				fprintf(stderr, "ipibench trace: --tsc-khz wants a number of kHz above 0 "
-					"and at most %.0f, not '%s'\n", TSC_KHZ_MAX, optarg);
-				return 2;
-			}
-			break;
-		case 't': {
-			unsigned long long v;
-
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end || errno || v > UINT32_MAX) {
-				fprintf(stderr, "ipibench trace: --top wants a whole number from 0 to %" PRIu32
-					", not '%s'\n", UINT32_MAX, optarg);
-				return 2;
-			}
-			o->top = (uint32_t)v;
-			break;
-		}
-		case 'h':
-			printf("usage: ipibench trace %s\n\n%s\n%s", sc->usage, sc->help, common_help);
-			return 0;
-		default:
-			fprintf(stderr, "ipibench trace %s: '%s': unknown or ambiguous option, or "
-				"missing its value; see --help\n", sc->name,
-				argv[optind - 1 < argc ? optind - 1 : argc - 1]);
-			return 2;
-		}
-	}
-	*nfiles = argc - optind;
-	*files = argv + optind;
+	snprintf(name, sizeof(name), "ipibench trace %s", sc->name);
+	if ((rc = opts_parse(&cmd, argc, argv, nfiles, files)) >= 0)
+		return rc;
 	if (*nfiles < sc->min_files || (sc->max_files && *nfiles > sc->max_files)) {
 		fprintf(stderr, "usage: ipibench trace %s\n", sc->usage);
 		return 2;

@@ -2,7 +2,6 @@
  * ipibench boot: bring up the patched Xen in one x2APIC mode, let the agent
  * report what it sees, and check that Xen selected the requested driver.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "runner/util.h"
 #include "runner/xenbuild.h"
 #include "runner/wlspec.h"
+#include "opts/opts.h"
 #include "safeio/safeio.h"
 #include "topology/check.h"
 
@@ -24,7 +24,7 @@ static const struct { const char *opt, *key; } keyed[] = {
 	{ "mem", "memory" }, { "disk-mb", "disk_mb" }, { "cmdline", "cmdline" }, { "tcg", "tcg" },
 };
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct opts_cmd *cmd)
 {
 	char profiles[256];
 
@@ -37,59 +37,51 @@ static void usage(FILE *f)
 "is not the one the mode asks for, or the timeout passes.  QEMU is always\n"
 "stopped before ipibench exits.\n"
 "\n"
-"  --mode M        %s (x2apic-mode=M; default %s)\n"
-"  --cpus N        physical CPUs (default 8; with a topology or profile,\n"
-"                  its CPUs; below its slots, the rest are hotplug slots)\n"
-"  --maxcpus M     let Xen allow for M-N hotpluggable CPUs (default N)\n"
-"  --topology T    QEMU's -smp topology sockets=S,dies=D,cores=C,threads=T\n"
-"                  (each level gets ceil(log2(count)) bits of the APIC ID);\n"
-"                  maxcpus is the product of the levels\n"
-"  --profile NAME  a named machine's topology and CPUs: %s\n"
-"  --timeout S     give up after S seconds (default 240 + 4 per CPU, plus\n"
-"                  twice the measured N^2.8 growth with multi-threaded TCG)\n"
-"  --out DIR       keep console.log and agent.json here\n"
-"                  (default BUILD/boot/MODE-NCPUS)\n"
-"  --job FILE      a job (JSON) for the agent to run\n"
-"  --xen BUILD     the hypervisor build: a version name (4.20:\n"
-"                  build/xen-4.20/xen) or a path (default build/xen/xen);\n"
-"                  a mode that build's Xen version has not is refused\n"
-"  --no-test-device  leave out the irq_delivery test device (QEMU's edu):\n"
-"                  irq_delivery is then refused with ENODEV\n"
-"  --kernel PATH, --initrd PATH, --qemu PATH\n"
-"                  override the built images / emulator\n"
-"  -q, --quiet     no progress lines\n"
+"MODE is %s (x2apic-mode=MODE; default %s).\n"
+"A --profile is one of %s.\n"
+"\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT),
+		topo_profile_names(profiles, sizeof(profiles)));
+	opts_help(f, cmd->opts);
+	fprintf(f,
 "and the qemu backend's [host] keys, by the rules a config's are checked by\n"
 "(TCG threading multi: a host thread per vCPU; single: one host thread runs\n"
-"the vCPUs in turn):\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT),
-		topo_profile_names(profiles, sizeof(profiles)));
+"the vCPUs in turn):\n");
 	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++) {
 		const struct host_setting *s = host_setting_find(backend_qemu.settings, keyed[i].key);
 		char line[512];
 
-		fprintf(f, "  --%-13s [host] %s: %s\n", keyed[i].opt, s->key,
+		fprintf(f, "      --%-19s [host] %s: %s\n", keyed[i].opt, s->key,
 			host_setting_describe(s, line, sizeof(line)));
 	}
 }
 
-/* Option C (of OPTS) sets its [host] key of the qemu backend; 0, or -1 said. */
-static int qemu_key(int c, const struct option *opts, struct qemu_settings *q, const char *v)
+/* --OPT (one of keyed[]) sets its [host] key of the qemu backend in *value. */
+static int opt_qemu_key(const struct opt *o, const char *arg)
 {
-	const char *opt = NULL;
 	char err[256];
 
-	for (const struct option *p = opts; p->name; p++)
-		if (p->val == c)
-			opt = p->name;
-	for (size_t i = 0; opt && i < sizeof(keyed) / sizeof(keyed[0]); i++)
-		if (!strcmp(keyed[i].opt, opt)) {
+	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++)
+		if (!strcmp(keyed[i].opt, o->long_name)) {
 			if (!host_setting_set(host_setting_find(backend_qemu.settings, keyed[i].key),
-					      q, v, err, sizeof(err)))
+					      o->value, arg, err, sizeof(err)))
 				return 0;
-			fprintf(stderr, "ipibench boot: --%s: %s\n", opt, err);
-			return -1;
+			fprintf(stderr, "ipibench boot: --%s: %s\n", o->long_name, err);
+			return 2;
 		}
-	fprintf(stderr, "ipibench boot: --%s is no [host] key\n", opt ? opt : "?");
-	return -1;
+	fprintf(stderr, "ipibench boot: --%s is no [host] key\n", o->long_name);
+	return 2;
+}
+
+/* A whole number into *value (a long), in the range the help of --OPT says. */
+static int opt_count(const struct opt *o, const char *arg)
+{
+	long max = !strcmp(o->long_name, "timeout") ? 86400 : 4096;
+
+	if ((*(long *)o->value = parse_uint(arg, 1, max)) < 0) {
+		fprintf(stderr, "ipibench boot: bad value '%s' for --%s\n", arg, o->long_name);
+		return 2;
+	}
+	return 0;
 }
 
 /*
@@ -146,30 +138,43 @@ static int boot_layout(const struct host_opts *o, const char *topology, struct l
 	return 0;
 }
 
+/* --topology and --profile: what they give, checked after parsing. */
+struct boot_topo {
+	struct topo topo;
+	bool has_topo;
+	const struct topo_profile *prof;
+};
+
+static int opt_topology(const struct opt *o, const char *arg)
+{
+	struct boot_topo *t = o->value;
+	char err[256];
+
+	if (topo_parse(arg, &t->topo, err, sizeof(err))) {
+		fprintf(stderr, "ipibench boot: --topology %s: %s\n", arg, err);
+		return 2;
+	}
+	t->has_topo = true;
+	return 0;
+}
+
+static int opt_profile(const struct opt *o, const char *arg)
+{
+	struct boot_topo *t = o->value;
+	char names[256];
+
+	if (!(t->prof = topo_profile_find(arg))) {
+		fprintf(stderr, "ipibench boot: --profile %s: expected one of %s\n", arg,
+			topo_profile_names(names, sizeof(names)));
+		return 2;
+	}
+	return 0;
+}
+
+#define OPT_QEMU_KEY(l, q) { 0, (l), OPT_T_CALLBACK, (q), "V", NULL, opt_qemu_key, OPT_HIDDEN }
+
 int cmd_boot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'n' },
-		{ "maxcpus", required_argument, NULL, 'M' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "job", required_argument, NULL, 'j' },
-		{ "cmdline", required_argument, NULL, 'c' },
-		{ "mem", required_argument, NULL, 'r' },
-		{ "disk-mb", required_argument, NULL, 'd' },
-		{ "xen", required_argument, NULL, 'X' },
-		{ "kernel", required_argument, NULL, 'K' },
-		{ "initrd", required_argument, NULL, 'I' },
-		{ "qemu", required_argument, NULL, 'Q' },
-		{ "tcg", required_argument, NULL, 'T' },
-		{ "topology", required_argument, NULL, 'P' },
-		{ "profile", required_argument, NULL, 'F' },
-		{ "no-test-device", no_argument, NULL, 'D' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct host_opts o;
 	struct host_result r;
 	struct qemu_settings qs, *q = &qs;
@@ -177,65 +182,58 @@ int cmd_boot(int argc, char **argv)
 	struct xen_build xb;
 	long cpus = 0, maxcpus = 0, timeout = 0;
 	char outbuf[4096], jobdst[4096 + 16], err[1024], tbuf[96];
-	const struct topo_profile *prof = NULL;
-	struct topo topo;
-	bool has_topo = false;
+	bool quiet = false, no_test_device = false;
+	struct boot_topo bt = { .has_topo = false };
 	static struct layout lay;
-	int c;
+	const struct opt opts[] = {
+		OPT_STRING('m', "mode", &o.mode, "MODE", "the x2APIC mode (above)"),
+		OPT_CALLBACK('n', "cpus", &cpus, "N", "physical CPUs (default 8; with a topology or profile,\n"
+			     "its CPUs; below its slots, the rest are hotplug slots)", opt_count),
+		OPT_CALLBACK(0, "maxcpus", &maxcpus, "M",
+			     "let Xen allow for M-N hotpluggable CPUs (default N)", opt_count),
+		OPT_CALLBACK(0, "timeout", &timeout, "S",
+			     "give up after S seconds (default 240 + 4 per CPU, plus\n"
+			     "twice the measured N^2.8 growth with multi-threaded TCG)", opt_count),
+		OPT_CALLBACK(0, "topology", &bt, "T",
+			     "QEMU's -smp topology sockets=S,dies=D,cores=C,threads=T\n"
+			     "(each level gets ceil(log2(count)) bits of the APIC ID);\n"
+			     "maxcpus is the product of the levels", opt_topology),
+		OPT_CALLBACK(0, "profile", &bt, "NAME", "a named machine's topology and CPUs (above)",
+			     opt_profile),
+		OPT_STRING(0, "out", &out, "DIR",
+			   "keep console.log and agent.json here\n(default BUILD/boot/MODE-NCPUS)"),
+		OPT_STRING(0, "job", &job, "FILE", "a job (JSON) for the agent to run"),
+		OPT_STRING(0, "xen", &xen, "BUILD",
+			   "the hypervisor build: a version name (4.20:\n"
+			   "build/xen-4.20/xen) or a path (default build/xen/xen);\n"
+			   "a mode that build's Xen version has not is refused"),
+		OPT_STRING(0, "kernel", &q->kernel, "PATH", "override the built dom0 kernel"),
+		OPT_STRING(0, "initrd", &q->initrd, "PATH", "override the built initramfs"),
+		OPT_STRING(0, "qemu", &q->qemu, "PATH", "override the emulator"),
+		OPT_BOOLEAN(0, "no-test-device", &no_test_device,
+			    "leave out the irq_delivery test device (QEMU's edu):\n"
+			    "irq_delivery is then refused with ENODEV"),
+		OPT_BOOLEAN('q', "quiet", &quiet, "no progress lines"),
+		OPT_QEMU_KEY("cmdline", q),
+		OPT_QEMU_KEY("mem", q),
+		OPT_QEMU_KEY("disk-mb", q),
+		OPT_QEMU_KEY("tcg", q),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = { .name = "ipibench boot", .opts = opts, .usage = usage };
+	char **rest;
+	int nrest, rc;
 
 	host_settings_defaults(&backend_qemu, q);
 	host_opts_default(&o, 8);
 	o.settings = q;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:n:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm': o.mode = optarg; break;
-		case 'n':
-			if ((cpus = parse_uint(optarg, 1, 4096)) < 0)
-				goto bad;
-			break;
-		case 'M':
-			if ((maxcpus = parse_uint(optarg, 1, 4096)) < 0)
-				goto bad;
-			break;
-		case 't':
-			if ((timeout = parse_uint(optarg, 1, 86400)) < 0)
-				goto bad;
-			break;
-		case 'r': case 'd': case 'c': case 'T':
-			if (qemu_key(c, opts, q, optarg))
-				return 2;
-			break;
-		case 'P':
-			if (topo_parse(optarg, &topo, err, sizeof(err))) {
-				fprintf(stderr, "ipibench boot: --topology %s: %s\n", optarg, err);
-				return 2;
-			}
-			has_topo = true;
-			break;
-		case 'F':
-			if (!(prof = topo_profile_find(optarg))) {
-				char names[256];
-
-				fprintf(stderr, "ipibench boot: --profile %s: expected one of %s\n", optarg,
-					topo_profile_names(names, sizeof(names)));
-				return 2;
-			}
-			break;
-		case 'o': out = optarg; break;
-		case 'j': job = optarg; break;
-		case 'X': xen = optarg; break;
-		case 'K': q->kernel = optarg; break;
-		case 'I': q->initrd = optarg; break;
-		case 'Q': q->qemu = optarg; break;
-		case 'D': q->test_device = 0; break;
-		case 'q': o.quiet = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ipibench boot: unexpected argument '%s'\n", argv[optind]);
+	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
+		return rc;
+	o.quiet = quiet;
+	if (no_test_device)
+		q->test_device = 0;
+	if (nrest) {
+		fprintf(stderr, "ipibench boot: unexpected argument '%s'\n", rest[0]);
 		return 2;
 	}
 	if (!(expect = mode_genapic(o.mode))) {
@@ -256,20 +254,20 @@ int cmd_boot(int argc, char **argv)
 		}
 		o.xen = xb.path;
 	}
-	if (prof && has_topo) {
+	if (bt.prof && bt.has_topo) {
 		fprintf(stderr, "ipibench boot: give --profile or --topology, not both\n");
 		return 2;
 	}
-	if (prof) {
-		topo = prof->topo;
-		has_topo = true;
+	if (bt.prof) {
+		bt.topo = bt.prof->topo;
+		bt.has_topo = true;
 		if (!cpus)
-			cpus = prof->cpus;
+			cpus = bt.prof->cpus;
 	}
-	if (has_topo) {
-		unsigned int slots = topo_slots(&topo);
+	if (bt.has_topo) {
+		unsigned int slots = topo_slots(&bt.topo);
 
-		topo_format(&topo, tbuf, sizeof(tbuf));
+		topo_format(&bt.topo, tbuf, sizeof(tbuf));
 		if (!cpus)
 			cpus = slots;
 		if (maxcpus && (unsigned long)maxcpus != slots) {
@@ -283,7 +281,7 @@ int cmd_boot(int argc, char **argv)
 			return 2;
 		}
 		maxcpus = slots;
-		o.topo = &topo;
+		o.topo = &bt.topo;
 	}
 	if (!cpus)
 		cpus = 8;
@@ -350,10 +348,5 @@ int cmd_boot(int argc, char **argv)
 			r.agent_rc, o.workdir);
 		return 1;
 	}
-	return boot_layout(&o, has_topo ? tbuf : NULL, &lay);
-bad:
-	for (const struct option *p = opts; p->name; p++)
-		if (p->val == c)
-			fprintf(stderr, "ipibench boot: bad value '%s' for --%s\n", optarg, p->name);
-	return 2;
+	return boot_layout(&o, bt.has_topo ? tbuf : NULL, &lay);
 }

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +22,33 @@
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "opts/opts.h"
 #include "safeio/safeio.h"
+
+/* What the options set: install's, and --root of them all. */
+static struct {
+	const char *root, *xen, *kernel, *initrd, *xen_cmdline, *dom0_cmdline, *results;
+	bool yes;
+} args;
+
+static const struct opt install_opts[] = {
+	OPT_STRING(0, "root", &args.root, "DIR",
+		   "act on DIR as the host's / (an image; IPIBENCH_HOST_ROOT)"),
+	OPT_STRING(0, "xen", &args.xen, "FILE", "the patched Xen (default BUILD/xen/xen.gz)"),
+	OPT_STRING(0, "kernel", &args.kernel, "FILE",
+		   "dom0 kernel (default /boot/vmlinuz-$(uname -r), as the\ndefault entry)"),
+	OPT_STRING(0, "initrd", &args.initrd, "FILE",
+		   "dom0 initramfs (default /boot/initrd.img-$(uname -r))"),
+	OPT_STRING(0, "xen-cmdline", &args.xen_cmdline, "S",
+		   "Xen's command line without x2apic-mode= (default: the\n"
+		   "running Xen's, as the agent reads it)"),
+	OPT_STRING(0, "dom0-cmdline", &args.dom0_cmdline, "S",
+		   "dom0's command line (default: this kernel's /proc/cmdline)"),
+	OPT_STRING(0, "results", &args.results, "DIR",
+		   "where this host keeps results (default\n/var/lib/ipibench/results); must survive reboots"),
+	OPT_BOOLEAN('y', "yes", &args.yes, "the reboot backend reboots without asking first"),
+	OPT_END(),
+};
 
 static void usage(FILE *f)
 {
@@ -42,17 +67,14 @@ static void usage(FILE *f)
 "grub-reboot does) and the unit resumes the matrix after each boot.\n"
 "uninstall removes all of it (results stay); status shows what is installed\n"
 "and which run is pending.  install and uninstall need root.\n"
-"\n"
-"  --root DIR        act on DIR as the host's / (an image; IPIBENCH_HOST_ROOT)\n"
-"  --xen FILE        the patched Xen (default BUILD/xen/xen.gz)\n"
-"  --kernel FILE     dom0 kernel (default /boot/vmlinuz-$(uname -r), as the default entry)\n"
-"  --initrd FILE     dom0 initramfs (default /boot/initrd.img-$(uname -r))\n"
-"  --xen-cmdline S   Xen's command line without x2apic-mode= (default: the running\n"
-"                    Xen's, as the agent reads it)\n"
-"  --dom0-cmdline S  dom0's command line (default: this kernel's /proc/cmdline)\n"
-"  --results DIR     where this host keeps results (default /var/lib/ipibench/results);\n"
-"                    must survive reboots\n"
-"  --yes             the reboot backend reboots without asking first\n", mode_list());
+"\n", mode_list());
+	opts_help(f, install_opts);
+}
+
+static void opts_usage(FILE *f, const struct opts_cmd *cmd)
+{
+	(void)cmd;
+	usage(f);
 }
 
 /* ---- small file helpers ------------------------------------------------ */
@@ -311,47 +333,32 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 
 static int cmd_install(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'R' },
-		{ "xen", required_argument, NULL, 'x' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "initrd", required_argument, NULL, 'i' },
-		{ "xen-cmdline", required_argument, NULL, 'X' },
-		{ "dom0-cmdline", required_argument, NULL, 'D' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct opts_cmd cmd = {
+		.name = "ipibench host install", .opts = install_opts, .usage = opts_usage,
 	};
 	struct host_layout layout, *l = &layout;
 	struct host_install h;
-	char xen[PATH_MAX], err[512];
-	const char *root = NULL, *xen_cmdline = NULL, *dom0_cmdline = NULL;
-	const char *kernel = NULL, *initrd = NULL, *results = NULL;
+	char xen[PATH_MAX], err[512], **rest;
+	const char *root, *xen_cmdline, *dom0_cmdline, *kernel, *initrd, *results;
 	struct utsname u;
-	int c;
+	int nrest, rc;
 
 	memset(&h, 0, sizeof(h));
-	snprintf(xen, sizeof(xen), "%s/xen/xen.gz", build_dir());
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "yh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'R': root = optarg; break;
-		case 'x': snprintf(xen, sizeof(xen), "%s", optarg); break;
-		case 'k': kernel = optarg; break;
-		case 'i': initrd = optarg; break;
-		case 'X': xen_cmdline = optarg; break;
-		case 'D': dom0_cmdline = optarg; break;
-		case 'r': results = optarg; break;
-		case 'y': h.assume_yes = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc) {
-		usage(stderr);
+	memset(&args, 0, sizeof(args));
+	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
+		return rc;
+	if (nrest) {
+		fprintf(stderr, "ipibench host install: unexpected '%s' (see 'ipibench host --help')\n",
+			rest[0]);
 		return 2;
 	}
+	root = args.root, xen_cmdline = args.xen_cmdline, dom0_cmdline = args.dom0_cmdline;
+	kernel = args.kernel, initrd = args.initrd, results = args.results;
+	h.assume_yes = args.yes;
+	if (args.xen)
+		snprintf(xen, sizeof(xen), "%s", args.xen);
+	else
+		snprintf(xen, sizeof(xen), "%s/xen/xen.gz", build_dir());
 	/* The defaults are under --root, so they come once it is known. */
 	host_layout_init(l, root);
 	uname(&u);
@@ -551,37 +558,21 @@ static int cmd_status(const struct host_layout *l)
  */
 static int root_only(int argc, char **argv, const char **root)
 {
-	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	const struct opt opts[] = { install_opts[0], OPT_END() };	/* --root */
+	char name[64], **rest;
+	const struct opts_cmd cmd = { .name = name, .opts = opts, .usage = opts_usage };
+	int nrest, rc;
 
-	optind = 1;
-	opterr = 0;   /* said below, in ipibench's words */
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'R': *root = optarg; break;
-		case 'h': opterr = 1; usage(stdout); return 0;
-		case ':':
-			fprintf(stderr, "ipibench host %s: %s needs a value (see 'ipibench host "
-				"--help')\n", argv[0], argv[optind - 1]);
-			opterr = 1;
-			return 2;
-		default:
-			fprintf(stderr, "ipibench host %s: unexpected '%s' (see 'ipibench host "
-				"--help')\n", argv[0], argv[optind - 1]);
-			opterr = 1;
-			return 2;
-		}
-	}
-	opterr = 1;
-	if (optind < argc) {
+	snprintf(name, sizeof(name), "ipibench host %s", argv[0]);
+	memset(&args, 0, sizeof(args));
+	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
+		return rc;
+	if (nrest) {
 		fprintf(stderr, "ipibench host %s: unexpected '%s' (see 'ipibench host --help')\n",
-			argv[0], argv[optind]);
+			argv[0], rest[0]);
 		return 2;
 	}
+	*root = args.root;
 	return -1;
 }
 

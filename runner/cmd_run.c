@@ -3,7 +3,6 @@
  * run with every workload inside it, each result kept as soon as it exists.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +17,13 @@
 #include "runner/runner.h"
 #include "runner/util.h"
 #include "runner/xenbuild.h"
+#include "opts/opts.h"
 #include "safeio/safeio.h"
 #include "topology/check.h"
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct opts_cmd *cmd)
 {
-	fprintf(f,
+	fputs(
 "usage: ipibench run -c CONFIG [-o DIR] [--xen BUILD]\n"
 "       ipibench run --resume DIR\n"
 "       ipibench run --list\n"
@@ -33,15 +33,8 @@ static void usage(FILE *f)
 "[workload:NAME] in that one boot and keep the results in DIR/results.json\n"
 "(rewritten atomically after each run).  A run that was stopped, killed or\n"
 "failed is finished by --resume, without redoing the completed runs.\n"
-"\n"
-"  -c, --config FILE  the config (INI; see configs/)\n"
-"  -o, --out DIR      results directory (default results/runs/NAME-DATE)\n"
-"  --resume DIR       finish the pending and failed runs of DIR\n"
-"  --xen BUILD        run on this hypervisor build instead of [matrix] xen:\n"
-"                     a version name (4.17: build/xen-4.17/xen) or a path\n"
-"  --list             list the [host] keys of each backend and the workload\n"
-"                     types with their parameters\n"
-"  -q, --quiet        only one line per run\n");
+"\n", f);
+	opts_help(f, cmd->opts);
 }
 
 static void list_types(void)
@@ -360,6 +353,24 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 	return rc;
 }
 
+/* The result set SUB of a sweep or a build axis, if it is there, checked
+ * before the first boot: 0, or -1 said. */
+static int check_set(const char *sub)
+{
+	char path[PATH_MAX + 16], err[512];
+	struct results res;
+
+	snprintf(path, sizeof(path), "%s/results.json", sub);
+	if (access(path, F_OK))
+		return 0;
+	if (results_open(&res, sub, err, sizeof(err))) {
+		fprintf(stderr, "ipibench run: %s\n", err);
+		return -1;
+	}
+	results_close(&res);
+	return 0;
+}
+
 /*
  * A sweep ([matrix] cpus = 8, 16, ...) is one result set per CPU count in
  * DIR/cN/, each with as many hotplug CPUs as [host] gives (maxcpus - cpus).
@@ -367,24 +378,14 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int quiet)
 {
 	unsigned int extra = c->host.maxcpus - c->host.cpus;
-	char sub[PATH_MAX], path[PATH_MAX + 16], err[512];
+	char sub[PATH_MAX];
 	int rc = 0;
 
 	/* Every result set already there is checked before the first boot. */
-	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
-		struct results res;
-
-		if (snprintf(sub, sizeof(sub), "%s/c%u", dir, c->matrix.cpus[i]) >= (int)sizeof(sub))
+	for (unsigned int i = 0; i < c->matrix.ncpus; i++)
+		if (snprintf(sub, sizeof(sub), "%s/c%u", dir, c->matrix.cpus[i]) >= (int)sizeof(sub) ||
+		    check_set(sub))
 			return 2;
-		snprintf(path, sizeof(path), "%s/results.json", sub);
-		if (access(path, F_OK))
-			continue;
-		if (results_open(&res, sub, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
-			return 2;
-		}
-		results_close(&res);
-	}
 	for (unsigned int i = 0; i < c->matrix.ncpus; i++) {
 		c->host.cpus = c->matrix.cpus[i];
 		/* A topology's slots stay maxcpus (config.c checked the counts). */
@@ -409,23 +410,13 @@ static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int
  */
 static int run_builds(const char *dir, const char *cfgfile, struct config *c, int quiet)
 {
-	char sub[PATH_MAX], path[PATH_MAX + 16], err[512];
+	char sub[PATH_MAX];
 	int rc = 0;
 
-	for (unsigned int i = 0; i < c->matrix.nxen; i++) {
-		struct results res;
-
-		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >= (int)sizeof(sub))
+	for (unsigned int i = 0; i < c->matrix.nxen; i++)
+		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >=
+		    (int)sizeof(sub) || check_set(sub))
 			return 2;
-		snprintf(path, sizeof(path), "%s/results.json", sub);
-		if (access(path, F_OK))
-			continue;
-		if (results_open(&res, sub, err, sizeof(err))) {
-			fprintf(stderr, "ipibench run: %s\n", err);
-			return 2;
-		}
-		results_close(&res);
-	}
 	for (unsigned int i = 0; i < c->matrix.nxen; i++) {
 		config_use_build(c, i);
 		if (snprintf(sub, sizeof(sub), "%s/xen-%s", dir, c->matrix.xen[i].label) >= (int)sizeof(sub))
@@ -456,38 +447,39 @@ static int build_of_set(struct config *c, const char *dir)
 	return -1;
 }
 
+static int opt_list(const struct opt *o, const char *arg)
+{
+	(void)o, (void)arg;
+	list_types();
+	return OPTS_STOP;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "resume", required_argument, NULL, 'r' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "xen", required_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *cfgfile = NULL, *out = NULL, *resume = NULL, *xen = NULL;
+	bool quiet = false;
+	const struct opt opts[] = {
+		OPT_STRING('c', "config", &cfgfile, "FILE", "the config (INI; see configs/)"),
+		OPT_STRING('o', "out", &out, "DIR", "results directory (default results/runs/NAME-DATE)"),
+		OPT_STRING(0, "resume", &resume, "DIR", "finish the pending and failed runs of DIR"),
+		OPT_STRING(0, "xen", &xen, "BUILD",
+			   "run on this hypervisor build instead of [matrix] xen:\n"
+			   "a version name (4.17: build/xen-4.17/xen) or a path"),
+		OPT_CALLBACK_NOARG(0, "list", NULL,
+				   "list the [host] keys of each backend and the workload\n"
+				   "types with their parameters", opt_list),
+		OPT_BOOLEAN('q', "quiet", &quiet, "only one line per run"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = { .name = "ipibench run", .opts = opts, .usage = usage };
 	struct config c;
-	char err[512], dirbuf[PATH_MAX], cfgpath[PATH_MAX + 16];
-	int ch, quiet = 0, rc;
+	char err[512], dirbuf[PATH_MAX], cfgpath[PATH_MAX + 16], **rest;
+	int nrest, rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:o:qh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'c': cfgfile = optarg; break;
-		case 'o': out = optarg; break;
-		case 'r': resume = optarg; break;
-		case 'x': xen = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'l': list_types(); return 0;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc || (!cfgfile == !resume)) {
-		usage(stderr);
+	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
+		return rc;
+	if (nrest || (!cfgfile == !resume)) {
+		usage(stderr, &cmd);
 		return 2;
 	}
 	if (resume) {

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "tests/unit/unit.h"
 
 #define DATA "analysis/tests/data"
@@ -117,6 +119,21 @@ static inline char *path2(const char *dir, const char *name)
 	char *p = malloc(n);
 	snprintf(p, n, "%s/%s", dir, name);
 	return p;
+}
+
+/* The first object of ARRAY whose string KEY is VALUE; NULL: none. */
+static inline json_t *json_find(json_t *array, const char *key, const char *value)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(array, i, e) {
+		const char *v = json_string_value(json_object_get(e, key));
+
+		if (v && !strcmp(v, value))
+			return e;
+	}
+	return NULL;
 }
 
 #endif

@@ -50,13 +50,7 @@ static void write_set(const char *dir, const char *name, const char *label, int 
 
 static json_t *build_entry(json_t *rep, const char *mode)
 {
-	size_t i;
-	json_t *b;
-
-	json_array_foreach(json_object_get(rep, "builds"), i, b)
-		if (!strcmp(json_string_value(json_object_get(b, "mode")), mode))
-			return b;
-	return NULL;
+	return json_find(json_object_get(rep, "builds"), "mode", mode);
 }
 
 static void two_builds(void **state)

@@ -35,13 +35,11 @@ static json_t *report_json(const char *input, char **outdir)
 
 static json_t *block(json_t *rep, const char *workload)
 {
-	size_t i;
-	json_t *b;
-	json_array_foreach(json_object_get(rep, "workloads"), i, b)
-		if (!strcmp(json_string_value(json_object_get(b, "workload")), workload))
-			return b;
-	fail_msg("no block %s", workload);
-	return NULL;
+	json_t *b = json_find(json_object_get(rep, "workloads"), "workload", workload);
+
+	if (!b)
+		fail_msg("no block %s", workload);
+	return b;
 }
 
 static double jnum(json_t *o, const char *k)

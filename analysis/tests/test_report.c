@@ -57,12 +57,7 @@ static json_t *find_block(const char *workload, long cpus)
 
 static json_t *find_mode(json_t *block, const char *mode)
 {
-	size_t i;
-	json_t *m;
-	json_array_foreach(json_object_get(block, "modes"), i, m)
-		if (!strcmp(json_string_value(json_object_get(m, "mode")), mode))
-			return m;
-	return NULL;
+	return json_find(json_object_get(block, "modes"), "mode", mode);
 }
 
 static double num(json_t *o, const char *path)

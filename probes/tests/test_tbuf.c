@@ -151,6 +151,37 @@ static void summarise_file(const char *path, struct tr_summary *s)
 	xt_unmap(&xf);
 }
 
+/* A fake buffer set drained into a fresh file, then read back. */
+struct rig {
+	struct fake f;
+	struct tb_writer w;
+	struct tr_summary s;
+	char path[64];
+	int fd;
+};
+
+static void rig_open(struct rig *r, uint32_t ncpu, uint32_t pages, uint32_t hole)
+{
+	r->fd = tmpfd(r->path);
+	fake_init(&r->f, ncpu, pages, hole);
+	assert_int_equal(tb_writer_init(&r->w, r->fd, r->f.dsz), 0);
+}
+
+/* The file closed and summarised into r->s. */
+static void rig_summarise(struct rig *r)
+{
+	close(r->fd);
+	summarise_file(r->path, &r->s);
+}
+
+static void rig_close(struct rig *r)
+{
+	tr_summary_fini(&r->s);
+	unlink(r->path);
+	tb_writer_fini(&r->w);
+	fake_fini(&r->f);
+}
+
 static uint64_t count_id(const struct tr_summary *s, uint32_t id)
 {
 	for (uint32_t i = 0; i < s->ev.cap; i++)
@@ -161,106 +192,79 @@ static uint64_t count_id(const struct tr_summary *s, uint32_t id)
 
 static void test_drain_basic(void **st)
 {
-	struct fake f;
-	struct tb_writer w;
-	struct tr_summary s;
-	char path[64];
-	int fd = tmpfd(path);
+	struct rig r;
 
 	(void)st;
-	fake_init(&f, 3, 2, 1);
-	assert_int_equal(tb_writer_init(&w, fd, f.dsz), 0);
-	assert_int_equal(tb_write_tsc_khz(&w, 0, 2100000), 0);
+	rig_open(&r, 3, 2, 1);
+	assert_int_equal(tb_write_tsc_khz(&r.w, 0, 2100000), 0);
 	for (int i = 0; i < 10; i++)
-		produce(&f, 0, 0x00081001, 1000 + i, 0);
+		produce(&r.f, 0, 0x00081001, 1000 + i, 0);
 	for (int i = 0; i < 5; i++)
-		produce(&f, 2, IPB_TRC_APIC_IPI_RECV, 2000 + i, 1);
-	assert_int_equal(tb_drain(&f.set, &w), 0);
-	assert_int_equal(f.ring[0]->cons, f.ring[0]->prod);
-	assert_int_equal(f.ring[2]->cons, f.ring[2]->prod);
+		produce(&r.f, 2, IPB_TRC_APIC_IPI_RECV, 2000 + i, 1);
+	assert_int_equal(tb_drain(&r.f.set, &r.w), 0);
+	assert_int_equal(r.f.ring[0]->cons, r.f.ring[0]->prod);
+	assert_int_equal(r.f.ring[2]->cons, r.f.ring[2]->prod);
 	/* Nothing new: nothing written. */
-	assert_int_equal(tb_drain(&f.set, &w), 0);
-	assert_int_equal(w.st.windows, 3);	/* tsc_khz + cpu 0 + cpu 2 */
-	assert_int_equal(w.st.records, 16);
-	assert_int_equal(w.st.bytes, 20 + 12 + 10 * 12 + 12 + 5 * 16);
-	close(fd);
-	summarise_file(path, &s);
-	assert_false(xt_anom_any(&s.an));
-	assert_int_equal(s.chunks, 3);
-	assert_int_equal(count_id(&s, 0x00081001), 10);
-	assert_int_equal(count_id(&s, IPB_TRC_APIC_IPI_RECV), 5);
-	assert_int_equal(count_id(&s, IPB_TRC_APIC_TSC_KHZ), 1);
-	assert_int_equal(s.cpu[2].records, 5);
-	tr_summary_fini(&s);
-	unlink(path);
-	tb_writer_fini(&w);
-	fake_fini(&f);
+	assert_int_equal(tb_drain(&r.f.set, &r.w), 0);
+	assert_int_equal(r.w.st.windows, 3);	/* tsc_khz + cpu 0 + cpu 2 */
+	assert_int_equal(r.w.st.records, 16);
+	assert_int_equal(r.w.st.bytes, 20 + 12 + 10 * 12 + 12 + 5 * 16);
+	rig_summarise(&r);
+	assert_false(xt_anom_any(&r.s.an));
+	assert_int_equal(r.s.chunks, 3);
+	assert_int_equal(count_id(&r.s, 0x00081001), 10);
+	assert_int_equal(count_id(&r.s, IPB_TRC_APIC_IPI_RECV), 5);
+	assert_int_equal(count_id(&r.s, IPB_TRC_APIC_TSC_KHZ), 1);
+	assert_int_equal(r.s.cpu[2].records, 5);
+	rig_close(&r);
 }
 
 /* Windows that wrap around the ring come out in two pieces, in order. */
 static void test_drain_wrap(void **st)
 {
-	struct fake f;
-	struct tb_writer w;
-	struct tr_summary s;
-	char path[64];
-	int fd = tmpfd(path);
+	struct rig r;
 	uint64_t tsc = 1, n = 0;
 
 	(void)st;
-	fake_init(&f, 1, 1, 99);
-	assert_int_equal(tb_writer_init(&w, fd, f.dsz), 0);
+	rig_open(&r, 1, 1, 99);
 	for (int round = 0; round < 20; round++) {
 		for (int i = 0; i < 97; i++, n++)
-			produce(&f, 0, 0x00082000 + (uint32_t)(i % 7), tsc++, (uint32_t)(i % 8));
-		assert_int_equal(tb_drain(&f.set, &w), 0);
+			produce(&r.f, 0, 0x00082000 + (uint32_t)(i % 7), tsc++, (uint32_t)(i % 8));
+		assert_int_equal(tb_drain(&r.f.set, &r.w), 0);
 	}
-	close(fd);
-	assert_true(f.wraps[0] >= 5);
-	assert_int_equal(f.lost_total[0], 0);
-	assert_int_equal(w.st.wrap_records, f.wraps[0]);
-	assert_int_equal(w.st.bad_windows, 0);
-	summarise_file(path, &s);
+	assert_true(r.f.wraps[0] >= 5);
+	assert_int_equal(r.f.lost_total[0], 0);
+	assert_int_equal(r.w.st.wrap_records, r.f.wraps[0]);
+	assert_int_equal(r.w.st.bad_windows, 0);
+	rig_summarise(&r);
 	/* Records in TSC order, none torn: no anomaly at all. */
-	assert_false(xt_anom_any(&s.an));
-	assert_int_equal(s.records, n + f.wraps[0]);
-	assert_int_equal(s.cpu[0].wraps, f.wraps[0]);
-	tr_summary_fini(&s);
-	unlink(path);
-	tb_writer_fini(&w);
-	fake_fini(&f);
+	assert_false(xt_anom_any(&r.s.an));
+	assert_int_equal(r.s.records, n + r.f.wraps[0]);
+	assert_int_equal(r.s.cpu[0].wraps, r.f.wraps[0]);
+	rig_close(&r);
 }
 
 /* A full buffer loses records; the loss is counted, never hidden. */
 static void test_drain_lost(void **st)
 {
-	struct fake f;
-	struct tb_writer w;
-	struct tr_summary s;
-	char path[64];
-	int fd = tmpfd(path);
+	struct rig r;
 
 	(void)st;
-	fake_init(&f, 2, 1, 99);
-	assert_int_equal(tb_writer_init(&w, fd, f.dsz), 0);
+	rig_open(&r, 2, 1, 99);
 	for (int i = 0; i < 500; i++)		/* 500 x 16 bytes > 4088 */
-		produce(&f, 1, 0x00081001, 10 + (uint64_t)i, 1);
-	assert_true(f.lost_total[1] > 200);
-	assert_int_equal(tb_drain(&f.set, &w), 0);
-	assert_int_equal(w.st.full_windows, 0);	/* 4088 is not a multiple of 16 */
-	produce(&f, 1, 0x00081001, 1000, 1);	/* brings the lost_records record */
-	assert_int_equal(tb_drain(&f.set, &w), 0);
-	close(fd);
-	assert_int_equal(w.st.lost_events, 1);
-	assert_int_equal(w.st.lost_records, f.lost_total[1]);
-	summarise_file(path, &s);
-	assert_int_equal(s.lost, f.lost_total[1]);
-	assert_int_equal(s.cpu[1].lost, f.lost_total[1]);
-	assert_int_equal(count_id(&s, 0x00081001), f.produced[1]);
-	tr_summary_fini(&s);
-	unlink(path);
-	tb_writer_fini(&w);
-	fake_fini(&f);
+		produce(&r.f, 1, 0x00081001, 10 + (uint64_t)i, 1);
+	assert_true(r.f.lost_total[1] > 200);
+	assert_int_equal(tb_drain(&r.f.set, &r.w), 0);
+	assert_int_equal(r.w.st.full_windows, 0);	/* 4088 is not a multiple of 16 */
+	produce(&r.f, 1, 0x00081001, 1000, 1);	/* brings the lost_records record */
+	assert_int_equal(tb_drain(&r.f.set, &r.w), 0);
+	assert_int_equal(r.w.st.lost_events, 1);
+	assert_int_equal(r.w.st.lost_records, r.f.lost_total[1]);
+	rig_summarise(&r);
+	assert_int_equal(r.s.lost, r.f.lost_total[1]);
+	assert_int_equal(r.s.cpu[1].lost, r.f.lost_total[1]);
+	assert_int_equal(count_id(&r.s, 0x00081001), r.f.produced[1]);
+	rig_close(&r);
 }
 
 static void test_drain_bogus_and_errors(void **st)

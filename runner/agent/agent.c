@@ -6,7 +6,6 @@
  *   ipibench-agent [--job FILE] [--out DIR] [--list] [--help]
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +20,23 @@
 #include "runner/agent/agent.h"
 #include "runner/agent/agent_info.h"
 #include "runner/agent/hvbench.h"
+#include "opts/opts.h"
 #include "safeio/safeio.h"
 
 #define AGENT_VERSION "1"
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct opts_cmd *cmd)
 {
-	fprintf(f,
-		"usage: ipibench-agent [--job FILE] [--out DIR] [--list]\n"
-		"  --job FILE  JSON job: {\"workloads\": [{\"name\", \"type\", \"params\"}...]}\n"
-		"  --out DIR   where agent.json (and traces) are written (default .)\n"
-		"  --list      list the workload types this agent can run\n"
-		"  -v          verbose\n");
+	fputs("usage: ipibench-agent [--job FILE] [--out DIR] [--list]\n", f);
+	opts_help(f, cmd->opts);
+}
+
+static int opt_list(const struct opt *o, const char *arg)
+{
+	(void)o, (void)arg;
+	for (size_t i = 0; agent_workloads[i]; i++)
+		printf("%-16s %s\n", agent_workloads[i]->spec->type, agent_workloads[i]->spec->help);
+	return OPTS_STOP;
 }
 
 /* Write obj to DIR/NAME atomically (safeio): never half-written, fsync'ed
@@ -155,32 +159,31 @@ done:
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "job", required_argument, NULL, 'j' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *jobfile = NULL;
 	struct agent_ctx ctx = { .outdir = "." };
+	bool verbose = false;
+	const struct opt opts[] = {
+		OPT_STRING('j', "job", &jobfile, "FILE",
+			   "JSON job: {\"workloads\": [{\"name\", \"type\", \"params\"}...]}"),
+		OPT_STRING('o', "out", &ctx.outdir, "DIR",
+			   "where agent.json (and traces) are written (default .)"),
+		OPT_CALLBACK_NOARG('l', "list", NULL, "list the workload types this agent can run",
+				   opt_list),
+		OPT_BOOLEAN('v', NULL, &verbose, "verbose"),
+		OPT_END(),
+	};
+	const struct opts_cmd cmd = { .name = "ipibench-agent", .opts = opts, .usage = usage };
 	json_t *job = NULL, *out, *results;
-	char err[256] = "";
-	int c, rc = 0;
+	char err[256] = "", **rest;
+	int nrest, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "j:o:lhv", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': jobfile = optarg; break;
-		case 'o': ctx.outdir = optarg; break;
-		case 'v': ctx.verbose = 1; break;
-		case 'l':
-			for (size_t i = 0; agent_workloads[i]; i++)
-				printf("%-16s %s\n", agent_workloads[i]->spec->type,
-				       agent_workloads[i]->spec->help);
-			return 0;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
+	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
+		return rc;
+	rc = 0;
+	ctx.verbose = verbose;
+	if (nrest) {
+		fprintf(stderr, "ipibench-agent: unexpected argument '%s'\n", rest[0]);
+		return 2;
 	}
 	if (jobfile) {
 		job = sio_load_json(jobfile, SIO_MAX_JSON, err, sizeof(err));

@@ -82,13 +82,9 @@ static void test_agent_lines(void **s)
 static void put(const char *name, const char *text, mode_t mode)
 {
 	char path[128];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(tu_write(path, text), 0);
 	assert_int_equal(chmod(path, mode), 0);
 }
 

@@ -26,11 +26,7 @@
 
 static void spit(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(tu_write(path, text), 0);
 }
 
 

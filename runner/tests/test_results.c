@@ -36,13 +36,9 @@ static const char *local_config_text(void)
 static void put(const char *name, const char *text)
 {
 	char path[256];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	assert_int_equal(tu_write(path, text), 0);
 }
 
 static char *slurp(const char *path)

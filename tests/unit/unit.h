@@ -1,7 +1,7 @@
 /*
  * tests/unit/unit.h: what every component's unit tests want alike
  * (header-only; cmocka tests of runner/, probes/, safeio/ and analysis/):
- * a file read whole, and a fresh temporary directory per test.
+ * a file read whole or written, and a fresh temporary directory per test.
  *
  *   cmocka_unit_test_setup_teardown(test, tu_setup, tu_teardown)
  *
@@ -37,6 +37,20 @@ static inline char *tu_slurp(const char *path)
 		buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+/* PATH written with TEXT: 0, or -1 (errno set). */
+static inline int tu_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	if (fputs(text, f) < 0) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
 }
 
 static inline int tu_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -13,30 +13,8 @@
 #include "runner/config.h"
 #include "runner/hostopts.h"
 
-/* The qemu backend's settings of a loaded config. */
-#define QS(c) ((const struct qemu_settings *)(c)->host.settings)
-
-static const char rest[] = "[matrix]\nmodes = mixed\n[workload:a]\ntype = flush_tlb_all\n";
-
-/* Load "[host]\n" HOST rest; 0 or -1 with the error in err. */
-static int load_host(const char *host, struct config *c, char *err, size_t len)
-{
-	char text[512];
-
-	snprintf(text, sizeof(text), "[host]\n%s%s", host, rest);
-	err[0] = '\0';
-	return config_load_string("t.ini", text, c, err, len);
-}
-
-static void expect_error(const char *host, const char *msg)
-{
-	struct config c;
-	char err[256];
-
-	assert_int_equal(load_host(host, &c, err, sizeof(err)), -1);
-	if (strcmp(err, msg))
-		fail_msg("expected '%s', got '%s'", msg, err);
-}
+#define HOSTCFG_REST "[matrix]\nmodes = mixed\n[workload:a]\ntype = flush_tlb_all\n"
+#include "runner/tests/hostcfg.h"
 
 static void test_config_key(void **s)
 {

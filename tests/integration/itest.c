@@ -114,3 +114,41 @@ int itest_qemu_alive(int pid)
 		closedir(d);
 	return alive;
 }
+
+json_t *itest_run_of(json_t *results, const char *mode)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "runs"), i, r)
+		if (!strcmp(json_string_value(json_object_get(r, "mode")) ?: "", mode))
+			return r;
+	return NULL;
+}
+
+json_t *itest_workload(json_t *run, const char *name)
+{
+	json_t *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "workloads"), i, w)
+		if (!strcmp(json_string_value(json_object_get(w, "name")) ?: "", name))
+			return w;
+	return NULL;
+}
+
+json_t *itest_load_results(const char *dir)
+{
+	char path[4096];
+	json_error_t je;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	return json_load_file(path, 0, &je);
+}
+
+int itest_free_results(json_t **results)
+{
+	json_decref(*results);
+	*results = NULL;
+	return 0;
+}

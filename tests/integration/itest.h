@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 struct cmd_out {
 	int status;      /* exit status, or 128 + signal */
 	int pid;         /* the ipibench process that ran */
@@ -24,5 +26,13 @@ int itest_spawn(const char *const *args, const char *log);
 int itest_qemu_alive(int pid);
 /* The ipibench binary the tests run. */
 const char *itest_ipibench(void);
+
+/* A result set's lookups (NULL when absent). */
+json_t *itest_run_of(json_t *results, const char *mode);
+json_t *itest_workload(json_t *run, const char *name);
+/* DIR/results.json, or NULL. */
+json_t *itest_load_results(const char *dir);
+/* A cmocka group teardown for a test's results (a json_t ** as state). */
+int itest_free_results(json_t **results);
 
 #endif

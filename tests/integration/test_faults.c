@@ -45,7 +45,6 @@ static json_t *results;
 static int setup(void **s)
 {
 	struct cmd_out o;
-	json_error_t je;
 	struct timespec t0, t1;
 
 	(void)s;
@@ -62,15 +61,14 @@ static int setup(void **s)
 		return -1;
 	}
 	free(o.text);
-	results = json_load_file(OUT "/results.json", 0, &je);
+	results = itest_load_results(OUT);
 	return results ? 0 : -1;
 }
 
 static int teardown(void **s)
 {
 	(void)s;
-	json_decref(results);
-	return 0;
+	return itest_free_results(&results);
 }
 
 static json_int_t jint(json_t *o, const char *key)

@@ -29,50 +29,40 @@ static json_t *results;
 static int setup(void **s)
 {
 	struct cmd_out o;
-	json_error_t je;
 
 	(void)s;
 	system("rm -rf " OUT);
 	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/hv-40cpu.ini",
 					 "-o", OUT, NULL });
 	free(o.text);
-	results = json_load_file(OUT "/results.json", 0, &je);
+	results = itest_load_results(OUT);
 	return results ? 0 : -1;
 }
 
 static int teardown(void **s)
 {
 	(void)s;
-	json_decref(results);
-	return 0;
+	return itest_free_results(&results);
 }
 
 static json_t *run_of(const char *mode)
 {
-	json_t *r;
-	size_t i;
+	json_t *r = itest_run_of(results, mode);
 
-	json_array_foreach(json_object_get(results, "runs"), i, r)
-		if (!strcmp(json_string_value(json_object_get(r, "mode")), mode))
-			return r;
-	fail_msg("no %s run", mode);
-	return NULL;
+	if (!r)
+		fail_msg("no %s run", mode);
+	return r;
 }
 
 static json_t *wl(const char *mode, const char *name)
 {
-	json_t *run = run_of(mode), *w;
-	size_t i;
+	json_t *w = itest_workload(run_of(mode), name);
 
-	json_array_foreach(json_object_get(run, "workloads"), i, w)
-		if (!strcmp(json_string_value(json_object_get(w, "name")), name)) {
-			if (strcmp(json_string_value(json_object_get(w, "status")), "ok"))
-				fail_msg("%s/%s: %s", mode, name,
-					 json_string_value(json_object_get(w, "error")));
-			return w;
-		}
-	fail_msg("%s: no workload %s", mode, name);
-	return NULL;
+	if (!w)
+		fail_msg("%s: no workload %s", mode, name);
+	if (strcmp(json_string_value(json_object_get(w, "status")), "ok"))
+		fail_msg("%s/%s: %s", mode, name, json_string_value(json_object_get(w, "error")));
+	return w;
 }
 
 static json_int_t counter(json_t *w, const char *key)

@@ -60,17 +60,6 @@ static const char *run_status(json_t *res, size_t i)
 		json_array_get(json_object_get(res, "runs"), i), "status"));
 }
 
-static json_t *workload(json_t *run, const char *name)
-{
-	json_t *w;
-	size_t i;
-
-	json_array_foreach(json_object_get(run, "workloads"), i, w)
-		if (!strcmp(json_string_value(json_object_get(w, "name")), name))
-			return w;
-	return NULL;
-}
-
 static void test_kill_and_resume(void **s)
 {
 	json_t *res, *first;
@@ -125,7 +114,7 @@ static void test_kill_and_resume(void **s)
 	json_array_foreach(runs, i, run) {
 		const char *mode = json_string_value(json_object_get(run, "mode"));
 		const char *genapic = json_string_value(json_object_get(run, "genapic"));
-		json_t *flush = workload(run, "flush"), *ipi = workload(run, "ipi-allbut");
+		json_t *flush = itest_workload(run, "flush"), *ipi = itest_workload(run, "ipi-allbut");
 
 		assert_string_equal(json_string_value(json_object_get(run, "status")), "ok");
 		assert_string_equal(genapic, !strcmp(mode, "physical") ? "x2apic_phys" :
@@ -143,7 +132,7 @@ static void test_kill_and_resume(void **s)
 		/* Paired routines and the A/A control: 4 pairs, 8 loops each. */
 		const char *paired[] = { "flush-senders", "flush-aa" };
 		for (int p = 0; p < 2; p++) {
-			json_t *pw = workload(run, paired[p]);
+			json_t *pw = itest_workload(run, paired[p]);
 			assert_non_null(pw);
 			assert_string_equal(json_string_value(json_object_get(pw, "status")), "ok");
 			assert_int_equal(json_array_size(json_object_get(pw, "loops")), 8);
@@ -162,7 +151,7 @@ static void test_kill_and_resume(void **s)
 
 		/* Real device interrupts: every O_DIRECT read completed with one,
 		 * counted from Xen's TRC_HW_IRQ_HANDLED, and the trace is kept. */
-		json_t *disk = workload(run, "disk");
+		json_t *disk = itest_workload(run, "disk");
 		assert_non_null(disk);
 		json_t *dc = json_object_get(disk, "counters");
 		assert_true(json_integer_value(json_object_get(dc, "irqs")) >= 300);
@@ -189,7 +178,7 @@ static void test_trace_ipi(void **s)
 	assert_non_null(res);
 	json_array_foreach(json_object_get(res, "runs"), i, run) {
 		const char *mode = json_string_value(json_object_get(run, "mode"));
-		json_t *w = workload(run, "flush-traced"), *g;
+		json_t *w = itest_workload(run, "flush-traced"), *g;
 		char path[512];
 		struct cmd_out o;
 		json_error_t je;
@@ -289,7 +278,7 @@ static double boot_mean(json_t *run, const char *wl)
 	size_t i;
 	double sum = 0;
 
-	json_array_foreach(json_object_get(workload(run, wl), "loops"), i, l)
+	json_array_foreach(json_object_get(itest_workload(run, wl), "loops"), i, l)
 		sum += (double)json_integer_value(json_object_get(l, "ns")) /
 		       (double)json_integer_value(json_object_get(l, "calls"));
 	assert_int_equal(i, 3);		/* runs = 3 */
@@ -389,7 +378,7 @@ static void test_sweep(void **s)
 				 counts[i]);
 		json_array_foreach(json_object_get(res, "runs"), k, run) {
 			const char *mode = json_string_value(json_object_get(run, "mode"));
-			json_t *w = workload(run, "ipi-allbut");
+			json_t *w = itest_workload(run, "ipi-allbut");
 			json_t *c = json_object_get(w, "counters");
 			json_int_t per_op = json_integer_value(json_object_get(c, "icr_writes")) /
 					    json_integer_value(json_object_get(c, "operations"));

@@ -27,7 +27,6 @@ static json_t *results;
 static int setup(void **s)
 {
 	struct cmd_out o;
-	json_error_t je;
 
 	(void)s;
 	system("rm -rf " OUT);
@@ -35,39 +34,32 @@ static int setup(void **s)
 					 "-o", OUT, NULL });
 	fprintf(stderr, "%s", o.text);
 	free(o.text);
-	results = json_load_file(OUT "/results.json", 0, &je);
+	results = itest_load_results(OUT);
 	return results ? 0 : -1;
 }
 
 static int teardown(void **s)
 {
 	(void)s;
-	json_decref(results);
-	return 0;
+	return itest_free_results(&results);
 }
 
 static json_t *run_of(const char *mode)
 {
-	json_t *r;
-	size_t i;
+	json_t *r = itest_run_of(results, mode);
 
-	json_array_foreach(json_object_get(results, "runs"), i, r)
-		if (!strcmp(json_string_value(json_object_get(r, "mode")), mode))
-			return r;
-	fail_msg("no %s run", mode);
-	return NULL;
+	if (!r)
+		fail_msg("no %s run", mode);
+	return r;
 }
 
 static json_t *wl(json_t *run, const char *name)
 {
-	json_t *w;
-	size_t i;
+	json_t *w = itest_workload(run, name);
 
-	json_array_foreach(json_object_get(run, "workloads"), i, w)
-		if (!strcmp(json_string_value(json_object_get(w, "name")), name))
-			return w;
-	fail_msg("no workload %s", name);
-	return NULL;
+	if (!w)
+		fail_msg("no workload %s", name);
+	return w;
 }
 
 static json_int_t per_call(json_t *counters)

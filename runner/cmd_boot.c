@@ -106,19 +106,19 @@ static int boot_layout(const struct host_opts *o, const char *topology, struct l
 		json_decref(agent);
 		return 1;
 	}
+	if (!json_object_get(agent, "hv") || json_is_null(json_object_get(agent, "hv"))) {
+		/* No query: a hypervisor without the interface (the agent said
+		 * so); nothing to check the layout against. */
+		printf("layout: not checked (%s has no hypervisor query)\n", path);
+		json_decref(agent);
+		return 0;
+	}
 	run = json_pack("{s:s, s:O, s:O}", "mode", o->mode, "hv", json_object_get(agent, "hv"),
 			"workloads", json_object_get(agent, "workloads") ?: json_array());
 	json_decref(agent);
 	if (!run) {
 		fprintf(stderr, "ipibench boot: %s: out of memory\n", path);
 		return 1;
-	}
-	if (!json_object_get(run, "hv") || json_is_null(json_object_get(run, "hv"))) {
-		/* No query: a hypervisor without the interface (the agent said
-		 * so); nothing to check the layout against. */
-		printf("layout: not checked (%s has no hypervisor query)\n", path);
-		json_decref(run);
-		return 0;
 	}
 	rc = layout_check_run(run, lay, topology, err, sizeof(err));
 	const char *d = json_string_value(json_object_get(json_object_get(run, "layout"), "describe"));

@@ -50,6 +50,7 @@ help:
 	@echo "make build        build $(BUILD)/bin/ipibench and the agent"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
 	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
+	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology (CI runs it)"
 	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
 	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
@@ -202,8 +203,12 @@ TEST_TIMEOUT ?= 600
 ITEST_TIMEOUT ?= 3600
 EXTRA_TIMEOUT ?= 1800
 UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
-ITEST_RUNS := $(addprefix integration/,$(INTEGRATION_BINS))
-.PHONY: $(UNIT_RUNS) $(ITEST_RUNS)
+# The integration tests that would take make test past about 30 minutes:
+# make test-slow (which .ci/run runs after make test) has them.
+SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology)
+ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
+SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
+.PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
 
 $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS)): unit/%: % $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
@@ -211,7 +216,7 @@ unit/$(BUILD)/asan/probes/tests/test_xenalyze: $(XENALYZE)
 $(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
 	@$(TALLY) cmd $(TALLY_FILE) $@ $(or $(TIMEOUT_$*),$(EXTRA_TIMEOUT)) \
 		$(MAKE) --no-print-directory $*
-$(ITEST_RUNS): integration/%: % hv dom0 build $(TALLY)
+$(ITEST_RUNS) $(SLOW_RUNS): integration/%: % hv dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) ./$*
 integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 
@@ -233,6 +238,8 @@ integration:
 	$(call tally_stages,$(ITEST_RUNS))
 test:
 	$(call tally_stages,$(UNIT_RUNS) $(ITEST_RUNS))
+test-slow:
+	$(call tally_stages,$(SLOW_RUNS))
 
 # The run, then its report (tables, the seed comparison, plots); a run with
 # failed parts still gets its report, and make still fails.  A stopped bench

@@ -115,26 +115,26 @@ int itest_qemu_alive(int pid)
 	return alive;
 }
 
-json_t *itest_run_of(json_t *results, const char *mode)
+/* The element of ARRAY whose KEY is the string VALUE, or NULL. */
+static json_t *element_with(json_t *array, const char *key, const char *value)
 {
-	json_t *r;
+	json_t *e;
 	size_t i;
 
-	json_array_foreach(json_object_get(results, "runs"), i, r)
-		if (!strcmp(json_string_value(json_object_get(r, "mode")) ?: "", mode))
-			return r;
+	json_array_foreach(array, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, key)) ?: "", value))
+			return e;
 	return NULL;
+}
+
+json_t *itest_run_of(json_t *results, const char *mode)
+{
+	return element_with(json_object_get(results, "runs"), "mode", mode);
 }
 
 json_t *itest_workload(json_t *run, const char *name)
 {
-	json_t *w;
-	size_t i;
-
-	json_array_foreach(json_object_get(run, "workloads"), i, w)
-		if (!strcmp(json_string_value(json_object_get(w, "name")) ?: "", name))
-			return w;
-	return NULL;
+	return element_with(json_object_get(run, "workloads"), "name", name);
 }
 
 json_t *itest_load_results(const char *dir)
@@ -151,4 +151,19 @@ int itest_free_results(json_t **results)
 	json_decref(*results);
 	*results = NULL;
 	return 0;
+}
+
+json_t *itest_run_config(const char *config, const char *dir, int show)
+{
+	struct cmd_out o;
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return NULL;
+	itest_run(&o, (const char *[]){ "run", "-c", config, "-o", dir, NULL });
+	if (show)
+		fprintf(stderr, "%s", o.text);
+	free(o.text);
+	return itest_load_results(dir);
 }

@@ -30,6 +30,9 @@ const char *itest_ipibench(void);
 /* A result set's lookups (NULL when absent). */
 json_t *itest_run_of(json_t *results, const char *mode);
 json_t *itest_workload(json_t *run, const char *name);
+/* `ipibench run -c CONFIG -o DIR` into an emptied DIR (its output on
+ * stderr if SHOW), then its results, or NULL. */
+json_t *itest_run_config(const char *config, const char *dir, int show);
 /* DIR/results.json, or NULL. */
 json_t *itest_load_results(const char *dir);
 /* A cmocka group teardown for a test's results (a json_t ** as state). */

@@ -28,14 +28,8 @@ static json_t *results;
 
 static int setup(void **s)
 {
-	struct cmd_out o;
-
 	(void)s;
-	system("rm -rf " OUT);
-	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/hv-40cpu.ini",
-					 "-o", OUT, NULL });
-	free(o.text);
-	results = itest_load_results(OUT);
+	results = itest_run_config("tests/integration/data/hv-40cpu.ini", OUT, 0);
 	return results ? 0 : -1;
 }
 

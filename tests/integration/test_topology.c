@@ -26,15 +26,8 @@ static json_t *results;
 
 static int setup(void **s)
 {
-	struct cmd_out o;
-
 	(void)s;
-	system("rm -rf " OUT);
-	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/topology-holes.ini",
-					 "-o", OUT, NULL });
-	fprintf(stderr, "%s", o.text);
-	free(o.text);
-	results = itest_load_results(OUT);
+	results = itest_run_config("tests/integration/data/topology-holes.ini", OUT, 1);
 	return results ? 0 : -1;
 }
 

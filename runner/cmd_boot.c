@@ -113,8 +113,10 @@ static int boot_layout(const struct host_opts *o, const char *topology, struct l
 		json_decref(agent);
 		return 0;
 	}
-	run = json_pack("{s:s, s:O, s:O}", "mode", o->mode, "hv", json_object_get(agent, "hv"),
-			"workloads", json_object_get(agent, "workloads") ?: json_array());
+	json_t *wls = json_object_get(agent, "workloads");
+
+	run = json_pack("{s:s, s:O, s:o}", "mode", o->mode, "hv", json_object_get(agent, "hv"),
+			"workloads", wls ? json_incref(wls) : json_array());
 	json_decref(agent);
 	if (!run) {
 		fprintf(stderr, "ipibench boot: %s: out of memory\n", path);

@@ -54,6 +54,9 @@ extern const struct host_backend_ops backend_qemu;
  * intel-iommu's interrupt remapping.  Left out with [host] test_device =
  * false (boot --no-test-device).
  */
+/* The machine: q35 without the SATA and SMBus controllers it has by default
+ * (with -nodefaults, its only PCI devices are the host bridge and the LPC). */
+#define QEMU_MACHINE "q35,kernel-irqchip=split,sata=off,smbus=off"
 #define QEMU_TEST_DEVICE "edu,bus=pcie.0"
 
 /*

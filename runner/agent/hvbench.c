@@ -522,8 +522,9 @@ bad:
 	return -1;
 }
 
-int hvbench_timing_params(const json_t *params, int has_sender,
-			  struct hvbench_req *req, char *err, size_t errlen)
+/* The timing params (WL_TIMING; WL_SENDER when has_sender) into req. */
+static int timing_params(const json_t *params, int has_sender,
+			 struct hvbench_req *req, char *err, size_t errlen)
 {
 	const json_t *v;
 	const char *s;
@@ -575,6 +576,29 @@ int hvbench_timing_params(const json_t *params, int has_sender,
 		return -1;
 	}
 	return 0;
+}
+
+/* *field = params[key] when the workload declares key. */
+static void uint_param(const json_t *params, const char *key, uint32_t *field)
+{
+	if (json_object_get(params, key))
+		*field = hvbench_uint(params, key);
+}
+
+int hvbench_req_params(const json_t *params, struct hvbench_req *req,
+		       char *err, size_t errlen)
+{
+	uint_param(params, "iterations", &req->iterations);
+	uint_param(params, "cpu", &req->cpu);
+	uint_param(params, "peer", &req->peer);
+	uint_param(params, "vector", &req->vector);
+	if (json_object_get(params, "shorthand"))
+		req->shorthand = hvbench_bool(params, "shorthand");
+	if (json_object_get(params, "mask"))
+		req->mask = json_object_get(params, "mask");
+	if (!json_object_get(params, "runs"))
+		return 0;
+	return timing_params(params, json_object_get(params, "sender") != NULL, req, err, errlen);
 }
 
 /* Which of a pair goes first: bit 0 of splitmix64(seed, pair). */
@@ -919,4 +943,14 @@ out:
 	free(a.dev_irqs);
 	hvbench_close(hb);
 	return rc;
+}
+
+int hvbench_run_params(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
+		       const json_t *params, json_t *result, char *err, size_t errlen)
+{
+	struct hvbench_req req = *tmpl;
+
+	if (hvbench_req_params(params, &req, err, errlen))
+		return -1;
+	return hvbench_run(ctx, &req, result, err, errlen);
 }

@@ -54,16 +54,13 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	struct hvbench_req req = {
 		.op = XEN_SYSCTL_IPIBENCH_OP_irq_delivery,
 		.shorthand = 1,
-		.mask = json_object_get(params, "mask"),
 		.sample_cpu = 1,
 	};
 
 	json_t *cnt, *handled, *who, *c;
 	size_t i, nr_cpus;
 
-	req.iterations = hvbench_uint(params, "iterations");
-	req.cpu = hvbench_uint(params, "cpu");
-	if (hvbench_run(ctx, &req, result, err, errlen)) {
+	if (hvbench_run_params(ctx, &req, params, result, err, errlen)) {
 		const char *e = json_string_value(json_object_get(
 			json_object_get(result, "refused"), "name"));
 

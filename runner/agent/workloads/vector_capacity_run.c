@@ -18,7 +18,6 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		.op = XEN_SYSCTL_IPIBENCH_OP_vector_capacity,
 		.iterations = 1,
 		.shorthand = 1,
-		.mask = json_object_get(params, "mask"),
 		.count_only = 1,
 		.totals = t,
 	};
@@ -28,8 +27,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	req.cpu = hvbench_uint(params, "cpu");
-	if (hvbench_run(ctx, &req, result, err, errlen)) {
+	if (hvbench_run_params(ctx, &req, params, result, err, errlen)) {
 		free(t);
 		return -1;
 	}

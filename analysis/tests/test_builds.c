@@ -96,11 +96,11 @@ static void two_builds(void **state)
 	assert_int_equal(json_array_size(json_object_get(e, "builds")), 1);
 	assert_true(json_is_null(json_object_get(e, "comparison")));
 	p = path2(out, "report.md");
-	assert_true(file_contains(p, "## Between builds"));
-	assert_true(file_contains(p, "Mode `cluster`: no runs on build `4.20`"));
-	assert_true(file_contains(p, "Mode `cluster`: only build `4.17` ran it"));
-	assert_true(file_contains(p, "baseline build `4.17`"));
-	assert_true(file_contains(p, ", Xen build `4.20`"));
+	expect_in_file(p, "## Between builds",
+		"Mode `cluster`: no runs on build `4.20`",
+		"Mode `cluster`: only build `4.17` ran it",
+		"baseline build `4.17`",
+		", Xen build `4.20`");
 	free(p);
 	json_decref(rep);
 	rm_rf(in);

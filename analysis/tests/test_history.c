@@ -79,15 +79,15 @@ static void flags_exactly_the_injected_slowdown(void **state)
 	json_decref(h);
 
 	char *idx = path2(o, "index.html");
-	assert_true(file_contains(idx, "<img src=\"history-qemu-tcg-16cpu-flush.png\""));
-	assert_true(file_contains(idx, "<img src=\"history-qemu-tcg-16cpu-ipi8.png\""));
-	assert_true(file_contains(idx, "<table>"));
-	assert_true(file_contains(idx, "REGRESSION"));
-	assert_true(file_contains(idx, "Regression rule"));
+	expect_in_file(idx, "<img src=\"history-qemu-tcg-16cpu-flush.png\"",
+		"<img src=\"history-qemu-tcg-16cpu-ipi8.png\"",
+		"<table>",
+		"REGRESSION",
+		"Regression rule");
 	free(idx);
 	char *md = path2(o, "history.md");
-	assert_true(file_contains(md, "**REGRESSION**"));
-	assert_true(file_contains(md, "(10 loops)"));
+	expect_in_file(md, "**REGRESSION**",
+		"(10 loops)");
 	free(md);
 	char f[512];
 	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.png", o);

@@ -144,20 +144,20 @@ static void seed_section(void **state)
 	assert_true(r > 1.05 && r < 1.2);
 	assert_float_equal(num(m16, "icr_writes_per_call.physical"), 15.0, 1e-12);
 	char *md = path2(out, "report.md");
-	assert_true(file_contains(md, "## Seed reproduction"));
-	assert_true(file_contains(md, "| physical, ns per call (mean of calls) | 2661.79 |"));
-	assert_true(file_contains(md, "| mixed, total for 10000 calls (ns; mean x 10000) | 23865337 |"));
-	assert_true(file_contains(md, "| ratio physical / mixed (means) | 1.115 |"));
-	assert_true(file_contains(md, "This host was emulated (QEMU TCG)"));
-	assert_true(file_contains(md, "Compare the ratios, not the times"));
-	assert_true(file_contains(md, "ICR writes per call | 95 (derived, not measured) | 15.00 |"));
+	expect_in_file(md, "## Seed reproduction",
+		"| physical, ns per call (mean of calls) | 2661.79 |",
+		"| mixed, total for 10000 calls (ns; mean x 10000) | 23865337 |",
+		"| ratio physical / mixed (means) | 1.115 |",
+		"This host was emulated (QEMU TCG)",
+		"Compare the ratios, not the times",
+		"ICR writes per call | 95 (derived, not measured) | 15.00 |");
 	/* the 512-CPU ministat table beside it, as committed (FreeBSD's %) */
-	assert_true(file_contains(md, "x  25 3.5131328e+08 3.5716441e+08 3.5410987e+08 3.5432659e+08     1566737.4\n"));
-	assert_true(file_contains(md, "\t248.774% +/- 0.96566%\n"));
-	assert_true(file_contains(md, "ministat, measured (16 CPUs, **emulated, QEMU TCG**): unit: boots"));
+	expect_in_file(md, "x  25 3.5131328e+08 3.5716441e+08 3.5410987e+08 3.5432659e+08     1566737.4\n",
+		"\t248.774% +/- 0.96566%\n",
+		"ministat, measured (16 CPUs, **emulated, QEMU TCG**): unit: boots");
 	/* no per-call bootstrap or rank test anywhere */
-	assert_false(file_contains(md, "Mann-Whitney"));
-	assert_false(file_contains(md, "bootstrap"));
+	expect_not_in_file(md, "Mann-Whitney",
+		"bootstrap");
 	free(md);
 	json_t *jms = json_object_get(m16, "ministat");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(jms, "measured"), "unit")),
@@ -171,12 +171,12 @@ static void other_sources_sections(void **state)
 {
 	(void)state;
 	char *md = path2(out, "report.md");
-	assert_true(file_contains(md, "## hyperfine: " DATA "/hyperfine.json"));
-	assert_true(file_contains(md, "`ab -n 2000 http://guest/ (mixed)` | 20 |"));
-	assert_true(file_contains(md, "## perf stat: " DATA "/perf-stat.csv"));
-	assert_true(file_contains(md, "| context-switches | 5678 |"));
-	assert_true(file_contains(md, "| instructions | <not counted> |"));
-	assert_true(file_contains(md, "## Latency against CPU count: `flush` on qemu-tcg"));
+	expect_in_file(md, "## hyperfine: " DATA "/hyperfine.json",
+		"`ab -n 2000 http://guest/ (mixed)` | 20 |",
+		"## perf stat: " DATA "/perf-stat.csv",
+		"| context-switches | 5678 |",
+		"| instructions | <not counted> |",
+		"## Latency against CPU count: `flush` on qemu-tcg");
 	free(md);
 	json_t *hf = json_array_get(json_object_get(rep, "hyperfine"), 0);
 	json_t *c1 = json_array_get(json_object_get(hf, "commands"), 1);
@@ -260,11 +260,11 @@ static void layout_section(void **state)
 	char *p = path2(o, "report.md");
 	char *md = slurp(p);
 	assert_non_null(md);
-	assert_non_null(strstr(md, "## x2APIC layout and ICR writes"));
-	assert_non_null(strstr(md, "96 CPUs, 6 clusters in use (0-5: 16 CPUs each); x2APIC IDs 0-95, no holes"));
-	assert_non_null(strstr(md, "| flush | physical | genapic | physical | 95 | 95.00 | 1 | ok |"));
-	assert_non_null(strstr(md, "| flush | mixed | genapic | cluster | 6 | 6.00 | 1 | ok |"));
-	assert_non_null(strstr(md, "| flush-senders | mixed | physical | physical | 95 | 95.00 | 1 | ok |"));
+	expect_in_text(md, "## x2APIC layout and ICR writes",
+		"96 CPUs, 6 clusters in use (0-5: 16 CPUs each); x2APIC IDs 0-95, no holes",
+		"| flush | physical | genapic | physical | 95 | 95.00 | 1 | ok |",
+		"| flush | mixed | genapic | cluster | 6 | 6.00 | 1 | ok |",
+		"| flush-senders | mixed | physical | physical | 95 | 95.00 | 1 | ok |");
 	assert_null(strstr(md, "MISMATCH"));
 	free(md);
 	free(p);
@@ -293,8 +293,8 @@ static void layout_section(void **state)
 	char *p2 = path2(o2, "report.md");
 	md = slurp(p2);
 	assert_non_null(md);
-	assert_non_null(strstr(md, "| flush | mixed | genapic | cluster | 6 | 95.00 | 1 | **MISMATCH** |"));
-	assert_non_null(strstr(md, "**1 workload measured other ICR writes than the layout implies**"));
+	expect_in_text(md, "| flush | mixed | genapic | cluster | 6 | 95.00 | 1 | **MISMATCH** |",
+		"**1 workload measured other ICR writes than the layout implies**");
 	free(md);
 	free(p2), free(o2), free(f), free(d);
 	rm_rf(o);
@@ -399,11 +399,11 @@ static void directory_scan_and_genapic_warning(void **state)
 	char *argv[] = { "report", "-q", "--no-reference", "-o", o, dir, NULL };
 	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
 	char *md = path2(o, "report.md");
-	assert_true(file_contains(md, "## hyperfine: "));
-	assert_true(file_contains(md, "/ab.json"));
-	assert_true(file_contains(md, "## perf stat: "));
-	assert_false(file_contains(md, "notes.json"));
-	assert_false(file_contains(md, "## Seed reproduction"));
+	expect_in_file(md, "## hyperfine: ",
+		"/ab.json",
+		"## perf stat: ");
+	expect_not_in_file(md, "notes.json",
+		"## Seed reproduction");
 	assert_true(file_contains(md, "Warning: mode cluster ran on genapic `x2apic_mixed`, not `x2apic_cluster`"));
 	free(md);
 	rm_rf(o);

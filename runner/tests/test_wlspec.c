@@ -37,18 +37,27 @@ static int value_ok(const char *type, const char *key, const char *v)
 	return 1;
 }
 
+/* Each of VALS (NULL-terminated) of TYPE's KEY is accepted (OK) or refused. */
+static void expect_values(const char *type, const char *key, int ok, const char *const *vals)
+{
+	for (; *vals; vals++)
+		if (value_ok(type, key, *vals) != ok)
+			fail_msg("%s: %s = '%s' %s", type, key, *vals, ok ? "refused" : "accepted");
+}
+
+#define values_ok(type, key, ...) \
+	expect_values(type, key, 1, (const char *const[]){ __VA_ARGS__, NULL })
+#define values_bad(type, key, ...) \
+	expect_values(type, key, 0, (const char *const[]){ __VA_ARGS__, NULL })
+
 static void test_timing(void **s)
 {
 	(void)s;
-	assert_true(value_ok("flush_tlb_all", "timing", "loop"));
-	assert_true(value_ok("flush_tlb_all", "timing", "per-call"));
-	assert_false(value_ok("flush_tlb_all", "timing", "percall"));
-	assert_false(value_ok("flush_tlb_all", "timing", ""));
-	assert_true(value_ok("pingpong", "timing", "per-call"));
-	assert_true(value_ok("ipi_mask", "runs", "1"));
-	assert_true(value_ok("ipi_mask", "runs", "10000"));
-	assert_false(value_ok("ipi_mask", "runs", "0"));
-	assert_false(value_ok("ipi_mask", "runs", "10001"));
+	values_ok("flush_tlb_all", "timing", "loop", "per-call");
+	values_bad("flush_tlb_all", "timing", "percall", "");
+	values_ok("pingpong", "timing", "per-call");
+	values_ok("ipi_mask", "runs", "1", "10000");
+	values_bad("ipi_mask", "runs", "0", "10001");
 	/* Not timed operations: no timing. */
 	assert_null(wl_param_find(wl_type_find("vector_capacity"), "timing"));
 	assert_null(wl_param_find(wl_type_find("irq_delivery"), "timing"));
@@ -57,20 +66,14 @@ static void test_timing(void **s)
 static void test_senders(void **s)
 {
 	(void)s;
-	assert_true(value_ok("flush_tlb_all", "sender", "genapic"));
-	assert_true(value_ok("flush_mask", "sender", "physical"));
-	assert_true(value_ok("ipi_mask", "sender", "cluster"));
-	assert_false(value_ok("ipi_mask", "sender", "logical"));
-	assert_true(value_ok("flush_tlb_all", "senders", ""));
-	assert_true(value_ok("flush_tlb_all", "senders", "physical, cluster"));
-	assert_true(value_ok("flush_tlb_all", "senders", "cluster,cluster"));
-	assert_true(value_ok("ipi_mask", "senders", " genapic ,physical "));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical, cluster, genapic"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical cluster"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical, mixed"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical,,cluster"));
-	assert_false(value_ok("flush_tlb_all", "senders", ","));
+	values_ok("flush_tlb_all", "sender", "genapic");
+	values_ok("flush_mask", "sender", "physical");
+	values_ok("ipi_mask", "sender", "cluster");
+	values_bad("ipi_mask", "sender", "logical");
+	values_ok("flush_tlb_all", "senders", "", "physical, cluster", "cluster,cluster");
+	values_ok("ipi_mask", "senders", " genapic ,physical ");
+	values_bad("flush_tlb_all", "senders", "physical", "physical, cluster, genapic",
+		   "physical cluster", "physical, mixed", "physical,,cluster", ",");
 	/* pingpong calls the genapic hook itself: no sender. */
 	assert_null(wl_param_find(wl_type_find("pingpong"), "sender"));
 }

@@ -37,6 +37,18 @@ static int value_ok(const char *type, const char *key, const char *v)
 	return 1;
 }
 
+/* The message VALUE of TYPE's KEY is refused with ("" when accepted). */
+static const char *param_error(const char *type, const char *key, const char *v)
+{
+	static char err[256];
+	json_t *j = wl_param_value(wl_param_find(wl_type_find(type), key), v, err, sizeof(err));
+
+	if (j)
+		err[0] = '\0';
+	json_decref(j);
+	return err;
+}
+
 /* Each of VALS (NULL-terminated) of TYPE's KEY is accepted (OK) or refused. */
 static void expect_values(const char *type, const char *key, int ok, const char *const *vals)
 {
@@ -109,6 +121,12 @@ static void test_fault(void **s)
 			 "\"params\": {\"action\": \"%s\"}}", *a);
 		assert_true(fault_entry_ok(j));
 	}
+	/* The action is a choice of its declaration: refused by the param's
+	 * own rule, as a config's line is, with the choices from the table. */
+	values_ok("fault", "action", "kill", "offline", "concurrent");
+	values_bad("fault", "action", "reboot", "");
+	assert_string_equal(param_error("fault", "action", "reboot"),
+			    "action = 'reboot': expected kill, offline or concurrent");
 	assert_false(value_ok("fault", "after_chunks", "0"));
 	assert_false(value_ok("fault", "offline_cpu", "0"));
 	assert_true(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\"}"));
@@ -176,14 +194,17 @@ static const char *entry(const char *type, const char *params, json_t **out, cha
 /* Every declaration is complete (fio's check_engine_ops()), and an incomplete one is refused. */
 static void test_declarations(void **s)
 {
-	static const struct wl_param nohelp[] = { { "x", WL_UINT, 0, 9, "1", "", 0 }, { NULL } };
-	static const struct wl_param baddef[] = { { "x", WL_UINT, 0, 9, "10", "x", 0 }, { NULL } };
+	static const struct wl_param nohelp[] = { { "x", WL_UINT, 0, 9, "1", "", 0, NULL }, { NULL } };
+	static const struct wl_param baddef[] = { { "x", WL_UINT, 0, 9, "10", "x", 0, NULL }, { NULL } };
 	static const struct wl_param twice[] = {
-		{ "x", WL_UINT, 0, 9, "1", "x", 0 }, { "x", WL_UINT, 0, 9, "1", "x", 0 }, { NULL }
+		{ "x", WL_UINT, 0, 9, "1", "x", 0, NULL }, { "x", WL_UINT, 0, 9, "1", "x", 0, NULL }, { NULL }
 	};
+	/* A choice is checked by the names its declaration gives: none, refused. */
+	static const struct wl_param nochoices[] = { { "x", WL_CHOICE, 0, 0, "a", "x", 0, NULL }, { NULL } };
 	const struct wl_type bad[] = {
 		{ "a", "", nohelp, NULL }, { "a", "a", nohelp, NULL },
 		{ "a", "a", baddef, NULL }, { "a", "a", twice, NULL }, { "a", "a", NULL, NULL },
+		{ "a", "a", nochoices, NULL },
 	};
 	char err[256];
 	size_t n = 0;

@@ -24,7 +24,7 @@
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),   /* 1..1000000, Xen's own limit */
 	WL_CPU,                  /* the CPU it runs on, 0 */
-	{ "depth", WL_UINT, 1, 64, "4", "an example of a param of its own", 0 },
+	{ "depth", WL_UINT, 1, 64, "4", "an example of a param of its own", 0, NULL },
 	WL_TRACE,                /* xentrace while it runs, done by the agent core */
 	{ NULL },
 };

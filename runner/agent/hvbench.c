@@ -476,106 +476,63 @@ static int sender_of(const char *s, size_t len, uint32_t *out)
 	return -1;
 }
 
-/* "A, B" or ["A", "B"] into senders[]; the count into *n (0 for ""). */
-static int parse_senders(const json_t *v, uint32_t senders[2], unsigned int *n,
+/*
+ * "A, B" (WL_CHOICES of the sender names, already checked by the
+ * workload's table) into senders[]; the count into *n (0 for "").
+ */
+static int parse_senders(const char *p, uint32_t senders[2], unsigned int *n,
 			 char *err, size_t errlen)
 {
 	*n = 0;
-	if (json_is_array(v)) {
-		size_t i;
-		json_t *e;
+	while (p && *p) {
+		size_t len;
 
-		json_array_foreach(v, i, e) {
-			const char *name = json_string_value(e);
-			if (!name || *n == 2 || sender_of(name, strlen(name), &senders[*n]))
-				goto bad;
-			(*n)++;
-		}
-	} else if (json_is_string(v)) {
-		const char *p = json_string_value(v);
-
-		while (*p) {
-			size_t len;
-
-			while (*p == ' ' || *p == '\t')
-				p++;
-			len = strcspn(p, ", \t");
-			if (!len || *n == 2 || sender_of(p, len, &senders[*n]))
-				goto bad;
-			(*n)++;
-			p += len;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (*p == ',')
-				p++;
-			else if (*p)
-				goto bad;
-		}
-	} else if (v) {
-		goto bad;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strcspn(p, ", \t");
+		if (!len || *n == 2 || sender_of(p, len, &senders[*n]))
+			goto bad;
+		(*n)++;
+		p += len;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
 	}
 	if (*n == 0 || *n == 2)
 		return 0;
 bad:
-	snprintf(err, errlen, "senders must be two of genapic, physical, cluster "
-		 "(e.g. \"physical, cluster\"), or empty");
+	snprintf(err, errlen, "senders: not checked against the workload's params");
 	return -1;
 }
 
-/* The timing params (WL_TIMING; WL_SENDER when has_sender) into req. */
+/*
+ * The timing params (WL_TIMING; WL_SENDER when has_sender) into req.  Their
+ * ranges, names and the rules across them (wl_check_timing()) are the
+ * workload's table's, checked before any run: this only converts them.
+ */
 static int timing_params(const json_t *params, int has_sender,
 			 struct hvbench_req *req, char *err, size_t errlen)
 {
-	const json_t *v;
-	const char *s;
+	const char *timing = json_string_value(json_object_get(params, "timing"));
+	const char *sender;
 
-	req->loop = 1;
-	v = params ? json_object_get(params, "timing") : NULL;
-	if (v) {
-		s = json_string_value(v);
-		if (s && !strcmp(s, "loop"))
-			req->loop = 1;
-		else if (s && !strcmp(s, "per-call"))
-			req->loop = 0;
-		else {
-			snprintf(err, errlen, "timing must be loop or per-call");
-			return -1;
-		}
-	}
+	req->loop = !timing || strcmp(timing, "per-call") != 0;
 	req->runs = hvbench_uint(params, "runs");
-	if (req->runs < 1 || req->runs > 10000) {
-		snprintf(err, errlen, "runs must be from 1 to 10000");
-		return -1;
-	}
 	req->seed = hvbench_uint(params, "seed");
-	if (req->seed > 0x7fffffff) {
-		snprintf(err, errlen, "seed must be from 0 to 2147483647");
-		return -1;
-	}
 	req->sender = XEN_SYSCTL_IPIBENCH_SENDER_genapic;
 	req->nsenders = 0;
 	if (!has_sender)
 		return 0;
-	v = params ? json_object_get(params, "sender") : NULL;
-	if (v) {
-		s = json_string_value(v);
-		if (!s || sender_of(s, strlen(s), &req->sender)) {
-			snprintf(err, errlen, "sender must be genapic, physical or cluster");
-			return -1;
-		}
-	}
-	v = params ? json_object_get(params, "senders") : NULL;
-	if (parse_senders(v, req->senders, &req->nsenders, err, errlen))
-		return -1;
-	if (req->nsenders && req->sender != XEN_SYSCTL_IPIBENCH_SENDER_genapic) {
-		snprintf(err, errlen, "give sender or senders, not both");
+	sender = json_string_value(json_object_get(params, "sender"));
+	if (sender && sender_of(sender, strlen(sender), &req->sender)) {
+		snprintf(err, errlen, "sender: not checked against the workload's params");
 		return -1;
 	}
-	if (req->nsenders && !req->loop) {
-		snprintf(err, errlen, "senders (paired loops) needs timing = loop");
-		return -1;
-	}
-	return 0;
+	return parse_senders(json_string_value(json_object_get(params, "senders")),
+			     req->senders, &req->nsenders, err, errlen);
 }
 
 /* *field = params[key] when the workload declares key. */

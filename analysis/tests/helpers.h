@@ -16,9 +16,16 @@
 
 #define DATA "analysis/tests/data"
 
-/* Run a cmd_*() with its stdout (the printed report) sent to /dev/null. */
-static inline int run_quiet(int (*fn)(int, char **), int argc, char **argv)
+/*
+ * Run a cmd_*() on ARGV (NULL-terminated: its length is the argc) with its
+ * stdout (the printed report) sent to /dev/null; its exit status.
+ */
+static inline int run_quiet(int (*fn)(int, char **), char **argv)
 {
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
 	fflush(stdout);
 	int saved = dup(1);
 	int devnull = open("/dev/null", O_WRONLY);
@@ -30,6 +37,10 @@ static inline int run_quiet(int (*fn)(int, char **), int argc, char **argv)
 	close(saved);
 	return rc;
 }
+
+/* expect_exit(cmd_report, 2, "report", "--bogus"): FN's exit status on those words. */
+#define expect_exit(fn, want, ...) \
+	assert_int_equal(run_quiet((fn), (char *[]){ __VA_ARGS__, NULL }), (want))
 
 /* The whole file (malloc'd), NULL when unreadable. */
 static inline char *slurp(const char *path)

@@ -61,8 +61,7 @@ static void two_builds(void **state)
 
 	write_set(in, "xen-4.17", "4.17", 0, 1.0);
 	write_set(in, "xen-4.20", "4.20", 1, 2.0);   /* the "patched" build: twice as slow */
-	char *argv[] = { "report", "-q", "--no-reference", "-o", out, a, b, NULL };
-	assert_int_equal(run_quiet(cmd_report, 7, argv), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", out, a, b);
 	char *p = path2(out, "report.json");
 	json_t *rep = json_load_file(p, 0, NULL);
 	free(p);
@@ -117,8 +116,7 @@ static void no_build_no_section(void **state)
 {
 	(void)state;
 	char *out = make_tmpdir();
-	char *argv[] = { "report", "-q", "--no-reference", "-o", out, DATA "/boots", NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", out, DATA "/boots");
 	char *p = path2(out, "report.json");
 	json_t *rep = json_load_file(p, 0, NULL);
 	assert_non_null(rep);

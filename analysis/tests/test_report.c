@@ -26,7 +26,7 @@ static int setup(void **state)
 	char *argv[] = { "report", "-q", "-o", out, "--reference", REF,
 			 DATA "/three-mode", DATA "/sweep-8", DATA "/sweep-32/results.json",
 			 DATA "/hyperfine.json", DATA "/perf-stat.csv", NULL };
-	if (run_quiet(cmd_report, 11, argv) != 0)
+	if (run_quiet(cmd_report, argv) != 0)
 		return -1;
 	char *p = path2(out, "report.json");
 	json_error_t je;
@@ -228,7 +228,7 @@ static void baseline_option(void **state)
 	char *o = *state;
 	char *argv[] = { "report", "-q", "--no-reference", "--baseline", "mixed", "-o", o,
 			 DATA "/three-mode", NULL };
-	assert_int_equal(run_quiet(cmd_report, 8, argv), 0);
+	assert_int_equal(run_quiet(cmd_report, argv), 0);
 	char *p = path2(o, "report.json");
 	json_t *r = json_load_file(p, 0, NULL);
 	assert_non_null(r);
@@ -256,7 +256,7 @@ static void layout_section(void **state)
 	char *o = make_tmpdir();
 	char *argv[] = { "report", "-q", "--no-reference", "-o", o,
 			 "results/history/seed-96cpu-20261201", NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	assert_int_equal(run_quiet(cmd_report, argv), 0);
 	char *p = path2(o, "report.md");
 	char *md = slurp(p);
 	assert_non_null(md);
@@ -288,8 +288,7 @@ static void layout_section(void **state)
 	assert_int_equal(json_dump_file(r, f, 0), 0);
 	json_decref(r);
 	char *o2 = path2(o, "out2");
-	char *argv2[] = { "report", "-q", "--no-reference", "-o", o2, d, NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv2), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", o2, d);
 	char *p2 = path2(o2, "report.md");
 	md = slurp(p2);
 	assert_non_null(md);
@@ -321,18 +320,12 @@ static void bad_inputs(void **state)
 	dataset_free(&d);
 
 	char *o = make_tmpdir();
-	char *a1[] = { "report", "-q", "-o", o, DATA "/invalid.json", NULL };
-	assert_int_equal(run_quiet(cmd_report, 5, a1), 1);
-	char *a2[] = { "report", "-q", "-o", o, DATA "/schema2.json", NULL };
-	assert_int_equal(run_quiet(cmd_report, 5, a2), 1);
-	char *a3[] = { "report", "-q", "-o", o, "/nonexistent/results.json", NULL };
-	assert_int_equal(run_quiet(cmd_report, 5, a3), 1);
-	char *a4[] = { "report", "--bogus", NULL };
-	assert_int_equal(run_quiet(cmd_report, 2, a4), 2);
-	char *a5[] = { "report", "--help", NULL };
-	assert_int_equal(run_quiet(cmd_report, 2, a5), 0);
-	char *a6[] = { "report", NULL };
-	assert_int_equal(run_quiet(cmd_report, 1, a6), 2);
+	expect_exit(cmd_report, 1, "report", "-q", "-o", o, DATA "/invalid.json");
+	expect_exit(cmd_report, 1, "report", "-q", "-o", o, DATA "/schema2.json");
+	expect_exit(cmd_report, 1, "report", "-q", "-o", o, "/nonexistent/results.json");
+	expect_exit(cmd_report, 2, "report", "--bogus");
+	expect_exit(cmd_report, 0, "report", "--help");
+	expect_exit(cmd_report, 2, "report");
 	/* nothing written on failure */
 	char *p = path2(o, "report.md");
 	assert_int_equal(file_size(p), -1);
@@ -346,7 +339,7 @@ static void missing_gnuplot_is_an_error(void **state)
 	char *o = *state;
 	setenv("IPIBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
 	char *argv[] = { "report", "-q", "-o", o, DATA "/three-mode", NULL };
-	int rc = run_quiet(cmd_report, 5, argv);
+	int rc = run_quiet(cmd_report, argv);
 	unsetenv("IPIBENCH_GNUPLOT");
 	assert_int_equal(rc, 1);
 	char *p = path2(o, "report.md");
@@ -396,8 +389,7 @@ static void directory_scan_and_genapic_warning(void **state)
 		 "/perf-stat.csv %s/perf.csv && echo '{\"notes\": 1}' > %s/notes.json",
 		 dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
-	char *argv[] = { "report", "-q", "--no-reference", "-o", o, dir, NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", o, dir);
 	char *md = path2(o, "report.md");
 	expect_in_file(md, "## hyperfine: ",
 		"/ab.json",

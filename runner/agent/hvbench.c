@@ -849,36 +849,6 @@ static json_t *counters_json(const struct run_acc *a)
 	return cnt;
 }
 
-/*
- * A run through the test device's MSI: "delivery" (how the interrupt
- * travelled) and, after the run, "test_device" (the device's MSI) and
- * counters.dev_irqs_per_cpu, Xen's own count of its interrupts per CPU
- * over the run (apart from samples.cpu; a CPU that went offline meanwhile
- * counts from 0: left out).
- */
-static void device_result(struct hvbench *hb, const struct run_acc *a, json_t *result,
-			  json_t *cnt)
-{
-	const struct xen_sysctl_ipibench_info *info;
-	const struct xen_sysctl_ipibench_cpu *cpus;
-	unsigned int nr_now;
-	json_t *arr;
-
-	json_object_set_new(result, "delivery",
-		json_string(a->path & XEN_SYSCTL_IPIBENCH_PATH_REMAPPED ? "msi-remapped" : "msi"));
-	if (hvbench_query_raw(hb, &info, &cpus, &nr_now))
-		return;
-	json_object_set_new(result, "test_device", device_json(info));
-	arr = json_array();
-	for (unsigned int c = 0; c < a->nr_cpus; c++) {
-		uint64_t now = c < nr_now ? cpus[c].dev_irqs : 0;
-
-		json_array_append_new(arr, json_integer(now >= a->dev_irqs[c] ?
-			(json_int_t)(now - a->dev_irqs[c]) : 0));
-	}
-	json_object_set_new(cnt, "dev_irqs_per_cpu", arr);
-}
-
 /* "counters_by_sender": per send routine that ran. */
 static json_t *by_sender_json(const struct run_acc *a)
 {
@@ -940,13 +910,13 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 
 	timing_json(req, &a, loops, result);
 	cnt = counters_json(&a);
-	if (a.path & XEN_SYSCTL_IPIBENCH_PATH_MSI)
-		device_result(hb, &a, result, cnt);
 	if (req->totals) {
 		req->totals->result = a.result_vectors;
 		req->totals->status = a.status;
+		req->totals->path = a.path;
 		req->totals->nr_cpus = nr_cpus;
 		memcpy(req->totals->vectors, a.vectors, nr_cpus * sizeof(*a.vectors));
+		memcpy(req->totals->dev_irqs, a.dev_irqs, nr_cpus * sizeof(*a.dev_irqs));
 	}
 	json_object_set_new(result, "counters", cnt);
 	/* Per send routine, when the workload chose one (or two). */

@@ -79,8 +79,12 @@ int hvbench_mask_parse(const json_t *v, unsigned int self,
 struct hvbench_totals {
 	uint32_t result;        /* the op's f.result (vector_capacity: vectors) */
 	uint32_t status;        /* XEN_SYSCTL_IPIBENCH_ST_* of all chunks */
+	uint32_t path;          /* XEN_SYSCTL_IPIBENCH_PATH_* of all chunks */
 	unsigned int nr_cpus;
 	uint32_t vectors[XEN_SYSCTL_IPIBENCH_MAX_CPUS];   /* per CPU, count_only */
+	/* The test device's interrupts per CPU since boot, when the run began
+	 * (the query's dev_irqs; for the run's delta). */
+	uint64_t dev_irqs[XEN_SYSCTL_IPIBENCH_MAX_CPUS];
 };
 
 /* A run of one benchmark operation. */

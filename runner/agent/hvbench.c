@@ -939,3 +939,21 @@ int hvbench_run_params(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
 		return -1;
 	return hvbench_run(ctx, &req, result, err, errlen);
 }
+
+struct hvbench_totals *hvbench_run_totals(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
+					  const json_t *params, json_t *result,
+					  char *err, size_t errlen)
+{
+	struct hvbench_req req = *tmpl;
+
+	req.totals = calloc(1, sizeof(*req.totals));
+	if (!req.totals) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (hvbench_run_params(ctx, &req, params, result, err, errlen)) {
+		free(req.totals);
+		return NULL;
+	}
+	return req.totals;
+}

@@ -148,6 +148,16 @@ int hvbench_run_params(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
 		       const json_t *params, json_t *result, char *err, size_t errlen);
 
 /*
+ * hvbench_run_params() for a workload that adds counters of its own: the
+ * run's raw totals (malloc'd, the caller frees them; tmpl->totals is
+ * ignored), or NULL with err set (result as hvbench_run() leaves it, e.g.
+ * its "refused").
+ */
+struct hvbench_totals *hvbench_run_totals(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
+					  const json_t *params, json_t *result,
+					  char *err, size_t errlen);
+
+/*
  * NAME_run.c of such a workload, whole: its run function and its entry
  * workload_NAME (list.h), from the request's fixed fields, e.g.
  *   HVBENCH_WORKLOAD(flush_mask, .op = XEN_SYSCTL_IPIBENCH_OP_flush_mask);

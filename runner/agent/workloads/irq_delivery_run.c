@@ -85,22 +85,16 @@ static void device_result(struct agent_ctx *ctx, const struct hvbench_totals *t,
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	       char *err, size_t errlen)
 {
-	struct hvbench_totals *t = calloc(1, sizeof(*t));
-	struct hvbench_req req = {
+	static const struct hvbench_req req = {
 		.op = XEN_SYSCTL_IPIBENCH_OP_irq_delivery,
 		.shorthand = 1,
 		.sample_cpu = 1,
-		.totals = t,
 	};
-
+	struct hvbench_totals *t = hvbench_run_totals(ctx, &req, params, result, err, errlen);
 	json_t *cnt, *handled, *who, *c;
 	size_t i, nr_cpus;
 
 	if (!t) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (hvbench_run_params(ctx, &req, params, result, err, errlen)) {
 		const char *e = json_string_value(json_object_get(
 			json_object_get(result, "refused"), "name"));
 
@@ -108,7 +102,6 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 			snprintf(err, errlen, "irq_delivery: the hypervisor has no test device "
 				 "(ENODEV): boot it with a PCI 1234:11e8 (QEMU -device edu; "
 				 "the qemu backend's [host] test_device)");
-		free(t);
 		return -1;
 	}
 	cnt = json_object_get(result, "counters");

@@ -14,7 +14,11 @@ CONFIG ?= configs/seed-96cpu.ini
 
 # The release (rel) and sanitizer (asan) variants of every object.
 STD = -std=c11
-CFLAGS_COMMON = $(STD) -D_GNU_SOURCE -Wall -Wextra -Werror -g -MMD -MP \
+# The warnings every C file of the project is built with (its fuzz targets
+# and tools included): formats checked beyond -Wall (no non-literal format
+# strings; printf-like functions carry format attributes).
+WARN := -Wall -Wextra -Wformat=2 -Werror
+CFLAGS_COMMON = $(STD) -D_GNU_SOURCE $(WARN) -g -MMD -MP \
 		 -Iprobes/include -I.
 CFLAGS_rel := -O2
 CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -22,7 +26,7 @@ CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 LDFLAGS_asan := -fsanitize=address,undefined
 
 # libFuzzer targets (each component's .mk adds to FUZZ_BINS; see "fuzzing").
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iprobes/include -I. \
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iprobes/include -I. \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS :=
 

@@ -41,5 +41,5 @@ $(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h)
 XTRACE_REC := $(BUILD)/bin/ipibench-xtrace
 $(XTRACE_REC): probes/tools/xtrace-rec.c $(BUILD)/rel/libprobes.a
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Iprobes/include -I. -static \
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -Iprobes/include -I. -static \
 		$< $(BUILD)/rel/libprobes.a $(agent_LIBS) -o $@

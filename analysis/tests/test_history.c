@@ -46,8 +46,7 @@ static size_t flagged(json_t *h, char list[][256], size_t max)
 static void flags_exactly_the_injected_slowdown(void **state)
 {
 	char *o = *state;
-	char *argv[] = { "history", "-q", "-o", o, H, NULL };
-	assert_int_equal(run_quiet(cmd_history, 5, argv), 0);
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, H);
 	json_t *h = load(o);
 	assert_non_null(h);
 	assert_int_equal(json_array_size(json_object_get(h, "result_sets")), 5);
@@ -79,15 +78,15 @@ static void flags_exactly_the_injected_slowdown(void **state)
 	json_decref(h);
 
 	char *idx = path2(o, "index.html");
-	assert_true(file_contains(idx, "<img src=\"history-qemu-tcg-16cpu-flush.png\""));
-	assert_true(file_contains(idx, "<img src=\"history-qemu-tcg-16cpu-ipi8.png\""));
-	assert_true(file_contains(idx, "<table>"));
-	assert_true(file_contains(idx, "REGRESSION"));
-	assert_true(file_contains(idx, "Regression rule"));
+	expect_in_file(idx, "<img src=\"history-qemu-tcg-16cpu-flush.png\"",
+		"<img src=\"history-qemu-tcg-16cpu-ipi8.png\"",
+		"<table>",
+		"REGRESSION",
+		"Regression rule");
 	free(idx);
 	char *md = path2(o, "history.md");
-	assert_true(file_contains(md, "**REGRESSION**"));
-	assert_true(file_contains(md, "(10 loops)"));
+	expect_in_file(md, "**REGRESSION**",
+		"(10 loops)");
 	free(md);
 	char f[512];
 	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.png", o);
@@ -104,7 +103,7 @@ static void order_is_by_commit_date_not_arguments(void **state)
 	char *o = *state;
 	char *argv[] = { "history", "-q", "-o", o, H "/set5", H "/set4/results.json",
 			 H "/set3", H "/set2", H "/set1", NULL };
-	assert_int_equal(run_quiet(cmd_history, 9, argv), 0);
+	assert_int_equal(run_quiet(cmd_history, argv), 0);
 	json_t *h = load(o);
 	json_t *sets = json_object_get(h, "result_sets");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(sets, 0), "commit")),
@@ -120,25 +119,22 @@ static void order_is_by_commit_date_not_arguments(void **state)
 static void fail_on_regression_exit_codes(void **state)
 {
 	char *o = *state;
-	char *a1[] = { "history", "-q", "-o", o, "--fail-on-regression", H, NULL };
-	assert_int_equal(run_quiet(cmd_history, 6, a1), 3);
+	expect_exit(cmd_history, 3, "history", "-q", "-o", o, "--fail-on-regression", H);
 	/* set3 is not the newest of its series: latest does not fail ... */
-	char *a2[] = { "history", "-q", "-o", o, "--fail-on-regression=latest", H, NULL };
-	assert_int_equal(run_quiet(cmd_history, 6, a2), 0);
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, "--fail-on-regression=latest", H);
 	/* ... until it is */
 	char *a3[] = { "history", "-q", "-o", o, "--fail-on-regression=latest",
 		       H "/set1", H "/set2", H "/set3", NULL };
-	assert_int_equal(run_quiet(cmd_history, 8, a3), 3);
+	assert_int_equal(run_quiet(cmd_history, a3), 3);
 	/* a 25% threshold does not flag a 19% slowdown */
-	char *a4[] = { "history", "-q", "-o", o, "--fail-on-regression", "-t", "25", H, NULL };
-	assert_int_equal(run_quiet(cmd_history, 8, a4), 0);
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, "--fail-on-regression", "-t", "25", H);
 	json_t *h = load(o);
 	assert_int_equal(json_integer_value(json_object_get(h, "regressions")), 0);
 	json_decref(h);
 	/* without the slowdown nothing is flagged */
 	char *a5[] = { "history", "-q", "-o", o, "--fail-on-regression", H "/set1", H "/set2",
 		       H "/set4", H "/set5", NULL };
-	assert_int_equal(run_quiet(cmd_history, 9, a5), 0);
+	assert_int_equal(run_quiet(cmd_history, a5), 0);
 }
 
 /* DIR/NAME/results.json: boots/ (3 boots per mode) with commit and date
@@ -181,8 +177,7 @@ static void boots_are_the_unit_with_repetitions(void **state)
 	boots_set(dir, "a", "b00701", "2026-11-21T08:00:00Z", 1.0);
 	boots_set(dir, "b", "b00702", "2026-11-22T08:00:00Z", 1.03);
 	boots_set(dir, "c", "b00703", "2026-11-23T08:00:00Z", 1.03 * 1.3);
-	char *argv[] = { "history", "-q", "-o", o, dir, NULL };
-	assert_int_equal(run_quiet(cmd_history, 5, argv), 0);
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, dir);
 	json_t *h = load(o);
 	char list[8][256];
 	assert_int_equal(flagged(h, list, 8), 1);
@@ -207,18 +202,12 @@ static void boots_are_the_unit_with_repetitions(void **state)
 static void bad_input_and_usage(void **state)
 {
 	char *o = *state;
-	char *a1[] = { "history", "-q", "-o", o, DATA "/invalid.json", NULL };
-	assert_int_equal(run_quiet(cmd_history, 5, a1), 1);
-	char *a2[] = { "history", "-q", "-o", o, DATA "/hyperfine.json", NULL };
-	assert_int_equal(run_quiet(cmd_history, 5, a2), 1);
-	char *a3[] = { "history", "-q", "-o", o, "/nonexistent", NULL };
-	assert_int_equal(run_quiet(cmd_history, 5, a3), 1);
-	char *a4[] = { "history", "-t", "abc", H, NULL };
-	assert_int_equal(run_quiet(cmd_history, 4, a4), 2);
-	char *a5[] = { "history", "--fail-on-regression=sometimes", H, NULL };
-	assert_int_equal(run_quiet(cmd_history, 3, a5), 2);
-	char *a6[] = { "history", "--help", NULL };
-	assert_int_equal(run_quiet(cmd_history, 2, a6), 0);
+	expect_exit(cmd_history, 1, "history", "-q", "-o", o, DATA "/invalid.json");
+	expect_exit(cmd_history, 1, "history", "-q", "-o", o, DATA "/hyperfine.json");
+	expect_exit(cmd_history, 1, "history", "-q", "-o", o, "/nonexistent");
+	expect_exit(cmd_history, 2, "history", "-t", "abc", H);
+	expect_exit(cmd_history, 2, "history", "--fail-on-regression=sometimes", H);
+	expect_exit(cmd_history, 0, "history", "--help");
 	char *p = path2(o, "index.html");
 	assert_int_equal(file_size(p), -1);
 	free(p);

@@ -117,7 +117,7 @@ INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)
 INTEGRATION_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(INTEGRATION_TESTS))
 $(INTEGRATION_BINS): $(BUILD)/asan/tests/integration/itest.o
 
-build: deps $(BUILD)/bin/ipibench $(AGENT)
+build: deps $(BUILD)/bin/ipibench $(AGENT) $(XTRACE_REC)
 	@true
 
 # The commit results.json names (tool.commit): regenerated when it changes.

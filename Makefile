@@ -28,8 +28,9 @@ FUZZ_BINS :=
 
 # Link order: users before the libraries they use.  Include order: probes
 # first, so that its trace reader is the first of FUZZ_BINS.
-COMPONENTS := runner analysis probes topology safeio opts
-include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk
+COMPONENTS := runner analysis probes topology safeio opts tcgplug
+include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk \
+	tcgplug/tcgplug.mk
 include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include
@@ -113,7 +114,7 @@ INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)
 INTEGRATION_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(INTEGRATION_TESTS))
 $(INTEGRATION_BINS): $(BUILD)/asan/tests/integration/itest.o
 
-build: deps $(BUILD)/bin/ipibench $(AGENT)
+build: deps $(BUILD)/bin/ipibench $(AGENT) $(IPICOUNT_SO)
 	@true
 
 # The commit results.json names (tool.commit): regenerated when it changes.

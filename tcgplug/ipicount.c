@@ -43,6 +43,15 @@ static GMutex lock;            /* the run and the output */
 static struct ic_run run;
 static uint32_t run_seq;
 static int bench_active;       /* vCPUs inside a chunk (atomic) */
+/*
+ * A run is open from its start to the next query or start: a call still
+ * in flight when a chunk ends (its deadline) is handled by the receivers
+ * between two chunks, and those handlers (async_handler=) are the run's
+ * too.  Only the bench's own IPI handler is async: the flush handler also
+ * serves the hypervisor's own flushes, which the agent's mappings cause
+ * between chunks, so it counts during chunks only.
+ */
+static int run_open;
 
 static struct vcpu_state *state(unsigned int vcpu)
 {
@@ -73,8 +82,10 @@ static void counts_now(unsigned int vcpu, struct vcpu_state *s, uint64_t back,
 	c->v[IC_MSR] = s->msr;
 }
 
+/* A callback's data: the kind (bits 0-6), async (bit 7), N - K above. */
 #define UD(kind, back) ((void *)(uintptr_t)(((uint64_t)(back) << 8) | (kind)))
-#define UD_KIND(u) ((unsigned int)((uintptr_t)(u) & 0xff))
+#define UD_KIND(u) ((unsigned int)((uintptr_t)(u) & 0x7f))
+#define UD_ASYNC 0x80
 #define UD_BACK(u) ((uint64_t)((uintptr_t)(u) >> 8))
 
 static void emit_run_locked(void)
@@ -95,7 +106,8 @@ static void on_entry(unsigned int vcpu, void *ud)
 
 	counts_now(vcpu, s, UD_BACK(ud), &now);
 	opened = ic_open(&s->win, kind, read_reg(s, s->rsp), &now,
-			 g_atomic_int_get(&bench_active) > 0);
+			 g_atomic_int_get(&bench_active) > 0 ||
+			 (((uintptr_t)ud & UD_ASYNC) && g_atomic_int_get(&run_open)));
 	if (!opened)
 		return;
 	if (kind == IC_BENCH)
@@ -114,11 +126,16 @@ static void on_ret(unsigned int vcpu, void *ud)
 	counts_now(vcpu, s, UD_BACK(ud) - 1, &now);  /* the ret included */
 	g_mutex_lock(&lock);
 	k = ic_ret(&s->win, read_reg(s, s->rsp), &now, &run);
-	if (k == IC_BENCH)
-		emit_run_locked();
-	g_mutex_unlock(&lock);
 	if (bench_before && !ic_in_bench(&s->win))
 		g_atomic_int_add(&bench_active, -1);
+	/*
+	 * A chunk's end writes the run's line; so does a handler that returns
+	 * after the last chunk ended (the sender stops waiting once the
+	 * receivers have acknowledged, which is before their handlers return).
+	 */
+	if (k == IC_BENCH || (k >= 0 && !g_atomic_int_get(&bench_active)))
+		emit_run_locked();
+	g_mutex_unlock(&lock);
 	if (s->win.depth != before)
 		qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
 }
@@ -154,8 +171,11 @@ static void on_sysctl(unsigned int vcpu, void *ud)
 	if (!qemu_plugin_read_memory_vaddr(op, s->buf, sizeof(f)) || s->buf->len < sizeof(f))
 		return;
 	memcpy(f, s->buf->data, sizeof(f));
+	if (f[IC_SYSCTL_OP_OFF / 4] == IC_SYSCTL_OP_QUERY)
+		g_atomic_int_set(&run_open, 0);
 	if (!ic_sysctl_starts_run(f[IC_SYSCTL_OP_OFF / 4], f[IC_SYSCTL_FLAGS_OFF / 4]))
 		return;
+	g_atomic_int_set(&run_open, 1);
 	g_mutex_lock(&lock);
 	ic_run_start(&run, ++run_seq, f[IC_SYSCTL_OP_OFF / 4], f[IC_SYSCTL_FLAGS_OFF / 4]);
 	g_mutex_unlock(&lock);
@@ -184,7 +204,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		uint8_t b[16];
 		size_t len, o;
-		int kind;
+		const struct ic_mark *mark;
 
 		if (pc < args.text_lo || pc >= args.text_hi)
 			continue;
@@ -192,9 +212,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		o = opcode_at(b, len);
 		if (o >= len)
 			continue;
-		if ((kind = ic_mark_kind(&args, pc)) >= 0)
+		if ((mark = ic_mark_find(&args, pc)))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry, QEMU_PLUGIN_CB_R_REGS,
-							       UD(kind, n - k));
+				UD(mark->kind | (mark->async ? UD_ASYNC : 0), n - k));
 		if (pc == args.sysctl)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_sysctl, QEMU_PLUGIN_CB_R_REGS,
 							       NULL);

@@ -44,7 +44,14 @@ struct ic_counts { uint64_t v[IC_NCNT]; };
 
 /* The plugin's arguments (-plugin libipicount.so,KEY=VALUE,...). */
 #define IC_MAX_MARKS 16
-struct ic_mark { uint64_t addr; enum ic_kind kind; };
+struct ic_mark {
+	uint64_t addr;
+	enum ic_kind kind;
+	/* async_handler=: the handler of an IPI that may still be in flight
+	 * when its chunk ends (ipi_mask): counted while the run is open, not
+	 * only during chunks */
+	bool async;
+};
 struct ic_args {
 	const char *out;          /* out=FILE: the records (appended) */
 	uint64_t text_lo, text_hi;/* text=LO-HI: the hypervisor's code */
@@ -54,13 +61,15 @@ struct ic_args {
 };
 /*
  * Parse argv[0..argc) (QEMU's "KEY=VALUE" strings): out=, text=LO-HI,
- * sysctl=, and bench=, send=, wait=, handler=, irq= (hexadecimal
- * addresses, optional 0x; wait= and handler= may repeat).  0, or -1 with
- * a one-line reason in err.
+ * sysctl=, and bench=, send=, wait=, handler=, async_handler=, irq=
+ * (hexadecimal addresses, optional 0x; wait= and the handlers may
+ * repeat).  0, or -1 with a one-line reason in err.
  */
 int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t errlen);
 /* The kind of the window that opens at ADDR, or -1. */
 int ic_mark_kind(const struct ic_args *a, uint64_t addr);
+/* The mark at ADDR, or NULL. */
+const struct ic_mark *ic_mark_find(const struct ic_args *a, uint64_t addr);
 
 /* Per-vCPU window stack. */
 #define IC_DEPTH 8
@@ -92,7 +101,8 @@ struct ic_run {
  * Open a window of KIND at a marked entry, RSP and the vCPU's counts before
  * the entry instruction.  SEND and WAIT open only inside a BENCH window of
  * the same vCPU; HANDLER and IRQ only while BENCH_ACTIVE (some vCPU is in a
- * chunk); a full stack opens nothing.  True when opened.
+ * chunk; for an async handler, or a run is open: ipicount.c); a full stack
+ * opens nothing.  True when opened.
  */
 bool ic_open(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
 	     const struct ic_counts *now, bool bench_active);
@@ -120,6 +130,7 @@ int ic_format_run(const struct ic_run *r, char *buf, size_t len);
 #define IC_SYSCTL_OP_OFF 4
 #define IC_SYSCTL_FLAGS_OFF 8
 #define IC_SYSCTL_F_CONTINUE (1u << 1)
+#define IC_SYSCTL_OP_QUERY 0   /* ends the open run (a new workload) */
 /* True when a request with OP and FLAGS starts a run (not query/fetch). */
 bool ic_sysctl_starts_run(uint32_t op, uint32_t flags);
 

@@ -29,10 +29,10 @@ static int parse_hex(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
-static const struct { const char *key; enum ic_kind kind; bool repeat; } mark_keys[] = {
-	{ "bench", IC_BENCH, false }, { "send", IC_SEND, false },
-	{ "wait", IC_WAIT, true }, { "handler", IC_HANDLER, true },
-	{ "irq", IC_IRQ, false },
+static const struct { const char *key; enum ic_kind kind; bool repeat, async; } mark_keys[] = {
+	{ "bench", IC_BENCH, false, false }, { "send", IC_SEND, false, false },
+	{ "wait", IC_WAIT, true, false }, { "handler", IC_HANDLER, true, false },
+	{ "async_handler", IC_HANDLER, true, true }, { "irq", IC_IRQ, false, false },
 };
 
 int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t errlen)
@@ -102,12 +102,13 @@ int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t er
 				snprintf(err, errlen, "%s: more than %d addresses", arg, IC_MAX_MARKS);
 				return -1;
 			}
-			a->marks[a->nr_marks++] = (struct ic_mark){ addr, mark_keys[k].kind };
+			a->marks[a->nr_marks++] = (struct ic_mark){ addr, mark_keys[k].kind,
+								    mark_keys[k].async };
 			done = true;
 			break;
 		}
 		if (!done) {
-			snprintf(err, errlen, "argument '%s': unknown key (out, text, sysctl, bench, send, wait, handler, irq)", arg);
+			snprintf(err, errlen, "argument '%s': unknown key (out, text, sysctl, bench, send, wait, handler, async_handler, irq)", arg);
 			return -1;
 		}
 	}
@@ -135,12 +136,19 @@ int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t er
 	return 0;
 }
 
-int ic_mark_kind(const struct ic_args *a, uint64_t addr)
+const struct ic_mark *ic_mark_find(const struct ic_args *a, uint64_t addr)
 {
 	for (unsigned int m = 0; m < a->nr_marks; m++)
 		if (a->marks[m].addr == addr)
-			return (int)a->marks[m].kind;
-	return -1;
+			return &a->marks[m];
+	return NULL;
+}
+
+int ic_mark_kind(const struct ic_args *a, uint64_t addr)
+{
+	const struct ic_mark *m = ic_mark_find(a, addr);
+
+	return m ? (int)m->kind : -1;
 }
 
 bool ic_in_bench(const struct ic_vcpu *v)

@@ -15,7 +15,8 @@
 
 static int parse(struct ic_args *a, char *err, const char *s)
 {
-	char buf[1024], *argv[32];
+	static char buf[1024];	/* a.out points into it */
+	char *argv[32];
 	int argc = 0;
 
 	snprintf(buf, sizeof(buf), "%s", s);
@@ -34,11 +35,16 @@ static void test_args(void **s)
 
 	(void)s;
 	assert_int_equal(parse(&a, err, BASE ",wait=ffff82d0403412e0,wait=ffff82d04031f000,"
-			       "handler=ffff82d0403411f0,irq=ffff82d040328980"), 0);
+			       "handler=ffff82d0403411f0,irq=ffff82d040328980,"
+			       "async_handler=ffff82d04031edb0"), 0);
 	assert_string_equal(a.out, "/tmp/x");
 	assert_true(a.text_lo == 0xffff82d040200000ull && a.text_hi == 0xffff82d04037ef03ull);
 	assert_true(a.sysctl == 0xffff82d0403200c0ull);
-	assert_int_equal(a.nr_marks, 6);
+	assert_int_equal(a.nr_marks, 7);
+	assert_false(ic_mark_find(&a, 0xffff82d0403411f0ull)->async);
+	assert_true(ic_mark_find(&a, 0xffff82d04031edb0ull)->async);
+	assert_int_equal(ic_mark_kind(&a, 0xffff82d04031edb0ull), IC_HANDLER);
+	assert_null(ic_mark_find(&a, 0x1234));
 	assert_int_equal(ic_mark_kind(&a, SEND), IC_SEND);
 	assert_int_equal(ic_mark_kind(&a, 0xffff82d04031f000ull), IC_WAIT);
 	assert_int_equal(ic_mark_kind(&a, 0xffff82d040328980ull), IC_IRQ);

@@ -59,12 +59,34 @@ static void test_elf_symbols(void **s)
 
 static void test_plugin_arg_refusals(void **s)
 {
-	char buf[2048], err[512];
+	char buf[2048], err[512], dir[] = "/tmp/insncount-XXXXXX", p[256], cmd[600];
 
 	(void)s;
-	/* This test binary is no Xen: no xen-syms beside it, or no symbols. */
 	assert_int_equal(insncount_syms_path("/nonexistent/xen", buf, sizeof(buf), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no xen-syms"));
+
+	/* A build folder of our own: no plugin, then a plugin; a "xen" whose
+	 * xen-syms is this test binary, an ELF file but no Xen. */
+	assert_non_null(mkdtemp(dir));
+	setenv("IPIBENCH_BUILD", dir, 1);
+	snprintf(p, sizeof(p), "%s/xen", dir);
+	assert_int_equal(insncount_plugin_arg(p, "/tmp/out", buf, sizeof(buf), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "tcgplug/libipicount.so"));
+	assert_non_null(strstr(err, "(make plugin)"));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/tcgplug && touch %s/tcgplug/libipicount.so %s/xen && "
+		 "cp /proc/%d/exe %s/xen-syms", dir, dir, dir, (int)getpid(), dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(insncount_plugin_arg(p, "/tmp/o,ut", buf, sizeof(buf), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "paths with commas"));
+	assert_int_equal(insncount_plugin_arg(p, "/tmp/out", buf, sizeof(buf), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "xen-syms: no _stext/_etext: not a Xen symbol file"));
+	/* Beside a hypervisor, or in mk/hv.sh's tree. */
+	assert_int_equal(insncount_syms_path(p, buf, sizeof(buf), err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd), "%s/xen-syms", dir);
+	assert_string_equal(buf, cmd);
+	unsetenv("IPIBENCH_BUILD");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 static char *write_tmp(const char *text)

@@ -53,8 +53,16 @@ static int bench_active;       /* vCPUs inside a chunk (atomic) */
  */
 static int run_open;
 
+/*
+ * The vCPU's state, or NULL before its init callback: at 96 CPUs with
+ * single-threaded TCG a vCPU's instructions can run callbacks before QEMU
+ * has counted it in qemu_plugin_num_vcpus(), and the scoreboard look-up
+ * asserts then (QEMU aborts).  Such early instructions are not counted.
+ */
 static struct vcpu_state *state(unsigned int vcpu)
 {
+	if (vcpu >= (unsigned int)qemu_plugin_num_vcpus())
+		return NULL;
 	return qemu_plugin_scoreboard_find(states, vcpu);
 }
 
@@ -104,6 +112,8 @@ static void on_entry(unsigned int vcpu, void *ud)
 	enum ic_kind kind = UD_KIND(ud);
 	bool opened;
 
+	if (!s)
+		return;
 	counts_now(vcpu, s, UD_BACK(ud), &now);
 	opened = ic_open(&s->win, kind, read_reg(s, s->rsp), &now,
 			 g_atomic_int_get(&bench_active) > 0 ||
@@ -119,9 +129,14 @@ static void on_ret(unsigned int vcpu, void *ud)
 {
 	struct vcpu_state *s = state(vcpu);
 	struct ic_counts now;
-	unsigned int before = s->win.depth;
-	bool bench_before = ic_in_bench(&s->win);
+	unsigned int before;
+	bool bench_before;
 	int k;
+
+	if (!s)
+		return;
+	before = s->win.depth;
+	bench_before = ic_in_bench(&s->win);
 
 	counts_now(vcpu, s, UD_BACK(ud) - 1, &now);  /* the ret included */
 	g_mutex_lock(&lock);
@@ -143,9 +158,12 @@ static void on_ret(unsigned int vcpu, void *ud)
 static void on_wrmsr(unsigned int vcpu, void *ud)
 {
 	struct vcpu_state *s = state(vcpu);
-	uint32_t msr = (uint32_t)read_reg(s, s->rcx);
+	uint32_t msr;
 
 	(void)ud;
+	if (!s)
+		return;
+	msr = (uint32_t)read_reg(s, s->rcx);
 	if (msr == IC_MSR_ICR) {
 		s->icr++;
 		if (g_atomic_int_get(&bench_active) > 0) {
@@ -163,10 +181,13 @@ static void on_wrmsr(unsigned int vcpu, void *ud)
 static void on_sysctl(unsigned int vcpu, void *ud)
 {
 	struct vcpu_state *s = state(vcpu);
-	uint64_t op = read_reg(s, s->rdi);
+	uint64_t op;
 	uint32_t f[3];
 
 	(void)ud;
+	if (!s)
+		return;
+	op = read_reg(s, s->rdi);
 	g_byte_array_set_size(s->buf, 0);
 	if (!qemu_plugin_read_memory_vaddr(op, s->buf, sizeof(f)) || s->buf->len < sizeof(f))
 		return;
@@ -235,7 +256,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
-	struct vcpu_state *s = state(vcpu);
+	struct vcpu_state *s = qemu_plugin_scoreboard_find(states, vcpu);
 	g_autoptr(GArray) regs = qemu_plugin_get_registers();
 
 	(void)id;

@@ -32,8 +32,9 @@ FUZZ_BINS :=
 
 # Link order: users before the libraries they use.  Include order: probes
 # first, so that its trace reader is the first of FUZZ_BINS.
-COMPONENTS := runner analysis probes topology safeio opts
-include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk
+COMPONENTS := runner analysis probes topology safeio opts tcgplug
+include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk \
+	tcgplug/tcgplug.mk
 include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include
@@ -51,10 +52,10 @@ help:
 	@echo "make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
 	@echo "make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
-	@echo "make build        build $(BUILD)/bin/ipibench and the agent"
+	@echo "make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin (make plugin)"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
 	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
-	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology (CI runs it)"
+	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology, insn counts (CI runs it)"
 	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
 	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
@@ -117,7 +118,7 @@ INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)
 INTEGRATION_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(INTEGRATION_TESTS))
 $(INTEGRATION_BINS): $(BUILD)/asan/tests/integration/itest.o
 
-build: deps $(BUILD)/bin/ipibench $(AGENT) $(XTRACE_REC)
+build: deps $(BUILD)/bin/ipibench $(AGENT) $(XTRACE_REC) $(IPICOUNT_SO)
 	@true
 
 # The commit results.json names (tool.commit): regenerated when it changes.
@@ -209,7 +210,7 @@ EXTRA_TIMEOUT ?= 1800
 UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
-SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology)
+SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow

@@ -300,6 +300,81 @@ static void layout_section(void **state)
 	free(o);
 }
 
+/* Each flush workload of results/history/seed-96cpu-20261201 given insn_counts. */
+static char *with_insn_counts(const char *o, const char *name, json_t *(*make)(const char *mode))
+{
+	json_t *r = json_load_file("results/history/seed-96cpu-20261201/results.json", 0, NULL);
+	json_t *run, *w;
+	size_t i, k;
+
+	assert_non_null(r);
+	json_array_foreach(json_object_get(r, "runs"), i, run)
+		json_array_foreach(json_object_get(run, "workloads"), k, w)
+			if (!strcmp(json_string_value(json_object_get(w, "name")), "flush"))
+				json_object_set_new(w, "insn_counts",
+					make(json_string_value(json_object_get(run, "mode"))));
+	char *d = path2(o, name);
+	assert_int_equal(mkdir(d, 0700), 0);
+	char *f = path2(d, "results.json");
+	assert_int_equal(json_dump_file(r, f, 0), 0);
+	json_decref(r);
+	free(f);
+	return d;
+}
+
+static json_t *counts_ok(const char *mode)
+{
+	bool phys = !strcmp(mode, "physical");
+
+	/* Physical: 95 ICR writes a flush, cluster and mixed 6; in the
+	 * cluster and mixed runs the plugin saw a write less than the
+	 * hypervisor counted. */
+	return json_pack("{s:i, s:f, s:f, s:i, s:f, s:i, s:i, s:i}", "operations", 100,
+			 "send_insns_per_op", phys ? 1400.0 : 500.0, "wait_insns_per_op", 3000.5,
+			 "handlers", 9500, "handler_insns_mean", 117.0, "handler_insns_max", 121,
+			 "icr_writes", phys ? 9500 : 599, "icr_writes_hv", phys ? 9500 : 600);
+}
+
+static json_t *counts_bad(const char *mode)
+{
+	(void)mode;
+	return json_pack("{s:i, s:s}", "operations", 100, "send_insns_per_op", "many");
+}
+
+static void insn_counts_table(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *d = with_insn_counts(o, "ic", counts_ok);
+	char *out = path2(o, "out");
+	char *argv[] = { "report", "-q", "--no-reference", "-o", out, d, NULL };
+	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	char *p = path2(out, "report.md");
+	char *md = slurp(p);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "Instructions per operation (QEMU TCG plugin, exact"));
+	assert_non_null(strstr(md, "| physical | 1 | 1400 | 3000 | 117 | 121 | 95.00 |"));
+	assert_non_null(strstr(md, "| mixed | 1 | 500 | 3000 | 117 | 121 | 5.99 |"));
+	assert_non_null(strstr(md, "**2 runs where the plugin's ICR writes differ from the hypervisor's**"));
+	free(md);
+	free(p);
+	p = path2(out, "report.json");
+	md = slurp(p);
+	assert_non_null(strstr(md, "\"send_insns_per_op\": 1400"));
+	free(md);
+	free(p);
+
+	/* Not a number: refused with its JSON path. */
+	char *d2 = with_insn_counts(o, "bad", counts_bad);
+	char *out2 = path2(o, "out2");
+	char *argv2[] = { "report", "-q", "--no-reference", "-o", out2, d2, NULL };
+	fflush(stderr);
+	assert_int_not_equal(run_quiet(cmd_report, 6, argv2), 0);
+	free(out2), free(d2), free(out), free(d);
+	rm_rf(o);
+	free(o);
+}
+
 static void bad_inputs(void **state)
 {
 	(void)state;
@@ -413,6 +488,7 @@ int main(void)
 		cmocka_unit_test(plots_exist),
 		cmocka_unit_test_setup_teardown(baseline_option, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(layout_section),
+		cmocka_unit_test(insn_counts_table),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),

@@ -615,6 +615,8 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 			refused(result, e, req, first ? "run" : "continue", err, errlen);
 			return -1;
 		}
+		if (first && ctx)
+			ctx->bench_runs++;
 		first = 0;
 		chunks++;
 		run_id = op.run_id;

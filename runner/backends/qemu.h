@@ -18,6 +18,7 @@ struct qemu_settings {
 	char tcg[8];             /* [host] tcg: TCG threading, multi | single */
 	char cmdline[512];       /* [host] cmdline: appended to Xen's command line */
 	int test_device;         /* [host] test_device: attach QEMU_TEST_DEVICE */
+	int insn_counts;         /* [host] insn_counts: load tcgplug's libipicount.so */
 	/*
 	 * Not [host] keys: ipibench boot's --xen, --kernel, --initrd and
 	 * --qemu.  NULL: the built images (host_paths_default()) and

@@ -56,6 +56,7 @@ help:
 	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
 	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
 	@echo "make deb          $(BUILD)/deb/ipibench_*.deb and ipibench-xen-4.17_*.deb (dpkg-buildpackage)"
+	@echo "make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
 
@@ -173,6 +174,19 @@ deb: hv
 deb-test: deb
 	@bash tests/deb/test_deb.sh $(BUILD)
 UNIT_EXTRA += deb-test
+
+# ---- the real Debian test host -------------------------------------------
+# make host-image: a raw disk of Debian 12 with systemd, GRUB and Debian's
+# own Xen 4.17 (mmdebstrap; mk/host-image.sh), cached in $(HOST_DIR) by the
+# hash of its package list and scripts.  make test-host boots it under QEMU
+# through GRUB into Xen and a systemd dom0, logs in on the serial console
+# and checks what the host says (mk/test-host.sh).  Needs root.
+HOST_DIR := $(BUILD)/host
+.PHONY: host-image test-host
+host-image: deps
+	@bash mk/host-image.sh $(HOST_DIR)
+test-host: host-image
+	@bash mk/test-host.sh $(HOST_DIR)
 
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------
 # Each component's .mk adds its target to FUZZ_BINS (with its own build rule,

@@ -19,7 +19,7 @@ PKGS=(
 	e2fsprogs cpio rsync
 	grub-pc-bin grub-common
 	git curl ministat g++
-	debhelper lintian help2man
+	debhelper lintian help2man mmdebstrap
 )
 # Node.js for gitlab-ci-local (analysis/ci-local.sh, the CI template test):
 # Debian's nodejs (18), npm and libnode-dev (Node's headers: node-gyp builds

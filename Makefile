@@ -21,6 +21,8 @@ WARN := -Wall -Wextra -Wformat=2 -Werror
 CFLAGS_COMMON = $(STD) -D_GNU_SOURCE $(WARN) -g -MMD -MP \
 		 -Iprobes/include -I.
 CFLAGS_rel := -O2
+# Extra link flags of the release binaries (debian/rules: dpkg-buildflags).
+LDFLAGS_rel :=
 CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	       -fno-sanitize-recover=all
 LDFLAGS_asan := -fsanitize=address,undefined
@@ -58,6 +60,8 @@ help:
 	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology, insn counts (CI runs it)"
 	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
 	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
+	@echo "make deb          $(BUILD)/deb/ipibench_*.deb and ipibench-xen-4.17_*.deb (dpkg-buildpackage)"
+	@echo "make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
 
@@ -87,7 +91,7 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 $(BUILD)/bin/ipibench: $(BUILD)/rel/runner/main.o $(LIBS_rel)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $^ $(EXT_LIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS_rel) $^ $(EXT_LIBS) -o $@
 $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
@@ -99,7 +103,7 @@ $(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.
 	  $(BUILD)/rel/libopts.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@ (static)")
-	$(Q)$(CC) -static $^ $(agent_LIBS) -o $@
+	$(Q)$(CC) -static $(LDFLAGS_rel) $^ $(agent_LIBS) -o $@
 
 # Unit tests: one cmocka binary per test source, sanitizer build.
 ALL_TESTS := $(foreach c,$(COMPONENTS),$($(c)_TESTS))
@@ -162,6 +166,34 @@ hv-off: hv
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
 	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
+
+# ---- the Debian packages -------------------------------------------------
+# make deb: ipibench_VERSION_amd64.deb (command, agent, man page) and
+# ipibench-xen-4.17_VERSION_amd64.deb (make hv's hypervisor) in
+# $(BUILD)/deb, by dpkg-buildpackage in a scratch copy of the tracked files
+# (mk/deb.sh; debian/ says how).  make deb-test: lintian and the packages'
+# contents (tests/deb/test_deb.sh), a unit check of the tally.
+.PHONY: deb deb-test
+deb: hv
+	@bash mk/deb.sh $(BUILD)
+deb-test: deb
+	@bash tests/deb/test_deb.sh $(BUILD)
+UNIT_EXTRA += deb-test
+
+# ---- the real Debian test host -------------------------------------------
+# make host-image: a raw disk of Debian 12 with systemd, GRUB and Debian's
+# own Xen 4.17 (mmdebstrap; mk/host-image.sh), cached in $(HOST_DIR) by the
+# hash of its package list and scripts.  make test-host boots it under QEMU
+# through GRUB into Xen and a systemd dom0, logs in on the serial console
+# and checks what the host says (mk/test-host.sh).  Needs root.
+HOST_DIR := $(BUILD)/host
+.PHONY: host-image test-host
+host-image: deps
+	@bash mk/host-image.sh $(HOST_DIR)
+# TEST_HOST_E2E=1: also end to end with the packages (make deb) installed
+# on the booted host and a reboot-backend matrix (not yet seen passing).
+test-host: host-image $(if $(TEST_HOST_E2E),deb)
+	@$(if $(TEST_HOST_E2E),TEST_HOST_DEBS=$(BUILD)/deb) bash mk/test-host.sh $(HOST_DIR)
 
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------
 # Each component's .mk adds its target to FUZZ_BINS (with its own build rule,

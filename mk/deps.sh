@@ -21,6 +21,8 @@ PKGS=(
 	git curl ministat g++
 	# tcgplug/: the QEMU TCG plugin needs glib (qemu-plugin.h includes glib.h)
 	libglib2.0-dev
+	# make deb (debian/), make host-image
+	debhelper lintian help2man mmdebstrap
 )
 # Node.js for gitlab-ci-local (analysis/ci-local.sh, the CI template test):
 # Debian's nodejs (18), npm and libnode-dev (Node's headers: node-gyp builds

@@ -240,7 +240,7 @@ static void insn_counts_flag_a_changed_send_path(void **state)
 	insn_set(dir, "b", "c00702", "2026-11-22T08:00:00Z", 501.0);
 	insn_set(dir, "c", "c00703", "2026-11-23T08:00:00Z", 510.0);
 	char *argv[] = { "history", "-q", "-o", o, "--fail-on-regression", dir, NULL };
-	assert_int_equal(run_quiet(cmd_history, 6, argv), 3);
+	assert_int_equal(run_quiet(cmd_history, argv), 3);
 	json_t *h = load(o), *s, *p;
 	size_t si, pi, changed = 0, with = 0;
 	char list[8][256];
@@ -269,7 +269,7 @@ static void insn_counts_flag_a_changed_send_path(void **state)
 	/* A 2% threshold lets it pass. */
 	char *a2[] = { "history", "-q", "-o", o, "--fail-on-regression", "--insn-threshold", "2",
 		       dir, NULL };
-	assert_int_equal(run_quiet(cmd_history, 8, a2), 0);
+	assert_int_equal(run_quiet(cmd_history, a2), 0);
 	rm_rf(o);
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -348,7 +348,7 @@ static void insn_counts_table(void **state)
 	char *d = with_insn_counts(o, "ic", counts_ok);
 	char *out = path2(o, "out");
 	char *argv[] = { "report", "-q", "--no-reference", "-o", out, d, NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	assert_int_equal(run_quiet(cmd_report, argv), 0);
 	char *p = path2(out, "report.md");
 	char *md = slurp(p);
 	assert_non_null(md);
@@ -369,7 +369,7 @@ static void insn_counts_table(void **state)
 	char *out2 = path2(o, "out2");
 	char *argv2[] = { "report", "-q", "--no-reference", "-o", out2, d2, NULL };
 	fflush(stderr);
-	assert_int_not_equal(run_quiet(cmd_report, 6, argv2), 0);
+	assert_int_not_equal(run_quiet(cmd_report, argv2), 0);
 	free(out2), free(d2), free(out), free(d);
 	rm_rf(o);
 	free(o);

@@ -38,7 +38,9 @@ static int setup(void **s)
 	char err[512], text[64];
 
 	(void)s;
-	if (xen_build_resolve(itest_xen(), &xb, err, sizeof(err))) {
+	/* The default as ipibench (build/bin/ipibench) takes it: build/xen/xen
+	 * (resolve's own default is relative to this binary's folder). */
+	if (xen_build_resolve(itest_xen() ?: "build/xen/xen", &xb, err, sizeof(err))) {
 		fprintf(stderr, "test_hv: ITEST_XEN=%s: %s\n", itest_xen() ?: "", err);
 		return -1;
 	}

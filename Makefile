@@ -14,22 +14,29 @@ CONFIG ?= configs/seed-96cpu.ini
 
 # The release (rel) and sanitizer (asan) variants of every object.
 STD = -std=c11
-CFLAGS_COMMON = $(STD) -D_GNU_SOURCE -Wall -Wextra -Werror -g -MMD -MP \
+# The warnings every C file of the project is built with (its fuzz targets
+# and tools included): formats checked beyond -Wall (no non-literal format
+# strings; printf-like functions carry format attributes).
+WARN := -Wall -Wextra -Wformat=2 -Werror
+CFLAGS_COMMON = $(STD) -D_GNU_SOURCE $(WARN) -g -MMD -MP \
 		 -Iprobes/include -I.
 CFLAGS_rel := -O2
+# Extra link flags of the release binaries (debian/rules: dpkg-buildflags).
+LDFLAGS_rel :=
 CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	       -fno-sanitize-recover=all
 LDFLAGS_asan := -fsanitize=address,undefined
 
 # libFuzzer targets (each component's .mk adds to FUZZ_BINS; see "fuzzing").
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iprobes/include -I. \
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iprobes/include -I. \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS :=
 
 # Link order: users before the libraries they use.  Include order: probes
 # first, so that its trace reader is the first of FUZZ_BINS.
-COMPONENTS := runner analysis probes topology safeio opts
-include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk
+COMPONENTS := runner analysis probes topology safeio opts tcgplug
+include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk \
+	tcgplug/tcgplug.mk
 include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include
@@ -47,13 +54,15 @@ help:
 	@echo "make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
 	@echo "make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
-	@echo "make build        build $(BUILD)/bin/ipibench and the agent"
+	@echo "make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin (make plugin)"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
 	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
-	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology (CI runs it)"
+	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology, insn counts (CI runs it)"
 	@echo "make test-versions  the series on Xen 4.20 and staging from ../shared: test_hv on each, a [matrix] xen run (CI)"
 	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
 	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
+	@echo "make deb          $(BUILD)/deb/ipibench_*.deb and ipibench-xen-4.17_*.deb (dpkg-buildpackage)"
+	@echo "make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
 
@@ -83,7 +92,7 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 $(BUILD)/bin/ipibench: $(BUILD)/rel/runner/main.o $(LIBS_rel)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $^ $(EXT_LIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS_rel) $^ $(EXT_LIBS) -o $@
 $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
@@ -95,7 +104,7 @@ $(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.
 	  $(BUILD)/rel/libopts.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@ (static)")
-	$(Q)$(CC) -static $^ $(agent_LIBS) -o $@
+	$(Q)$(CC) -static $(LDFLAGS_rel) $^ $(agent_LIBS) -o $@
 
 # Unit tests: one cmocka binary per test source, sanitizer build.
 ALL_TESTS := $(foreach c,$(COMPONENTS),$($(c)_TESTS))
@@ -114,7 +123,7 @@ INTEGRATION_TESTS := $(wildcard tests/integration/test_*.c)
 INTEGRATION_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(INTEGRATION_TESTS))
 $(INTEGRATION_BINS): $(BUILD)/asan/tests/integration/itest.o
 
-build: deps $(BUILD)/bin/ipibench $(AGENT)
+build: deps $(BUILD)/bin/ipibench $(AGENT) $(XTRACE_REC) $(IPICOUNT_SO)
 	@true
 
 # The commit results.json names (tool.commit): regenerated when it changes.
@@ -158,6 +167,34 @@ hv-off: hv
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
 	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
+
+# ---- the Debian packages -------------------------------------------------
+# make deb: ipibench_VERSION_amd64.deb (command, agent, man page) and
+# ipibench-xen-4.17_VERSION_amd64.deb (make hv's hypervisor) in
+# $(BUILD)/deb, by dpkg-buildpackage in a scratch copy of the tracked files
+# (mk/deb.sh; debian/ says how).  make deb-test: lintian and the packages'
+# contents (tests/deb/test_deb.sh), a unit check of the tally.
+.PHONY: deb deb-test
+deb: hv
+	@bash mk/deb.sh $(BUILD)
+deb-test: deb
+	@bash tests/deb/test_deb.sh $(BUILD)
+UNIT_EXTRA += deb-test
+
+# ---- the real Debian test host -------------------------------------------
+# make host-image: a raw disk of Debian 12 with systemd, GRUB and Debian's
+# own Xen 4.17 (mmdebstrap; mk/host-image.sh), cached in $(HOST_DIR) by the
+# hash of its package list and scripts.  make test-host boots it under QEMU
+# through GRUB into Xen and a systemd dom0, logs in on the serial console
+# and checks what the host says (mk/test-host.sh).  Needs root.
+HOST_DIR := $(BUILD)/host
+.PHONY: host-image test-host
+host-image: deps
+	@bash mk/host-image.sh $(HOST_DIR)
+# TEST_HOST_E2E=1: also end to end with the packages (make deb) installed
+# on the booted host and a reboot-backend matrix (not yet seen passing).
+test-host: host-image $(if $(TEST_HOST_E2E),deb)
+	@$(if $(TEST_HOST_E2E),TEST_HOST_DEBS=$(BUILD)/deb) bash mk/test-host.sh $(HOST_DIR)
 
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------
 # Each component's .mk adds its target to FUZZ_BINS (with its own build rule,
@@ -206,7 +243,7 @@ EXTRA_TIMEOUT ?= 1800
 UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
-SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology)
+SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow

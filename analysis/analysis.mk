@@ -2,9 +2,6 @@
 analysis_SRCS := $(wildcard analysis/*.c)
 analysis_TESTS := $(wildcard analysis/tests/test_*.c)
 analysis_LIBS := -ljansson -lgsl -lgslcblas
-# Formats are checked beyond -Wall: no non-literal format strings, and
-# an_err()/sb_printf()/progress() carry format attributes.
-analysis_CFLAGS += -Wformat=2
 
 # The GitLab CI template, run for real with gitlab-ci-local (shell executor)
 # on fixture results; part of `make test` through UNIT_EXTRA.
@@ -32,7 +29,7 @@ FUZZ_RESULTS_SRCS := analysis/fuzz/fuzz_results.c analysis/inputs.c analysis/run
 	analysis/stats.c analysis/plot.c safeio/safeio.c topology/topology.c topology/check.c opts/opts.c
 $(BUILD)/fuzz/fuzz_results: $(FUZZ_RESULTS_SRCS) $(wildcard analysis/*.h safeio/*.h topology/*.h opts/*.h probes/include/ipibench/*.h)
 	@mkdir -p $(@D)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Iprobes/include -I. \
+	clang -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iprobes/include -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(FUZZ_RESULTS_SRCS) -ljansson -lgsl -lgslcblas -lm -o $@
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_results

@@ -17,7 +17,9 @@
 #       regressed (rule: `ipibench history --help`)
 #
 # Environment: IPIBENCH (binary, default build/bin/ipibench),
-# IPIBENCH_THRESHOLD (percent, default 5), IPIBENCH_FAIL_ON (any|latest,
+# IPIBENCH_THRESHOLD (percent, default 5), IPIBENCH_INSN_THRESHOLD (percent,
+# default 0.5: instruction counts of an emulated host, [host] insn_counts),
+# IPIBENCH_FAIL_ON (any|latest,
 # default latest), IPIBENCH_HISTORY_URL, IPIBENCH_HISTORY_DIR (a local
 # directory of earlier result sets, e.g. a runner cache).
 set -euo pipefail
@@ -124,6 +126,7 @@ publish() {
 	abs_out=$(cd "$out" && pwd)
 	(cd "$work" && "$abs_bin" history -q sets -o "$abs_out" \
 		--threshold "${IPIBENCH_THRESHOLD:-5}" \
+		--insn-threshold "${IPIBENCH_INSN_THRESHOLD:-0.5}" \
 		--fail-on-regression="${IPIBENCH_FAIL_ON:-latest}" "${links[@]}") || rc=$?
 	case $rc in
 	0 | 3) echo "$rc" >"$out/history-status" ;;

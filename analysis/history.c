@@ -15,6 +15,12 @@
  * The previous set is the one just before in the order (commit, then
  * date), so a lasting slowdown is flagged once, where it appeared.
  *
+ * Instruction counts (insn_counts, tcgplug/'s plugin on an emulated host)
+ * have a rule of their own, for counts that do not depend on time: a set
+ * whose send path or handler instructions per operation differ from the
+ * previous set's in the series by more than --insn-threshold (default
+ * 0.5%), either way, is flagged (like rustc-perf's instruction counts).
+ *
  * Layout: history_load() reads and orders the sets, builds the series and
  * applies the rule (flag_regressions()); history_compute() derives what is
  * shown (the rule's text, regression lines, table cells, plotted values,
@@ -36,6 +42,11 @@
 #include "analysis/internal.h"
 #include "analysis/ministat.h"
 
+#define INSN_RULE_FMT \
+	"instruction counts per operation (QEMU TCG plugin; exact, where emulated " \
+	"times are noisy): a result set whose send path or receiver handler mean " \
+	"differs from the previous set's in the series by more than %.3g%%, either " \
+	"way, is flagged"
 #define RULE_FMT \
 	"a result set regresses a series (host, CPUs, workload, mode) when a " \
 	"ministat comparison of its run-level samples (boots when both sets have " \
@@ -91,6 +102,11 @@ struct point {
 	/* figures shown (history_compute()) */
 	char cell[160];		/* its table cell in history.md and index.html */
 	double y, sd;		/* plotted: run-level mean and sd, or median and 0 */
+	/* insn_counts: per operation, and their change vs the previous point
+	 * with counts (NAN: none) */
+	bool has_insn, insn_flagged;
+	double send, handler, send_chg, handler_chg;
+	char insn_cell[160];
 };
 
 struct series {
@@ -122,6 +138,7 @@ struct hblock {
 struct history {
 	const char *out;
 	double threshold;	/* fraction */
+	double insn_threshold;	/* fraction, for instruction counts */
 	struct dataset d;
 	size_t *rank;		/* rank[set] = position in the order */
 	size_t *order;		/* order[pos] = set */
@@ -131,6 +148,8 @@ struct history {
 	size_t nlinks;
 	size_t nreg, nlatest;	/* flagged points; flagged at a series' newest set */
 	char rule[1024];	/* the regression rule, RULE_FMT with the threshold */
+	char insn_rule[512];	/* INSN_RULE_FMT with its threshold */
+	size_t ninsn;		/* series with instruction counts */
 	char **reglines;	/* per flagged point, in series order */
 	struct hblock *blocks;
 	size_t nblocks;
@@ -295,6 +314,35 @@ static void flag_regressions(struct history *h)
 	}
 }
 
+/* The instruction-count rule: each point against the previous one with counts. */
+static void flag_insn_changes(struct history *h)
+{
+	for (size_t k = 0; k < h->ns; k++) {
+		struct series *s = &h->s[k];
+		const struct point *q = NULL;
+
+		for (size_t i = 0; i < s->n; i++) {
+			struct point *p = &s->pts[i];
+			const struct insn_sums *ic = &p->g->ic;
+
+			p->send_chg = p->handler_chg = NAN;
+			if (!ic->runs || ic->ops <= 0)
+				continue;
+			p->has_insn = true;
+			p->send = ic->send / ic->ops;
+			p->handler = ic->handlers > 0 ? ic->handler_insns / ic->handlers : NAN;
+			if (q) {
+				p->send_chg = q->send > 0 ? p->send / q->send - 1.0 : NAN;
+				p->handler_chg = q->handler > 0 && !isnan(p->handler) ?
+						 p->handler / q->handler - 1.0 : NAN;
+				p->insn_flagged = fabs(p->send_chg) > h->insn_threshold ||
+						  fabs(p->handler_chg) > h->insn_threshold;
+			}
+			q = p;
+		}
+	}
+}
+
 static const char *short_commit(const char *c, char *b)
 {
 	snprintf(b, 13, "%s", c);
@@ -358,6 +406,32 @@ static char *regression_line(const struct history *h, const struct series *s, si
 			 p->diff.used == MS_WELCH ? "Welch's t" : "Student's t");
 }
 
+static char *insn_line(const struct history *h, const struct series *s, size_t i)
+{
+	const struct point *p = &s->pts[i];
+	const struct resultset *rs = &h->d.sets[p->set];
+
+	return xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): instructions per operation, "
+			 "send path %.1f (%+.2f%%), handler %.1f (%+.2f%%) vs the previous set",
+			 s->host, s->cpus, s->workload, s->mode, rs->path, rs->commit, rs->created,
+			 p->send, p->send_chg * 100.0, p->handler,
+			 isnan(p->handler_chg) ? 0.0 : p->handler_chg * 100.0);
+}
+
+static void insn_figures(struct point *p)
+{
+	char a[48] = "", b[48] = "";
+
+	if (!p->has_insn)
+		return;
+	if (!isnan(p->send_chg))
+		snprintf(a, sizeof(a), " (%+.2f%%)", p->send_chg * 100.0);
+	if (!isnan(p->handler_chg))
+		snprintf(b, sizeof(b), " (%+.2f%%)", p->handler_chg * 100.0);
+	snprintf(p->insn_cell, sizeof(p->insn_cell), "send %.1f%s, handler %.1f%s", p->send, a,
+		 p->handler, b);
+}
+
 /* One block of series: its plot's name and the result sets (positions in
  * the order) where any of its series has a point. */
 static void block_compute(struct history *h, struct hblock *b)
@@ -373,7 +447,7 @@ static void block_compute(struct history *h, struct hblock *b)
 		for (size_t k = b->first; k < b->end; k++) {
 			struct point *p = point_at(&h->s[k], set);
 			any |= p != NULL;
-			reg |= p && p->flagged;
+			reg |= p && (p->flagged || p->insn_flagged);
 		}
 		if (any)
 			b->rows[b->nrows++] = (struct hrow){ .pos = pos, .set = set, .reg = reg };
@@ -386,17 +460,26 @@ static void history_compute(struct history *h)
 {
 	snprintf(h->rule, sizeof(h->rule), RULE_FMT, h->threshold * 100.0,
 		 h->threshold * 100.0);
+	snprintf(h->insn_rule, sizeof(h->insn_rule), INSN_RULE_FMT, h->insn_threshold * 100.0);
 	for (size_t k = 0; k < h->ns; k++) {
 		struct series *s = &h->s[k];
-		if (s->n && s->pts[s->n - 1].flagged)
+		bool counted = false;
+		if (s->n && (s->pts[s->n - 1].flagged || s->pts[s->n - 1].insn_flagged))
 			h->nlatest++;
 		for (size_t i = 0; i < s->n; i++) {
 			point_figures(&s->pts[i]);
-			if (!s->pts[i].flagged)
-				continue;
-			h->reglines = xrealloc(h->reglines, (h->nreg + 1) * sizeof(char *));
-			h->reglines[h->nreg++] = regression_line(h, s, i);
+			insn_figures(&s->pts[i]);
+			counted |= s->pts[i].has_insn;
+			if (s->pts[i].flagged) {
+				h->reglines = xrealloc(h->reglines, (h->nreg + 1) * sizeof(char *));
+				h->reglines[h->nreg++] = regression_line(h, s, i);
+			}
+			if (s->pts[i].insn_flagged) {
+				h->reglines = xrealloc(h->reglines, (h->nreg + 1) * sizeof(char *));
+				h->reglines[h->nreg++] = insn_line(h, s, i);
+			}
 		}
+		h->ninsn += counted;
 	}
 	for (size_t i = 0; i < h->ns; i = block_end(h, i)) {
 		h->blocks = xrealloc(h->blocks, (h->nblocks + 1) * sizeof(*h->blocks));
@@ -570,8 +653,78 @@ static void md_head(const struct history *h, struct sbuf *md)
 {
 	sb_printf(md, "# ipibench history\n\n%zu result sets, %zu series. Regression rule: %s.\n\n",
 		  h->d.nsets, h->ns, h->rule);
+	if (h->ninsn)
+		sb_printf(md, "Instruction counts (%zu series): %s.\n\n", h->ninsn, h->insn_rule);
 	link_list(h, md, &md_markup);
 	regression_list(h, md, &md_markup);
+}
+
+/* The instruction counts of a block, one row per set (none without counts). */
+static void insn_rows(const struct history *h, const struct hblock *b, struct sbuf *out,
+		      const struct markup *m)
+{
+	bool any = false;
+
+	for (size_t r = 0; r < b->nrows && !any; r++)
+		for (size_t k = b->first; k < b->end; k++) {
+			const struct point *p = point_at(&h->s[k], b->rows[r].set);
+			any |= p && p->has_insn;
+		}
+	if (!any)
+		return;
+	bool html = m == &html_markup;
+	sb_puts(out, html ? "<p>Instructions per operation (QEMU TCG plugin; exact, "
+			    "where the emulated times above are noisy):</p>\n<table><tr><th>#</th>"
+			    "<th class=\"l\">commit</th><th class=\"l\">created</th>" :
+			    "\nInstructions per operation (QEMU TCG plugin; exact, where the "
+			    "emulated times above are noisy) and the change vs the previous set:\n\n"
+			    "| # | commit | created |");
+	for (size_t k = b->first; k < b->end; k++) {
+		char *t = html ? html_text(h->s[k].mode) : md_text(h->s[k].mode);
+		sb_printf(out, html ? "<th>%s</th>" : " %s |", t);
+		free(t);
+	}
+	if (html) {
+		sb_puts(out, "</tr>\n");
+	} else {
+		sb_puts(out, "\n|---:|---|---|");
+		for (size_t k = b->first; k < b->end; k++)
+			sb_puts(out, "---|");
+		sb_puts(out, "\n");
+	}
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct resultset *rs = &h->d.sets[b->rows[r].set];
+		char cb[16];
+		bool reg = false;
+
+		for (size_t k = b->first; k < b->end; k++) {
+			const struct point *p = point_at(&h->s[k], b->rows[r].set);
+			reg |= p && p->insn_flagged;
+		}
+		if (html)
+			sb_printf(out, "<tr%s><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">%s</td>",
+				  reg ? " class=\"reg\"" : "", b->rows[r].pos + 1,
+				  short_commit(rs->commit, cb), rs->created);
+		else
+			sb_printf(out, "| %zu | %s | %s |", b->rows[r].pos + 1,
+				  short_commit(rs->commit, cb), rs->created);
+		for (size_t k = b->first; k < b->end; k++) {
+			const struct point *p = point_at(&h->s[k], b->rows[r].set);
+			const char *cell = p && p->has_insn ? p->insn_cell : "-";
+
+			if (html) {
+				sb_puts(out, "<td>");
+				html_escape(out, cell);
+				sb_puts(out, p && p->insn_flagged ? " <span class=\"bad\">changed</span></td>" :
+					"</td>");
+			} else {
+				sb_printf(out, " %s%s |", cell, p && p->insn_flagged ? " **changed**" : "");
+			}
+		}
+		sb_puts(out, html ? "</tr>\n" : "\n");
+	}
+	if (html)
+		sb_puts(out, "</table>\n");
 }
 
 static void md_block(const struct history *h, const struct hblock *b, struct sbuf *md)
@@ -594,6 +747,7 @@ static void md_block(const struct history *h, const struct hblock *b, struct sbu
 		sb_puts(md, "---|");
 	sb_puts(md, "\n");
 	table_rows(h, b, md, &md_markup);
+	insn_rows(h, b, md, &md_markup);
 }
 
 static void render_md(const struct history *h, struct sbuf *md)
@@ -617,6 +771,11 @@ static void html_head(const struct history *h, struct sbuf *html)
 	sb_printf(html, "%zu result sets, %zu series. <b>Regression rule</b>: ", h->d.nsets, h->ns);
 	html_escape(html, h->rule);
 	sb_puts(html, ".</p>\n");
+	if (h->ninsn) {
+		sb_printf(html, "<p><b>Instruction counts</b> (%zu series): ", h->ninsn);
+		html_escape(html, h->insn_rule);
+		sb_puts(html, ".</p>\n");
+	}
 	link_list(h, html, &html_markup);
 	regression_list(h, html, &html_markup);
 }
@@ -641,6 +800,7 @@ static void html_block(const struct history *h, const struct hblock *b, struct s
 	sb_puts(html, "</tr>\n");
 	table_rows(h, b, html, &html_markup);
 	sb_puts(html, "</table>\n");
+	insn_rows(h, b, html, &html_markup);
 }
 
 static void render_html(const struct history *h, struct sbuf *html)
@@ -668,6 +828,13 @@ static json_t *json_points(const struct history *h, const struct series *s)
 			"comparison", p ? cmp_diff_json(&pt->diff, "previous set") : json_null(),
 			"change", isnan(pt->change) ? json_null() : json_real(pt->change),
 			"regression", pt->flagged));
+		if (pt->has_insn)
+			json_object_set_new(json_array_get(pts, p), "insn_counts", json_pack(
+				"{s:f, s:o, s:o, s:o, s:b}", "send_insns_per_op", pt->send,
+				"handler_insns_mean", isnan(pt->handler) ? json_null() : json_real(pt->handler),
+				"send_change", isnan(pt->send_chg) ? json_null() : json_real(pt->send_chg),
+				"handler_change", isnan(pt->handler_chg) ? json_null() : json_real(pt->handler_chg),
+				"changed", pt->insn_flagged));
 	}
 	return pts;
 }
@@ -681,6 +848,8 @@ static json_t *render_json(const struct history *h)
 			       "regressions", (json_int_t)h->nreg,
 			       "regressions_at_latest", (json_int_t)h->nlatest,
 			       "result_sets", "series");
+	json_object_set_new(js, "insn_rule", json_string(h->insn_rule));
+	json_object_set_new(js, "insn_threshold", json_real(h->insn_threshold));
 	json_t *jsets = json_object_get(js, "result_sets");
 	json_t *jseries = json_object_get(js, "series");
 	for (size_t pos = 0; pos < d->nsets; pos++) {
@@ -814,7 +983,8 @@ static int opt_threshold(const struct opt *o, const char *arg)
 
 	*t = strtod(arg, &end) / 100.0;
 	if (end == arg || *end || *t < 0) {
-		fprintf(stderr, "ipibench history: --threshold: '%s' is not a percentage >= 0\n", arg);
+		fprintf(stderr, "ipibench history: --%s: '%s' is not a percentage >= 0\n",
+			o->long_name, arg);
 		return 2;
 	}
 	return 0;
@@ -859,6 +1029,9 @@ static int parse_args(struct history *h, int *fail, int argc, char **argv, int *
 		OPT_STRING('o', "output", &h->out, "OUT", "output directory (default: history)"),
 		OPT_CALLBACK('t', "threshold", &h->threshold, "PCT",
 			     "regression threshold in percent (default: 5)", opt_threshold),
+		OPT_CALLBACK(0, "insn-threshold", &h->insn_threshold, "PCT",
+			     "instruction counts: flag a change of more than PCT\n"
+			     "percent either way (default: 0.5)", opt_threshold),
 		OPT_CALLBACK_OPTARG(0, "fail-on-regression", fail, "any|latest",
 				    "exit 3 when a series regressed: at any result set\n"
 				    "(any, the default) or at its newest one (latest)", opt_fail),
@@ -896,13 +1069,14 @@ static int history_load(struct history *h, char **inputs, int n)
 		h->rank[h->order[i]] = i;
 	build_series(h);
 	flag_regressions(h);
+	flag_insn_changes(h);
 	history_compute(h);
 	return 0;
 }
 
 int cmd_history(int argc, char **argv)
 {
-	struct history h = { .out = "history", .threshold = 0.05 };
+	struct history h = { .out = "history", .threshold = 0.05, .insn_threshold = 0.005 };
 	int fail = 0, ninputs;
 	char **inputs;
 	int rc = parse_args(&h, &fail, argc, argv, &ninputs, &inputs);

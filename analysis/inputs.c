@@ -499,6 +499,32 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 		g->vectors_sum += v;
 		g->vectors_runs++;
 	}
+	json_t *ic = json_object_get(w, "insn_counts");
+	if (ic) {
+		static const char *const keys[] = { "operations", "send_insns_per_op",
+			"wait_insns_per_op", "handlers", "handler_insns_mean", "handler_insns_max",
+			"icr_writes", "icr_writes_hv" };
+		double x[8];
+		for (size_t k = 0; k < 8; k++) {
+			if (!jnum(ic, keys[k], &x[k]) || x[k] < 0) {
+				an_err(err, "%s: runs[%zu].workloads[%zu].insn_counts.%s: not a number >= 0",
+				       path, ri, wi, keys[k]);
+				return -1;
+			}
+		}
+		g->ic.runs++;
+		g->ic.ops += x[0];
+		g->ic.send += x[1] * x[0];
+		g->ic.wait += x[2] * x[0];
+		g->ic.handlers += x[3];
+		g->ic.handler_insns += x[4] * x[3];
+		if (x[5] > g->ic.handler_max)
+			g->ic.handler_max = x[5];
+		g->ic.icr += x[6];
+		g->ic.icr_hv += x[7];
+		if (x[6] != x[7])
+			g->ic.mismatches++;
+	}
 	json_t *irqs = json_object_get(c, "irqs_per_cpu");
 	if (json_is_array(irqs) && json_array_size(irqs)) {
 		size_t n = json_array_size(irqs);

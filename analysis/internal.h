@@ -171,6 +171,13 @@ struct group {
 	char *senders[2];	/* params.senders (paired workloads) */
 	struct icr_exp icrx[GROUP_MAX_ICR];	/* flush and IPI workloads */
 	size_t nicrx;
+	/* insn_counts (tcgplug's plugin), summed over runs: instructions
+	 * per operation are exact where the times are not. */
+	struct insn_sums {
+		size_t runs;
+		double ops, send, wait, handlers, handler_insns, handler_max, icr, icr_hv;
+		size_t mismatches;      /* runs whose plugin and hypervisor ICR counts differ */
+	} ic;
 };
 
 struct failed_run {

@@ -22,6 +22,15 @@ static char *find_default(const char *env_name, const char *rel)
 		return xstrdup(env);
 	if (access(rel, R_OK) == 0)
 		return xstrdup(rel);
+#ifdef IPIBENCH_DATADIR
+	/* An installed ipibench (debian/rules: /usr/share/ipibench). */
+	{
+		char *p = xasprintf("%s/%s", IPIBENCH_DATADIR, rel);
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+#endif
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {

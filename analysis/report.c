@@ -361,6 +361,33 @@ static void block_counters(const struct rblock *b, struct sbuf *md)
 	}
 }
 
+/* Instructions per operation from the TCG plugin (tcgplug/): exact counts. */
+static void block_insns(const struct rblock *b, struct sbuf *md)
+{
+	char bf[6][48];
+	size_t bad = 0;
+
+	sb_puts(md, "\nInstructions per operation (QEMU TCG plugin, exact; the wait spins, "
+		    "so its count depends on time):\n\n"
+		    "| mode | runs | send path | sender wait | handler mean | handler max | "
+		    "ICR writes per op (plugin) |\n|---|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t k = 0; k < b->end - b->first; k++) {
+		const struct insn_sums *ic = &b->modes[k].g->ic;
+		double ops = ic->ops > 0 ? ic->ops : NAN, h = ic->handlers > 0 ? ic->handlers : NAN;
+
+		if (!ic->runs)
+			continue;
+		bad += ic->mismatches;
+		sb_printf(md, "| %s | %zu | %s | %s | %s | %s | %s |\n", b->modes[k].g->mode, ic->runs,
+			  fnum(bf[0], ic->send / ops), fnum(bf[1], ic->wait / ops),
+			  fnum(bf[2], ic->handler_insns / h), fnum(bf[3], ic->handler_max),
+			  fnum(bf[4], ic->icr / ops));
+	}
+	if (bad)
+		sb_printf(md, "\n**%zu run%s where the plugin's ICR writes differ from the "
+			  "hypervisor's**: its windows missed or added a send.\n", bad, bad == 1 ? "" : "s");
+}
+
 static void block_irqs(const struct rblock *b, struct sbuf *md)
 {
 	sb_puts(md, "\nInterrupts per CPU (mean per run):\n\n"
@@ -395,6 +422,11 @@ static void section_block(const struct rblock *b, struct sbuf *md)
 	cmp_paired_md(md, &b->paired);
 	if (b->has.icr || b->has.vec)
 		block_counters(b, md);
+	for (size_t k = 0; k < b->end - b->first; k++)
+		if (b->modes[k].g->ic.runs) {
+			block_insns(b, md);
+			break;
+		}
 	if (b->has.irq)
 		block_irqs(b, md);
 	if (b->latency_plot)
@@ -762,6 +794,20 @@ static json_t *json_counters(const struct rmode *m)
 		for (size_t k = 0; k < g->nirqs; k++)
 			json_array_append_new(a, json_real(m->irqs[k]));
 		json_object_set_new(cn, "irqs_per_cpu_mean_per_run", a);
+	}
+	if (g->ic.runs && g->ic.ops > 0) {
+		const struct insn_sums *ic = &g->ic;
+		json_t *o = json_object();
+
+		json_object_set_new(o, "runs", json_integer((json_int_t)ic->runs));
+		json_object_set_new(o, "send_insns_per_op", json_real(ic->send / ic->ops));
+		json_object_set_new(o, "wait_insns_per_op", json_real(ic->wait / ic->ops));
+		json_object_set_new(o, "handler_insns_mean",
+				    jreal(ic->handlers > 0 ? ic->handler_insns / ic->handlers : NAN));
+		json_object_set_new(o, "handler_insns_max", json_real(ic->handler_max));
+		json_object_set_new(o, "icr_writes_per_op", json_real(ic->icr / ic->ops));
+		json_object_set_new(o, "icr_mismatched_runs", json_integer((json_int_t)ic->mismatches));
+		json_object_set_new(cn, "insn_counts", o);
 	}
 	return cn;
 }

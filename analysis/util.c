@@ -45,6 +45,9 @@ char *xstrdup(const char *s)
 }
 
 static void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	va_copy(ap2, ap);

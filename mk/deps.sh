@@ -19,6 +19,10 @@ PKGS=(
 	e2fsprogs cpio rsync
 	grub-pc-bin grub-common
 	git curl ministat g++
+	# tcgplug/: the QEMU TCG plugin needs glib (qemu-plugin.h includes glib.h)
+	libglib2.0-dev
+	# make deb (debian/), make host-image
+	debhelper lintian help2man mmdebstrap
 )
 # Node.js for gitlab-ci-local (analysis/ci-local.sh, the CI template test):
 # Debian's nodejs (18), npm and libnode-dev (Node's headers: node-gyp builds

@@ -35,6 +35,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "hv: $*" >&2; exit 1; }
+# shellcheck source=mk/apt-private.sh
+. "$top/mk/apt-private.sh"
 
 print_dir=
 if [ "${1:-}" = --dir ]; then print_dir=1; shift; fi
@@ -164,13 +166,8 @@ else
 	read -r apt_kind suites < <(debian_suites "$xen")
 	apt_opts=()
 	if [ "$apt_kind" = private ]; then
-		a=$out/apt
-		mkdir -p "$a/parts" "$a/lists/partial" "$a/cache/archives/partial"
-		bash "$top/mk/deps.sh" stanza deb-src "$suites" \
-			>"$a/parts/debian-src.sources" ||
+		apt_private_init "$out/apt" "$suites" ||
 			die "XEN=$xen: cannot derive a deb-src entry for $suites"
-		apt_opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$a/parts"
-			  -o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache")
 	fi
 	dsc=$(ls "$dl"/xen_"$xen".*.dsc 2>/dev/null | tail -1 || true)
 	if [ -z "$dsc" ]; then
@@ -178,7 +175,7 @@ else
 		log=$dl/apt.log
 		: >"$log"
 		if [ "$apt_kind" = private ]; then
-			apt-get "${apt_opts[@]}" update -q >>"$log" 2>&1 ||
+			apt_private_update "$log" ||
 				die "XEN=$xen: apt-get update for Debian $suites deb-src failed (see $log); build from a tree instead: make hv XEN_SRC=DIR"
 		fi
 		(cd "$dl" && apt-get "${apt_opts[@]}" source --download-only -q xen) >>"$log" 2>&1 || {

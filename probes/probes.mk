@@ -39,7 +39,9 @@ $(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h)
 
 # ipibench-xtrace: a dom0 recorder on collect.c (static, like the agent).
 XTRACE_REC := $(BUILD)/bin/ipibench-xtrace
-$(XTRACE_REC): probes/tools/xtrace-rec.c $(BUILD)/rel/libprobes.a
+# Its sysctls (tbuf_op) go through the agent's interface-version wrapper too.
+XTRACE_REC_OBJS := $(BUILD)/rel/runner/agent/sysctl_wrap.o $(BUILD)/rel/runner/sysctliface.o
+$(XTRACE_REC): probes/tools/xtrace-rec.c $(XTRACE_REC_OBJS) $(BUILD)/rel/libprobes.a
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Iprobes/include -I. -static \
-		$< $(BUILD)/rel/libprobes.a $(agent_LIBS) -o $@
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -Iprobes/include -I. -static \
+		$< $(XTRACE_REC_OBJS) $(BUILD)/rel/libprobes.a $(agent_LIBS) -o $@

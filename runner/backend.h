@@ -111,8 +111,10 @@ struct host_result {
  */
 enum host_backend_flags {
 	/*
-	 * The host is emulated (times are emulated times, results.json says
-	 * "emulated": true), and the [host] tcg setting applies to it.
+	 * The host is emulated: times are emulated times (results.json says
+	 * "emulated": true), and without a [host] topology its CPUs are
+	 * QEMU's dense numbering, which the layout check after each boot
+	 * expects.  (TCG threading is the qemu backend's own tcg setting.)
 	 */
 	HB_EMULATED = 1 << 0,
 	/*

@@ -8,8 +8,10 @@
  *     and rename the table to backend_NAME with .name = "NAME".  runner.mk
  *     builds every .c file there; shared pure code that unit tests
  *     should reach goes in a header beside it (qemu.h, reboot.h).
- *  2. Say what it is in .flags (HB_EMULATED: an emulated host; results.json
- *     says "emulated" and [host] tcg is allowed) and .describe_key (the
+ *  2. Say what it is in .flags (backend.h: HB_EMULATED, an emulated host,
+ *     results.json says "emulated" and the layout check expects QEMU's
+ *     dense CPU numbering; HB_BOOTS_BUILD, it boots host_opts.xen, so a
+ *     config may have a [matrix] xen axis) and .describe_key (the
  *     results.json key for describe()'s line).  Nothing else in the runner
  *     looks at a backend's name.
  *  3. Declare it below and add it to host_backends[].  The first entry is a

@@ -131,6 +131,19 @@ static int boot_layout(const struct host_opts *o, const char *topology, struct l
 	json_array_foreach(json_object_get(run, "workloads"), i, w) {
 		json_t *chk = json_object_get(w, "icr_check");
 
+		json_t *ic = json_object_get(w, "insn_counts");
+
+		if (ic)
+			printf("insn counts, %s: send path %.1f/op, wait %.1f/op (time-dependent), "
+			       "handler mean %.1f max %lld; ICR writes plugin %lld, hypervisor %lld%s\n",
+			       json_string_value(json_object_get(w, "name")),
+			       json_number_value(json_object_get(ic, "send_insns_per_op")),
+			       json_number_value(json_object_get(ic, "wait_insns_per_op")),
+			       json_number_value(json_object_get(ic, "handler_insns_mean")),
+			       (long long)json_integer_value(json_object_get(ic, "handler_insns_max")),
+			       (long long)json_integer_value(json_object_get(ic, "icr_writes")),
+			       (long long)json_integer_value(json_object_get(ic, "icr_writes_hv")),
+			       json_is_true(json_object_get(ic, "icr_match")) ? "" : " MISMATCH");
 		if (chk && !json_object_get(chk, "by_sender"))
 			printf("icr writes per call, %s: layout %lld, measured %.2f (%s route)\n",
 			       json_string_value(json_object_get(w, "name")),
@@ -190,7 +203,7 @@ int cmd_boot(int argc, char **argv)
 	struct xen_build xb;
 	long cpus = 0, maxcpus = 0, timeout = 0;
 	char outbuf[4096], jobdst[4096 + 16], err[1024], tbuf[96];
-	bool quiet = false, no_test_device = false;
+	bool quiet = false, no_test_device = false, insn_counts = false;
 	struct boot_topo bt = { .has_topo = false };
 	static struct layout lay;
 	const struct opt opts[] = {
@@ -221,6 +234,9 @@ int cmd_boot(int argc, char **argv)
 		OPT_BOOLEAN(0, "no-test-device", &no_test_device,
 			    "leave out the irq_delivery test device (QEMU's edu):\n"
 			    "irq_delivery is then refused with ENODEV"),
+		OPT_BOOLEAN(0, "insn-counts", &insn_counts,
+			    "count the IPI paths' instructions with the TCG plugin\n"
+			    "([host] insn_counts; printed per workload, and in agent.json)"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no progress lines"),
 		OPT_QEMU_KEY("cmdline", q),
 		OPT_QEMU_KEY("mem", q),
@@ -240,6 +256,8 @@ int cmd_boot(int argc, char **argv)
 	o.quiet = quiet;
 	if (no_test_device)
 		q->test_device = 0;
+	if (insn_counts)
+		q->insn_counts = 1;
 	if (nrest) {
 		fprintf(stderr, "ipibench boot: unexpected argument '%s'\n", rest[0]);
 		return 2;

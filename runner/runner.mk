@@ -25,10 +25,11 @@ gnu11_SRCS += $(filter runner/agent/%,$(agent_SRCS))
 # warns about the { NULL } ends of wlspec.c's tables, which gcc accepts.)
 # $(1): the target, runner/fuzz/$(1).c; $(2): its seed corpus.
 define runner_fuzz
-FUZZ_SRCS_$(1) := runner/fuzz/$(1).c $$(runner_SRCS) $$(wildcard safeio/*.c topology/*.c opts/*.c)
-$$(BUILD)/fuzz/$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard runner/*.h runner/backends/*.h runner/host/*.h safeio/*.h topology/*.h opts/*.h)
+FUZZ_SRCS_$(1) := runner/fuzz/$(1).c $$(runner_SRCS) $$(wildcard safeio/*.c topology/*.c opts/*.c) \
+	tcgplug/window.c
+$$(BUILD)/fuzz/$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard runner/*.h runner/backends/*.h runner/host/*.h safeio/*.h topology/*.h opts/*.h tcgplug/*.h)
 	@mkdir -p $$(@D)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	clang -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Wno-missing-field-initializers \
 		-Iprobes/include -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$$(FUZZ_SRCS_$(1)) -ljansson -linih -o $$@
 FUZZ_BINS += $$(BUILD)/fuzz/$(1)

@@ -3,20 +3,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipibench/senders.h"
 #include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
-static const char *const timings[] = { "loop", "per-call", NULL };
+const char *const *wl_timing_names(void)
+{
+	static const char *const timings[] = { "loop", "per-call", NULL };
 
-/* The names a WL_CHOICE(S) param takes. */
+	return timings;
+}
+
+/* The names a WL_CHOICE(S) param takes (its declaration's). */
 static const char *const *choices_of(const struct wl_param *p)
 {
-	if (!strcmp(p->key, "timing"))
-		return timings;
-	if (!strcmp(p->key, "sender") || !strcmp(p->key, "senders"))
-		return ipibench_sender_names();
-	return NULL;
+	return p->choices ? p->choices() : NULL;
 }
 
 /* The registry: one line per workload in runner/agent/workloads/list.h. */

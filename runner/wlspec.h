@@ -15,13 +15,15 @@
 
 #include <jansson.h>
 
+#include "ipibench/senders.h"
+
 enum wl_kind {
 	WL_UINT,   /* decimal integer in [min, max] */
 	WL_BOOL,   /* true/false, yes/no, 1/0 */
 	WL_CPUS,   /* "all", "all-but-self", or a list "1,17,33" / "0-7,9" */
 	WL_STRING, /* free text (paths) */
-	WL_CHOICE, /* one of choices[] */
-	WL_CHOICES,/* "" or a comma-separated list of min..max of choices[] */
+	WL_CHOICE, /* one of choices() */
+	WL_CHOICES,/* "" or a comma-separated list of min..max of choices() */
 };
 
 /* Set on the params a job carries in its "trace" object, not in "params". */
@@ -34,7 +36,12 @@ struct wl_param {
 	const char *def;   /* default as text, NULL: required */
 	const char *help;
 	unsigned int flags;   /* WL_F_* */
+	/* WL_CHOICE(S): the names it takes, NULL-terminated (NULL otherwise). */
+	const char *const *(*choices)(void);
 };
+
+/* The names of timing (WL_TIMING): loop, per-call. */
+const char *const *wl_timing_names(void);
 
 struct wl_type {
 	const char *type;
@@ -60,10 +67,10 @@ extern const struct wl_type *const wl_types[];
  * trace_kb: the agent core runs the trace, the workload does nothing).
  */
 #define WL_ITERATIONS(def) \
-	{ "iterations", WL_UINT, 1, 1000000, def, "operations to time", 0 }
-#define WL_CPU { "cpu", WL_UINT, 0, 4095, "0", "CPU the workload runs on", 0 }
+	{ "iterations", WL_UINT, 1, 1000000, def, "operations to time", 0, NULL }
+#define WL_CPU { "cpu", WL_UINT, 0, 4095, "0", "CPU the workload runs on", 0, NULL }
 #define WL_SHORTHAND { "shorthand", WL_BOOL, 0, 0, "true", \
-	"allow the APIC ALLBUT shorthand (false: force the genapic's send_IPI_mask)", 0 }
+	"allow the APIC ALLBUT shorthand (false: force the genapic's send_IPI_mask)", 0, NULL }
 /*
  * Loop timing (the seed's method) is the default: the unit the statistics
  * compare is a timed loop, and per-call sampling puts two TSC reads, the
@@ -72,20 +79,23 @@ extern const struct wl_type *const wl_types[];
  */
 #define WL_TIMING \
 	{ "timing", WL_CHOICE, 0, 0, "loop", \
-	  "loop: each run of N calls timed as a whole (loops[]); per-call: each call timed (samples)", 0 }, \
+	  "loop: each run of N calls timed as a whole (loops[]); per-call: each call timed (samples)", 0, \
+	  wl_timing_names }, \
 	{ "runs", WL_UINT, 1, 10000, "1", \
-	  "runs of N calls in the boot: R timed loops (loop timing) or R x N samples (per-call)", 0 }
+	  "runs of N calls in the boot: R timed loops (loop timing) or R x N samples (per-call)", 0, NULL }
 #define WL_SENDER \
 	{ "sender", WL_CHOICE, 0, 0, "genapic", \
-	  "x2APIC send routine of the workload's IPIs (physical, cluster: implies shorthand = false)", 0 }, \
+	  "x2APIC send routine of the workload's IPIs (physical, cluster: implies shorthand = false)", 0, \
+	  ipibench_sender_names }, \
 	{ "senders", WL_CHOICES, 2, 2, "", \
-	  "paired senders 'A, B': R pairs of loops, A and B in an order drawn from seed", 0 }, \
+	  "paired senders 'A, B': R pairs of loops, A and B in an order drawn from seed", 0, \
+	  ipibench_sender_names }, \
 	{ "seed", WL_UINT, 0, 0x7fffffff, "0", \
-	  "seed of the order within each pair of senders (0: drawn from [matrix] seed and the run)", 0 }
+	  "seed of the order within each pair of senders (0: drawn from [matrix] seed and the run)", 0, NULL }
 #define WL_TRACE \
 	{ "trace", WL_STRING, 0, 0, "", \
-	  "xentrace event mask while it runs (e.g. 0x00804000); empty: off", WL_F_TRACE }, \
-	{ "trace_kb", WL_UINT, 64, 65536, "1024", "trace buffer per CPU, KiB", WL_F_TRACE }
+	  "xentrace event mask while it runs (e.g. 0x00804000); empty: off", WL_F_TRACE, NULL }, \
+	{ "trace_kb", WL_UINT, 64, 65536, "1024", "trace buffer per CPU, KiB", WL_F_TRACE, NULL }
 
 /* sender and senders are not both given; senders needs timing = loop. */
 int wl_check_timing(const json_t *params, char *err, size_t errlen);

@@ -16,9 +16,16 @@
 
 #define DATA "analysis/tests/data"
 
-/* Run a cmd_*() with its stdout (the printed report) sent to /dev/null. */
-static inline int run_quiet(int (*fn)(int, char **), int argc, char **argv)
+/*
+ * Run a cmd_*() on ARGV (NULL-terminated: its length is the argc) with its
+ * stdout (the printed report) sent to /dev/null; its exit status.
+ */
+static inline int run_quiet(int (*fn)(int, char **), char **argv)
 {
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
 	fflush(stdout);
 	int saved = dup(1);
 	int devnull = open("/dev/null", O_WRONLY);
@@ -30,6 +37,10 @@ static inline int run_quiet(int (*fn)(int, char **), int argc, char **argv)
 	close(saved);
 	return rc;
 }
+
+/* expect_exit(cmd_report, 2, "report", "--bogus"): FN's exit status on those words. */
+#define expect_exit(fn, want, ...) \
+	assert_int_equal(run_quiet((fn), (char *[]){ __VA_ARGS__, NULL }), (want))
 
 /* The whole file (malloc'd), NULL when unreadable. */
 static inline char *slurp(const char *path)
@@ -44,6 +55,41 @@ static inline int file_contains(const char *path, const char *needle)
 	free(s);
 	return found;
 }
+
+/*
+ * Each of NEEDLES (NULL-terminated) is in TEXT (PRESENT) or none is
+ * (!PRESENT); a failure names WHAT (a file's path, or NULL) and the needle.
+ * Include after cmocka.h.
+ */
+static inline void expect_text(const char *what, const char *text,
+			       const char *const *needles, int present)
+{
+	if (!text)
+		fail_msg("%s cannot be read", what ? what : "text");
+	for (; *needles; needles++)
+		if ((strstr(text, *needles) != NULL) != present)
+			fail_msg("%s %s \"%s\"", what ? what : "text",
+				 present ? "lacks" : "has", *needles);
+}
+
+/* The same for the whole file PATH (not freed when a check fails). */
+static inline void expect_file(const char *path, const char *const *needles, int present)
+{
+	char *s = slurp(path);
+
+	expect_text(path, s, needles, present);
+	free(s);
+}
+
+/* expect_in_text(text, "a", "b"), ... : each needle is (not) there. */
+#define expect_in_text(text, ...) \
+	expect_text(NULL, (text), (const char *const[]){ __VA_ARGS__, NULL }, 1)
+#define expect_not_in_text(text, ...) \
+	expect_text(NULL, (text), (const char *const[]){ __VA_ARGS__, NULL }, 0)
+#define expect_in_file(path, ...) \
+	expect_file((path), (const char *const[]){ __VA_ARGS__, NULL }, 1)
+#define expect_not_in_file(path, ...) \
+	expect_file((path), (const char *const[]){ __VA_ARGS__, NULL }, 0)
 
 static inline long file_size(const char *path)
 {

@@ -61,8 +61,7 @@ static void two_builds(void **state)
 
 	write_set(in, "xen-4.17", "4.17", 0, 1.0);
 	write_set(in, "xen-4.20", "4.20", 1, 2.0);   /* the "patched" build: twice as slow */
-	char *argv[] = { "report", "-q", "--no-reference", "-o", out, a, b, NULL };
-	assert_int_equal(run_quiet(cmd_report, 7, argv), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", out, a, b);
 	char *p = path2(out, "report.json");
 	json_t *rep = json_load_file(p, 0, NULL);
 	free(p);
@@ -96,11 +95,11 @@ static void two_builds(void **state)
 	assert_int_equal(json_array_size(json_object_get(e, "builds")), 1);
 	assert_true(json_is_null(json_object_get(e, "comparison")));
 	p = path2(out, "report.md");
-	assert_true(file_contains(p, "## Between builds"));
-	assert_true(file_contains(p, "Mode `cluster`: no runs on build `4.20`"));
-	assert_true(file_contains(p, "Mode `cluster`: only build `4.17` ran it"));
-	assert_true(file_contains(p, "baseline build `4.17`"));
-	assert_true(file_contains(p, ", Xen build `4.20`"));
+	expect_in_file(p, "## Between builds",
+		"Mode `cluster`: no runs on build `4.20`",
+		"Mode `cluster`: only build `4.17` ran it",
+		"baseline build `4.17`",
+		", Xen build `4.20`");
 	free(p);
 	json_decref(rep);
 	rm_rf(in);
@@ -117,8 +116,7 @@ static void no_build_no_section(void **state)
 {
 	(void)state;
 	char *out = make_tmpdir();
-	char *argv[] = { "report", "-q", "--no-reference", "-o", out, DATA "/boots", NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", out, DATA "/boots");
 	char *p = path2(out, "report.json");
 	json_t *rep = json_load_file(p, 0, NULL);
 	assert_non_null(rep);

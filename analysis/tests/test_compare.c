@@ -24,8 +24,7 @@
 static json_t *report_json(const char *input, char **outdir)
 {
 	*outdir = make_tmpdir();
-	char *argv[] = { "report", "-q", "--no-reference", "-o", *outdir, (char *)input, NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", *outdir, (char *)input);
 	char *p = path2(*outdir, "report.json");
 	json_t *j = json_load_file(p, 0, NULL);
 	free(p);

@@ -26,7 +26,7 @@ static int setup(void **state)
 	char *argv[] = { "report", "-q", "-o", out, "--reference", REF,
 			 DATA "/three-mode", DATA "/sweep-8", DATA "/sweep-32/results.json",
 			 DATA "/hyperfine.json", DATA "/perf-stat.csv", NULL };
-	if (run_quiet(cmd_report, 11, argv) != 0)
+	if (run_quiet(cmd_report, argv) != 0)
 		return -1;
 	char *p = path2(out, "report.json");
 	json_error_t je;
@@ -144,20 +144,20 @@ static void seed_section(void **state)
 	assert_true(r > 1.05 && r < 1.2);
 	assert_float_equal(num(m16, "icr_writes_per_call.physical"), 15.0, 1e-12);
 	char *md = path2(out, "report.md");
-	assert_true(file_contains(md, "## Seed reproduction"));
-	assert_true(file_contains(md, "| physical, ns per call (mean of calls) | 2661.79 |"));
-	assert_true(file_contains(md, "| mixed, total for 10000 calls (ns; mean x 10000) | 23865337 |"));
-	assert_true(file_contains(md, "| ratio physical / mixed (means) | 1.115 |"));
-	assert_true(file_contains(md, "This host was emulated (QEMU TCG)"));
-	assert_true(file_contains(md, "Compare the ratios, not the times"));
-	assert_true(file_contains(md, "ICR writes per call | 95 (derived, not measured) | 15.00 |"));
+	expect_in_file(md, "## Seed reproduction",
+		"| physical, ns per call (mean of calls) | 2661.79 |",
+		"| mixed, total for 10000 calls (ns; mean x 10000) | 23865337 |",
+		"| ratio physical / mixed (means) | 1.115 |",
+		"This host was emulated (QEMU TCG)",
+		"Compare the ratios, not the times",
+		"ICR writes per call | 95 (derived, not measured) | 15.00 |");
 	/* the 512-CPU ministat table beside it, as committed (FreeBSD's %) */
-	assert_true(file_contains(md, "x  25 3.5131328e+08 3.5716441e+08 3.5410987e+08 3.5432659e+08     1566737.4\n"));
-	assert_true(file_contains(md, "\t248.774% +/- 0.96566%\n"));
-	assert_true(file_contains(md, "ministat, measured (16 CPUs, **emulated, QEMU TCG**): unit: boots"));
+	expect_in_file(md, "x  25 3.5131328e+08 3.5716441e+08 3.5410987e+08 3.5432659e+08     1566737.4\n",
+		"\t248.774% +/- 0.96566%\n",
+		"ministat, measured (16 CPUs, **emulated, QEMU TCG**): unit: boots");
 	/* no per-call bootstrap or rank test anywhere */
-	assert_false(file_contains(md, "Mann-Whitney"));
-	assert_false(file_contains(md, "bootstrap"));
+	expect_not_in_file(md, "Mann-Whitney",
+		"bootstrap");
 	free(md);
 	json_t *jms = json_object_get(m16, "ministat");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(jms, "measured"), "unit")),
@@ -171,12 +171,12 @@ static void other_sources_sections(void **state)
 {
 	(void)state;
 	char *md = path2(out, "report.md");
-	assert_true(file_contains(md, "## hyperfine: " DATA "/hyperfine.json"));
-	assert_true(file_contains(md, "`ab -n 2000 http://guest/ (mixed)` | 20 |"));
-	assert_true(file_contains(md, "## perf stat: " DATA "/perf-stat.csv"));
-	assert_true(file_contains(md, "| context-switches | 5678 |"));
-	assert_true(file_contains(md, "| instructions | <not counted> |"));
-	assert_true(file_contains(md, "## Latency against CPU count: `flush` on qemu-tcg"));
+	expect_in_file(md, "## hyperfine: " DATA "/hyperfine.json",
+		"`ab -n 2000 http://guest/ (mixed)` | 20 |",
+		"## perf stat: " DATA "/perf-stat.csv",
+		"| context-switches | 5678 |",
+		"| instructions | <not counted> |",
+		"## Latency against CPU count: `flush` on qemu-tcg");
 	free(md);
 	json_t *hf = json_array_get(json_object_get(rep, "hyperfine"), 0);
 	json_t *c1 = json_array_get(json_object_get(hf, "commands"), 1);
@@ -228,7 +228,7 @@ static void baseline_option(void **state)
 	char *o = *state;
 	char *argv[] = { "report", "-q", "--no-reference", "--baseline", "mixed", "-o", o,
 			 DATA "/three-mode", NULL };
-	assert_int_equal(run_quiet(cmd_report, 8, argv), 0);
+	assert_int_equal(run_quiet(cmd_report, argv), 0);
 	char *p = path2(o, "report.json");
 	json_t *r = json_load_file(p, 0, NULL);
 	assert_non_null(r);
@@ -256,15 +256,15 @@ static void layout_section(void **state)
 	char *o = make_tmpdir();
 	char *argv[] = { "report", "-q", "--no-reference", "-o", o,
 			 "results/history/seed-96cpu-20261201", NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	assert_int_equal(run_quiet(cmd_report, argv), 0);
 	char *p = path2(o, "report.md");
 	char *md = slurp(p);
 	assert_non_null(md);
-	assert_non_null(strstr(md, "## x2APIC layout and ICR writes"));
-	assert_non_null(strstr(md, "96 CPUs, 6 clusters in use (0-5: 16 CPUs each); x2APIC IDs 0-95, no holes"));
-	assert_non_null(strstr(md, "| flush | physical | genapic | physical | 95 | 95.00 | 1 | ok |"));
-	assert_non_null(strstr(md, "| flush | mixed | genapic | cluster | 6 | 6.00 | 1 | ok |"));
-	assert_non_null(strstr(md, "| flush-senders | mixed | physical | physical | 95 | 95.00 | 1 | ok |"));
+	expect_in_text(md, "## x2APIC layout and ICR writes",
+		"96 CPUs, 6 clusters in use (0-5: 16 CPUs each); x2APIC IDs 0-95, no holes",
+		"| flush | physical | genapic | physical | 95 | 95.00 | 1 | ok |",
+		"| flush | mixed | genapic | cluster | 6 | 6.00 | 1 | ok |",
+		"| flush-senders | mixed | physical | physical | 95 | 95.00 | 1 | ok |");
 	assert_null(strstr(md, "MISMATCH"));
 	free(md);
 	free(p);
@@ -288,15 +288,89 @@ static void layout_section(void **state)
 	assert_int_equal(json_dump_file(r, f, 0), 0);
 	json_decref(r);
 	char *o2 = path2(o, "out2");
-	char *argv2[] = { "report", "-q", "--no-reference", "-o", o2, d, NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv2), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", o2, d);
 	char *p2 = path2(o2, "report.md");
 	md = slurp(p2);
 	assert_non_null(md);
-	assert_non_null(strstr(md, "| flush | mixed | genapic | cluster | 6 | 95.00 | 1 | **MISMATCH** |"));
-	assert_non_null(strstr(md, "**1 workload measured other ICR writes than the layout implies**"));
+	expect_in_text(md, "| flush | mixed | genapic | cluster | 6 | 95.00 | 1 | **MISMATCH** |",
+		"**1 workload measured other ICR writes than the layout implies**");
 	free(md);
 	free(p2), free(o2), free(f), free(d);
+	rm_rf(o);
+	free(o);
+}
+
+/* Each flush workload of results/history/seed-96cpu-20261201 given insn_counts. */
+static char *with_insn_counts(const char *o, const char *name, json_t *(*make)(const char *mode))
+{
+	json_t *r = json_load_file("results/history/seed-96cpu-20261201/results.json", 0, NULL);
+	json_t *run, *w;
+	size_t i, k;
+
+	assert_non_null(r);
+	json_array_foreach(json_object_get(r, "runs"), i, run)
+		json_array_foreach(json_object_get(run, "workloads"), k, w)
+			if (!strcmp(json_string_value(json_object_get(w, "name")), "flush"))
+				json_object_set_new(w, "insn_counts",
+					make(json_string_value(json_object_get(run, "mode"))));
+	char *d = path2(o, name);
+	assert_int_equal(mkdir(d, 0700), 0);
+	char *f = path2(d, "results.json");
+	assert_int_equal(json_dump_file(r, f, 0), 0);
+	json_decref(r);
+	free(f);
+	return d;
+}
+
+static json_t *counts_ok(const char *mode)
+{
+	bool phys = !strcmp(mode, "physical");
+
+	/* Physical: 95 ICR writes a flush, cluster and mixed 6; in the
+	 * cluster and mixed runs the plugin saw a write less than the
+	 * hypervisor counted. */
+	return json_pack("{s:i, s:f, s:f, s:i, s:f, s:i, s:i, s:i}", "operations", 100,
+			 "send_insns_per_op", phys ? 1400.0 : 500.0, "wait_insns_per_op", 3000.5,
+			 "handlers", 9500, "handler_insns_mean", 117.0, "handler_insns_max", 121,
+			 "icr_writes", phys ? 9500 : 599, "icr_writes_hv", phys ? 9500 : 600);
+}
+
+static json_t *counts_bad(const char *mode)
+{
+	(void)mode;
+	return json_pack("{s:i, s:s}", "operations", 100, "send_insns_per_op", "many");
+}
+
+static void insn_counts_table(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *d = with_insn_counts(o, "ic", counts_ok);
+	char *out = path2(o, "out");
+	char *argv[] = { "report", "-q", "--no-reference", "-o", out, d, NULL };
+	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	char *p = path2(out, "report.md");
+	char *md = slurp(p);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "Instructions per operation (QEMU TCG plugin, exact"));
+	assert_non_null(strstr(md, "| physical | 1 | 1400 | 3000 | 117 | 121 | 95.00 |"));
+	assert_non_null(strstr(md, "| mixed | 1 | 500 | 3000 | 117 | 121 | 5.99 |"));
+	assert_non_null(strstr(md, "**2 runs where the plugin's ICR writes differ from the hypervisor's**"));
+	free(md);
+	free(p);
+	p = path2(out, "report.json");
+	md = slurp(p);
+	assert_non_null(strstr(md, "\"send_insns_per_op\": 1400"));
+	free(md);
+	free(p);
+
+	/* Not a number: refused with its JSON path. */
+	char *d2 = with_insn_counts(o, "bad", counts_bad);
+	char *out2 = path2(o, "out2");
+	char *argv2[] = { "report", "-q", "--no-reference", "-o", out2, d2, NULL };
+	fflush(stderr);
+	assert_int_not_equal(run_quiet(cmd_report, 6, argv2), 0);
+	free(out2), free(d2), free(out), free(d);
 	rm_rf(o);
 	free(o);
 }
@@ -321,18 +395,12 @@ static void bad_inputs(void **state)
 	dataset_free(&d);
 
 	char *o = make_tmpdir();
-	char *a1[] = { "report", "-q", "-o", o, DATA "/invalid.json", NULL };
-	assert_int_equal(run_quiet(cmd_report, 5, a1), 1);
-	char *a2[] = { "report", "-q", "-o", o, DATA "/schema2.json", NULL };
-	assert_int_equal(run_quiet(cmd_report, 5, a2), 1);
-	char *a3[] = { "report", "-q", "-o", o, "/nonexistent/results.json", NULL };
-	assert_int_equal(run_quiet(cmd_report, 5, a3), 1);
-	char *a4[] = { "report", "--bogus", NULL };
-	assert_int_equal(run_quiet(cmd_report, 2, a4), 2);
-	char *a5[] = { "report", "--help", NULL };
-	assert_int_equal(run_quiet(cmd_report, 2, a5), 0);
-	char *a6[] = { "report", NULL };
-	assert_int_equal(run_quiet(cmd_report, 1, a6), 2);
+	expect_exit(cmd_report, 1, "report", "-q", "-o", o, DATA "/invalid.json");
+	expect_exit(cmd_report, 1, "report", "-q", "-o", o, DATA "/schema2.json");
+	expect_exit(cmd_report, 1, "report", "-q", "-o", o, "/nonexistent/results.json");
+	expect_exit(cmd_report, 2, "report", "--bogus");
+	expect_exit(cmd_report, 0, "report", "--help");
+	expect_exit(cmd_report, 2, "report");
 	/* nothing written on failure */
 	char *p = path2(o, "report.md");
 	assert_int_equal(file_size(p), -1);
@@ -346,7 +414,7 @@ static void missing_gnuplot_is_an_error(void **state)
 	char *o = *state;
 	setenv("IPIBENCH_GNUPLOT", "/nonexistent/gnuplot", 1);
 	char *argv[] = { "report", "-q", "-o", o, DATA "/three-mode", NULL };
-	int rc = run_quiet(cmd_report, 5, argv);
+	int rc = run_quiet(cmd_report, argv);
 	unsetenv("IPIBENCH_GNUPLOT");
 	assert_int_equal(rc, 1);
 	char *p = path2(o, "report.md");
@@ -396,14 +464,13 @@ static void directory_scan_and_genapic_warning(void **state)
 		 "/perf-stat.csv %s/perf.csv && echo '{\"notes\": 1}' > %s/notes.json",
 		 dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
-	char *argv[] = { "report", "-q", "--no-reference", "-o", o, dir, NULL };
-	assert_int_equal(run_quiet(cmd_report, 6, argv), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", o, dir);
 	char *md = path2(o, "report.md");
-	assert_true(file_contains(md, "## hyperfine: "));
-	assert_true(file_contains(md, "/ab.json"));
-	assert_true(file_contains(md, "## perf stat: "));
-	assert_false(file_contains(md, "notes.json"));
-	assert_false(file_contains(md, "## Seed reproduction"));
+	expect_in_file(md, "## hyperfine: ",
+		"/ab.json",
+		"## perf stat: ");
+	expect_not_in_file(md, "notes.json",
+		"## Seed reproduction");
 	assert_true(file_contains(md, "Warning: mode cluster ran on genapic `x2apic_mixed`, not `x2apic_cluster`"));
 	free(md);
 	rm_rf(o);
@@ -421,6 +488,7 @@ int main(void)
 		cmocka_unit_test(plots_exist),
 		cmocka_unit_test_setup_teardown(baseline_option, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(layout_section),
+		cmocka_unit_test(insn_counts_table),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),

@@ -15,6 +15,7 @@
 #include "probes/events.h"
 #include "probes/probes.h"
 #include "probes/tests/xtbuild.h"
+#include "tests/unit/unit.h"
 
 static char out[1 << 16];
 
@@ -51,6 +52,20 @@ static int run(const char *first, ...)
 	out[n] = 0;
 	fclose(tmp);
 	return rc;
+}
+
+/* The tests' two trace files (each test writes them before it reads
+ * them), in the group's own directory (tu_setup()), removed with it at the
+ * end even when an assertion failed. */
+static char pa[96], pb[96];
+
+static int setup(void **st)
+{
+	if (tu_setup(st))
+		return -1;
+	snprintf(pa, sizeof(pa), "%s/a.xt", tu_dir);
+	snprintf(pb, sizeof(pb), "%s/b.xt", tu_dir);
+	return 0;
 }
 
 static void write_file(const char *path, const struct xtb *x)
@@ -121,15 +136,13 @@ static void test_help_and_usage(void **st)
 
 static void test_summary_json_and_errors(void **st)
 {
-	char a[] = "/tmp/ipb-cmd-a-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	const char *a = pa, *b = pb;
 	json_t *j, *ev;
 	json_error_t e;
 	size_t i;
 	int found = 0;
 
 	(void)st;
-	close(mkstemp(a));
-	close(mkstemp(b));
 	make_profiles(a, b);
 	assert_int_equal(run("summary", "--json", a, NULL), 0);
 	j = json_loads(out, 0, &e);
@@ -160,17 +173,14 @@ static void test_summary_json_and_errors(void **st)
 	assert_int_equal(run("summary", b, NULL), 1);
 	assert_non_null(strstr(out, "not a xentrace file"));
 	assert_non_null(strstr(out, "offset 0"));
-	unlink(a);
-	unlink(b);
 }
 
 static void test_strict(void **st)
 {
-	char a[] = "/tmp/ipb-cmd-s-XXXXXX";
+	const char *a = pa;
 	struct xtb x;
 
 	(void)st;
-	close(mkstemp(a));
 	xtb_init(&x);
 	xtb_chunk(&x, 0);
 	XTB_REC(&x, 0x00081001, 10);
@@ -181,18 +191,15 @@ static void test_strict(void **st)
 	assert_int_equal(run("summary", a, NULL), 0);
 	assert_non_null(strstr(out, "anomalies: 2 bytes skipped"));
 	assert_int_equal(run("summary", "--strict", a, NULL), 1);
-	unlink(a);
 }
 
 static void test_diff_table(void **st)
 {
-	char a[] = "/tmp/ipb-cmd-a-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	const char *a = pa, *b = pb;
 	json_t *j, *rows, *r;
 	json_error_t e;
 
 	(void)st;
-	close(mkstemp(a));
-	close(mkstemp(b));
 	make_profiles(a, b);
 	assert_int_equal(run("diff", "--json", a, b, NULL), 0);
 	j = json_loads(out, 0, &e);
@@ -217,17 +224,14 @@ static void test_diff_table(void **st)
 	json_decref(j);
 	assert_int_equal(run("diff", a, b, NULL), 0);
 	assert_non_null(strstr(out, "INJ_VIRQ                              300            1         -299    0.003"));
-	unlink(a);
-	unlink(b);
 }
 
 static void test_ipi_text(void **st)
 {
-	char a[] = "/tmp/ipb-cmd-i-XXXXXX";
+	const char *a = pa;
 	struct xtb x;
 
 	(void)st;
-	close(mkstemp(a));
 	xtb_init(&x);
 	xtb_chunk(&x, 0);
 	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 39, 39, 4000);
@@ -241,7 +245,6 @@ static void test_ipi_text(void **st)
 	assert_non_null(strstr(out, "39.00 ICR writes per op"));
 	assert_non_null(strstr(out, "1000"));	/* 2000 cycles at 2 GHz = 1000 ns */
 	assert_non_null(strstr(out, "physical     0xf1     39          1        39.00"));
-	unlink(a);
 }
 
 /* Lines in out (each message is one line). */
@@ -258,19 +261,17 @@ static int lines(void)
  * alike, exit 1 and one line naming the file. */
 static void test_nothing_to_analyse(void **st)
 {
-	char e[] = "/tmp/ipb-cmd-e-XXXXXX", h[] = "/tmp/ipb-cmd-h-XXXXXX",
-	     g[] = "/tmp/ipb-cmd-g-XXXXXX", a[] = "/tmp/ipb-cmd-a-XXXXXX",
-	     b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	const char *a = pa, *b = pb;
+	char e[96], h[96], g[96];
 	const char *subs[] = { "summary", "ipi", "irq" };
 	struct xtb x;
 	FILE *f;
 
 	(void)st;
-	close(mkstemp(e));		/* 0 bytes */
-	close(mkstemp(h));
-	close(mkstemp(g));
-	close(mkstemp(a));
-	close(mkstemp(b));
+	snprintf(e, sizeof(e), "%s/empty.xt", tu_dir);
+	snprintf(h, sizeof(h), "%s/chunks-only.xt", tu_dir);
+	snprintf(g, sizeof(g), "%s/text.xt", tu_dir);
+	assert_int_equal(tu_write(e, ""), 0);	/* 0 bytes */
 	xtb_init(&x);			/* two chunks, no record in them */
 	xtb_chunk(&x, 0);
 	xtb_end(&x);
@@ -310,24 +311,17 @@ static void test_nothing_to_analyse(void **st)
 	assert_int_equal(lines(), 1);
 	assert_non_null(strstr(out, "no trace records"));
 	assert_int_equal(run("diff", a, b, NULL), 0);
-	unlink(e);
-	unlink(h);
-	unlink(g);
-	unlink(a);
-	unlink(b);
 }
 
 /* --top and --tsc-khz refuse numbers out of range with one line. */
 static void test_numbers_out_of_range(void **st)
 {
-	char a[] = "/tmp/ipb-cmd-a-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	const char *a = pa, *b = pb;
 	const char *bad_top[] = { "-1", "4294967296", "18446744073709551617", "", "1x", "+3",
 				  " 2", "abc" };
 	const char *bad_khz[] = { "0", "-5", "nan", "inf", "1e10", "1e400", "", "2GHz" };
 
 	(void)st;
-	close(mkstemp(a));
-	close(mkstemp(b));
 	make_profiles(a, b);
 	for (size_t i = 0; i < sizeof(bad_top) / sizeof(bad_top[0]); i++) {
 		assert_int_equal(run("diff", "--top", bad_top[i], a, b, NULL), 2);
@@ -349,20 +343,16 @@ static void test_numbers_out_of_range(void **st)
 	assert_null(strstr(out, "more rows"));
 	assert_int_equal(run("diff", "--top", "0", a, b, NULL), 0);
 	assert_non_null(strstr(out, "NPF"));
-	unlink(a);
-	unlink(b);
 }
 
 /* Options getopt_long accepts (abbreviations, --opt=value, after the files)
  * are never taken for file names; "--" ends the options. */
 static void test_options_are_not_files(void **st)
 {
-	char a[] = "/tmp/ipb-cmd-i-XXXXXX", b[] = "/tmp/ipb-cmd-b-XXXXXX";
+	const char *a = pa, *b = pb;
 	struct xtb x;
 
 	(void)st;
-	close(mkstemp(a));
-	close(mkstemp(b));
 	xtb_init(&x);
 	xtb_chunk(&x, 0);
 	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 39, 39, 4000);
@@ -390,8 +380,6 @@ static void test_options_are_not_files(void **st)
 	assert_int_equal(lines(), 1);
 	assert_int_equal(run("diff", a, b, "--top", NULL), 2);
 	assert_int_equal(lines(), 1);
-	unlink(a);
-	unlink(b);
 }
 
 int main(void)
@@ -407,5 +395,5 @@ int main(void)
 		cmocka_unit_test(test_options_are_not_files),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, tu_teardown);
 }

@@ -135,9 +135,12 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 		fflush(stdout);
 		if (trace && !(tc = trace_start(ctx, name, trace, res, err, sizeof(err))))
 			goto done;
+		unsigned long runs0 = ctx->bench_runs;
+
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ops->run(ctx, checked, res, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		json_object_set_new(res, "bench_runs", json_integer((json_int_t)(ctx->bench_runs - runs0)));
 		if (tc)
 			trace_stop(tc, res, err[0] ? (char[256]){ 0 } : err, sizeof(err));
 		json_object_set_new(res, "wall_ns",

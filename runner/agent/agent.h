@@ -28,6 +28,13 @@ struct agent_ctx {
 	 */
 	void (*on_chunk)(struct agent_ctx *ctx, unsigned int chunks);
 	void *on_chunk_arg;
+	/*
+	 * Hypervisor runs that completed a chunk, since the agent started
+	 * (hvbench.c's run_once()); each workload's result says how many were
+	 * its own ("bench_runs"): the instruction counts' plugin sees each as
+	 * one run, and the runner hands them out by it (runner/insncount.c).
+	 */
+	unsigned long bench_runs;
 };
 
 struct agent_workload_ops {

@@ -476,105 +476,86 @@ static int sender_of(const char *s, size_t len, uint32_t *out)
 	return -1;
 }
 
-/* "A, B" or ["A", "B"] into senders[]; the count into *n (0 for ""). */
-static int parse_senders(const json_t *v, uint32_t senders[2], unsigned int *n,
+/*
+ * "A, B" (WL_CHOICES of the sender names, already checked by the
+ * workload's table) into senders[]; the count into *n (0 for "").
+ */
+static int parse_senders(const char *p, uint32_t senders[2], unsigned int *n,
 			 char *err, size_t errlen)
 {
 	*n = 0;
-	if (json_is_array(v)) {
-		size_t i;
-		json_t *e;
+	while (p && *p) {
+		size_t len;
 
-		json_array_foreach(v, i, e) {
-			const char *name = json_string_value(e);
-			if (!name || *n == 2 || sender_of(name, strlen(name), &senders[*n]))
-				goto bad;
-			(*n)++;
-		}
-	} else if (json_is_string(v)) {
-		const char *p = json_string_value(v);
-
-		while (*p) {
-			size_t len;
-
-			while (*p == ' ' || *p == '\t')
-				p++;
-			len = strcspn(p, ", \t");
-			if (!len || *n == 2 || sender_of(p, len, &senders[*n]))
-				goto bad;
-			(*n)++;
-			p += len;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (*p == ',')
-				p++;
-			else if (*p)
-				goto bad;
-		}
-	} else if (v) {
-		goto bad;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strcspn(p, ", \t");
+		if (!len || *n == 2 || sender_of(p, len, &senders[*n]))
+			goto bad;
+		(*n)++;
+		p += len;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
 	}
 	if (*n == 0 || *n == 2)
 		return 0;
 bad:
-	snprintf(err, errlen, "senders must be two of genapic, physical, cluster "
-		 "(e.g. \"physical, cluster\"), or empty");
+	snprintf(err, errlen, "senders: not checked against the workload's params");
 	return -1;
 }
 
-int hvbench_timing_params(const json_t *params, int has_sender,
-			  struct hvbench_req *req, char *err, size_t errlen)
+/*
+ * The timing params (WL_TIMING; WL_SENDER when has_sender) into req.  Their
+ * ranges, names and the rules across them (wl_check_timing()) are the
+ * workload's table's, checked before any run: this only converts them.
+ */
+static int timing_params(const json_t *params, int has_sender,
+			 struct hvbench_req *req, char *err, size_t errlen)
 {
-	const json_t *v;
-	const char *s;
+	const char *timing = json_string_value(json_object_get(params, "timing"));
+	const char *sender;
 
-	req->loop = 1;
-	v = params ? json_object_get(params, "timing") : NULL;
-	if (v) {
-		s = json_string_value(v);
-		if (s && !strcmp(s, "loop"))
-			req->loop = 1;
-		else if (s && !strcmp(s, "per-call"))
-			req->loop = 0;
-		else {
-			snprintf(err, errlen, "timing must be loop or per-call");
-			return -1;
-		}
-	}
+	req->loop = !timing || strcmp(timing, "per-call") != 0;
 	req->runs = hvbench_uint(params, "runs");
-	if (req->runs < 1 || req->runs > 10000) {
-		snprintf(err, errlen, "runs must be from 1 to 10000");
-		return -1;
-	}
 	req->seed = hvbench_uint(params, "seed");
-	if (req->seed > 0x7fffffff) {
-		snprintf(err, errlen, "seed must be from 0 to 2147483647");
-		return -1;
-	}
 	req->sender = XEN_SYSCTL_IPIBENCH_SENDER_genapic;
 	req->nsenders = 0;
 	if (!has_sender)
 		return 0;
-	v = params ? json_object_get(params, "sender") : NULL;
-	if (v) {
-		s = json_string_value(v);
-		if (!s || sender_of(s, strlen(s), &req->sender)) {
-			snprintf(err, errlen, "sender must be genapic, physical or cluster");
-			return -1;
-		}
-	}
-	v = params ? json_object_get(params, "senders") : NULL;
-	if (parse_senders(v, req->senders, &req->nsenders, err, errlen))
-		return -1;
-	if (req->nsenders && req->sender != XEN_SYSCTL_IPIBENCH_SENDER_genapic) {
-		snprintf(err, errlen, "give sender or senders, not both");
+	sender = json_string_value(json_object_get(params, "sender"));
+	if (sender && sender_of(sender, strlen(sender), &req->sender)) {
+		snprintf(err, errlen, "sender: not checked against the workload's params");
 		return -1;
 	}
-	if (req->nsenders && !req->loop) {
-		snprintf(err, errlen, "senders (paired loops) needs timing = loop");
-		return -1;
-	}
-	return 0;
+	return parse_senders(json_string_value(json_object_get(params, "senders")),
+			     req->senders, &req->nsenders, err, errlen);
+}
+
+/* *field = params[key] when the workload declares key. */
+static void uint_param(const json_t *params, const char *key, uint32_t *field)
+{
+	if (json_object_get(params, key))
+		*field = hvbench_uint(params, key);
+}
+
+int hvbench_req_params(const json_t *params, struct hvbench_req *req,
+		       char *err, size_t errlen)
+{
+	uint_param(params, "iterations", &req->iterations);
+	uint_param(params, "cpu", &req->cpu);
+	uint_param(params, "peer", &req->peer);
+	uint_param(params, "vector", &req->vector);
+	if (json_object_get(params, "shorthand"))
+		req->shorthand = hvbench_bool(params, "shorthand");
+	if (json_object_get(params, "mask"))
+		req->mask = json_object_get(params, "mask");
+	if (!json_object_get(params, "runs"))
+		return 0;
+	return timing_params(params, json_object_get(params, "sender") != NULL, req, err, errlen);
 }
 
 /* Which of a pair goes first: bit 0 of splitmix64(seed, pair). */
@@ -634,6 +615,8 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 			refused(result, e, req, first ? "run" : "continue", err, errlen);
 			return -1;
 		}
+		if (first && ctx)
+			ctx->bench_runs++;
 		first = 0;
 		chunks++;
 		run_id = op.run_id;
@@ -735,6 +718,155 @@ static json_t *loop_json(const struct run_loop *lp, uint32_t calls, uint32_t sen
 	return o;
 }
 
+/* a's buffers for nr_cpus CPUs, the device's interrupts since boot from
+ * cpus (for the run's delta: the chunks' own deltas miss an interrupt
+ * that arrives between two chunks).  0, or -1 (out of memory). */
+static int acc_init(struct run_acc *a, const struct xen_sysctl_ipibench_cpu *cpus,
+		    unsigned int nr_cpus)
+{
+	memset(a, 0, sizeof(*a));
+	a->nr_cpus = nr_cpus;
+	a->irqs = calloc(nr_cpus, sizeof(*a->irqs));
+	a->ipis = calloc(nr_cpus, sizeof(*a->ipis));
+	a->vectors = calloc(nr_cpus, sizeof(*a->vectors));
+	a->dev_irqs = calloc(nr_cpus, sizeof(*a->dev_irqs));
+	for (unsigned int c = 0; a->dev_irqs && c < nr_cpus; c++)
+		a->dev_irqs[c] = cpus[c].dev_irqs;
+	a->cycles = json_array();
+	a->ns = json_array();
+	a->icr = json_array();
+	a->who = json_array();
+	a->send = json_array();
+	return a->irqs && a->ipis && a->vectors && a->dev_irqs ? 0 : -1;
+}
+
+static void acc_free(struct run_acc *a)
+{
+	json_decref(a->cycles);
+	json_decref(a->ns);
+	json_decref(a->icr);
+	json_decref(a->who);
+	json_decref(a->send);
+	free(a->irqs);
+	free(a->ipis);
+	free(a->vectors);
+	free(a->dev_irqs);
+}
+
+/* req's runs (pairs of loops with two senders), their loops into loops. */
+static int run_all(struct agent_ctx *ctx, struct hvbench *hb, const struct hvbench_req *req,
+		   const uint8_t *bits, unsigned int nr_bits, struct run_acc *a,
+		   json_t *loops, json_t *result, char *err, size_t errlen)
+{
+	uint32_t runs = req->runs ? req->runs : 1;
+
+	for (uint32_t r = 0; r < runs; r++) {
+		struct run_loop lp;
+
+		if (req->nsenders == 2) {
+			/* Pair r: both senders, one loop each, in a drawn order. */
+			unsigned int second = pair_order(req->seed, r);
+
+			for (unsigned int k = 0; k < 2; k++) {
+				unsigned int arm = k ^ second;
+				uint32_t sender = req->senders[arm];
+
+				if (run_once(ctx, hb, req, sender, bits, nr_bits, a, &lp,
+					     result, err, errlen))
+					return -1;
+				json_array_append_new(loops, loop_json(&lp, req->iterations,
+								       sender, r, (int)arm));
+			}
+		} else {
+			if (run_once(ctx, hb, req, req->sender, bits, nr_bits, a, &lp,
+				     result, err, errlen))
+				return -1;
+			if (req->loop)
+				json_array_append_new(loops, loop_json(&lp, req->iterations,
+								       req->sender, -1, 0));
+		}
+	}
+	return 0;
+}
+
+/* result's "path", "chunks", "timing", "loops" (and the pair's senders)
+ * and "samples". */
+static void timing_json(const struct hvbench_req *req, const struct run_acc *a,
+			json_t *loops, json_t *result)
+{
+	uint32_t path = a->path;
+	json_t *samples = json_object();
+
+	json_object_set_new(result, "path",
+		json_string((path & XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND) ?
+			    ((path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "mixed" : "shorthand") :
+			    (path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "genapic" : "none"));
+	json_object_set_new(result, "chunks", json_integer(a->chunks));
+	if (!req->count_only)
+		json_object_set_new(result, "timing", json_string(req->loop ? "loop" : "per-call"));
+	if (req->loop) {
+		json_object_set(result, "loops", loops);
+		if (req->nsenders == 2) {
+			const char *const *sn = ipibench_sender_names();
+
+			json_object_set_new(result, "senders", json_pack("[s, s]",
+				sn[req->senders[0]], sn[req->senders[1]]));
+			json_object_set_new(result, "pair_seed",
+					    json_integer(req->seed ? req->seed : 1));
+		}
+	}
+
+	json_object_set(samples, "cycles", a->cycles);
+	json_object_set(samples, "ns", a->ns);
+	if (!req->count_only) {
+		json_object_set(samples, "icr_writes", a->icr);
+		json_object_set(samples, "send_cycles", a->send);
+		if (req->sample_cpu)
+			json_object_set(samples, "cpu", a->who);
+	}
+	json_object_set_new(result, "samples", samples);
+}
+
+/* N per-CPU counts as a JSON array. */
+static json_t *per_cpu_json(const uint64_t *v, unsigned int n)
+{
+	json_t *arr = json_array();
+
+	for (unsigned int c = 0; c < n; c++)
+		json_array_append_new(arr, json_integer((json_int_t)v[c]));
+	return arr;
+}
+
+/* The run's "counters". */
+static json_t *counters_json(const struct run_acc *a)
+{
+	json_t *cnt = json_object();
+
+	json_object_set_new(cnt, "operations", json_integer((json_int_t)a->ops));
+	json_object_set_new(cnt, "icr_writes", json_integer((json_int_t)a->icr_total));
+	json_object_set_new(cnt, "ipis_sent", json_integer((json_int_t)a->sent));
+	json_object_set_new(cnt, "ipis_received", json_integer((json_int_t)a->received));
+	json_object_set_new(cnt, "irqs_per_cpu", per_cpu_json(a->irqs, a->nr_cpus));
+	json_object_set_new(cnt, "ipis_per_cpu", per_cpu_json(a->ipis, a->nr_cpus));
+	return cnt;
+}
+
+/* "counters_by_sender": per send routine that ran. */
+static json_t *by_sender_json(const struct run_acc *a)
+{
+	json_t *bys = json_object();
+
+	for (unsigned int k = 0; k < 3; k++) {
+		if (!a->by_sender[k].loops)
+			continue;
+		json_object_set_new(bys, ipibench_sender_names()[k], json_pack("{s:I, s:I, s:I}",
+			"runs", (json_int_t)a->by_sender[k].loops,
+			"operations", (json_int_t)a->by_sender[k].ops,
+			"icr_writes", (json_int_t)a->by_sender[k].icr));
+	}
+	return bys;
+}
+
 int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		json_t *result, char *err, size_t errlen)
 {
@@ -744,9 +876,8 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 	uint8_t online[XEN_SYSCTL_IPIBENCH_MAX_CPUS] = { 0 };
 	uint8_t bits[MASK_BYTES];
 	unsigned int nr_cpus = 0, nr_bits = 0;
-	uint32_t runs = req->runs ? req->runs : 1;
 	struct run_acc a;
-	json_t *loops = NULL;
+	json_t *loops = NULL, *cnt;
 	int rc = -1, e;
 
 	memset(&a, 0, sizeof(a));
@@ -771,152 +902,60 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		json_object_set_new(result, "mask", mask_json(bits, nr_bits));
 	}
 
-	a.nr_cpus = nr_cpus;
-	a.irqs = calloc(nr_cpus, sizeof(*a.irqs));
-	a.ipis = calloc(nr_cpus, sizeof(*a.ipis));
-	a.vectors = calloc(nr_cpus, sizeof(*a.vectors));
-	a.dev_irqs = calloc(nr_cpus, sizeof(*a.dev_irqs));
-	/* Since boot, for the run's delta below (the chunks' own deltas miss
-	 * an interrupt that arrives between two chunks). */
-	for (unsigned int c = 0; a.dev_irqs && c < nr_cpus; c++)
-		a.dev_irqs[c] = cpus[c].dev_irqs;
-	a.cycles = json_array();
-	a.ns = json_array();
-	a.icr = json_array();
-	a.who = json_array();
-	a.send = json_array();
 	loops = json_array();
-	if (!a.irqs || !a.ipis || !a.vectors || !a.dev_irqs) {
+	if (acc_init(&a, cpus, nr_cpus)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (run_all(ctx, hb, req, bits, nr_bits, &a, loops, result, err, errlen))
+		goto out;
 
-	for (uint32_t r = 0; r < runs; r++) {
-		struct run_loop lp;
-
-		if (req->nsenders == 2) {
-			/* Pair r: both senders, one loop each, in a drawn order. */
-			unsigned int second = pair_order(req->seed, r);
-
-			for (unsigned int k = 0; k < 2; k++) {
-				unsigned int arm = k ^ second;
-				uint32_t sender = req->senders[arm];
-
-				if (run_once(ctx, hb, req, sender, bits, nr_bits, &a, &lp,
-					     result, err, errlen))
-					goto out;
-				json_array_append_new(loops, loop_json(&lp, req->iterations,
-								       sender, r, (int)arm));
-			}
-		} else {
-			if (run_once(ctx, hb, req, req->sender, bits, nr_bits, &a, &lp,
-				     result, err, errlen))
-				goto out;
-			if (req->loop)
-				json_array_append_new(loops, loop_json(&lp, req->iterations,
-								       req->sender, -1, 0));
-		}
-	}
-
-	uint32_t path = a.path, status = a.status;
-	json_object_set_new(result, "path",
-		json_string((path & XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND) ?
-			    ((path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "mixed" : "shorthand") :
-			    (path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "genapic" : "none"));
-	json_object_set_new(result, "chunks", json_integer(a.chunks));
-	if (!req->count_only)
-		json_object_set_new(result, "timing", json_string(req->loop ? "loop" : "per-call"));
-	if (req->loop) {
-		json_object_set(result, "loops", loops);
-		if (req->nsenders == 2) {
-			const char *const *sn = ipibench_sender_names();
-
-			json_object_set_new(result, "senders", json_pack("[s, s]",
-				sn[req->senders[0]], sn[req->senders[1]]));
-			json_object_set_new(result, "pair_seed",
-					    json_integer(req->seed ? req->seed : 1));
-		}
-	}
-
-	json_t *samples = json_object();
-	json_object_set(samples, "cycles", a.cycles);
-	json_object_set(samples, "ns", a.ns);
-	if (!req->count_only) {
-		json_object_set(samples, "icr_writes", a.icr);
-		json_object_set(samples, "send_cycles", a.send);
-		if (req->sample_cpu)
-			json_object_set(samples, "cpu", a.who);
-	}
-	json_object_set_new(result, "samples", samples);
-
-	json_t *cnt = json_object(), *arr;
-	json_object_set_new(cnt, "operations", json_integer((json_int_t)a.ops));
-	json_object_set_new(cnt, "icr_writes", json_integer((json_int_t)a.icr_total));
-	json_object_set_new(cnt, "ipis_sent", json_integer((json_int_t)a.sent));
-	json_object_set_new(cnt, "ipis_received", json_integer((json_int_t)a.received));
-	arr = json_array();
-	for (unsigned int c = 0; c < nr_cpus; c++)
-		json_array_append_new(arr, json_integer((json_int_t)a.irqs[c]));
-	json_object_set_new(cnt, "irqs_per_cpu", arr);
-	arr = json_array();
-	for (unsigned int c = 0; c < nr_cpus; c++)
-		json_array_append_new(arr, json_integer((json_int_t)a.ipis[c]));
-	json_object_set_new(cnt, "ipis_per_cpu", arr);
-	if (path & XEN_SYSCTL_IPIBENCH_PATH_MSI) {
-		unsigned int nr_now;
-
-		/* How the interrupt travelled. */
-		json_object_set_new(result, "delivery",
-			json_string(path & XEN_SYSCTL_IPIBENCH_PATH_REMAPPED ? "msi-remapped" : "msi"));
-		/* After the run: the device's MSI, and Xen's own count of its
-		 * interrupts per CPU over the run (apart from samples.cpu; a CPU
-		 * that went offline meanwhile counts from 0: left out). */
-		if (!hvbench_query_raw(hb, &info, &cpus, &nr_now)) {
-			json_object_set_new(result, "test_device", device_json(info));
-			arr = json_array();
-			for (unsigned int c = 0; c < nr_cpus; c++) {
-				uint64_t now = c < nr_now ? cpus[c].dev_irqs : 0;
-
-				json_array_append_new(arr, json_integer(now >= a.dev_irqs[c] ?
-					(json_int_t)(now - a.dev_irqs[c]) : 0));
-			}
-			json_object_set_new(cnt, "dev_irqs_per_cpu", arr);
-		}
-	}
+	timing_json(req, &a, loops, result);
+	cnt = counters_json(&a);
 	if (req->totals) {
 		req->totals->result = a.result_vectors;
-		req->totals->status = status;
+		req->totals->status = a.status;
+		req->totals->path = a.path;
 		req->totals->nr_cpus = nr_cpus;
 		memcpy(req->totals->vectors, a.vectors, nr_cpus * sizeof(*a.vectors));
+		memcpy(req->totals->dev_irqs, a.dev_irqs, nr_cpus * sizeof(*a.dev_irqs));
 	}
 	json_object_set_new(result, "counters", cnt);
-
 	/* Per send routine, when the workload chose one (or two). */
-	if (req->nsenders == 2 || req->sender != XEN_SYSCTL_IPIBENCH_SENDER_genapic) {
-		json_t *bys = json_object();
-
-		for (unsigned int k = 0; k < 3; k++) {
-			if (!a.by_sender[k].loops)
-				continue;
-			json_object_set_new(bys, ipibench_sender_names()[k], json_pack("{s:I, s:I, s:I}",
-				"runs", (json_int_t)a.by_sender[k].loops,
-				"operations", (json_int_t)a.by_sender[k].ops,
-				"icr_writes", (json_int_t)a.by_sender[k].icr));
-		}
-		json_object_set_new(result, "counters_by_sender", bys);
-	}
+	if (req->nsenders == 2 || req->sender != XEN_SYSCTL_IPIBENCH_SENDER_genapic)
+		json_object_set_new(result, "counters_by_sender", by_sender_json(&a));
 	rc = 0;
 out:
-	json_decref(a.cycles);
-	json_decref(a.ns);
-	json_decref(a.icr);
-	json_decref(a.who);
-	json_decref(a.send);
+	acc_free(&a);
 	json_decref(loops);
-	free(a.irqs);
-	free(a.ipis);
-	free(a.vectors);
-	free(a.dev_irqs);
 	hvbench_close(hb);
 	return rc;
+}
+
+int hvbench_run_params(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
+		       const json_t *params, json_t *result, char *err, size_t errlen)
+{
+	struct hvbench_req req = *tmpl;
+
+	if (hvbench_req_params(params, &req, err, errlen))
+		return -1;
+	return hvbench_run(ctx, &req, result, err, errlen);
+}
+
+struct hvbench_totals *hvbench_run_totals(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
+					  const json_t *params, json_t *result,
+					  char *err, size_t errlen)
+{
+	struct hvbench_req req = *tmpl;
+
+	req.totals = calloc(1, sizeof(*req.totals));
+	if (!req.totals) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (hvbench_run_params(ctx, &req, params, result, err, errlen)) {
+		free(req.totals);
+		return NULL;
+	}
+	return req.totals;
 }

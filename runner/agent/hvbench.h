@@ -79,8 +79,12 @@ int hvbench_mask_parse(const json_t *v, unsigned int self,
 struct hvbench_totals {
 	uint32_t result;        /* the op's f.result (vector_capacity: vectors) */
 	uint32_t status;        /* XEN_SYSCTL_IPIBENCH_ST_* of all chunks */
+	uint32_t path;          /* XEN_SYSCTL_IPIBENCH_PATH_* of all chunks */
 	unsigned int nr_cpus;
 	uint32_t vectors[XEN_SYSCTL_IPIBENCH_MAX_CPUS];   /* per CPU, count_only */
+	/* The test device's interrupts per CPU since boot, when the run began
+	 * (the query's dev_irqs; for the run's delta). */
+	uint64_t dev_irqs[XEN_SYSCTL_IPIBENCH_MAX_CPUS];
 };
 
 /* A run of one benchmark operation. */
@@ -100,7 +104,7 @@ struct hvbench_req {
 	int sample_cpu;
 	int count_only;
 	struct hvbench_totals *totals;
-	/* Timing (hvbench_timing_params()). */
+	/* Timing (hvbench_req_params()). */
 	int loop;               /* 1: loop timing (F_LOOP), 0: per call */
 	uint32_t runs;          /* runs of 'iterations' calls (0: 1) */
 	uint32_t sender;        /* XEN_SYSCTL_IPIBENCH_SENDER_* */
@@ -110,13 +114,16 @@ struct hvbench_req {
 };
 
 /*
- * The timing params of flush and IPI workloads (WL_TIMING, WL_SENDER,
- * already checked with their defaults by runner/wlspec.c) into req:
- * timing, runs, sender, senders ("A, B": paired), seed.  'has_sender':
- * the workload takes sender/senders.  0, or -1 with a one-line message.
+ * The shared params a workload declares (runner/wlspec.h; already checked
+ * with every default filled in, so a key is there exactly when the
+ * workload's table has it) into req: iterations, cpu, peer, vector,
+ * shorthand, mask, and with WL_TIMING timing and runs, with WL_SENDER
+ * sender, senders ("A, B": paired) and seed.  A field whose param the
+ * workload does not declare keeps the value req has.  0, or -1 with a
+ * one-line message.
  */
-int hvbench_timing_params(const json_t *params, int has_sender,
-			  struct hvbench_req *req, char *err, size_t errlen);
+int hvbench_req_params(const json_t *params, struct hvbench_req *req,
+		       char *err, size_t errlen);
 
 /*
  * Run req (req->runs runs of req->iterations calls, in chunks) and fill
@@ -131,6 +138,42 @@ int hvbench_timing_params(const json_t *params, int has_sender,
  */
 int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		json_t *result, char *err, size_t errlen);
+
+/*
+ * The run of a workload that is one request: *tmpl (its op and the fields
+ * no param sets) with the params read by hvbench_req_params(), then
+ * hvbench_run().
+ */
+int hvbench_run_params(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
+		       const json_t *params, json_t *result, char *err, size_t errlen);
+
+/*
+ * hvbench_run_params() for a workload that adds counters of its own: the
+ * run's raw totals (malloc'd, the caller frees them; tmpl->totals is
+ * ignored), or NULL with err set (result as hvbench_run() leaves it, e.g.
+ * its "refused").
+ */
+struct hvbench_totals *hvbench_run_totals(struct agent_ctx *ctx, const struct hvbench_req *tmpl,
+					  const json_t *params, json_t *result,
+					  char *err, size_t errlen);
+
+/*
+ * NAME_run.c of such a workload, whole: its run function and its entry
+ * workload_NAME (list.h), from the request's fixed fields, e.g.
+ *   HVBENCH_WORKLOAD(flush_mask, .op = XEN_SYSCTL_IPIBENCH_OP_flush_mask);
+ */
+#define HVBENCH_WORKLOAD(name, ...)						\
+	static int run_##name(struct agent_ctx *ctx, const json_t *params,	\
+			      json_t *result, char *err, size_t errlen)		\
+	{									\
+		static const struct hvbench_req tmpl = { __VA_ARGS__ };	\
+										\
+		return hvbench_run_params(ctx, &tmpl, params, result, err, errlen); \
+	}									\
+	const struct agent_workload_ops workload_##name = {			\
+		.spec = &wl_##name,						\
+		.run = run_##name,						\
+	}
 
 /*
  * A param of a checked job entry (every default filled in by

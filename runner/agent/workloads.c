@@ -1,6 +1,4 @@
 /* The agent's workload registry, from runner/agent/workloads/list.h. */
-#include <string.h>
-
 #include "runner/agent/agent.h"
 
 #define WORKLOAD(name) extern const struct agent_workload_ops workload_##name;
@@ -14,10 +12,13 @@ const struct agent_workload_ops *const agent_workloads[] = {
 	NULL
 };
 
+/* By its declaration: a type name is matched in one place, wl_type_find(). */
 const struct agent_workload_ops *agent_workload_find(const char *type)
 {
-	for (size_t i = 0; agent_workloads[i]; i++)
-		if (!strcmp(agent_workloads[i]->spec->type, type))
+	const struct wl_type *spec = wl_type_find(type);
+
+	for (size_t i = 0; spec && agent_workloads[i]; i++)
+		if (agent_workloads[i]->spec == spec)
 			return agent_workloads[i];
 	return NULL;
 }

@@ -23,7 +23,9 @@
 #include "runner/backends/qemu.h"
 #include "runner/console.h"
 #include "runner/hostopts.h"
+#include "runner/insncount.h"
 #include "runner/util.h"
+#include "safeio/safeio.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -57,6 +59,11 @@ static const struct host_setting qemu_settings[] = {
 	{ "test_device", HS_BOOL, HS_FIELD(struct qemu_settings, test_device), 0, 0, NULL, "true",
 	  "attach QEMU's edu PCI device, the test device irq_delivery rings (false: "
 	  "irq_delivery is refused with ENODEV)", "test_device" },
+	/* Recorded: the workloads' insn_counts come from it.  Off by default:
+	 * the plugin slows the emulation (README.md, "Instruction counts"). */
+	{ "insn_counts", HS_BOOL, HS_FIELD(struct qemu_settings, insn_counts), 0, 0, NULL, "false",
+	  "count the instructions of the IPI paths with the TCG plugin tcgplug/libipicount.so "
+	  "(results: each workload's insn_counts)", "insn_counts" },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -105,7 +112,12 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	/* Said even for multi (QEMU's default here): the command line in
 	 * console.log's neighbours and ps shows which threading ran. */
 	ARG("-accel"); FMT("tcg,thread=%s", tcg);
-	ARG("-machine"); ARG("q35,kernel-irqchip=split");
+	/* Only the devices ipibench uses: no default VGA, NIC, AHCI or SMBus.
+	 * Each PCI device dom0 registers costs Xen work on every CPU: at 128
+	 * CPUs the 8 registrations of the default machine took 7-14 s of the
+	 * boot, the 4 left (host bridge, LPC, the 9p share, edu) 0.9 s. */
+	ARG("-nodefaults");
+	ARG("-machine"); ARG(QEMU_MACHINE);
 	ARG("-cpu"); ARG("qemu64,+x2apic");
 	ARG("-device"); ARG("intel-iommu,intremap=on,eim=on");
 	if (q->test_device) {
@@ -152,6 +164,17 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	ARG("-initrd"); FMT("%s console=hvc0 quiet,%s", kernel, initrd);
 	ARG("-virtfs");
 	FMT("local,path=%s,mount_tag=ipibench,security_model=none,id=fs0", o->workdir);
+	if (q->insn_counts) {
+		char out[QEMU_ARG_LEN], e[512];
+
+		snprintf(out, sizeof(out), "%s/%s", o->workdir, INSNCOUNT_FILE);
+		if (insncount_plugin_arg(xen, out, bufs[b], QEMU_ARG_LEN, e, sizeof(e))) {
+			host_fail(r, "insn_counts: %s", e);
+			return -1;
+		}
+		ARG("-plugin");
+		argv[n++] = bufs[b++];
+	}
 	if (q->disk_mb) {
 		ARG("-drive"); FMT("file=%s/disk.img,format=raw,if=none,id=d0,cache=none", o->workdir);
 		ARG("-device"); ARG("virtio-blk-pci,drive=d0");
@@ -190,11 +213,36 @@ static void stop_qemu(pid_t pid)
 		;
 }
 
+/*
+ * The plugin's counts into agent.json (QEMU is dead: the file is whole up
+ * to its last newline).  A mismatch between the plugin's runs and the
+ * workloads is said in agent.json's "insn_counts_error", not a failed run:
+ * the times and the hypervisor's own counts stand.
+ */
+static void merge_counts(const struct host_opts *o, const char *agentpath,
+			 const char *countspath, double t)
+{
+	char err[600];
+	json_t *agent = sio_load_json(agentpath, SIO_MAX_JSON, err, sizeof(err));
+
+	if (!agent) {
+		progress(o, t, "insn counts: %s", err);
+		return;
+	}
+	if (insncount_merge(countspath, agent, err, sizeof(err))) {
+		progress(o, t, "insn counts: %s", err);
+		json_object_set_new(agent, "insn_counts_error", json_string(err));
+	}
+	if (sio_write_json(agentpath, agent, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err)))
+		progress(o, t, "insn counts: %s", err);
+	json_decref(agent);
+}
+
 static int qemu_run(const struct host_opts *o, struct host_result *r)
 {
 	char *argv[QEMU_MAX_ARGS];
 	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
-	char line[4096], logpath[4096], agentpath[4096];
+	char line[4096], logpath[4096], agentpath[4096], countspath[4096];
 	size_t llen = 0;
 	int pfd[2], rc = -1, done = 0;
 	pid_t pid;
@@ -226,6 +274,8 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	snprintf(logpath, sizeof(logpath), "%s/console.log", o->workdir);
 	snprintf(agentpath, sizeof(agentpath), "%s/agent.json", o->workdir);
 	unlink(agentpath);
+	snprintf(countspath, sizeof(countspath), "%s/%s", o->workdir, INSNCOUNT_FILE);
+	unlink(countspath);  /* the plugin appends */
 	if ((log = host_log_and_pipe(logpath, pfd, r)) < 0)
 		return -1;
 	stop_signal = 0;
@@ -356,6 +406,8 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 out:
 	stop_qemu(pid);
 	close(log);
+	if (!rc && q->insn_counts)
+		merge_counts(o, agentpath, countspath, t);
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	if (stop_signal)

@@ -18,6 +18,7 @@ struct qemu_settings {
 	char tcg[8];             /* [host] tcg: TCG threading, multi | single */
 	char cmdline[512];       /* [host] cmdline: appended to Xen's command line */
 	int test_device;         /* [host] test_device: attach QEMU_TEST_DEVICE */
+	int insn_counts;         /* [host] insn_counts: load tcgplug's libipicount.so */
 	/*
 	 * Not [host] keys: ipibench boot's --xen, --kernel, --initrd and
 	 * --qemu.  NULL: the built images (host_paths_default()) and
@@ -54,6 +55,9 @@ extern const struct host_backend_ops backend_qemu;
  * intel-iommu's interrupt remapping.  Left out with [host] test_device =
  * false (boot --no-test-device).
  */
+/* The machine: q35 without the SATA and SMBus controllers it has by default
+ * (with -nodefaults, its only PCI devices are the host bridge and the LPC). */
+#define QEMU_MACHINE "q35,kernel-irqchip=split,sata=off,smbus=off"
 #define QEMU_TEST_DEVICE "edu,bus=pcie.0"
 
 /*

@@ -92,7 +92,7 @@ static void skeleton_describe(const struct host_opts *o, char *buf, size_t len)
 const struct host_backend_ops backend_skeleton = {
 	.name = "skeleton",           /* [host] backend = skeleton */
 	.help = "an example that reaches no host (a template, in no table)",
-	.flags = 0,                   /* HB_EMULATED for an emulated host */
+	.flags = 0,                   /* HB_EMULATED, HB_BOOTS_BUILD: backend.h */
 	.settings = skeleton_settings,
 	.settings_size = sizeof(struct skeleton_settings),
 	.describe_key = "description",

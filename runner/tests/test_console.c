@@ -196,34 +196,28 @@ static void test_agent_console_unbuffered(void **s)
 	expect_written_while_running(pid, log);
 }
 
+/* The head of IOMMU 0's part of a VT-d dump, up to its first entry. */
+#define IOMMU0_DUMP_HEAD \
+	"(XEN) [    9.000000] iommu 0: nr_pt_levels = 4.\n" \
+	"(XEN) [    9.000000]   Interrupt Remapping: supported and enabled.\n" \
+	"(XEN) [    9.000000]   Interrupt remapping table (nr_entry=0x10000. Only dump P=1 entries here):\n" \
+	"(XEN) [    9.000000] R means remapped format, P means posted format.\n" \
+	"(XEN) [    9.000000] R:       SVT  SQ   SID  V  AVL FPD      DST DLM TM RH DM P\n" \
+	"(XEN) [    9.000000] P:       SVT  SQ   SID  V  AVL FPD              PDA  URG P\n"
+
 /* The device's IRTE from Xen's VT-d dump ('V'), the last dump winning
  * (lines in the exact format of vtd_dump_iommu_info()). */
 static void test_find_irte(void **s)
 {
 	static const char two_dumps[] =
-		"(XEN) [    9.000000] iommu 0: nr_pt_levels = 4.\n"
-		"(XEN) [    9.000000]   Interrupt Remapping: supported and enabled.\n"
-		"(XEN) [    9.000000]   Interrupt remapping table (nr_entry=0x10000. Only dump P=1 entries here):\n"
-		"(XEN) [    9.000000] R means remapped format, P means posted format.\n"
-		"(XEN) [    9.000000] R:       SVT  SQ   SID  V  AVL FPD      DST DLM TM RH DM P\n"
-		"(XEN) [    9.000000] P:       SVT  SQ   SID  V  AVL FPD              PDA  URG P\n"
+		IOMMU0_DUMP_HEAD
 		"(XEN) [    9.000000] R:  0000:  1   0  f0ff 38    0   0 00000000   1  0  0  1 1\n"
 		"(XEN) [    9.000000] R:  0018:  1   0  0018 41    0   0 00000002   0  0  0  0 1\n"
-		"(XEN) [    9.000000] iommu 0: nr_pt_levels = 4.\n"
-		"(XEN) [    9.000000]   Interrupt Remapping: supported and enabled.\n"
-		"(XEN) [    9.000000]   Interrupt remapping table (nr_entry=0x10000. Only dump P=1 entries here):\n"
-		"(XEN) [    9.000000] R means remapped format, P means posted format.\n"
-		"(XEN) [    9.000000] R:       SVT  SQ   SID  V  AVL FPD      DST DLM TM RH DM P\n"
-		"(XEN) [    9.000000] P:       SVT  SQ   SID  V  AVL FPD              PDA  URG P\n"
+		IOMMU0_DUMP_HEAD
 		"(XEN) [    9.000000] R:  0018:  1   0  0018 29    0   0 00010020   1  0  0  1 1\n"
 		"(XEN) [    9.000000] \n";
 	static const char other_iommu[] =
-		"(XEN) [    9.000000] iommu 0: nr_pt_levels = 4.\n"
-		"(XEN) [    9.000000]   Interrupt Remapping: supported and enabled.\n"
-		"(XEN) [    9.000000]   Interrupt remapping table (nr_entry=0x10000. Only dump P=1 entries here):\n"
-		"(XEN) [    9.000000] R means remapped format, P means posted format.\n"
-		"(XEN) [    9.000000] R:       SVT  SQ   SID  V  AVL FPD      DST DLM TM RH DM P\n"
-		"(XEN) [    9.000000] P:       SVT  SQ   SID  V  AVL FPD              PDA  URG P\n"
+		IOMMU0_DUMP_HEAD
 		"(XEN) [    9.000000] R:  0017:  1   0  0018 29    0   0 00000005   0  0  0  0 1\n"
 		"(XEN) [    9.000000] iommu 1: nr_pt_levels = 4.\n"
 		"(XEN) [    9.000000] R:  0018:  1   0  0018 29    0   0 00000005   0  0  0  0 1\n";

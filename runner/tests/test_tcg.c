@@ -72,18 +72,25 @@ static const char *arg_after(char **argv, int n, const char *flag, int *count)
 	return v;
 }
 
+/* A run's options for the qemu backend with its default settings in *q. */
+static void qemu_opts(struct host_opts *o, struct qemu_settings *q, unsigned int cpus,
+		      unsigned int maxcpus, const char *mode)
+{
+	host_settings_defaults(&backend_qemu, q);
+	host_opts_default(o, cpus);
+	o->maxcpus = maxcpus;
+	o->mode = mode;
+	o->workdir = "/tmp/w";
+	o->settings = q;
+}
+
 static int build(const char *tcg, char **argv, char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN],
 		 struct host_result *r)
 {
 	static struct qemu_settings q;
 	struct host_opts o;
 
-	host_settings_defaults(&backend_qemu, &q);
-	host_opts_default(&o, 16);
-	o.maxcpus = 20;
-	o.mode = "cluster";
-	o.workdir = "/tmp/w";
-	o.settings = &q;
+	qemu_opts(&o, &q, 16, 20, "cluster");
 	if (tcg)
 		snprintf(q.tcg, sizeof(q.tcg), "%s", tcg);
 	memset(r, 0, sizeof(*r));
@@ -137,12 +144,7 @@ static void test_topology_smp(void **s)
 	int n, k;
 
 	(void)s;
-	host_settings_defaults(&backend_qemu, &q);
-	host_opts_default(&o, 14);
-	o.maxcpus = 15;
-	o.mode = "mixed";
-	o.workdir = "/tmp/w";
-	o.settings = &q;
+	qemu_opts(&o, &q, 14, 15, "mixed");
 	o.topo = &t;
 	n = qemu_build_argv(&o, argv, bufs, &r);
 	assert_true(n > 0);

@@ -1,7 +1,8 @@
 /*
  * irq_delivery's test device on the embedded host: the [host] test_device
  * key and the qemu backend's command line (QEMU_TEST_DEVICE, on by
- * default, left out on request).
+ * default, left out on request), and the machine around it: no default
+ * devices.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,6 +87,19 @@ static void test_command_line(void **s)
 	assert_int_equal(device_count(argv, n, "intel-iommu,intremap=on,eim=on"), 1);
 	/* Xen finds it by its PCI ID: nothing on Xen's command line. */
 	assert_null(strstr(r.xen_cmdline, "ipibench-dev"));
+
+	/* No default devices: each one dom0 registers costs Xen work on every
+	 * CPU, and ipibench uses none of them. */
+	int nodefaults = 0, machine = 0;
+	for (int i = 0; i < n; i++) {
+		nodefaults += !strcmp(argv[i], "-nodefaults");
+		if (!strcmp(argv[i], "-machine") && i + 1 < n) {
+			machine++;
+			assert_string_equal(argv[i + 1], "q35,kernel-irqchip=split,sata=off,smbus=off");
+		}
+	}
+	assert_int_equal(nodefaults, 1);
+	assert_int_equal(machine, 1);
 
 	q.test_device = 0;
 	n = qemu_build_argv(&o, argv, bufs, &r);

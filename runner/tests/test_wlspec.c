@@ -37,18 +37,39 @@ static int value_ok(const char *type, const char *key, const char *v)
 	return 1;
 }
 
+/* The message VALUE of TYPE's KEY is refused with ("" when accepted). */
+static const char *param_error(const char *type, const char *key, const char *v)
+{
+	static char err[256];
+	json_t *j = wl_param_value(wl_param_find(wl_type_find(type), key), v, err, sizeof(err));
+
+	if (j)
+		err[0] = '\0';
+	json_decref(j);
+	return err;
+}
+
+/* Each of VALS (NULL-terminated) of TYPE's KEY is accepted (OK) or refused. */
+static void expect_values(const char *type, const char *key, int ok, const char *const *vals)
+{
+	for (; *vals; vals++)
+		if (value_ok(type, key, *vals) != ok)
+			fail_msg("%s: %s = '%s' %s", type, key, *vals, ok ? "refused" : "accepted");
+}
+
+#define values_ok(type, key, ...) \
+	expect_values(type, key, 1, (const char *const[]){ __VA_ARGS__, NULL })
+#define values_bad(type, key, ...) \
+	expect_values(type, key, 0, (const char *const[]){ __VA_ARGS__, NULL })
+
 static void test_timing(void **s)
 {
 	(void)s;
-	assert_true(value_ok("flush_tlb_all", "timing", "loop"));
-	assert_true(value_ok("flush_tlb_all", "timing", "per-call"));
-	assert_false(value_ok("flush_tlb_all", "timing", "percall"));
-	assert_false(value_ok("flush_tlb_all", "timing", ""));
-	assert_true(value_ok("pingpong", "timing", "per-call"));
-	assert_true(value_ok("ipi_mask", "runs", "1"));
-	assert_true(value_ok("ipi_mask", "runs", "10000"));
-	assert_false(value_ok("ipi_mask", "runs", "0"));
-	assert_false(value_ok("ipi_mask", "runs", "10001"));
+	values_ok("flush_tlb_all", "timing", "loop", "per-call");
+	values_bad("flush_tlb_all", "timing", "percall", "");
+	values_ok("pingpong", "timing", "per-call");
+	values_ok("ipi_mask", "runs", "1", "10000");
+	values_bad("ipi_mask", "runs", "0", "10001");
 	/* Not timed operations: no timing. */
 	assert_null(wl_param_find(wl_type_find("vector_capacity"), "timing"));
 	assert_null(wl_param_find(wl_type_find("irq_delivery"), "timing"));
@@ -57,20 +78,14 @@ static void test_timing(void **s)
 static void test_senders(void **s)
 {
 	(void)s;
-	assert_true(value_ok("flush_tlb_all", "sender", "genapic"));
-	assert_true(value_ok("flush_mask", "sender", "physical"));
-	assert_true(value_ok("ipi_mask", "sender", "cluster"));
-	assert_false(value_ok("ipi_mask", "sender", "logical"));
-	assert_true(value_ok("flush_tlb_all", "senders", ""));
-	assert_true(value_ok("flush_tlb_all", "senders", "physical, cluster"));
-	assert_true(value_ok("flush_tlb_all", "senders", "cluster,cluster"));
-	assert_true(value_ok("ipi_mask", "senders", " genapic ,physical "));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical, cluster, genapic"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical cluster"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical, mixed"));
-	assert_false(value_ok("flush_tlb_all", "senders", "physical,,cluster"));
-	assert_false(value_ok("flush_tlb_all", "senders", ","));
+	values_ok("flush_tlb_all", "sender", "genapic");
+	values_ok("flush_mask", "sender", "physical");
+	values_ok("ipi_mask", "sender", "cluster");
+	values_bad("ipi_mask", "sender", "logical");
+	values_ok("flush_tlb_all", "senders", "", "physical, cluster", "cluster,cluster");
+	values_ok("ipi_mask", "senders", " genapic ,physical ");
+	values_bad("flush_tlb_all", "senders", "physical", "physical, cluster, genapic",
+		   "physical cluster", "physical, mixed", "physical,,cluster", ",");
 	/* pingpong calls the genapic hook itself: no sender. */
 	assert_null(wl_param_find(wl_type_find("pingpong"), "sender"));
 }
@@ -106,6 +121,12 @@ static void test_fault(void **s)
 			 "\"params\": {\"action\": \"%s\"}}", *a);
 		assert_true(fault_entry_ok(j));
 	}
+	/* The action is a choice of its declaration: refused by the param's
+	 * own rule, as a config's line is, with the choices from the table. */
+	values_ok("fault", "action", "kill", "offline", "concurrent");
+	values_bad("fault", "action", "reboot", "");
+	assert_string_equal(param_error("fault", "action", "reboot"),
+			    "action = 'reboot': expected kill, offline or concurrent");
 	assert_false(value_ok("fault", "after_chunks", "0"));
 	assert_false(value_ok("fault", "offline_cpu", "0"));
 	assert_true(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\"}"));
@@ -173,14 +194,17 @@ static const char *entry(const char *type, const char *params, json_t **out, cha
 /* Every declaration is complete (fio's check_engine_ops()), and an incomplete one is refused. */
 static void test_declarations(void **s)
 {
-	static const struct wl_param nohelp[] = { { "x", WL_UINT, 0, 9, "1", "", 0 }, { NULL } };
-	static const struct wl_param baddef[] = { { "x", WL_UINT, 0, 9, "10", "x", 0 }, { NULL } };
+	static const struct wl_param nohelp[] = { { "x", WL_UINT, 0, 9, "1", "", 0, NULL }, { NULL } };
+	static const struct wl_param baddef[] = { { "x", WL_UINT, 0, 9, "10", "x", 0, NULL }, { NULL } };
 	static const struct wl_param twice[] = {
-		{ "x", WL_UINT, 0, 9, "1", "x", 0 }, { "x", WL_UINT, 0, 9, "1", "x", 0 }, { NULL }
+		{ "x", WL_UINT, 0, 9, "1", "x", 0, NULL }, { "x", WL_UINT, 0, 9, "1", "x", 0, NULL }, { NULL }
 	};
+	/* A choice is checked by the names its declaration gives: none, refused. */
+	static const struct wl_param nochoices[] = { { "x", WL_CHOICE, 0, 0, "a", "x", 0, NULL }, { NULL } };
 	const struct wl_type bad[] = {
 		{ "a", "", nohelp, NULL }, { "a", "a", nohelp, NULL },
 		{ "a", "a", baddef, NULL }, { "a", "a", twice, NULL }, { "a", "a", NULL, NULL },
+		{ "a", "a", nochoices, NULL },
 	};
 	char err[256];
 	size_t n = 0;

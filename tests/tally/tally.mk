@@ -8,13 +8,13 @@ TALLY_TEST := $(BUILD)/asan/tests/tally/test_tally
 $(TALLY): tests/tally/tally.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 $< -o $@
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 $< -o $@
 $(TALLY_FAKE): tests/tally/fake_suite.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 $< -lcmocka -o $@
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O1 $< -lcmocka -o $@
 $(TALLY_TEST): tests/tally/test_tally.c $(TALLY) $(TALLY_FAKE)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(STD) -D_GNU_SOURCE -Wall -Wextra -Werror -g $(CFLAGS_asan) \
+	$(Q)$(CC) $(STD) -D_GNU_SOURCE $(WARN) -g $(CFLAGS_asan) \
 		-DTALLY='"$(TALLY)"' -DFAKE='"$(TALLY_FAKE)"' $< $(LDFLAGS_asan) -lcmocka -o $@

@@ -3,8 +3,8 @@
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("2000"),
-	{ "device", WL_STRING, 0, 0, "/dev/vda", "block device (O_DIRECT reads; [host] disk_mb attaches one)", 0 },
-	{ "block_kb", WL_UINT, 4, 1024, "4", "size of each read, KiB", 0 },
+	{ "device", WL_STRING, 0, 0, "/dev/vda", "block device (O_DIRECT reads; [host] disk_mb attaches one)", 0, NULL },
+	{ "block_kb", WL_UINT, 4, 1024, "4", "size of each read, KiB", 0, NULL },
 	/* no WL_TRACE: it records its own TRC_HW_IRQ trace */
 	{ NULL },
 };

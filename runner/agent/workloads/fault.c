@@ -16,43 +16,39 @@
 
 #include "runner/wlspec.h"
 
-static const char *const actions[] = { "kill", "offline", "concurrent", NULL };
+static const char *const *actions(void)
+{
+	static const char *const names[] = { "kill", "offline", "concurrent", NULL };
+
+	return names;
+}
 
 static const struct wl_param params[] = {
-	{ "action", WL_STRING, 0, 0, "kill",
-	  "kill (the child), offline (a CPU under it) or concurrent (two children at once)", 0 },
+	{ "action", WL_CHOICE, 0, 0, "kill",
+	  "kill (the child), offline (a CPU under it) or concurrent (two children at once)", 0,
+	  actions },
 	{ "victim", WL_STRING, 0, 0, "flush_tlb_all",
-	  "the workload type the child runs (its iterations, mask and cpu are these)", 0 },
+	  "the workload type the child runs (its iterations, mask and cpu are these)", 0, NULL },
 	{ "iterations", WL_UINT, 1, 1000000, "100000",
-	  "the victim's iterations (when it takes them)", 0 },
-	{ "mask", WL_CPUS, 0, 0, "all", "the victim's mask (when it takes one)", 0 },
+	  "the victim's iterations (when it takes them)", 0, NULL },
+	{ "mask", WL_CPUS, 0, 0, "all", "the victim's mask (when it takes one)", 0, NULL },
 	WL_CPU,
 	{ "after_chunks", WL_UINT, 1, 1000000, "5",
-	  "inject the fault once the child's run has done this many chunks", 0 },
-	{ "offline_cpu", WL_UINT, 1, 4095, "1", "offline: the CPU taken offline", 0 },
+	  "inject the fault once the child's run has done this many chunks", 0, NULL },
+	{ "offline_cpu", WL_UINT, 1, 4095, "1", "offline: the CPU taken offline", 0, NULL },
 	{ "vectors_mask", WL_CPUS, 0, 0, "1-2",
-	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", 0 },
+	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", 0, NULL },
 	{ "irq_cpu", WL_UINT, 0, 4095, "1",
-	  "the CPU the device interrupt of the check afterwards is bound to", 0 },
+	  "the CPU the device interrupt of the check afterwards is bound to", 0, NULL },
 	{ "timeout_ms", WL_UINT, 100, 3600000, "120000",
-	  "how long a child may run before it is killed (and reported timed out)", 0 },
+	  "how long a child may run before it is killed (and reported timed out)", 0, NULL },
 	{ NULL },
 };
 
 static int check(const json_t *p, char *err, size_t errlen)
 {
-	const char *action = json_string_value(json_object_get(p, "action"));
 	const char *victim = json_string_value(json_object_get(p, "victim"));
 	const struct wl_type *t = victim ? wl_type_find(victim) : NULL;
-	size_t i;
-
-	for (i = 0; actions[i] && strcmp(actions[i], action ? action : ""); i++)
-		;
-	if (!actions[i]) {
-		snprintf(err, errlen, "action = '%s': expected kill, offline or concurrent",
-			 action ? action : "");
-		return -1;
-	}
 
 	if (!t || !strcmp(victim, "fault")) {
 		snprintf(err, errlen, "victim = '%s': expected a workload type other than fault",

@@ -3,7 +3,7 @@
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs", 0 },
+	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs", 0, NULL },
 	WL_SHORTHAND, WL_CPU, WL_TIMING, WL_SENDER, WL_TRACE,
 	{ NULL },
 };

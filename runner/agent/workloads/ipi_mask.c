@@ -3,9 +3,9 @@
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs", 0 },
+	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs", 0, NULL },
 	WL_SHORTHAND, WL_CPU,
-	{ "vector", WL_UINT, 0, 255, "0", "0: the vector the patch reserves (any other is refused)", 0 },
+	{ "vector", WL_UINT, 0, 255, "0", "0: the vector the patch reserves (any other is refused)", 0, NULL },
 	WL_TIMING, WL_SENDER, WL_TRACE,
 	{ NULL },
 };

@@ -3,7 +3,7 @@
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "1", "CPUs the interrupt is bound to", 0 },
+	{ "mask", WL_CPUS, 0, 0, "1", "CPUs the interrupt is bound to", 0, NULL },
 	WL_CPU, WL_TRACE,
 	{ NULL },
 };

@@ -18,7 +18,9 @@
  *     workload_NAME = { .spec = &wl_NAME, .run = ... }.  run() gets the
  *     params already checked against wl_NAME with every default filled in,
  *     so it reads them without defaults of its own, and shapes its own
- *     result (docs/results-schema.md).
+ *     result (docs/results-schema.md).  A workload that is one request of
+ *     the shared params is the one line HVBENCH_WORKLOAD(NAME, .op = ...)
+ *     (runner/agent/hvbench.h).
  *  3. One WORKLOAD(NAME) line below.
  *  4. A test: runner/tests/test_wlspec.c checks every declaration
  *     (wl_type_verify()); add what your params refuse, and a run in

@@ -18,13 +18,15 @@
  * Each param once: key, kind (WL_UINT, WL_BOOL, WL_CPUS, WL_STRING,
  * WL_CHOICE, WL_CHOICES), min and max (WL_UINT: the range; WL_CHOICES: how
  * many names), the default as a config would write it (NULL: required),
- * one help line (`ipibench run --list` shows it), flags.  The run function
- * gets every default filled in: write none anywhere else.
+ * one help line (`ipibench run --list` shows it), flags, and for WL_CHOICE
+ * and WL_CHOICES the function giving its names (fault.c's actions; NULL
+ * otherwise).  The run function gets every default filled in: write none
+ * anywhere else.
  */
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),   /* 1..1000000, Xen's own limit */
 	WL_CPU,                  /* the CPU it runs on, 0 */
-	{ "depth", WL_UINT, 1, 64, "4", "an example of a param of its own", 0 },
+	{ "depth", WL_UINT, 1, 64, "4", "an example of a param of its own", 0, NULL },
 	WL_TRACE,                /* xentrace while it runs, done by the agent core */
 	{ NULL },
 };

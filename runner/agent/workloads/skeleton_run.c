@@ -13,7 +13,10 @@ extern const struct wl_type wl_skeleton;
  * json_string_value()).  Fill result as docs/results-schema.md says:
  * "path", "samples", "counters", and whatever is this workload's own --
  * hvbench_run() gives the common part; shape the rest here, not there.
- * Return 0, or -1 with one line in err.
+ * Return 0, or -1 with one line in err.  hvbench_run_params() reads the
+ * shared params (runner/wlspec.h's WL_*) into the request by their keys;
+ * a workload that is that request and nothing more is one line,
+ * HVBENCH_WORKLOAD(NAME, .op = ...), as flush_mask_run.c.
  */
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	       char *err, size_t errlen)
@@ -25,9 +28,8 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		.runs = 1,
 	};
 
-	req.iterations = hvbench_uint(params, "iterations");
-	req.cpu = hvbench_uint(params, "cpu");
-	if (hvbench_run(ctx, &req, result, err, errlen))
+	/* The shared params (iterations, cpu) go into req by their keys. */
+	if (hvbench_run_params(ctx, &req, params, result, err, errlen))
 		return -1;
 	json_object_set_new(json_object_get(result, "counters"), "depth",
 			    json_integer(hvbench_uint(params, "depth")));

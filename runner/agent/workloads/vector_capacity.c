@@ -2,7 +2,7 @@
 #include "runner/wlspec.h"
 
 static const struct wl_param params[] = {
-	{ "mask", WL_CPUS, 0, 0, "all", "CPUs the vectors may go to", 0 },
+	{ "mask", WL_CPUS, 0, 0, "all", "CPUs the vectors may go to", 0, NULL },
 	WL_CPU, WL_TRACE,
 	{ NULL },
 };

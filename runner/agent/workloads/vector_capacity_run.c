@@ -13,26 +13,17 @@
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	       char *err, size_t errlen)
 {
-	struct hvbench_totals *t = calloc(1, sizeof(*t));
-	struct hvbench_req req = {
+	static const struct hvbench_req req = {
 		.op = XEN_SYSCTL_IPIBENCH_OP_vector_capacity,
 		.iterations = 1,
 		.shorthand = 1,
-		.mask = json_object_get(params, "mask"),
 		.count_only = 1,
-		.totals = t,
 	};
+	struct hvbench_totals *t = hvbench_run_totals(ctx, &req, params, result, err, errlen);
 	json_t *cnt, *arr;
 
-	if (!t) {
-		snprintf(err, errlen, "out of memory");
+	if (!t)
 		return -1;
-	}
-	req.cpu = hvbench_uint(params, "cpu");
-	if (hvbench_run(ctx, &req, result, err, errlen)) {
-		free(t);
-		return -1;
-	}
 	cnt = json_object_get(result, "counters");
 	json_object_set_new(cnt, "vectors", json_integer(t->result));
 	arr = json_array();

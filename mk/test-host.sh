@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# make test-host: boot the real Debian test host (mk/host-image.sh) under
+# QEMU TCG from its disk: BIOS, GRUB (Debian's grub.cfg), Debian's Xen 4.17,
+# a systemd dom0 on the serial console; log in as root there and ask the
+# host what it is (Xen's version and command line, the x2APIC driver, dom0's
+# capabilities, systemd's state), then power it off.
+#
+#   mk/test-host.sh IMAGEDIR [OUTDIR]    (OUTDIR default IMAGEDIR/boot)
+#
+# With TEST_HOST_DEBS=DIR (make test-host: BUILD/deb), end to end as a user
+# would, through a 9p share (OUTDIR/share: the .debs, e2e.ini,
+# mk/host/e2e-guest.sh): apt installs the packages offline, `ipibench host
+# install`, a physical + mixed matrix with backend = reboot through real
+# reboots (GRUB's one-shot entries, ipibench-resume.service resuming it),
+# then host status, the results copied out and reported here, host
+# uninstall, and GRUB and systemd compared with before.
+#
+# The image is booted with -snapshot: the cached disk stays as built.  QEMU
+# runs in its own process group, killed on every way out (trap).  Each
+# check prints "ok   ..." or "FAIL ..."; the times are from QEMU's start.
+set -uo pipefail
+img=${1:?usage: mk/test-host.sh IMAGEDIR [OUTDIR]}/disk.img
+out=${2:-$(dirname "$img")/boot}
+# Measured 2026-12-01 at load 15-40: after 20 min the dom0 was still in
+# its initramfs (udev timing out), so the default leaves it 40.
+timeout=${TEST_HOST_TIMEOUT:-2400}
+password=ipibench
+[ -f "$img" ] || { echo "test-host: $img missing (make host-image)" >&2; exit 1; }
+rm -rf "$out"
+mkdir -p "$out"
+log=$out/console.log
+fifo=$out/serial
+mkfifo "$fifo.in" "$fifo.out"
+debs=${TEST_HOST_DEBS:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+extra=(-no-reboot)
+if [ -n "$debs" ]; then
+	share=$out/share
+	mkdir -p "$share/debs" "$share/out"
+	cp "$debs"/ipibench_*_amd64.deb "$debs"/ipibench-xen-4.17_*_amd64.deb "$share/debs/" ||
+		{ echo "test-host: no packages in $debs (make deb)" >&2; exit 1; }
+	cp "$top/mk/host/e2e-guest.sh" "$share/"
+	cat >"$share/e2e.ini" <<'EOF'
+; mk/test-host.sh: the reboot backend on the Debian test host (4 CPUs)
+[host]
+backend = reboot
+name = debian-host
+cpus = 4
+timeout = 900
+
+[matrix]
+modes = physical, mixed
+repetitions = 1
+order = interleaved
+
+[workload:flush]
+type = flush_tlb_all
+iterations = 50
+EOF
+	# Reboots are the point; the share is the way in and out.
+	extra=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
+fi
+fails=0
+ok()   { echo "ok   $1"; }
+fail() { echo "FAIL $1"; fails=$((fails + 1)); }
+
+qpid=
+cleanup() {
+	if [ -n "$qpid" ]; then
+		kill -KILL -- "-$qpid" 2>/dev/null
+		wait "$qpid" 2>/dev/null
+	fi
+	[ -z "${catpid:-}" ] || kill "$catpid" 2>/dev/null
+	rm -f "$fifo.in" "$fifo.out"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The machine of the QEMU backend (runner/backends/qemu.c): x2APIC, VT-d
+# interrupt remapping; booted from the disk through its MBR.
+start=$(date +%s.%N)
+setsid nice -n 10 qemu-system-x86_64 -accel tcg,thread=single -machine q35,kernel-irqchip=split -cpu qemu64,+x2apic \
+	-device intel-iommu,intremap=on,eim=on -smp 4 -m 2048 \
+	-display none -monitor none -snapshot "${extra[@]}" \
+	-chardev pipe,id=s0,path="$fifo" -serial chardev:s0 \
+	-drive file="$img",format=raw,if=virtio >"$out/qemu.log" 2>&1 &
+qpid=$!
+# Keep the input end open (QEMU would see EOF) and copy the output.
+exec 3<>"$fifo.in"
+cat "$fifo.out" >"$log" &
+catpid=$!
+
+elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.0f", $1 - $2}'; }
+# wait_for REGEX: until the console has it (after what was seen so far).
+seen=0
+wait_for() {
+	while :; do
+		if tail -c +$((seen + 1)) "$log" 2>/dev/null | grep -aqE "$1"; then
+			seen=$(stat -c %s "$log")
+			return 0
+		fi
+		kill -0 "$qpid" 2>/dev/null || return 1
+		[ "$(elapsed)" -lt "$timeout" ] || return 1
+		sleep 1
+	done
+}
+send() { printf '%s\r' "$1" >&3; }
+step() {  # NAME REGEX
+	if wait_for "$2"; then
+		t=$(elapsed)
+		ok "$1 (${t}s)"
+		echo "$1 $t" >>"$out/times"
+	else
+		fail "$1: no /$2/ within ${timeout}s (QEMU $(kill -0 "$qpid" 2>/dev/null && echo running || echo gone)); see $log"
+		exit 1
+	fi
+}
+
+step "GRUB menu (Debian grub.cfg)" "Debian GNU/Linux, with Xen hypervisor"
+step "Xen starts" "Xen version 4\.17"
+step "Xen selects an x2APIC driver" "Switched to APIC driver x2apic"
+step "Xen builds dom0 (Debian's kernel)" "Building a PV Dom0"
+step "serial login prompt (systemd serial-getty on hvc0)" "login: *$"
+send root
+step "password prompt" "Password: *$"
+send "$password"
+step "root shell" "root@ipibench-host:~# *$"
+send "echo IPB-BEGIN; uname -r; ps -o comm= -p 1; xl info | grep -E '^(xen_version|xen_commandline)'; xl dmesg | grep -o 'Switched to APIC driver [a-z0-9_]*'; cat /proc/xen/capabilities; systemctl is-system-running; echo IPB-END"
+step "facts from the booted host" "^IPB-END"
+facts=$(sed -n '/^IPB-BEGIN/,/^IPB-END/p' "$log" | tr -d '\r')
+echo "$facts" | sed 's/^/     /'
+grep -q '^xen_version *: 4\.17' <<<"$facts" && ok "xl info: Xen 4.17 (Debian's xen-hypervisor)" ||
+	fail "xl info: no xen_version 4.17"
+grep -qx 'systemd' <<<"$facts" && ok "init is systemd" || fail "PID 1 is not systemd"
+grep -q '^control_d' <<<"$facts" && ok "dom0 is the control domain" || fail "no control_d in /proc/xen/capabilities"
+grep -qE '^(running|degraded)$' <<<"$facts" && ok "systemd: $(grep -E '^(running|degraded)$' <<<"$facts")" ||
+	fail "systemctl is-system-running: neither running nor degraded"
+send "systemctl --failed --no-legend --plain | cat; echo IPB-FAILED-END"
+wait_for "^IPB-FAILED-END" && sed -n '/systemctl --failed/,/^IPB-FAILED-END/p' "$log" | tr -d '\r' |
+	sed '1d;$d;s/^/     failed unit: /'
+login() {
+	send ""
+	step "$1: serial login prompt" "login: *$"
+	send root
+	step "$1: password prompt" "Password: *$"
+	send "$password"
+	step "$1: root shell" "root@ipibench-host:~# *$"
+}
+if [ -n "$debs" ]; then
+	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && sh /mnt/e2e/e2e-guest.sh install"
+	step "apt install ./ipibench_*.deb ./ipibench-xen-4.17_*.deb (offline)" "IPB-APT rc=0"
+	step "ipibench host install --yes" "IPB-INSTALL rc=0"
+	step "reboot backend: next boot once into ipibench-physical" "next boot \(once\): ipibench-physical"
+	step "reboot 1: GRUB boots the patched Xen in physical mode" "Switched to APIC driver x2apic_phys"
+	step "ipibench-resume.service runs the physical run, then reboots" "next boot \(once\): ipibench-mixed"
+	step "reboot 2: GRUB boots the patched Xen in mixed mode" "Switched to APIC driver x2apic_mixed"
+	step "the unit finishes the matrix" "2 of 2 runs ok"
+	step "the unit is disabled, next boot GRUB's default" "matrix finished"
+	login "after the matrix"
+	send "mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e; sh /mnt/e2e/e2e-guest.sh finish"
+	step "ipibench host status" "IPB-STATUS rc=0"
+	step "results copied out of the host" "IPB-COPY rc=0"
+	step "ipibench host uninstall" "IPB-UNINSTALL rc=0"
+	if wait_for "IPB-DIFF rc="; then
+		grep -aq "IPB-DIFF rc=0" "$log" && ok "GRUB and systemd as before install (diff of /boot/grub and the unit folders)" ||
+			fail "GRUB or systemd differ from before install: $(sed -n '/^--- \/root\/before/,/IPB-DIFF/p' "$log" | tr -d '\r' | head -20)"
+	else
+		fail "no IPB-DIFF"
+	fi
+	res=$share/out/e2e/results.json
+	if [ -f "$res" ]; then
+		for m in physical mixed; do
+			grep -q "\"mode\": *\"$m\"" "$res" && ok "results.json has the $m run" || fail "results.json: no $m run"
+		done
+		n=$(grep -c '"status": *"ok"' "$res")
+		[ "$n" -ge 2 ] && ok "results.json: $n runs ok" || fail "results.json: $n runs ok, want 2"
+		if "$top/build/bin/ipibench" report "$share/out/e2e" -o "$out/report" >"$out/report.log" 2>&1; then
+			ok "ipibench report of the host's results: $out/report/report.md"
+		else
+			fail "ipibench report failed: $out/report.log"
+		fi
+	else
+		fail "no $res"
+	fi
+fi
+send poweroff
+if wait_for "reboot: Power down|System halted|Power down"; then
+	for _ in $(seq 120); do kill -0 "$qpid" 2>/dev/null || break; sleep 1; done
+fi
+kill -0 "$qpid" 2>/dev/null && echo "     (QEMU still up after poweroff: killed)"
+echo "test-host: boot to login $(awk '/^serial login/{print $NF}' "$out/times")s, $fails failed; console: $log"
+[ $fails -eq 0 ]

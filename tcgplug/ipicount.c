@@ -1,0 +1,315 @@
+/*
+ * libipicount.so: the QEMU glue of the plugin (ipicount.h, README.md).
+ *
+ * Per vCPU, a scoreboard entry holds the guest instruction count (one
+ * inline add per translated block: cheap), PAUSE and HLT counts (inline
+ * adds on those instructions) and the depth of the open windows.  Exec
+ * callbacks are registered only on a few instructions of the hypervisor's
+ * text, at translation time: the entries of the marked functions, every
+ * ret (a conditional callback: it runs only while a window is open on the
+ * vCPU), every wrmsr (its ECX read to tell an ICR write) and the entry of
+ * ipibench_sysctl() (a run's start, read from the request).  A callback on
+ * the K-th of a block's N instructions sees the block's whole count
+ * already added: it subtracts N - K.
+ */
+#include <fcntl.h>
+#include <glib.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <qemu-plugin.h>
+
+#include "ipicount.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+struct vcpu_score {
+	uint64_t insns, pause, hlt, depth;
+};
+struct vcpu_state {
+	struct ic_vcpu win;
+	uint64_t icr, x2apic, msr;
+	struct qemu_plugin_register *rsp, *rcx, *rdi;
+	GByteArray *buf;
+};
+
+static struct ic_args args;
+static int out_fd = -1;
+static struct qemu_plugin_scoreboard *score, *states;
+static qemu_plugin_u64 sc_insns, sc_pause, sc_hlt, sc_depth;
+static GMutex lock;            /* the run and the output */
+static struct ic_run run;
+static uint32_t run_seq;
+static int bench_active;       /* vCPUs inside a chunk (atomic) */
+/*
+ * A run is open from its start to the next query or start: a call still
+ * in flight when a chunk ends (its deadline) is handled by the receivers
+ * between two chunks, and those handlers (async_handler=) are the run's
+ * too.  Only the bench's own IPI handler is async: the flush handler also
+ * serves the hypervisor's own flushes, which the agent's mappings cause
+ * between chunks, so it counts during chunks only.
+ */
+static int run_open;
+
+/*
+ * The vCPU's state, or NULL before its init callback: at 96 CPUs with
+ * single-threaded TCG a vCPU's instructions can run callbacks before QEMU
+ * has counted it in qemu_plugin_num_vcpus(), and the scoreboard look-up
+ * asserts then (QEMU aborts).  Such early instructions are not counted.
+ */
+static struct vcpu_state *state(unsigned int vcpu)
+{
+	if (vcpu >= (unsigned int)qemu_plugin_num_vcpus())
+		return NULL;
+	return qemu_plugin_scoreboard_find(states, vcpu);
+}
+
+static uint64_t read_reg(struct vcpu_state *s, struct qemu_plugin_register *r)
+{
+	uint64_t v = 0;
+
+	if (!r)
+		return 0;
+	g_byte_array_set_size(s->buf, 0);
+	if (qemu_plugin_read_register(r, s->buf) > 0)
+		memcpy(&v, s->buf->data, MIN(s->buf->len, sizeof(v)));
+	return v;
+}
+
+/* The vCPU's counts before the instruction BACK from its block's end. */
+static void counts_now(unsigned int vcpu, struct vcpu_state *s, uint64_t back,
+		       struct ic_counts *c)
+{
+	c->v[IC_INSNS] = qemu_plugin_u64_get(sc_insns, vcpu) - back;
+	c->v[IC_PAUSE] = qemu_plugin_u64_get(sc_pause, vcpu);
+	c->v[IC_HLT] = qemu_plugin_u64_get(sc_hlt, vcpu);
+	c->v[IC_ICR] = s->icr;
+	c->v[IC_X2APIC] = s->x2apic;
+	c->v[IC_MSR] = s->msr;
+}
+
+/* A callback's data: the kind (bits 0-6), async (bit 7), N - K above. */
+#define UD(kind, back) ((void *)(uintptr_t)(((uint64_t)(back) << 8) | (kind)))
+#define UD_KIND(u) ((unsigned int)((uintptr_t)(u) & 0x7f))
+#define UD_ASYNC 0x80
+#define UD_BACK(u) ((uint64_t)((uintptr_t)(u) >> 8))
+
+static void emit_run_locked(void)
+{
+	char line[4096];
+	int n = ic_format_run(&run, line, sizeof(line));
+
+	if (n > 0 && write(out_fd, line, (size_t)n) != n)
+		qemu_plugin_outs("ipicount: short write to out=\n");
+}
+
+static void on_entry(unsigned int vcpu, void *ud)
+{
+	struct vcpu_state *s = state(vcpu);
+	struct ic_counts now;
+	enum ic_kind kind = UD_KIND(ud);
+	bool opened;
+
+	if (!s)
+		return;
+	counts_now(vcpu, s, UD_BACK(ud), &now);
+	opened = ic_open(&s->win, kind, read_reg(s, s->rsp), &now,
+			 g_atomic_int_get(&bench_active) > 0 ||
+			 (((uintptr_t)ud & UD_ASYNC) && g_atomic_int_get(&run_open)));
+	if (!opened)
+		return;
+	if (kind == IC_BENCH)
+		g_atomic_int_inc(&bench_active);
+	qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+}
+
+static void on_ret(unsigned int vcpu, void *ud)
+{
+	struct vcpu_state *s = state(vcpu);
+	struct ic_counts now;
+	unsigned int before;
+	bool bench_before;
+	int k;
+
+	if (!s)
+		return;
+	before = s->win.depth;
+	bench_before = ic_in_bench(&s->win);
+
+	counts_now(vcpu, s, UD_BACK(ud) - 1, &now);  /* the ret included */
+	g_mutex_lock(&lock);
+	k = ic_ret(&s->win, read_reg(s, s->rsp), &now, &run);
+	if (bench_before && !ic_in_bench(&s->win))
+		g_atomic_int_add(&bench_active, -1);
+	/*
+	 * A chunk's end writes the run's line; so does a handler that returns
+	 * after the last chunk ended (the sender stops waiting once the
+	 * receivers have acknowledged, which is before their handlers return).
+	 */
+	if (k == IC_BENCH || (k >= 0 && !g_atomic_int_get(&bench_active)))
+		emit_run_locked();
+	g_mutex_unlock(&lock);
+	if (s->win.depth != before)
+		qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+}
+
+static void on_wrmsr(unsigned int vcpu, void *ud)
+{
+	struct vcpu_state *s = state(vcpu);
+	uint32_t msr;
+
+	(void)ud;
+	if (!s)
+		return;
+	msr = (uint32_t)read_reg(s, s->rcx);
+	if (msr == IC_MSR_ICR) {
+		s->icr++;
+		if (g_atomic_int_get(&bench_active) > 0) {
+			g_mutex_lock(&lock);
+			run.icr_all++;
+			g_mutex_unlock(&lock);
+		}
+	} else if (msr >= 0x800 && msr <= 0x8ff) {
+		s->x2apic++;
+	} else {
+		s->msr++;
+	}
+}
+
+static void on_sysctl(unsigned int vcpu, void *ud)
+{
+	struct vcpu_state *s = state(vcpu);
+	uint64_t op;
+	uint32_t f[3];
+
+	(void)ud;
+	if (!s)
+		return;
+	op = read_reg(s, s->rdi);
+	g_byte_array_set_size(s->buf, 0);
+	if (!qemu_plugin_read_memory_vaddr(op, s->buf, sizeof(f)) || s->buf->len < sizeof(f))
+		return;
+	memcpy(f, s->buf->data, sizeof(f));
+	if (f[IC_SYSCTL_OP_OFF / 4] == IC_SYSCTL_OP_QUERY)
+		g_atomic_int_set(&run_open, 0);
+	if (!ic_sysctl_starts_run(f[IC_SYSCTL_OP_OFF / 4], f[IC_SYSCTL_FLAGS_OFF / 4]))
+		return;
+	g_atomic_int_set(&run_open, 1);
+	g_mutex_lock(&lock);
+	ic_run_start(&run, ++run_seq, f[IC_SYSCTL_OP_OFF / 4], f[IC_SYSCTL_FLAGS_OFF / 4]);
+	g_mutex_unlock(&lock);
+}
+
+/* Skip legacy prefixes; the opcode's offset in B[0..n). */
+static size_t opcode_at(const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (b[i] == 0xf2 || b[i] == 0xf3 || b[i] == 0x66 || b[i] == 0x2e ||
+			 b[i] == 0x3e))
+		i++;
+	return i;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							  sc_insns, n);
+	for (size_t k = 0; k < n; k++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
+		uint64_t pc = qemu_plugin_insn_vaddr(insn);
+		uint8_t b[16];
+		size_t len, o;
+		const struct ic_mark *mark;
+
+		if (pc < args.text_lo || pc >= args.text_hi)
+			continue;
+		len = qemu_plugin_insn_data(insn, b, sizeof(b));
+		o = opcode_at(b, len);
+		if (o >= len)
+			continue;
+		if ((mark = ic_mark_find(&args, pc)))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry, QEMU_PLUGIN_CB_R_REGS,
+				UD(mark->kind | (mark->async ? UD_ASYNC : 0), n - k));
+		if (pc == args.sysctl)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_sysctl, QEMU_PLUGIN_CB_R_REGS,
+							       NULL);
+		if (b[o] == 0xc3 || b[o] == 0xc2)
+			qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_ret, QEMU_PLUGIN_CB_R_REGS,
+								    QEMU_PLUGIN_COND_NE, sc_depth, 0,
+								    UD(0, n - k));
+		else if (b[o] == 0xf4)
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+									    sc_hlt, 1);
+		else if (b[o] == 0x90 && o && b[o - 1] == 0xf3)
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+									    sc_pause, 1);
+		else if (b[o] == 0x0f && o + 1 < len && b[o + 1] == 0x30)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_wrmsr, QEMU_PLUGIN_CB_R_REGS, NULL);
+	}
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	struct vcpu_state *s = qemu_plugin_scoreboard_find(states, vcpu);
+	g_autoptr(GArray) regs = qemu_plugin_get_registers();
+
+	(void)id;
+	memset(s, 0, sizeof(*s));
+	s->buf = g_byte_array_new();
+	for (guint i = 0; regs && i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *d = &g_array_index(regs, qemu_plugin_reg_descriptor, i);
+
+		if (!strcmp(d->name, "rsp"))
+			s->rsp = d->handle;
+		else if (!strcmp(d->name, "rcx"))
+			s->rcx = d->handle;
+		else if (!strcmp(d->name, "rdi"))
+			s->rdi = d->handle;
+	}
+	if (!s->rsp || !s->rcx || !s->rdi)
+		qemu_plugin_outs("ipicount: no rsp/rcx/rdi register: not an x86-64 vCPU?\n");
+}
+
+static void at_exit(qemu_plugin_id_t id, void *p)
+{
+	(void)id;
+	(void)p;
+	if (out_fd >= 0)
+		close(out_fd);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	char err[256];
+
+	if (strcmp(info->target_name, "x86_64")) {
+		fprintf(stderr, "ipicount: target %s: only x86_64\n", info->target_name);
+		return -1;
+	}
+	if (ic_parse_args(argc, argv, &args, err, sizeof(err))) {
+		fprintf(stderr, "ipicount: %s\n", err);
+		return -1;
+	}
+	out_fd = open(args.out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (out_fd < 0) {
+		fprintf(stderr, "ipicount: out=%s: cannot open\n", args.out);
+		return -1;
+	}
+	score = qemu_plugin_scoreboard_new(sizeof(struct vcpu_score));
+	states = qemu_plugin_scoreboard_new(sizeof(struct vcpu_state));
+	sc_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct vcpu_score, insns);
+	sc_pause = qemu_plugin_scoreboard_u64_in_struct(score, struct vcpu_score, pause);
+	sc_hlt = qemu_plugin_scoreboard_u64_in_struct(score, struct vcpu_score, hlt);
+	sc_depth = qemu_plugin_scoreboard_u64_in_struct(score, struct vcpu_score, depth);
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

@@ -1,0 +1,137 @@
+/*
+ * tcgplug/: libipicount.so, a QEMU TCG plugin that counts, per vCPU, the
+ * guest instructions, x2APIC MSR writes (ICR 0x830 and the others) and
+ * HLT/PAUSE of the patched hypervisor's IPI paths, in windows bounded by
+ * the hypervisor's own functions (no marker in the hypervisor: the runner
+ * passes their addresses, read from xen-syms).  README.md says how.
+ *
+ * This header is the plugin's pure part (argument parsing, the window
+ * logic, the output lines), with no QEMU type in it, so that the unit
+ * tests link it without QEMU; ipicount.c is the QEMU glue.
+ */
+#ifndef TCGPLUG_IPICOUNT_H
+#define TCGPLUG_IPICOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The windows, in the order of the output's kinds. */
+enum ic_kind {
+	IC_BENCH,   /* a chunk of a run on the sender: bench_chunk() */
+	IC_SEND,    /* send_IPI_mask(), entry to its return, in a chunk */
+	IC_WAIT,    /* the sender's wait (flush_area_mask(), wait_call()) */
+	IC_HANDLER, /* a receiver's handler, while some vCPU is in a chunk */
+	IC_IRQ,     /* do_IRQ(): an interrupt path, counted apart */
+	IC_NKINDS
+};
+/* What is counted, in the order of the output's fields. */
+enum ic_cnt {
+	IC_INSNS,   /* guest instructions */
+	IC_PAUSE,
+	IC_HLT,
+	IC_ICR,     /* wrmsr ECX=0x830 */
+	IC_X2APIC,  /* wrmsr of another x2APIC MSR (0x800-0x8ff) */
+	IC_MSR,     /* any other wrmsr */
+	IC_NCNT
+};
+#define IC_MSR_ICR 0x830u
+
+extern const char *const ic_kind_names[IC_NKINDS];
+extern const char *const ic_cnt_names[IC_NCNT];
+
+struct ic_counts { uint64_t v[IC_NCNT]; };
+
+/* The plugin's arguments (-plugin libipicount.so,KEY=VALUE,...). */
+#define IC_MAX_MARKS 16
+struct ic_mark {
+	uint64_t addr;
+	enum ic_kind kind;
+	/* async_handler=: the handler of an IPI that may still be in flight
+	 * when its chunk ends (ipi_mask): counted while the run is open, not
+	 * only during chunks */
+	bool async;
+};
+struct ic_args {
+	const char *out;          /* out=FILE: the records (appended) */
+	uint64_t text_lo, text_hi;/* text=LO-HI: the hypervisor's code */
+	uint64_t sysctl;          /* sysctl=ADDR: ipibench_sysctl() */
+	struct ic_mark marks[IC_MAX_MARKS];
+	unsigned int nr_marks;
+};
+/*
+ * Parse argv[0..argc) (QEMU's "KEY=VALUE" strings): out=, text=LO-HI,
+ * sysctl=, and bench=, send=, wait=, handler=, async_handler=, irq=
+ * (hexadecimal addresses, optional 0x; wait= and the handlers may
+ * repeat).  0, or -1 with a one-line reason in err.
+ */
+int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t errlen);
+/* The kind of the window that opens at ADDR, or -1. */
+int ic_mark_kind(const struct ic_args *a, uint64_t addr);
+/* The mark at ADDR, or NULL. */
+const struct ic_mark *ic_mark_find(const struct ic_args *a, uint64_t addr);
+
+/* Per-vCPU window stack. */
+#define IC_DEPTH 8
+struct ic_win {
+	enum ic_kind kind;
+	uint64_t rsp;             /* at entry: where the return address is */
+	struct ic_counts start, child;
+	uint64_t irqs;            /* IC_IRQ windows inside this one */
+};
+struct ic_vcpu {
+	struct ic_win stack[IC_DEPTH];
+	unsigned int depth;
+	uint64_t dropped;         /* windows never closed (stack unwound) */
+};
+
+/* A run's totals per kind (exclusive of the nested windows). */
+struct ic_agg {
+	uint64_t n, max, min, irqs;
+	struct ic_counts sum;
+};
+struct ic_run {
+	uint32_t seq, op, flags;
+	struct ic_agg agg[IC_NKINDS];
+	uint64_t icr_all;         /* every ICR write while a chunk ran */
+	uint64_t dropped;
+};
+
+/*
+ * Open a window of KIND at a marked entry, RSP and the vCPU's counts before
+ * the entry instruction.  SEND and WAIT open only inside a BENCH window of
+ * the same vCPU; HANDLER and IRQ only while BENCH_ACTIVE (some vCPU is in a
+ * chunk; for an async handler, or a run is open: ipicount.c); a full stack
+ * opens nothing.  True when opened.
+ */
+bool ic_open(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
+	     const struct ic_counts *now, bool bench_active);
+/*
+ * A ret with RSP (before it pops) and the counts including the ret: the
+ * window whose entry RSP it is closes; windows below that RSP (left by a
+ * stack switch) are dropped.  A closed window's exclusive counts go into
+ * RUN's aggregate of its kind (when RUN is not NULL) and its total into the
+ * parent's children.  Returns the kind closed, or -1.
+ */
+int ic_ret(struct ic_vcpu *v, uint64_t rsp, const struct ic_counts *now,
+	   struct ic_run *run);
+bool ic_in_bench(const struct ic_vcpu *v);
+
+/* A new run (sysctl start): zero its totals. */
+void ic_run_start(struct ic_run *r, uint32_t seq, uint32_t op, uint32_t flags);
+/*
+ * One output line for RUN (ends with '\n'), at most len bytes: "run
+ * seq=S op=O flags=F icr_all=N dropped=N" then per kind " KIND.n=N
+ * KIND.max=N KIND.min=N KIND.irqs=N KIND.CNT=N...".  The line's length.
+ */
+int ic_format_run(const struct ic_run *r, char *buf, size_t len);
+
+/* The sysctl's start: op (offset 4) and flags (offset 8) of the request. */
+#define IC_SYSCTL_OP_OFF 4
+#define IC_SYSCTL_FLAGS_OFF 8
+#define IC_SYSCTL_F_CONTINUE (1u << 1)
+#define IC_SYSCTL_OP_QUERY 0   /* ends the open run (a new workload) */
+/* True when a request with OP and FLAGS starts a run (not query/fetch). */
+bool ic_sysctl_starts_run(uint32_t op, uint32_t flags);
+
+#endif

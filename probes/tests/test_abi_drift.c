@@ -3,7 +3,10 @@
  * hypervisor patch series adds (xen/include/public/trace.h and sysctl.h).
  *
  * The public header text is taken from the patches themselves: every line
- * the series adds to those two files (hv-patch/series, in order).  Both
+ * the series adds to those two files (hv-patch/X/series, in order).  Every
+ * series there is (hv-patch/4.17/, hv-patch/4.20/, hv-patch/staging/ ...)
+ * is checked, each as a group of its own: all of them must give abi.h's
+ * one interface.  Both
  * texts are parsed the same way: the #defines of the ipibench namespaces
  * are evaluated, the xen_sysctl_ipibench* structs are laid out with the
  * x86-64 rules.  Then
@@ -14,6 +17,7 @@
  *   - a mutated copy of the public text must be reported as drift.
  */
 #include <ctype.h>
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,12 +67,15 @@ struct parsed {
 
 /* ---- reading the files ----------------------------------------------- */
 
-/* The series checked: 4.17's (hv-patch/X.Y/ per version; the 4.20 and
- * staging series, when they exist, are to be checked the same way). */
-#define SERIES_DIR "hv-patch/4.17"
+/* The series the group being run checks: hv-patch/X (main() runs the
+ * tests once for each hv-patch/X/series).  4.17's is the default build's
+ * and must be there. */
+#define DEFAULT_SERIES "hv-patch/4.17"
+static char series_dir[256] = DEFAULT_SERIES;
+static char repo_root[4096];
 
 /* The repository root: $IPIBENCH_ROOT, or the nearest parent of the
- * working directory that holds SERIES_DIR/series. */
+ * working directory that holds DEFAULT_SERIES/series. */
 static int find_root(char *root, size_t len)
 {
 	const char *env = getenv("IPIBENCH_ROOT");
@@ -81,7 +88,7 @@ static int find_root(char *root, size_t len)
 	if (!getcwd(root, len))
 		return -1;
 	for (int up = 0; up < 6; up++) {
-		snprintf(probe, sizeof(probe), "%s/" SERIES_DIR "/series", root);
+		snprintf(probe, sizeof(probe), "%s/" DEFAULT_SERIES "/series", root);
 		if (access(probe, R_OK) == 0)
 			return 0;
 		char *slash = strrchr(root, '/');
@@ -140,7 +147,7 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 	size_t len = 1;
 
 	*nr_patches = 0;
-	snprintf(path, sizeof(path), "%s/" SERIES_DIR "/series", root);
+	snprintf(path, sizeof(path), "%s/%s/series", root, series_dir);
 	series = tu_slurp(path);
 	if (!series)
 		return NULL;
@@ -150,10 +157,18 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 			line++;
 		if (!*line || *line == '#')
 			continue;
-		snprintf(path, sizeof(path), "%s/" SERIES_DIR "/%s", root, line);
+		snprintf(path, sizeof(path), "%s/%s/%s", root, series_dir, line);
 		char *patch = tu_slurp(path);
-		if (!patch)
-			continue;
+		if (!patch) {
+			/* A series naming a missing patch is broken: no text. */
+			fprintf(stderr, "test_abi_drift: %s/series: %s: cannot read it\n",
+				series_dir, line);
+			free(series);
+			for (size_t i = 0; i < added.n; i++)
+				free(added.v[i]);
+			free(added.v);
+			return NULL;
+		}
 		(*nr_patches)++;
 		int wanted = 0;
 		/* Lines a patch adds right after removing one replace it
@@ -717,12 +732,9 @@ static int setup(void **state)
 	struct fixture *fx = calloc(1, sizeof(*fx));
 	char path[8192];
 
-	if (!fx || find_root(fx->root, sizeof(fx->root))) {
-		fprintf(stderr, "test_abi_drift: " SERIES_DIR "/series not found "
-			"(run from the repository or set IPIBENCH_ROOT)\n");
-		free(fx);
+	if (!fx)
 		return -1;
-	}
+	snprintf(fx->root, sizeof(fx->root), "%s", repo_root);
 	fx->public_text = public_text_from_series(fx->root, &fx->nr_patches);
 	snprintf(path, sizeof(path), "%s/probes/include/ipibench/abi.h",
 		 fx->root);
@@ -933,6 +945,32 @@ int main(void)
 		cmocka_unit_test(test_parser_matches_compiler),
 		cmocka_unit_test(test_detects_drift),
 	};
+	char pattern[8192], name[300];
+	int failed = 0, has_default = 0;
+	glob_t g;
 
-	return cmocka_run_group_tests_name("abi_drift", tests, setup, teardown);
+	if (find_root(repo_root, sizeof(repo_root))) {
+		fprintf(stderr, "test_abi_drift: " DEFAULT_SERIES "/series not found "
+			"(run from the repository or set IPIBENCH_ROOT)\n");
+		return 1;
+	}
+	snprintf(pattern, sizeof(pattern), "%s/hv-patch/*/series", repo_root);
+	if (glob(pattern, 0, NULL, &g)) {
+		fprintf(stderr, "test_abi_drift: no %s\n", pattern);
+		return 1;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		/* ROOT/hv-patch/X/series -> hv-patch/X */
+		const char *rel = g.gl_pathv[i] + strlen(repo_root) + 1;
+
+		snprintf(series_dir, sizeof(series_dir), "%.*s",
+			 (int)(strlen(rel) - strlen("/series")), rel);
+		has_default |= !strcmp(series_dir, DEFAULT_SERIES);
+		snprintf(name, sizeof(name), "abi_drift: %s", series_dir);
+		printf("test_abi_drift: the series in %s\n", series_dir);
+		fflush(stdout);
+		failed += cmocka_run_group_tests_name(name, tests, setup, teardown);
+	}
+	globfree(&g);
+	return failed || !has_default;
 }

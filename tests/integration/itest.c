@@ -16,17 +16,41 @@ const char *itest_ipibench(void)
 	return e && *e ? e : "build/bin/ipibench";
 }
 
+const char *itest_xen(void)
+{
+	const char *e = getenv("ITEST_XEN");
+	return e && *e ? e : NULL;
+}
+
+/* argv for ipibench ARGS, with --xen ITEST_XEN after `run` or `boot`. */
+static void make_argv(const char **argv, size_t max, const char *const *args)
+{
+	size_t n = 0;
+	int add = itest_xen() && args[0] &&
+		  (!strcmp(args[0], "run") || !strcmp(args[0], "boot"));
+
+	for (const char *const *a = args; add && *a; a++)
+		if (!strcmp(*a, "--xen") || !strcmp(*a, "--resume"))
+			add = 0;
+	argv[n++] = itest_ipibench();
+	for (; *args && n < max - 3; args++) {
+		argv[n++] = *args;
+		if (add && n == 2) {
+			argv[n++] = "--xen";
+			argv[n++] = itest_xen();
+		}
+	}
+	argv[n] = NULL;
+}
+
 void itest_run(struct cmd_out *out, const char *const *args)
 {
 	const char *argv[64];
-	int pfd[2], n = 0, st;
+	int pfd[2], st;
 	size_t len = 0, cap = 1 << 16;
 	pid_t parent = getpid(), pid;
 
-	argv[n++] = itest_ipibench();
-	for (; *args && n < 63; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
+	make_argv(argv, 64, args);
 	out->text = calloc(1, cap);
 	if (pipe(pfd))
 		abort();
@@ -62,13 +86,9 @@ void itest_run(struct cmd_out *out, const char *const *args)
 int itest_spawn(const char *const *args, const char *log)
 {
 	const char *argv[64];
-	int n = 0;
 	pid_t parent = getpid(), pid;
 
-	argv[n++] = itest_ipibench();
-	for (; *args && n < 63; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
+	make_argv(argv, 64, args);
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);

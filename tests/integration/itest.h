@@ -26,6 +26,13 @@ int itest_spawn(const char *const *args, const char *log);
 int itest_qemu_alive(int pid);
 /* The ipibench binary the tests run. */
 const char *itest_ipibench(void);
+/*
+ * The hypervisor the tests boot: $ITEST_XEN (a build as `--xen` takes it,
+ * e.g. build/xen-src-4.20.4/xen), or NULL for the default, build/xen/xen.
+ * itest_run and itest_spawn pass it as `--xen` to `run` and `boot` (unless
+ * the test names a build itself, or resumes a run).
+ */
+const char *itest_xen(void);
 
 /* A result set's lookups (NULL when absent). */
 json_t *itest_run_of(json_t *results, const char *mode);

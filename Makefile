@@ -51,6 +51,7 @@ help:
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
 	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
 	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology (CI runs it)"
+	@echo "make test-versions  the series on Xen 4.20 and staging from ../shared: test_hv on each, a [matrix] xen run (CI)"
 	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
 	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
@@ -240,6 +241,8 @@ test:
 	$(call tally_stages,$(UNIT_RUNS) $(ITEST_RUNS))
 test-slow:
 	$(call tally_stages,$(SLOW_RUNS))
+# make test-versions: the series on 4.20 and staging (CI, after test-slow).
+include mk/versions.mk
 
 # The run, then its report (tables, the seed comparison, plots); a run with
 # failed parts still gets its report, and make still fails.  A stopped bench

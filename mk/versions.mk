@@ -1,0 +1,48 @@
+# make test-versions (.ci/run, after make test-slow): the series on the
+# other Xen versions, from the release trees CI has in ../shared:
+#  - versions/NAME for each NAME in TV_NAMES: unpack the one tarball of
+#    $(TV_SHARED)/xen-NAME/ into build/upstream/, `make hv XEN_SRC=` it
+#    (hv-patch/X/ by the tree's version), then tests/integration/test_hv on
+#    that build (ITEST_XEN) through the tally, so its counts show;
+#  - versions/matrix: one short workload on `[matrix] xen = 4.17,
+#    src-4.20.4` and its report's "Between builds" (mk/test-matrix-xen.sh).
+# A missing or second tarball, a tree whose series does not apply or
+# build, fails that run (the tally counts one failure per run that did not
+# get to its tests), loudly, naming what is missing.
+TV_SHARED ?= ../shared
+TV_NAMES := 4.20 staging
+TV_DIR := $(BUILD)/upstream
+TV_TEST_HV := $(BUILD)/asan/tests/integration/test_hv
+TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix)
+.PHONY: test-versions $(TV_RUNS) $(addprefix tv-hv/,$(TV_NAMES))
+
+# tv-hv/NAME: the tree unpacked (once per tarball) and built; its build
+# folder in $(TV_DIR)/NAME.build.
+$(addprefix tv-hv/,$(TV_NAMES)): tv-hv/%: deps
+	@set -e; tb=$$(ls $(TV_SHARED)/xen-$*/*.tar.xz 2>/dev/null || true); \
+	if [ -z "$$tb" ] || [ $$(echo "$$tb" | wc -l) -ne 1 ]; then \
+		echo "test-versions: FAILED: no single tarball in $(TV_SHARED)/xen-$*/ (found: $${tb:-none})" >&2; \
+		exit 1; \
+	fi; \
+	top=$$(tar tJf "$$tb" | head -1 | cut -d/ -f1); \
+	mkdir -p $(TV_DIR); \
+	if [ ! -f "$(TV_DIR)/$$top.unpacked" ] || [ "$$tb" -nt "$(TV_DIR)/$$top.unpacked" ]; then \
+		echo "test-versions: unpacking $$tb into $(TV_DIR)/$$top"; \
+		rm -rf "$(TV_DIR)/$$top"; \
+		tar xJf "$$tb" -C $(TV_DIR); \
+		: >"$(TV_DIR)/$$top.unpacked"; \
+	fi; \
+	$(MAKE) --no-print-directory hv XEN_SRC=$(TV_DIR)/$$top; \
+	bash mk/hv.sh --dir $(BUILD) --src $(TV_DIR)/$$top >$(TV_DIR)/$*.build
+
+$(addprefix versions/,$(TV_NAMES)): versions/%: tv-hv/% $(TV_TEST_HV) dom0 build $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
+		env ITEST_XEN=$$(cat $(TV_DIR)/$*.build)/xen ./$(TV_TEST_HV)
+
+versions/matrix: tv-hv/4.20 hv dom0 build $(TALLY)
+	@$(TALLY) cmd $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
+		bash mk/test-matrix-xen.sh tests/integration/data/versions-matrix.ini \
+		$(BUILD)/itest/versions-matrix
+
+test-versions:
+	$(call tally_stages,$(TV_RUNS))

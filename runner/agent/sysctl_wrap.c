@@ -26,13 +26,17 @@ _Static_assert(offsetof(struct xen_sysctl, cmd) == 0 &&
  * The sysctls retried with another version: those whose layout is byte
  * for byte the same in Xen 4.17.5, 4.20.4 and staging (c447b7308b) --
  * struct xen_sysctl_readconsole, _tbuf_op and _physinfo, compared when
- * this list was written, and the 128-byte union they sit in -- and the
- * patch's own, one ABI for every series (probes/include/ipibench/abi.h).
- * Add one only after comparing its struct in every supported tree.
+ * this list was written, _debug_keys (the 'V' dump irq_delivery reads the
+ * IRTE from) and _cpu_hotplug (xc_cpu_offline/online: same two words and
+ * op numbers), compared when staging was first booted with the series,
+ * and the 128-byte union they sit in -- and the patch's own, one ABI for
+ * every series (probes/include/ipibench/abi.h).  These are all the
+ * sysctls the agent makes.  Add one only after comparing its struct in
+ * every supported tree.
  */
 static const uint32_t same_layout[] = {
 	XEN_SYSCTL_readconsole, XEN_SYSCTL_tbuf_op, XEN_SYSCTL_physinfo,
-	XEN_SYSCTL_ipibench,
+	XEN_SYSCTL_debug_keys, XEN_SYSCTL_cpu_hotplug, XEN_SYSCTL_ipibench,
 };
 
 static struct sysctl_iface iface = {

@@ -5,9 +5,10 @@
  * This header mirrors the patched public headers (xen/include/public/trace.h
  * and xen/include/public/sysctl.h) with the same names and layouts, but
  * needs nothing beyond <stdint.h>: guest handles are plain 64-bit fields
- * holding a user pointer.  probes/tests/test_abi_drift.c extracts the public
- * header text from the patch files listed in hv-patch/series and fails when
- * a #define value or a struct layout differs between the two.
+ * holding a user pointer.  It is one interface for every series (Xen 4.17,
+ * 4.20, staging): probes/tests/test_abi_drift.c extracts the public header
+ * text from the patch files listed in each hv-patch/X/series and fails when
+ * a #define value or a struct layout differs from this header.
  */
 #ifndef IPIBENCH_ABI_H
 #define IPIBENCH_ABI_H
@@ -54,6 +55,7 @@ struct ipibench_trc_mask_to_apicid {
 	uint32_t dest;          /* resulting destination */
 	uint32_t logical;       /* 1 if logical destination mode */
 };
+/* Not recorded on staging (no vector_allocation_cpumask hook since 4.22). */
 struct ipibench_trc_vector_alloc_mask {
 	uint32_t cpu;
 	uint32_t weight;        /* CPUs in the returned mask */
@@ -162,8 +164,8 @@ struct xen_sysctl_ipibench_info {
 	uint32_t tsc_khz;
 	uint32_t vector;
 	uint32_t x2apic;
-	uint32_t int_dest_mode;
-	uint32_t int_delivery_mode;
+	uint32_t int_dest_mode;     /* 0 physical, 1 logical (0 on 4.21+) */
+	uint32_t int_delivery_mode; /* 0 fixed, 1 lowest (0 on 4.21+) */
 	uint32_t max_iterations;
 	uint32_t max_samples;       /* samples a fetch may return */
 	uint32_t idle_timeout_ms;   /* a run idle this long is abandoned */

@@ -19,6 +19,7 @@
 #include "runner/backends/reboot.h"
 #include "runner/config.h"
 #include "safeio/safeio.h"
+#include "tests/unit/unit.h"
 
 static const char good[] =
 	"; a smoke config\n"
@@ -182,34 +183,24 @@ static const struct {
 	{ "xen-src-4.20.4", "XEN_VERSION=4.20.4 XEN_SOURCE=tree:4.20.4 SERIES=4.20 SERIES_HASH=0\n" },
 };
 
-static void put_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_non_null(f = fopen(path, "w"));
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* Every shipped config is valid: configs/ and the integration tests' data. */
 static void test_shipped_configs(void **s)
 {
 	const char *pats[] = { "configs/*.ini", "tests/integration/data/*.ini", NULL };
 	struct config c;
-	char err[256] = "", top[] = "/tmp/ipibench-builds-XXXXXX", d[600];
+	char err[256] = "", d[600], f[700];
 	size_t n = 0;
 
 	(void)s;
-	assert_non_null(mkdtemp(top));
 	for (size_t i = 0; i < sizeof(shipped_builds) / sizeof(shipped_builds[0]); i++) {
-		snprintf(d, sizeof(d), "%s/%s", top, shipped_builds[i].dir);
+		snprintf(d, sizeof(d), "%s/%s", tu_dir, shipped_builds[i].dir);
 		assert_int_equal(mkdir(d, 0755), 0);
-		put_file(d, "xen", "");
-		put_file(d, "build-info", shipped_builds[i].info);
+		snprintf(f, sizeof(f), "%s/xen", d);
+		assert_int_equal(tu_write(f, ""), 0);
+		snprintf(f, sizeof(f), "%s/build-info", d);
+		assert_int_equal(tu_write(f, shipped_builds[i].info), 0);
 	}
-	setenv("IPIBENCH_BUILD", top, 1);
+	setenv("IPIBENCH_BUILD", tu_dir, 1);
 	for (const char **p = pats; *p; p++) {
 		glob_t g;
 
@@ -223,17 +214,6 @@ static void test_shipped_configs(void **s)
 		globfree(&g);
 	}
 	unsetenv("IPIBENCH_BUILD");
-	for (size_t i = 0; i < sizeof(shipped_builds) / sizeof(shipped_builds[0]); i++) {
-		const char *f[] = { "xen", "build-info" };
-
-		for (size_t k = 0; k < 2; k++) {
-			snprintf(d, sizeof(d), "%s/%s/%s", top, shipped_builds[i].dir, f[k]);
-			unlink(d);
-		}
-		snprintf(d, sizeof(d), "%s/%s", top, shipped_builds[i].dir);
-		rmdir(d);
-	}
-	assert_int_equal(rmdir(top), 0);
 	assert_true(n >= 5);
 	/* The names they use, exactly. */
 	assert_int_equal(config_load("configs/seed-96cpu.ini", &c, err, sizeof(err)), 0);
@@ -746,7 +726,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_cpu_lists),
 		cmocka_unit_test(test_sweep),
-		cmocka_unit_test(test_shipped_configs),
+		cmocka_unit_test_setup_teardown(test_shipped_configs, tu_setup, tu_teardown),
 		cmocka_unit_test(test_integer_ranges),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_long_lines),

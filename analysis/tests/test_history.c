@@ -137,15 +137,34 @@ static void fail_on_regression_exit_codes(void **state)
 	assert_int_equal(run_quiet(cmd_history, a5), 0);
 }
 
-/* DIR/NAME/results.json: boots/ (3 boots per mode) with commit and date
- * changed and every mixed loop scaled. */
-static void boots_set(const char *dir, const char *name, const char *commit,
-		      const char *created, double mixed_scale)
+/* boots/results.json (3 boots per mode) as of COMMIT and CREATED. */
+static json_t *boots_as_of(const char *commit, const char *created)
 {
 	json_t *r = json_load_file(DATA "/boots/results.json", 0, NULL);
 	assert_non_null(r);
 	json_object_set_new(json_object_get(r, "tool"), "commit", json_string(commit));
 	json_object_set_new(r, "created", json_string(created));
+	return r;
+}
+
+/* R written as DIR/NAME/results.json, and released. */
+static void put_set(const char *dir, const char *name, json_t *r)
+{
+	char *sub = path2(dir, name);
+	mkdir(sub, 0755);
+	char *p = path2(sub, "results.json");
+	assert_int_equal(json_dump_file(r, p, 0), 0);
+	json_decref(r);
+	free(p);
+	free(sub);
+}
+
+/* DIR/NAME/results.json: boots/ (3 boots per mode) with commit and date
+ * changed and every mixed loop scaled. */
+static void boots_set(const char *dir, const char *name, const char *commit,
+		      const char *created, double mixed_scale)
+{
+	json_t *r = boots_as_of(commit, created);
 	size_t i, k, l;
 	json_t *run, *w, *loop;
 	json_array_foreach(json_object_get(r, "runs"), i, run) {
@@ -158,13 +177,7 @@ static void boots_set(const char *dir, const char *name, const char *commit,
 					(json_int_t)((double)ns * mixed_scale)));
 			}
 	}
-	char *sub = path2(dir, name);
-	mkdir(sub, 0755);
-	char *p = path2(sub, "results.json");
-	assert_int_equal(json_dump_file(r, p, 0), 0);
-	json_decref(r);
-	free(p);
-	free(sub);
+	put_set(dir, name, r);
 }
 
 /* With repetitions >= 2 the boot is the unit: a 30% slowdown is flagged,
@@ -205,10 +218,7 @@ static void boots_are_the_unit_with_repetitions(void **state)
 static void insn_set(const char *dir, const char *name, const char *commit,
 		     const char *created, double send)
 {
-	json_t *r = json_load_file(DATA "/boots/results.json", 0, NULL);
-	assert_non_null(r);
-	json_object_set_new(json_object_get(r, "tool"), "commit", json_string(commit));
-	json_object_set_new(r, "created", json_string(created));
+	json_t *r = boots_as_of(commit, created);
 	size_t i, k;
 	json_t *run, *w;
 	json_array_foreach(json_object_get(r, "runs"), i, run) {
@@ -220,13 +230,7 @@ static void insn_set(const char *dir, const char *name, const char *commit,
 				2000.0 + 100.0 * (double)i, "handlers", 700, "handler_insns_mean", 117.0,
 				"handler_insns_max", 117, "icr_writes", 100, "icr_writes_hv", 100));
 	}
-	char *sub = path2(dir, name);
-	mkdir(sub, 0755);
-	char *p = path2(sub, "results.json");
-	assert_int_equal(json_dump_file(r, p, 0), 0);
-	json_decref(r);
-	free(p);
-	free(sub);
+	put_set(dir, name, r);
 }
 
 /* The instruction-count rule: extra work in mixed mode's send loop (+2%,

@@ -11,7 +11,8 @@
  * Lake by its author's recollection (2 x 24 cores x 2 threads is the
  * likely layout); the committed figures come from a 2-socket AMD EPYC 9754
  * (Bergamo, 128 cores, SMT 2).  Core counts that are not powers of two
- * leave holes in every socket's ID range.
+ * leave holes in every socket's ID range; on AMD parts with CCDs of 6 of
+ * their 8 cores (EPYC 7443) every CCD, and so every cluster, has holes.
  */
 const struct topo_profile topo_profiles[] = {
 	{ "ice-lake-96", { 2, 1, 24, 2 }, 96,
@@ -22,6 +23,8 @@ const struct topo_profile topo_profiles[] = {
 	  "2 x AMD EPYC 9654 (Genoa), 96 cores x 2 threads; IDs 0-191, 256-447" },
 	{ "skylake-sp-48", { 2, 1, 12, 2 }, 48,
 	  "2 x Intel Xeon Gold 6136 (Skylake-SP), 12 cores x 2 threads; IDs 0-23, 32-55: 4 clusters where a dense 48 has 3" },
+	{ "epyc-7443-96", { 2, 4, 6, 2 }, 96,
+	  "2 x AMD EPYC 7443 (Milan), 4 CCDs x 6 cores x 2 threads; IDs 0-11, 16-27, ... 112-123: 8 clusters of 12 where a dense 96 has 6" },
 	{ "test-holes-14", { 1, 3, 5, 1 }, 14,
 	  "tests: 3 dies x 5 cores, 14 of 15 CPUs present (1 hotplug); IDs 0-4, 8-12, 16-19: 2 clusters where a dense 14 has 1" },
 	{ NULL, { 0, 0, 0, 0 }, 0, NULL },

@@ -163,8 +163,15 @@ static void test_sweep(void **s)
 
 	(void)s;
 	assert_int_equal(config_load("configs/sweep.ini", &c, err, sizeof(err)), 0);
-	assert_int_equal(c.matrix.ncpus, 5);
-	assert_int_equal(c.matrix.cpus[4], 96);
+	assert_int_equal(c.matrix.ncpus, 7);
+	assert_int_equal(c.matrix.cpus[6], 512);
+	assert_int_equal(c.host.maxcpus - c.host.cpus, 16);
+	config_free(&c);
+	/* A sweep on a profile: the present CPUs change, the slots do not. */
+	assert_int_equal(config_load("configs/sweep-epyc7443.ini", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.matrix.ncpus, 4);
+	assert_int_equal(c.matrix.cpus[0], 12);
+	assert_int_equal(c.host.maxcpus, 96);
 	config_free(&c);
 	expect_error("[host]\n[matrix]\nmodes=mixed\ncpus = 8, 8\n", "x.ini:4: cpus: 8 is listed twice");
 	expect_error("[host]\n[matrix]\nmodes=mixed\ncpus = 8, x\n", "x.ini:4: cpus = 'x'");

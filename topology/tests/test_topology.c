@@ -130,6 +130,35 @@ static void test_skylake_48_holes(void **s)
 	assert_int_equal(allbut("physical", 0, false), 47);
 }
 
+/* Milan with 6 of a CCD's 8 cores: every cluster is one CCD with 4 holes. */
+static void test_epyc_7443_ccd_holes(void **s)
+{
+	const struct topo_profile *p = topo_profile_find("epyc-7443-96");
+	struct layout_summary sum;
+
+	(void)s;
+	assert_non_null(p);
+	assert_int_equal(layout_from_topo(&L, &p->topo, p->cpus, err, sizeof(err)), 0);
+	assert_int_equal(L.apic_id[11], 11);
+	assert_int_equal(L.apic_id[12], 16);    /* CCD 1 */
+	assert_int_equal(L.apic_id[48], 64);    /* socket 1 */
+	assert_int_equal(L.apic_id[95], 123);
+	layout_summarize(&L, &sum);
+	assert_int_equal(sum.clusters, 8);
+	assert_int_equal(sum.per_cluster_min, 12);
+	assert_int_equal(sum.per_cluster_max, 12);
+	assert_int_equal(sum.holes, 28);
+	assert_int_equal(allbut("physical", 0, false), 95);
+	assert_int_equal(allbut("cluster", 0, false), 8);
+	assert_int_equal(allbut("mixed", 50, false), 8);
+	/* Half of it present (the sweep's 48 CPUs): socket 0 only, 4 clusters. */
+	assert_int_equal(layout_from_topo(&L, &p->topo, 48, err, sizeof(err)), 0);
+	assert_int_equal(allbut("cluster", 0, false), 4);
+	/* A dense 96 needs 6. */
+	assert_int_equal(layout_dense(&L, 96, 96, err, sizeof(err)), 0);
+	assert_int_equal(allbut("cluster", 0, false), 6);
+}
+
 /* Dies, a hotplug slot and the test profile the integration test boots. */
 static void test_holes_with_hotplug(void **s)
 {
@@ -349,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_ice_lake_96),
 		cmocka_unit_test(test_skylake_48_holes),
+		cmocka_unit_test(test_epyc_7443_ccd_holes),
 		cmocka_unit_test(test_holes_with_hotplug),
 		cmocka_unit_test(test_three_threads),
 		cmocka_unit_test(test_epyc_512),

@@ -22,6 +22,7 @@
 /* The options that set one of the qemu backend's [host] keys, by its rules. */
 static const struct { const char *opt, *key; } keyed[] = {
 	{ "mem", "memory" }, { "disk-mb", "disk_mb" }, { "cmdline", "cmdline" }, { "tcg", "tcg" },
+	{ "dom0-cmdline", "dom0_cmdline" },
 };
 
 static void usage(FILE *f, const struct opts_cmd *cmd)
@@ -239,6 +240,7 @@ int cmd_boot(int argc, char **argv)
 			    "([host] insn_counts; printed per workload, and in agent.json)"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no progress lines"),
 		OPT_QEMU_KEY("cmdline", q),
+		OPT_QEMU_KEY("dom0-cmdline", q),
 		OPT_QEMU_KEY("mem", q),
 		OPT_QEMU_KEY("disk-mb", q),
 		OPT_QEMU_KEY("tcg", q),

@@ -17,6 +17,7 @@ struct qemu_settings {
 	unsigned int disk_mb;    /* [host] disk_mb: > 0 attaches a scratch virtio disk */
 	char tcg[8];             /* [host] tcg: TCG threading, multi | single */
 	char cmdline[512];       /* [host] cmdline: appended to Xen's command line */
+	char dom0_cmdline[256];  /* [host] dom0_cmdline: dom0 kernel's command line */
 	int test_device;         /* [host] test_device: attach QEMU_TEST_DEVICE */
 	int insn_counts;         /* [host] insn_counts: load tcgplug's libipicount.so */
 	/*

@@ -132,6 +132,42 @@ static void test_command_line(void **s)
 	assert_int_equal(build("single,foo=1", argv, bufs, &r), -1);
 }
 
+/* dom0's kernel command line: quiet by default, [host] dom0_cmdline
+ * replaces it, and a comma (QEMU's -initrd separator) is refused. */
+static void test_dom0_cmdline(void **s)
+{
+	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
+	static struct qemu_settings q;
+	char *argv[QEMU_MAX_ARGS];
+	struct host_opts o;
+	struct host_result r;
+	const char *initrd;
+	int n, k;
+
+	(void)s;
+	qemu_opts(&o, &q, 4, 4, "mixed");
+	memset(&r, 0, sizeof(r));
+	n = qemu_build_argv(&o, argv, bufs, &r);
+	assert_true(n > 0);
+	initrd = arg_after(argv, n, "-initrd", &k);
+	assert_int_equal(k, 1);
+	assert_non_null(strstr(initrd, " console=hvc0 quiet,"));
+
+	snprintf(q.dom0_cmdline, sizeof(q.dom0_cmdline), "console=hvc0 initcall_debug");
+	n = qemu_build_argv(&o, argv, bufs, &r);
+	assert_true(n > 0);
+	initrd = arg_after(argv, n, "-initrd", &k);
+	assert_non_null(strstr(initrd, " console=hvc0 initcall_debug,"));
+	assert_null(strstr(initrd, "quiet"));
+	/* It is dom0's, not Xen's. */
+	assert_null(strstr(r.xen_cmdline, "initcall_debug"));
+
+	snprintf(q.dom0_cmdline, sizeof(q.dom0_cmdline), "console=hvc0,ttyS0");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(qemu_build_argv(&o, argv, bufs, &r), -1);
+	assert_non_null(strstr(r.error, "dom0_cmdline = 'console=hvc0,ttyS0': no commas"));
+}
+
 /* A topology goes to -smp with its levels, maxcpus their product. */
 static void test_topology_smp(void **s)
 {
@@ -174,6 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_key),
 		cmocka_unit_test(test_command_line),
+		cmocka_unit_test(test_dom0_cmdline),
 		cmocka_unit_test(test_topology_smp),
 		cmocka_unit_test(test_timeouts),
 	};

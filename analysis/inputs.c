@@ -364,6 +364,15 @@ int results_validate(const char *file, json_t *root, char *err)
 		    jv_int(&v, host, "maxcpus", "$.host", 0, 1, JV_MAX_CPUS, &maxcpus, &have) ||
 		    jv_int(&v, host, "tsc_khz", "$.host", 0, 0, 100000000, &n, NULL))
 			return -1;
+		/* The layout the host was given: the series of a sweep. */
+		const char *topo;
+		struct topo t;
+		char msg[200];
+		if (jv_str(&v, host, "profile", "$.host", JV_NAME | JV_NULL, &s) ||
+		    jv_str(&v, host, "topology", "$.host", JV_NULL, &topo))
+			return -1;
+		if (topo && topo_parse(topo, &t, msg, sizeof(msg)))
+			return jv_fail(&v, "$.host.topology", "%s", msg);
 		json_t *e = json_object_get(host, "emulated");
 		if (e && !json_is_boolean(e))
 			return jv_fail(&v, "$.host.emulated", "must be true or false, not %s",
@@ -421,17 +430,26 @@ struct group *dataset_find(struct dataset *d, size_t set, const char *host,
 	return dataset_find_build(d, set, host, NULL, cpus, workload, mode);
 }
 
+/* Runs of one host name given different topologies are never pooled
+ * either: a group is also keyed by its topology (resultset.topo). */
 static struct group *group_get(struct dataset *d, size_t set,
 			       const struct resultset *rs, const char *workload,
 			       const char *type, const char *mode)
 {
-	struct group *g = dataset_find_build(d, set, rs->host_name, rs->xen_build, rs->cpus,
-					     workload, mode);
-	if (g)
-		return g;
-	for (size_t i = 0; i < d->ngroups; i++)
+	for (size_t i = 0; i < d->ngroups; i++) {
+		struct group *g = &d->groups[i];
+		if (g->set == set && g->cpus == rs->cpus && !strcmp(g->host, rs->host_name) &&
+		    !strcmp(g->build, rs->xen_build) && !strcmp(g->topo, rs->topo) &&
+		    !strcmp(g->workload, workload) && !strcmp(g->mode, mode))
+			return g;
+	}
+	for (size_t i = 0; i < d->ngroups; i++) {
 		if (strcmp(d->groups[i].build, rs->xen_build))
 			d->several_builds = true;
+		if (!strcmp(d->groups[i].host, rs->host_name) && strcmp(d->groups[i].topo, rs->topo))
+			d->several_topos = true;
+	}
+	struct group *g;
 	d->groups = xrealloc(d->groups, (d->ngroups + 1) * sizeof(*d->groups));
 	g = &d->groups[d->ngroups++];
 	memset(g, 0, sizeof(*g));
@@ -442,6 +460,7 @@ static struct group *group_get(struct dataset *d, size_t set,
 	g->type = xstrdup(type);
 	g->mode = xstrdup(mode);
 	g->build = xstrdup(rs->xen_build);
+	g->topo = xstrdup(rs->topo);
 	g->emulated = rs->emulated;
 	return g;
 }
@@ -720,6 +739,9 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 	rs->cpus = jnum(host, "cpus", &v) ? (long)v : 0;
 	rs->maxcpus = jnum(host, "maxcpus", &v) ? (long)v : rs->cpus;
 	rs->emulated = json_is_true(json_object_get(host, "emulated"));
+	/* validated above: a profile name, a topology topo_parse() reads, or none */
+	rs->topo = xstrdup(jstr(host, "profile", jstr(host, "topology",
+						     rs->emulated ? "dense" : "native")));
 	double tsc_khz = 0;
 	jnum(host, "tsc_khz", &tsc_khz);
 	size_t group_set = d->separate_sets ? set_idx : 0;
@@ -1174,6 +1196,7 @@ void dataset_free(struct dataset *d)
 		free(r->config_file);
 		free(r->topology);
 		free(r->layout);
+		free(r->topo);
 	}
 	free(d->sets);
 	for (size_t i = 0; i < d->ngroups; i++) {
@@ -1183,6 +1206,7 @@ void dataset_free(struct dataset *d)
 		free(g->type);
 		free(g->mode);
 		free(g->build);
+		free(g->topo);
 		free(g->genapic);
 		free(g->path);
 		free(g->ns);

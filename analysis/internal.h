@@ -112,6 +112,10 @@ struct resultset {
 	size_t runs_ok, runs_failed;
 	/* The layout of its first checked run (topology/check.h), NULL: none. */
 	char *topology, *layout;
+	/* The topology it was given, a name for it: host.profile, else
+	 * host.topology, else "dense" (emulated: QEMU's dense IDs) or
+	 * "native" (a real machine's own IDs). */
+	char *topo;
 };
 
 /* ICR writes per call the layout implies against those measured, for
@@ -150,6 +154,7 @@ struct group {
 	size_t set;		/* history: result set index; report: 0 */
 	char *host, *workload, *type, *mode;
 	char *build;		/* resultset.xen_build */
+	char *topo;		/* resultset.topo: part of the key, like build */
 	long cpus;
 	bool emulated;
 	char *genapic;		/* first reported; genapic_mixed if they differ */
@@ -218,6 +223,7 @@ struct dataset {
 	size_t nperf;
 	bool separate_sets;	/* history: do not pool across result sets */
 	bool several_builds;	/* the groups are of more than one build */
+	bool several_topos;	/* a host name comes with more than one topology */
 };
 
 enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };

@@ -91,6 +91,8 @@ static int cmp_groups(const void *a, const void *b)
 	int c;
 	if ((c = strcmp(x->host, y->host)))
 		return c;
+	if ((c = strcmp(x->topo, y->topo)))
+		return c;
 	if ((c = strcmp(x->workload, y->workload)))
 		return c;
 	if (x->cpus != y->cpus)
@@ -446,22 +448,55 @@ static void section_charts(const struct report *r, struct sbuf *md)
 	}
 }
 
+/* One row per CPU count; per series the ICR writes per operation measured
+ * / what the layout implies, and the time per operation; then each
+ * non-baseline series against its topology's baseline mode. */
 static void sweep_table(const struct report *r, const struct rsweep *s, struct sbuf *md)
 {
-	char b[48];
+	char b[48], b2[48];
+	sb_puts(md, "| CPUs |");
+	for (size_t i = 0; i < s->nseries; i++) {
+		char *ml = md_text(s->series[i].label);
+		sb_printf(md, " %s: ICR writes (measured / layout) | %s: ns per op |", ml, ml);
+		free(ml);
+	}
+	for (size_t i = 0; i < s->nseries; i++)
+		if (strcmp(s->series[i].mode, r->baseline)) {
+			char *ml = md_text(s->series[i].label), *mb = md_text(r->baseline);
+			sb_printf(md, " %s / %s |", ml, mb);
+			free(ml), free(mb);
+		}
+	sb_puts(md, "\n|---:|");
+	for (size_t i = 0; i < s->nseries; i++)
+		sb_puts(md, "---:|---:|");
+	for (size_t i = 0; i < s->nseries; i++)
+		if (strcmp(s->series[i].mode, r->baseline))
+			sb_puts(md, "---:|");
+	sb_puts(md, "\n");
 	for (size_t k = 0; k < s->npts; k++) {
 		const struct rsweep_pt *p = &s->pts[k];
 		sb_printf(md, "| %ld |", p->cpus);
-		for (size_t m = 0; m < s->nm; m++)
-			sb_printf(md, " %s |", fnum(b, p->g[m] && p->g[m]->n ? p->g[m]->sum.median : NAN));
-		for (size_t m = 0; m < s->nm; m++) {
-			if (!strcmp(s->modes[m], r->baseline))
+		for (size_t i = 0; i < s->nseries; i++) {
+			const struct rsweep_val *v = &p->v[i];
+			if (!v->g) {
+				sb_puts(md, " - | - |");
 				continue;
-			if (p->g[m] && p->base && p->g[m]->n && p->base->n)
-				sb_printf(md, " %.3f |", p->g[m]->sum.median / p->base->sum.median);
+			}
+			if (isnan(v->icr_layout))
+				sb_printf(md, " %s / - |", fnum(b, v->icr));
 			else
-				sb_puts(md, " - |");
+				sb_printf(md, " %s / %.0f%s |", fnum(b, v->icr), v->icr_layout,
+					  v->layout_varies ? " (varies)" : "");
+			sb_printf(md, " %s%s |", fnum(b2, v->ns),
+				  s->loop && s->percall && !isnan(v->ns) ? (v->loop ? " (loops)" : " (median)") : "");
 		}
+		for (size_t i = 0; i < s->nseries; i++)
+			if (strcmp(s->series[i].mode, r->baseline)) {
+				if (isnan(p->v[i].ratio))
+					sb_puts(md, " - |");
+				else
+					sb_printf(md, " %.3f |", p->v[i].ratio);
+			}
 		sb_puts(md, "\n");
 	}
 }
@@ -470,20 +505,24 @@ static void section_sweeps(const struct report *r, struct sbuf *md)
 {
 	for (size_t i = 0; i < r->nsweeps; i++) {
 		const struct rsweep *s = &r->sweeps[i];
-		sb_printf(md, "\n## Latency against CPU count: `%s` on %s\n\nMedian per-call latency "
-			      "(ns per operation; descriptive, bars in the plot: IQR):\n\n| CPUs |",
-			  s->g0->workload, s->g0->host);
-		for (size_t m = 0; m < s->nm; m++)
-			sb_printf(md, " %s |", s->modes[m]);
-		for (size_t m = 0; m < s->nm; m++)
-			if (strcmp(s->modes[m], r->baseline))
-				sb_printf(md, " %s / %s |", s->modes[m], r->baseline);
-		sb_puts(md, "\n|---:|");
-		for (size_t m = 0; m < 2 * s->nm; m++)
-			sb_puts(md, m < s->nm || strcmp(s->modes[m - s->nm], r->baseline) ? "---:|" : "");
-		sb_puts(md, "\n");
+		char *mw = md_text(s->g0->workload), *mt = md_text(s->g0->type);
+		sb_printf(md, "\n## Against CPU count: `%s` (%s)%s\n\n"
+			      "One series per mode and topology (the profile, else the topology "
+			      "given, else QEMU's dense IDs; a host named when two share one). "
+			      "ICR writes per operation: measured (`icr_writes / operations` over "
+			      "the ok runs) / what the x2APIC layout implies for the mode's send "
+			      "routine. Time: ns per operation, %s (descriptive%s); ratios: a "
+			      "mode's time over %s's on the same topology%s.\n\n",
+			  mw, mt, s->g0->emulated ? ", emulated (QEMU TCG): compare ratios, not times" : "",
+			  sweep_time_text(s),
+			  s->percall ? "; bars in the plot: IQR of the calls" : "", r->baseline,
+			  s->loop && s->percall ? " when both are timed alike" : "");
+		free(mw), free(mt);
 		sweep_table(r, s, md);
-		md_plot(md, s->plot, "latency against CPU count");
+		if (s->plot)
+			md_plot(md, s->plot, "time per operation against CPU count");
+		if (s->plot_icr)
+			md_plot(md, s->plot_icr, "ICR writes per operation against CPU count");
 	}
 }
 
@@ -857,20 +896,54 @@ static json_t *json_block(const struct report *r, size_t i)
 	return jb;
 }
 
+/* A sweep: its series, and per CPU count each series' figures (keyed by
+ * label); with one topology, also each mode's time per operation keyed by
+ * the mode, as before topologies were series. */
 static json_t *json_sweep(const struct report *r, size_t i)
 {
 	const struct rsweep *s = &r->sweeps[i];
-	json_t *jpts = json_array();
+	json_t *jser = json_array(), *jpts = json_array(), *hosts = json_array();
+	for (size_t k = 0; k < s->nseries; k++) {
+		const struct rsweep_series *x = &s->series[k];
+		json_array_append_new(jser, json_pack("{s:s, s:s, s:s, s:s}", "label", x->label,
+						      "mode", x->mode, "topology", x->topo,
+						      "host", x->host));
+		bool seen = false;
+		for (size_t j = 0; j < k; j++)
+			seen |= !strcmp(s->series[j].host, x->host);
+		if (!seen)
+			json_array_append_new(hosts, json_string(x->host));
+	}
 	for (size_t k = 0; k < s->npts; k++) {
 		const struct rsweep_pt *p = &s->pts[k];
-		json_t *jp = json_pack("{s:I}", "cpus", (json_int_t)p->cpus);
-		for (size_t m = 0; m < s->nm; m++)
-			json_object_set_new(jp, s->modes[m], jreal(p->g[m] && p->g[m]->n ?
-								    p->g[m]->sum.median : NAN));
+		json_t *jp = json_pack("{s:I}", "cpus", (json_int_t)p->cpus), *js = json_object();
+		for (size_t m = 0; m < s->nseries; m++) {
+			const struct rsweep_val *v = &p->v[m];
+			if (!v->g)
+				continue;
+			json_object_set_new(js, s->series[m].label, json_pack(
+				"{s:o, s:o, s:b, s:o, s:s, s:o}",
+				"icr_writes_per_op", jreal(v->icr),
+				"icr_writes_layout", jreal(v->icr_layout),
+				"layout_varies", v->layout_varies,
+				"ns_per_op", jreal(v->ns),
+				"time", v->loop ? "loop mean" : "per-call median",
+				"ratio_to_baseline", jreal(v->ratio)));
+			if (s->ntopos == 1)
+				json_object_set_new(jp, s->series[m].mode, jreal(v->ns));
+		}
+		json_object_set_new(jp, "series", js);
 		json_array_append_new(jpts, jp);
 	}
-	return json_pack("{s:s, s:s, s:o}", "workload", s->g0->workload, "host", s->g0->host,
-			 "points", jpts);
+	json_t *plots = json_array();
+	if (s->plot)
+		json_array_append_new(plots, json_string(s->plot));
+	if (s->plot_icr)
+		json_array_append_new(plots, json_string(s->plot_icr));
+	return json_pack("{s:s, s:s, s:s, s:o, s:b, s:s, s:s, s:o, s:o, s:o}",
+			 "workload", s->g0->workload, "type", s->g0->type, "host", s->g0->host,
+			 "hosts", hosts, "emulated", s->g0->emulated, "time", sweep_time_text(s),
+			 "baseline", r->baseline, "series", jser, "points", jpts, "plots", plots);
 }
 
 static json_t *json_hyperfine(const struct report *r, size_t f)

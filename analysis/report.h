@@ -100,18 +100,41 @@ struct rchart {
 	char *plot;
 };
 
-/* Latency against CPU count for one host and workload. */
+/*
+ * A workload against CPU count over every host and topology that ran it
+ * (of one type, emulated or not): one series per (host, topology, mode),
+ * per point its ICR writes per operation (measured, and what the layout
+ * implies) and its time per operation.
+ */
+#define RP_MAXSERIES 24
+struct rsweep_series {
+	const char *host, *topo, *mode;	/* the groups' */
+	size_t topo_i;		/* its (host, topology) among the sweep's, from 0 */
+	char *label;		/* "mode, topology" (+ " @ host" when two hosts share it) */
+};
+struct rsweep_val {
+	const struct group *g;	/* NULL: not run at this CPU count */
+	double icr;		/* ICR writes per operation measured (rmode.icr_per_op); NAN */
+	double icr_layout;	/* ... the layout implies (the group's icrx); NAN: unknown */
+	bool layout_varies;	/* runs' layouts implied different counts (the first's shown) */
+	double ns;		/* ns per operation: per-call median, or mean of loops' ns / calls */
+	bool loop;		/* ns is the loop mean (no per-call samples) */
+	double q1, q3;		/* per-call quartiles; NAN for loops */
+	double ratio;		/* ns / the baseline mode's of the same series topology; NAN */
+};
 struct rsweep {
-	struct group *g0;
-	const char *modes[RP_MAXMODES];
-	size_t nm;
+	const struct group *g0;	/* the first group: workload, type, emulated */
+	struct rsweep_series series[RP_MAXSERIES];
+	size_t nseries, ntopos;
+	size_t nhosts;
+	bool loop, percall;	/* some point timed by loops / per call */
+	bool icr;		/* some point has ICR counts */
 	struct rsweep_pt {
 		long cpus;
-		struct group *g[RP_MAXMODES];	/* NULL or without samples: missing */
-		struct group *base;		/* the baseline mode's group */
+		struct rsweep_val v[RP_MAXSERIES];
 	} *pts;
 	size_t npts;
-	char *plot;
+	char *plot, *plot_icr;	/* time per operation, ICR writes; NULL: none */
 };
 
 /* One hyperfine file. */
@@ -153,5 +176,7 @@ void report_model_free(struct report *r);
 
 /* report_plots.c: every plot, in report order; -1 with r->err. */
 int render_plots(struct report *r);
+/* What a sweep's times per operation are ("per-call median", ...). */
+const char *sweep_time_text(const struct rsweep *s);
 
 #endif

@@ -17,6 +17,7 @@ static size_t block_end(const struct dataset *d, size_t i)
 {
 	size_t j = i + 1;
 	while (j < d->ngroups && !strcmp(d->groups[j].host, d->groups[i].host) &&
+	       !strcmp(d->groups[j].topo, d->groups[i].topo) &&
 	       !strcmp(d->groups[j].workload, d->groups[i].workload) &&
 	       d->groups[j].cpus == d->groups[i].cpus &&
 	       !strcmp(d->groups[j].build, d->groups[i].build))
@@ -147,12 +148,17 @@ static void block_compute(struct report *r, struct rblock *b, size_t i, size_t e
 			b->maxruns = d->groups[k].runs_ok;
 	}
 	block_compare(r, b);
+	/* the topology named only when a host name comes with several */
+	const struct group *g0 = b->g0;
+	const char *topo = d->several_topos ? g0->topo : "";
+	const char *tsep = *topo ? "-" : "";
 	char *name = d->several_builds ?
-		slug_of(xasprintf("%s-%s-%ldcpu-%s", b->g0->host, b->g0->workload, b->g0->cpus,
-				  b->g0->build)) :
-		slug_of(xasprintf("%s-%s-%ldcpu", b->g0->host, b->g0->workload, b->g0->cpus));
-	b->label = d->several_builds ? xasprintf("%s @ %s", b->g0->workload, b->g0->build) :
-				       xstrdup(b->g0->workload);
+		slug_of(xasprintf("%s%s%s-%s-%ldcpu-%s", g0->host, tsep, topo, g0->workload,
+				  g0->cpus, g0->build)) :
+		slug_of(xasprintf("%s%s%s-%s-%ldcpu", g0->host, tsep, topo, g0->workload, g0->cpus));
+	b->label = xasprintf("%s%s%s%s%s%s", g0->workload, d->several_builds ? " @ " : "",
+			     d->several_builds ? g0->build : "", *topo ? " (" : "", topo,
+			     *topo ? ")" : "");
 	if (b->has.samples)
 		b->latency_plot = xasprintf("latency-%s", name);
 	if (b->has.irq)
@@ -314,50 +320,190 @@ static void charts_compute(struct report *r)
 }
 
 /* ---- sweeps ------------------------------------------------------------------ */
-/* Blocks [bi, be) of one host and workload, at least two CPU counts with
- * samples. */
-static void sweep_compute(struct report *r, struct rsweep *s, size_t bi, size_t be)
+/* Blocks of one sweep: the same workload and type, both emulated or not. */
+static bool same_sweep(const struct group *a, const struct group *b)
 {
-	struct dataset *d = &r->d;
-	const struct rblock *b0 = &r->blocks[bi];
-	*s = (struct rsweep){ .g0 = b0->g0 };
-	for (size_t k = b0->first; k < r->blocks[be - 1].end; k++)
-		if (d->groups[k].n)
-			add_mode(s->modes, &s->nm, d->groups[k].mode);
-	sort_modes(s->modes, s->nm);
-	s->pts = xcalloc(be - bi, sizeof(*s->pts));
-	for (size_t j = bi; j < be; j++) {
-		const struct rblock *b = &r->blocks[j];
-		struct rsweep_pt *p = &s->pts[s->npts++];
-		p->cpus = b->g0->cpus;
-		for (size_t m = 0; m < s->nm; m++)
-			p->g[m] = block_mode(d, b->first, b->end, s->modes[m]);
-		p->base = block_mode(d, b->first, b->end, r->baseline);
-	}
-	s->plot = slug_of(xasprintf("sweep-%s-%s", s->g0->host, s->g0->workload));
+	return !strcmp(a->workload, b->workload) && !strcmp(a->type, b->type) &&
+	       a->emulated == b->emulated;
 }
 
-/* Latency against CPU count, per host and workload, when >1 CPU count (not
- * over several builds: one config per build is what ipibench run does). */
+/* The ICR writes per call g's layout implies for the mode's own routine
+ * (or the one routine a sender workload names); NAN when not checked. */
+static double layout_icr(const struct group *g, bool *varies)
+{
+	const struct icr_exp *x = NULL;
+	for (size_t k = 0; k < g->nicrx; k++)
+		if (!strcmp(g->icrx[k].sender, "genapic") || g->nicrx == 1)
+			x = &g->icrx[k];
+	*varies = x && x->expected_varies;
+	return x ? x->expected : NAN;
+}
+
+/* Series of the sweep for (host, topology, mode); adds it when new (false
+ * when there is no room). */
+static bool sweep_series(struct rsweep *s, const struct group *g, size_t *out)
+{
+	size_t t = s->ntopos;
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct rsweep_series *x = &s->series[i];
+		if (!strcmp(x->host, g->host) && !strcmp(x->topo, g->topo)) {
+			t = x->topo_i;
+			if (!strcmp(x->mode, g->mode)) {
+				*out = i;
+				return true;
+			}
+		}
+	}
+	if (s->nseries == RP_MAXSERIES)
+		return false;
+	if (t == s->ntopos)
+		s->ntopos++;
+	s->series[s->nseries] = (struct rsweep_series){ .host = g->host, .topo = g->topo,
+							.mode = g->mode, .topo_i = t };
+	*out = s->nseries++;
+	return true;
+}
+
+static size_t sweep_point(struct rsweep *s, long cpus)
+{
+	size_t k = 0;
+	while (k < s->npts && s->pts[k].cpus < cpus)
+		k++;
+	if (k < s->npts && s->pts[k].cpus == cpus)
+		return k;
+	s->pts = xrealloc(s->pts, (s->npts + 1) * sizeof(*s->pts));
+	memmove(&s->pts[k + 1], &s->pts[k], (s->npts - k) * sizeof(*s->pts));
+	s->npts++;
+	s->pts[k] = (struct rsweep_pt){ .cpus = cpus };
+	for (size_t i = 0; i < RP_MAXSERIES; i++)
+		s->pts[k].v[i] = (struct rsweep_val){ .icr = NAN, .icr_layout = NAN, .ns = NAN,
+						      .q1 = NAN, .q3 = NAN, .ratio = NAN };
+	return k;
+}
+
+/* One mode of a block into its series' point: the figures the block (ICR
+ * writes: rmode) and the group (per-call summary, layout check) hold,
+ * and the loop mean the seed reproduction uses (loops_mean()). */
+static void sweep_add(struct rsweep *s, const struct rmode *m)
+{
+	const struct group *g = m->g;
+	size_t i;
+	bool has_ns = g->n || runlevel_mode_loops(g);
+	if (!has_ns && isnan(m->icr_per_op))
+		return;
+	if (!sweep_series(s, g, &i))
+		return;
+	size_t k = sweep_point(s, g->cpus);	/* (may move s->pts) */
+	struct rsweep_val *v = &s->pts[k].v[i];
+	v->g = g;
+	v->icr = m->icr_per_op;
+	v->icr_layout = layout_icr(g, &v->layout_varies);
+	s->icr |= !isnan(v->icr);
+	if (g->n) {
+		v->ns = g->sum.median;
+		v->q1 = g->sum.q1;
+		v->q3 = g->sum.q3;
+		s->percall = true;
+	} else if (has_ns) {
+		v->ns = loops_mean(g);
+		v->loop = true;
+		s->loop = true;
+	}
+}
+
+/* Series in (host, topology) order, modes.h order within (a mode may
+ * first appear at a later CPU count): insertion sort, moving the values. */
+static void sweep_sort(struct rsweep *s)
+{
+	for (size_t i = 1; i < s->nseries; i++)
+		for (size_t j = i; j > 0; j--) {
+			struct rsweep_series *a = &s->series[j - 1], *b = &s->series[j];
+			if (a->topo_i < b->topo_i ||
+			    (a->topo_i == b->topo_i && mode_cmp(a->mode, b->mode) <= 0))
+				break;
+			struct rsweep_series t = *a;
+			*a = *b;
+			*b = t;
+			for (size_t k = 0; k < s->npts; k++) {
+				struct rsweep_val v = s->pts[k].v[j - 1];
+				s->pts[k].v[j - 1] = s->pts[k].v[j];
+				s->pts[k].v[j] = v;
+			}
+		}
+}
+
+/* Labels, ratios to the baseline mode and plot names, once filled. */
+static void sweep_finish(struct report *r, struct rsweep *s)
+{
+	sweep_sort(s);
+	for (size_t i = 0; i < s->nseries; i++) {
+		struct rsweep_series *x = &s->series[i];
+		bool shared = false;	/* another host's topology has its name */
+		for (size_t j = 0; j < s->nseries; j++)
+			shared |= !strcmp(s->series[j].topo, x->topo) &&
+				  strcmp(s->series[j].host, x->host);
+		x->label = shared ? xasprintf("%s, %s @ %s", x->mode, x->topo, x->host) :
+				    xasprintf("%s, %s", x->mode, x->topo);
+	}
+	for (size_t i = 0; i < s->nseries; i++)
+		for (size_t j = 0; j < s->nseries; j++) {
+			const struct rsweep_series *x = &s->series[i], *b = &s->series[j];
+			if (b->topo_i != x->topo_i || strcmp(b->mode, r->baseline) || i == j)
+				continue;
+			for (size_t k = 0; k < s->npts; k++) {
+				struct rsweep_val *v = &s->pts[k].v[i];
+				const struct rsweep_val *bv = &s->pts[k].v[j];
+				if (v->g && bv->g && bv->ns > 0 && v->loop == bv->loop)
+					v->ratio = v->ns / bv->ns;
+			}
+		}
+	s->nhosts = 0;
+	for (size_t i = 0; i < s->nseries; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(s->series[j].host, s->series[i].host);
+		s->nhosts += !seen;
+	}
+	if (s->loop || s->percall)
+		s->plot = slug_of(xasprintf("sweep-%s-%s", s->g0->host, s->g0->workload));
+	if (s->icr)
+		s->plot_icr = slug_of(xasprintf("icr-sweep-%s-%s", s->g0->host, s->g0->workload));
+}
+
+/*
+ * One sweep per workload (and type, emulated or not) over every host and
+ * topology that ran it at two CPU counts or more (not over several builds:
+ * one config per build is what ipibench run does).  Blocks are sorted by
+ * host, topology, workload and CPUs, so a sweep gathers blocks from
+ * several places in the list.
+ */
 static void sweeps_compute(struct report *r)
 {
 	r->sweeps = xcalloc(r->nblocks ? r->nblocks : 1, sizeof(*r->sweeps));
 	if (r->d.several_builds)
 		return;
-	for (size_t i = 0; i < r->nblocks;) {
-		const struct group *g0 = r->blocks[i].g0;
-		size_t end = i, ncpus = 0;
-		for (; end < r->nblocks && !strcmp(r->blocks[end].g0->host, g0->host) &&
-		       !strcmp(r->blocks[end].g0->workload, g0->workload); end++) {
-			bool samples = false;
-			for (size_t k = r->blocks[end].first; k < r->blocks[end].end; k++)
-				samples |= r->d.groups[k].n > 0;
-			ncpus += samples;
+	bool *taken = xcalloc(r->nblocks ? r->nblocks : 1, sizeof(bool));
+	for (size_t i = 0; i < r->nblocks; i++) {
+		if (taken[i])
+			continue;
+		struct rsweep *s = &r->sweeps[r->nsweeps];
+		*s = (struct rsweep){ .g0 = r->blocks[i].g0 };
+		for (size_t j = i; j < r->nblocks; j++) {
+			const struct rblock *b = &r->blocks[j];
+			if (taken[j] || !same_sweep(b->g0, s->g0))
+				continue;
+			taken[j] = true;
+			for (size_t m = 0; m < b->end - b->first; m++)
+				sweep_add(s, &b->modes[m]);
 		}
-		if (ncpus >= 2)
-			sweep_compute(r, &r->sweeps[r->nsweeps++], i, end);
-		i = end;
+		if (s->npts >= 2) {
+			sweep_finish(r, s);
+			r->nsweeps++;
+		} else {
+			free(s->pts);
+		}
 	}
+	free(taken);
 }
 
 /* ---- hyperfine, perf stat ------------------------------------------------------ */
@@ -487,8 +633,11 @@ void report_model_free(struct report *r)
 	}
 	free(r->charts);
 	for (size_t i = 0; i < r->nsweeps; i++) {
+		for (size_t k = 0; k < r->sweeps[i].nseries; k++)
+			free(r->sweeps[i].series[k].label);
 		free(r->sweeps[i].pts);
 		free(r->sweeps[i].plot);
+		free(r->sweeps[i].plot_icr);
 	}
 	free(r->sweeps);
 	for (size_t f = 0; r->hf && f < r->d.nhf; f++) {

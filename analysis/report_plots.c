@@ -189,41 +189,127 @@ static int plot_chart(struct report *r, const struct rchart *c)
 	return draw(r, c->plot, &dat, &body, 800, 450);
 }
 
-static int plot_sweep(struct report *r, const struct rsweep *s)
+/* A figure in a data file, '-' when missing. */
+static void dat_num(struct sbuf *dat, double v)
+{
+	if (isnan(v) || isinf(v))
+		sb_puts(dat, " -");
+	else
+		sb_printf(dat, " %.17g", v);
+}
+
+/* The sweep's data: one block per series (gnuplot index, in key order),
+ * one row per CPU count it ran at. */
+static void sweep_dat(const struct rsweep *s, struct sbuf *dat)
+{
+	sb_puts(dat, "# one block per series (gnuplot index): cpus, ICR writes per operation "
+		     "measured, the layout's, ns per operation, q1, q3 ('-' = none)\n");
+	for (size_t i = 0; i < s->nseries; i++) {
+		char *l = one_line(s->series[i].label);
+		sb_printf(dat, "%s# %s\n", i ? "\n\n" : "", l);
+		free(l);
+		for (size_t k = 0; k < s->npts; k++) {
+			const struct rsweep_val *v = &s->pts[k].v[i];
+			if (!v->g)
+				continue;
+			sb_printf(dat, "%ld", s->pts[k].cpus);
+			dat_num(dat, v->icr);
+			dat_num(dat, v->icr_layout);
+			dat_num(dat, v->ns);
+			dat_num(dat, v->q1);
+			dat_num(dat, v->q3);
+			sb_puts(dat, "\n");
+		}
+	}
+}
+
+/* What a sweep's time per operation is, for titles and labels. */
+const char *sweep_time_text(const struct rsweep *s)
+{
+	return s->loop && s->percall ? "per-call median or mean of timed loops (see the key)" :
+	       s->loop ? "mean of timed loops, ns / calls" : "per-call median";
+}
+
+/* "WORKLOAD (TYPE) on HOST" or "... on N hosts", ", emulated (QEMU TCG)". */
+static char *sweep_what(const struct rsweep *s)
+{
+	return s->nhosts > 1 ?
+		xasprintf("%s (%s) on %zu hosts%s", s->g0->workload, s->g0->type, s->nhosts,
+			  s->g0->emulated ? ", emulated (QEMU TCG)" : "") :
+		xasprintf("%s (%s) on %s%s", s->g0->workload, s->g0->type, s->g0->host,
+			  s->g0->emulated ? ", emulated (QEMU TCG)" : "");
+}
+
+/*
+ * Both sweep plots are log-log: CPU counts are powers of two (base 2 on
+ * x).  ICR writes per operation go as N - 1 (physical) or the clusters
+ * reached, about N / 16 (cluster, mixed): base 2 on y too, so both are
+ * lines of slope 1, 4 ticks (16 = a cluster) apart where the modes part.
+ * Times span decades (and emulated ones are ~1000x hardware): base 10.
+ */
+static int plot_sweep(struct report *r, const struct rsweep *s, bool icr)
 {
 	struct sbuf dat = { 0 }, body = { 0 };
-	dat_head(&dat, "# cpus, then per mode: median q1 q3 of per-call latency ('-' = missing):",
-		 s->modes, s->nm);
-	for (size_t k = 0; k < s->npts; k++) {
-		const struct rsweep_pt *p = &s->pts[k];
-		sb_printf(&dat, "%ld", p->cpus);
-		for (size_t m = 0; m < s->nm; m++) {
-			const struct group *g = p->g[m];
-			if (g && g->n)
-				sb_printf(&dat, " %.17g %.17g %.17g", g->sum.median, g->sum.q1,
-					  g->sum.q3);
-			else
-				sb_puts(&dat, " - - -");
-		}
-		sb_puts(&dat, "\n");
-	}
-	char *t = gp_title("%s (%s), %s: median per-call latency vs CPUs (bars: IQR)",
-			   s->g0->workload, s->g0->type, s->g0->host);
-	char *df = gp_datafile(s->plot);
+	const char *name = icr ? s->plot_icr : s->plot;
+	char *what = sweep_what(s);
+	char *t = icr ? gp_title("%s: ICR writes per operation vs CPUs (points: measured; "
+				 "dashed: what the layout implies)", what) :
+			gp_title("%s: time per operation vs CPUs", what);
+	char *yl = icr ? gp_quote("ICR writes per operation") :
+			 gp_title("ns per operation (%s%s)", sweep_time_text(s),
+				  s->percall ? "; bars: IQR" : "");
+	free(what);
+	sweep_dat(s, &dat);
+	char *df = gp_datafile(name);
 	sb_printf(&body,
-		  "set title %s\nset xlabel 'CPUs'\nset ylabel 'median latency per operation (ns)'\n"
-		  "set datafile missing '-'\nset key top left\nset pointsize 1\n"
-		  "set offsets graph 0.05, graph 0.05, 0, 0\nplot ", t);
-	for (size_t m = 0; m < s->nm; m++) {
-		char *qm = gp_quote(s->modes[m]);
-		sb_printf(&body, "%s%s using 1:%zu:%zu:%zu with yerrorlines title %s",
-			  m ? ", \\\n     " : "", df, 2 + 3 * m, 3 + 3 * m, 4 + 3 * m, qm);
-		free(qm);
+		  "set title %s\nset xlabel 'CPUs'\nset ylabel %s\n"
+		  "set logscale x 2\nset logscale y %d\n"
+		  "set datafile missing '-'\nset key outside right top\nset pointsize 1\n"
+		  "set offsets graph 0.05, graph 0.05, 0, 0\nplot ", t, yl, icr ? 2 : 10);
+	free(t);
+	free(yl);
+	size_t nplotted = 0;
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct rsweep_series *x = &s->series[i];
+		size_t lc = ipibench_mode_index(x->mode) + 1, pt = 4 + 2 * x->topo_i;
+		bool percall = false, layout = false, measured = false;
+		for (size_t k = 0; k < s->npts; k++) {
+			const struct rsweep_val *v = &s->pts[k].v[i];
+			percall |= v->g && !v->loop;
+			layout |= !isnan(v->icr_layout);
+			measured |= !isnan(v->icr);
+		}
+		bool timed = false;
+		for (size_t k = 0; k < s->npts; k++)
+			timed |= !isnan(s->pts[k].v[i].ns);
+		if (!icr && !timed)
+			continue;
+		char *ql = gp_quote(x->label);
+		const char *sep = !icr && nplotted++ ? ", \\\n     " : "";
+		if (icr) {
+			/* (gnuplot warns about a block with no valid point: none drawn) */
+			if (measured)
+				sb_printf(&body, "%s%s index %zu using 1:2 with linespoints lc %zu "
+					  "pt %zu title %s", nplotted++ ? ", \\\n     " : "", df, i,
+					  lc, pt, ql);
+			if (layout) {
+				char *qx = gp_title("%s (layout)", x->label);
+				sb_printf(&body, "%s%s index %zu using 1:3 with lines lc %zu dt 2 "
+					  "title %s", nplotted++ ? ", \\\n     " : "", df, i, lc, qx);
+				free(qx);
+			}
+		} else if (percall) {
+			sb_printf(&body, "%s%s index %zu using 1:4:5:6 with yerrorlines lc %zu "
+				  "dt %zu pt %zu title %s", sep, df, i, lc, x->topo_i + 1, pt, ql);
+		} else {
+			sb_printf(&body, "%s%s index %zu using 1:4 with linespoints lc %zu dt %zu "
+				  "pt %zu title %s", sep, df, i, lc, x->topo_i + 1, pt, ql);
+		}
+		free(ql);
 	}
 	sb_puts(&body, "\n");
 	free(df);
-	free(t);
-	return draw(r, s->plot, &dat, &body, 800, 500);
+	return draw(r, name, &dat, &body, 900, 550);
 }
 
 static int plot_hyperfine(struct report *r, const struct rhf *x)
@@ -258,7 +344,8 @@ int render_plots(struct report *r)
 		if (plot_chart(r, &r->charts[i]))
 			return -1;
 	for (size_t i = 0; i < r->nsweeps; i++)
-		if (plot_sweep(r, &r->sweeps[i]))
+		if ((r->sweeps[i].plot && plot_sweep(r, &r->sweeps[i], false)) ||
+		    (r->sweeps[i].plot_icr && plot_sweep(r, &r->sweeps[i], true)))
 			return -1;
 	for (size_t f = 0; f < r->d.nhf; f++)
 		if (r->hf[f].plot && plot_hyperfine(r, &r->hf[f]))

@@ -176,7 +176,7 @@ static void other_sources_sections(void **state)
 		"## perf stat: " DATA "/perf-stat.csv",
 		"| context-switches | 5678 |",
 		"| instructions | <not counted> |",
-		"## Latency against CPU count: `flush` on qemu-tcg");
+		"## Against CPU count: `flush` (flush_tlb_all), emulated (QEMU TCG)");
 	free(md);
 	json_t *hf = json_array_get(json_object_get(rep, "hyperfine"), 0);
 	json_t *c1 = json_array_get(json_object_get(hf, "commands"), 1);

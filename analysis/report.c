@@ -413,10 +413,13 @@ static void section_block(const struct rblock *b, struct sbuf *md)
 {
 	const struct group *g0 = b->g0;
 	char *build = g0->build[0] ? md_code(g0->build) : NULL;
-	sb_printf(md, "\n## `%s` (%s) on %s, %ld CPUs%s%s%s\n\n", g0->workload, g0->type,
-		  g0->host, g0->cpus, g0->emulated ? ", emulated (QEMU TCG)" : "",
+	char *topo = b->topo ? md_code(b->topo) : NULL;
+	sb_printf(md, "\n## `%s` (%s) on %s%s%s, %ld CPUs%s%s%s\n\n", g0->workload, g0->type,
+		  g0->host, topo ? ", topology " : "", topo ? topo : "", g0->cpus,
+		  g0->emulated ? ", emulated (QEMU TCG)" : "",
 		  build ? ", Xen build " : "", build ? build : "");
 	free(build);
+	free(topo);
 	block_warnings(b, md);
 	if (b->has.samples)
 		block_latency(b, md);
@@ -887,6 +890,7 @@ static json_t *json_block(const struct report *r, size_t i)
 	json_t *jb = json_pack("{s:s, s:s, s:s, s:I, s:b, s:o}", "workload", g0->workload,
 			       "type", g0->type, "host", g0->host, "cpus", (json_int_t)g0->cpus,
 			       "emulated", g0->emulated, "modes", modes);
+	json_object_set_new(jb, "topology", json_string(g0->topo));
 	if (b->cmp.done)
 		json_object_set_new(jb, "comparison", cmp_modes_json(&b->cmp));
 	if (b->paired.done)

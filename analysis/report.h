@@ -55,7 +55,9 @@ struct rblock {
 	char *latency_plot, *irqs_plot;	/* plot names, NULL: none */
 	struct cmp_modes cmp;	/* .done: has.runlevel and a mode with a sample */
 	struct cmp_paired paired;	/* .done: has.pairs */
-	char *label;		/* "WORKLOAD", or "WORKLOAD @ BUILD" with several builds */
+	char *label;		/* "WORKLOAD", "WORKLOAD @ BUILD" with several builds, then
+				 * " (TOPOLOGY)" when a host name has several */
+	const char *topo;	/* g0->topo when a host name has several, else NULL */
 };
 
 /* One mode of a workload on a host and CPU count, between builds: the

@@ -151,6 +151,7 @@ static void block_compute(struct report *r, struct rblock *b, size_t i, size_t e
 	/* the topology named only when a host name comes with several */
 	const struct group *g0 = b->g0;
 	const char *topo = d->several_topos ? g0->topo : "";
+	b->topo = d->several_topos ? g0->topo : NULL;
 	const char *tsep = *topo ? "-" : "";
 	char *name = d->several_builds ?
 		slug_of(xasprintf("%s%s%s-%s-%ldcpu-%s", g0->host, tsep, topo, g0->workload,

@@ -252,8 +252,7 @@ static int plot_sweep(struct report *r, const struct rsweep *s, bool icr)
 	struct sbuf dat = { 0 }, body = { 0 };
 	const char *name = icr ? s->plot_icr : s->plot;
 	char *what = sweep_what(s);
-	char *t = icr ? gp_title("%s: ICR writes per operation vs CPUs (points: measured; "
-				 "dashed: what the layout implies)", what) :
+	char *t = icr ? gp_title("%s: ICR writes per operation vs CPUs", what) :
 			gp_title("%s: time per operation vs CPUs", what);
 	char *yl = icr ? gp_quote("ICR writes per operation") :
 			 gp_title("ns per operation (%s%s)", sweep_time_text(s),
@@ -264,7 +263,7 @@ static int plot_sweep(struct report *r, const struct rsweep *s, bool icr)
 	sb_printf(&body,
 		  "set title %s\nset xlabel 'CPUs'\nset ylabel %s\n"
 		  "set logscale x 2\nset logscale y %d\n"
-		  "set datafile missing '-'\nset key outside right top\nset pointsize 1\n"
+		  "set datafile missing '-'\nset key below Left reverse\nset pointsize 1\n"
 		  "set offsets graph 0.05, graph 0.05, 0, 0\nplot ", t, yl, icr ? 2 : 10);
 	free(t);
 	free(yl);
@@ -293,7 +292,7 @@ static int plot_sweep(struct report *r, const struct rsweep *s, bool icr)
 					  "pt %zu title %s", nplotted++ ? ", \\\n     " : "", df, i,
 					  lc, pt, ql);
 			if (layout) {
-				char *qx = gp_title("%s (layout)", x->label);
+				char *qx = gp_title("%s: what the layout implies", x->label);
 				sb_printf(&body, "%s%s index %zu using 1:3 with lines lc %zu dt 2 "
 					  "title %s", nplotted++ ? ", \\\n     " : "", df, i, lc, qx);
 				free(qx);
@@ -309,7 +308,8 @@ static int plot_sweep(struct report *r, const struct rsweep *s, bool icr)
 	}
 	sb_puts(&body, "\n");
 	free(df);
-	return draw(r, name, &dat, &body, 900, 550);
+	/* the key below: a line per entry */
+	return draw(r, name, &dat, &body, 900, 460 + 22 * (int)(s->nseries * (icr ? 2 : 1)));
 }
 
 static int plot_hyperfine(struct report *r, const struct rhf *x)

@@ -474,7 +474,8 @@ static void sweep_finish(struct report *r, struct rsweep *s)
 /*
  * One sweep per workload (and type, emulated or not) over every host and
  * topology that ran it at two CPU counts or more (not over several builds:
- * one config per build is what ipibench run does).  Blocks are sorted by
+ * one config per build is what ipibench run does); some series must have
+ * two points.  Blocks are sorted by
  * host, topology, workload and CPUs, so a sweep gathers blocks from
  * several places in the list.
  */
@@ -497,7 +498,16 @@ static void sweeps_compute(struct report *r)
 			for (size_t m = 0; m < b->end - b->first; m++)
 				sweep_add(s, &b->modes[m]);
 		}
-		if (s->npts >= 2) {
+		/* a series at two CPU counts or more: else hosts that only share a
+		 * workload's name would make a sweep of single points */
+		bool line = false;
+		for (size_t i2 = 0; i2 < s->nseries; i2++) {
+			size_t n = 0;
+			for (size_t k = 0; k < s->npts; k++)
+				n += s->pts[k].v[i2].g != NULL;
+			line |= n >= 2;
+		}
+		if (line) {
 			sweep_finish(r, s);
 			r->nsweeps++;
 		} else {

@@ -264,9 +264,17 @@ static int plot_sweep(struct report *r, const struct rsweep *s, bool icr)
 		  "set title %s\nset xlabel 'CPUs'\nset ylabel %s\n"
 		  "set logscale x 2\nset logscale y %d\n"
 		  "set datafile missing '-'\nset key below Left reverse\nset pointsize 1\n"
-		  "set offsets graph 0.05, graph 0.05, 0, 0\nplot ", t, yl, icr ? 2 : 10);
+		  "set offsets graph 0.05, graph 0.05, 0, 0\n", t, yl, icr ? 2 : 10);
 	free(t);
 	free(yl);
+	/* a tic at each CPU count run (12, 24, 48 are no powers of two) */
+	sb_puts(&body, "set xtics (");
+	for (size_t k = 0; k < s->npts; k++)
+		sb_printf(&body, "%s%ld", k ? ", " : "", s->pts[k].cpus);
+	sb_puts(&body, ")\n");
+	if (!icr)
+		sb_puts(&body, "set format y '%.0f'\n");
+	sb_puts(&body, "plot ");
 	size_t nplotted = 0;
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct rsweep_series *x = &s->series[i];

@@ -219,7 +219,7 @@ static void two_topologies_loop_timed(void **state)
 	free(f);
 	f = path2(out, "sweep-qemu-tcg-sweep-flush.gp");
 	expect_in_file(f, "set logscale x 2\n", "set logscale y 10\n",
-		       "time per operation vs CPUs",
+		       "set xtics (8, 16, 24, 32)\n", "time per operation vs CPUs",
 		       "set ylabel 'ns per operation (mean of timed loops, ns / calls)'",
 		       "index 5 using 1:4 with linespoints lc 3 dt 2");
 	expect_not_in_file(f, "yerrorlines", "IQR");
@@ -243,6 +243,14 @@ static void two_topologies_loop_timed(void **state)
 		       "![ICR writes per operation against CPU count](icr-sweep-qemu-tcg-sweep-flush.png)");
 	expect_not_in_file(f, "MISMATCH");
 	free(f);
+
+	/* two hosts at one CPU count each: no series has a line, no sweep */
+	char *out2 = path2(dir, "out2");
+	char *one[2] = { sets[0], sets[4] };
+	j = report(out2, one, 2);
+	assert_int_equal(json_array_size(json_object_get(j, "sweeps")), 0);
+	json_decref(j);
+	free(out2);
 	for (size_t i = 0; i < 6; i++)
 		free(sets[i]);
 	free(out);

@@ -521,6 +521,10 @@ static void section_sweeps(const struct report *r, struct sbuf *md)
 			  s->percall ? "; bars in the plot: IQR of the calls" : "", r->baseline,
 			  s->loop && s->percall ? " when both are timed alike" : "");
 		free(mw), free(mt);
+		if (s->left_out)
+			sb_printf(md, "**%zu blocks left out:** a sweep draws at most %d series "
+				      "(mode and topology); report fewer topologies at a time to "
+				      "see the rest.\n\n", s->left_out, RP_MAXSERIES);
 		sweep_table(r, s, md);
 		if (s->plot)
 			md_plot(md, s->plot, "time per operation against CPU count");

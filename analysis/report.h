@@ -129,6 +129,7 @@ struct rsweep {
 	struct rsweep_series series[RP_MAXSERIES];
 	size_t nseries, ntopos;
 	size_t nhosts;
+	size_t left_out;	/* groups of series beyond RP_MAXSERIES (said in the report) */
 	bool loop, percall;	/* some point timed by loops / per call */
 	bool icr;		/* some point has ICR counts */
 	struct rsweep_pt {

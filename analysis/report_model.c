@@ -392,8 +392,10 @@ static void sweep_add(struct rsweep *s, const struct rmode *m)
 	bool has_ns = g->n || runlevel_mode_loops(g);
 	if (!has_ns && isnan(m->icr_per_op))
 		return;
-	if (!sweep_series(s, g, &i))
+	if (!sweep_series(s, g, &i)) {
+		s->left_out++;
 		return;
+	}
 	size_t k = sweep_point(s, g->cpus);	/* (may move s->pts) */
 	struct rsweep_val *v = &s->pts[k].v[i];
 	v->g = g;

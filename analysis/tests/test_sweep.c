@@ -121,7 +121,7 @@ static char *put_set(const char *dir, const char *name, bool two_sockets, int cp
 /* Run the report on the sets; OUT/report.json loaded. */
 static json_t *report(const char *out, char **sets, size_t n)
 {
-	char *argv[16] = { "report", "-q", "--no-reference", "-o", (char *)out };
+	char *argv[32] = { "report", "-q", "--no-reference", "-o", (char *)out };
 	size_t k = 5;
 	for (size_t i = 0; i < n; i++)
 		argv[k++] = sets[i];
@@ -343,6 +343,37 @@ static void topology_validated_and_keyed(void **state)
 	free(out);
 }
 
+/* 9 hosts x 3 modes are 27 series, beyond the 24 a sweep draws: the
+ * report says how many blocks it left out instead of dropping them
+ * silently. */
+static void too_many_series_said(void **state)
+{
+	const char *dir = *state;
+	char *sets[18], name[32];
+	for (int h = 0; h < 9; h++)
+		for (int k = 0; k < 2; k++) {
+			snprintf(name, sizeof(name), "h%d-c%d", h, 8 << k);
+			char *d = sets[2 * h + k] = put_set(dir, name, false, 8 << k, true);
+			char *f = path2(d, "results.json");
+			json_t *r = json_load_file(f, 0, NULL);
+			snprintf(name, sizeof(name), "host%d", h);
+			json_object_set_new(json_object_get(r, "host"), "name", json_string(name));
+			assert_int_equal(json_dump_file(r, f, 0), 0);
+			json_decref(r);
+			free(f);
+		}
+	char *out = path2(dir, "out");
+	json_t *j = report(out, sets, 18);
+	json_decref(j);
+	char *md = path2(out, "report.md");
+	/* the last host's 3 modes at 2 CPU counts */
+	expect_in_file(md, "**6 blocks left out:** a sweep draws at most 24 series");
+	free(md);
+	for (size_t k = 0; k < 18; k++)
+		free(sets[k]);
+	free(out);
+}
+
 int main(void)
 {
 	an_quiet = true;
@@ -352,6 +383,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(per_call_one_topology, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(topology_validated_and_keyed, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(too_many_series_said, tmpdir_setup,
 						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

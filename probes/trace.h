@@ -39,10 +39,16 @@ int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
 #define TR_MAX_THREADS 4
 #define TR_PAR_BATCH 4096
 #define TR_PAR_MIN_BYTES (16u << 20)
+/* Files of at most map_max bytes (0: TR_MAP_MAX_BYTES) are read
+ * sequentially from their mapping; larger ones through a read buffer of
+ * 256 KiB (memory stays flat), and by the workers.  Under the limit,
+ * copying the file costs more than the page faults of the mapping. */
+#define TR_MAP_MAX_BYTES TR_PAR_MIN_BYTES
 struct tr_par {
 	unsigned threads;
 	uint64_t min_bytes;
 	unsigned batch;
+	uint64_t map_max;
 };
 int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *par);
 void tr_summary_fini(struct tr_summary *s);

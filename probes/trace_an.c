@@ -80,7 +80,7 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, const uint8_
 	return p;
 }
 
-#define SCAN_BUF (256u << 10)	/* stays in L2; read() beats faulting in a mapping */
+#define SCAN_BUF (256u << 10)	/* stays in L2; on big files read() beats faulting in a mapping */
 
 /* The file read sequentially through a buffer (or the memory buffer as is). */
 struct view {
@@ -523,9 +523,11 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 {
 	struct sum_run R = { .s = s, .f = f };
 	struct par P;
-	unsigned nw = opt && opt->threads ? opt->threads : default_threads();
+	unsigned nw = opt && opt->threads ? opt->threads : 0;	/* 0: the online CPUs */
 	unsigned batch = opt && opt->batch ? opt->batch : TR_PAR_BATCH;
 	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
+	uint64_t map_max = opt && opt->map_max ? opt->map_max : TR_MAP_MAX_BYTES;
+	bool buffered = f->fd >= 0 && f->len > map_max;
 	uint64_t pos = 0;
 	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
 
@@ -534,13 +536,16 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	R.t = (struct tally){ &s->ev, &s->lost };
 	R.v.f = f;
 	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
-	if (f->fd >= 0)
+	if (buffered)
 		R.v.buf = malloc(SCAN_BUF);
-	if (!s->cpu || (f->fd >= 0 && !R.v.buf) || cmap_init(&s->ev, TR_MAX_EVENT_IDS) ||
+	if (!s->cpu || (buffered && !R.v.buf) || cmap_init(&s->ev, TR_MAX_EVENT_IDS) ||
 	    xt_seq_init(&R.q, f, &s->an)) {
 		free(R.v.buf);
 		return -1;
 	}
+	/* The online CPUs are asked for (a read of /sys) only when they matter. */
+	if (f->len >= min_bytes && !nw)
+		nw = default_threads();
 	if (nw > TR_MAX_THREADS)
 		nw = TR_MAX_THREADS;
 	if (nw > 1 && f->len >= min_bytes && par_start(&P, &R, nw, batch) == 0)

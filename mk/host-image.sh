@@ -37,7 +37,7 @@ XEN_CMDLINE="console=com1 com1=115200 dom0_mem=512M,max:512M dom0_max_vcpus=1 lo
 # under TCG this PV dom0 spent over 15 minutes mapping q35's 256 MiB of
 # PCI MMCONFIG page by page (Xen's '0' key: its stack in 0xb0000000-
 # 0xbfffffff); type 1 config access serves virtio's devices as well.
-DOM0_CMDLINE="console=hvc0 quiet pci=nommconf"
+DOM0_CMDLINE="console=hvc0 quiet systemd.show_status=1 pci=nommconf clocksource=xen"
 
 [ "$(id -u)" -eq 0 ] || { echo "host-image: needs root (mmdebstrap --mode=root, chroot)" >&2; exit 1; }
 for p in mmdebstrap mke2fs; do

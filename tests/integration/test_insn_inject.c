@@ -221,10 +221,12 @@ static void test_time_series_reported(void **s)
 		json_t *cmp = json_object_get(p, "comparison");
 		char *c = cmp ? json_dumps(cmp, JSON_COMPACT) : NULL;
 
-		print_message("%s flush, time rule: median %.0f -> %.0f ns per call, run-level "
+		json_t *rb = json_object_get(b, "runlevel"), *rp = json_object_get(p, "runlevel");
+
+		print_message("%s flush, time rule: run-level mean %.0f -> %.0f ns per call, "
 			      "unit %s, regression %s; comparison %s\n",
-			      modes[m], itest_number(b, "median_per_call"),
-			      itest_number(p, "median_per_call"), itest_str(p, "unit"),
+			      modes[m], json_number_value(json_object_get(rb, "avg")),
+			      json_number_value(json_object_get(rp, "avg")), itest_str(p, "unit"),
 			      json_is_true(json_object_get(p, "regression")) ? "flagged" :
 			      "not flagged",
 			      c ? c : "none");

@@ -46,13 +46,14 @@ $(foreach s,$(gnu11_SRCS),$(foreach v,rel asan,$(eval $(BUILD)/$(v)/$(s:.c=.o): 
 EXT_LIBS := $(sort $(foreach c,$(COMPONENTS),$($(c)_LIBS))) -lm
 TEST_LIBS := -lcmocka
 
-.PHONY: all deps hv hv-off dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
+.PHONY: all deps hv hv-off hv-inject dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
 all: build
 
 help:
 	@echo "make deps         install the Debian packages ipibench needs (sudo if not root)"
 	@echo "make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
 	@echo "make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
+	@echo "make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin (make plugin)"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
@@ -173,6 +174,18 @@ hv-off: hv
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash mk/hv.sh $(BUILD) $(HV_ARGS)
 
+# The series plus one test-only patch that adds work in the x2APIC send
+# loops (tests/integration/data/inject-send-work.patch, never part of
+# hv-patch/), sharing make hv's source package and ccache: what
+# test_insn_inject boots beside make hv's build, for the instruction-count
+# history to flag.
+HV_INJECT_DIR := $(BUILD)/xen-inject
+HV_INJECT_PATCH := tests/integration/data/inject-send-work.patch
+hv-inject: hv
+	@HV_OUT=$(HV_INJECT_DIR) HV_PATCH=$(HV_INJECT_PATCH) \
+		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
+		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
 	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
@@ -254,7 +267,8 @@ EXTRA_TIMEOUT ?= 1800
 UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
-SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts)
+SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
+	test_insn_inject)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
@@ -268,6 +282,7 @@ $(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
 $(ITEST_RUNS) $(SLOW_RUNS): integration/%: % hv dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) ./$*
 integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
+integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 
 # $(call tally_stages,RUNS): make deps and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

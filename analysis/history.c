@@ -250,7 +250,10 @@ static void build_series(struct history *h)
 	struct dataset *d = &h->d;
 	for (size_t i = 0; i < d->ngroups; i++) {
 		struct group *g = &d->groups[i];
-		if (!g->n)
+		/* Per-call samples, or timed loops alone (two or more, what
+		 * the rule judges): a loop-timed workload records only its
+		 * loops, no per-call samples. */
+		if (!g->n && runlevel_mode_loops(g) < 2)
 			continue;
 		struct series *s = NULL;
 		for (size_t k = 0; k < h->ns && !s; k++)
@@ -820,9 +823,10 @@ static json_t *json_points(const struct history *h, const struct series *s)
 		const struct summary *sm = &pt->g->sum;
 		const struct resultset *rs = &h->d.sets[pt->set];
 		json_array_append_new(pts, json_pack(
-			"{s:s, s:s, s:s, s:I, s:f, s:s, s:o, s:o, s:o, s:b}",
+			"{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:o, s:b}",
 			"results", rs->path, "commit", rs->commit, "created", rs->created,
-			"n_calls", (json_int_t)sm->n, "median_per_call", sm->median,
+			"n_calls", (json_int_t)sm->n,
+			"median_per_call", sm->n ? json_real(sm->median) : json_null(),
 			"unit", rl_unit_name(pt->unit),
 			"runlevel", pt->v.n ? cmp_vitals_json(&pt->v) : json_null(),
 			"comparison", p ? cmp_diff_json(&pt->diff, "previous set") : json_null(),

@@ -15,6 +15,10 @@
 #   HV_FRAGMENT=FILE   a Kconfig fragment applied after the series' xen.config
 #                      (hv-patch/noipibench.config: CONFIG_IPIBENCH off); it
 #                      is part of the series hash
+#   HV_PATCH=FILE      one more patch applied after the series (-p1 from the
+#                      tree's top; make hv-inject: a test's injected change,
+#                      tests/integration/data/inject-send-work.patch); it is
+#                      part of the series hash too
 #   HV_DL_DIR, HV_CCACHE_DIR   where the source package and ccache live
 #                      (default DIR/dl, DIR/ccache), so two builds share them
 #
@@ -123,6 +127,11 @@ if [ -n "$extra" ]; then
 	[ -f "$extra" ] || die "HV_FRAGMENT=$extra: no such file"
 	extra=$(cd "$(dirname "$extra")" && pwd)/$(basename "$extra")
 fi
+xpatch=${HV_PATCH:-}
+if [ -n "$xpatch" ]; then
+	[ -f "$xpatch" ] || die "HV_PATCH=$xpatch: no such file"
+	xpatch=$(cd "$(dirname "$xpatch")" && pwd)/$(basename "$xpatch")
+fi
 if [ -n "$print_dir" ]; then echo "$out"; exit 0; fi
 # A tree's version is known before anything is written: refuse early.
 if [ -n "$src_dir" ]; then
@@ -217,6 +226,7 @@ series_hash() {
 		grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
 			cat "$sdir/$p"
 		done
+		[ -z "$xpatch" ] || cat "$xpatch"
 	} | sha256sum | cut -c1-16
 }
 hash=$(series_hash)
@@ -238,6 +248,11 @@ grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
 	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$sdir/$p" ||
 		die "${sdir#$top/}/$p does not apply to Xen $ver ($source)"
 done
+if [ -n "$xpatch" ]; then
+	echo "hv: applying ${xpatch#$top/} (HV_PATCH)"
+	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$xpatch" ||
+		die "HV_PATCH=${xpatch#$top/} does not apply to Xen $ver ($source) with series $series"
+fi
 
 # 3. Configure from the fragment and build only the hypervisor.
 cat "$frag" ${extra:+"$extra"} >"$src/xen/.config"

@@ -282,6 +282,62 @@ static void insn_counts_flag_a_changed_send_path(void **state)
 	free(dir);
 }
 
+/* loops/results.json as the agent writes a loop-timed workload (its loops,
+ * no per-call samples), with commit, date and the send path's count. */
+static void loops_only_set(const char *dir, const char *name, const char *commit,
+			   const char *created, double send)
+{
+	json_t *r = json_load_file(DATA "/loops/results.json", 0, NULL), *run, *w;
+	size_t i, k;
+	assert_non_null(r);
+	json_object_set_new(json_object_get(r, "tool"), "commit", json_string(commit));
+	json_object_set_new(r, "created", json_string(created));
+	json_array_foreach(json_object_get(r, "runs"), i, run)
+		json_array_foreach(json_object_get(run, "workloads"), k, w) {
+			json_object_set_new(json_object_get(w, "samples"), "ns", json_array());
+			json_object_set_new(w, "insn_counts", json_pack(
+				"{s:i, s:f, s:f, s:i, s:f, s:i, s:i, s:i}", "operations", 100,
+				"send_insns_per_op", send, "wait_insns_per_op", 2000.0, "handlers", 700,
+				"handler_insns_mean", 117.0, "handler_insns_max", 117, "icr_writes", 100,
+				"icr_writes_hv", 100));
+		}
+	put_set(dir, name, r);
+}
+
+/* A loop-timed workload has no per-call samples: its series is in the
+ * history all the same, judged on its loops, with its counts flagged. */
+static void loop_timed_workloads_have_series(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	loops_only_set(dir, "a", "c00801", "2026-11-21T08:00:00Z", 939.0);
+	loops_only_set(dir, "b", "c00802", "2026-11-22T08:00:00Z", 1044.0);
+	char *argv[] = { "history", "-q", "-o", o, dir, NULL };
+	assert_int_equal(run_quiet(cmd_history, argv), 0);
+	json_t *h = load(o), *s, *p;
+	size_t si, n = 0;
+	json_array_foreach(json_object_get(h, "series"), si, s) {
+		json_t *pts = json_object_get(s, "points");
+		assert_int_equal(json_array_size(pts), 2);
+		p = json_array_get(pts, 1);
+		assert_string_equal(json_string_value(json_object_get(p, "unit")), "loops");
+		assert_true(json_is_null(json_object_get(p, "median_per_call")));
+		assert_true(json_integer_value(json_object_get(json_object_get(p, "runlevel"),
+							       "n")) >= 2);
+		assert_true(json_is_true(json_object_get(json_object_get(p, "insn_counts"),
+							 "changed")));
+		n++;
+	}
+	assert_true(n >= 3);	/* flush in each mode at least */
+	json_decref(h);
+	rm_rf(o);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(o);
+	free(dir);
+}
+
 static void bad_input_and_usage(void **state)
 {
 	char *o = *state;
@@ -304,6 +360,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(fail_on_regression_exit_codes, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(boots_are_the_unit_with_repetitions),
 		cmocka_unit_test(insn_counts_flag_a_changed_send_path),
+		cmocka_unit_test(loop_timed_workloads_have_series),
 		cmocka_unit_test_setup_teardown(bad_input_and_usage, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,10 @@ expect "not a Xen tree" "hv: XEN_SRC=$t/notxen: no xen/Makefile there: not a Xen
 expect "a version ipibench does not fetch" \
 	"hv: XEN=4.18: ipibench fetches Xen 4.17 (Debian 12) or 4.20 (Debian 13); for another version or your own tree: make hv XEN_SRC=DIR" \
 	"$(bash "$hv" "$t/build" 4.18 2>&1)"
+expect "HV_PATCH that is not there, refused before anything is written" \
+	"hv: HV_PATCH=$t/none.patch: no such file" \
+	"$(HV_PATCH=$t/none.patch bash "$hv" "$t/build" --src "$t/x420" 2>&1)"
+expect "... and nothing written" "" "$(ls "$t/build")"
 # Debian 13's source without a debian.sources to derive its entry from.
 expect "XEN=4.20 without debian.sources" \
 	"deps: /nonexistent/debian.sources not found: cannot derive an apt source from it

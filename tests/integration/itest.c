@@ -1,12 +1,18 @@
 #include <dirent.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "tests/integration/itest.h"
 
@@ -155,6 +161,63 @@ json_t *itest_run_of(json_t *results, const char *mode)
 json_t *itest_workload(json_t *run, const char *name)
 {
 	return element_with(json_object_get(run, "workloads"), "name", name);
+}
+
+const char *itest_str(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "";
+}
+
+json_t *itest_need_run(json_t *results, const char *mode)
+{
+	json_t *r = itest_run_of(results, mode);
+
+	if (!r)
+		fail_msg("no %s run", mode);
+	return r;
+}
+
+json_t *itest_need_ok_run(json_t *results, const char *mode)
+{
+	json_t *r = itest_need_run(results, mode);
+
+	if (strcmp(itest_str(r, "status"), "ok"))
+		fail_msg("%s: the run is %s: %s", mode, itest_str(r, "status"),
+			 itest_str(r, "error"));
+	return r;
+}
+
+json_t *itest_need_workload(json_t *run, const char *name)
+{
+	json_t *w = itest_workload(run, name);
+	const char *mode = itest_str(run, "mode");
+
+	if (!w)
+		fail_msg("%s: no workload %s (run %s: %s)", mode, name, itest_str(run, "status"),
+			 itest_str(run, "error"));
+	if (strcmp(itest_str(w, "status"), "ok"))
+		fail_msg("%s/%s: %s", mode, name, itest_str(w, "error"));
+	return w;
+}
+
+json_int_t itest_int(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v))
+		fail_msg("'%s' is not an integer", key);
+	return json_integer_value(v);
+}
+
+double itest_number(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		fail_msg("'%s' is not a number", key);
+	return json_number_value(v);
 }
 
 json_t *itest_load_results(const char *dir)

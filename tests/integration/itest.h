@@ -37,6 +37,21 @@ const char *itest_xen(void);
 /* A result set's lookups (NULL when absent). */
 json_t *itest_run_of(json_t *results, const char *mode);
 json_t *itest_workload(json_t *run, const char *name);
+/*
+ * The same lookups for a test that cannot go on without them: each fails
+ * the current cmocka test (fail_msg, naming what is missing) instead of
+ * returning NULL.  itest_need_run: the run of MODE; itest_need_ok_run: that
+ * run with status "ok" (else its error); itest_need_workload: RUN's
+ * workload NAME with status "ok" (else its error).
+ */
+json_t *itest_need_run(json_t *results, const char *mode);
+json_t *itest_need_ok_run(json_t *results, const char *mode);
+json_t *itest_need_workload(json_t *run, const char *name);
+/* O's KEY as an integer, or as a number (an integer too), or fail. */
+json_int_t itest_int(json_t *o, const char *key);
+double itest_number(json_t *o, const char *key);
+/* O's KEY as a string, "" when absent or not a string. */
+const char *itest_str(json_t *o, const char *key);
 /* `ipibench run -c CONFIG -o DIR` into an emptied DIR (its output on
  * stderr if SHOW), then its results, or NULL. */
 json_t *itest_run_config(const char *config, const char *dir, int show);

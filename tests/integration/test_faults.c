@@ -71,22 +71,6 @@ static int teardown(void **s)
 	return itest_free_results(&results);
 }
 
-static json_int_t jint(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!json_is_integer(v))
-		fail_msg("'%s' is not an integer", key);
-	return json_integer_value(v);
-}
-
-static const char *jstr(json_t *o, const char *key)
-{
-	const char *v = json_string_value(json_object_get(o, key));
-
-	return v ? v : "";
-}
-
 /* The fault report of workload NAME (which must have done its job). */
 static json_t *fault_of(const char *name)
 {
@@ -96,12 +80,12 @@ static json_t *fault_of(const char *name)
 	if (!run)
 		fail_msg("no run in " OUT "/results.json");
 	json_array_foreach(json_object_get(run, "workloads"), i, w)
-		if (!strcmp(jstr(w, "name"), name)) {
-			if (strcmp(jstr(w, "status"), "ok"))
-				fail_msg("%s: %s", name, jstr(w, "error"));
+		if (!strcmp(itest_str(w, "name"), name)) {
+			if (strcmp(itest_str(w, "status"), "ok"))
+				fail_msg("%s: %s", name, itest_str(w, "error"));
 			return json_object_get(w, "fault");
 		}
-	fail_msg("no workload %s (run: %s %s)", name, jstr(run, "status"), jstr(run, "error"));
+	fail_msg("no workload %s (run: %s %s)", name, itest_str(run, "status"), itest_str(run, "error"));
 	return NULL;
 }
 
@@ -114,19 +98,19 @@ static void check_after(const char *name, json_t *f)
 	json_t *next = json_object_get(a, "next_run"), *irq = json_object_get(a, "irq");
 	json_t *first = json_object_get(next, "first_refusal");
 
-	if (strcmp(jstr(next, "status"), "ok"))
+	if (strcmp(itest_str(next, "status"), "ok"))
 		fail_msg("%s: the next run failed after %lld attempts in %lld ms: %s", name,
-			 (long long)jint(next, "attempts"), (long long)jint(next, "ms"),
-			 jstr(next, "error"));
+			 (long long)itest_int(next, "attempts"), (long long)itest_int(next, "ms"),
+			 itest_str(next, "error"));
 	if (!json_is_null(first) && strcmp(json_string_value(first), "EBUSY"))
 		fail_msg("%s: the next run was first refused with %s", name,
 			 json_string_value(first));
 	print_message("%s: next run after %lld ms (%lld attempts, first refusal %s)\n", name,
-		      (long long)jint(next, "ms"), (long long)jint(next, "attempts"),
+		      (long long)itest_int(next, "ms"), (long long)itest_int(next, "attempts"),
 		      json_is_null(first) ? "none" : json_string_value(first));
 	/* A dead run is reclaimed within an idle timeout of about a second:
 	 * 10 s of wall time is generous under TCG. */
-	assert_true(jint(next, "ms") < 10000);
+	assert_true(itest_int(next, "ms") < 10000);
 
 	/* The query, before any new run: the dead or aborted run is released
 	 * (at the latest once its idle timeout has passed) and every vector
@@ -139,29 +123,29 @@ static void check_after(const char *name, json_t *f)
 		fail_msg("%s: the query reports no live run and no free vectors "
 			 "(a series without run ownership)", name);
 	print_message("%s: released after %lld ms, free vectors before %lld, after %lld\n",
-		      name, (long long)jint(a, "released_ms"),
-		      (long long)jint(b, "free_vectors"), (long long)jint(rq, "free_vectors"));
+		      name, (long long)itest_int(a, "released_ms"),
+		      (long long)itest_int(b, "free_vectors"), (long long)itest_int(rq, "free_vectors"));
 	assert_false(json_is_true(json_object_get(rq, "run_live")));
-	assert_true(jint(a, "released_ms") < 10000);
-	assert_true(jint(b, "free_vectors") > 0);
-	assert_int_equal(jint(rq, "free_vectors"), jint(b, "free_vectors"));
+	assert_true(itest_int(a, "released_ms") < 10000);
+	assert_true(itest_int(b, "free_vectors") > 0);
+	assert_int_equal(itest_int(rq, "free_vectors"), itest_int(b, "free_vectors"));
 
-	if (strcmp(jstr(json_object_get(a, "vectors"), "status"), "ok"))
+	if (strcmp(itest_str(json_object_get(a, "vectors"), "status"), "ok"))
 		fail_msg("%s: vector_capacity afterwards: %s", name,
-			 jstr(json_object_get(a, "vectors"), "error"));
+			 itest_str(json_object_get(a, "vectors"), "error"));
 	print_message("%s: vectors before %lld, after %lld\n", name,
-		      (long long)jint(b, "vectors"),
-		      (long long)jint(json_object_get(a, "vectors"), "vectors"));
-	assert_true(jint(b, "vectors") > 0);
+		      (long long)itest_int(b, "vectors"),
+		      (long long)itest_int(json_object_get(a, "vectors"), "vectors"));
+	assert_true(itest_int(b, "vectors") > 0);
 	/* Exact above (free_vectors); here one vector of slack: the first
 	 * count of a boot found 408 on CPUs 1-2 and every later one 407 with
 	 * free_vectors unchanged (an IRQ of dom0's moved there).  A dead run
 	 * that kept its IRQs would hold tens of them there. */
-	assert_true(jint(json_object_get(a, "vectors"), "vectors") + 1 >= jint(b, "vectors"));
+	assert_true(itest_int(json_object_get(a, "vectors"), "vectors") + 1 >= itest_int(b, "vectors"));
 
-	if (strcmp(jstr(irq, "status"), "ok"))
-		fail_msg("%s: device interrupt afterwards: %s", name, jstr(irq, "error"));
-	assert_int_equal(jint(irq, "handled"), jint(irq, "iterations"));
+	if (strcmp(itest_str(irq, "status"), "ok"))
+		fail_msg("%s: device interrupt afterwards: %s", name, itest_str(irq, "error"));
+	assert_int_equal(itest_int(irq, "handled"), itest_int(irq, "iterations"));
 
 	assert_true(json_equal(json_object_get(a, "online"), json_object_get(b, "online")));
 	assert_int_equal(json_array_size(json_object_get(b, "online")), 16);
@@ -172,8 +156,8 @@ static void check_kill(const char *name)
 	json_t *f = fault_of(name), *c = json_object_get(f, "child");
 
 	/* Killed in the middle, not finished before. */
-	assert_string_equal(jstr(c, "exit"), "signal");
-	assert_int_equal(jint(c, "signal"), 9);
+	assert_string_equal(itest_str(c, "exit"), "signal");
+	assert_int_equal(itest_int(c, "signal"), 9);
 	assert_false(json_is_true(json_object_get(c, "timed_out")));
 	check_after(name, f);
 }
@@ -200,24 +184,24 @@ static void check_offline(const char *name)
 {
 	json_t *f = fault_of(name), *c = json_object_get(f, "child");
 	json_t *r = json_object_get(c, "result"), *off = json_object_get(f, "offline");
-	const char *refused = jstr(json_object_get(r, "refused"), "name");
+	const char *refused = itest_str(json_object_get(r, "refused"), "name");
 
-	if (jint(off, "rc"))
-		fail_msg("%s: xc_cpu_offline(%lld): %s", name, (long long)jint(off, "cpu"),
-			 jstr(off, "errno"));
+	if (itest_int(off, "rc"))
+		fail_msg("%s: xc_cpu_offline(%lld): %s", name, (long long)itest_int(off, "cpu"),
+			 itest_str(off, "errno"));
 	print_message("%s: CPU %lld offline in %lld ms; the run: %s%s%s after %lld ms\n", name,
-		      (long long)jint(off, "cpu"), (long long)jint(off, "ms"), jstr(r, "status"),
-		      *refused ? ", " : "", refused, (long long)jint(c, "ms"));
+		      (long long)itest_int(off, "cpu"), (long long)itest_int(off, "ms"), itest_str(r, "status"),
+		      *refused ? ", " : "", refused, (long long)itest_int(c, "ms"));
 	/* The run ends by itself: no hang until the child is killed. */
 	assert_false(json_is_true(json_object_get(c, "timed_out")));
-	assert_string_equal(jstr(c, "exit"), "code");
+	assert_string_equal(itest_str(c, "exit"), "code");
 	if (!r)
 		fail_msg("%s: the child left no result", name);
 	/* Cleanly: finished, or aborted with ENXIO (a CPU the run uses went
 	 * offline), nothing else. */
-	if (strcmp(jstr(r, "status"), "ok") && strcmp(refused, "ENXIO"))
-		fail_msg("%s: the run under an offline CPU: %s", name, jstr(r, "error"));
-	assert_int_equal(jint(json_object_get(f, "online"), "rc"), 0);
+	if (strcmp(itest_str(r, "status"), "ok") && strcmp(refused, "ENXIO"))
+		fail_msg("%s: the run under an offline CPU: %s", name, itest_str(r, "error"));
+	assert_int_equal(itest_int(json_object_get(f, "online"), "rc"), 0);
 	check_after(name, f);
 }
 
@@ -249,21 +233,21 @@ static void test_two_callers(void **s)
 	assert_int_equal(json_array_size(kids), 2);
 	json_array_foreach(kids, i, c) {
 		json_t *r = json_object_get(c, "result");
-		const char *refused = jstr(json_object_get(r, "refused"), "name");
+		const char *refused = itest_str(json_object_get(r, "refused"), "name");
 
-		print_message("caller %zu: %s%s%s after %lld ms\n", i, jstr(r, "status"),
-			      *refused ? ", " : "", refused, (long long)jint(c, "ms"));
+		print_message("caller %zu: %s%s%s after %lld ms\n", i, itest_str(r, "status"),
+			      *refused ? ", " : "", refused, (long long)itest_int(c, "ms"));
 		/* Both processes exit by themselves. */
 		assert_false(json_is_true(json_object_get(c, "timed_out")));
-		assert_string_equal(jstr(c, "exit"), "code");
+		assert_string_equal(itest_str(c, "exit"), "code");
 		if (!r)
 			fail_msg("caller %zu left no result", i);
-		if (!strcmp(jstr(r, "status"), "ok")) {
+		if (!strcmp(itest_str(r, "status"), "ok")) {
 			/* A complete run, not one mixed with the other's. */
-			assert_int_equal(jint(r, "operations"), 100);
+			assert_int_equal(itest_int(r, "operations"), 100);
 			ok++;
 		} else if (strcmp(refused, "EBUSY")) {
-			fail_msg("caller %zu: %s", i, jstr(r, "error"));
+			fail_msg("caller %zu: %s", i, itest_str(r, "error"));
 		}
 	}
 	assert_true(ok >= 1);
@@ -320,13 +304,13 @@ static void test_option_off(void **s)
 	a = json_load_file(OUT "-off/agent.json", 0, &je);
 	assert_non_null(a);
 	assert_null(json_object_get(a, "hv"));
-	assert_string_equal(jstr(a, "hv_error"), ABSENT);
+	assert_string_equal(itest_str(a, "hv_error"), ABSENT);
 	/* Every hypervisor workload fails with that error. */
 	assert_int_equal(json_array_size(json_object_get(a, "workloads")), 9);
 	json_array_foreach(json_object_get(a, "workloads"), i, w) {
-		assert_string_equal(jstr(w, "status"), "failed");
-		if (strcmp(jstr(w, "error"), ABSENT))
-			fail_msg("%s: %s", jstr(w, "name"), jstr(w, "error"));
+		assert_string_equal(itest_str(w, "status"), "failed");
+		if (strcmp(itest_str(w, "error"), ABSENT))
+			fail_msg("%s: %s", itest_str(w, "name"), itest_str(w, "error"));
 	}
 	json_decref(a);
 }

@@ -61,40 +61,27 @@ static int teardown(void **s)
 	return itest_free_results(&results);
 }
 
+/* The results' run of MODE, its workload NAME (status ok), a counter. */
 static json_t *run_of(const char *mode)
 {
-	json_t *r = itest_run_of(results, mode);
-
-	if (!r)
-		fail_msg("no %s run", mode);
-	return r;
+	return itest_need_run(results, mode);
 }
 
 static json_t *wl(const char *mode, const char *name)
 {
-	json_t *w = itest_workload(run_of(mode), name);
-
-	if (!w)
-		fail_msg("%s: no workload %s", mode, name);
-	if (strcmp(json_string_value(json_object_get(w, "status")), "ok"))
-		fail_msg("%s/%s: %s", mode, name, json_string_value(json_object_get(w, "error")));
-	return w;
+	return itest_need_workload(run_of(mode), name);
 }
 
 static json_int_t counter(json_t *w, const char *key)
 {
-	return json_integer_value(json_object_get(json_object_get(w, "counters"), key));
+	return itest_int(json_object_get(w, "counters"), key);
 }
-
 
 static void test_runs_ok(void **s)
 {
 	(void)s;
 	for (int m = 0; m < nmodes; m++) {
-		json_t *r = run_of(modes[m]);
-
-		if (strcmp(json_string_value(json_object_get(r, "status")), "ok"))
-			fail_msg("%s: %s", modes[m], json_string_value(json_object_get(r, "error")));
+		json_t *r = itest_need_ok_run(results, modes[m]);
 		/* 8 hotplug CPUs: Xen itself stays off the shorthand. */
 		json_t *hv = json_object_get(wl(modes[m], "query"), "query");
 		if (!hv)
@@ -132,15 +119,6 @@ static void test_flush(void **s)
 	}
 }
 
-static json_int_t jint(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!json_is_integer(v))
-		fail_msg("'%s' is not an integer", key);
-	return json_integer_value(v);
-}
-
 /*
  * Every loop of w: calls = N, ns and cycles > 0, chunks >= 1 and at most
  * N + 50: a chunk completes a call, or waits at least 20 ms for one still
@@ -156,10 +134,10 @@ static json_t *check_loops(json_t *w, json_int_t n, size_t nloops)
 	assert_non_null(loops);
 	assert_int_equal(json_array_size(loops), nloops);
 	json_array_foreach(loops, i, l) {
-		assert_int_equal(jint(l, "calls"), n);
-		assert_true(jint(l, "chunks") >= 1 && jint(l, "chunks") <= n + 50);
-		assert_true(jint(l, "ns") > 0);
-		assert_true(jint(l, "cycles") > 0);
+		assert_int_equal(itest_int(l, "calls"), n);
+		assert_true(itest_int(l, "chunks") >= 1 && itest_int(l, "chunks") <= n + 50);
+		assert_true(itest_int(l, "ns") > 0);
+		assert_true(itest_int(l, "cycles") > 0);
 		assert_non_null(json_string_value(json_object_get(l, "sender")));
 	}
 	/* Loop timing keeps no per-call samples. */
@@ -183,9 +161,9 @@ static void test_loop_timing(void **s)
 		assert_int_equal(counter(ipi, "icr_writes") / 30,
 				 !strcmp(modes[m], "physical") ? 39 : 3);
 		print_message("%s: 3 loops of 10 IPIs: %lld, %lld, %lld ns\n", modes[m],
-			      (long long)jint(json_array_get(json_object_get(ipi, "loops"), 0), "ns"),
-			      (long long)jint(json_array_get(json_object_get(ipi, "loops"), 1), "ns"),
-			      (long long)jint(json_array_get(json_object_get(ipi, "loops"), 2), "ns"));
+			      (long long)itest_int(json_array_get(json_object_get(ipi, "loops"), 0), "ns"),
+			      (long long)itest_int(json_array_get(json_object_get(ipi, "loops"), 1), "ns"),
+			      (long long)itest_int(json_array_get(json_object_get(ipi, "loops"), 2), "ns"));
 	}
 }
 
@@ -196,20 +174,20 @@ static json_int_t by_sender(json_t *w, const char *sender, const char *key)
 	if (!b)
 		fail_msg("%s: no counters for sender %s",
 			 json_string_value(json_object_get(w, "name")), sender);
-	return jint(b, key);
+	return itest_int(b, key);
 }
 
 /* R pairs: each pair index once per arm, arm 0 = senders[0]. */
 static void check_pairs(json_t *w, const char *a, const char *b, size_t pairs)
 {
-	json_t *loops = check_loops(w, jint(json_array_get(json_object_get(w, "loops"), 0),
+	json_t *loops = check_loops(w, itest_int(json_array_get(json_object_get(w, "loops"), 0),
 					     "calls"), 2 * pairs), *l;
 	int seen[16][2] = { { 0 } }, first_b = 0;
 	size_t i;
 
 	assert_true(pairs <= 16);
 	json_array_foreach(loops, i, l) {
-		json_int_t p = jint(l, "pair"), arm = jint(l, "arm");
+		json_int_t p = itest_int(l, "pair"), arm = itest_int(l, "arm");
 		const char *sender = json_string_value(json_object_get(l, "sender"));
 
 		assert_true(p >= 0 && (size_t)p < pairs && (arm == 0 || arm == 1));

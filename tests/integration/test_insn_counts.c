@@ -42,34 +42,12 @@ static int teardown(void **s)
 
 static json_t *counts(const char *mode, const char *name)
 {
-	json_t *r = itest_run_of(results, mode), *w, *ic;
+	json_t *w = itest_need_workload(itest_need_ok_run(results, mode), name);
+	json_t *ic = json_object_get(w, "insn_counts");
 
-	if (!r || strcmp(json_string_value(json_object_get(r, "status")), "ok"))
-		fail_msg("%s: no ok run (%s)", mode,
-			 r ? json_string_value(json_object_get(r, "error")) : "absent");
-	if (!(w = itest_workload(r, name)))
-		fail_msg("%s: no workload %s", mode, name);
-	if (!(ic = json_object_get(w, "insn_counts")))
+	if (!ic)
 		fail_msg("%s/%s: no insn_counts", mode, name);
 	return ic;
-}
-
-static json_int_t ival(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	if (!json_is_integer(v))
-		fail_msg("%s: not an integer", k);
-	return json_integer_value(v);
-}
-
-static double rval(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	if (!json_is_number(v))
-		fail_msg("%s: not a number", k);
-	return json_number_value(v);
 }
 
 static const char *const modes[] = { "physical", "mixed" };
@@ -86,15 +64,15 @@ static void test_present_and_cross_checked(void **s)
 			json_t *c = json_object_get(w, "counters");
 
 			/* The plugin's ICR writes are the hypervisor's own. */
-			assert_int_equal(ival(ic, "icr_writes"), ival(c, "icr_writes"));
+			assert_int_equal(itest_int(ic, "icr_writes"), itest_int(c, "icr_writes"));
 			assert_true(json_is_true(json_object_get(ic, "icr_match")));
-			assert_int_equal(ival(ic, "operations"), ival(c, "operations"));
+			assert_int_equal(itest_int(ic, "operations"), itest_int(c, "operations"));
 			/* One send_IPI_mask() per operation, each in a chunk. */
-			assert_int_equal(ival(ic, "send_calls"), ival(c, "operations"));
-			assert_int_equal(ival(ic, "dropped_windows"), 0);
+			assert_int_equal(itest_int(ic, "send_calls"), itest_int(c, "operations"));
+			assert_int_equal(itest_int(ic, "dropped_windows"), 0);
 			/* Each receiver one handler call per operation. */
-			assert_int_equal(ival(ic, "handlers"), receivers[n] * ival(c, "operations"));
-			assert_true(rval(ic, "wait_insns_per_op") > 0);
+			assert_int_equal(itest_int(ic, "handlers"), receivers[n] * itest_int(c, "operations"));
+			assert_true(itest_number(ic, "wait_insns_per_op") > 0);
 		}
 }
 
@@ -127,12 +105,12 @@ static void test_deterministic_within_a_run(void **s)
 			char what[96];
 
 			snprintf(what, sizeof(what), "%s %s send path", modes[m], names[n]);
-			nearly_constant(what, rval(ic, "send_insns_per_op"), ival(ic, "send_insns_min"),
-					ival(ic, "send_insns_max"), ival(ic, "send_calls"));
+			nearly_constant(what, itest_number(ic, "send_insns_per_op"), itest_int(ic, "send_insns_min"),
+					itest_int(ic, "send_insns_max"), itest_int(ic, "send_calls"));
 			snprintf(what, sizeof(what), "%s %s handler", modes[m], names[n]);
-			nearly_constant(what, rval(ic, "handler_insns_mean"),
-					ival(ic, "handler_insns_min"), ival(ic, "handler_insns_max"),
-					ival(ic, "handlers"));
+			nearly_constant(what, itest_number(ic, "handler_insns_mean"),
+					itest_int(ic, "handler_insns_min"), itest_int(ic, "handler_insns_max"),
+					itest_int(ic, "handlers"));
 		}
 }
 
@@ -140,16 +118,16 @@ static void test_send_path_grows_with_destinations(void **s)
 {
 	(void)s;
 	for (int m = 0; m < 2; m++) {
-		double all = rval(counts(modes[m], "ipi"), "send_insns_per_op");
-		double one = rval(counts(modes[m], "ipi-one"), "send_insns_per_op");
+		double all = itest_number(counts(modes[m], "ipi"), "send_insns_per_op");
+		double one = itest_number(counts(modes[m], "ipi-one"), "send_insns_per_op");
 
 		print_message("%s: send path to 11 CPUs %.0f, to 1 CPU %.0f instructions\n",
 			      modes[m], all, one);
 		assert_true(all > one);
 	}
 	print_message("flush send path: physical %.0f, mixed %.0f instructions\n",
-		      rval(counts("physical", "flush"), "send_insns_per_op"),
-		      rval(counts("mixed", "flush"), "send_insns_per_op"));
+		      itest_number(counts("physical", "flush"), "send_insns_per_op"),
+		      itest_number(counts("mixed", "flush"), "send_insns_per_op"));
 }
 
 int main(void)

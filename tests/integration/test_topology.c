@@ -37,30 +37,12 @@ static int teardown(void **s)
 	return itest_free_results(&results);
 }
 
-static json_t *run_of(const char *mode)
-{
-	json_t *r = itest_run_of(results, mode);
-
-	if (!r)
-		fail_msg("no %s run", mode);
-	return r;
-}
-
-static json_t *wl(json_t *run, const char *name)
-{
-	json_t *w = itest_workload(run, name);
-
-	if (!w)
-		fail_msg("no workload %s", name);
-	return w;
-}
-
 static json_int_t per_call(json_t *counters)
 {
-	json_int_t ops = json_integer_value(json_object_get(counters, "operations"));
+	json_int_t ops = itest_int(counters, "operations");
 
 	assert_true(ops > 0);
-	return json_integer_value(json_object_get(counters, "icr_writes")) / ops;
+	return itest_int(counters, "icr_writes") / ops;
 }
 
 static const char *const modes[] = { "physical", "cluster", "mixed" };
@@ -77,10 +59,8 @@ static void test_ids_follow_topology(void **s)
 	assert_string_equal(json_string_value(json_object_get(host, "profile")), "test-holes-14");
 	assert_int_equal(json_integer_value(json_object_get(host, "maxcpus")), 15);
 	for (int m = 0; m < 3; m++) {
-		json_t *r = run_of(modes[m]), *hv = json_object_get(r, "hv");
+		json_t *r = itest_need_ok_run(results, modes[m]), *hv = json_object_get(r, "hv");
 
-		if (strcmp(json_string_value(json_object_get(r, "status")), "ok"))
-			fail_msg("%s: %s", modes[m], json_string_value(json_object_get(r, "error")));
 		assert_int_equal(json_integer_value(json_object_get(hv, "online_cpus")), 14);
 		assert_false(json_is_true(json_object_get(hv, "shorthand_eligible")));
 		for (int c = 0; c < 14; c++) {
@@ -101,8 +81,9 @@ static void test_icr_writes_follow_layout(void **s)
 {
 	(void)s;
 	for (int m = 0; m < 3; m++) {
-		json_t *r = run_of(modes[m]);
-		json_t *flush = wl(r, "flush"), *three = wl(r, "three"), *pair = wl(r, "pair");
+		json_t *r = itest_need_run(results, modes[m]);
+		json_t *flush = itest_need_workload(r, "flush"), *three = itest_need_workload(r, "three");
+		json_t *pair = itest_need_workload(r, "pair");
 		json_t *by = json_object_get(pair, "counters_by_sender");
 
 		assert_string_equal(json_string_value(json_object_get(flush, "path")), "genapic");

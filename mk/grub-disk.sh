@@ -60,11 +60,14 @@ for n in "${order[@]}"; do
 done
 cp "$build/bin/ipibench" "$ird/bin/ipibench"
 cp "$build/bin/ipibench-agent" "$ird/bin/ipibench-agent"
-# The shared libraries ipibench needs, at the paths the loader looks in.
-ldd "$build/bin/ipibench" | grep -o '/[^ ]*' | while read -r lib; do
-	mkdir -p "$ird$(dirname "$lib")"
-	cp -L "$lib" "$ird$lib"
-done
+# The shared libraries ipibench needs, at the paths the loader looks in
+# (none for the static build make build makes; ldd fails on those).
+if readelf -l "$build/bin/ipibench" | grep -q 'Requesting program interpreter'; then
+	ldd "$build/bin/ipibench" | grep -o '/[^ ]*' | while read -r lib; do
+		mkdir -p "$ird$(dirname "$lib")"
+		cp -L "$lib" "$ird$lib"
+	done
+fi
 cat >"$ird/init" <<'EOF'
 #!/bin/busybox sh
 # ipibench reboot-backend test host: dom0 init (busybox).  Plays systemd's

@@ -137,10 +137,12 @@ static void fail_on_regression_exit_codes(void **state)
 	assert_int_equal(run_quiet(cmd_history, a5), 0);
 }
 
-/* boots/results.json (3 boots per mode) as of COMMIT and CREATED. */
-static json_t *boots_as_of(const char *commit, const char *created)
+/* The fixture DATA/FIXTURE (a results.json) as of COMMIT and CREATED. */
+static json_t *fixture_as_of(const char *fixture, const char *commit, const char *created)
 {
-	json_t *r = json_load_file(DATA "/boots/results.json", 0, NULL);
+	char *f = path2(DATA, fixture);
+	json_t *r = json_load_file(f, 0, NULL);
+	free(f);
 	assert_non_null(r);
 	json_object_set_new(json_object_get(r, "tool"), "commit", json_string(commit));
 	json_object_set_new(r, "created", json_string(created));
@@ -164,7 +166,7 @@ static void put_set(const char *dir, const char *name, json_t *r)
 static void boots_set(const char *dir, const char *name, const char *commit,
 		      const char *created, double mixed_scale)
 {
-	json_t *r = boots_as_of(commit, created);
+	json_t *r = fixture_as_of("boots/results.json", commit, created);
 	size_t i, k, l;
 	json_t *run, *w, *loop;
 	json_array_foreach(json_object_get(r, "runs"), i, run) {
@@ -212,23 +214,30 @@ static void boots_are_the_unit_with_repetitions(void **state)
 	free(dir);
 }
 
+/* A workload's insn_counts: 100 operations, send path SEND and wait WAIT
+ * instructions per operation, handlers 117, ICR writes agreeing. */
+static json_t *insn_counts(double send, double wait)
+{
+	return json_pack("{s:i, s:f, s:f, s:i, s:f, s:i, s:i, s:i}", "operations", 100,
+			 "send_insns_per_op", send, "wait_insns_per_op", wait, "handlers", 700,
+			 "handler_insns_mean", 117.0, "handler_insns_max", 117, "icr_writes", 100,
+			 "icr_writes_hv", 100);
+}
+
 /* DIR/NAME/results.json: boots/ with commit and date changed (times
  * unchanged) and insn_counts in every run: mixed mode's send path SEND
  * instructions per operation, physical's 1400, handlers 117. */
 static void insn_set(const char *dir, const char *name, const char *commit,
 		     const char *created, double send)
 {
-	json_t *r = boots_as_of(commit, created);
+	json_t *r = fixture_as_of("boots/results.json", commit, created);
 	size_t i, k;
 	json_t *run, *w;
 	json_array_foreach(json_object_get(r, "runs"), i, run) {
 		bool mixed = !strcmp(json_string_value(json_object_get(run, "mode")), "mixed");
 		json_array_foreach(json_object_get(run, "workloads"), k, w)
-			json_object_set_new(w, "insn_counts", json_pack(
-				"{s:i, s:f, s:f, s:i, s:f, s:i, s:i, s:i}", "operations", 100,
-				"send_insns_per_op", mixed ? send : 1400.0, "wait_insns_per_op",
-				2000.0 + 100.0 * (double)i, "handlers", 700, "handler_insns_mean", 117.0,
-				"handler_insns_max", 117, "icr_writes", 100, "icr_writes_hv", 100));
+			json_object_set_new(w, "insn_counts",
+					    insn_counts(mixed ? send : 1400.0, 2000.0 + 100.0 * (double)i));
 	}
 	put_set(dir, name, r);
 }
@@ -287,19 +296,12 @@ static void insn_counts_flag_a_changed_send_path(void **state)
 static void loops_only_set(const char *dir, const char *name, const char *commit,
 			   const char *created, double send)
 {
-	json_t *r = json_load_file(DATA "/loops/results.json", 0, NULL), *run, *w;
+	json_t *r = fixture_as_of("loops/results.json", commit, created), *run, *w;
 	size_t i, k;
-	assert_non_null(r);
-	json_object_set_new(json_object_get(r, "tool"), "commit", json_string(commit));
-	json_object_set_new(r, "created", json_string(created));
 	json_array_foreach(json_object_get(r, "runs"), i, run)
 		json_array_foreach(json_object_get(run, "workloads"), k, w) {
 			json_object_set_new(json_object_get(w, "samples"), "ns", json_array());
-			json_object_set_new(w, "insn_counts", json_pack(
-				"{s:i, s:f, s:f, s:i, s:f, s:i, s:i, s:i}", "operations", 100,
-				"send_insns_per_op", send, "wait_insns_per_op", 2000.0, "handlers", 700,
-				"handler_insns_mean", 117.0, "handler_insns_max", 117, "icr_writes", 100,
-				"icr_writes_hv", 100));
+			json_object_set_new(w, "insn_counts", insn_counts(send, 2000.0));
 		}
 	put_set(dir, name, r);
 }

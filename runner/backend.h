@@ -66,14 +66,17 @@ struct host_setting {
 	const char *help;
 	/* The results.json host key that records the value, or NULL. */
 	const char *record;
+	/* HS_TEXT: the characters the value may not hold (where it goes
+	 * cannot carry them), or NULL: refused where the config is read. */
+	const char *reject;
 };
 
 /* Table entries: HS_FIELD(struct, field) gives offset and size. */
 #define HS_FIELD(st, f) offsetof(st, f), sizeof(((st *)0)->f)
 #define HS_UINT_KEY(key, st, f, min, max, def, help) \
-	{ key, HS_UINT, HS_FIELD(st, f), min, max, NULL, def, help, NULL }
+	{ key, HS_UINT, HS_FIELD(st, f), min, max, NULL, def, help, NULL, NULL }
 #define HS_TEXT_KEY(key, st, f, def, help) \
-	{ key, HS_TEXT, HS_FIELD(st, f), 0, 0, NULL, def, help, NULL }
+	{ key, HS_TEXT, HS_FIELD(st, f), 0, 0, NULL, def, help, NULL, NULL }
 /* The extra Xen command line: a setting of every backend that boots Xen. */
 #define HS_CMDLINE_KEY(st, f) \
 	HS_TEXT_KEY("cmdline", st, f, "", "appended to Xen's command line")

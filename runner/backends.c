@@ -108,8 +108,8 @@ const struct host_setting host_common_settings[] = {
 	HS_UINT_KEY("timeout", struct host_config, timeout, 10, 86400, NULL,
 		    "seconds for a whole boot and job (default 240 + 4 per CPU)"),
 	{ "name", HS_NAME, HS_FIELD(struct host_config, name), 0, 0, NULL, NULL,
-	  "the host's name in results and reports (default BACKEND-Ncpu)", NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	  "the host's name in results and reports (default BACKEND-Ncpu)", NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct host_setting *host_setting_find(const struct host_setting *tab, const char *key)
@@ -167,6 +167,11 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 	case HS_TEXT:
 		if (strlen(v) >= s->size) {
 			snprintf(err, errlen, "%s: longer than %zu bytes", s->key, s->size - 1);
+			return -1;
+		}
+		if (s->reject && v[strcspn(v, s->reject)]) {
+			snprintf(err, errlen, "%s = %s: no '%c' allowed", s->key,
+				 msg_shown(q, sizeof(q), v), v[strcspn(v, s->reject)]);
 			return -1;
 		}
 		snprintf(field, s->size, "%s", v);

@@ -59,20 +59,20 @@ static const struct host_setting qemu_settings[] = {
 	/* Recorded: what dom0's kernel does at boot (initcall_debug, say) is
 	 * part of the boot time.  No commas: QEMU's -initrd splits on them. */
 	{ "dom0_cmdline", HS_TEXT, HS_FIELD(struct qemu_settings, dom0_cmdline), 0, 0, NULL,
-	  DOM0_CMDLINE_DEFAULT, "the dom0 kernel's command line (no commas)", "dom0_cmdline" },
+	  DOM0_CMDLINE_DEFAULT, "the dom0 kernel's command line (no commas)", "dom0_cmdline", "," },
 	/* The value is recorded: what an emulated time is made of depends on it. */
 	{ "tcg", HS_CHOICE, HS_FIELD(struct qemu_settings, tcg), 0, 0, tcg_threadings,
-	  TCG_DEFAULT, "QEMU's TCG threading", "tcg_threading" },
+	  TCG_DEFAULT, "QEMU's TCG threading", "tcg_threading", NULL },
 	/* Recorded: whether irq_delivery could run at all. */
 	{ "test_device", HS_BOOL, HS_FIELD(struct qemu_settings, test_device), 0, 0, NULL, "true",
 	  "attach QEMU's edu PCI device, the test device irq_delivery rings (false: "
-	  "irq_delivery is refused with ENODEV)", "test_device" },
+	  "irq_delivery is refused with ENODEV)", "test_device", NULL },
 	/* Recorded: the workloads' insn_counts come from it.  Off by default:
 	 * the plugin slows the emulation (README.md, "Instruction counts"). */
 	{ "insn_counts", HS_BOOL, HS_FIELD(struct qemu_settings, insn_counts), 0, 0, NULL, "false",
 	  "count the instructions of the IPI paths with the TCG plugin tcgplug/libipicount.so "
-	  "(results: each workload's insn_counts)", "insn_counts" },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	  "(results: each workload's insn_counts)", "insn_counts", NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 
 int tcg_threading_ok(const char *s)

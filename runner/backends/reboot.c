@@ -459,7 +459,7 @@ static void reboot_describe(const struct host_opts *o, char *buf, size_t len)
 
 static const struct host_setting reboot_settings[] = {
 	HS_CMDLINE_KEY(struct reboot_settings, cmdline),
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct host_backend_ops backend_reboot = {

@@ -34,7 +34,7 @@ static const struct host_setting skeleton_settings[] = {
 	HS_TEXT_KEY("address", struct skeleton_settings, address, "localhost",
 		    "where the host is reached"),
 	HS_UINT_KEY("port", struct skeleton_settings, port, 1, 65535, "22", "its port"),
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 
 /*

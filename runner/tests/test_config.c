@@ -147,6 +147,11 @@ static void test_errors(void **s)
 	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n[workload:a]\ntype = pingpong\nspeed = 3\n",
 		     "x.ini:7: unknown key 'speed' for a workload of type pingpong");
 	expect_error("[host]\ncpus=8\ncpus=9\n", "x.ini:3: duplicate key 'cpus' in [host]");
+	/* Refused where the config is read, not when QEMU's argv is built
+	 * (-initrd splits "kernel args,initrd" on commas). */
+	expect_error("[host]\ncpus=8\ndom0_cmdline = console=hvc0,ttyS0\n[matrix]\nmodes=mixed\n"
+		     "[workload:a]\ntype=flush_tlb_all\n",
+		     "x.ini:3: dom0_cmdline = console=hvc0,ttyS0: no ',' allowed");
 	expect_error("[host]\ncpus=8\n[matrix]\nmodes=mixed\n", "x.ini: no [workload:NAME] section");
 	expect_error("[host]\ncpus=8\n", "x.ini: missing section [matrix]");
 	expect_error("[matrix]\nmodes=mixed\n", "x.ini: missing section [host]");
@@ -627,16 +632,16 @@ static void test_backend_settings(void **s)
 		const struct host_setting twice[] = {
 			HS_UINT_KEY("n", struct st, n, 1, 9, "1", "a number"),
 			HS_UINT_KEY("n", struct st, n, 1, 9, "1", "a number"),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 		}, bad_def[] = {
 			HS_UINT_KEY("n", struct st, n, 1, 9, "10", "a number"),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 		}, common[] = {
 			HS_UINT_KEY("cpus", struct st, n, 1, 9, "1", "a number"),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 		}, no_help[] = {
 			HS_TEXT_KEY("t", struct st, t, "", ""),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 		};
 		struct host_backend_ops be = { .name = "t", .settings_size = sizeof(struct st) };
 

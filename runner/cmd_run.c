@@ -283,6 +283,11 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			json_object_set(run, "workloads", wls ? wls : json_array());
 			if (json_object_get(agent, "hv"))
 				json_object_set(run, "hv", json_object_get(agent, "hv"));
+			/* Each boot's own: a reboot host can change between boots
+			 * (microcode, a pinned C-state), and the report flags a
+			 * comparison across a change (runner/hoststate.h). */
+			if (json_object_get(agent, "host_state"))
+				json_object_set(run, "host_state", json_object_get(agent, "host_state"));
 			/* The layout's ICR writes against the measured ones: a
 			 * mismatch fails the run (topology/check.h). */
 			if (!why[0])

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,23 @@ static int copy_word(char *dst, size_t n, const char *src)
 	return i > 0;
 }
 
+/* "N CPUs (M hotplug CPUs)" (Xen's mpparse.c): M into ARG. */
+static bool smp_allowing(const char *p, char *arg, size_t len)
+{
+	size_t n = strspn(p, "0123456789");
+	const char *h;
+	size_t k;
+
+	if (!n || n > 6 || strncmp(p + n, " CPUs (", 7))
+		return false;
+	h = p + n + 7;
+	k = strspn(h, "0123456789");
+	if (!k || k > 6 || strncmp(h + k, " hotplug CPUs)", 14) || k >= len)
+		return false;
+	snprintf(arg, len, "%.*s", (int)k, h);
+	return true;
+}
+
 enum console_event console_parse_line(const char *raw, struct console_match *m)
 {
 	const char *line = console_strip_prefix(raw);
@@ -45,6 +63,8 @@ enum console_event console_parse_line(const char *raw, struct console_match *m)
 		m->ev = CON_GENAPIC;
 	else if (!strncmp(line, "Xen version ", 12))
 		m->ev = CON_XEN_START;
+	else if ((p = strstr(line, "SMP: Allowing ")) && smp_allowing(p + 14, m->arg, sizeof(m->arg)))
+		m->ev = CON_SMP_ALLOWING;
 	else if (strstr(line, "Interrupt Remapping enabled"))
 		m->ev = CON_INTREMAP;
 	else if (strstr(line, "WARNING: x2APIC"))

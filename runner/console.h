@@ -18,11 +18,12 @@ enum console_event {
 	CON_XEN_PANIC,      /* "Panic on CPU N" */
 	CON_DOM0_CRASH,     /* dom0 kernel panic / domain crash */
 	CON_AGENT_PROGRESS, /* "ipibench: ..." any other agent line */
+	CON_SMP_ALLOWING,   /* "SMP: Allowing N CPUs (M hotplug CPUs)": arg is M */
 };
 
 struct console_match {
 	enum console_event ev;
-	char arg[64];       /* genapic name, agent rc, or the progress text */
+	char arg[64];       /* genapic name, agent rc, hotplug CPUs, or the progress text */
 };
 
 /* Classify one console line (without its newline). */

@@ -11,7 +11,7 @@ runner_LIBS := -ljansson -linih
 runner_CFLAGS += -Wformat=2
 
 # The dom0 agent (static; runs inside the Xen host).
-agent_SRCS := runner/console.c runner/wlspec.c runner/sysctliface.c \
+agent_SRCS := runner/console.c runner/hoststate.c runner/wlspec.c runner/sysctliface.c \
 	$(wildcard runner/agent/*.c runner/agent/workloads/*.c)
 # Every sysctl through runner/agent/sysctl_wrap.c (the hypervisor's interface version).
 agent_LIBS := -Wl,--wrap=xencall1 -Wl,--start-group -lxenctrl -lxencall -lxenforeignmemory -lxendevicemodel \

@@ -5,26 +5,85 @@
 #include "runner/agent/agent_info.h"
 #include "runner/agent/sysctl_wrap.h"
 #include "runner/console.h"
+#include "runner/hoststate.h"
 
-/* The APIC driver the hypervisor switched to, from its console ring. */
-static void genapic_from_console(xc_interface *xch, json_t *out)
+/*
+ * From the hypervisor's console ring: the APIC driver it switched to
+ * (out["genapic"]) and the firmware's hotplug slots (state["hotplug_cpus"]:
+ * with any, Xen does not take the ALL-BUT shorthand).
+ */
+static void console_facts(xc_interface *xch, json_t *out, json_t *state)
 {
 	unsigned int size = 1 << 20;
 	char *buf = calloc(1, size + 1);
 	struct console_match m;
 	char name[64] = "";
+	long hotplug = -1;
 
 	if (!buf)
 		return;
 	if (xc_readconsolering(xch, buf, &size, 0, 0, NULL) == 0) {
 		buf[size] = '\0';
-		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
-			if (console_parse_line(line, &m) == CON_GENAPIC)
+		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+			enum console_event ev = console_parse_line(line, &m);
+
+			if (ev == CON_GENAPIC)
 				snprintf(name, sizeof(name), "%s", m.arg);
+			else if (ev == CON_SMP_ALLOWING)
+				hotplug = strtol(m.arg, NULL, 10);
+		}
 	}
 	free(buf);
 	if (name[0])
 		json_object_set_new(out, "genapic", json_string(name));
+	/* null: the line has left the ring (or never came). */
+	json_object_set_new(state, "hotplug_cpus", hotplug >= 0 ? json_integer(hotplug) : json_null());
+}
+
+/* A file's first 64 KiB as text, or NULL. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = f ? calloc(1, 65536) : NULL;
+
+	if (buf && !fread(buf, 1, 65535, f) && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/*
+ * What else changes IPI latency on real hardware (runner/hoststate.h):
+ * Xen's idle-state limit and the C-states it knows, SMT, the microcode,
+ * and the words of its command line that pin them.  A value Xen does not
+ * give (no cpuidle driver under QEMU, say) is null.
+ */
+static void host_state(xc_interface *xch, const xc_physinfo_t *pi, const char *cmdline,
+		       json_t *state)
+{
+	uint32_t max_cstate;
+	int max_cx;
+	char buf[256], *cpuinfo;
+
+	if (xc_get_cpuidle_max_cstate(xch, &max_cstate) == 0)
+		json_object_set_new(state, "max_cstate", max_cstate == XEN_SYSCTL_CX_UNLIMITED ?
+				    json_string("unlimited") : json_integer(max_cstate));
+	else
+		json_object_set_new(state, "max_cstate", json_null());
+	json_object_set_new(state, "cx_states_cpu0",
+			    xc_pm_get_max_cx(xch, 0, &max_cx) == 0 && max_cx >= 0 ?
+			    json_integer(max_cx) : json_null());
+	json_object_set_new(state, "smt", json_boolean(pi->threads_per_core > 1));
+	cpuinfo = read_text("/proc/cpuinfo");
+	json_object_set_new(state, "microcode",
+			    cpuinfo && !hoststate_microcode(cpuinfo, buf, sizeof(buf)) ?
+			    json_string(buf) : json_null());
+	free(cpuinfo);
+	hoststate_pins(cmdline, buf, sizeof(buf));
+	json_object_set_new(state, "xen_pins", json_string(buf));
 }
 
 /* The CPU model as dom0 sees it (CPUID passes the host's brand string). */
@@ -87,6 +146,11 @@ int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen)
 	ctx->nr_cpus = pi.nr_cpus;
 
 	cpu_model(out);
-	genapic_from_console(ctx->xch, out);
+	json_t *state = json_object();
+	console_facts(ctx->xch, out, state);
+	host_state(ctx->xch, &pi, cmdline, state);
+	if (json_object_get(out, "cpu_model"))
+		json_object_set(state, "cpu_model", json_object_get(out, "cpu_model"));
+	json_object_set_new(out, "host_state", state);
 	return 0;
 }

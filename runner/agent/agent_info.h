@@ -9,8 +9,9 @@
 
 /*
  * Fill out["xen"] (version, extraversion, changeset, command line),
- * out["physinfo"] (CPUs, cpu_khz, memory) and out["genapic"] (the APIC
- * driver the hypervisor's console ring names); set ctx->nr_cpus.
+ * out["physinfo"] (CPUs, cpu_khz, memory), out["genapic"] (the APIC
+ * driver the hypervisor's console ring names) and out["host_state"] (what
+ * else changes IPI latency: runner/hoststate.h); set ctx->nr_cpus.
  */
 int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen);
 

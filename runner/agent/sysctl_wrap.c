@@ -30,13 +30,20 @@ _Static_assert(offsetof(struct xen_sysctl, cmd) == 0 &&
  * IRTE from) and _cpu_hotplug (xc_cpu_offline/online: same two words and
  * op numbers), compared when staging was first booted with the series,
  * and the 128-byte union they sit in -- and the patch's own, one ABI for
- * every series (probes/include/ipibench/abi.h).  These are all the
- * sysctls the agent makes.  Add one only after comparing its struct in
- * every supported tree.
+ * every series (probes/include/ipibench/abi.h).  host_state's two:
+ * struct xen_sysctl_get_pmstat is the same in all three trees (compared
+ * when host_state was added; PMSTAT_get_max_cx is all the agent asks),
+ * and of struct xen_sysctl_pm_op the agent makes only
+ * XEN_SYSCTL_pm_op_get_max_cstate, whose cmd, cpuid and u32 answer sit at
+ * the same offsets in all three (the union's cpufreq members differ: never
+ * make GET_CPUFREQ_PARA through this list).  These are all the sysctls the
+ * agent makes.  Add one only after comparing its struct in every
+ * supported tree.
  */
 static const uint32_t same_layout[] = {
 	XEN_SYSCTL_readconsole, XEN_SYSCTL_tbuf_op, XEN_SYSCTL_physinfo,
 	XEN_SYSCTL_debug_keys, XEN_SYSCTL_cpu_hotplug, XEN_SYSCTL_ipibench,
+	XEN_SYSCTL_get_pmstat, XEN_SYSCTL_pm_op,
 };
 
 static struct sysctl_iface iface = {

@@ -42,6 +42,26 @@ static void test_genapic(void **s)
 	assert_int_equal(console_parse_line("(XEN) Switched to APIC driver ", &m), CON_NONE);
 }
 
+/* The firmware's hotplug slots decide whether Xen may take the ALL-BUT
+ * shorthand: host_state records them from this line. */
+static void test_smp_allowing(void **s)
+{
+	struct console_match m;
+
+	(void)s;
+	assert_int_equal(console_parse_line("(XEN) [    0.004000] SMP: Allowing 20 CPUs (4 hotplug CPUs)",
+					    &m), CON_SMP_ALLOWING);
+	assert_string_equal(m.arg, "4");
+	assert_int_equal(console_parse_line("(XEN) SMP: Allowing 512 CPUs (0 hotplug CPUs)", &m),
+			 CON_SMP_ALLOWING);
+	assert_string_equal(m.arg, "0");
+	assert_int_equal(console_parse_line("(XEN) SMP: Allowing many CPUs (4 hotplug CPUs)", &m),
+			 CON_NONE);
+	assert_int_equal(console_parse_line("(XEN) SMP: Allowing 20 CPUs (4", &m), CON_NONE);
+	assert_int_equal(console_parse_line("(XEN) SMP: Allowing 20 CPUs (99999999 hotplug CPUs)",
+					    &m), CON_NONE);
+}
+
 static void test_failures(void **s)
 {
 	struct console_match m;
@@ -245,6 +265,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_genapic),
+		cmocka_unit_test(test_smp_allowing),
 		cmocka_unit_test(test_failures),
 		cmocka_unit_test(test_agent_lines),
 		cmocka_unit_test(test_find_irte),

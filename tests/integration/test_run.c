@@ -119,6 +119,9 @@ static void test_kill_and_resume(void **s)
 		assert_string_equal(json_string_value(json_object_get(run, "status")), "ok");
 		assert_string_equal(genapic, !strcmp(mode, "physical") ? "x2apic_phys" :
 				    !strcmp(mode, "cluster") ? "x2apic_cluster" : "x2apic_mixed");
+		/* Each boot's host state, as its agent saw it (the report compares them). */
+		assert_true(json_is_object(json_object_get(run, "host_state")));
+		assert_true(json_is_boolean(json_object_get(json_object_get(run, "host_state"), "smt")));
 		assert_non_null(flush);
 		/* Loop timing: 5 loops of 40 calls, each timed as a whole. */
 		json_t *loops = json_object_get(flush, "loops"), *l;

@@ -280,6 +280,39 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 	return 0;
 }
 
+/*
+ * runs[].host_state: an object of at most HS_MAX_KEYS named keys whose
+ * values are null, true, false, an integer or a string (shown escaped in
+ * the report); absent or null in older results.
+ */
+#define HS_MAX_KEYS 32
+#define HS_MAX_TEXT 256
+static int validate_host_state(const struct jv *v, json_t *run, const char *jp)
+{
+	json_t *hs = json_object_get(run, "host_state"), *x;
+	const char *key;
+	size_t n = 0;
+
+	if (!hs || json_is_null(hs))
+		return 0;
+	if (!json_is_object(hs))
+		return jv_fail(v, JV_KEY(jp, "host_state"), "must be an object, not %s", JV_REPR(hs));
+	json_object_foreach(hs, key, x) {
+		char b[256];
+
+		fmt_into(b, sizeof(b), "%s.host_state", jp);
+		if (++n > HS_MAX_KEYS)
+			return jv_fail(v, b, "more than %d keys", HS_MAX_KEYS);
+		if (!sio_name_ok(key))
+			return jv_fail(v, b, "a key that is not a name ([A-Za-z0-9][A-Za-z0-9._-]*)");
+		if (!json_is_null(x) && !json_is_boolean(x) && !json_is_integer(x) &&
+		    !(json_is_string(x) && json_string_length(x) <= HS_MAX_TEXT))
+			return jv_fail(v, JV_KEY(b, key), "must be null, true, false, an integer or a "
+				       "string of at most %d bytes, not %s", HS_MAX_TEXT, JV_REPR(x));
+	}
+	return 0;
+}
+
 static int validate_run(const struct jv *v, json_t *run, const char *jp)
 {
 	static const char *const rstatus[] = { "ok", "failed", "pending", "running", NULL };
@@ -301,6 +334,8 @@ static int validate_run(const struct jv *v, json_t *run, const char *jp)
 			       JV_REPR(json_object_get(run, "genapic")));
 	if (jv_str(v, run, "error", jp, JV_NULL, &s) ||
 	    jv_container(v, run, "workloads", jp, true, &wls))
+		return -1;
+	if (validate_host_state(v, run, jp))
 		return -1;
 	json_array_foreach(wls, i, w) {
 		char b[256];
@@ -760,6 +795,7 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 				   jstr(run, "error", status));
 		} else {
 			rs->runs_ok++;
+			hoststate_add(d, set_idx, id, json_object_get(run, "host_state"));
 		}
 		json_t *wls = json_object_get(run, "workloads");
 		json_t *chk = strcmp(status, "ok") ? NULL : checked_copy(rs, host, run);
@@ -1199,6 +1235,7 @@ void dataset_free(struct dataset *d)
 		free(r->topo);
 	}
 	free(d->sets);
+	hoststate_free(d);
 	for (size_t i = 0; i < d->ngroups; i++) {
 		struct group *g = &d->groups[i];
 		free(g->host);

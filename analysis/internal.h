@@ -221,10 +221,25 @@ struct dataset {
 	size_t nhf;
 	struct perf_file *perf;
 	size_t nperf;
+	/* runs[].host_state of the ok runs (hoststate.c), in file order */
+	struct hs_run {
+		size_t set;
+		char *run;
+		json_t *state;
+	} *hs;
+	size_t nhs;
 	bool separate_sets;	/* history: do not pool across result sets */
 	bool several_builds;	/* the groups are of more than one build */
 	bool several_topos;	/* a host name comes with more than one topology */
 };
+
+/* ---- hoststate.c: runs[].host_state, compared across the runs read ---- */
+void hoststate_add(struct dataset *d, size_t set, const char *run_id, json_t *state);
+void hoststate_free(struct dataset *d);
+/* {"runs": N, "same": {key: value}, "differs": {key: {value: [runs]}}} */
+json_t *hoststate_json(const struct dataset *d);
+/* "## Host state": the differing keys first, flagged (nothing without any). */
+void hoststate_render_md(const struct dataset *d, struct sbuf *md);
 
 enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
 

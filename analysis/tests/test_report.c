@@ -375,6 +375,109 @@ static void insn_counts_table(void **state)
 	free(o);
 }
 
+/* results/history/seed-96cpu-20261201 with each run's host_state made by MAKE. */
+static char *with_host_state(const char *o, const char *name, json_t *(*make)(const char *mode))
+{
+	json_t *r = json_load_file("results/history/seed-96cpu-20261201/results.json", 0, NULL);
+	json_t *run;
+	size_t i;
+
+	assert_non_null(r);
+	json_array_foreach(json_object_get(r, "runs"), i, run)
+		json_object_set_new(run, "host_state",
+				    make(json_string_value(json_object_get(run, "mode"))));
+	char *d = path2(o, name);
+	assert_int_equal(mkdir(d, 0700), 0);
+	char *f = path2(d, "results.json");
+	assert_int_equal(json_dump_file(r, f, 0), 0);
+	json_decref(r);
+	free(f);
+	return d;
+}
+
+static json_t *state_same(const char *mode)
+{
+	(void)mode;
+	return json_pack("{s:s, s:n, s:b, s:s, s:i, s:s}", "max_cstate", "unlimited",
+			 "cx_states_cpu0", "smt", 0, "microcode", "0xaa00215", "hotplug_cpus", 4,
+			 "xen_pins", "");
+}
+
+/* The mixed boots got other microcode and a pinned C-state (a Markdown
+ * character in the value: escaped). */
+static json_t *state_mixed_differs(const char *mode)
+{
+	json_t *j = state_same(mode);
+
+	if (!strcmp(mode, "mixed")) {
+		json_object_set_new(j, "microcode", json_string("0xaa00216|*"));
+		json_object_set_new(j, "max_cstate", json_integer(1));
+	}
+	return j;
+}
+
+static json_t *state_nested(const char *mode)
+{
+	json_t *j = state_same(mode);
+
+	json_object_set_new(j, "cpufreq", json_pack("{s:s}", "governor", "ondemand"));
+	return j;
+}
+
+static char *report_md(const char *o, const char *name, const char *dir, int want)
+{
+	char *out = path2(o, name);
+	char *argv[] = { "report", "-q", "--no-reference", "-o", out, (char *)dir, NULL };
+	fflush(stderr);
+	assert_int_equal(run_quiet(cmd_report, argv), want);
+	char *p = path2(out, "report.md");
+	char *md = want ? NULL : slurp(p);
+	free(p);
+	free(out);
+	return md;
+}
+
+static void host_state_flagged(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	char *same = with_host_state(o, "same", state_same);
+	char *md = report_md(o, "out-same", same, 0);
+
+	assert_non_null(md);
+	assert_non_null(strstr(md, "## Host state"));
+	assert_non_null(strstr(md, "The same in every run compared: `max_cstate` = \"unlimited\""));
+	assert_null(strstr(md, "differs between the runs"));
+	free(md);
+
+	char *diff = with_host_state(o, "diff", state_mixed_differs);
+	md = report_md(o, "out-diff", diff, 0);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "**The host state differs between the runs compared here:**"));
+	assert_non_null(strstr(md, "- `microcode`: \"0xaa00215\" in 2 runs (physical-r0, cluster-r0); "));
+	assert_non_null(strstr(md, "; \"0xaa00216\\|\\*\" in 1 run (mixed-r0).\n"));
+	assert_non_null(strstr(md, "- `max_cstate`: \"unlimited\" in 2 runs"));
+	assert_non_null(strstr(md, "The same in every run: `cx_states_cpu0` = null"));
+	free(md);
+	char *p = path2(o, "out-diff/report.json");
+	json_t *j = json_load_file(p, 0, NULL);
+	assert_non_null(j);
+	json_t *hs = json_object_get(j, "host_state");
+	assert_int_equal(json_integer_value(json_object_get(hs, "runs")), 3);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(json_object_get(hs, "differs"),
+							"max_cstate"), "1")), 1);
+	assert_true(json_is_false(json_object_get(json_object_get(hs, "same"), "smt")));
+	json_decref(j);
+	free(p);
+
+	/* Only scalars: a nested object is refused with its JSON path. */
+	char *nested = with_host_state(o, "nested", state_nested);
+	assert_null(report_md(o, "out-nested", nested, 1));
+	free(nested), free(diff), free(same);
+	rm_rf(o);
+	free(o);
+}
+
 static void bad_inputs(void **state)
 {
 	(void)state;
@@ -489,6 +592,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(baseline_option, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(layout_section),
 		cmocka_unit_test(insn_counts_table),
+		cmocka_unit_test(host_state_flagged),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),

@@ -300,19 +300,21 @@ static void layout_section(void **state)
 	free(o);
 }
 
-/* Each flush workload of results/history/seed-96cpu-20261201 given insn_counts. */
-static char *with_insn_counts(const char *o, const char *name, json_t *(*make)(const char *mode))
+/*
+ * results/history/seed-96cpu-20261201 in O/NAME, each run edited by EDIT
+ * with what MAKE gives for its mode.
+ */
+typedef json_t *make_fn(const char *mode);
+static char *seed_edited(const char *o, const char *name, void (*edit)(json_t *run, make_fn *make),
+			 make_fn *make)
 {
 	json_t *r = json_load_file("results/history/seed-96cpu-20261201/results.json", 0, NULL);
-	json_t *run, *w;
-	size_t i, k;
+	json_t *run;
+	size_t i;
 
 	assert_non_null(r);
 	json_array_foreach(json_object_get(r, "runs"), i, run)
-		json_array_foreach(json_object_get(run, "workloads"), k, w)
-			if (!strcmp(json_string_value(json_object_get(w, "name")), "flush"))
-				json_object_set_new(w, "insn_counts",
-					make(json_string_value(json_object_get(run, "mode"))));
+		edit(run, make);
 	char *d = path2(o, name);
 	assert_int_equal(mkdir(d, 0700), 0);
 	char *f = path2(d, "results.json");
@@ -320,6 +322,27 @@ static char *with_insn_counts(const char *o, const char *name, json_t *(*make)(c
 	json_decref(r);
 	free(f);
 	return d;
+}
+
+static const char *run_mode(json_t *run)
+{
+	return json_string_value(json_object_get(run, "mode"));
+}
+
+/* Each flush workload given insn_counts. */
+static void set_insn_counts(json_t *run, make_fn *make)
+{
+	json_t *w;
+	size_t k;
+
+	json_array_foreach(json_object_get(run, "workloads"), k, w)
+		if (!strcmp(json_string_value(json_object_get(w, "name")), "flush"))
+			json_object_set_new(w, "insn_counts", make(run_mode(run)));
+}
+
+static char *with_insn_counts(const char *o, const char *name, make_fn *make)
+{
+	return seed_edited(o, name, set_insn_counts, make);
 }
 
 static json_t *counts_ok(const char *mode)
@@ -375,24 +398,15 @@ static void insn_counts_table(void **state)
 	free(o);
 }
 
-/* results/history/seed-96cpu-20261201 with each run's host_state made by MAKE. */
-static char *with_host_state(const char *o, const char *name, json_t *(*make)(const char *mode))
+/* Each run given a host_state. */
+static void set_host_state(json_t *run, make_fn *make)
 {
-	json_t *r = json_load_file("results/history/seed-96cpu-20261201/results.json", 0, NULL);
-	json_t *run;
-	size_t i;
+	json_object_set_new(run, "host_state", make(run_mode(run)));
+}
 
-	assert_non_null(r);
-	json_array_foreach(json_object_get(r, "runs"), i, run)
-		json_object_set_new(run, "host_state",
-				    make(json_string_value(json_object_get(run, "mode"))));
-	char *d = path2(o, name);
-	assert_int_equal(mkdir(d, 0700), 0);
-	char *f = path2(d, "results.json");
-	assert_int_equal(json_dump_file(r, f, 0), 0);
-	json_decref(r);
-	free(f);
-	return d;
+static char *with_host_state(const char *o, const char *name, make_fn *make)
+{
+	return seed_edited(o, name, set_host_state, make);
 }
 
 static json_t *state_same(const char *mode)

@@ -46,14 +46,50 @@ static size_t gq(char *out, size_t len, const char *s)
 	return n;
 }
 
+/*
+ * A command line as GRUB words: each word as it is, or single-quoted when
+ * GRUB's lexer would read something in it ($ expands, ; ends the command,
+ * quotes and \\ are removed, # starts a comment), so the hypervisor and
+ * dom0 get exactly the words given.  The length it needs, as gq().
+ */
+static size_t gwords(char *out, size_t len, const char *cmdline)
+{
+	static const char special[] = "'\"\\$;|&<>{}#`";
+	size_t n = 0;
+
+	if (len)
+		out[0] = '\0';
+	for (const char *w = cmdline; *w;) {
+		char word[1100], q[2300];
+		size_t k;
+
+		w += strspn(w, " \t\r\n");
+		k = strcspn(w, " \t\r\n");
+		if (!k)
+			break;
+		snprintf(word, sizeof(word), "%.*s", (int)(k < sizeof(word) ? k : sizeof(word) - 1), w);
+		if (strpbrk(word, special))
+			gq(q, sizeof(q), word);
+		else
+			snprintf(q, sizeof(q), "%s", word);
+		n += (size_t)snprintf(out + (n < len ? n : len), n < len ? len - n : 0, "%s%s",
+				      n ? " " : "", q);
+		w += k;
+	}
+	return n;
+}
+
 int host_entries_text(const struct host_install *h, char *buf, size_t len)
 {
 	size_t n = 0;
-	char qx[1100], qk[1100], qi[1100];
+	char qx[1100], qk[1100], qi[1100], wx[2300], wd[2300];
 
 	gq(qx, sizeof(qx), h->grub_xen);
 	gq(qk, sizeof(qk), h->grub_kernel);
 	gq(qi, sizeof(qi), h->grub_initrd);
+	if (gwords(wx, sizeof(wx), h->xen_cmdline) >= sizeof(wx) ||
+	    gwords(wd, sizeof(wd), h->dom0_cmdline) >= sizeof(wd))
+		return -1;
 #define OUT(...) do { \
 		int k_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__); \
 		n += (size_t)(k_ > 0 ? k_ : 0); \
@@ -72,8 +108,8 @@ int host_entries_text(const struct host_install *h, char *buf, size_t len)
 		OUT("\tsearch --no-floppy --file --set=root %s\n", qx);
 		OUT("\techo 'ipibench: Xen x2apic-mode=%s, run '\"${ipibench_run}\"\n", ipibench_mode_name(i));
 		OUT("\tmultiboot2 %s %s x2apic-mode=%s ipibench.run=${ipibench_run} ${ipibench_cmdline}\n",
-		    qx, h->xen_cmdline, ipibench_mode_name(i));
-		OUT("\tmodule2 %s placeholder %s\n", qk, h->dom0_cmdline);
+		    qx, wx, ipibench_mode_name(i));
+		OUT("\tmodule2 %s placeholder %s\n", qk, wd);
 		if (h->grub_initrd[0])
 			OUT("\tmodule2 --nounzip %s\n", qi);
 		OUT("}\n");

@@ -175,6 +175,16 @@ static void test_entries(void **s)
 	strcpy(h.grub_kernel, "/it's/vmlinuz");
 	assert_int_equal(host_entries_text(&h, text, sizeof(text)), 0);
 	assert_non_null(strstr(text, "module2 '/it'\\''s/vmlinuz' placeholder"));
+	/* Command lines reach Xen and dom0 word for word: a word GRUB's lexer
+	 * would read ($ expands, ; ends the command, # a comment) is quoted,
+	 * whitespace (the newline /proc/cmdline ends with) only separates. */
+	strcpy(h.xen_cmdline, "dom0_mem=4G $evil;reboot\nloglvl=all #x");
+	strcpy(h.dom0_cmdline, "root=UUID=abc it's\n");
+	assert_int_equal(host_entries_text(&h, text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "\tmultiboot2 '/ipibench/xen.gz' dom0_mem=4G '$evil;reboot' loglvl=all '#x' "
+				     "x2apic-mode=physical "));
+	assert_non_null(strstr(text, " placeholder root=UUID=abc 'it'\\''s'\n"));
+	assert_null(strstr(text, "\nreboot"));
 	/* Too small a buffer is an error, not a cut entry. */
 	assert_int_equal(host_entries_text(&h, text, 100), -1);
 }

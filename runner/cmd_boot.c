@@ -85,6 +85,42 @@ static int opt_count(const struct opt *o, const char *arg)
 	return 0;
 }
 
+/* --insn-calls: agent.json's insn_calls, one line per bucket. */
+static void print_insn_calls(json_t *agent)
+{
+	json_t *ic = json_object_get(agent, "insn_calls"), *b;
+	const char *e = json_string_value(json_object_get(agent, "insn_calls_error"));
+	size_t i;
+
+	if (e)
+		printf("insn calls: %s\n", e);
+	if (!ic)
+		return;
+	printf("insn calls: %lld closed, %lld overflow, %lld dropped windows\n",
+	       (long long)json_integer_value(json_object_get(ic, "closed")),
+	       (long long)json_integer_value(json_object_get(ic, "overflow")),
+	       (long long)json_integer_value(json_object_get(ic, "dropped_windows")));
+	json_array_foreach(json_object_get(ic, "buckets"), i, b) {
+		json_t *fit = json_object_get(b, "spin_fit");
+
+		printf("  %-7s vector %3lld, %3lld ICR writes: %7lld calls, insns mean %.2f min %lld "
+		       "max %lld, pause mean %.1f",
+		       json_string_value(json_object_get(b, "kind")),
+		       (long long)json_integer_value(json_object_get(b, "vector")),
+		       (long long)json_integer_value(json_object_get(b, "icr_writes")),
+		       (long long)json_integer_value(json_object_get(b, "calls")),
+		       json_number_value(json_object_get(b, "insns_mean")),
+		       (long long)json_integer_value(json_object_get(b, "insns_min")),
+		       (long long)json_integer_value(json_object_get(b, "insns_max")),
+		       json_number_value(json_object_get(b, "pause_mean")));
+		if (fit)
+			printf(", without the spin %.1f (%.2f per PAUSE)",
+			       json_number_value(json_object_get(fit, "base")),
+			       json_number_value(json_object_get(fit, "insns_per_pause")));
+		printf("\n");
+	}
+}
+
 /*
  * The layout the hypervisor reported (agent.json's query) against the one
  * QEMU was given (O's topology, else its dense default), and the ICR writes
@@ -107,6 +143,7 @@ static int boot_layout(const struct host_opts *o, const char *topology, struct l
 		json_decref(agent);
 		return 1;
 	}
+	print_insn_calls(agent);
 	if (!json_object_get(agent, "hv") || json_is_null(json_object_get(agent, "hv"))) {
 		/* No query: a hypervisor without the interface (the agent said
 		 * so); nothing to check the layout against. */
@@ -204,7 +241,7 @@ int cmd_boot(int argc, char **argv)
 	struct xen_build xb;
 	long cpus = 0, maxcpus = 0, timeout = 0;
 	char outbuf[4096], jobdst[4096 + 16], err[1024], tbuf[96];
-	bool quiet = false, no_test_device = false, insn_counts = false;
+	bool quiet = false, no_test_device = false, insn_counts = false, insn_calls = false;
 	struct boot_topo bt = { .has_topo = false };
 	static struct layout lay;
 	const struct opt opts[] = {
@@ -238,6 +275,13 @@ int cmd_boot(int argc, char **argv)
 		OPT_BOOLEAN(0, "insn-counts", &insn_counts,
 			    "count the IPI paths' instructions with the TCG plugin\n"
 			    "([host] insn_counts; printed per workload, and in agent.json)"),
+		OPT_BOOLEAN(0, "insn-calls", &insn_calls,
+			    "count every send_IPI_mask(), flush_area_mask(),\n"
+			    "invalidate_interrupt() and do_IRQ() of the boot with\n"
+			    "the TCG plugin, by ICR writes per call; for any build\n"
+			    "(no benchmark symbols needed: CONFIG_IPIBENCH on\n"
+			    "against off); agent.json's insn_calls; not with\n"
+			    "--insn-counts"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no progress lines"),
 		OPT_QEMU_KEY("cmdline", q),
 		OPT_QEMU_KEY("dom0-cmdline", q),
@@ -260,6 +304,12 @@ int cmd_boot(int argc, char **argv)
 		q->test_device = 0;
 	if (insn_counts)
 		q->insn_counts = 1;
+	if (insn_calls && insn_counts) {
+		fprintf(stderr, "ipibench boot: --insn-calls or --insn-counts, not both\n");
+		return 2;
+	}
+	if (insn_calls)
+		q->insn_calls = 1;
 	if (nrest) {
 		fprintf(stderr, "ipibench boot: unexpected argument '%s'\n", rest[0]);
 		return 2;

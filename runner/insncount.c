@@ -116,21 +116,41 @@ int insncount_syms_path(const char *xen, char *buf, size_t len, char *err, size_
  * The markers: a plugin key, the hypervisor function (see tcgplug/README.md
  * for what each window is), and whether a build without it can be counted.
  */
-static const struct { const char *key, *sym; bool required; } marks[] = {
-	{ "sysctl", "ipibench_sysctl", true },  /* a run's start */
-	{ "bench", "bench_chunk", true },       /* a chunk on the sender */
-	{ "send", "send_IPI_mask", true },      /* the send path */
-	{ "wait", "flush_area_mask", false },   /* flush: send + local flush + wait */
-	{ "wait", "wait_call", false },         /* ipi_mask, pingpong: the wait */
-	{ "handler", "invalidate_interrupt", false },  /* flush's receivers */
+static const struct { const char *key, *sym; bool required, calls; } marks[] = {
+	{ "sysctl", "ipibench_sysctl", true, false },  /* a run's start */
+	{ "bench", "bench_chunk", true, false },       /* a chunk on the sender */
+	{ "send", "send_IPI_mask", true, true },       /* the send path */
+	{ "wait", "flush_area_mask", false, true },    /* flush: send + local flush + wait */
+	{ "wait", "wait_call", false, false },         /* ipi_mask, pingpong: the wait */
+	{ "handler", "invalidate_interrupt", false, true },  /* flush's receivers */
 	/* ipi_mask's receivers, also between two chunks (a call in flight) */
-	{ "async_handler", "bench_ipi_interrupt", false },
-	{ "irq", "do_IRQ", false },             /* interrupts, counted apart */
+	{ "async_handler", "bench_ipi_interrupt", false, false },
+	{ "irq", "do_IRQ", false, true },              /* interrupts, counted apart */
 };
+/*
+ * calls=all (insncount_calls_plugin_arg()) counts every call of the boot:
+ * only the hypervisor's own functions, which a build without
+ * CONFIG_IPIBENCH has too, so that both builds are counted alike.
+ */
 #define NMARKS (sizeof(marks) / sizeof(marks[0]))
+
+static int plugin_arg(const char *xen, const char *outfile, bool calls, char *buf, size_t len,
+		      char *err, size_t errlen);
 
 int insncount_plugin_arg(const char *xen, const char *outfile, char *buf, size_t len,
 			 char *err, size_t errlen)
+{
+	return plugin_arg(xen, outfile, false, buf, len, err, errlen);
+}
+
+int insncount_calls_plugin_arg(const char *xen, const char *outfile, char *buf, size_t len,
+			       char *err, size_t errlen)
+{
+	return plugin_arg(xen, outfile, true, buf, len, err, errlen);
+}
+
+static int plugin_arg(const char *xen, const char *outfile, bool calls, char *buf, size_t len,
+		      char *err, size_t errlen)
 {
 	const char *names[NMARKS + 2];
 	uint64_t a[NMARKS + 2];
@@ -158,9 +178,17 @@ int insncount_plugin_arg(const char *xen, const char *outfile, char *buf, size_t
 		snprintf(err, errlen, "%s: no _stext/_etext: not a Xen symbol file", syms);
 		return -1;
 	}
-	o = (size_t)snprintf(buf, len, "%s,out=%s,text=%" PRIx64 "-%" PRIx64, so, outfile, a[0], a[1]);
+	o = (size_t)snprintf(buf, len, "%s,out=%s,text=%" PRIx64 "-%" PRIx64 "%s", so, outfile,
+			     a[0], a[1], calls ? ",calls=all" : "");
 	for (size_t i = 0; i < NMARKS && o < len; i++) {
+		if (calls && !marks[i].calls)
+			continue;
 		if (!a[i + 2]) {
+			if (calls && !strcmp(marks[i].key, "send")) {
+				snprintf(err, errlen, "%s: no symbol %s: not a Xen symbol file", syms,
+					 marks[i].sym);
+				return -1;
+			}
 			if (!marks[i].required)
 				continue;
 			snprintf(err, errlen, "%s: no symbol %s: instruction counts need the patched "
@@ -374,6 +402,91 @@ int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen)
 	rc = 0;
 out:
 	free(runs);
+	free(buf);
+	return rc;
+}
+
+/* ---- calls=all: every call of the boot, in buckets ------------------- */
+
+/* Least squares insns = base + k * PAUSE over a bucket's calls: a wait's
+ * count without its spin.  0 when the sums do not allow it. */
+static int spin_fit(const struct ic_bucket *b, double *base, double *k)
+{
+	long double n = (long double)b->n, sx = (long double)b->pause, sy = (long double)b->insns,
+		    sxx = (long double)b->pause2, sxy = (long double)b->insns_pause, d;
+
+	if (b->pause == UINT64_MAX || b->pause2 == UINT64_MAX || b->insns_pause == UINT64_MAX ||
+	    b->insns == UINT64_MAX || b->n < 2)
+		return 0;
+	d = n * sxx - sx * sx;
+	if (d <= 0)
+		return 0;
+	*k = (double)((n * sxy - sx * sy) / d);
+	*base = (double)((sy - (long double)*k * sx) / n);
+	return 1;
+}
+
+int insncount_calls_merge(const char *file, json_t *agent, char *err, size_t errlen)
+{
+	char *buf = NULL, why[200];
+	size_t len, lineno = 0, lines = 0;
+	static struct ic_calls last, c;
+	int rc = -1;
+
+	if (sio_read_file(file, SIO_MAX_JSON, &buf, &len, err, errlen))
+		return -1;
+	if (memchr(buf, 0, len)) {
+		snprintf(err, errlen, "%s: a NUL byte: not the plugin's output", file);
+		goto out;
+	}
+	memset(&last, 0, sizeof(last));
+	for (char *p = buf, *nl; *p && (nl = strchr(p, '\n')); p = nl + 1) {
+		/* A last line without its newline is QEMU killed mid-write: ignored. */
+		lineno++;
+		*nl = 0;
+		if (!*p)
+			continue;
+		if (ic_parse_calls(p, &c, why, sizeof(why))) {
+			snprintf(err, errlen, "%s:%zu: %s", file, lineno, why);
+			goto out;
+		}
+		if (lines && (c.seq <= last.seq || c.closed < last.closed)) {
+			snprintf(err, errlen, "%s:%zu: seq=%" PRIu64 " closed=%" PRIu64 " after seq=%"
+				 PRIu64 " closed=%" PRIu64 ": not one plugin's lines", file, lineno,
+				 c.seq, c.closed, last.seq, last.closed);
+			goto out;
+		}
+		last = c;
+		lines++;
+	}
+	if (!lines) {
+		snprintf(err, errlen, "%s: no complete 'calls' line (no call closed?)", file);
+		goto out;
+	}
+	json_t *o = json_object(), *bs = json_array();
+
+	json_object_set_new(o, "closed", json_integer((json_int_t)last.closed));
+	json_object_set_new(o, "overflow", json_integer((json_int_t)last.overflow));
+	json_object_set_new(o, "dropped_windows", json_integer((json_int_t)last.dropped));
+	for (unsigned int i = 0; i < last.nr; i++) {
+		const struct ic_bucket *b = &last.b[i];
+		double base, k;
+		json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:f, s:I, s:I, s:I, s:f}",
+				      "kind", ic_kind_names[b->kind], "vector", (json_int_t)b->vector,
+				      "icr_writes", (json_int_t)b->icr, "calls", (json_int_t)b->n,
+				      "insns_mean", per(b->insns, b->n), "insns_min", (json_int_t)b->min,
+				      "insns_max", (json_int_t)b->max, "irqs", (json_int_t)b->irqs,
+				      "pause_mean", per(b->pause, b->n));
+
+		if (b->pause && spin_fit(b, &base, &k))
+			json_object_set_new(j, "spin_fit", json_pack("{s:f, s:f}", "base", base,
+								     "insns_per_pause", k));
+		json_array_append_new(bs, j);
+	}
+	json_object_set_new(o, "buckets", bs);
+	json_object_set_new(agent, "insn_calls", o);
+	rc = 0;
+out:
 	free(buf);
 	return rc;
 }

@@ -38,6 +38,15 @@ int insncount_plugin_arg(const char *xen, const char *outfile, char *buf, size_t
 			 char *err, size_t errlen);
 
 /*
+ * The same for calls=all (tcgplug/ipicount.h): every send_IPI_mask(),
+ * flush_area_mask(), invalidate_interrupt() and do_IRQ() of the boot, in
+ * buckets by ICR writes per call.  It needs none of the benchmark's
+ * symbols, so a build without CONFIG_IPIBENCH is counted too.
+ */
+int insncount_calls_plugin_arg(const char *xen, const char *outfile, char *buf, size_t len,
+			       char *err, size_t errlen);
+
+/*
  * Fold the plugin's output FILE into AGENT (agent.json): each workload
  * with bench_runs = R (the agent's count of its hypervisor runs) takes the
  * next R runs of the file, in their order, and one with operations gains
@@ -46,5 +55,15 @@ int insncount_plugin_arg(const char *xen, const char *outfile, char *buf, size_t
  * workloads do not add up.
  */
 int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen);
+
+/*
+ * calls=all's FILE into AGENT as "insn_calls": the last complete line's
+ * buckets (closed, overflow, dropped_windows; per bucket kind, vector,
+ * icr_writes, calls, insns_mean/min/max, irqs, pause_mean and, when the
+ * calls spun, spin_fit {base, insns_per_pause}: least squares of insns
+ * against PAUSE).  Every complete line is checked; -1 with err
+ * "FILE:LINE: ..." for one that is not the plugin's.
+ */
+int insncount_calls_merge(const char *file, json_t *agent, char *err, size_t errlen);
 
 #endif

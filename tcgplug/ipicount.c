@@ -31,8 +31,9 @@ struct vcpu_score {
 struct vcpu_state {
 	struct ic_vcpu win;
 	uint64_t icr, x2apic, msr;
-	struct qemu_plugin_register *rsp, *rcx, *rdi;
+	struct qemu_plugin_register *rsp, *rcx, *rdi, *rsi;
 	GByteArray *buf;
+	uint32_t calls_vec[IC_DEPTH];  /* calls=all: each open window's vector */
 };
 
 static struct ic_args args;
@@ -52,6 +53,7 @@ static int bench_active;       /* vCPUs inside a chunk (atomic) */
  * between chunks, so it counts during chunks only.
  */
 static int run_open;
+static struct ic_calls calls;  /* calls=all's buckets (under lock) */
 
 /*
  * The vCPU's state, or NULL before its init callback: at 96 CPUs with
@@ -105,6 +107,49 @@ static void emit_run_locked(void)
 		qemu_plugin_outs("ipicount: short write to out=\n");
 }
 
+/*
+ * calls=all (ipicount.h): every marked call opens its window, whatever
+ * runs; each close goes into its bucket, and the buckets are written every
+ * args.every closes and at each new bucket (QEMU is SIGKILLed: the last
+ * complete line wins).
+ */
+static void calls_entry(unsigned int vcpu, struct vcpu_state *s, void *ud)
+{
+	struct ic_counts now;
+	enum ic_kind kind = UD_KIND(ud);
+
+	counts_now(vcpu, s, UD_BACK(ud), &now);
+	if (!ic_calls_open(&s->win, kind, read_reg(s, s->rsp), &now))
+		return;
+	/* send_IPI_mask(mask, vector): the vector is its second argument. */
+	s->calls_vec[s->win.depth - 1] = kind == IC_SEND ? (uint8_t)read_reg(s, s->rsi) : 0;
+	qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+}
+
+static void calls_ret(unsigned int vcpu, struct vcpu_state *s, void *ud)
+{
+	struct ic_counts now;
+	unsigned int before = s->win.depth;
+	bool fresh;
+	int k;
+
+	counts_now(vcpu, s, UD_BACK(ud) - 1, &now);  /* the ret included */
+	g_mutex_lock(&lock);
+	k = ic_calls_ret(&s->win, s->calls_vec, read_reg(s, s->rsp), &now, &calls, &fresh);
+	if (k >= 0 && (fresh || calls.closed % args.every == 0)) {
+		char line[IC_CALLS_MAX_BUCKETS * 200 + 128];
+		int n;
+
+		calls.seq++;
+		n = ic_format_calls(&calls, line, sizeof(line));
+		if (n > 0 && write(out_fd, line, (size_t)n) != n)
+			qemu_plugin_outs("ipicount: short write to out=\n");
+	}
+	g_mutex_unlock(&lock);
+	if (s->win.depth != before)
+		qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+}
+
 static void on_entry(unsigned int vcpu, void *ud)
 {
 	struct vcpu_state *s = state(vcpu);
@@ -114,6 +159,10 @@ static void on_entry(unsigned int vcpu, void *ud)
 
 	if (!s)
 		return;
+	if (args.calls) {
+		calls_entry(vcpu, s, ud);
+		return;
+	}
 	counts_now(vcpu, s, UD_BACK(ud), &now);
 	opened = ic_open(&s->win, kind, read_reg(s, s->rsp), &now,
 			 g_atomic_int_get(&bench_active) > 0 ||
@@ -135,6 +184,10 @@ static void on_ret(unsigned int vcpu, void *ud)
 
 	if (!s)
 		return;
+	if (args.calls) {
+		calls_ret(vcpu, s, ud);
+		return;
+	}
 	before = s->win.depth;
 	bench_before = ic_in_bench(&s->win);
 
@@ -271,6 +324,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 			s->rcx = d->handle;
 		else if (!strcmp(d->name, "rdi"))
 			s->rdi = d->handle;
+		else if (!strcmp(d->name, "rsi"))
+			s->rsi = d->handle;
 	}
 	if (!s->rsp || !s->rcx || !s->rdi)
 		qemu_plugin_outs("ipicount: no rsp/rcx/rdi register: not an x86-64 vCPU?\n");

@@ -58,12 +58,16 @@ struct ic_args {
 	uint64_t sysctl;          /* sysctl=ADDR: ipibench_sysctl() */
 	struct ic_mark marks[IC_MAX_MARKS];
 	unsigned int nr_marks;
+	bool calls;               /* calls=all: every call of the boot (below) */
+	uint64_t every;           /* every=N: calls=all's line each N closes */
 };
 /*
  * Parse argv[0..argc) (QEMU's "KEY=VALUE" strings): out=, text=LO-HI,
  * sysctl=, and bench=, send=, wait=, handler=, async_handler=, irq=
  * (hexadecimal addresses, optional 0x; wait= and the handlers may
- * repeat).  0, or -1 with a one-line reason in err.
+ * repeat), calls=all and every=N (decimal, 1-10000000, default
+ * IC_CALLS_EVERY; only with calls=all).  With calls=all, sysctl= and
+ * bench= are not required.  0, or -1 with a one-line reason in err.
  */
 int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t errlen);
 /* The kind of the window that opens at ADDR, or -1. */
@@ -133,5 +137,55 @@ int ic_format_run(const struct ic_run *r, char *buf, size_t len);
 #define IC_SYSCTL_OP_QUERY 0   /* ends the open run (a new workload) */
 /* True when a request with OP and FLAGS starts a run (not query/fetch). */
 bool ic_sysctl_starts_run(uint32_t op, uint32_t flags);
+
+/*
+ * calls=all: the cost of every call of the boot, not only of the bench's
+ * runs, so that a build without the benchmark interface (CONFIG_IPIBENCH
+ * off: no bench_chunk(), no ipibench_sysctl()) is counted too, by the same
+ * windows.  Every send_IPI_mask(), wait (flush_area_mask()), handler and
+ * do_IRQ() opens its window whatever runs; the closed windows are summed
+ * in buckets keyed by kind, vector (send_IPI_mask()'s second argument; 0
+ * for the others) and ICR writes per call: the window's own for a send, a
+ * handler and an interrupt, the window's whole (its nested send's) for a
+ * wait.  The sums of PAUSE, PAUSE^2 and insns*PAUSE let a reader fit
+ * insns = base + k*PAUSE per bucket: a wait's count without its spin.
+ */
+#define IC_CALLS_EVERY 1000
+#define IC_CALLS_MAX_BUCKETS 64
+struct ic_bucket {
+	uint32_t kind, vector, icr;
+	uint64_t n, min, max, irqs;
+	uint64_t insns, pause, pause2, insns_pause; /* sums; UINT64_MAX: saturated */
+};
+struct ic_calls {
+	uint64_t seq;             /* lines formatted */
+	uint64_t closed;          /* windows closed (in buckets or not) */
+	uint64_t overflow;        /* closed calls with no room for their bucket */
+	uint64_t dropped;         /* windows never closed */
+	unsigned int nr;
+	struct ic_bucket b[IC_CALLS_MAX_BUCKETS];
+};
+/* calls=all's open: any KIND, whatever runs (a full stack opens nothing). */
+bool ic_calls_open(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
+		   const struct ic_counts *now);
+/*
+ * calls=all's ret: ic_ret(), and the closed window's exclusive counts into
+ * C's bucket (VECTORS[i]: the vector of the window at stack depth i).
+ * Returns the kind closed, or -1; *new_bucket tells a bucket was created.
+ */
+int ic_calls_ret(struct ic_vcpu *v, const uint32_t *vectors, uint64_t rsp,
+		 const struct ic_counts *now, struct ic_calls *c, bool *new_bucket);
+/* One closed call into its bucket; false when no room (overflow). */
+bool ic_calls_add(struct ic_calls *c, enum ic_kind kind, uint32_t vector, uint32_t icr,
+		  const struct ic_counts *excl, uint64_t irqs, bool *new_bucket);
+/*
+ * One line for C (ends with '\n'): "calls seq=S closed=N overflow=N
+ * dropped=N buckets=K", then per bucket " KIND/VECTOR/ICR=n,min,max,irqs,
+ * insns,pause,pause2,insns_pause" (decimal).  Its length, or -1 when LEN
+ * is short.  ic_parse_calls() reads it back (the runner), strictly: 0, or
+ * -1 with a one-line reason in why.
+ */
+int ic_format_calls(const struct ic_calls *c, char *buf, size_t len);
+int ic_parse_calls(const char *line, struct ic_calls *c, char *why, size_t whylen);
 
 #endif

@@ -177,12 +177,17 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	ARG("-initrd"); FMT("%s %s,%s", kernel, q->dom0_cmdline, initrd);
 	ARG("-virtfs");
 	FMT("local,path=%s,mount_tag=ipibench,security_model=none,id=fs0", o->workdir);
-	if (q->insn_counts) {
+	if (q->insn_counts && q->insn_calls) {
+		host_fail(r, "insn_counts and insn_calls: one plugin mode at a time");
+		return -1;
+	}
+	if (q->insn_counts || q->insn_calls) {
 		char out[QEMU_ARG_LEN], e[512];
 
 		snprintf(out, sizeof(out), "%s/%s", o->workdir, INSNCOUNT_FILE);
-		if (insncount_plugin_arg(xen, out, bufs[b], QEMU_ARG_LEN, e, sizeof(e))) {
-			host_fail(r, "insn_counts: %s", e);
+		if ((q->insn_calls ? insncount_calls_plugin_arg : insncount_plugin_arg)(
+			    xen, out, bufs[b], QEMU_ARG_LEN, e, sizeof(e))) {
+			host_fail(r, "%s: %s", q->insn_calls ? "insn_calls" : "insn_counts", e);
 			return -1;
 		}
 		ARG("-plugin");
@@ -233,7 +238,7 @@ static void stop_qemu(pid_t pid)
  * the times and the hypervisor's own counts stand.
  */
 static void merge_counts(const struct host_opts *o, const char *agentpath,
-			 const char *countspath, double t)
+			 const char *countspath, bool calls, double t)
 {
 	char err[600];
 	json_t *agent = sio_load_json(agentpath, SIO_MAX_JSON, err, sizeof(err));
@@ -242,9 +247,10 @@ static void merge_counts(const struct host_opts *o, const char *agentpath,
 		progress(o, t, "insn counts: %s", err);
 		return;
 	}
-	if (insncount_merge(countspath, agent, err, sizeof(err))) {
+	if ((calls ? insncount_calls_merge : insncount_merge)(countspath, agent, err, sizeof(err))) {
 		progress(o, t, "insn counts: %s", err);
-		json_object_set_new(agent, "insn_counts_error", json_string(err));
+		json_object_set_new(agent, calls ? "insn_calls_error" : "insn_counts_error",
+				    json_string(err));
 	}
 	if (sio_write_json(agentpath, agent, JSON_INDENT(1) | JSON_SORT_KEYS, err, sizeof(err)))
 		progress(o, t, "insn counts: %s", err);
@@ -419,8 +425,8 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 out:
 	stop_qemu(pid);
 	close(log);
-	if (!rc && q->insn_counts)
-		merge_counts(o, agentpath, countspath, t);
+	if (!rc && (q->insn_counts || q->insn_calls))
+		merge_counts(o, agentpath, countspath, q->insn_calls, t);
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	if (stop_signal)

@@ -21,6 +21,12 @@ struct qemu_settings {
 	int test_device;         /* [host] test_device: attach QEMU_TEST_DEVICE */
 	int insn_counts;         /* [host] insn_counts: load tcgplug's libipicount.so */
 	/*
+	 * Not a [host] key: ipibench boot --insn-calls, the plugin's calls=all
+	 * (every IPI path call of the boot, by ICR writes per call, for any
+	 * build; agent.json's "insn_calls").  Not with insn_counts.
+	 */
+	int insn_calls;
+	/*
 	 * Not [host] keys: ipibench boot's --xen, --kernel, --initrd and
 	 * --qemu.  NULL: the built images (host_paths_default()) and
 	 * QEMU_BINARY from PATH.

@@ -3,6 +3,7 @@
  * the plugin's lines folded into agent.json's workloads (refusing lines
  * that are not the plugin's with FILE:LINE).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -230,6 +231,104 @@ static void test_merge_refusals(void **s)
 	json_decref(agent);
 }
 
+/*
+ * calls=all needs only the hypervisor's own functions: a build without
+ * CONFIG_IPIBENCH (no ipibench_sysctl, no bench_chunk) is counted, and
+ * still refused by the bench's mode.
+ */
+static void test_calls_plugin_arg(void **s)
+{
+	char buf[2048], err[512], dir[] = "/tmp/insncount-XXXXXX", p[256], cmd[1200];
+
+	(void)s;
+	assert_non_null(mkdtemp(dir));
+	setenv("IPIBENCH_BUILD", dir, 1);
+	snprintf(p, sizeof(p), "%s/xen", dir);
+	/* An ELF object with a Xen's text bounds and the option-off markers. */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/tcgplug && touch %s/tcgplug/libipicount.so %s/xen && "
+		 "printf '.text\\n.skip 16\\n.globl _stext\\n_stext: .skip 16\\n"
+		 ".globl send_IPI_mask\\nsend_IPI_mask: .skip 16\\n.globl flush_area_mask\\n"
+		 "flush_area_mask: .skip 16\\n.globl do_IRQ\\ndo_IRQ: .skip 16\\n.globl _etext\\n_etext: nop\\n' "
+		 "| cc -c -x assembler - -o %s/xen-syms", dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(insncount_calls_plugin_arg(p, "/tmp/out", buf, sizeof(buf), err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd), "%s/tcgplug/libipicount.so,out=/tmp/out,text=10-50,calls=all,"
+		 "send=20,wait=30,irq=40", dir);
+	assert_string_equal(buf, cmd);
+	/* The bench's mode refuses that build, naming what it lacks. */
+	assert_int_equal(insncount_plugin_arg(p, "/tmp/out", buf, sizeof(buf), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no symbol ipibench_sysctl"));
+	assert_non_null(strstr(err, "CONFIG_IPIBENCH"));
+	/* Without send_IPI_mask(): no Xen. */
+	snprintf(cmd, sizeof(cmd), "printf '.text\\n.skip 16\\n.globl _stext\\n_stext: .skip 16\\n"
+		 ".globl _etext\\n_etext: nop\\n' | cc -c -x assembler - -o %s/xen-syms", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(insncount_calls_plugin_arg(p, "/tmp/out", buf, sizeof(buf), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no symbol send_IPI_mask"));
+	unsetenv("IPIBENCH_BUILD");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The last complete line wins; the spin fit; damaged files refused. */
+static void test_calls_merge(void **s)
+{
+	char err[512];
+	/* wait/0/3: insns = 200 + 29 * PAUSE exactly (10 and 20 PAUSE). */
+	const char *text =
+		"calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/253/3=1,319,319,0,319,0,0,0\n"
+		"calls seq=2 closed=4 overflow=1 dropped=2 buckets=2 send/253/3=2,319,330,1,649,0,0,0 "
+		"wait/0/3=2,490,780,0,1270,30,500,20500\n"
+		"calls seq=3 closed=9 overflow=0 dropped=0 buckets=1 send/2";  /* QEMU killed */
+	char *path = write_tmp(text);
+	json_t *agent = agent_of("{\"workloads\": []}"), *ic, *b;
+
+	(void)s;
+	assert_int_equal(insncount_calls_merge(path, agent, err, sizeof(err)), 0);
+	ic = json_object_get(agent, "insn_calls");
+	assert_int_equal(json_integer_value(json_object_get(ic, "closed")), 4);
+	assert_int_equal(json_integer_value(json_object_get(ic, "overflow")), 1);
+	assert_int_equal(json_integer_value(json_object_get(ic, "dropped_windows")), 2);
+	assert_int_equal(json_array_size(json_object_get(ic, "buckets")), 2);
+	b = json_array_get(json_object_get(ic, "buckets"), 0);
+	assert_string_equal(json_string_value(json_object_get(b, "kind")), "send");
+	assert_int_equal(json_integer_value(json_object_get(b, "vector")), 253);
+	assert_int_equal(json_integer_value(json_object_get(b, "icr_writes")), 3);
+	assert_int_equal(json_integer_value(json_object_get(b, "calls")), 2);
+	assert_true(json_real_value(json_object_get(b, "insns_mean")) == 324.5);
+	assert_int_equal(json_integer_value(json_object_get(b, "insns_max")), 330);
+	assert_null(json_object_get(b, "spin_fit"));
+	b = json_array_get(json_object_get(ic, "buckets"), 1);
+	json_t *fit = json_object_get(b, "spin_fit");
+	assert_non_null(fit);
+	assert_true(fabs(json_real_value(json_object_get(fit, "base")) - 200) < 1e-9);
+	assert_true(fabs(json_real_value(json_object_get(fit, "insns_per_pause")) - 29) < 1e-9);
+	assert_true(json_real_value(json_object_get(b, "pause_mean")) == 15);
+	json_decref(agent);
+	unlink(path);
+
+	static const struct { const char *text, *why; } bad[] = {
+		{ "", "no complete 'calls' line" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=0\nrun seq=1\n", ":2: not a 'calls' line" },
+		{ "calls seq=2 closed=1 overflow=0 dropped=0 buckets=0\n"
+		  "calls seq=1 closed=1 overflow=0 dropped=0 buckets=0\n", ":2: seq=1 closed=1 after seq=2" },
+		{ "calls seq=1 closed=5 overflow=0 dropped=0 buckets=0\n"
+		  "calls seq=2 closed=1 overflow=0 dropped=0 buckets=0\n", ":2: seq=2 closed=1 after" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/1/1=1,2,1,0,1,0,0,0\n",
+		  ":1: bucket 1 (send/1/1): n=0 or min > max" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		path = write_tmp(bad[i].text);
+		agent = agent_of("{\"workloads\": []}");
+		assert_int_equal(insncount_calls_merge(path, agent, err, sizeof(err)), -1);
+		if (!strstr(err, path) || !strstr(err, bad[i].why))
+			fail_msg("'%s': got '%s', want '%s'", bad[i].text, err, bad[i].why);
+		assert_null(json_object_get(agent, "insn_calls"));
+		json_decref(agent);
+		unlink(path);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_plugin_arg_refusals),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_refusals),
+		cmocka_unit_test(test_calls_plugin_arg),
+		cmocka_unit_test(test_calls_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

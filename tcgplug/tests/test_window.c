@@ -196,6 +196,191 @@ static void test_sysctl_start(void **s)
 	assert_false(ic_sysctl_starts_run(4, IC_SYSCTL_F_CONTINUE));
 }
 
+/* calls=all: its arguments; sysctl= and bench= are not needed. */
+static void test_calls_args(void **s)
+{
+	struct ic_args a;
+	char err[256];
+
+	(void)s;
+	assert_int_equal(parse(&a, err, "out=/tmp/x,text=ffff82d040200000-ffff82d04037ef03,calls=all,"
+			       "send=ffff82d0403409e0,handler=ffff82d0403411f0"), 0);
+	assert_true(a.calls);
+	assert_true(a.every == IC_CALLS_EVERY);
+	assert_true(a.sysctl == 0);
+	assert_int_equal(parse(&a, err, "out=/tmp/x,text=ffff82d040200000-ffff82d04037ef03,calls=all,"
+			       "every=25,send=ffff82d0403409e0"), 0);
+	assert_true(a.every == 25);
+	/* The bench's mode still needs its own markers. */
+	assert_int_equal(parse(&a, err, BASE), 0);
+	assert_false(a.calls);
+
+	static const struct { const char *args, *why; } bad[] = {
+		{ "out=/x,text=ffff82d040200000-ffff82d04037ef03,calls=all", "send= is required" },
+		{ "text=ffff82d040200000-ffff82d04037ef03,calls=all,send=ffff82d0403409e0",
+		  "out= and text= are required" },
+		{ "out=/x,text=ffff82d040200000-ffff82d04037ef03,calls=some,send=ffff82d0403409e0",
+		  "only calls=all" },
+		{ BASE ",every=10", "every= is calls=all's" },
+		{ "out=/x,text=ffff82d040200000-ffff82d04037ef03,calls=all,every=0,send=ffff82d0403409e0",
+		  "not a whole number" },
+		{ "out=/x,text=ffff82d040200000-ffff82d04037ef03,calls=all,every=-3,send=ffff82d0403409e0",
+		  "not a whole number" },
+		{ "out=/x,text=ffff82d040200000-ffff82d04037ef03,calls=all,every=20000000,"
+		  "send=ffff82d0403409e0", "not a whole number" },
+		{ "out=/x,text=1-2,sysctl=1,send=ffff82d0403409e0", "bench= is required" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		if (parse(&a, err, bad[i].args) != -1 || !strstr(err, bad[i].why))
+			fail_msg("%s: got '%s', want '%s'", bad[i].args, err, bad[i].why);
+	}
+}
+
+/*
+ * calls=all: windows open outside any chunk; buckets by kind, vector and
+ * ICR writes; a wait keyed by its send's writes, its interrupt apart.
+ */
+static void test_calls_buckets(void **s)
+{
+	static struct ic_calls c;
+	struct ic_vcpu v = { 0 };
+	uint32_t vec[IC_DEPTH] = { 0 };
+	struct ic_counts n;
+	bool fresh;
+
+	(void)s;
+	memset(&c, 0, sizeof(c));
+	/* A flush: wait(send to 15, 15 ICR writes; an interrupt; a spin). */
+	n = at(1000, 0, 0);
+	assert_true(ic_calls_open(&v, IC_WAIT, 0x2000, &n));
+	n = at(1100, 0, 0);
+	assert_true(ic_calls_open(&v, IC_SEND, 0x1f00, &n));
+	vec[1] = 0xfb;
+	n = at(2039, 0, 15);
+	assert_int_equal(ic_calls_ret(&v, vec, 0x1f00, &n, &c, &fresh), IC_SEND);
+	assert_true(fresh);
+	n = at(2100, 5, 15);
+	assert_true(ic_calls_open(&v, IC_IRQ, 0x1c00, &n));
+	n = at(2160, 5, 15);
+	assert_int_equal(ic_calls_ret(&v, vec, 0x1c00, &n, &c, &fresh), IC_IRQ);
+	n = at(3000, 40, 15);
+	assert_int_equal(ic_calls_ret(&v, vec, 0x2000, &n, &c, &fresh), IC_WAIT);
+	assert_true(fresh);
+	assert_int_equal(c.nr, 3);
+	assert_int_equal(c.closed, 3);
+	assert_true(c.b[0].kind == IC_SEND && c.b[0].vector == 0xfb && c.b[0].icr == 15);
+	assert_true(c.b[0].n == 1 && c.b[0].insns == 939 && c.b[0].min == 939 && c.b[0].max == 939);
+	assert_true(c.b[1].kind == IC_IRQ && c.b[1].icr == 0 && c.b[1].insns == 60);
+	/* The wait: its own, without the send and the interrupt; 15 writes. */
+	assert_true(c.b[2].kind == IC_WAIT && c.b[2].vector == 0 && c.b[2].icr == 15);
+	assert_true(c.b[2].insns == 2000 - 939 - 60 && c.b[2].pause == 40 && c.b[2].irqs == 1);
+	assert_true(c.b[2].pause2 == 40 * 40 && c.b[2].insns_pause == (2000 - 939 - 60) * 40);
+
+	/* The same send again: its bucket, no new one; another vector or
+	 * write count is a bucket of its own. */
+	n = at(5000, 40, 15);
+	assert_true(ic_calls_open(&v, IC_SEND, 0x1f00, &n));
+	vec[0] = 0xfb;
+	n = at(5941, 40, 30);
+	assert_int_equal(ic_calls_ret(&v, vec, 0x1f00, &n, &c, &fresh), IC_SEND);
+	assert_false(fresh);
+	assert_true(c.b[0].n == 2 && c.b[0].min == 939 && c.b[0].max == 941 && c.b[0].insns == 1880);
+	assert_true(ic_calls_open(&v, IC_SEND, 0x1f00, &n));
+	vec[0] = 0xf2;
+	n = at(6180, 40, 31);
+	assert_int_equal(ic_calls_ret(&v, vec, 0x1f00, &n, &c, &fresh), IC_SEND);
+	assert_true(fresh && c.nr == 4 && c.b[3].vector == 0xf2 && c.b[3].icr == 1);
+
+	/* A window left by a stack switch: dropped, counted, no bucket. */
+	assert_true(ic_calls_open(&v, IC_HANDLER, 0x3000, &n));
+	assert_true(ic_calls_open(&v, IC_SEND, 0x2f00, &n));
+	n = at(6300, 40, 31);
+	assert_int_equal(ic_calls_ret(&v, vec, 0x3000, &n, &c, &fresh), IC_HANDLER);
+	assert_int_equal(c.dropped, 1);
+	assert_int_equal(c.closed, 6);
+	/* A ret of no window's frame closes nothing. */
+	assert_int_equal(ic_calls_ret(&v, vec, 0x3000, &n, &c, &fresh), -1);
+	assert_int_equal(c.closed, 6);
+
+	/* Bounded: past IC_CALLS_MAX_BUCKETS, calls are counted as overflow. */
+	memset(&c, 0, sizeof(c));
+	for (uint32_t i = 0; i < IC_CALLS_MAX_BUCKETS + 3; i++) {
+		n = at(10 + i, 0, 0);
+		assert_true(ic_calls_add(&c, IC_SEND, 0xfb, i, &n, 0, &fresh) ==
+			    (i < IC_CALLS_MAX_BUCKETS));
+	}
+	assert_int_equal(c.nr, IC_CALLS_MAX_BUCKETS);
+	assert_int_equal(c.overflow, 3);
+	assert_int_equal(c.closed, IC_CALLS_MAX_BUCKETS + 3);
+	/* Sums saturate instead of wrapping. */
+	n = at(UINT64_MAX / 2, 1ull << 33, 0);
+	assert_true(ic_calls_add(&c, IC_SEND, 0xfb, 0, &n, 0, &fresh));
+	assert_true(c.b[0].pause2 == UINT64_MAX && c.b[0].insns_pause == UINT64_MAX);
+	assert_true(c.b[0].insns == UINT64_MAX / 2 + 10);
+}
+
+/* The line round-trips, and the runner's strict reading refuses damage. */
+static void test_calls_line(void **s)
+{
+	static struct ic_calls c, back;
+	char line[IC_CALLS_MAX_BUCKETS * 200 + 128], why[200];
+	struct ic_counts n;
+	bool fresh;
+	int len;
+
+	(void)s;
+	memset(&c, 0, sizeof(c));
+	n = at(939, 0, 15);
+	ic_calls_add(&c, IC_SEND, 0xfb, 15, &n, 0, &fresh);
+	n = at(117, 0, 0);
+	ic_calls_add(&c, IC_HANDLER, 0, 0, &n, 2, &fresh);
+	n = at(4000, 300, 0);
+	ic_calls_add(&c, IC_WAIT, 0, 15, &n, 0, &fresh);
+	c.seq = 7;
+	c.dropped = 1;
+	len = ic_format_calls(&c, line, sizeof(line));
+	assert_true(len > 0 && (size_t)len == strlen(line) && line[len - 1] == '\n');
+	assert_string_equal(line, "calls seq=7 closed=3 overflow=0 dropped=1 buckets=3 "
+			    "send/251/15=1,939,939,0,939,0,0,0 handler/0/0=1,117,117,2,117,0,0,0 "
+			    "wait/0/15=1,4000,4000,0,4000,300,90000,1200000\n");
+	assert_int_equal(ic_parse_calls(line, &back, why, sizeof(why)), 0);
+	assert_memory_equal(&back, &c, sizeof(c));
+	assert_int_equal(ic_format_calls(&c, line, 60), -1);
+
+	static const struct { const char *line, *why; } bad[] = {
+		{ "run seq=1", "not a 'calls' line" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0", "expected buckets=N" },
+		{ "calls seq=x closed=1 overflow=0 dropped=0 buckets=0", "seq: not an unsigned" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=65", "more than 64" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1", "bucket 1: missing" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 bench/0/0=1,1,1,0,1,0,0,0 x",
+		  "more than buckets=1" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 sned/0/0=1,1,1,0,1,0,0,0",
+		  "expected KIND/VECTOR/ICR=" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/256/0=1,1,1,0,1,0,0,0",
+		  "vector 0-255" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/2/0=1,1,1,0,1,0,0",
+		  "field 7 of 8" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/2/0=1,1,1,0,1,0,0,-1",
+		  "field 8 of 8" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/2/0=0,1,1,0,1,0,0,0",
+		  "n=0 or min > max" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/2/0=1,5,1,0,1,0,0,0",
+		  "n=0 or min > max" },
+		{ "calls seq=1 closed=2 overflow=0 dropped=0 buckets=2 send/2/0=1,1,1,0,1,0,0,0 "
+		  "send/2/0=1,1,1,0,1,0,0,0", "given twice" },
+		{ "calls seq=1 closed=1 overflow=0 dropped=0 buckets=1 send/2/0=1,1,1,0,"
+		  "99999999999999999999,0,0,0", "field 5 of 8" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = 0;
+		if (ic_parse_calls(bad[i].line, &back, why, sizeof(why)) != -1 ||
+		    !strstr(why, bad[i].why))
+			fail_msg("%s: got '%s', want '%s'", bad[i].line, why, bad[i].why);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +389,9 @@ int main(void)
 		cmocka_unit_test(test_max_min_and_drops),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_sysctl_start),
+		cmocka_unit_test(test_calls_args),
+		cmocka_unit_test(test_calls_buckets),
+		cmocka_unit_test(test_calls_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,10 +21,11 @@ struct tr_cpu {
 
 struct tr_summary {
 	uint64_t bytes, records, chunks, lost;
-	struct cmap ev;		/* event ID -> count */
+	struct cmap ev;		/* event ID -> count (v; w: the two lanes' scratch, 0 after a run) */
 	struct tr_cpu *cpu;	/* XT_MAX_CPUS entries */
 	uint32_t ncpu;		/* highest CPU seen + 1 */
 	struct xt_anom an;
+	uint64_t lane_runs;	/* runs of chunks read in two lanes (trace_an.c) */
 };
 
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
@@ -40,15 +41,19 @@ int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
 #define TR_PAR_BATCH 4096
 #define TR_PAR_MIN_BYTES (16u << 20)
 /* Files of at most map_max bytes (0: TR_MAP_MAX_BYTES) are read
- * sequentially from their mapping; larger ones through a read buffer of
- * 256 KiB (memory stays flat), and by the workers.  Under the limit,
- * copying the file costs more than the page faults of the mapping. */
+ * sequentially from their mapping; larger ones through a window of
+ * `window` bytes (0: TR_WINDOW_BYTES) mapped at a time per reader, the one
+ * behind unmapped, so memory stays flat, and by the workers.  (pread()
+ * into a buffer cost as much system time as `cat` on top of the walk.) */
 #define TR_MAP_MAX_BYTES TR_PAR_MIN_BYTES
+#define TR_WINDOW_BYTES (1u << 20)
 struct tr_par {
 	unsigned threads;
 	uint64_t min_bytes;
 	unsigned batch;
 	uint64_t map_max;
+	uint64_t window;
+	bool one_lane;		/* walk one chunk at a time (trace_an.c: "two chains") */
 };
 int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *par);
 void tr_summary_fini(struct tr_summary *s);

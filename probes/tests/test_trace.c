@@ -267,9 +267,12 @@ static void test_not_xentrace(void **st)
 	tr_summary_fini(&s);
 }
 
-/* A file read through the pread() buffer, a file read from its mapping and
- * the same bytes in memory give the same summary, also when records
- * straddle the read buffer's end and anomalies are present. */
+static void assert_same_summary(const struct tr_summary *a, const struct tr_summary *b);
+
+/* A file read through windows of its mapping (big files), a file read
+ * from its whole mapping and the same bytes in memory give the same
+ * summary, also when records straddle a window's edge and anomalies are
+ * present. */
 static void assert_same_rows(const struct tr_summary *a, const struct tr_summary *b)
 {
 	size_t n, nb;
@@ -290,7 +293,7 @@ static void test_file_and_memory_agree(void **st)
 	struct xtb x;
 	struct tr_summary a, m, b;
 	struct xt_file f;
-	/* threads = 1: sequential; map_max = 1: every file through pread. */
+	/* threads = 1: sequential; map_max = 1: every file through windows. */
 	const struct tr_par buffered = { .threads = 1, .map_max = 1 };
 	char path[] = "/tmp/ipibench-test-XXXXXX";
 	char err[256];
@@ -327,6 +330,20 @@ static void test_file_and_memory_agree(void **st)
 	assert_true(f.fd >= 0);
 	assert_int_equal(tr_summary_run_with(&a, &f, &buffered), 0);
 	assert_int_equal(tr_summary_run(&m, &f), 0);
+	/* Windows of two pages (1: rounded up) and of 200 KiB: records and
+	 * chunk headers straddle their edges; in one lane, and in two where
+	 * runs of chunks fit in half a window (chunks here are ~25 KiB). */
+	for (int k = 0; k < 4; k++) {
+		const struct tr_par small = { .threads = 1, .map_max = 1, .window = k / 2 ? 200u << 10 : 1,
+					      .one_lane = k % 2 };
+		struct tr_summary w;
+
+		assert_int_equal(tr_summary_run_with(&w, &f, &small), 0);
+		assert_same_summary(&a, &w);
+		assert_true(k == 2 ? w.lane_runs > 0 : w.lane_runs == 0);
+		tr_summary_fini(&w);
+	}
+	assert_true(a.lane_runs > 0);	/* a: one window of 4 MiB, two lanes */
 	xt_unmap(&f);
 	unlink(path);
 	xt_mem(&f, x.b, x.len);
@@ -716,6 +733,78 @@ static void test_parallel_id_cap(void **st)
 	free(x.b);
 }
 
+/*
+ * Two lanes (trace_an.c, "two chains in one thread") give the one-lane
+ * reader's summary to the last message: 300 random files of chunks mostly
+ * of one CPU, with TSCs going back inside a chunk and across chunks (so at
+ * the start of lane B), records past their chunk, stray bytes ending a
+ * chunk, chunks without TSC or empty, lost records and garbage between
+ * chunks.
+ */
+static void test_lanes_are_sequential(void **st)
+{
+	const struct tr_par one = { .threads = 1, .one_lane = true }, two = { .threads = 1 };
+	uint64_t back = 0, bad = 0, garbage = 0, lanes = 0;
+
+	(void)st;
+	srand(5);
+	for (int file = 0; file < 300; file++) {
+		struct xtb x;
+		struct tr_summary a, b;
+		struct xt_file f;
+		uint64_t tsc[3] = { 100, 100, 100 };
+		int nchunks = 2 + rand() % 40;
+
+		xtb_init(&x);
+		for (int c = 0; c < nchunks; c++) {
+			uint32_t cpu = rand() % 4 ? 0 : (uint32_t)(1 + rand() % 2);
+			int nrec = rand() % 8 ? rand() % 60 : 0;
+			bool notsc = rand() % 6 == 0;
+
+			xtb_chunk(&x, cpu);
+			if (rand() % 5 == 0)
+				tsc[cpu] /= 2;		/* back across chunks */
+			for (int i = 0; i < nrec; i++) {
+				uint32_t d[7] = { 1, 2, 3, 4, 5, 6, 7 };
+
+				tsc[cpu] += (uint64_t)(rand() % 50);
+				if (rand() % 400 == 0)
+					tsc[cpu] /= 2;	/* back inside a chunk */
+				if (rand() % 300 == 0)
+					XTB_REC(&x, 0x0001f001, tsc[cpu], 7, 0x10000, 5, 0);
+				else
+					xtb_rec(&x, 0x00082000 + (uint32_t)(rand() % 12),
+						notsc || rand() % 3 == 0 ? 0 : tsc[cpu], rand() % 8, d);
+			}
+			switch (rand() % 30) {
+			case 0:
+				xtb_u32(&x, 0x00082004 | 7u << 28);	/* past the chunk */
+				break;
+			case 1:
+				xtb_put(&x, "ab", 1 + rand() % 3);	/* stray bytes */
+				break;
+			}
+			xtb_end(&x);
+			if (rand() % 40 == 0)
+				xtb_put(&x, "junk", 4);
+		}
+		xt_mem(&f, x.b, x.len);
+		assert_int_equal(tr_summary_run_with(&a, &f, &one), 0);
+		assert_int_equal(tr_summary_run_with(&b, &f, &two), 0);
+		assert_same_summary(&a, &b);
+		assert_int_equal(a.lane_runs, 0);
+		back += a.an.tsc_backwards;
+		bad += a.an.bad_records;
+		garbage += a.an.garbage_runs;
+		lanes += b.lane_runs;
+		tr_summary_fini(&a);
+		tr_summary_fini(&b);
+		free(x.b);
+	}
+	/* The cases above happened, and the lanes ran. */
+	assert_true(back > 100 && bad > 50 && garbage > 20 && lanes > 300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -736,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_id_cap),
 		cmocka_unit_test(test_parallel_is_sequential),
 		cmocka_unit_test(test_parallel_id_cap),
+		cmocka_unit_test(test_lanes_are_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,21 +46,6 @@ static inline void cmap_inc(struct cmap *m, uint32_t key)
 	cmap_add(m, key, 1, 0);
 }
 
-/* The same for the second counter: cmap_add(m, key, 0, 1). */
-static inline void cmap_inc_w(struct cmap *m, uint32_t key)
-{
-	uint32_t i = cmap_hash(key, m->cap);
-
-	while (m->used[i]) {
-		if (m->key[i] == key) {
-			m->w[i]++;
-			return;
-		}
-		i = (i + 1) & (m->cap - 1);
-	}
-	cmap_add(m, key, 0, 1);
-}
-
 /* Whether key has a slot (whatever its counts). */
 static inline bool cmap_has(const struct cmap *m, uint32_t key)
 {

@@ -21,11 +21,10 @@ struct tr_cpu {
 
 struct tr_summary {
 	uint64_t bytes, records, chunks, lost;
-	struct cmap ev;		/* event ID -> count (v; w: the two lanes' scratch, 0 after a run) */
+	struct cmap ev;		/* event ID -> count */
 	struct tr_cpu *cpu;	/* XT_MAX_CPUS entries */
 	uint32_t ncpu;		/* highest CPU seen + 1 */
 	struct xt_anom an;
-	uint64_t lane_runs;	/* runs of chunks read in two lanes (trace_an.c) */
 };
 
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
@@ -53,7 +52,6 @@ struct tr_par {
 	unsigned batch;
 	uint64_t map_max;
 	uint64_t window;
-	bool one_lane;		/* walk one chunk at a time (trace_an.c: "two chains") */
 };
 int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *par);
 void tr_summary_fini(struct tr_summary *s);

@@ -118,7 +118,8 @@ static void view_fini(struct view *v)
  * file) of them readable; *avail says how many are.  A windowed view maps
  * the next window (from the page holding pos) when pos + need passes the
  * current one and unmaps the one behind, so at most one window per view
- * is resident: memory stays flat whatever the file's size. */
+ * is resident: memory stays flat whatever the file's size.  The pages are
+ * faulted in as they are read (MAP_POPULATE was slower). */
 static const uint8_t *view_at(struct view *v, uint64_t pos, uint64_t need, uint64_t *avail)
 {
 	const struct xt_file *f = v->f;
@@ -159,51 +160,59 @@ struct sum_run {
 	struct xt_seq q;
 	struct view v;
 	struct par *par;	/* NULL: sequential */
-	struct lanes *lanes;	/* NULL: one chain */
 };
 
-/* A chunk's header is counted: chunks, cpu_change, the highest CPU. */
-static struct tr_cpu *chunk_start(struct sum_run *R, uint32_t cpu)
-{
-	struct tr_summary *s = R->s;
-
-	R->q.chunks++;
-	s->cpu[cpu].chunks++;
-	cmap_inc(&s->ev, XT_EV_CPU_CHANGE);
-	if (cpu >= s->ncpu)
-		s->ncpu = cpu + 1;
-	return &s->cpu[cpu];
-}
-
 /*
- * The records of chunk ch from pos (its data_off, or where a faster
- * reader stopped) to its end.  scan() counts the regular records; the
- * first irregular one goes through xt_chunk_rec(), which counts it if it
- * is a record (TSC going backwards) or describes and skips the rest of the
- * chunk.
+ * One chunk at *pos, read sequentially.  At a chunk boundary a regular
+ * cpu_change header is taken as is; anything else goes to the walker
+ * (xt_walk_next), which describes and skips garbage.  Inside a chunk,
+ * scan() counts the regular records; the first irregular one goes through
+ * xt_chunk_rec(), which counts it if it is a record (TSC going backwards)
+ * or describes and skips the rest of the chunk.  false at the end.
  */
-static void seq_body(struct sum_run *R, const struct xt_chunk *ch, uint64_t pos)
+static bool seq_chunk(struct sum_run *R, uint64_t *posp)
 {
 	struct tr_summary *s = R->s;
 	const struct xt_file *f = R->f;
-	struct tr_cpu *c = &s->cpu[ch->cpu];
+	struct xt_chunk ch;
 	struct xt_rec r;
-	uint64_t nrec = 0, end = ch->data_off + ch->len, avail;
+	struct tr_cpu *c;
+	uint64_t pos = *posp, nrec = 0, end, avail;
 	const uint8_t *p;
 
+	p = view_at(&R->v, pos, 12, &avail);
+	if (avail >= 12 && ld32(p) == XT_CPU_CHANGE_HDR && ld32(p + 4) < XT_MAX_CPUS &&
+	    ld32(p + 8) <= f->len - pos - 12) {
+		ch.hdr_off = pos;
+		ch.cpu = ld32(p + 4);
+		ch.declared = ch.len = ld32(p + 8);
+		ch.data_off = pos + 12;
+	} else {
+		R->q.w.off = pos;
+		if (!xt_walk_next(&R->q.w, &ch))
+			return false;
+	}
+	R->q.chunks++;
+	c = &s->cpu[ch.cpu];
+	c->chunks++;
+	cmap_inc(&s->ev, XT_EV_CPU_CHANGE);
+	if (ch.cpu >= s->ncpu)
+		s->ncpu = ch.cpu + 1;
+	pos = ch.data_off;
+	end = ch.data_off + ch.len;
 	while (pos < end) {
 		const uint8_t *rp, *stop;
 		uint64_t n, left = end - pos;
 
 		p = view_at(&R->v, pos, left < 40 ? left : 40, &avail);
 		n = avail < left ? avail : left;
-		stop = scan(&R->t, c, p, p + n, &R->q.last_tsc[ch->cpu], &nrec);
+		stop = scan(&R->t, c, p, p + n, &R->q.last_tsc[ch.cpu], &nrec);
 		pos += (uint64_t)(stop - p);
 		if (pos >= end)
 			break;
 		if (stop == p || n == left) {
 			/* Irregular record at pos. */
-			if (!xt_chunk_rec(f, ch, &pos, R->q.last_tsc, &s->an, &r))
+			if (!xt_chunk_rec(f, &ch, &pos, R->q.last_tsc, &s->an, &r))
 				break;
 			rp = f->base + r.off;
 			cmap_inc(&s->ev, r.event);
@@ -213,385 +222,9 @@ static void seq_body(struct sum_run *R, const struct xt_chunk *ch, uint64_t pos)
 		}
 		/* else the window ended inside a record: read on from pos. */
 	}
+	*posp = end;
 	c->records += nrec;
 	s->records += nrec;
-}
-
-/* A regular cpu_change header at pos (12 bytes at p, avail readable):
- * fills *ch. */
-static bool regular_hdr(const struct xt_file *f, uint64_t pos, const uint8_t *p, uint64_t avail,
-			struct xt_chunk *ch)
-{
-	if (avail < 12 || ld32(p) != XT_CPU_CHANGE_HDR || ld32(p + 4) >= XT_MAX_CPUS ||
-	    ld32(p + 8) > f->len - pos - 12)
-		return false;
-	ch->hdr_off = pos;
-	ch->cpu = ld32(p + 4);
-	ch->declared = ch->len = ld32(p + 8);
-	ch->data_off = pos + 12;
-	return true;
-}
-
-/*
- * One chunk at *pos, read sequentially.  At a chunk boundary a regular
- * cpu_change header is taken as is; anything else goes to the walker
- * (xt_walk_next), which describes and skips garbage.  false at the end.
- */
-static bool seq_chunk(struct sum_run *R, uint64_t *posp)
-{
-	struct xt_chunk ch;
-	uint64_t avail;
-	const uint8_t *p = view_at(&R->v, *posp, 12, &avail);
-
-	if (!regular_hdr(R->f, *posp, p, avail, &ch)) {
-		R->q.w.off = *posp;
-		if (!xt_walk_next(&R->q.w, &ch))
-			return false;
-	}
-	chunk_start(R, ch.cpu);
-	seq_body(R, &ch, ch.data_off);
-	*posp = ch.data_off + ch.len;
-	return true;
-}
-
-/* ---- two chains in one thread -------------------------------------------------
- *
- * A record's size is in its header, so walking one chunk is a chain of
- * dependent loads (~3 ns a record, most of the work).  Two lanes walk two
- * halves of a run of regular chunks in one loop, so two chains are in
- * flight; the counts commute.  What does not commute is the TSC check (per
- * CPU, in file order) and the order of anomaly messages, so:
- * - lane A (the first half) is the sequential reader: it starts from the
- *   true last TSC of each CPU and stops at its first irregular record;
- * - lane B (the second half) does not know the last TSC its CPUs will have
- *   after lane A: it checks its records against each other only, notes each
- *   CPU's first TSC, and stops at its first irregular record;
- * - then the rest of lane A is read sequentially (its messages first), each
- *   CPU's first TSC in lane B is checked against the last one lane A left
- *   (a failure is exactly the record the sequential reader would have
- *   flagged, and the first of them gets its message), and the rest of lane
- *   B is read sequentially.
- * So counts, anomalies and their messages are the sequential reader's.
- * Lane B counts into the table's second counter (w), folded into the first
- * after the run: most records of a trace are a few events, and both lanes
- * incrementing one counter would chain them again, through memory.
- * Measured (in memory, best of 60, real-xentrace-mixed-8-s6): 3.5 ns a
- * record in one lane, 2.9 in two; two lanes both counting into v: no gain.
- * The run is small enough (LANE_SPAN) that no event ID can be refused by
- * the cap during it: which IDs the table keeps does not depend on order.
- */
-#define LANE_SPAN (256u << 10)
-#define LANE_MAX_CHUNKS 512
-
-struct lane {
-	const uint8_t *p, *e;	/* the current chunk's records */
-	const uint8_t *base;	/* where the chunk's data starts */
-	uint64_t last, n;	/* last TSC on this lane's CPU; records of the chunk */
-	unsigned ci, cend;	/* chunk index, one past the lane's last */
-	bool stopped;		/* at an irregular record */
-};
-
-/* Lane B's view of a CPU. */
-struct lane_cpu {
-	uint64_t last, first, first_off;
-	uint8_t seen;		/* 1: touched, 2: and a TSC seen (first, first_off) */
-};
-
-/* One allocation, big enough for malloc to map it: only the pages used are
- * touched (small callocs are memset, a page fault per page). */
-struct lanes {
-	struct xt_chunk ch[LANE_MAX_CHUNKS];
-	unsigned n;
-	struct lane_cpu cpu[XT_MAX_CPUS];
-	uint32_t touched[XT_MAX_CPUS];
-	unsigned ntouched;
-};
-
-enum { LR_OK, LR_END, LR_IRR };
-
-/* One record of lane L (CPU cpu): counted, or where it ends or stops. */
-static inline int lane_rec(const struct tally *t, struct tr_cpu *c, struct lane *L)
-{
-	uint32_t hdr, sz, ev;
-
-	if (L->e - L->p < 4)
-		return L->p == L->e ? LR_END : LR_IRR;
-	hdr = ld32(L->p);
-	sz = xt_rec_size(hdr);
-	ev = hdr & 0x0fffffff;
-	if (sz > (size_t)(L->e - L->p))
-		return LR_IRR;
-	if (hdr >> 31) {
-		uint64_t tsc = (uint64_t)ld32(L->p + 4) | (uint64_t)ld32(L->p + 8) << 32;
-
-		if (tsc < L->last)
-			return LR_IRR;
-		L->last = tsc;
-	}
-	cmap_inc(t->ev, ev);
-	if ((ev >> 12) == 0x1f)
-		summary_gen(t, c, hdr, L->p);
-	L->n++;
-	L->p += sz;
-	return LR_OK;
-}
-
-/* One record of a lane, on local copies of its state (kept in registers:
- * through memory, each record would add a store and a reload to the
- * chain); sets rc and leaves the loop when it is not LR_OK. */
-#define LANE_REC(p, e, last, n, c, rc, CNT)							\
-	do {										\
-		uint32_t hdr_, sz_, ev_;						\
-											\
-		if (e - p < 4) {							\
-			rc = p == e ? LR_END : LR_IRR;					\
-			goto out;							\
-		}									\
-		hdr_ = ld32(p);								\
-		sz_ = xt_rec_size(hdr_);						\
-		ev_ = hdr_ & 0x0fffffff;						\
-		if (sz_ > (size_t)(e - p)) {						\
-			rc = LR_IRR;							\
-			goto out;							\
-		}									\
-		if (hdr_ >> 31) {							\
-			uint64_t tsc_ = (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32; \
-											\
-			if (tsc_ < last) {						\
-				rc = LR_IRR;						\
-				goto out;						\
-			}								\
-			last = tsc_;							\
-		}									\
-		CNT(t->ev, ev_);							\
-		if ((ev_ >> 12) == 0x1f)						\
-			summary_gen(t, c, hdr_, p);					\
-		n++;									\
-		p += sz_;								\
-	} while (0)
-
-/* Both lanes, one record of each in turn, until one of them is not LR_OK. */
-static void lanes_run(const struct tally *t, struct tr_cpu *ca, struct tr_cpu *cb,
-		      struct lane *A, struct lane *B, int *rap, int *rbp)
-{
-	const uint8_t *pa = A->p, *ea = A->e, *pb = B->p, *eb = B->e;
-	uint64_t la = A->last, lb = B->last, na = 0, nb = 0;
-	int ra = LR_OK, rb = LR_OK;
-
-	for (;;) {
-		LANE_REC(pa, ea, la, na, ca, ra, cmap_inc);
-		LANE_REC(pb, eb, lb, nb, cb, rb, cmap_inc_w);
-	}
-out:
-	A->p = pa;
-	A->last = la;
-	A->n += na;
-	B->p = pb;
-	B->last = lb;
-	B->n += nb;
-	*rap = ra;
-	*rbp = rb;
-}
-
-static void lane_enter(struct sum_run *R, struct lanes *Z, struct lane *L, bool b, const uint8_t *span,
-		       uint64_t span_off)
-{
-	const struct xt_chunk *ch = &Z->ch[L->ci];
-
-	L->base = L->p = span + (ch->data_off - span_off);
-	L->e = L->p + ch->len;
-	L->n = 0;
-	if (!b) {
-		L->last = R->q.last_tsc[ch->cpu];
-		return;
-	}
-	if (!Z->cpu[ch->cpu].seen) {
-		Z->cpu[ch->cpu].seen = 1;
-		Z->touched[Z->ntouched++] = ch->cpu;
-	}
-	L->last = Z->cpu[ch->cpu].seen == 2 ? Z->cpu[ch->cpu].last : 0;
-}
-
-/* Leaves the lane's chunk (done, or stopped at L->p). */
-static void lane_leave(struct sum_run *R, struct lanes *Z, struct lane *L, bool b)
-{
-	const struct xt_chunk *ch = &Z->ch[L->ci];
-	struct lane_cpu *bc = &Z->cpu[ch->cpu];
-	struct tr_summary *s = R->s;
-
-	s->cpu[ch->cpu].records += L->n;
-	s->records += L->n;
-	if (!b) {
-		R->q.last_tsc[ch->cpu] = L->last;
-		return;
-	}
-	if (bc->seen == 1) {
-		/* This CPU's first TSC in lane B, if any record so far has one. */
-		for (const uint8_t *q = L->base; q < L->p; q += xt_rec_size(ld32(q)))
-			if (ld32(q) >> 31) {
-				bc->seen = 2;
-				bc->first = (uint64_t)ld32(q + 4) | (uint64_t)ld32(q + 8) << 32;
-				bc->first_off = ch->data_off + (uint64_t)(q - L->base);
-				break;
-			}
-	}
-	if (bc->seen == 2)
-		bc->last = L->last;
-}
-
-/* After a record: the next chunk of the lane, or the lane is done or
- * stopped.  true while the lane has records to read. */
-static bool lane_next(struct sum_run *R, struct lanes *Z, struct lane *L, bool b, int rc,
-		      const uint8_t *span, uint64_t span_off)
-{
-	for (;;) {
-		if (rc == LR_OK)
-			return true;
-		lane_leave(R, Z, L, b);
-		if (rc == LR_IRR) {
-			L->stopped = true;
-			return false;
-		}
-		if (++L->ci == L->cend)
-			return false;
-		lane_enter(R, Z, L, b, span, span_off);
-		rc = L->p == L->e ? LR_END : LR_OK;
-	}
-}
-
-/* The rest of a lane, sequentially: its current chunk from where it
- * stopped, then its chunks not started. */
-static void lane_finish(struct sum_run *R, struct lanes *Z, const struct lane *L, uint64_t stop_off)
-{
-	unsigned i = L->ci;
-
-	if (i >= L->cend)
-		return;
-	if (L->stopped)
-		seq_body(R, &Z->ch[i++], stop_off);
-	for (; i < L->cend; i++)
-		seq_body(R, &Z->ch[i], Z->ch[i].data_off);
-}
-
-/* Lane B's first TSC of each CPU against the last lane A left; then lane
- * B's TSCs are the CPUs' own. */
-static void lanes_check(struct sum_run *R, struct lanes *Z)
-{
-	uint64_t *last = R->q.last_tsc;
-	uint64_t first_off = UINT64_MAX;
-	uint32_t first_cpu = 0, nback = 0;
-
-	for (unsigned i = 0; i < Z->ntouched; i++) {
-		uint32_t cpu = Z->touched[i];
-		const struct lane_cpu *bc = &Z->cpu[cpu];
-
-		if (bc->seen == 2 && bc->first < last[cpu]) {
-			nback++;
-			if (bc->first_off < first_off) {
-				first_off = bc->first_off;
-				first_cpu = cpu;
-			}
-		}
-	}
-	if (nback) {
-		/* In file order the first of them is described, the others counted. */
-		xt_anom_tsc_back(&R->s->an, first_off, first_cpu, Z->cpu[first_cpu].first, last[first_cpu]);
-		R->s->an.tsc_backwards += nback - 1;
-	}
-	for (unsigned i = 0; i < Z->ntouched; i++) {
-		uint32_t cpu = Z->touched[i];
-
-		if (Z->cpu[cpu].seen == 2)
-			last[cpu] = Z->cpu[cpu].last;
-		Z->cpu[cpu].seen = 0;
-	}
-	Z->ntouched = 0;
-}
-
-static void lanes_free(struct lanes *Z)
-{
-	free(Z);
-}
-
-static struct lanes *lanes_alloc(void)
-{
-	return calloc(1, sizeof(struct lanes));
-}
-
-/* Regular chunks back to back from *pos, read in two lanes; false (nothing
- * read) when there are fewer than two of them. */
-static bool lanes_step(struct sum_run *R, struct lanes *Z, uint64_t *pos)
-{
-	const struct xt_file *f = R->f;
-	struct tr_summary *s = R->s;
-	struct lane A = { 0 }, B = { 0 };
-	uint64_t at = *pos, span_len, half, avail, a_off, b_off;
-	const uint8_t *span;
-	unsigned h;
-	bool a, b;
-
-	/* The cap cannot be reached within the run: a record takes 4 bytes at
-	 * least and brings one new ID at most, the headers one (cpu_change). */
-	uint64_t span_max = s->ev.limit > s->ev.n + 1 ? (uint64_t)(s->ev.limit - s->ev.n - 1) * 4 : 0;
-
-	if (span_max > LANE_SPAN)
-		span_max = LANE_SPAN;
-	/* Both lanes read from one window: the run fits in one. */
-	if (R->v.windowed && span_max > R->v.wbytes / 2)
-		span_max = R->v.wbytes / 2;
-	Z->n = 0;
-	while (Z->n < LANE_MAX_CHUNKS && at < f->len) {
-		const uint8_t *p = view_at(&R->v, at, 12, &avail);
-		struct xt_chunk *ch = &Z->ch[Z->n];
-
-		if (!regular_hdr(f, at, p, avail, ch) || ch->data_off + ch->len - *pos > span_max)
-			break;
-		Z->n++;
-		at = ch->data_off + ch->len;
-	}
-	if (Z->n < 2)
-		return false;
-	span_len = at - *pos;
-	span = view_at(&R->v, *pos, span_len, &avail);
-	if (avail < span_len)
-		return false;
-	/* Lane A: the chunks up to half the bytes, at least one each. */
-	half = *pos + span_len / 2;
-	for (h = 1; h < Z->n - 1 && Z->ch[h].hdr_off < half; h++)
-		;
-	for (unsigned i = 0; i < Z->n; i++)
-		chunk_start(R, Z->ch[i].cpu);
-	A.ci = 0;
-	A.cend = h;
-	B.ci = h;
-	B.cend = Z->n;
-	lane_enter(R, Z, &A, false, span, *pos);
-	lane_enter(R, Z, &B, true, span, *pos);
-	a = lane_next(R, Z, &A, false, A.p == A.e ? LR_END : LR_OK, span, *pos);
-	b = lane_next(R, Z, &B, true, B.p == B.e ? LR_END : LR_OK, span, *pos);
-	while (a && b) {
-		struct tr_cpu *ca = &s->cpu[Z->ch[A.ci].cpu], *cb = &s->cpu[Z->ch[B.ci].cpu];
-		int ra, rb;
-
-		lanes_run(&R->t, ca, cb, &A, &B, &ra, &rb);
-		a = lane_next(R, Z, &A, false, ra, span, *pos);
-		b = lane_next(R, Z, &B, true, rb, span, *pos);
-	}
-	while (a)
-		a = lane_next(R, Z, &A, false, lane_rec(&R->t, &s->cpu[Z->ch[A.ci].cpu], &A), span, *pos);
-	while (b)
-		b = lane_next(R, Z, &B, true, lane_rec(&R->t, &s->cpu[Z->ch[B.ci].cpu], &B), span, *pos);
-	a_off = *pos + (uint64_t)(A.p - span);
-	b_off = *pos + (uint64_t)(B.p - span);
-	for (uint32_t i = 0; i < s->ev.cap; i++) {
-		s->ev.v[i] += s->ev.w[i];
-		s->ev.w[i] = 0;
-	}
-	lane_finish(R, Z, &A, a_off);
-	lanes_check(R, Z);
-	lane_finish(R, Z, &B, b_off);
-	s->lane_runs++;
-	*pos = at;
 	return true;
 }
 
@@ -935,8 +568,6 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
 	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&R.q, f, &s->an))
 		return -1;
-	if (!(opt && opt->one_lane) && !(R.lanes = lanes_alloc()))
-		return -1;
 	/* The online CPUs are asked for (a read of /sys) only when they matter. */
 	if (f->len >= min_bytes && !nw)
 		nw = default_threads();
@@ -952,8 +583,6 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 			 * sequentially, then try again. */
 			seq_left = batch;
 		}
-		if (R.lanes && !R.par && lanes_step(&R, R.lanes, &pos))
-			continue;
 		if (!seq_chunk(&R, &pos))
 			break;
 		if (seq_left)
@@ -961,7 +590,6 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	}
 	if (R.par)
 		par_stop(&P);
-	lanes_free(R.lanes);
 	s->chunks = R.q.chunks;
 	if (s->ev.overflow)
 		xt_anom_add(&s->an, "more than %u distinct event IDs: %llu records counted "

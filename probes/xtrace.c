@@ -44,17 +44,6 @@ void xt_anom_add(struct xt_anom *an, const char *fmt, ...)
 	an->nmsgs++;
 }
 
-void xt_anom_tsc_back(struct xt_anom *an, uint64_t off, uint32_t cpu, uint64_t tsc, uint64_t last)
-{
-	if (!an)
-		return;
-	if (!an->tsc_backwards)
-		xt_anom_add(an, "offset %" PRIu64 ": TSC goes backwards on cpu %u (%" PRIu64
-			    " after %" PRIu64 "); counted, further cases only counted",
-			    off, cpu, tsc, last);
-	an->tsc_backwards++;
-}
-
 int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -240,8 +229,13 @@ static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
 	if (hdr >> 31) {
 		uint64_t tsc = (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
 
-		if (tsc < last_tsc[c->cpu])
-			xt_anom_tsc_back(an, *pos, c->cpu, tsc, last_tsc[c->cpu]);
+		if (tsc < last_tsc[c->cpu] && an) {
+			if (!an->tsc_backwards)
+				xt_anom_add(an, "offset %" PRIu64 ": TSC goes backwards on cpu %u "
+					    "(%" PRIu64 " after %" PRIu64 "); counted, further cases "
+					    "only counted", *pos, c->cpu, tsc, last_tsc[c->cpu]);
+			an->tsc_backwards++;
+		}
 		last_tsc[c->cpu] = tsc;
 		r->has_tsc = true;
 		p += 8;

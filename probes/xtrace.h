@@ -47,10 +47,6 @@ bool xt_anom_any(const struct xt_anom *an);
 void xt_anom_add(struct xt_anom *an, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The record at byte off has TSC tsc, below last (the one before it on
- * cpu): counted, and described when it is the first such record. */
-void xt_anom_tsc_back(struct xt_anom *an, uint64_t off, uint32_t cpu, uint64_t tsc, uint64_t last);
-
 /* A file (or a memory buffer) to read. */
 struct xt_file {
 	const uint8_t *base;

@@ -9,8 +9,7 @@
  *  - the merged reader returns exactly the sequential reader's records;
  *  - the parallel summary (2 workers, batches of 3 chunks, forced on any
  *    size) says what the sequential one says: counts, per-CPU rows,
- *    anomalies and their messages; so does the summary walking one chunk
- *    at a time (the default walks two lanes).
+ *    anomalies and their messages.
  * A disagreement aborts, so the fuzzer reports it like a crash.
  */
 #include <stdint.h>
@@ -78,10 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tr_ipi_fini(&p);
 	CHECK(tr_irq_run(&q, &f) == 0);
 	tr_irq_fini(&q);
-	for (int k = 0; k < 2; k++) {
-		/* The workers, and one lane (s: two lanes), are the same summary. */
-		const struct tr_par par = k ? (struct tr_par){ .threads = 1, .one_lane = true }
-					    : (struct tr_par){ .threads = 2, .min_bytes = 0, .batch = 3 };
+	{
+		const struct tr_par par = { .threads = 2, .min_bytes = 0, .batch = 3 };
 		struct tr_summary t;
 
 		CHECK(tr_summary_run_with(&t, &f, &par) == 0);

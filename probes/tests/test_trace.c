@@ -331,19 +331,15 @@ static void test_file_and_memory_agree(void **st)
 	assert_int_equal(tr_summary_run_with(&a, &f, &buffered), 0);
 	assert_int_equal(tr_summary_run(&m, &f), 0);
 	/* Windows of two pages (1: rounded up) and of 200 KiB: records and
-	 * chunk headers straddle their edges; in one lane, and in two where
-	 * runs of chunks fit in half a window (chunks here are ~25 KiB). */
-	for (int k = 0; k < 4; k++) {
-		const struct tr_par small = { .threads = 1, .map_max = 1, .window = k / 2 ? 200u << 10 : 1,
-					      .one_lane = k % 2 };
+	 * chunk headers straddle their edges. */
+	for (int k = 0; k < 2; k++) {
+		const struct tr_par small = { .threads = 1, .map_max = 1, .window = k ? 200u << 10 : 1 };
 		struct tr_summary w;
 
 		assert_int_equal(tr_summary_run_with(&w, &f, &small), 0);
 		assert_same_summary(&a, &w);
-		assert_true(k == 2 ? w.lane_runs > 0 : w.lane_runs == 0);
 		tr_summary_fini(&w);
 	}
-	assert_true(a.lane_runs > 0);	/* a: one window of 4 MiB, two lanes */
 	xt_unmap(&f);
 	unlink(path);
 	xt_mem(&f, x.b, x.len);
@@ -634,7 +630,7 @@ static void assert_same_summary(const struct tr_summary *a, const struct tr_summ
  * lost records, a TSC going back within a chunk and across chunks of one
  * CPU, a record past its chunk, garbage between chunks and after the
  * last one, counted with 2 to 4 workers and batches of 1 to 64 chunks, from
- * memory and from a file (pread).
+ * memory and from a file (through windows of two pages).
  */
 static void test_parallel_is_sequential(void **st)
 {
@@ -690,11 +686,14 @@ static void test_parallel_is_sequential(void **st)
 	for (unsigned threads = 2; threads <= 4; threads++) {
 		for (unsigned b = 1; b <= 64; b = b * 3 + 1) {
 			const struct tr_par p = { .threads = threads, .min_bytes = 0, .batch = b };
+			/* the file through windows of two pages, one per worker */
+			const struct tr_par pw = { .threads = threads, .min_bytes = 0, .batch = b,
+						   .map_max = 1, .window = 1 };
 
 			assert_int_equal(tr_summary_run_with(&par, &f, &p), 0);
 			assert_same_summary(&seq, &par);
 			tr_summary_fini(&par);
-			assert_int_equal(tr_summary_run_with(&par, &ff, &p), 0);
+			assert_int_equal(tr_summary_run_with(&par, &ff, &pw), 0);
 			assert_same_summary(&seq, &par);
 			tr_summary_fini(&par);
 		}
@@ -733,78 +732,6 @@ static void test_parallel_id_cap(void **st)
 	free(x.b);
 }
 
-/*
- * Two lanes (trace_an.c, "two chains in one thread") give the one-lane
- * reader's summary to the last message: 300 random files of chunks mostly
- * of one CPU, with TSCs going back inside a chunk and across chunks (so at
- * the start of lane B), records past their chunk, stray bytes ending a
- * chunk, chunks without TSC or empty, lost records and garbage between
- * chunks.
- */
-static void test_lanes_are_sequential(void **st)
-{
-	const struct tr_par one = { .threads = 1, .one_lane = true }, two = { .threads = 1 };
-	uint64_t back = 0, bad = 0, garbage = 0, lanes = 0;
-
-	(void)st;
-	srand(5);
-	for (int file = 0; file < 300; file++) {
-		struct xtb x;
-		struct tr_summary a, b;
-		struct xt_file f;
-		uint64_t tsc[3] = { 100, 100, 100 };
-		int nchunks = 2 + rand() % 40;
-
-		xtb_init(&x);
-		for (int c = 0; c < nchunks; c++) {
-			uint32_t cpu = rand() % 4 ? 0 : (uint32_t)(1 + rand() % 2);
-			int nrec = rand() % 8 ? rand() % 60 : 0;
-			bool notsc = rand() % 6 == 0;
-
-			xtb_chunk(&x, cpu);
-			if (rand() % 5 == 0)
-				tsc[cpu] /= 2;		/* back across chunks */
-			for (int i = 0; i < nrec; i++) {
-				uint32_t d[7] = { 1, 2, 3, 4, 5, 6, 7 };
-
-				tsc[cpu] += (uint64_t)(rand() % 50);
-				if (rand() % 400 == 0)
-					tsc[cpu] /= 2;	/* back inside a chunk */
-				if (rand() % 300 == 0)
-					XTB_REC(&x, 0x0001f001, tsc[cpu], 7, 0x10000, 5, 0);
-				else
-					xtb_rec(&x, 0x00082000 + (uint32_t)(rand() % 12),
-						notsc || rand() % 3 == 0 ? 0 : tsc[cpu], rand() % 8, d);
-			}
-			switch (rand() % 30) {
-			case 0:
-				xtb_u32(&x, 0x00082004 | 7u << 28);	/* past the chunk */
-				break;
-			case 1:
-				xtb_put(&x, "ab", 1 + rand() % 3);	/* stray bytes */
-				break;
-			}
-			xtb_end(&x);
-			if (rand() % 40 == 0)
-				xtb_put(&x, "junk", 4);
-		}
-		xt_mem(&f, x.b, x.len);
-		assert_int_equal(tr_summary_run_with(&a, &f, &one), 0);
-		assert_int_equal(tr_summary_run_with(&b, &f, &two), 0);
-		assert_same_summary(&a, &b);
-		assert_int_equal(a.lane_runs, 0);
-		back += a.an.tsc_backwards;
-		bad += a.an.bad_records;
-		garbage += a.an.garbage_runs;
-		lanes += b.lane_runs;
-		tr_summary_fini(&a);
-		tr_summary_fini(&b);
-		free(x.b);
-	}
-	/* The cases above happened, and the lanes ran. */
-	assert_true(back > 100 && bad > 50 && garbage > 20 && lanes > 300);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -825,7 +752,6 @@ int main(void)
 		cmocka_unit_test(test_id_cap),
 		cmocka_unit_test(test_parallel_is_sequential),
 		cmocka_unit_test(test_parallel_id_cap),
-		cmocka_unit_test(test_lanes_are_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,10 +40,10 @@ int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
 #define TR_PAR_BATCH 4096
 #define TR_PAR_MIN_BYTES (16u << 20)
 /* Files of at most map_max bytes (0: TR_MAP_MAX_BYTES) are read
- * sequentially from their mapping; larger ones through a window of
- * `window` bytes (0: TR_WINDOW_BYTES) mapped at a time per reader, the one
- * behind unmapped, so memory stays flat, and by the workers.  (pread()
- * into a buffer cost as much system time as `cat` on top of the walk.) */
+ * sequentially from their mapping; larger ones, so that memory stays
+ * flat, by the workers through read buffers of 256 KiB, and sequentially
+ * through a window of `window` bytes (0: TR_WINDOW_BYTES) of the mapping
+ * (trace_an.c, struct view, says why each). */
 #define TR_MAP_MAX_BYTES TR_PAR_MIN_BYTES
 #define TR_WINDOW_BYTES (1u << 20)
 struct tr_par {

@@ -630,7 +630,7 @@ static void assert_same_summary(const struct tr_summary *a, const struct tr_summ
  * lost records, a TSC going back within a chunk and across chunks of one
  * CPU, a record past its chunk, garbage between chunks and after the
  * last one, counted with 2 to 4 workers and batches of 1 to 64 chunks, from
- * memory and from a file (through windows of two pages).
+ * memory and from a file (read as a big one: see pw below).
  */
 static void test_parallel_is_sequential(void **st)
 {
@@ -686,7 +686,8 @@ static void test_parallel_is_sequential(void **st)
 	for (unsigned threads = 2; threads <= 4; threads++) {
 		for (unsigned b = 1; b <= 64; b = b * 3 + 1) {
 			const struct tr_par p = { .threads = threads, .min_bytes = 0, .batch = b };
-			/* the file through windows of two pages, one per worker */
+			/* a big file's readers: the workers' read buffers, and
+			 * windows of two pages for the batches read sequentially */
 			const struct tr_par pw = { .threads = threads, .min_bytes = 0, .batch = b,
 						   .map_max = 1, .window = 1 };
 

@@ -40,15 +40,18 @@ int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
 #define TR_PAR_BATCH 4096
 #define TR_PAR_MIN_BYTES (16u << 20)
 /* Files of at most map_max bytes (0: TR_MAP_MAX_BYTES) are read
- * sequentially from their mapping; larger ones through a read buffer of
- * 256 KiB (memory stays flat), and by the workers.  Under the limit,
- * copying the file costs more than the page faults of the mapping. */
+ * sequentially from their mapping; larger ones, so that memory stays
+ * flat, by the workers through read buffers of 256 KiB, and sequentially
+ * through a window of `window` bytes (0: TR_WINDOW_BYTES) of the mapping
+ * (trace_an.c, struct view, says why each). */
 #define TR_MAP_MAX_BYTES TR_PAR_MIN_BYTES
+#define TR_WINDOW_BYTES (1u << 20)
 struct tr_par {
 	unsigned threads;
 	uint64_t min_bytes;
 	unsigned batch;
 	uint64_t map_max;
+	uint64_t window;
 };
 int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *par);
 void tr_summary_fini(struct tr_summary *s);

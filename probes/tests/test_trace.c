@@ -267,9 +267,12 @@ static void test_not_xentrace(void **st)
 	tr_summary_fini(&s);
 }
 
-/* A file read through the pread() buffer, a file read from its mapping and
- * the same bytes in memory give the same summary, also when records
- * straddle the read buffer's end and anomalies are present. */
+static void assert_same_summary(const struct tr_summary *a, const struct tr_summary *b);
+
+/* A file read through windows of its mapping (big files), a file read
+ * from its whole mapping and the same bytes in memory give the same
+ * summary, also when records straddle a window's edge and anomalies are
+ * present. */
 static void assert_same_rows(const struct tr_summary *a, const struct tr_summary *b)
 {
 	size_t n, nb;
@@ -290,7 +293,7 @@ static void test_file_and_memory_agree(void **st)
 	struct xtb x;
 	struct tr_summary a, m, b;
 	struct xt_file f;
-	/* threads = 1: sequential; map_max = 1: every file through pread. */
+	/* threads = 1: sequential; map_max = 1: every file through windows. */
 	const struct tr_par buffered = { .threads = 1, .map_max = 1 };
 	char path[] = "/tmp/ipibench-test-XXXXXX";
 	char err[256];
@@ -327,6 +330,16 @@ static void test_file_and_memory_agree(void **st)
 	assert_true(f.fd >= 0);
 	assert_int_equal(tr_summary_run_with(&a, &f, &buffered), 0);
 	assert_int_equal(tr_summary_run(&m, &f), 0);
+	/* Windows of two pages (1: rounded up) and of 200 KiB: records and
+	 * chunk headers straddle their edges. */
+	for (int k = 0; k < 2; k++) {
+		const struct tr_par small = { .threads = 1, .map_max = 1, .window = k ? 200u << 10 : 1 };
+		struct tr_summary w;
+
+		assert_int_equal(tr_summary_run_with(&w, &f, &small), 0);
+		assert_same_summary(&a, &w);
+		tr_summary_fini(&w);
+	}
 	xt_unmap(&f);
 	unlink(path);
 	xt_mem(&f, x.b, x.len);
@@ -617,7 +630,7 @@ static void assert_same_summary(const struct tr_summary *a, const struct tr_summ
  * lost records, a TSC going back within a chunk and across chunks of one
  * CPU, a record past its chunk, garbage between chunks and after the
  * last one, counted with 2 to 4 workers and batches of 1 to 64 chunks, from
- * memory and from a file (pread).
+ * memory and from a file (read as a big one: see pw below).
  */
 static void test_parallel_is_sequential(void **st)
 {
@@ -673,11 +686,15 @@ static void test_parallel_is_sequential(void **st)
 	for (unsigned threads = 2; threads <= 4; threads++) {
 		for (unsigned b = 1; b <= 64; b = b * 3 + 1) {
 			const struct tr_par p = { .threads = threads, .min_bytes = 0, .batch = b };
+			/* a big file's readers: the workers' read buffers, and
+			 * windows of two pages for the batches read sequentially */
+			const struct tr_par pw = { .threads = threads, .min_bytes = 0, .batch = b,
+						   .map_max = 1, .window = 1 };
 
 			assert_int_equal(tr_summary_run_with(&par, &f, &p), 0);
 			assert_same_summary(&seq, &par);
 			tr_summary_fini(&par);
-			assert_int_equal(tr_summary_run_with(&par, &ff, &p), 0);
+			assert_int_equal(tr_summary_run_with(&par, &ff, &pw), 0);
 			assert_same_summary(&seq, &par);
 			tr_summary_fini(&par);
 		}

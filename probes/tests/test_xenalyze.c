@@ -7,7 +7,9 @@
  * (cpu_change excluded: xenalyze does not process it as an event) must be
  * exactly those.  When build/bin/xenalyze exists (make build/bin/xenalyze),
  * xenalyze is also run live on each file and must agree with the stored
- * counts, so the expectations cannot go stale silently.
+ * counts, so the expectations cannot go stale silently.  NAME.xt.xz (the
+ * real recordings, too big to keep uncompressed) is unpacked with xz into a
+ * temporary file first; NAME.xenalyze sits beside it.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -49,7 +51,7 @@ static int cnt_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static void check_file(const char *xt)
+static void check_file(const char *xt, const char *counts)
 {
 	char path[512], err[256];
 	struct cnt want[512], got[512];
@@ -58,10 +60,10 @@ static void check_file(const char *xt)
 	struct xt_file f;
 	FILE *fp;
 
-	snprintf(path, sizeof(path), "%.*s.xenalyze", (int)(strlen(xt) - 3), xt);
+	snprintf(path, sizeof(path), "%.*s.xenalyze", (int)(strlen(counts) - 3), counts);
 	fp = fopen(path, "r");
 	if (!fp)
-		fail_msg("%s: no %s (make it with probes/tools/xenalyze-counts.sh)", xt, path);
+		fail_msg("%s: no %s (make it with probes/tools/xenalyze-counts.sh)", counts, path);
 	nw = read_counts(fp, want, 512);
 	fclose(fp);
 	assert_true(nw >= 1);
@@ -79,7 +81,7 @@ static void check_file(const char *xt)
 	qsort(want, nw, sizeof(want[0]), cnt_cmp);
 	for (size_t i = 0; i < nw && i < ng; i++) {
 		if (got[i].id != want[i].id || got[i].n != want[i].n)
-			fail_msg("%s: event 0x%08x: xenalyze %llu, ipibench 0x%08x %llu", xt,
+			fail_msg("%s: event 0x%08x: xenalyze %llu, ipibench 0x%08x %llu", counts,
 				 want[i].id, (unsigned long long)want[i].n, got[i].id,
 				 (unsigned long long)got[i].n);
 	}
@@ -117,7 +119,31 @@ static void test_counts_match_xenalyze(void **st)
 	assert_int_equal(glob("probes/tests/data/*.xt", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc >= 1);
 	for (size_t i = 0; i < g.gl_pathc; i++)
-		check_file(g.gl_pathv[i]);
+		check_file(g.gl_pathv[i], g.gl_pathv[i]);
+	globfree(&g);
+}
+
+/* The real recordings, kept xz-compressed (probes/README.md "Speed"). */
+static void test_real_counts_match_xenalyze(void **st)
+{
+	glob_t g;
+
+	(void)st;
+	assert_int_equal(glob("probes/tests/data/*.xt.xz", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 2);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char tmp[] = "/tmp/ipibench-real-XXXXXX", cmd[700], name[512];
+		int fd = mkstemp(tmp);
+
+		assert_true(fd >= 0);
+		close(fd);
+		snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", g.gl_pathv[i], tmp);
+		assert_int_equal(system(cmd), 0);
+		/* NAME.xt.xz: counts in NAME.xenalyze */
+		snprintf(name, sizeof(name), "%.*s", (int)(strlen(g.gl_pathv[i]) - 3), g.gl_pathv[i]);
+		check_file(tmp, name);
+		unlink(tmp);
+	}
 	globfree(&g);
 }
 
@@ -125,6 +151,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_match_xenalyze),
+		cmocka_unit_test(test_real_counts_match_xenalyze),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

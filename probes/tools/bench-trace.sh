@@ -5,9 +5,10 @@
 #   bench-trace.sh [FILE...]      (make bench-trace)
 # Files: a 1 GiB file written by gentrace (16 CPUs, mixed mode, lost
 # records; kept in build/trace-bench/; BENCH_NO_GEN=1 leaves it out), the
-# real traces of probes/tests/data (recorded under QEMU), any
-# build/trace-bench/real-*.xt (e.g. record-qemu.sh's xentrace.xt and
-# ipibench.xt copied there) and the FILEs given.
+# real traces of probes/tests/data (recorded under QEMU; its *.xt.xz are
+# unpacked into build/trace-bench/), any build/trace-bench/real-*.xt (e.g.
+# record-qemu.sh's xentrace.xt and ipibench.xt copied there) and the FILEs
+# given.
 # Every command reads the file from the page cache (one warm-up run).
 # Output: build/trace-bench/NAME.json (hyperfine's) and a Markdown table on
 # stdout and in build/trace-bench/summary.md: per command the median wall
@@ -31,6 +32,12 @@ if [ -z "${BENCH_NO_GEN:-}" ]; then
 	files+=("$big")
 fi
 files+=(probes/tests/data/*.xt)
+# The real recordings committed xz-compressed, unpacked beside the others.
+for z in probes/tests/data/*.xt.xz; do
+	[ -e "$z" ] || continue
+	x=$out/$(basename "$z" .xz)
+	[ "$x" -nt "$z" ] || xz -dc "$z" >"$x"
+done
 for f in "$out"/real-*.xt; do [ -e "$f" ] && files+=("$f"); done
 files+=("$@")
 for f in "${files[@]}"; do

@@ -58,12 +58,21 @@ struct ic_args {
 	uint64_t sysctl;          /* sysctl=ADDR: ipibench_sysctl() */
 	struct ic_mark marks[IC_MAX_MARKS];
 	unsigned int nr_marks;
+	/* tcg=single: QEMU runs the vCPUs in turn on one thread (ipicount.c) */
+	bool tcg_single;
 };
+/*
+ * Under tcg=single the plugin tells the vCPUs apart by the hypervisor
+ * stack they run on: Xen gives each CPU its own naturally aligned stack
+ * block of 8 pages (STACK_ORDER 3: the primary and the IST stacks).
+ */
+#define IC_XEN_STACK_SHIFT 15
 /*
  * Parse argv[0..argc) (QEMU's "KEY=VALUE" strings): out=, text=LO-HI,
  * sysctl=, and bench=, send=, wait=, handler=, async_handler=, irq=
  * (hexadecimal addresses, optional 0x; wait= and the handlers may
- * repeat).  0, or -1 with a one-line reason in err.
+ * repeat), tcg=multi|single (default multi).  0, or -1 with a one-line
+ * reason in err.
  */
 int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t errlen);
 /* The kind of the window that opens at ADDR, or -1. */

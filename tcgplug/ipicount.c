@@ -75,6 +75,13 @@ static GHashTable *rr_states;
 static struct qemu_plugin_register *rr_rsp, *rr_rcx, *rr_rdi;
 static GByteArray *rr_buf;
 #define RR_MAX_STACKS 8192
+/*
+ * The counters matter only inside windows: while no vCPU has one open
+ * (rr_open), the callbacks return at once, and the block being run is
+ * remembered (rr_pending: its length, not added), for a window opening in it.
+ */
+static unsigned int rr_open;
+static uint64_t rr_pending;
 
 /*
  * The vCPU's state, or NULL before its init callback: at 96 CPUs with
@@ -182,6 +189,10 @@ static void on_entry(unsigned int vcpu, void *ud)
 
 	if (!s)
 		return;
+	if (args.tcg_single) {
+		s->insns += rr_pending;
+		rr_pending = 0;
+	}
 	counts_now(vcpu, s, UD_BACK(ud), &now);
 	opened = ic_open(&s->win, kind, rsp, &now,
 			 g_atomic_int_get(&bench_active) > 0 ||
@@ -192,17 +203,22 @@ static void on_entry(unsigned int vcpu, void *ud)
 		g_atomic_int_inc(&bench_active);
 	if (!args.tcg_single)
 		qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+	else if (s->win.depth == 1)
+		rr_open++;
 }
 
 static void on_ret(unsigned int vcpu, void *ud)
 {
 	uint64_t rsp;
-	struct vcpu_state *s = cur_state(vcpu, &rsp);
+	struct vcpu_state *s;
 	struct ic_counts now;
 	unsigned int before;
 	bool bench_before;
 	int k;
 
+	if (args.tcg_single && !rr_open)
+		return;
+	s = cur_state(vcpu, &rsp);
 	if (!s || !s->win.depth)   /* tcg=single: no conditional callback */
 		return;
 	before = s->win.depth;
@@ -223,14 +239,19 @@ static void on_ret(unsigned int vcpu, void *ud)
 	g_mutex_unlock(&lock);
 	if (s->win.depth != before && !args.tcg_single)
 		qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+	else if (args.tcg_single && !s->win.depth)
+		rr_open--;
 }
 
 static void on_wrmsr(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = cur_state(vcpu, NULL);
+	struct vcpu_state *s;
 	uint32_t msr;
 
 	(void)ud;
+	if (args.tcg_single && !rr_open)
+		return;
+	s = cur_state(vcpu, NULL);
 	if (!s)
 		return;
 	msr = (uint32_t)read_reg(s, s->rcx);
@@ -286,27 +307,28 @@ static size_t opcode_at(const uint8_t *b, size_t n)
 /* tcg=single: a block of the hypervisor's text, its N instructions. */
 static void on_tb_single(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = cur_state(vcpu, NULL);
+	struct vcpu_state *s;
 
-	if (s)
+	rr_pending = rr_open ? 0 : (uintptr_t)ud;
+	if (rr_open && (s = cur_state(vcpu, NULL)))
 		s->insns += (uintptr_t)ud;
 }
 
 static void on_pause_single(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = cur_state(vcpu, NULL);
+	struct vcpu_state *s;
 
 	(void)ud;
-	if (s)
+	if (rr_open && (s = cur_state(vcpu, NULL)))
 		s->pause++;
 }
 
 static void on_hlt_single(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = cur_state(vcpu, NULL);
+	struct vcpu_state *s;
 
 	(void)ud;
-	if (s)
+	if (rr_open && (s = cur_state(vcpu, NULL)))
 		s->hlt++;
 }
 

@@ -11,6 +11,22 @@
  * ipibench_sysctl() (a run's start, read from the request).  A callback on
  * the K-th of a block's N instructions sees the block's whole count
  * already added: it subtracts N - K.
+ *
+ * tcg=single (QEMU's round-robin TCG, one thread for all vCPUs): QEMU 10.0
+ * then compiles the index of the vCPU that *translated* a block into it as
+ * a constant (accel/tcg/plugin-gen.c, gen_cpu_index(), when CF_PARALLEL is
+ * not set), while blocks are shared by all vCPUs.  So a callback's vcpu
+ * argument is the translator's, not the executing vCPU's; and a
+ * scoreboard access (an inline op or a conditional callback) multiplies
+ * that constant in place (gen_plugin_u64_ptr(): tcg_gen_muli_i32 into the
+ * block's interned constant), which changes every later use of the same
+ * 32-bit constant in the block: the guest's own code is miscompiled (dom0
+ * crashed or hung at 16 CPUs).  In that mode the plugin uses no inline op
+ * and no conditional callback: a callback per block of the hypervisor's
+ * text counts its instructions, PAUSE and HLT have callbacks too, and the
+ * vCPU is the hypervisor stack the callback finds in RSP (one per CPU:
+ * IC_XEN_STACK_SHIFT), read from the executing vCPU (QEMU's current_cpu).
+ * The windows are all in the hypervisor's text, so are their counts.
  */
 #include <fcntl.h>
 #include <glib.h>
@@ -31,6 +47,7 @@ struct vcpu_score {
 struct vcpu_state {
 	struct ic_vcpu win;
 	uint64_t icr, x2apic, msr;
+	uint64_t insns, pause, hlt;   /* tcg=single: not in the scoreboard */
 	struct qemu_plugin_register *rsp, *rcx, *rdi, *rsi;
 	GByteArray *buf;
 	uint32_t calls_vec[IC_DEPTH];  /* calls=all: each open window's vector */
@@ -54,6 +71,19 @@ static int bench_active;       /* vCPUs inside a chunk (atomic) */
  */
 static int run_open;
 static struct ic_calls calls;  /* calls=all's buckets (under lock) */
+
+/* tcg=single: the vCPUs by hypervisor stack, and the register handles. */
+static GHashTable *rr_states;
+static struct qemu_plugin_register *rr_rsp, *rr_rcx, *rr_rdi;
+static GByteArray *rr_buf;
+#define RR_MAX_STACKS 8192
+/*
+ * The counters matter only inside windows: while no vCPU has one open
+ * (rr_open), the callbacks return at once, and the block being run is
+ * remembered (rr_pending: its length, not added), for a window opening in it.
+ */
+static unsigned int rr_open;
+static uint64_t rr_pending;
 
 /*
  * The vCPU's state, or NULL before its init callback: at 96 CPUs with
@@ -80,13 +110,57 @@ static uint64_t read_reg(struct vcpu_state *s, struct qemu_plugin_register *r)
 	return v;
 }
 
+/*
+ * tcg=single: the executing vCPU's state, by the hypervisor stack in its
+ * RSP (returned in *RSP); NULL past RR_MAX_STACKS distinct stacks (RSP
+ * before a CPU has its stack is not one).
+ */
+static struct vcpu_state *rr_state(uint64_t *rsp)
+{
+	struct vcpu_state tmp = { .buf = rr_buf }, *s;
+	uint64_t sp = read_reg(&tmp, rr_rsp);
+	gpointer key = (gpointer)(uintptr_t)(sp >> IC_XEN_STACK_SHIFT);
+
+	*rsp = sp;
+	s = g_hash_table_lookup(rr_states, key);
+	if (s || g_hash_table_size(rr_states) >= RR_MAX_STACKS)
+		return s;
+	s = g_new0(struct vcpu_state, 1);
+	s->buf = rr_buf;
+	s->rsp = rr_rsp;
+	s->rcx = rr_rcx;
+	s->rdi = rr_rdi;
+	g_hash_table_insert(rr_states, key, s);
+	return s;
+}
+
+/* The executing vCPU's state (and its RSP, when RSP is not NULL). */
+static struct vcpu_state *cur_state(unsigned int vcpu, uint64_t *rsp)
+{
+	struct vcpu_state *s;
+	uint64_t sp;
+
+	if (args.tcg_single)
+		return rr_state(rsp ? rsp : &sp);
+	s = state(vcpu);
+	if (s && rsp)
+		*rsp = read_reg(s, s->rsp);
+	return s;
+}
+
 /* The vCPU's counts before the instruction BACK from its block's end. */
 static void counts_now(unsigned int vcpu, struct vcpu_state *s, uint64_t back,
 		       struct ic_counts *c)
 {
-	c->v[IC_INSNS] = qemu_plugin_u64_get(sc_insns, vcpu) - back;
-	c->v[IC_PAUSE] = qemu_plugin_u64_get(sc_pause, vcpu);
-	c->v[IC_HLT] = qemu_plugin_u64_get(sc_hlt, vcpu);
+	if (args.tcg_single) {
+		c->v[IC_INSNS] = s->insns - back;
+		c->v[IC_PAUSE] = s->pause;
+		c->v[IC_HLT] = s->hlt;
+	} else {
+		c->v[IC_INSNS] = qemu_plugin_u64_get(sc_insns, vcpu) - back;
+		c->v[IC_PAUSE] = qemu_plugin_u64_get(sc_pause, vcpu);
+		c->v[IC_HLT] = qemu_plugin_u64_get(sc_hlt, vcpu);
+	}
 	c->v[IC_ICR] = s->icr;
 	c->v[IC_X2APIC] = s->x2apic;
 	c->v[IC_MSR] = s->msr;
@@ -152,37 +226,49 @@ static void calls_ret(unsigned int vcpu, struct vcpu_state *s, void *ud)
 
 static void on_entry(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = state(vcpu);
+	uint64_t rsp;
+	struct vcpu_state *s = cur_state(vcpu, &rsp);
 	struct ic_counts now;
 	enum ic_kind kind = UD_KIND(ud);
 	bool opened;
 
 	if (!s)
 		return;
-	if (args.calls) {
+	if (args.calls) {        /* never with tcg=single (ic_parse_args) */
 		calls_entry(vcpu, s, ud);
 		return;
 	}
+	if (args.tcg_single) {
+		s->insns += rr_pending;
+		rr_pending = 0;
+	}
 	counts_now(vcpu, s, UD_BACK(ud), &now);
-	opened = ic_open(&s->win, kind, read_reg(s, s->rsp), &now,
+	opened = ic_open(&s->win, kind, rsp, &now,
 			 g_atomic_int_get(&bench_active) > 0 ||
 			 (((uintptr_t)ud & UD_ASYNC) && g_atomic_int_get(&run_open)));
 	if (!opened)
 		return;
 	if (kind == IC_BENCH)
 		g_atomic_int_inc(&bench_active);
-	qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+	if (!args.tcg_single)
+		qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+	else if (s->win.depth == 1)
+		rr_open++;
 }
 
 static void on_ret(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = state(vcpu);
+	uint64_t rsp;
+	struct vcpu_state *s;
 	struct ic_counts now;
 	unsigned int before;
 	bool bench_before;
 	int k;
 
-	if (!s)
+	if (args.tcg_single && !rr_open)
+		return;
+	s = cur_state(vcpu, &rsp);
+	if (!s || !s->win.depth)   /* tcg=single: no conditional callback */
 		return;
 	if (args.calls) {
 		calls_ret(vcpu, s, ud);
@@ -193,7 +279,7 @@ static void on_ret(unsigned int vcpu, void *ud)
 
 	counts_now(vcpu, s, UD_BACK(ud) - 1, &now);  /* the ret included */
 	g_mutex_lock(&lock);
-	k = ic_ret(&s->win, read_reg(s, s->rsp), &now, &run);
+	k = ic_ret(&s->win, rsp, &now, &run);
 	if (bench_before && !ic_in_bench(&s->win))
 		g_atomic_int_add(&bench_active, -1);
 	/*
@@ -204,16 +290,21 @@ static void on_ret(unsigned int vcpu, void *ud)
 	if (k == IC_BENCH || (k >= 0 && !g_atomic_int_get(&bench_active)))
 		emit_run_locked();
 	g_mutex_unlock(&lock);
-	if (s->win.depth != before)
+	if (s->win.depth != before && !args.tcg_single)
 		qemu_plugin_u64_set(sc_depth, vcpu, s->win.depth);
+	else if (args.tcg_single && !s->win.depth)
+		rr_open--;
 }
 
 static void on_wrmsr(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = state(vcpu);
+	struct vcpu_state *s;
 	uint32_t msr;
 
 	(void)ud;
+	if (args.tcg_single && !rr_open)
+		return;
+	s = cur_state(vcpu, NULL);
 	if (!s)
 		return;
 	msr = (uint32_t)read_reg(s, s->rcx);
@@ -233,7 +324,7 @@ static void on_wrmsr(unsigned int vcpu, void *ud)
 
 static void on_sysctl(unsigned int vcpu, void *ud)
 {
-	struct vcpu_state *s = state(vcpu);
+	struct vcpu_state *s = cur_state(vcpu, NULL);
 	uint64_t op;
 	uint32_t f[3];
 
@@ -266,13 +357,46 @@ static size_t opcode_at(const uint8_t *b, size_t n)
 	return i;
 }
 
+/* tcg=single: a block of the hypervisor's text, its N instructions. */
+static void on_tb_single(unsigned int vcpu, void *ud)
+{
+	struct vcpu_state *s;
+
+	rr_pending = rr_open ? 0 : (uintptr_t)ud;
+	if (rr_open && (s = cur_state(vcpu, NULL)))
+		s->insns += (uintptr_t)ud;
+}
+
+static void on_pause_single(unsigned int vcpu, void *ud)
+{
+	struct vcpu_state *s;
+
+	(void)ud;
+	if (rr_open && (s = cur_state(vcpu, NULL)))
+		s->pause++;
+}
+
+static void on_hlt_single(unsigned int vcpu, void *ud)
+{
+	struct vcpu_state *s;
+
+	(void)ud;
+	if (rr_open && (s = cur_state(vcpu, NULL)))
+		s->hlt++;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-							  sc_insns, n);
+	if (!args.tcg_single)
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+								  sc_insns, n);
+	else if (n && qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)) >= args.text_lo &&
+		 qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)) < args.text_hi)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_single, QEMU_PLUGIN_CB_R_REGS,
+						     (void *)(uintptr_t)n);
 	for (size_t k = 0; k < n; k++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
@@ -292,13 +416,22 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (pc == args.sysctl)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_sysctl, QEMU_PLUGIN_CB_R_REGS,
 							       NULL);
-		if (b[o] == 0xc3 || b[o] == 0xc2)
+		if ((b[o] == 0xc3 || b[o] == 0xc2) && args.tcg_single)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_ret, QEMU_PLUGIN_CB_R_REGS,
+							       UD(0, n - k));
+		else if (b[o] == 0xc3 || b[o] == 0xc2)
 			qemu_plugin_register_vcpu_insn_exec_cond_cb(insn, on_ret, QEMU_PLUGIN_CB_R_REGS,
 								    QEMU_PLUGIN_COND_NE, sc_depth, 0,
 								    UD(0, n - k));
+		else if (b[o] == 0xf4 && args.tcg_single)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_hlt_single, QEMU_PLUGIN_CB_R_REGS,
+							       NULL);
 		else if (b[o] == 0xf4)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 									    sc_hlt, 1);
+		else if (b[o] == 0x90 && o && b[o - 1] == 0xf3 && args.tcg_single)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_pause_single, QEMU_PLUGIN_CB_R_REGS,
+							       NULL);
 		else if (b[o] == 0x90 && o && b[o - 1] == 0xf3)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 									    sc_pause, 1);
@@ -329,6 +462,11 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 	}
 	if (!s->rsp || !s->rcx || !s->rdi)
 		qemu_plugin_outs("ipicount: no rsp/rcx/rdi register: not an x86-64 vCPU?\n");
+	if (args.tcg_single && !rr_rsp) {   /* the handles are the same on every vCPU */
+		rr_rsp = s->rsp;
+		rr_rcx = s->rcx;
+		rr_rdi = s->rdi;
+	}
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
@@ -363,6 +501,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	sc_pause = qemu_plugin_scoreboard_u64_in_struct(score, struct vcpu_score, pause);
 	sc_hlt = qemu_plugin_scoreboard_u64_in_struct(score, struct vcpu_score, hlt);
 	sc_depth = qemu_plugin_scoreboard_u64_in_struct(score, struct vcpu_score, depth);
+	if (args.tcg_single) {
+		rr_states = g_hash_table_new(g_direct_hash, g_direct_equal);
+		rr_buf = g_byte_array_new();
+	}
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

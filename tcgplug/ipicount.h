@@ -60,14 +60,23 @@ struct ic_args {
 	unsigned int nr_marks;
 	bool calls;               /* calls=all: every call of the boot (below) */
 	uint64_t every;           /* every=N: calls=all's line each N closes */
+	/* tcg=single: QEMU runs the vCPUs in turn on one thread (ipicount.c) */
+	bool tcg_single;
 };
+/*
+ * Under tcg=single the plugin tells the vCPUs apart by the hypervisor
+ * stack they run on: Xen gives each CPU its own naturally aligned stack
+ * block of 8 pages (STACK_ORDER 3: the primary and the IST stacks).
+ */
+#define IC_XEN_STACK_SHIFT 15
 /*
  * Parse argv[0..argc) (QEMU's "KEY=VALUE" strings): out=, text=LO-HI,
  * sysctl=, and bench=, send=, wait=, handler=, async_handler=, irq=
  * (hexadecimal addresses, optional 0x; wait= and the handlers may
  * repeat), calls=all and every=N (decimal, 1-10000000, default
- * IC_CALLS_EVERY; only with calls=all).  With calls=all, sysctl= and
- * bench= are not required.  0, or -1 with a one-line reason in err.
+ * IC_CALLS_EVERY; only with calls=all), tcg=multi|single (default
+ * multi).  With calls=all, sysctl= and bench= are not required.  0, or -1
+ * with a one-line reason in err.
  */
 int ic_parse_args(int argc, char **argv, struct ic_args *a, char *err, size_t errlen);
 /* The kind of the window that opens at ADDR, or -1. */

@@ -190,6 +190,16 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 			host_fail(r, "%s: %s", q->insn_calls ? "insn_calls" : "insn_counts", e);
 			return -1;
 		}
+		/* One thread for all vCPUs: the plugin must not trust QEMU's vCPU
+		 * index there (tcgplug/ipicount.c, "tcg=single"). */
+		if (!strcmp(tcg, "single") &&
+		    strlen(bufs[b]) + sizeof(",tcg=single") > QEMU_ARG_LEN) {
+			host_fail(r, "insn_counts: the plugin's arguments do not fit %d bytes",
+				  QEMU_ARG_LEN);
+			return -1;
+		} else if (!strcmp(tcg, "single")) {
+			strcat(bufs[b], ",tcg=single");
+		}
 		ARG("-plugin");
 		argv[n++] = bufs[b++];
 	}

@@ -49,6 +49,11 @@ static void test_args(void **s)
 	assert_int_equal(ic_mark_kind(&a, 0xffff82d04031f000ull), IC_WAIT);
 	assert_int_equal(ic_mark_kind(&a, 0xffff82d040328980ull), IC_IRQ);
 	assert_int_equal(ic_mark_kind(&a, SEND + 1), -1);
+	assert_false(a.tcg_single);
+	assert_int_equal(parse(&a, err, BASE ",tcg=single"), 0);
+	assert_true(a.tcg_single);
+	assert_int_equal(parse(&a, err, BASE ",tcg=multi"), 0);
+	assert_false(a.tcg_single);
 
 	/* Each mistake refused with its reason. */
 	static const struct { const char *args, *why; } bad[] = {
@@ -59,6 +64,8 @@ static void test_args(void **s)
 		{ BASE ",wait=ffff82d0403412e0ffff", "not a hexadecimal address" },
 		{ BASE ",wait=ffff82d050000000", "outside text=" },
 		{ BASE ",colour=red", "unknown key" },
+		{ BASE ",tcg=rr", "tcg=rr: expected multi or single" },
+		{ BASE ",tcg=", "tcg=: expected multi or single" },
 		{ BASE ",verbose", "not KEY=VALUE" },
 		{ "out=/tmp/x,text=ffff82d040200000-ffff82d04037ef03,sysctl=1,send=ffff82d0403409e0",
 		  "bench= is required" },
@@ -229,6 +236,8 @@ static void test_calls_args(void **s)
 		{ "out=/x,text=ffff82d040200000-ffff82d04037ef03,calls=all,every=20000000,"
 		  "send=ffff82d0403409e0", "not a whole number" },
 		{ "out=/x,text=1-2,sysctl=1,send=ffff82d0403409e0", "bench= is required" },
+		{ "out=/x,text=ffff82d040200000-ffff82d04037ef03,calls=all,send=ffff82d0403409e0,"
+		  "tcg=single", "calls=all needs tcg=multi" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;

@@ -16,10 +16,11 @@
  *   closes it (a VMEXIT overwrites one still open; a VMENTRY without an
  *   open exit, or with an earlier TSC than the exit's, counts nothing):
  *   xenalyze's hvm_close_vmexit().
- * - Handler records count only after the vCPU's first VMEXIT; INJ_VIRQ,
- *   REINJ_VIRQ, INJ_EXC, PF_INJECT, INTR_WINDOW and OP_DESTROY_PROC count
- *   without an open exit, every other handler record only inside one
- *   (xenalyze's hvm_handler_process()).  INJ_VIRQ is also counted by
+ * - INJ_VIRQ, REINJ_VIRQ, INJ_EXC, PF_INJECT, INTR_WINDOW and
+ *   OP_DESTROY_PROC count without an open exit, every other handler record
+ *   only inside one (xenalyze's hvm_handler_process(); its per-vCPU HVM
+ *   state starts with the vCPU's first HVM record of any kind,
+ *   vcpu_set_data_type(), so an injection before the first exit counts).  INJ_VIRQ is also counted by
  *   vector (xenalyze's "Guest interrupt counts"), MSR_READ and MSR_WRITE
  *   by MSR (d0), which xenalyze's summary does not show.
  * - Exit reasons are SVM's when any exit reason is above 75 (the highest
@@ -336,7 +337,7 @@ static void handler(struct tr_hvm *h, struct tr_hvm_vcpu *v, const struct xt_rec
 	bool no_exit_needed = ev == EV_INJ_VIRQ || ev == EV_REINJ_VIRQ || ev == EV_INJ_EXC ||
 			      ev == EV_PF_INJECT || ev == EV_INTR_WINDOW || ev == EV_OP_DESTROY_PROC;
 
-	if (!v->init || (!no_exit_needed && !v->exit_open)) {
+	if (!no_exit_needed && !v->exit_open) {
 		h->before_exit++;
 		return;
 	}
@@ -409,14 +410,14 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 					break;
 				}
 				v->vmexit++;
-				v->init = v->exit_open = true;
+				v->exit_open = true;
 				v->exit_reason = r.d[0];
 				v->exit_tsc = r.tsc;
 				if (r.d[0] > VMX_REASON_MAX)
 					h->svm = true;
 			} else if (ev == EV_VMENTRY) {
 				v->vmentry++;
-				if (v->init && v->exit_open && v->exit_tsc && v->exit_tsc <= r.tsc) {
+				if (v->exit_open && v->exit_tsc && v->exit_tsc <= r.tsc) {
 					cmap_inc(&v->reason, v->exit_reason);
 					v->exits++;
 				}

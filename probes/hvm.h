@@ -30,7 +30,7 @@ struct tr_hvm_vcpu {
 	struct cmap virq;		/* INJ_VIRQ vector -> injections */
 	struct cmap msr_read, msr_write; /* MSR -> accesses */
 	/* xenalyze's per-vCPU state */
-	bool init, exit_open;
+	bool exit_open;
 	uint32_t exit_reason;
 	uint64_t exit_tsc;
 };
@@ -41,7 +41,7 @@ struct tr_hvm {
 	bool svm;			/* exit reasons are AMD SVM's (else Intel VMX's) */
 	uint64_t hvm_records;		/* class TRC_HVM records read */
 	uint64_t no_vcpu;		/* HVM records on a pCPU with no vCPU running (xenalyze skips them) */
-	uint64_t before_exit;		/* handler records before the vCPU's first VMEXIT, or needing an open exit */
+	uint64_t before_exit;		/* handler records that need an open exit and had none */
 	uint64_t short_records;		/* records with fewer extra words than their event has */
 	uint64_t sched_records;		/* runstate changes seen */
 };

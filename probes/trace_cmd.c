@@ -438,7 +438,7 @@ static json_t *hvm_json(const struct tr_hvm *h)
 	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:o}", "exit_codes", h->svm ? "svm" : "vmx",
 			 "hvm_records", (json_int_t)h->hvm_records,
 			 "skipped_no_vcpu", (json_int_t)h->no_vcpu,
-			 "skipped_before_exit", (json_int_t)h->before_exit,
+			 "skipped_outside_exit", (json_int_t)h->before_exit,
 			 "short_records", (json_int_t)h->short_records,
 			 "runstate_changes", (json_int_t)h->sched_records, "vcpus", vs);
 }
@@ -495,7 +495,7 @@ static void hvm_text(const struct tr_hvm *h)
 	}
 	if (h->no_vcpu || h->before_exit || h->short_records)
 		printf("HVM records not counted: %" PRIu64 " with no vCPU running, %" PRIu64
-		       " before the vCPU's first VMEXIT or outside an exit, %" PRIu64 " too short\n",
+		       " handler records outside an exit, %" PRIu64 " too short\n",
 		       h->no_vcpu, h->before_exit, h->short_records);
 }
 

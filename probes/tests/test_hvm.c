@@ -243,7 +243,8 @@ static void test_rules(void **st)
 	(void)st;
 	xtb_init(&x);
 	xtb_chunk(&x, 0);
-	rec(&x, 0x00082013, 5, 1, 0, 0, 0);			/* HLT before any exit: not counted */
+	rec(&x, 0x00082004, 4, 2, 0x30, 0, 0);			/* INJ_VIRQ before any exit: counted */
+	rec(&x, 0x00082013, 5, 1, 0, 0, 0);			/* HLT outside an exit: not counted */
 	rec(&x, 0x00081102, 10, 3, 120, 0, 0);			/* default v0: VMEXIT_HLT */
 	rec(&x, 0x00081001, 11, 0, 0, 0, 0);			/* closed */
 	rec(&x, RS(1, 0), 100, 1, 1u << 16 | 0, 0, 0);		/* d1v0 runnable -> running */
@@ -273,6 +274,7 @@ static void test_rules(void **st)
 	assert_non_null(v1);
 	assert_non_null(def);
 	assert_int_equal(cmap_get(&def->reason, 120), 1);
+	assert_int_equal(cmap_get(&def->virq, 0x30), 1);
 	assert_int_equal(def->exits, 1);
 	assert_int_equal(v0->vmexit, 2);
 	assert_int_equal(v0->vmentry, 2);

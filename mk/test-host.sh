@@ -32,8 +32,9 @@
 # virt_caps), and after the login checks the host runs one PVH guest
 # through xl, records `xentrace -D -e 0x0008ffff -T 5` while the guest
 # runs its IPI workload, and destroys it (mk/guest/host-run.sh, through a
-# 9p share).  DIR has the guest's initrd.gz (mk/guest-initramfs.sh); the
-# trace and the guest's console come out in OUTDIR/share/out.
+# 9p share).  DIR has the guest's initrd.gz (mk/guest-initramfs.sh) and,
+# optionally, its kernel as vmlinux; the traces and the guest's console
+# come out in OUTDIR/share/out.
 #
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
@@ -89,6 +90,10 @@ if [ -n "$hvm" ]; then
 	share=$out/share
 	mkdir -p "$share/guest" "$share/out"
 	cp "$hvm/initrd.gz" "$share/guest/"
+	# DIR/vmlinux, if there, is the guest kernel instead of the host's own
+	# (e.g. make dom0's build/dom0/vmlinux: the host's 6.1.0-50 dies early).
+	gkernel=
+	[ -f "$hvm/vmlinux" ] && cp "$hvm/vmlinux" "$share/guest/" && gkernel="IPB_GUEST_KERNEL=/mnt/e2e/guest/vmlinux "
 	cp "$top/mk/guest/host-run.sh" "$share/"
 	# Xen 4.17's SVM wants NPT for HAP; Next-RIP saves it decoding on exits.
 	cpu=$cpu,+svm,+npt,+nrip-save
@@ -207,12 +212,12 @@ send "systemctl --failed --no-legend --plain | cat; echo IPB-FAILED-END"
 wait_for "^IPB-FAILED-END" && plain | sed -n '/systemctl --failed/,/^IPB-FAILED-END/p' |
 	sed '1d;$d;s/^/     failed unit: /'
 if [ -n "$hvm" ]; then
-	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && sh /mnt/e2e/host-run.sh /mnt/e2e"
+	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && ${gkernel}sh /mnt/e2e/host-run.sh /mnt/e2e"
 	step "Xen lists hvm in virt_caps (emulated SVM)" "IPB-HVM .*virt_caps[^;]*hvm"
 	step "xl create: a PVH guest, 2 vCPUs" "IPB-HVM guest created"
 	step "the guest runs its IPI workload" "IPB-HVM guest workload started"
-	step "xentrace -D -e 0x0008ffff -T 5 while it runs" "IPB-HVM xentrace -e 0x0008ffff rc=0"
-	step "the same with the scheduler class (-e 0x000affff)" "IPB-HVM xentrace -e 0x000affff rc=0"
+	step "xentrace -D -e 0x000affff -T 5 while it runs (HVM and scheduler classes)" "IPB-HVM xentrace -e 0x000affff rc=0"
+	step "the same with the seed's mask (-e 0x0008ffff)" "IPB-HVM xentrace -e 0x0008ffff rc=0"
 	step "the guest finishes and is gone" "IPB-HVM rc=0"
 	plain | grep -a 'IPB-HVM' | sed 's/^/     /'
 	sed -n '/IPB-GUEST-UP/,/IPB-GUEST-DONE/p' "$share/out/guest-console.log" 2>/dev/null | tr -d '\r' | sed 's/^/     guest: /'

@@ -11,6 +11,7 @@
 
 #include "probes/cmap.h"
 #include "probes/hist.h"
+#include "probes/hvm.h"
 #include "probes/xtrace.h"
 
 #define TR_MAX_EVENT_IDS 65536	/* distinct event IDs kept per file */
@@ -25,6 +26,9 @@ struct tr_summary {
 	struct tr_cpu *cpu;	/* XT_MAX_CPUS entries */
 	uint32_t ncpu;		/* highest CPU seen + 1 */
 	struct xt_anom an;
+	/* Filled when the file has HVM records (class TRC_HVM): probes/hvm.h. */
+	bool has_hvm;
+	struct tr_hvm hvm;
 };
 
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f);

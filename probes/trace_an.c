@@ -640,6 +640,14 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 			    "as \"other\"", TR_MAX_EVENT_IDS, (unsigned long long)s->ev.overflow);
 	xt_seq_fini(&R.q);
 	view_fini(&R.v);
+	/* The HVM profile: a second, TSC-ordered pass, only for files that have HVM records. */
+	for (uint32_t i = 0; i < s->ev.cap && !s->has_hvm; i++)
+		s->has_hvm = s->ev.used[i] && s->ev.v[i] && s->ev.key[i] >> 16 == 0x0008;
+	if (s->has_hvm && tr_hvm_run(&s->hvm, f)) {
+		tr_hvm_fini(&s->hvm);
+		s->has_hvm = false;
+		return -1;
+	}
 	return 0;
 }
 
@@ -650,6 +658,9 @@ int tr_summary_run(struct tr_summary *s, const struct xt_file *f)
 
 void tr_summary_fini(struct tr_summary *s)
 {
+	if (s->has_hvm)
+		tr_hvm_fini(&s->hvm);
+	s->has_hvm = false;
 	cmap_fini(&s->ev);
 	free(s->cpu);
 	s->cpu = NULL;

@@ -109,6 +109,15 @@ static const struct subcmd subcmds[] = {
 	  "`formats` names, TRC_64_FLAG variants folded, runstate changes decoded,\n"
 	  "ipibench's APIC events as apic:*, unknown events by hex ID), then the\n"
 	  "records, chunks, lost records and wrap_buffer records of each CPU.\n"
+	  "A file with HVM records (class TRC_HVM, e.g. xentrace -e 0x0008ffff) also\n"
+	  "gets its HVM profile per domain and vCPU: VMEXIT and VMENTRY records, exits\n"
+	  "by exit reason (xenalyze's names: VMEXIT_HLT, VMEXIT_INTR, ... for SVM),\n"
+	  "handler events (HLT, INTR, INTR_WINDOW, CPUID, NPF, VMMCALL, INJ_VIRQ...),\n"
+	  "INJ_VIRQ by vector and MSR_READ/MSR_WRITE by MSR, counted as xenalyze\n"
+	  "--summary counts them (probes/hvm.c says how; JSON: \"hvm\").  Without\n"
+	  "scheduler records (-e 0x0008ffff) vCPU N of the \"default\" domain is\n"
+	  "whatever ran on pCPU N, as in xenalyze; add the scheduler class\n"
+	  "(-e 0x000affff) for real domains and vCPUs.\n"
 	  "Each FILE is summarised on its own.\n" },
 	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N]",
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
@@ -311,6 +320,185 @@ static void dist_text(const struct hist *h, double scale)
 	       hist_quantile(h, 0.95) * scale, h->max * scale);
 }
 
+
+/* ---- the HVM profile (probes/hvm.h), in summary ------------------------- */
+
+/* A cmap's keys, by count (largest first), then key. */
+struct kc {
+	uint32_t key;
+	uint64_t n;
+};
+
+static int kc_cmp(const void *a, const void *b)
+{
+	const struct kc *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static struct kc *by_count(const struct cmap *m, uint32_t *n)
+{
+	struct kc *k = malloc((m->n + 1) * sizeof(*k));
+	uint32_t j = 0;
+
+	*n = 0;
+	if (!k)
+		return NULL;
+	for (uint32_t i = 0; i < m->cap; i++)
+		if (m->used[i] && m->v[i])
+			k[j++] = (struct kc){ m->key[i], m->v[i] };
+	qsort(k, j, sizeof(*k), kc_cmp);
+	*n = j;
+	return k;
+}
+
+static const char *dom_label(uint32_t dom, char *b, size_t len)
+{
+	if (dom == TR_HVM_DEFAULT_DOM)
+		return "default";
+	snprintf(b, len, "d%u", dom);
+	return b;
+}
+
+static const char *reason_label(bool svm, uint32_t r, char *b, size_t len)
+{
+	const char *n = tr_hvm_exit_name(svm, r);
+
+	if (n)
+		return n;
+	snprintf(b, len, "%u", r);
+	return b;
+}
+
+static const char *handler_label(uint32_t ev, char *b, size_t len)
+{
+	return xt_event_label(ev, b, len);
+}
+
+static json_t *kc_json(const struct cmap *m, const char *kname, int kind, bool svm)
+{
+	json_t *a = json_array();
+	uint32_t n;
+	struct kc *k = by_count(m, &n);
+
+	for (uint32_t i = 0; k && i < n; i++) {
+		char b[48];
+		json_t *o = json_pack("{s:I}", "count", (json_int_t)k[i].n);
+
+		switch (kind) {
+		case 0:	/* exit reason */
+			json_object_set_new(o, "reason", json_string(reason_label(svm, k[i].key, b, sizeof(b))));
+			json_object_set_new(o, "code", json_integer(k[i].key));
+			break;
+		case 1:	/* handler event */
+			json_object_set_new(o, "event", json_string(handler_label(k[i].key, b, sizeof(b))));
+			snprintf(b, sizeof(b), "0x%08x", k[i].key);
+			json_object_set_new(o, "id", json_string(b));
+			break;
+		case 2:	/* vector */
+			json_object_set_new(o, kname, json_integer(k[i].key));
+			break;
+		default: {	/* MSR */
+			const char *mn = tr_hvm_msr_name(k[i].key);
+
+			snprintf(b, sizeof(b), "0x%08x", k[i].key);
+			json_object_set_new(o, kname, json_string(b));
+			if (mn)
+				json_object_set_new(o, "name", json_string(mn));
+		}
+		}
+		json_array_append_new(a, o);
+	}
+	free(k);
+	return a;
+}
+
+static json_t *hvm_json(const struct tr_hvm *h)
+{
+	json_t *vs = json_array();
+
+	for (uint32_t i = 0; i < h->nv; i++) {
+		const struct tr_hvm_vcpu *v = &h->v[i];
+
+		if (!v->vmexit && !v->vmentry && !v->handler.n)
+			continue;
+		json_array_append_new(vs, json_pack(
+			"{s:i,s:b,s:i,s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:o}",
+			"domain", (int)v->dom, "default_domain", v->dom == TR_HVM_DEFAULT_DOM,
+			"vcpu", (int)v->vcpu, "vmexit", (json_int_t)v->vmexit,
+			"vmentry", (json_int_t)v->vmentry, "exits_closed", (json_int_t)v->exits,
+			"exit_reasons", kc_json(&v->reason, NULL, 0, h->svm),
+			"handlers", kc_json(&v->handler, NULL, 1, h->svm),
+			"inj_virq", kc_json(&v->virq, "vector", 2, h->svm),
+			"msr_read", kc_json(&v->msr_read, "msr", 3, h->svm),
+			"msr_write", kc_json(&v->msr_write, "msr", 3, h->svm)));
+	}
+	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:o}", "exit_codes", h->svm ? "svm" : "vmx",
+			 "hvm_records", (json_int_t)h->hvm_records,
+			 "skipped_no_vcpu", (json_int_t)h->no_vcpu,
+			 "skipped_outside_exit", (json_int_t)h->before_exit,
+			 "short_records", (json_int_t)h->short_records,
+			 "runstate_changes", (json_int_t)h->sched_records, "vcpus", vs);
+}
+
+static void kc_text(const char *title, const struct cmap *m, int kind, bool svm)
+{
+	uint32_t n;
+	struct kc *k = by_count(m, &n);
+
+	if (k && n) {
+		printf("  %s\n", title);
+		for (uint32_t i = 0; i < n; i++) {
+			char b[48];
+			const char *mn;
+
+			switch (kind) {
+			case 0:
+				printf("    %12" PRIu64 "  %s\n", k[i].n, reason_label(svm, k[i].key, b, sizeof(b)));
+				break;
+			case 1:
+				printf("    %12" PRIu64 "  %s\n", k[i].n, handler_label(k[i].key, b, sizeof(b)));
+				break;
+			case 2:
+				printf("    %12" PRIu64 "  vector %u (0x%02x)\n", k[i].n, k[i].key, k[i].key);
+				break;
+			default:
+				mn = tr_hvm_msr_name(k[i].key);
+				printf("    %12" PRIu64 "  0x%08x%s%s\n", k[i].n, k[i].key, mn ? " " : "", mn ? mn : "");
+			}
+		}
+	}
+	free(k);
+}
+
+static void hvm_text(const struct tr_hvm *h)
+{
+	printf("\nHVM, per domain and vCPU (%s exit codes; counted as xenalyze --summary does)\n",
+	       h->svm ? "AMD SVM" : "Intel VMX");
+	if (!h->sched_records)
+		printf("(no scheduler records: vCPU N of the default domain is whatever ran on pCPU N)\n");
+	for (uint32_t i = 0; i < h->nv; i++) {
+		const struct tr_hvm_vcpu *v = &h->v[i];
+		char b[16];
+
+		if (!v->vmexit && !v->vmentry && !v->handler.n)
+			continue;
+		printf("%sv%u: %" PRIu64 " VMEXIT, %" PRIu64 " VMENTRY, %" PRIu64 " exits closed by a VMENTRY\n",
+		       dom_label(v->dom, b, sizeof(b)), v->vcpu, v->vmexit, v->vmentry, v->exits);
+		kc_text("exit reasons", &v->reason, 0, h->svm);
+		kc_text("handler events", &v->handler, 1, h->svm);
+		kc_text("INJ_VIRQ by vector", &v->virq, 2, h->svm);
+		kc_text("MSR_READ by MSR", &v->msr_read, 3, h->svm);
+		kc_text("MSR_WRITE by MSR", &v->msr_write, 3, h->svm);
+	}
+	if (h->no_vcpu || h->before_exit || h->short_records)
+		printf("HVM records not counted: %" PRIu64 " with no vCPU running, %" PRIu64
+		       " handler records outside an exit, %" PRIu64 " too short\n",
+		       h->no_vcpu, h->before_exit, h->short_records);
+}
+
 /* ---- summary --------------------------------------------------------------- */
 
 static json_t *summary_json(const char *path, const void *st, const struct topts *o)
@@ -346,10 +534,14 @@ static json_t *summary_json(const char *path, const void *st, const struct topts
 						      "lost_records", (json_int_t)p->lost,
 						      "wrap_buffer", (json_int_t)p->wraps));
 	}
-	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:o}", "file", path,
-			 "bytes", (json_int_t)s->bytes, "records", (json_int_t)s->records,
-			 "chunks", (json_int_t)s->chunks, "lost_records", (json_int_t)s->lost,
-			 "events", ev, "cpus", cpus, "anomalies", tr_anom_json(&s->an));
+	json_t *j = json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:o}", "file", path,
+			      "bytes", (json_int_t)s->bytes, "records", (json_int_t)s->records,
+			      "chunks", (json_int_t)s->chunks, "lost_records", (json_int_t)s->lost,
+			      "events", ev, "cpus", cpus, "anomalies", tr_anom_json(&s->an));
+
+	if (j && s->has_hvm)
+		json_object_set_new(j, "hvm", hvm_json(&s->hvm));
+	return j;
 }
 
 static void summary_text(const char *path, const void *st, const struct topts *o)
@@ -378,6 +570,8 @@ static void summary_text(const char *path, const void *st, const struct topts *o
 	if (s->lost)
 		printf("warning: %" PRIu64 " records were lost by Xen (trace buffers full)\n",
 		       s->lost);
+	if (s->has_hvm)
+		hvm_text(&s->hvm);
 	print_anom_line(&s->an);
 }
 

@@ -1,0 +1,303 @@
+/*
+ * The HVM profile of `trace summary` (probes/hvm.c) against xenalyze.
+ *
+ * For every probes/tests/data/NAME.xt that has NAME.xenalyze-summary (the
+ * output of `xenalyze --svm-mode --summary --show-default-domain-summary
+ * NAME.xt`, build/bin/xenalyze of the same 4.17 tree, on a trace recorded
+ * under QEMU: mk/guest/host-run.sh), the exits by reason and the injected
+ * vectors ("Guest interrupt counts") of each domain and vCPU must be
+ * exactly xenalyze's, and nothing may be counted that xenalyze does not
+ * show.  When build/bin/xenalyze exists it is run live too and must print
+ * the same counts as the stored file.  Synthetic records check the rules
+ * xenalyze's numbers come from: a VMENTRY closes the open exit of the vCPU
+ * the pCPU runs, runstate changes say which vCPU that is.
+ */
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probes/trace.h"
+#include "probes/tests/xtbuild.h"
+
+#define MAXROWS 2048
+
+/* One count from xenalyze's summary: (domain, vcpu, kind, name, count). */
+struct row {
+	unsigned dom, vcpu;
+	char kind;		/* 'x' exit reason, 'i' guest interrupt vector */
+	char name[40];
+	unsigned long long n;
+};
+
+/* Parse xenalyze --summary text: "|-- Domain N --|" or "|-- Default
+ * domain --|", "-- vN --", then under "Exit reasons:" lines " NAME COUNT
+ * TIMEs ..." (one leading space; handler lines below them have three) and
+ * under "Guest interrupt counts:" lines "  [VEC] COUNT". */
+static size_t parse_summary(FILE *f, struct row *r, size_t max)
+{
+	char line[1024];
+	unsigned dom = ~0u, vcpu = ~0u;
+	int sect = 0;	/* 1 exit reasons, 2 guest interrupts */
+	size_t n = 0;
+
+	while (fgets(line, sizeof(line), f) && n < max) {
+		unsigned a, b;
+		unsigned long long c;
+		char name[40];
+		double secs;
+
+		if (sscanf(line, "|-- Domain %u --|", &a) == 1) {
+			dom = a;
+			sect = 0;
+		} else if (strncmp(line, "|-- Default domain --|", 22) == 0) {
+			dom = TR_HVM_DEFAULT_DOM;
+			sect = 0;
+		} else if (sscanf(line, "-- v%u --", &a) == 1) {
+			vcpu = a;
+			sect = 0;
+		} else if (strncmp(line, "Exit reasons:", 13) == 0) {
+			sect = 1;
+		} else if (strncmp(line, "Guest interrupt counts:", 23) == 0) {
+			sect = 2;
+		} else if (sect == 1 && line[0] == ' ' && line[1] != ' ' &&
+			   sscanf(line, " %39s %llu %lfs", name, &c, &secs) == 3) {
+			r[n] = (struct row){ .dom = dom, .vcpu = vcpu, .kind = 'x', .n = c };
+			snprintf(r[n].name, sizeof(r[n].name), "%s", name);
+			n++;
+		} else if (sect == 2 && sscanf(line, "  [%u] %llu", &b, &c) == 2) {
+			r[n] = (struct row){ .dom = dom, .vcpu = vcpu, .kind = 'i', .n = c };
+			snprintf(r[n].name, sizeof(r[n].name), "%u", b);
+			n++;
+		} else if (line[0] != ' ') {
+			sect = sect == 1 && strncmp(line, "Guest", 5) ? 0 : sect;
+		}
+	}
+	return n;
+}
+
+static const struct tr_hvm_vcpu *find_vcpu(const struct tr_hvm *h, unsigned dom, unsigned vcpu)
+{
+	for (uint32_t i = 0; i < h->nv; i++)
+		if (h->v[i].dom == dom && h->v[i].vcpu == vcpu)
+			return &h->v[i];
+	return NULL;
+}
+
+static uint64_t cmap_get(const struct cmap *m, uint32_t key)
+{
+	for (uint32_t i = 0; i < m->cap; i++)
+		if (m->used[i] && m->key[i] == key)
+			return m->v[i];
+	return 0;
+}
+
+/* ipibench's count for a row of xenalyze's. */
+static uint64_t ours(const struct tr_hvm *h, const struct row *r)
+{
+	const struct tr_hvm_vcpu *v = find_vcpu(h, r->dom, r->vcpu);
+
+	if (!v)
+		return 0;
+	if (r->kind == 'i')
+		return cmap_get(&v->virq, (uint32_t)strtoul(r->name, NULL, 10));
+	for (uint32_t code = 0; code <= 1024; code++) {
+		const char *n = tr_hvm_exit_name(h->svm, code);
+
+		if (n && strcmp(n, r->name) == 0)
+			return cmap_get(&v->reason, code);
+	}
+	return ~(uint64_t)0;	/* a name we do not know */
+}
+
+static bool listed(const struct row *r, size_t n, unsigned dom, unsigned vcpu, char kind,
+		   const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].dom == dom && r[i].vcpu == vcpu && r[i].kind == kind &&
+		    strcmp(r[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static void check_file(const char *xt)
+{
+	static struct row want[MAXROWS], live[MAXROWS];
+	char path[512], err[256];
+	size_t nw, nx = 0, ni = 0;
+	struct tr_summary s;
+	struct xt_file f;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%.*s.xenalyze-summary", (int)(strlen(xt) - 3), xt);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;		/* not an HVM fixture */
+	nw = parse_summary(fp, want, MAXROWS);
+	fclose(fp);
+	for (size_t i = 0; i < nw; i++)
+		*(want[i].kind == 'x' ? &nx : &ni) += 1;
+	print_message("%s: %zu exit-reason rows, %zu vector rows from xenalyze\n", xt, nx, ni);
+	assert_true(nx >= 3);	/* a real HVM trace has several reasons */
+
+	assert_int_equal(xt_map(&f, xt, err, sizeof(err)), 0);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_true(s.has_hvm);
+	assert_true(s.hvm.svm);
+	for (size_t i = 0; i < nw; i++) {
+		uint64_t got = ours(&s.hvm, &want[i]);
+
+		if (got != want[i].n)
+			fail_msg("%s: d%uv%u %s %s: xenalyze %llu, ipibench %llu", xt, want[i].dom,
+				 want[i].vcpu, want[i].kind == 'x' ? "exit" : "vector", want[i].name,
+				 want[i].n, (unsigned long long)got);
+	}
+	/* Nothing xenalyze does not list. */
+	for (uint32_t k = 0; k < s.hvm.nv; k++) {
+		const struct tr_hvm_vcpu *v = &s.hvm.v[k];
+
+		for (uint32_t i = 0; i < v->reason.cap; i++)
+			if (v->reason.used[i] && v->reason.v[i]) {
+				const char *n = tr_hvm_exit_name(true, v->reason.key[i]);
+
+				if (!n || !listed(want, nw, v->dom, v->vcpu, 'x', n))
+					fail_msg("%s: d%uv%u exit %u counted, not in xenalyze's summary", xt,
+						 v->dom, v->vcpu, v->reason.key[i]);
+			}
+		for (uint32_t i = 0; i < v->virq.cap; i++)
+			if (v->virq.used[i] && v->virq.v[i]) {
+				char b[16];
+
+				snprintf(b, sizeof(b), "%u", v->virq.key[i]);
+				if (!listed(want, nw, v->dom, v->vcpu, 'i', b))
+					fail_msg("%s: d%uv%u vector %s counted, not in xenalyze's summary",
+						 xt, v->dom, v->vcpu, b);
+			}
+	}
+	tr_summary_fini(&s);
+	xt_unmap(&f);
+
+	if (access("build/bin/xenalyze", X_OK) == 0) {
+		char cmd[700];
+		size_t nl;
+
+		snprintf(cmd, sizeof(cmd), "build/bin/xenalyze --svm-mode --summary "
+			 "--show-default-domain-summary %s 2>/dev/null", xt);
+		fp = popen(cmd, "r");
+		assert_non_null(fp);
+		nl = parse_summary(fp, live, MAXROWS);
+		assert_int_equal(pclose(fp), 0);
+		assert_int_equal(nl, nw);
+		for (size_t i = 0; i < nl; i++) {
+			assert_string_equal(live[i].name, want[i].name);
+			assert_true(live[i].n == want[i].n);
+		}
+	} else {
+		print_message("build/bin/xenalyze not built: stored summary only\n");
+	}
+}
+
+static void test_fixtures_match_xenalyze(void **st)
+{
+	glob_t g;
+	unsigned n = 0;
+
+	(void)st;
+	assert_int_equal(glob("probes/tests/data/*.xenalyze-summary", 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char xt[512];
+		const char *p = g.gl_pathv[i];
+
+		snprintf(xt, sizeof(xt), "%.*s.xt", (int)(strlen(p) - strlen(".xenalyze-summary")), p);
+		check_file(xt);
+		n++;
+	}
+	globfree(&g);
+	assert_true(n >= 1);
+}
+
+/* Synthetic: d1v0 on pCPU 0, d1v1 on pCPU 1; an exit is counted by the
+ * VMENTRY that closes it, on whichever pCPU; one left open is not. */
+#define RS(old, new) (0x00021001u | (old) << 8 | (new) << 4)
+static void rec(struct xtb *x, uint32_t ev, uint64_t tsc, int n, uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t d[3] = { a, b, c };
+
+	xtb_rec(x, ev, tsc, n, d);
+}
+
+static void test_rules(void **st)
+{
+	struct xtb x;
+	struct xt_file f;
+	struct tr_summary s;
+	const struct tr_hvm_vcpu *v0, *v1, *def;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	rec(&x, 0x00082004, 4, 2, 0x30, 0, 0);			/* INJ_VIRQ before any exit: counted */
+	rec(&x, 0x00082013, 5, 1, 0, 0, 0);			/* HLT outside an exit: not counted */
+	rec(&x, 0x00081102, 10, 3, 120, 0, 0);			/* default v0: VMEXIT_HLT */
+	rec(&x, 0x00081001, 11, 0, 0, 0, 0);			/* closed */
+	rec(&x, RS(1, 0), 100, 1, 1u << 16 | 0, 0, 0);		/* d1v0 runnable -> running */
+	rec(&x, 0x00081102, 110, 3, 124, 0, 0);			/* VMEXIT_MSR */
+	rec(&x, 0x0008200d, 111, 3, 0x830, 0x1234, 0);		/* MSR_WRITE x2APIC ICR */
+	rec(&x, 0x00081001, 112, 0, 0, 0, 0);
+	rec(&x, 0x00082004, 113, 2, 0xf3, 0, 0);		/* INJ_VIRQ 0xf3, no exit needed */
+	rec(&x, 0x00081102, 120, 3, 96, 0, 0);			/* VMEXIT_INTR, then runs off to pCPU 1 */
+	rec(&x, RS(0, 1), 130, 1, 1u << 16 | 0, 0, 0);		/* d1v0 running -> runnable */
+	rec(&x, 0x00081001, 131, 0, 0, 0, 0);			/* no vCPU on pCPU 0: skipped */
+	xtb_chunk(&x, 1);
+	rec(&x, RS(1, 0), 140, 1, 1u << 16 | 0, 0, 0);		/* d1v0 now on pCPU 1 */
+	rec(&x, 0x00081001, 141, 0, 0, 0, 0);			/* closes the INTR exit */
+	rec(&x, RS(0, 1), 150, 1, 1u << 16 | 0, 0, 0);
+	rec(&x, RS(1, 0), 160, 1, 1u << 16 | 1, 0, 0);		/* d1v1 */
+	rec(&x, 0x00081102, 170, 3, 114, 0, 0);			/* VMEXIT_CPUID, left open */
+	rec(&x, 0x0008200e, 171, 3, 0, 0, 0);			/* CPUID handler inside the exit */
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_true(s.has_hvm);
+	assert_true(s.hvm.svm);
+	v0 = find_vcpu(&s.hvm, 1, 0);
+	v1 = find_vcpu(&s.hvm, 1, 1);
+	def = find_vcpu(&s.hvm, TR_HVM_DEFAULT_DOM, 0);
+	assert_non_null(v0);
+	assert_non_null(v1);
+	assert_non_null(def);
+	assert_int_equal(cmap_get(&def->reason, 120), 1);
+	assert_int_equal(cmap_get(&def->virq, 0x30), 1);
+	assert_int_equal(def->exits, 1);
+	assert_int_equal(v0->vmexit, 2);
+	assert_int_equal(v0->vmentry, 2);
+	assert_int_equal(cmap_get(&v0->reason, 124), 1);
+	assert_int_equal(cmap_get(&v0->reason, 96), 1);	/* closed on pCPU 1 */
+	assert_int_equal(cmap_get(&v0->msr_write, 0x830), 1);
+	assert_int_equal(cmap_get(&v0->virq, 0xf3), 1);
+	assert_int_equal(v1->vmexit, 1);
+	assert_int_equal(v1->exits, 0);				/* still open at the end */
+	assert_int_equal(cmap_get(&v1->handler, 0x0008200e), 1);
+	assert_int_equal(s.hvm.no_vcpu, 1);
+	assert_int_equal(s.hvm.before_exit, 1);
+	assert_int_equal(s.hvm.sched_records, 5);
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_fixtures_match_xenalyze),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -134,12 +134,20 @@ cat "$fifo.out" >"$log" &
 catpid=$!
 
 elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.0f", $1 - $2}'; }
-# wait_for REGEX: until the console has it (after what was seen so far).
+# wait_for REGEX: until a console line after the last match has it (CRs
+# and escapes dropped); the next wait starts after that line.  (Not after
+# all the console had when this one matched: Xen writes "Xen version" and
+# "Switched to APIC driver" within a second, and the second was skipped.)
 seen=0
 wait_for() {
+	local at
 	while :; do
-		if tail -c +$((seen + 1)) "$log" 2>/dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' | grep -aqE "$1"; then
-			seen=$(stat -c %s "$log")
+		at=$(IPB_RE=$1 LC_ALL=C awk -v from="$seen" '
+			{ n += length($0) + 1; if (n <= from) next
+			  l = $0; gsub(/\r/, "", l); gsub(/\033\[[0-9;?]*[A-Za-z]/, "", l)
+			  if (l ~ ENVIRON["IPB_RE"]) { print n; exit } }' "$log" 2>/dev/null)
+		if [ -n "$at" ]; then
+			seen=$at
 			return 0
 		fi
 		kill -0 "$qpid" 2>/dev/null || return 1

@@ -18,10 +18,9 @@
 # TEST_HOST_BOOT=direct boots the image's own Xen, dom0 kernel and initramfs
 # (IMAGEDIR/rootfs/boot, the command lines of grub.cfg's default entry) with
 # QEMU's -kernel/-initrd instead of BIOS and GRUB: the same dom0 userspace
-# from the same disk, without GRUB in the path.  Measured 2026-12-01: dom0
-# reaches its login in about 5 min this way at load 10 (4 min at load 2),
-# while through GRUB the same dom0 kernel runs >10x slower (its early boot,
-# before PCI, took 5-6 min instead of 20 s; not understood yet, README).
+# from the same disk, without GRUB in the path (login at 217-308 s at load
+# 5-12; through GRUB 280-489 s at load 8-21, since the machine keeps Xen's
+# stacks off GRUB's code pages: see the QEMU line).
 # Not with TEST_HOST_DEBS: the reboot backend needs GRUB's one-shot entries.
 #
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
@@ -30,8 +29,7 @@
 set -uo pipefail
 img=${1:?usage: mk/test-host.sh IMAGEDIR [OUTDIR]}/disk.img
 out=${2:-$(dirname "$img")/boot}
-# Measured 2026-12-01 (README): through GRUB at load 10-15 the dom0 had
-# not reached login after 25 min; directly, login at 5 min.
+# Per step: one boot to login is 5-8 min here (README), 40 min is ample.
 timeout=${TEST_HOST_TIMEOUT:-2400}
 boot=${TEST_HOST_BOOT:-grub}
 password=ipibench

@@ -214,9 +214,9 @@ HOST_DIR := $(BUILD)/host
 host-image: deps
 	@bash mk/host-image.sh $(HOST_DIR)
 # TEST_HOST_E2E=1: also end to end with the packages (make deb) installed
-# on the booted host and a reboot-backend matrix (not yet seen passing).
+# on the booted host and a reboot-backend matrix through real reboots.
 # TEST_HOST_BOOT=direct: Xen, kernel and initramfs of the image with QEMU's
-# -kernel/-initrd instead of GRUB (login checks only; README says why).
+# -kernel/-initrd instead of GRUB (login checks only).
 test-host: host-image $(if $(TEST_HOST_E2E),deb)
 	@$(if $(TEST_HOST_E2E),TEST_HOST_DEBS=$(BUILD)/deb) bash mk/test-host.sh $(HOST_DIR)
 

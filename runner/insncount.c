@@ -327,6 +327,20 @@ static json_t *workload_counts(const struct line_run *runs, size_t n, json_t *co
 	return o;
 }
 
+/* The plugin's out= file, text only: 0, or -1 with the reason (BUF freed). */
+static int read_plugin_output(const char *file, char **buf, size_t *len, char *err, size_t errlen)
+{
+	if (sio_read_file(file, SIO_MAX_JSON, buf, len, err, errlen))
+		return -1;
+	if (memchr(*buf, 0, *len)) {
+		snprintf(err, errlen, "%s: a NUL byte: not the plugin's output", file);
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen)
 {
 	char *buf = NULL, *line, *save = NULL, why[200];
@@ -335,12 +349,8 @@ int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen)
 	json_t *wls = json_object_get(agent, "workloads"), *w;
 	int rc = -1;
 
-	if (sio_read_file(file, SIO_MAX_JSON, &buf, &len, err, errlen))
+	if (read_plugin_output(file, &buf, &len, err, errlen))
 		return -1;
-	if (memchr(buf, 0, len)) {
-		snprintf(err, errlen, "%s: a NUL byte: not the plugin's output", file);
-		goto out;
-	}
 	/* strtok_r skips empty lines; count them by hand for the line numbers. */
 	for (char *p = buf; p && *p; p = line ? line : NULL) {
 		char *nl = strchr(p, '\n');
@@ -433,12 +443,8 @@ int insncount_calls_merge(const char *file, json_t *agent, char *err, size_t err
 	static struct ic_calls last, c;
 	int rc = -1;
 
-	if (sio_read_file(file, SIO_MAX_JSON, &buf, &len, err, errlen))
+	if (read_plugin_output(file, &buf, &len, err, errlen))
 		return -1;
-	if (memchr(buf, 0, len)) {
-		snprintf(err, errlen, "%s: a NUL byte: not the plugin's output", file);
-		goto out;
-	}
 	memset(&last, 0, sizeof(last));
 	for (char *p = buf, *nl; *p && (nl = strchr(p, '\n')); p = nl + 1) {
 		/* A last line without its newline is QEMU killed mid-write: ignored. */

@@ -207,11 +207,25 @@ bool ic_in_bench(const struct ic_vcpu *v)
 	return false;
 }
 
-bool ic_open(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
-	     const struct ic_counts *now, bool bench_active)
+/* Open a window of KIND at RSP on V's stack; false when it is full. */
+static bool win_push(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
+		     const struct ic_counts *now)
 {
 	struct ic_win *w;
 
+	if (v->depth == IC_DEPTH)
+		return false;
+	w = &v->stack[v->depth++];
+	memset(w, 0, sizeof(*w));
+	w->kind = kind;
+	w->rsp = rsp;
+	w->start = *now;
+	return true;
+}
+
+bool ic_open(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
+	     const struct ic_counts *now, bool bench_active)
+{
 	switch (kind) {
 	case IC_SEND:
 	case IC_WAIT:
@@ -226,14 +240,7 @@ bool ic_open(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
 	default:
 		break;
 	}
-	if (v->depth == IC_DEPTH)
-		return false;
-	w = &v->stack[v->depth++];
-	memset(w, 0, sizeof(*w));
-	w->kind = kind;
-	w->rsp = rsp;
-	w->start = *now;
-	return true;
+	return win_push(v, kind, rsp, now);
 }
 
 static void agg_add(struct ic_agg *g, const struct ic_counts *excl, uint64_t irqs)
@@ -283,6 +290,14 @@ int ic_ret(struct ic_vcpu *v, uint64_t rsp, const struct ic_counts *now,
 	return (int)w->kind;
 }
 
+/* The line formatters' append to buf[o..len): -1 from the caller when it does not fit. */
+#define PUT(...) do { \
+		n = snprintf(buf + o, len > o ? len - o : 0, __VA_ARGS__); \
+		if (n < 0 || (size_t)n >= len - o) \
+			return -1; \
+		o += (size_t)n; \
+	} while (0)
+
 void ic_run_start(struct ic_run *r, uint32_t seq, uint32_t op, uint32_t flags)
 {
 	memset(r, 0, sizeof(*r));
@@ -296,12 +311,6 @@ int ic_format_run(const struct ic_run *r, char *buf, size_t len)
 	size_t o = 0;
 	int n;
 
-#define PUT(...) do { \
-		n = snprintf(buf + o, len > o ? len - o : 0, __VA_ARGS__); \
-		if (n < 0 || (size_t)n >= len - o) \
-			return -1; \
-		o += (size_t)n; \
-	} while (0)
 	if (!len)
 		return -1;
 	PUT("run seq=%" PRIu32 " op=%" PRIu32 " flags=%" PRIu32 " icr_all=%" PRIu64 " dropped=%" PRIu64,
@@ -316,7 +325,6 @@ int ic_format_run(const struct ic_run *r, char *buf, size_t len)
 			PUT(" %s.%s=%" PRIu64, kn, ic_cnt_names[c], g->sum.v[c]);
 	}
 	PUT("\n");
-#undef PUT
 	return (int)o;
 }
 
@@ -331,16 +339,7 @@ bool ic_sysctl_starts_run(uint32_t op, uint32_t flags)
 bool ic_calls_open(struct ic_vcpu *v, enum ic_kind kind, uint64_t rsp,
 		   const struct ic_counts *now)
 {
-	struct ic_win *w;
-
-	if (v->depth == IC_DEPTH)
-		return false;
-	w = &v->stack[v->depth++];
-	memset(w, 0, sizeof(*w));
-	w->kind = kind;
-	w->rsp = rsp;
-	w->start = *now;
-	return true;
+	return win_push(v, kind, rsp, now);
 }
 
 static void sat_add(uint64_t *s, uint64_t x)
@@ -428,12 +427,6 @@ int ic_format_calls(const struct ic_calls *c, char *buf, size_t len)
 	size_t o = 0;
 	int n;
 
-#define PUT(...) do { \
-		n = snprintf(buf + o, len > o ? len - o : 0, __VA_ARGS__); \
-		if (n < 0 || (size_t)n >= len - o) \
-			return -1; \
-		o += (size_t)n; \
-	} while (0)
 	if (!len)
 		return -1;
 	PUT("calls seq=%" PRIu64 " closed=%" PRIu64 " overflow=%" PRIu64 " dropped=%" PRIu64
@@ -447,7 +440,6 @@ int ic_format_calls(const struct ic_calls *c, char *buf, size_t len)
 		    b->pause2, b->insns_pause);
 	}
 	PUT("\n");
-#undef PUT
 	return (int)o;
 }
 

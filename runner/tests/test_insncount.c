@@ -228,6 +228,18 @@ static void test_merge_refusals(void **s)
 	assert_int_equal(insncount_merge(path, agent, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, ":2: run 1 after run 2"));
 	unlink(path);
+	/* A NUL byte is not the plugin's output, for either reader. */
+	path = write_tmp("run seq=1 op=2\n");
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 3, SEEK_SET), 0);
+	assert_int_equal(fputc(0, f), 0);
+	fclose(f);
+	assert_int_equal(insncount_merge(path, agent, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ": a NUL byte: not the plugin's output"));
+	assert_int_equal(insncount_calls_merge(path, agent, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ": a NUL byte: not the plugin's output"));
+	unlink(path);
 	json_decref(agent);
 }
 

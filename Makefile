@@ -215,6 +215,9 @@ host-image: deps
 	@bash mk/host-image.sh $(HOST_DIR)
 # TEST_HOST_E2E=1: also end to end with the packages (make deb) installed
 # on the booted host and a reboot-backend matrix through real reboots.
+# TEST_HOST_FAULTS=1 (with TEST_HOST_E2E=1): then backend = local on the
+# booted host, a matrix hard reset mid-run and resumed, and a panicking
+# entry's Xen that falls back to GRUB's default (mk/test-host.sh).
 # TEST_HOST_BOOT=direct: Xen, kernel and initramfs of the image with QEMU's
 # -kernel/-initrd instead of GRUB (login checks only).
 test-host: host-image $(if $(TEST_HOST_E2E),deb)

@@ -14,6 +14,14 @@
 # reboots (GRUB's one-shot entries, ipibench-resume.service resuming it),
 # then host status, the results copied out and reported here, host
 # uninstall, and GRUB and systemd compared with before.
+# TEST_HOST_FAULTS=1 (with TEST_HOST_DEBS; make test-host TEST_HOST_E2E=1
+# TEST_HOST_FAULTS=1) adds, between the matrix and host status: backend =
+# local on the host as the matrix left it (its last entry: the patched Xen
+# in mixed mode); a matrix hard reset (QEMU monitor system_reset) in its
+# first run, which the unit reruns on the next boots; a matrix whose
+# entry's Xen panics ([host] cmdline = dom0_mem=1M), which falls back to
+# GRUB's default entry and is recorded failed once; then backend = local
+# on that default entry (Debian's unpatched Xen: its workloads refused).
 #
 # TEST_HOST_BOOT=direct boots the image's own Xen, dom0 kernel and initramfs
 # (IMAGEDIR/rootfs/boot, the command lines of grub.cfg's default entry) with
@@ -52,6 +60,9 @@ log=$out/console.log
 fifo=$out/serial
 mkfifo "$fifo.in" "$fifo.out"
 debs=${TEST_HOST_DEBS:-}
+faults=${TEST_HOST_FAULTS:-}
+[ -z "$faults" ] || [ -n "$debs" ] || { echo "test-host: TEST_HOST_FAULTS needs TEST_HOST_DEBS (make test-host TEST_HOST_E2E=1)" >&2; exit 1; }
+monitor=(-monitor none)
 top=$(cd "$(dirname "$0")/.." && pwd)
 extra=(-no-reboot)
 if [ -n "$debs" ]; then
@@ -79,6 +90,39 @@ iterations = 50
 EOF
 	# Reboots are the point; the share is the way in and out.
 	extra=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
+	if [ -n "$faults" ]; then
+		# backend = local, on whatever the host booted.
+		cat >"$share/local.ini" <<'EOF'
+; mk/test-host.sh TEST_HOST_FAULTS: the local backend on the booted host
+[host]
+backend = local
+name = debian-host-local
+cpus = 2
+timeout = 900
+
+[matrix]
+modes = mixed, physical
+repetitions = 1
+order = interleaved
+
+[workload:flush]
+type = flush_tlb_all
+iterations = 50
+EOF
+		# 200,000 flushes (~100 µs each here): the first run lasts ~20 s,
+		# long enough to be reset in the middle of it.
+		sed -e 's/^name = .*/name = debian-host-kill/' -e 's/^iterations = .*/iterations = 200000/' \
+			-e '1s/.*/; mk\/test-host.sh TEST_HOST_FAULTS: a hard reset during the first run/' \
+			"$share/e2e.ini" >"$share/kill.ini"
+		# Xen panics building dom0: "Domain 0 allocation is too small".
+		sed -e 's/^name = .*/name = debian-host-panic\ncmdline = dom0_mem=1M/' -e 's/^modes = .*/modes = mixed/' \
+			-e '1s/.*/; mk\/test-host.sh TEST_HOST_FAULTS: the entry'"'"'s Xen panics/' \
+			"$share/e2e.ini" >"$share/panic.ini"
+		# The QEMU monitor on a pipe, as the serial line: system_reset.
+		mon=$out/monitor
+		mkfifo "$mon.in" "$mon.out"
+		monitor=(-chardev "pipe,id=m0,path=$mon" -mon chardev=m0,mode=readline)
+	fi
 fi
 hvm=${TEST_HOST_HVM:-}
 cpu=qemu64,+x2apic
@@ -138,7 +182,8 @@ cleanup() {
 		wait "$qpid" 2>/dev/null
 	fi
 	[ -z "${catpid:-}" ] || kill "$catpid" 2>/dev/null
-	rm -f "$fifo.in" "$fifo.out"
+	[ -z "${moncat:-}" ] || kill "$moncat" 2>/dev/null
+	rm -f "$fifo.in" "$fifo.out" "${mon:-$fifo}.in" "${mon:-$fifo}.out"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -158,7 +203,7 @@ trap 'exit 130' INT TERM
 start=$(date +%s.%N)
 setsid qemu-system-x86_64 -accel tcg,thread=single -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \
-	-display none -monitor none -snapshot "${extra[@]}" \
+	-display none "${monitor[@]}" -snapshot "${extra[@]}" \
 	-chardev pipe,id=s0,path="$fifo" -serial chardev:s0 \
 	-drive file="$img",format=raw,if=virtio "${direct[@]}" >"$out/qemu.log" 2>&1 &
 qpid=$!
@@ -166,6 +211,11 @@ qpid=$!
 exec 3<>"$fifo.in"
 cat "$fifo.out" >"$log" &
 catpid=$!
+if [ -n "$faults" ]; then
+	exec 4<>"$mon.in"
+	cat "$mon.out" >"$out/monitor.log" &
+	moncat=$!
+fi
 
 elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.0f", $1 - $2}'; }
 # wait_for REGEX: until a console line after the last match has it (CRs
@@ -250,6 +300,100 @@ login() {
 	send "$password"
 	step "$1: root shell" "root@ipibench-host:~# *$"
 }
+# jq-free checks of a results.json: JSONPATH-ish lines "RUNID STATUS GENAPIC ERROR".
+runs_of() {
+	python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["runs"]:
+    print(r.get("id"), r.get("status"), r.get("genapic") or "-", r.get("error") or "-")' "$1" 2>&1
+}
+check_run() {  # FILE ID STATUS ERROR-REGEX|- WHAT
+	local l
+	l=$(runs_of "$1" | awk -v id="$2" '$1 == id')
+	if [ -n "$l" ] && [ "$(awk '{print $2}' <<<"$l")" = "$3" ] &&
+		{ [ "$4" = - ] || grep -qE -- "$4" <<<"$l"; }; then
+		ok "$5"
+	else
+		fail "$5: $1: ${l:-no run $2}"
+	fi
+	echo "     $l"
+}
+mount9p="mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e"
+faults_stages() {
+	local r=$share/out since
+	# 1. backend = local on the host as the matrix left it: its last
+	# entry, the patched Xen in mixed mode, until the next reboot.
+	send "$mount9p; sh /mnt/e2e/e2e-guest.sh local"
+	step "local: ipibench run, backend = local, modes = mixed, physical" "IPB-LOCAL-RUN rc="
+	step "local: results copied out of the host" "IPB-LOCAL rc=0"
+	check_run "$r/local/results.json" mixed-r0 ok - "local: mixed on the booted patched Xen (x2apic_mixed): ok"
+	check_run "$r/local/results.json" physical-r0 failed "^physical-r0 failed .*this host booted Xen with x2apic_mixed .*not physical mode" \
+		"local: physical refused in one line (the host booted mixed)"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; w=r["workloads"][0]; sys.exit(not (w["status"]=="ok" and r["hv"]["genapic"]=="x2apic_mixed"))' \
+		"$r/local/results.json" && ok "local: the mixed run's workload ok, genapic from the patched hypervisor" ||
+		fail "local: no ok workload or hv.genapic in $r/local/results.json"
+
+	# 2. A hard reset while the first run of a matrix runs.
+	send "sh /mnt/e2e/e2e-guest.sh kill"
+	step "kill: the first run reboots into ipibench-physical" "next boot \(once\): ipibench-physical"
+	step "kill: GRUB boots ipibench-physical" "Booting .ipibench: Xen x2apic-mode=physical"
+	step "kill: the unit starts the first run on its boot" "booted for this run: Xen selected x2apic_phys"
+	step "kill: its workload runs" "agent: workload flush \(flush_tlb_all\) start"
+	since=$seen
+	printf 'system_reset\n' >&4
+	ok "kill: hard reset through the QEMU monitor (system_reset) at $(elapsed)s"
+	step "kill: after the reset GRUB boots its default entry (the one-shot one was used)" "Booting .Debian GNU/Linux, with Xen hypervisor"
+	# Nothing the killed run wrote after its start made it to the console.
+	if LC_ALL=C awk -v from="$since" '{ n += length($0) + 1 } n > from' "$log" | grep -aq "agent: workload flush done"; then
+		fail "kill: the workload finished before the reset (make the run longer)"
+	else
+		ok "kill: the reset came while the workload ran (no 'flush done' before the next boot)"
+	fi
+	step "kill: the unit resumes: the host went down in the run, its entry is booted again" \
+		"went down while this run ran \(boot 1 of at most 2\)"
+	step "kill: GRUB boots ipibench-physical again" "Booting .ipibench: Xen x2apic-mode=physical"
+	step "kill: the rerun finishes" "physical-r0: ok"
+	step "kill: then the mixed run's boot" "Booting .ipibench: Xen x2apic-mode=mixed"
+	step "kill: the matrix finishes, the unit disabled" "matrix finished"
+	step "kill: 2 of 2 runs ok" "2 of 2 runs ok"
+	login "after the reset matrix"
+
+	# 3. The entry's Xen panics: GRUB falls back, the run fails once.
+	send "$mount9p; sh /mnt/e2e/e2e-guest.sh panic"
+	step "panic: the run reboots into ipibench-mixed ([host] cmdline = dom0_mem=1M)" "next boot \(once\): ipibench-mixed"
+	step "panic: GRUB boots ipibench-mixed" "Booting .ipibench: Xen x2apic-mode=mixed"
+	step "panic: its Xen panics" "Panic on CPU"
+	since=$seen
+	plain | grep -a -A2 'Panic on CPU' | head -3 | sed 's/^/     /'
+	step "panic: Xen reboots, GRUB boots its default entry" "Booting .Debian GNU/Linux, with Xen hypervisor"
+	# The backend ends the matrix before the run's line is printed.
+	step "panic: the matrix finishes, the unit disabled" "matrix finished"
+	step "panic: the unit records the run failed" "mixed-r0: failed: "
+	plain | grep -a 'mixed-r0: failed: ' | tail -1 | sed 's/^.*ipibench\[[0-9]*\]: /     /'
+	step "panic: 0 of 1 runs ok" "0 of 1 runs ok"
+	login "after the panicking entry"
+	n=$(LC_ALL=C awk -v from="$since" '{ n += length($0) + 1 } n > from' "$log" | grep -ac "Xen version 4")
+	[ "$n" -eq 1 ] && ok "panic: one boot after the panic (no reboot loop)" ||
+		fail "panic: $n Xen boots after the panic, want 1"
+
+	# 4. backend = local on GRUB's default entry: Debian's own Xen.
+	send "$mount9p; sh /mnt/e2e/e2e-guest.sh after"
+	step "stock: ipibench run, backend = local, on Debian's unpatched Xen" "IPB-STOCK-RUN rc="
+	step "the host's state after the faults" "IPB-STATE "
+	st=$(plain | grep -a '^IPB-STATE ' | tail -1)
+	echo "     $st"
+	grep -q "unit=disabled pending=no next_entry=$" <<<"$st" && ok "nothing pending, unit disabled, no one-shot entry" ||
+		fail "state after the faults: $st"
+	step "fault results copied out of the host" "IPB-FCOPY rc=0"
+	check_run "$r/stock/results.json" mixed-r0 failed "XEN_SYSCTL_ipibench" \
+		"stock: the workload refused in one line (no XEN_SYSCTL_ipibench)"
+	check_run "$r/kill/results.json" physical-r0 ok - "kill: results.json: the reset run ok"
+	check_run "$r/kill/results.json" mixed-r0 ok - "kill: results.json: the mixed run ok"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"]; sys.exit(not all(x["workloads"][0]["status"]=="ok" for x in r))' \
+		"$r/kill/results.json" && ok "kill: both runs have their workload's results" ||
+		fail "kill: a run without its workload in $r/kill/results.json"
+	check_run "$r/panic/results.json" mixed-r0 failed "before the run started.*Xen panic" \
+		"panic: results.json: the run failed, with its one-line reason"
+}
 if [ -n "$debs" ]; then
 	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && sh /mnt/e2e/e2e-guest.sh install"
 	step "apt install ./ipibench_*.deb ./ipibench-xen-4.17_*.deb (offline)" "IPB-APT rc=0"
@@ -262,6 +406,7 @@ if [ -n "$debs" ]; then
 	step "the unit is disabled, next boot GRUB's default" "matrix finished"
 	step "the unit finishes the matrix" "2 of 2 runs ok"
 	login "after the matrix"
+	[ -z "$faults" ] || faults_stages
 	send "mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e; sh /mnt/e2e/e2e-guest.sh finish"
 	step "ipibench host status" "IPB-STATUS rc=0"
 	step "results copied out of the host" "IPB-COPY rc=0"

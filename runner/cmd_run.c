@@ -290,8 +290,14 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 				json_object_set(run, "host_state", json_object_get(agent, "host_state"));
 			/* The layout's ICR writes against the measured ones: a
 			 * mismatch fails the run (topology/check.h). */
-			if (!why[0])
+			if (!why[0]) {
 				check_layout(run, c, be, why, sizeof(why));
+				/* An unpatched hypervisor: say so, not that the
+				 * layout check had no hv to read. */
+				const char *he = json_string_value(json_object_get(agent, "hv_error"));
+				if (why[0] && he)
+					snprintf(why, sizeof(why), "agent: %s", he);
+			}
 			if (!why[0] && json_object_get(agent, "error"))
 				snprintf(why, sizeof(why), "agent: %s",
 					 json_string_value(json_object_get(agent, "error")));

@@ -6,6 +6,16 @@
 #   e2e-guest.sh finish    after the matrix: status, results to out/,
 #                          host uninstall, and GRUB and systemd compared
 #                          with what they were before install
+# With TEST_HOST_FAULTS=1, between the two (each RESULTS/NAME, out/NAME):
+#   e2e-guest.sh local     backend = local on the host as the matrix left it
+#                          (its last entry, the patched Xen in mixed mode)
+#   e2e-guest.sh kill      a reboot matrix the host reruns after a hard
+#                          reset in its first run (it reboots)
+#   e2e-guest.sh panic     a reboot matrix whose entry's Xen panics (it
+#                          reboots)
+#   e2e-guest.sh after     after both: backend = local on GRUB's default
+#                          entry (Debian's unpatched Xen), the host's
+#                          state, the results to out/
 # Each step ends with a line "IPB-<STEP> rc=N" that the host waits for.
 set -u
 share=/mnt/e2e
@@ -31,6 +41,29 @@ install)
 	ipibench run -c "$share/e2e.ini" -o "$results"
 	echo "IPB-RUN rc=$?"
 	;;
+local)
+	ipibench run -c "$share/local.ini" -o "$results-local"
+	echo "IPB-LOCAL-RUN rc=$?"
+	rm -rf "$share/out/local" && cp -r "$results-local" "$share/out/local"
+	echo "IPB-LOCAL rc=$?"
+	;;
+kill|panic)
+	ipibench run -c "$share/$1.ini" -o "$results-$1"
+	echo "IPB-RUN rc=$?"
+	;;
+after)
+	ipibench run -c "$share/local.ini" -o "$results-stock"
+	echo "IPB-STOCK-RUN rc=$?"
+	# Nothing left to resume, no one-shot entry: the host stays up.
+	echo "IPB-STATE unit=$(systemctl is-enabled ipibench-resume.service 2>&1)" \
+		"pending=$(test -e /var/lib/ipibench/pending && echo yes || echo no)" \
+		"next_entry=$(grub-editenv /boot/grub/grubenv list | sed -n 's/^next_entry=//p')"
+	ok=0
+	for n in kill panic stock; do
+		rm -rf "$share/out/$n" && cp -r "$results-$n" "$share/out/$n" || ok=1
+	done
+	echo "IPB-FCOPY rc=$ok"
+	;;
 finish)
 	ipibench host status
 	echo "IPB-STATUS rc=$?"
@@ -47,7 +80,7 @@ finish)
 	fi
 	;;
 *)
-	echo "usage: e2e-guest.sh install|finish" >&2
+	echo "usage: e2e-guest.sh install|local|kill|panic|after|finish" >&2
 	exit 2
 	;;
 esac

@@ -127,6 +127,10 @@ int host_pending_load(const char *path, struct host_pending *p, char *err, size_
 			snprintf(p->mode, sizeof(p->mode), "%s", v);
 		else if (!strcmp(line, "IPIBENCH_REBOOTS"))
 			p->reboots = (unsigned int)strtoul(v, NULL, 10);
+		else if (!strcmp(line, "IPIBENCH_RUN_BOOTS"))
+			p->boots = (unsigned int)strtoul(v, NULL, 10);
+		else if (!strcmp(line, "IPIBENCH_STARTED"))
+			snprintf(p->started, sizeof(p->started), "%s", v);
 	}
 	fclose(f);
 	if (!p->results[0] || !p->matrix[0]) {
@@ -149,8 +153,9 @@ int host_pending_store(const char *path, const struct host_pending *p, char *err
 	fprintf(a.f, "# ipibench: a matrix in progress (systemd EnvironmentFile of "
 		HOST_UNIT_NAME ")\n");
 	fprintf(a.f, "IPIBENCH_RESULTS=%s\nIPIBENCH_MATRIX=%s\nIPIBENCH_REBOOT_FOR=%s\n"
-		"IPIBENCH_REBOOT_MODE=%s\nIPIBENCH_REBOOTS=%u\n",
-		p->results, p->matrix, p->reboot_for, p->mode, p->reboots);
+		"IPIBENCH_REBOOT_MODE=%s\nIPIBENCH_REBOOTS=%u\nIPIBENCH_RUN_BOOTS=%u\n"
+		"IPIBENCH_STARTED=%s\n",
+		p->results, p->matrix, p->reboot_for, p->mode, p->reboots, p->boots, p->started);
 	return sio_atomic_commit(&a, err, errlen);   /* fprintf errors included */
 }
 
@@ -176,7 +181,7 @@ void reboot_marker(const char *nonce, const char *id, char *buf, size_t len)
 }
 
 enum reboot_step reboot_decide(const char *mode, const char *marker, const char *genapic,
-			       const char *xen_cmdline, const char *reboot_for,
+			       const char *xen_cmdline, const struct host_pending *p,
 			       char *why, size_t len)
 {
 	const char *want = mode_genapic(mode);
@@ -191,10 +196,24 @@ enum reboot_step reboot_decide(const char *mode, const char *marker, const char 
 			 mode, genapic[0] ? genapic : "no known APIC driver", want ? want : "?");
 		return STEP_FAIL;
 	}
-	if (reboot_for && !strcmp(reboot_for, marker)) {
-		snprintf(why, len, "rebooted for this run but Xen's command line has no %s: "
-			 "GRUB did not boot entry " HOST_ENTRY_PREFIX "%s (see 'ipibench host status')",
-			 marker, mode);
+	if (p && !strcmp(p->reboot_for, marker)) {
+		if (!strcmp(p->started, marker)) {
+			if (p->boots < HOST_RUN_MAX_BOOTS) {
+				snprintf(why, len, "the host went down while this run ran (boot %u of "
+					 "at most %u): boot entry " HOST_ENTRY_PREFIX "%s again",
+					 p->boots, HOST_RUN_MAX_BOOTS, mode);
+				return STEP_REBOOT;
+			}
+			snprintf(why, len, "the host went down while this run ran, on each of its %u "
+				 "boots of entry " HOST_ENTRY_PREFIX "%s: not retried (see its console.log)",
+				 p->boots, mode);
+			return STEP_FAIL;
+		}
+		snprintf(why, len, "rebooted into entry " HOST_ENTRY_PREFIX "%s for this run but the "
+			 "host came back without %s before the run started: GRUB did not boot the "
+			 "entry, or its Xen or dom0 did not come up (a Xen panic reboots into GRUB's "
+			 "default entry; see the serial console and 'ipibench host status')",
+			 mode, marker);
 		return STEP_FAIL;
 	}
 	snprintf(why, len, "host runs %s without %s: reboot into " HOST_ENTRY_PREFIX "%s",
@@ -381,9 +400,17 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 	json_decref(res);
 
 	switch (reboot_decide(o->mode, marker, r->genapic, r->xen_cmdline,
-			      nopend ? "" : p.reboot_for, why, sizeof(why))) {
+			      nopend ? NULL : &p, why, sizeof(why))) {
 	case STEP_RUN_HERE:
 		host_progress(o, "        reboot: ", "%s", why);
+		/* On disk before the agent starts: a boot that comes back
+		 * without the marker then knows the run was under way. */
+		if (!nopend) {
+			snprintf(p.started, sizeof(p.started), "%s", marker);
+			if (host_pending_store(l.pending, &p, r->error, sizeof(r->error)))
+				return -1;
+			sync();
+		}
 		snprintf(path, sizeof(path), "%s/job.json", o->workdir);
 		rc = host_agent_exec(o, access(path, R_OK) ? NULL : path, o->workdir,
 				     "console.log", r, &a);
@@ -411,8 +438,10 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 		if (confirm(o, &h, r->error, sizeof(r->error)))
 			return -1;
 	}
+	p.boots = strcmp(p.reboot_for, marker) ? 1 : p.boots + 1;
 	snprintf(p.reboot_for, sizeof(p.reboot_for), "%s", marker);
 	snprintf(p.mode, sizeof(p.mode), "%s", o->mode);
+	p.started[0] = '\0';
 	p.reboots++;
 	if (run_mkdirs(l.state_dir) || host_pending_store(l.pending, &p, r->error, sizeof(r->error)))
 		return -1;

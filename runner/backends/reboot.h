@@ -58,7 +58,16 @@ struct host_pending {
 	char reboot_for[200];   /* IPIBENCH_REBOOT_FOR: the marker of the last reboot */
 	char mode[16];          /* IPIBENCH_REBOOT_MODE */
 	unsigned int reboots;   /* IPIBENCH_REBOOTS */
+	unsigned int boots;     /* IPIBENCH_RUN_BOOTS: reboots for reboot_for's run */
+	char started[200];      /* IPIBENCH_STARTED: the marker of a run that began
+				 * on its boot; set before its agent starts, so a
+				 * boot without it after one with it means the host
+				 * went down during that run */
 };
+
+/* Boots a run gets when the host goes down while it runs (a reset, a
+ * crash): then it is recorded failed, not retried forever. */
+#define HOST_RUN_MAX_BOOTS 2
 
 /* 0, 1 when there is none, -1 + err. */
 int host_pending_load(const char *path, struct host_pending *p, char *err, size_t errlen);
@@ -77,10 +86,14 @@ int cmdline_has_word(const char *cmdline, const char *word);
 void reboot_marker(const char *nonce, const char *id, char *buf, size_t len);
 /*
  * Decide from what the hypervisor reports (genapic, its command line) and
- * the marker of the last reboot (reboot_for, "" if none).  why: one line.
+ * the matrix's pending state (NULL if none: reboot_for, started, boots).
+ * Back without the run's marker after a reboot for it: if the run had
+ * started on that boot, the host went down during it (reboot again, up to
+ * HOST_RUN_MAX_BOOTS boots); if not, the entry never came up (a panicking
+ * Xen reboots into GRUB's default entry) and the run fails.  why: one line.
  */
 enum reboot_step reboot_decide(const char *mode, const char *marker, const char *genapic,
-			       const char *xen_cmdline, const char *reboot_for,
+			       const char *xen_cmdline, const struct host_pending *p,
 			       char *why, size_t len);
 /* 1 when no run after ID in results.json's runs still needs doing. */
 int results_last_pending(const json_t *results, const char *id);

@@ -260,8 +260,12 @@ static void test_pending_roundtrip(void **s)
 	strcpy(p.reboot_for, "ipibench.run=deadbeef-physical-r1");
 	strcpy(p.mode, "physical");
 	p.reboots = 3;
+	p.boots = 2;
+	strcpy(p.started, "ipibench.run=deadbeef-physical-r1");
 	assert_int_equal(host_pending_store(path, &p, err, sizeof(err)), 0);
 	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 0);
+	assert_int_equal(q.boots, 2);
+	assert_string_equal(q.started, p.started);
 	assert_string_equal(q.results, p.results);
 	assert_string_equal(q.matrix, "deadbeef");
 	assert_string_equal(q.reboot_for, p.reboot_for);
@@ -298,30 +302,55 @@ static void test_decide(void **s)
 {
 	char why[512], m[200];
 	const char *cl = "console=com1 dom0_mem=512M x2apic-mode=physical ipibench.run=cafe0001-physical-r1";
+	struct host_pending p = { .boots = 1 };
 
 	(void)s;
 	reboot_marker("cafe0001", "physical-r1", m, sizeof(m));
 	assert_string_equal(m, "ipibench.run=cafe0001-physical-r1");
+	strcpy(p.reboot_for, m);
 	/* Booted for this run, right driver: run here. */
-	assert_int_equal(reboot_decide("physical", m, "x2apic_phys", cl, m, why, sizeof(why)),
+	assert_int_equal(reboot_decide("physical", m, "x2apic_phys", cl, &p, why, sizeof(why)),
 			 STEP_RUN_HERE);
 	/* Booted for this run, but Xen chose another driver: fail, no reboot loop. */
-	assert_int_equal(reboot_decide("physical", m, "x2apic_mixed", cl, m, why, sizeof(why)),
+	assert_int_equal(reboot_decide("physical", m, "x2apic_mixed", cl, &p, why, sizeof(why)),
 			 STEP_FAIL);
 	assert_non_null(strstr(why, "selected x2apic_mixed, not x2apic_phys"));
 	/* Right driver but booted for another run (or by hand): reboot for this one. */
 	reboot_marker("cafe0001", "mixed-r1", m, sizeof(m));
-	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", "", why,
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", NULL, why,
 				       sizeof(why)), STEP_REBOOT);
-	assert_int_equal(reboot_decide("mixed", m, "x2apic_phys", cl, "ipibench.run=cafe0001-physical-r1",
-				       why, sizeof(why)), STEP_REBOOT);
-	/* We rebooted for this run and came back without its marker: GRUB did not boot it. */
-	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", m, why,
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_phys", cl, &p, why, sizeof(why)),
+			 STEP_REBOOT);
+	/* We rebooted for this run and came back without its marker before it
+	 * started: the entry did not come up (GRUB, or a Xen panic that fell
+	 * back to the default entry).  Failed, not rebooted again. */
+	strcpy(p.reboot_for, m);
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", &p, why,
 				       sizeof(why)), STEP_FAIL);
-	assert_non_null(strstr(why, "GRUB did not boot entry ipibench-mixed"));
+	assert_non_null(strstr(why, "before the run started"));
+	assert_non_null(strstr(why, "Xen panic"));
+	assert_null(strchr(why, '\n'));
+	/* ... a marker left from an earlier run is not this one's start. */
+	strcpy(p.started, "ipibench.run=cafe0001-physical-r1");
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", &p, why,
+				       sizeof(why)), STEP_FAIL);
+	/* It had started on its boot and the host came back without it: the
+	 * host went down during the run (a reset): boot its entry once more. */
+	strcpy(p.started, m);
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", &p, why,
+				       sizeof(why)), STEP_REBOOT);
+	assert_non_null(strstr(why, "went down while this run ran (boot 1 of at most 2)"));
+	/* ... and again on that boot: bounded, failed. */
+	p.boots = HOST_RUN_MAX_BOOTS;
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed", &p, why,
+				       sizeof(why)), STEP_FAIL);
+	assert_non_null(strstr(why, "on each of its 2 boots"));
+	/* Booted for it on the retry: run here, whatever was started before. */
+	assert_int_equal(reboot_decide("mixed", m, "x2apic_mixed", "x2apic-mode=mixed ipibench.run=cafe0001-mixed-r1",
+				       &p, why, sizeof(why)), STEP_RUN_HERE);
 	/* Whole words only: r1 is not r10. */
 	reboot_marker("cafe0001", "physical-r10", m, sizeof(m));
-	assert_int_equal(reboot_decide("physical", m, "x2apic_phys", cl, "", why, sizeof(why)),
+	assert_int_equal(reboot_decide("physical", m, "x2apic_phys", cl, NULL, why, sizeof(why)),
 			 STEP_REBOOT);
 	assert_true(cmdline_has_word("a b  c", "b"));
 	assert_false(cmdline_has_word("a bb c", "b"));

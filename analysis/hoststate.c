@@ -110,16 +110,15 @@ json_t *hoststate_json(const struct dataset *d)
 	return out;
 }
 
-void hoststate_render_md(const struct dataset *d, struct sbuf *md)
+void hoststate_render_md(const json_t *hs, struct sbuf *md)
 {
-	json_t *j, *differs, *same, *v;
+	json_t *differs, *same, *v;
 	const char *key;
 
-	if (!d->nhs)
+	if (!json_integer_value(json_object_get(hs, "runs")))
 		return;
-	j = hoststate_json(d);
-	differs = json_object_get(j, "differs");
-	same = json_object_get(j, "same");
+	differs = json_object_get(hs, "differs");
+	same = json_object_get(hs, "same");
 	sb_puts(md, "\n## Host state\n\n");
 	if (json_object_size(differs)) {
 		sb_printf(md, "**The host state differs between the runs compared here:** a difference "
@@ -165,5 +164,4 @@ void hoststate_render_md(const struct dataset *d, struct sbuf *md)
 		}
 		sb_puts(md, ".\n");
 	}
-	json_decref(j);
 }

@@ -238,8 +238,9 @@ void hoststate_add(struct dataset *d, size_t set, const char *run_id, json_t *st
 void hoststate_free(struct dataset *d);
 /* {"runs": N, "same": {key: value}, "differs": {key: {value: [runs]}}} */
 json_t *hoststate_json(const struct dataset *d);
-/* "## Host state": the differing keys first, flagged (nothing without any). */
-void hoststate_render_md(const struct dataset *d, struct sbuf *md);
+/* "## Host state" from hoststate_json()'s HS: the differing keys first,
+ * flagged (nothing when no run had a host state). */
+void hoststate_render_md(const json_t *hs, struct sbuf *md);
 
 enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
 

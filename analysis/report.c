@@ -150,7 +150,8 @@ static void section_inputs(const struct report *r, struct sbuf *md)
 		  "every mode has two or more (a boot's value is the mean of its timed "
 		  "loops), else the timed loops of one boot, which cannot tell a mode from "
 		  "a boot. Paired sender workloads compare loop pairs within one boot. The "
-		  "baseline is %s.\n", r->baseline);	hoststate_render_md(d, md);
+		  "baseline is %s.\n", r->baseline);
+	hoststate_render_md(r->host_state, md);
 }
 
 /* ---- the seed reproduction -------------------------------------------------- */
@@ -1016,7 +1017,7 @@ static json_t *render_json(const struct report *r)
 {
 	json_t *j = json_pack("{s:i, s:s}", "schema_version", 1, "generator", "ipibench report");
 	json_object_set_new(j, "inputs", json_inputs(r));
-	json_object_set_new(j, "host_state", hoststate_json(&r->d));
+	json_object_set(j, "host_state", r->host_state);
 	json_object_set_new(j, "method", json_method(r));
 	if (!r->no_ref)
 		json_object_set_new(j, "seed", json_seed(r));

@@ -169,6 +169,7 @@ struct report {
 	size_t nbuilds;
 	struct rhf *hf;		/* d.nhf */
 	struct cmp_perf perf_rep;	/* perf stat, repeated */
+	json_t *host_state;	/* hoststate_json() of the runs read */
 	size_t nplots;		/* drawn by render_plots() */
 	char err[AN_ERRLEN];
 };

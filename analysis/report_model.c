@@ -614,10 +614,13 @@ void report_compute(struct report *r)
 	for (size_t f = 0; f < d->nhf; f++)
 		hf_compute(&r->hf[f], &d->hf[f], f);
 	cmp_perf_compute(&r->perf_rep, d->perf, d->nperf);
+	r->host_state = hoststate_json(d);
 }
 
 void report_model_free(struct report *r)
 {
+	json_decref(r->host_state);
+	r->host_state = NULL;
 	for (size_t i = 0; i < r->nblocks; i++) {
 		struct rblock *b = &r->blocks[i];
 		for (size_t k = 0; k < b->end - b->first; k++)

@@ -117,8 +117,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				check_text(d.failed[i].error);
 			/* The host state section: any accepted host_state renders. */
 			struct sbuf hsb = { 0 };
-			hoststate_render_md(&d, &hsb);
-			json_decref(hoststate_json(&d));
+			json_t *hs = hoststate_json(&d);
+			hoststate_render_md(hs, &hsb);
+			json_decref(hs);
 			sb_free(&hsb);
 			for (size_t i = 0; i < d.nhf; i++)
 				for (size_t k = 0; k < d.hf[i].n; k++)

@@ -92,23 +92,10 @@ EOF
 	extra=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
 	if [ -n "$faults" ]; then
 		# backend = local, on whatever the host booted.
-		cat >"$share/local.ini" <<'EOF'
-; mk/test-host.sh TEST_HOST_FAULTS: the local backend on the booted host
-[host]
-backend = local
-name = debian-host-local
-cpus = 2
-timeout = 900
-
-[matrix]
-modes = mixed, physical
-repetitions = 1
-order = interleaved
-
-[workload:flush]
-type = flush_tlb_all
-iterations = 50
-EOF
+		sed -e 's/^backend = .*/backend = local/' -e 's/^name = .*/name = debian-host-local/' \
+			-e 's/^modes = .*/modes = mixed, physical/' \
+			-e '1s/.*/; mk\/test-host.sh TEST_HOST_FAULTS: the local backend on the booted host/' \
+			"$share/e2e.ini" >"$share/local.ini"
 		# 200,000 flushes (~100 µs each here): the first run lasts ~20 s,
 		# long enough to be reset in the middle of it.
 		sed -e 's/^name = .*/name = debian-host-kill/' -e 's/^iterations = .*/iterations = 200000/' \

@@ -8,15 +8,21 @@
 #
 #   sh host-run.sh SHAREDIR       (SHAREDIR/guest/initrd.gz in, SHAREDIR/out/ out)
 #
-# IPB_GUEST_PATHS (default "evtchn apic") names the paths, in order:
-#   evtchn  the guest's defaults: IPIs and timers through event channels
-#           (Xen's upcall vector 243);
-#   apic    xen_no_vector_callback: Linux 6.1 then sets no Xen smp_ops, so
-#           IPIs are x2APIC ICR writes to Xen's emulated local APIC (the
-#           only switch a PVH guest has: xen_nopv/nopv are HVM-only).
+# IPB_GUEST_PATHS (default "evtchn apic") names the guests, in order:
+#   tlbstorm  the guest's defaults, tlbstorm's TLB shootdowns (event-channel
+#             IPIs, Xen's upcall vector 243);
+#   evtchn    the ipbipi module's reschedule IPIs by the kernel's smp_ops:
+#             event channels (EVTCHNOP_send, vector 243);
+#   apic      the same IPIs by apic->send_IPI: x2APIC ICR writes to Xen's
+#             emulated local APIC, vector 0xfd (a PVH guest has no switch
+#             for its own IPIs: xen_nopv/nopv are HVM-only, and see
+#             novector);
+#   novector  xen_no_vector_callback: no Xen upcall vector, so no Xen
+#             smp_ops either (a PVH guest has no PCI platform device for
+#             the event channels then).
 # IPB_GUEST_BOOT_SECS (default 600): how long a guest may take to its workload.
 # IPB_GUEST_HAP (default 0: shadow paging; 1: nested paging).
-# IPB_GUEST_HAP_PROBE=1 adds one hap=1 boot of the evtchn path at the end,
+# IPB_GUEST_HAP_PROBE=1 adds one hap=1 boot of tlbstorm at the end,
 # reported but not counted in rc.
 #
 # Prints IPB-* markers on the host console; the last is "IPB-HVM rc=N".
@@ -129,8 +135,10 @@ CFG
 }
 args_of() {
 	case $1 in
-	evtchn) echo "" ;;
-	apic) echo "xen_no_vector_callback" ;;
+	tlbstorm) echo "" ;;
+	evtchn) echo "ipb.ipi=kernel" ;;
+	apic) echo "ipb.ipi=apic" ;;
+	novector) echo "xen_no_vector_callback" ;;
 	*) return 1 ;;
 	esac
 }
@@ -143,6 +151,6 @@ for p in $paths; do
 	[ $r -eq 0 ] || rc=1
 done
 if [ "${IPB_GUEST_HAP_PROBE:-}" = 1 ] && [ "$hap" != 1 ]; then
-	guest evtchn 1 ""
-	say "evtchn-hap1: end rc=$? (a probe: not in rc)"
+	guest tlbstorm 1 ""
+	say "tlbstorm-hap1: end rc=$? (a probe: not in rc)"
 fi

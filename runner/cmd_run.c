@@ -58,8 +58,8 @@ static void list_types(void)
 	       "    %-12s 1..%d (default %d)\n"
 	       "    %-12s MiB, %d..%d (default %d)\n"
 	       "    %-12s the guest kernel's extra arguments, at most %d bytes, no '\"' or '\\'\n"
-	       "    %-12s evtchn (default: event-channel IPIs) or apic (x2APIC IPIs:\n"
-	       "    %-12s xen_no_vector_callback)\n"
+	       "    %-12s the guest workload's IPIs (mk/guest/init's ipbipi module): evtchn\n"
+	       "    %-12s (default: the kernel's, event channels) or apic (x2APIC ICR writes)\n"
 	       "    %-12s shadow (default) or hap\n",
 	       "type", "vcpus", CFG_GUEST_VCPUS_MAX, CFG_GUEST_VCPUS_DEFAULT, "memory",
 	       CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, CFG_GUEST_MEMORY_DEFAULT, "cmdline",

@@ -243,12 +243,16 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 	return set_err(ps, "unknown key '%s' in [matrix]", k);
 }
 
-/* The kernel argument of each IPI path: evtchn is the guest's default. */
+/* The kernel argument of each IPI path: the ipibench initramfs's /init
+ * (mk/guest/init) then has the ipbipi module send its IPIs by the
+ * kernel's smp_ops (event channels in a Xen guest) or by apic->send_IPI
+ * (x2APIC ICR writes to Xen's emulated local APIC).  A PVH guest has no
+ * kernel switch for its own IPIs: xen_nopv and nopv are HVM-only, and
+ * xen_no_vector_callback takes the event channels' way in away too. */
+#define IPI_ARG "ipb.ipi="
 static const char *const ipi_path_args[] = {
-	[IPI_PATH_EVTCHN] = "",
-	/* Linux 6.1 then installs no Xen smp_ops: IPIs are x2APIC ICR writes
-	 * to Xen's emulated local APIC (xen_nopv and nopv are HVM-only). */
-	[IPI_PATH_APIC] = "xen_no_vector_callback",
+	[IPI_PATH_EVTCHN] = IPI_ARG "kernel",
+	[IPI_PATH_APIC] = IPI_ARG "apic",
 };
 
 const char *cfg_ipi_path_name(enum cfg_ipi_path p)
@@ -280,9 +284,8 @@ static int guest_key(struct parse *ps, const char *k, const char *v)
 			return set_err(ps, "cmdline: longer than %d bytes", CFG_GUEST_CMDLINE_MAX);
 		if (strpbrk(v, "\"\\"))
 			return set_err(ps, "cmdline: no '\"' or '\\' (it goes into xl's extra = \"...\")");
-		if (strstr(v, ipi_path_args[IPI_PATH_APIC]))
-			return set_err(ps, "cmdline: %s is ipi_path = apic's to give",
-				       ipi_path_args[IPI_PATH_APIC]);
+		if (strstr(v, IPI_ARG))
+			return set_err(ps, "cmdline: %s... is ipi_path's to give", IPI_ARG);
 		snprintf(g->cmdline, sizeof(g->cmdline), "%s", v);
 		return 1;
 	}
@@ -325,7 +328,7 @@ int config_guest_xl(const struct cfg_guest *g, const char *name, const char *ker
 			 "on_poweroff = \"destroy\"\n"
 			 "on_reboot = \"destroy\"\n"
 			 "on_crash = \"destroy\"\n",
-			 name, kernel, ramdisk, g->cmdline, g->cmdline[0] && pa[0] ? " " : "", pa,
+			 name, kernel, ramdisk, g->cmdline, g->cmdline[0] ? " " : "", pa,
 			 g->memory, g->vcpus, g->hap);
 
 	return n < 0 || (size_t)n >= len ? -1 : n;

@@ -14,7 +14,8 @@
  *                     (issue 17; mk/guest/host-run.sh drives it on the
  *                     emulated test host, the runner does not yet): type
  *                     (pvh), vcpus, memory (MiB), cmdline (the guest
- *                     kernel's extra arguments), ipi_path (evtchn | apic),
+ *                     kernel's extra arguments), ipi_path (evtchn | apic:
+ *                     the ipbipi workload's IPIs, mk/guest/init),
  *                     paging (shadow | hap); config_guest_xl() renders it
  * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
  * missing sections and lines too long for inih are errors reported as

@@ -758,7 +758,7 @@ static void test_guest(void **s)
 	assert_string_equal(cfg_ipi_path_name(c.guest.ipi_path), "apic");
 	assert_int_equal(c.guest.hap, 1);
 	assert_true(config_guest_xl(&c.guest, "g1", "/boot/vmlinuz", "/i.gz", xl, sizeof(xl)) > 0);
-	assert_non_null(strstr(xl, "extra = \"loglevel=4 ipb.secs=30 xen_no_vector_callback\"\n"));
+	assert_non_null(strstr(xl, "extra = \"loglevel=4 ipb.secs=30 ipb.ipi=apic\"\n"));
 	assert_non_null(strstr(xl, "type = \"pvh\"\nname = \"g1\"\nkernel = \"/boot/vmlinuz\"\n"));
 	assert_non_null(strstr(xl, "memory = 512\nvcpus = 4\nhap = 1\n"));
 	assert_non_null(strstr(xl, "on_crash = \"destroy\"\n"));
@@ -768,11 +768,11 @@ static void test_guest(void **s)
 							      "ipi_path")), "apic");
 	config_free(&c);
 
-	/* the default path adds nothing; no cmdline, no stray space */
+	/* the default path, no cmdline: no stray space */
 	snprintf(text, sizeof(text), "%s[guest]\nvcpus = 1\n", base);
 	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
 	assert_true(config_guest_xl(&c.guest, "g", "k", "r", xl, sizeof(xl)) > 0);
-	assert_non_null(strstr(xl, "extra = \"\"\n"));
+	assert_non_null(strstr(xl, "extra = \"ipb.ipi=kernel\"\n"));
 	config_free(&c);
 
 	static const struct { const char *lines, *msg; } bad[] = {
@@ -786,7 +786,7 @@ static void test_guest(void **s)
 		{ "paging = ept\n", "g.ini:7: paging = 'ept': expected shadow or hap" },
 		{ "vcpus = 2\ncmdline = a=\"b\"\n", "g.ini:8: cmdline: no '\"' or '\\'" },
 		{ "cmdline = a\\b\n", "g.ini:7: cmdline: no '\"'" },
-		{ "cmdline = xen_no_vector_callback\n", "g.ini:7: cmdline: xen_no_vector_callback is ipi_path = apic's" },
+		{ "cmdline = quiet ipb.ipi=apic\n", "g.ini:7: cmdline: ipb.ipi=... is ipi_path's to give" },
 		{ "nics = 1\n", "g.ini:7: unknown key 'nics' in [guest]" },
 		{ "vcpus = 2\nvcpus = 3\n", "g.ini:8: duplicate key 'vcpus' in [guest]" },
 		{ "vcpus = 2\n[guest]\n", "g.ini:8: [guest] again (first at line 6)" },

@@ -7,7 +7,8 @@
 #   [GUEST_KDIR=/usr/src/linux-headers-RELEASE] mk/guest-initramfs.sh OUTDIR
 #                                     -> OUTDIR/initrd.gz, OUTDIR/tlbstorm
 # RELEASE must be the guest kernel's (build/dom0/vmlinux: 6.1.0-57-amd64,
-# Debian's linux-headers-6.1.0-57-amd64); the module is refused otherwise.
+# Debian's linux-headers-6.1.0-57-amd64): the guest's insmod refuses a module
+# built for another (its vermagic).
 set -euo pipefail
 out=${1:?usage: mk/guest-initramfs.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -36,12 +36,14 @@
 #
 # TEST_HOST_HVM=DIR (direct only): the emulated CPU gains AMD SVM with
 # nested paging (QEMU TCG emulates it; Xen then lists hvm and hap in
-# virt_caps), and after the login checks the host runs one PVH guest
-# through xl, records `xentrace -D -e 0x0008ffff -T 5` while the guest
-# runs its IPI workload, and destroys it (mk/guest/host-run.sh, through a
-# 9p share).  DIR has the guest's initrd.gz (mk/guest-initramfs.sh) and,
-# optionally, its kernel as vmlinux; the traces and the guest's console
-# come out in OUTDIR/share/out.
+# virt_caps), QEMU runs multi-threaded TCG (below), and after the login
+# checks the host runs PVH guests through xl, one per IPB_GUEST_PATHS path,
+# records `xentrace -D -e 0x0008ffff -T 5` (and with the scheduler class)
+# while each runs its IPI workload, and sees each gone
+# (mk/guest/host-run.sh, through a 9p share; IPB_GUEST_* are passed on).
+# DIR has the guest's initrd.gz (mk/guest-initramfs.sh) and, optionally,
+# its kernel as vmlinux; the traces and the guests' consoles come out in
+# OUTDIR/share/out.
 #
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
@@ -243,7 +245,18 @@ wait_for() {
 		sleep 1
 	done
 }
-send() { printf '%s\r' "$1" >&3; }
+# Xen keeps 128 bytes of serial input for dom0 and drops the rest
+# (console.c: SERIAL_RX_SIZE) until dom0 reads them: a 220-byte line lost
+# its middle once under load.  So 64 bytes at a time, half a second apart.
+send() {
+	local s=$1
+	while [ ${#s} -gt 64 ]; do
+		printf '%s' "${s:0:64}" >&3
+		s=${s:64}
+		sleep 0.5
+	done
+	printf '%s\r' "$s" >&3
+}
 step() {  # NAME REGEX
 	if wait_for "$2"; then
 		t=$(elapsed)

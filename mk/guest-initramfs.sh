@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The guest initramfs of the HVM trace: busybox-static, the tlbstorm
-# workload (mk/guest/tlbstorm.c, static) and mk/guest/init.  The kernel is
-# the test host's own Debian kernel (its /boot/vmlinuz-*), so nothing here
-# needs modules.
+# workload (mk/guest/tlbstorm.c, static), mk/guest/init and, with
+# GUEST_KDIR, the ipbipi module (mk/guest/ipbipi: a guest's two IPI paths)
+# built against that guest kernel's headers.
 #
-#   mk/guest-initramfs.sh OUTDIR      -> OUTDIR/initrd.gz, OUTDIR/tlbstorm
+#   [GUEST_KDIR=/usr/src/linux-headers-RELEASE] mk/guest-initramfs.sh OUTDIR
+#                                     -> OUTDIR/initrd.gz, OUTDIR/tlbstorm
+# RELEASE must be the guest kernel's (build/dom0/vmlinux: 6.1.0-57-amd64,
+# Debian's linux-headers-6.1.0-57-amd64): the guest's insmod refuses a module
+# built for another (its vermagic).
 set -euo pipefail
 out=${1:?usage: mk/guest-initramfs.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +23,17 @@ gcc -std=c11 -Wall -Wextra -Werror -O2 -static -pthread -o "$out/tlbstorm" "$top
 cp "$bb" "$root/bin/busybox"
 cp "$out/tlbstorm" "$root/bin/tlbstorm"
 install -m 755 "$top/mk/guest/init" "$root/init"
+if [ -n "${GUEST_KDIR:-}" ]; then
+	[ -f "$GUEST_KDIR/Makefile" ] || { echo "guest-initramfs: GUEST_KDIR=$GUEST_KDIR: no kernel headers there" >&2; exit 1; }
+	kb=$out/ipbipi
+	rm -rf "$kb"
+	mkdir -p "$kb" "$root/lib"
+	cp "$top/mk/guest/ipbipi/ipbipi.c" "$top/mk/guest/ipbipi/Kbuild" "$kb/"
+	make -s -C "$GUEST_KDIR" M="$(cd "$kb" && pwd)" modules >"$kb/build.log" 2>&1 ||
+		{ echo "guest-initramfs: building ipbipi failed: $kb/build.log" >&2; exit 1; }
+	cp "$kb/ipbipi.ko" "$root/lib/ipbipi.ko"
+	echo "guest-initramfs: ipbipi.ko for $(strings "$kb/ipbipi.ko" | sed -n 's/^vermagic=//p')"
+fi
 (cd "$root" && find . | LC_ALL=C sort | "$bb" cpio -o -H newc 2>/dev/null | gzip -6) >"$out/initrd.gz.tmp"
 mv "$out/initrd.gz.tmp" "$out/initrd.gz"
 echo "guest-initramfs: $out/initrd.gz ($(stat -c %s "$out/initrd.gz") bytes)"

@@ -13,8 +13,9 @@
  *   xenalyze.  HVM records on a pCPU with no vCPU, or the idle vCPU, are
  *   skipped (xenalyze: "p->current null!  Not processing").
  * - An exit is counted under its reason when a VMENTRY of the same vCPU
- *   closes it (a VMEXIT overwrites one still open; a VMENTRY without an
- *   open exit, or with an earlier TSC than the exit's, counts nothing):
+ *   closes it, or a runstate change of that vCPU to runnable (descheduled
+ *   in its exit) does (a VMEXIT overwrites one still open; a close without
+ *   an open exit, or with an earlier TSC than the exit's, counts nothing):
  *   xenalyze's hvm_close_vmexit().
  * - INJ_VIRQ, REINJ_VIRQ, INJ_EXC, PF_INJECT, INTR_WINDOW and
  *   OP_DESTROY_PROC count without an open exit, every other handler record
@@ -347,6 +348,18 @@ static void handler(struct tr_hvm *h, struct tr_hvm_vcpu *v, const struct xt_rec
 	else if ((ev == EV_MSR_READ || ev == EV_MSR_WRITE) && r->nextra >= 1)
 		cmap_inc(ev == EV_MSR_READ ? &v->msr_read : &v->msr_write, r->d[0]);
 }
+/* V's open exit ends at TSC: counted under its reason unless its TSC is
+ * later (xenalyze's hvm_close_vmexit()). */
+static void close_exit(struct tr_hvm_vcpu *v, uint64_t tsc)
+{
+	if (v->exit_open && v->exit_tsc && v->exit_tsc <= tsc) {
+		cmap_inc(&v->reason, v->exit_reason);
+		v->exits++;
+	}
+	v->exit_open = false;
+	v->exit_tsc = 0;
+}
+
 
 int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 {
@@ -379,6 +392,16 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 				continue;
 			}
 			h->sched_records++;
+			/* -> runnable: the vCPU's open exit ends here (xenalyze
+			 * closes it, "so as not to account CPU contention to
+			 * some other overhead"): counted now, not at its VMENTRY. */
+			if (((ev >> 4) & 3) == 1) {
+				int64_t k = vcpu_find(h, dom, vcpu);
+
+				if (k < 0)
+					goto out;
+				close_exit(&h->v[k], r.tsc);
+			}
 			if (((ev >> 4) & 3) == 0)	/* -> running */
 				cur[r.cpu] = dom == TR_HVM_IDLE_DOM ? CUR_IDLE : vcpu_find(h, dom, vcpu);
 			else if (((ev >> 8) & 3) == 0)	/* running -> */
@@ -417,12 +440,7 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 					h->svm = true;
 			} else if (ev == EV_VMENTRY) {
 				v->vmentry++;
-				if (v->exit_open && v->exit_tsc && v->exit_tsc <= r.tsc) {
-					cmap_inc(&v->reason, v->exit_reason);
-					v->exits++;
-				}
-				v->exit_open = false;
-				v->exit_tsc = 0;
+				close_exit(v, r.tsc);
 			}
 			break;
 		case 2:	/* TRC_HVM_HANDLER */

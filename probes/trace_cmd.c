@@ -594,6 +594,14 @@ static int drow_cmp(const void *x, const void *y)
 	return strcmp(p->name, q->name);
 }
 
+/* The order tr_summary_rows() sorts its names in (case-blind first). */
+static int name_cmp(const char *x, const char *y)
+{
+	int c = strcasecmp(x, y);
+
+	return c ? c : strcmp(x, y);
+}
+
 static int do_diff(struct topts *o, int n, char **files)
 {
 	struct xt_file f[2];
@@ -622,9 +630,11 @@ static int do_diff(struct topts *o, int n, char **files)
 		rc = 1;
 		goto out;
 	}
-	/* Both row lists are sorted by name: merge them. */
+	/* Both row lists are sorted by name (name_cmp): merge them.  With
+	 * strcmp here, a name that sorts differently by case ("vlapic" before
+	 * "VMENTRY") split a row of both files in two. */
 	for (i = 0, j = 0; i < nr[0] || j < nr[1];) {
-		int c = i >= nr[0] ? 1 : j >= nr[1] ? -1 : strcmp(rows[0][i].name, rows[1][j].name);
+		int c = i >= nr[0] ? 1 : j >= nr[1] ? -1 : name_cmp(rows[0][i].name, rows[1][j].name);
 
 		if (c < 0) {
 			d[nd++] = (struct drow){ rows[0][i].name, rows[0][i].count, 0 };

@@ -52,6 +52,18 @@ static void list_types(void)
 		printf("backend %s: %s\n", host_backends[i]->name, host_backends[i]->help);
 		host_settings_help(stdout, host_backends[i]->settings);
 	}
+	printf("[guest] keys (optional; parsed and checked, not yet run by the runner:\n"
+	       "mk/guest/host-run.sh runs such guests on the emulated test host):\n"
+	       "    %-12s pvh (hvm needs qemu-system-xen and hvmloader in the host image)\n"
+	       "    %-12s 1..%d (default %d)\n"
+	       "    %-12s MiB, %d..%d (default %d)\n"
+	       "    %-12s the guest kernel's extra arguments, at most %d bytes, no '\"' or '\\'\n"
+	       "    %-12s the guest workload's IPIs (mk/guest/init's ipbipi module): evtchn\n"
+	       "    %-12s (default: the kernel's, event channels) or apic (x2APIC ICR writes)\n"
+	       "    %-12s shadow (default) or hap\n",
+	       "type", "vcpus", CFG_GUEST_VCPUS_MAX, CFG_GUEST_VCPUS_DEFAULT, "memory",
+	       CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, CFG_GUEST_MEMORY_DEFAULT, "cmdline",
+	       CFG_GUEST_CMDLINE_MAX, "ipi_path", "", "paging");
 	printf("workload types ([workload:NAME] type = TYPE):\n");
 	for (size_t i = 0; wl_types[i]; i++) {
 		const struct wl_type *t = wl_types[i];

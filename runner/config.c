@@ -243,6 +243,97 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 	return set_err(ps, "unknown key '%s' in [matrix]", k);
 }
 
+/* The kernel argument of each IPI path: the ipibench initramfs's /init
+ * (mk/guest/init) then has the ipbipi module send its IPIs by the
+ * kernel's smp_ops (event channels in a Xen guest) or by apic->send_IPI
+ * (x2APIC ICR writes to Xen's emulated local APIC).  A PVH guest has no
+ * kernel switch for its own IPIs: xen_nopv and nopv are HVM-only, and
+ * xen_no_vector_callback takes the event channels' way in away too. */
+#define IPI_ARG "ipb.ipi="
+static const char *const ipi_path_args[] = {
+	[IPI_PATH_EVTCHN] = IPI_ARG "kernel",
+	[IPI_PATH_APIC] = IPI_ARG "apic",
+};
+
+const char *cfg_ipi_path_name(enum cfg_ipi_path p)
+{
+	return p == IPI_PATH_APIC ? "apic" : "evtchn";
+}
+
+static int guest_key(struct parse *ps, const char *k, const char *v)
+{
+	struct cfg_guest *g = &ps->c->guest;
+	char q[128];
+
+	if (!strcmp(k, "type")) {
+		if (!strcmp(v, "pvh"))
+			return 1;
+		if (!strcmp(v, "hvm"))
+			return set_err(ps, "type = hvm: not yet (an HVM guest needs qemu-system-xen "
+				       "and hvmloader in the host image); expected pvh");
+		return set_err(ps, "type = '%s': expected pvh", msg_shown(q, sizeof(q), v));
+	}
+	if (!strcmp(k, "vcpus"))
+		return get_uint(ps, k, v, 1, CFG_GUEST_VCPUS_MAX, &g->vcpus);
+	if (!strcmp(k, "memory"))
+		return get_uint(ps, k, v, CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, &g->memory);
+	if (!strcmp(k, "cmdline")) {
+		/* Into xl's extra = "...": no quote or backslash; inih has
+		 * stripped the spaces around it. */
+		if (strlen(v) > CFG_GUEST_CMDLINE_MAX)
+			return set_err(ps, "cmdline: longer than %d bytes", CFG_GUEST_CMDLINE_MAX);
+		if (strpbrk(v, "\"\\"))
+			return set_err(ps, "cmdline: no '\"' or '\\' (it goes into xl's extra = \"...\")");
+		if (strstr(v, IPI_ARG))
+			return set_err(ps, "cmdline: %s... is ipi_path's to give", IPI_ARG);
+		snprintf(g->cmdline, sizeof(g->cmdline), "%s", v);
+		return 1;
+	}
+	if (!strcmp(k, "ipi_path")) {
+		if (!strcmp(v, "evtchn"))
+			g->ipi_path = IPI_PATH_EVTCHN;
+		else if (!strcmp(v, "apic"))
+			g->ipi_path = IPI_PATH_APIC;
+		else
+			return set_err(ps, "ipi_path = '%s': expected evtchn or apic",
+				       msg_shown(q, sizeof(q), v));
+		return 1;
+	}
+	if (!strcmp(k, "paging")) {
+		if (!strcmp(v, "shadow"))
+			g->hap = 0;
+		else if (!strcmp(v, "hap"))
+			g->hap = 1;
+		else
+			return set_err(ps, "paging = '%s': expected shadow or hap",
+				       msg_shown(q, sizeof(q), v));
+		return 1;
+	}
+	return set_err(ps, "unknown key '%s' in [guest]", k);
+}
+
+int config_guest_xl(const struct cfg_guest *g, const char *name, const char *kernel,
+		    const char *ramdisk, char *buf, size_t len)
+{
+	const char *pa = ipi_path_args[g->ipi_path];
+	int n = snprintf(buf, len,
+			 "type = \"pvh\"\n"
+			 "name = \"%s\"\n"
+			 "kernel = \"%s\"\n"
+			 "ramdisk = \"%s\"\n"
+			 "extra = \"%s%s%s\"\n"
+			 "memory = %u\n"
+			 "vcpus = %u\n"
+			 "hap = %d\n"
+			 "on_poweroff = \"destroy\"\n"
+			 "on_reboot = \"destroy\"\n"
+			 "on_crash = \"destroy\"\n",
+			 name, kernel, ramdisk, g->cmdline, g->cmdline[0] ? " " : "", pa,
+			 g->memory, g->vcpus, g->hap);
+
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
 static struct cfg_workload *workload_of(struct parse *ps, const char *name)
 {
 	struct config *c = ps->c;
@@ -308,6 +399,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		return matrix_key(ps, name, value);
 	if (!strncmp(section, "workload:", 9))
 		return workload_key(ps, section + 9, name, value);
+	if (!strcmp(section, "guest"))
+		return guest_key(ps, name, value);
 	return set_err(ps, "unknown section [%s]", section);
 }
 
@@ -339,8 +432,8 @@ static int section_line(struct parse *ps, const char *s, const char *e)
 			return set_err(ps, "[workload:%s]: a workload name is letters, digits, '.', "
 				       "'_' and '-' (a letter or digit first), no '..'",
 				       msg_shown(q, sizeof(q), name + 9)), -1;
-	} else if (strcmp(name, "host") && strcmp(name, "matrix")) {
-		return set_err(ps, "unknown section [%s] (expected [host], [matrix] or "
+	} else if (strcmp(name, "host") && strcmp(name, "matrix") && strcmp(name, "guest")) {
+		return set_err(ps, "unknown section [%s] (expected [host], [matrix], [guest] or "
 			       "[workload:NAME])", msg_shown(q, sizeof(q), name)), -1;
 	}
 	if ((first = json_object_get(ps->seen, name)))
@@ -352,6 +445,8 @@ static int section_line(struct parse *ps, const char *s, const char *e)
 		ps->have_host = 1;
 	if (!strcmp(name, "matrix"))
 		ps->have_matrix = 1;
+	if (!strcmp(name, "guest"))
+		ps->c->guest.given = 1;
 	return 0;
 }
 
@@ -462,6 +557,8 @@ static void defaults(struct config *c)
 			host_setting_set(s, &c->host, s->def, err, sizeof(err));
 	c->matrix.repetitions = 1;
 	c->matrix.order = ORDER_INTERLEAVED;
+	c->guest.vcpus = CFG_GUEST_VCPUS_DEFAULT;
+	c->guest.memory = CFG_GUEST_MEMORY_DEFAULT;
 	c->sections = json_object();
 }
 

@@ -10,6 +10,13 @@
  *                     paths, runner/xenbuild.h; one result set per build
  *                     in DIR/xen-LABEL/ when there are several)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
+ *   [guest]           optional: the guest the workloads are to run in
+ *                     (issue 17; mk/guest/host-run.sh drives it on the
+ *                     emulated test host, the runner does not yet): type
+ *                     (pvh), vcpus, memory (MiB), cmdline (the guest
+ *                     kernel's extra arguments), ipi_path (evtchn | apic:
+ *                     the ipbipi workload's IPIs, mk/guest/init),
+ *                     paging (shadow | hap); config_guest_xl() renders it
  * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
  * missing sections and lines too long for inih are errors reported as
  * FILE:LINE: message; nothing runs on an invalid config.  Host and workload
@@ -44,8 +51,26 @@ struct cfg_workload {
 	json_t *params;              /* checked, defaults filled in */
 };
 
+/* [guest] (all defaults when the section is absent; given says whether it was). */
+#define CFG_GUEST_CMDLINE_MAX 160
+#define CFG_GUEST_VCPUS_MAX 128      /* Xen's HVM_MAX_VCPUS */
+#define CFG_GUEST_MEMORY_MIN 64      /* MiB */
+#define CFG_GUEST_MEMORY_MAX 65536
+#define CFG_GUEST_VCPUS_DEFAULT 2
+#define CFG_GUEST_MEMORY_DEFAULT 256
+enum cfg_ipi_path { IPI_PATH_EVTCHN, IPI_PATH_APIC };
+struct cfg_guest {
+	int given;
+	unsigned int vcpus;          /* 1..CFG_GUEST_VCPUS_MAX */
+	unsigned int memory;         /* MiB */
+	char cmdline[CFG_GUEST_CMDLINE_MAX + 1];   /* default empty */
+	enum cfg_ipi_path ipi_path;  /* default evtchn */
+	int hap;                     /* paging = hap: 1; shadow (default): 0 */
+};
+
 struct config {
 	struct host_config host;     /* settings: the backend's, freed by config_free() */
+	struct cfg_guest guest;
 	struct {
 		char modes[CFG_MAX_MODES][16];
 		unsigned int nmodes;
@@ -87,5 +112,13 @@ void config_use_build(struct config *c, unsigned int i);
  * seed gets one drawn from [matrix] seed and RUN. */
 json_t *config_job(const struct config *c, size_t run);
 const char *cfg_order_name(enum cfg_order o);
+const char *cfg_ipi_path_name(enum cfg_ipi_path p);
+/*
+ * The xl domain config of [guest] for a guest named NAME booting KERNEL
+ * with RAMDISK (the paths on the host): into buf (LEN bytes); the bytes
+ * written, or -1 when they do not fit.
+ */
+int config_guest_xl(const struct cfg_guest *g, const char *name, const char *kernel,
+		    const char *ramdisk, char *buf, size_t len);
 
 #endif

@@ -731,6 +731,86 @@ static void test_workload_rules(void **s)
 	assert_string_equal(wl_value("ipi_mask", "trace = 0x00804000\n", err, sizeof(err)), "");
 }
 
+/* [guest]: absent means the defaults; each key checked, on its line; the xl
+ * config it renders carries the IPI path's kernel argument. */
+static void test_guest(void **s)
+{
+	static const char base[] = "[host]\n[matrix]\nmodes=mixed\n[workload:f]\ntype=flush_tlb_all\n";
+	struct config c;
+	char err[256] = "", text[1024], xl[1024];
+
+	(void)s;
+	assert_int_equal(config_load_string("g.ini", base, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.given, 0);
+	assert_int_equal(c.guest.vcpus, 2);
+	assert_int_equal(c.guest.memory, 256);
+	assert_int_equal(c.guest.ipi_path, IPI_PATH_EVTCHN);
+	assert_int_equal(c.guest.hap, 0);
+	config_free(&c);
+
+	snprintf(text, sizeof(text), "%s[guest]\ntype = pvh\nvcpus = 4\nmemory = 512\n"
+		 "cmdline = loglevel=4 ipb.secs=30\nipi_path = apic\npaging = hap\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.given, 1);
+	assert_int_equal(c.guest.vcpus, 4);
+	assert_int_equal(c.guest.memory, 512);
+	assert_string_equal(c.guest.cmdline, "loglevel=4 ipb.secs=30");
+	assert_string_equal(cfg_ipi_path_name(c.guest.ipi_path), "apic");
+	assert_int_equal(c.guest.hap, 1);
+	assert_true(config_guest_xl(&c.guest, "g1", "/boot/vmlinuz", "/i.gz", xl, sizeof(xl)) > 0);
+	assert_non_null(strstr(xl, "extra = \"loglevel=4 ipb.secs=30 ipb.ipi=apic\"\n"));
+	assert_non_null(strstr(xl, "type = \"pvh\"\nname = \"g1\"\nkernel = \"/boot/vmlinuz\"\n"));
+	assert_non_null(strstr(xl, "memory = 512\nvcpus = 4\nhap = 1\n"));
+	assert_non_null(strstr(xl, "on_crash = \"destroy\"\n"));
+	assert_int_equal(config_guest_xl(&c.guest, "g1", "/boot/vmlinuz", "/i.gz", xl, 100), -1);
+	/* the section's text is kept, as every section's */
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c.sections, "guest"),
+							      "ipi_path")), "apic");
+	config_free(&c);
+
+	/* the default path, no cmdline: no stray space */
+	snprintf(text, sizeof(text), "%s[guest]\nvcpus = 1\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_true(config_guest_xl(&c.guest, "g", "k", "r", xl, sizeof(xl)) > 0);
+	assert_non_null(strstr(xl, "extra = \"ipb.ipi=kernel\"\n"));
+	config_free(&c);
+
+	static const struct { const char *lines, *msg; } bad[] = {
+		{ "vcpus = 0\n", "g.ini:7: vcpus" },
+		{ "vcpus = 129\n", "g.ini:7: vcpus" },
+		{ "memory = 32\n", "g.ini:7: memory" },
+		{ "memory = lots\n", "g.ini:7: memory" },
+		{ "type = hvm\n", "g.ini:7: type = hvm: not yet (an HVM guest needs qemu-system-xen" },
+		{ "type = xen\n", "g.ini:7: type = 'xen': expected pvh" },
+		{ "ipi_path = x2apic\n", "g.ini:7: ipi_path = 'x2apic': expected evtchn or apic" },
+		{ "paging = ept\n", "g.ini:7: paging = 'ept': expected shadow or hap" },
+		{ "vcpus = 2\ncmdline = a=\"b\"\n", "g.ini:8: cmdline: no '\"' or '\\'" },
+		{ "cmdline = a\\b\n", "g.ini:7: cmdline: no '\"'" },
+		{ "cmdline = quiet ipb.ipi=apic\n", "g.ini:7: cmdline: ipb.ipi=... is ipi_path's to give" },
+		{ "nics = 1\n", "g.ini:7: unknown key 'nics' in [guest]" },
+		{ "vcpus = 2\nvcpus = 3\n", "g.ini:8: duplicate key 'vcpus' in [guest]" },
+		{ "vcpus = 2\n[guest]\n", "g.ini:8: [guest] again (first at line 6)" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s[guest]\n%s", base, bad[i].lines);
+		assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), -1);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("%zu: expected '%s' in '%s'", i, bad[i].msg, err);
+	}
+	/* 161 bytes of cmdline: one more than xl's line is given */
+	char longer[CFG_GUEST_CMDLINE_MAX + 2];
+	memset(longer, 'a', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	snprintf(text, sizeof(text), "%s[guest]\ncmdline = %s\n", base, longer);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "g.ini:7: cmdline: longer than 160 bytes"));
+	longer[sizeof(longer) - 2] = '\0';
+	snprintf(text, sizeof(text), "%s[guest]\ncmdline = %s\n", base, longer);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(strlen(c.guest.cmdline), CFG_GUEST_CMDLINE_MAX);
+	config_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -749,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_backend_settings),
 		cmocka_unit_test(test_workload_rules),
+		cmocka_unit_test(test_guest),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);
 }

@@ -242,7 +242,8 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		json_object_set_new(o, "cluster", json_integer(cpus[c].cluster));
 		json_object_set_new(o, "online",
 			json_boolean(cpus[c].flags & XEN_SYSCTL_IPIBENCH_CPU_ONLINE));
-		/* Since boot (0 from a hypervisor before this field was filled). */
+		/* Counted only while runs were live (ipibench_live), not since
+		 * boot; 0 from a hypervisor before this field was filled. */
 		json_object_set_new(o, "irqs", json_integer((json_int_t)cpus[c].irqs));
 		json_object_set_new(o, "ipis", json_integer((json_int_t)cpus[c].ipis));
 		json_object_set_new(o, "free_vectors", json_integer(cpus[c].vectors));

@@ -50,7 +50,8 @@ const char *hvbench_errno_hint(int e);
 
 /* The query, as JSON: genapic, CPU counts, shorthand_eligible, tsc_khz,
  * vector and "cpus": [{cpu, apic_id, logical_id, cluster, online, irqs,
- * ipis}] (interrupts and IPIs each CPU took since boot). */
+ * ipis}] (interrupts and IPIs each CPU took while ipibench runs were live:
+ * the hypervisor counts nothing between runs). */
 int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen);
 
 /* The one-line message of a query refused with errno e: HVBENCH_ABSENT

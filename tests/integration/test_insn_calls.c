@@ -6,9 +6,12 @@
  * cost").  Asserted: both builds are counted (the off one has none of the
  * benchmark's symbols), no window is dropped or left out; the flush IPI's
  * sends differ by one constant, positive and small, in most buckets
- * (a call with an interrupt inside carries its entry stub: not all);
- * flush_area_mask()'s local-only calls, which the option does not touch,
- * are the same.  The bench's mode still refuses the off build, before
+ * (a call with an interrupt inside carries its entry stub: not all), and
+ * that constant is at most 0.5% of the sender's side of a flush to the 11
+ * others (the send and flush_area_mask()'s own part, issue 15's target);
+ * flush_area_mask()'s local-only calls and the receivers' handler, which
+ * the option does not touch (the counters are gated and counted in
+ * do_IRQ()), are the same; do_IRQ() pays a few instructions for its gate.  The bench's mode still refuses the off build, before
  * QEMU starts.  The differences are printed.
  */
 #include <setjmp.h>
@@ -100,6 +103,7 @@ static void test_both_counted(void **s)
 		assert_non_null(bucket(calls[o], "send", FLUSH_VECTOR, 11));
 		assert_non_null(bucket(calls[o], "wait", 0, 11));
 		assert_non_null(bucket(calls[o], "handler", 0, 0));
+		assert_non_null(bucket(calls[o], "irq", 0, 0));
 	}
 }
 
@@ -130,12 +134,31 @@ static void test_option_cost(void **s)
 	/* One constant difference per send, whatever its ICR writes. */
 	assert_true(best > 0 && best <= 30);
 	assert_true(2 * hist[best] > common);
+	/* At most 0.5% of a flush's sender side: the send and the wait's fit
+	 * without the spin (flush_area_mask()'s own part), option off. */
+	{
+		json_t *fit = json_object_get(bucket(calls[0], "wait", 0, 11), "spin_fit");
+		double sender = (double)itest_int(bucket(calls[0], "send", FLUSH_VECTOR, 11), "insns_min") +
+				itest_number(fit, "base");
+
+		printf("flush to 11 CPUs, sender side off %.0f, on %+d (%.2f%%)\n", sender, best,
+		       100.0 * best / sender);
+		assert_true(200.0 * best <= sender);
+	}
 	/* What the option does not touch is the same. */
 	assert_int_equal(itest_int(bucket(calls[1], "wait", 0, 0), "insns_min"),
 			 itest_int(bucket(calls[0], "wait", 0, 0), "insns_min"));
-	/* A receiver's handler costs more with the counter, not less. */
-	assert_true(itest_int(bucket(calls[1], "handler", 0, 0), "insns_min") >=
-		    itest_int(bucket(calls[0], "handler", 0, 0), "insns_min"));
+	/* A receiver's handler is untouched: ipis_received is do_IRQ()'s. */
+	assert_int_equal(itest_int(bucket(calls[1], "handler", 0, 0), "insns_min"),
+			 itest_int(bucket(calls[0], "handler", 0, 0), "insns_min"));
+	/* do_IRQ() pays its gate (a compare, a branch, a reload): a few. */
+	{
+		json_int_t d = itest_int(bucket(calls[1], "irq", 0, 0), "insns_min") -
+			       itest_int(bucket(calls[0], "irq", 0, 0), "insns_min");
+
+		printf("do_IRQ(): %+lld\n", (long long)d);
+		assert_true(d > 0 && d <= 5);
+	}
 	printf("option on: %+d instructions per send in %d of %d buckets\n", best, hist[best], common);
 }
 

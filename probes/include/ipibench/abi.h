@@ -144,8 +144,8 @@ struct xen_sysctl_ipibench_cpu {
 	uint32_t logical_id;
 	uint32_t cluster;
 	uint32_t flags;         /* XEN_SYSCTL_IPIBENCH_CPU_* */
-	ipibench_u64 irqs;      /* interrupts taken: since boot (query), */
-				/* in the chunk (fetch) */
+	ipibench_u64 irqs;      /* interrupts taken: while runs were live */
+				/* (query), in the chunk (fetch) */
 	ipibench_u64 ipis;      /* IPIs taken: likewise */
 	uint32_t vectors;       /* query: free dynamic vectors on the CPU; */
 				/* fetch: vector_capacity vectors on it */

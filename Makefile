@@ -228,7 +228,8 @@ test-host: host-image $(if $(TEST_HOST_E2E),deb)
 # stage, then the local backend, the hard reset and the panicking entry.
 .PHONY: test-host-faults
 # Its limit (TEST_HOST_TIMEOUT, from QEMU's start) is 45 min, not the
-# script's 40: 24.5 min at load 3-4, about 40 at load 6-8.
+# script's 40: 24.5 min at load 3-4, two to three times as slow at load
+# 6-13 (README.md).  Not in .ci/run (README.md says why).
 test-host-faults: host-image deb
 	@TEST_HOST_DEBS=$(BUILD)/deb TEST_HOST_FAULTS=1 TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2700} \
 		bash mk/test-host.sh $(HOST_DIR)

@@ -283,10 +283,29 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 /*
  * runs[].host_state: an object of at most HS_MAX_KEYS named keys whose
  * values are null, true, false, an integer or a string (shown escaped in
- * the report); absent or null in older results.
+ * the report); absent or null in older results.  The cpufreq keys
+ * (runner/hoststate.h) are held to what the agent writes: a Xen name of
+ * at most 15 bytes ("none": no cpufreq) or null, and turbo a boolean or
+ * null.
  */
 #define HS_MAX_KEYS 32
 #define HS_MAX_TEXT 256
+#define HS_CPUFREQ_NAME 15	/* CPUFREQ_NAME_LEN - 1 */
+static int validate_hs_key(const struct jv *v, const char *key, json_t *x, const char *b)
+{
+	if (!strcmp(key, "cpufreq_driver") || !strcmp(key, "cpufreq_governor")) {
+		if (!json_is_null(x) && !(json_is_string(x) && json_string_length(x) <= HS_CPUFREQ_NAME &&
+					  sio_name_ok(json_string_value(x))))
+			return jv_fail(v, JV_KEY(b, key), "must be null or a driver/governor name of at "
+				       "most %d bytes ([A-Za-z0-9][A-Za-z0-9._-]*), not %s",
+				       HS_CPUFREQ_NAME, JV_REPR(x));
+	} else if (!strcmp(key, "turbo")) {
+		if (!json_is_null(x) && !json_is_boolean(x))
+			return jv_fail(v, JV_KEY(b, key), "must be null, true or false, not %s", JV_REPR(x));
+	}
+	return 0;
+}
+
 static int validate_host_state(const struct jv *v, json_t *run, const char *jp)
 {
 	json_t *hs = json_object_get(run, "host_state"), *x;
@@ -309,6 +328,8 @@ static int validate_host_state(const struct jv *v, json_t *run, const char *jp)
 		    !(json_is_string(x) && json_string_length(x) <= HS_MAX_TEXT))
 			return jv_fail(v, JV_KEY(b, key), "must be null, true, false, an integer or a "
 				       "string of at most %d bytes, not %s", HS_MAX_TEXT, JV_REPR(x));
+		if (validate_hs_key(v, key, x, b))
+			return -1;
 	}
 	return 0;
 }

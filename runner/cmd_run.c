@@ -16,6 +16,7 @@
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
+#include "runner/verdict.h"
 #include "runner/xenbuild.h"
 #include "opts/opts.h"
 #include "safeio/safeio.h"
@@ -207,6 +208,19 @@ static void check_layout(json_t *run, const struct config *c, const struct host_
 		why[0] = '\0';
 }
 
+struct layout_ctx {
+	json_t *run;
+	const struct config *c;
+	const struct host_backend_ops *be;
+};
+
+static void layout_cb(void *ctx, char *why, size_t len)
+{
+	const struct layout_ctx *l = ctx;
+
+	check_layout(l->run, l->c, l->be, why, len);
+}
+
 static int do_run(struct results *res, const struct config *c, int quiet)
 {
 	const struct host_backend_ops *be = host_backend_find(c->host.backend);
@@ -287,9 +301,6 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			if (!g)
 				g = json_string_value(json_object_get(agent, "genapic"));
 			json_object_set_new(run, "genapic", json_string(g ? g : ""));
-			if (!g || strcmp(g, mode_genapic(mode)))
-				snprintf(why, sizeof(why), "asked for %s mode but the hypervisor reports %s",
-					 mode, g ? g : "no APIC driver");
 			json_t *wls = json_object_get(agent, "workloads");
 			adopt_traces(res->dir, id, wls);
 			json_object_set(run, "workloads", wls ? wls : json_array());
@@ -300,26 +311,11 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			 * comparison across a change (runner/hoststate.h). */
 			if (json_object_get(agent, "host_state"))
 				json_object_set(run, "host_state", json_object_get(agent, "host_state"));
-			/* The layout's ICR writes against the measured ones: a
-			 * mismatch fails the run (topology/check.h). */
-			if (!why[0]) {
-				check_layout(run, c, be, why, sizeof(why));
-				/* An unpatched hypervisor: say so, not that the
-				 * layout check had no hv to read. */
-				const char *he = json_string_value(json_object_get(agent, "hv_error"));
-				if (why[0] && he)
-					snprintf(why, sizeof(why), "agent: %s", he);
-			}
-			if (!why[0] && json_object_get(agent, "error"))
-				snprintf(why, sizeof(why), "agent: %s",
-					 json_string_value(json_object_get(agent, "error")));
-			size_t k;
-			json_t *w;
-			json_array_foreach(wls, k, w)
-				if (!why[0] && strcmp(json_string_value(json_object_get(w, "status")) ?: "", "ok"))
-					snprintf(why, sizeof(why), "workload %s: %s",
-						 json_string_value(json_object_get(w, "name")),
-						 json_string_value(json_object_get(w, "error")) ?: "failed");
+			/* The driver, the layout's ICR writes against the measured
+			 * ones (topology/check.h), the agent's and the workloads'
+			 * errors: the first that fails the run (runner/verdict.h). */
+			struct layout_ctx lc = { run, c, be };
+			run_verdict(agent, mode, layout_cb, &lc, why, sizeof(why));
 			if (!json_object_size(json_object_get(res->root, "host")) || !why[0])
 				fill_host(json_object_get(res->root, "host"), c, &o, be, &hr, agent);
 			json_decref(agent);

@@ -1,4 +1,5 @@
 /* The pure parts of host_state (runner/hoststate.h). */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,4 +67,48 @@ int hoststate_microcode(const char *cpuinfo, char *out, size_t len)
 		}
 	}
 	return -1;
+}
+
+/* N bytes of a Xen name (NUL-terminated or not) into OUT, if they are one. */
+static bool xen_name(const char *in, size_t n, char *out)
+{
+	size_t len = strnlen(in, n);
+
+	if (!len || len >= n)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((in[i] >= 'a' && in[i] <= 'z') || (in[i] >= 'A' && in[i] <= 'Z') ||
+		      (in[i] >= '0' && in[i] <= '9') || strchr("._-", in[i])))
+			return false;
+	memcpy(out, in, len);
+	out[len] = '\0';
+	return true;
+}
+
+/* Xen's drivers whose performance the hardware picks (CPPC): no governor. */
+static bool governorless(const char *driver)
+{
+	return !strcmp(driver, "hwp") || !strncmp(driver, "amd-cppc", 8);
+}
+
+json_t *hoststate_cpufreq_json(const struct hoststate_cpufreq *cf)
+{
+	char drv[HOSTSTATE_CPUFREQ_NAME], gov[HOSTSTATE_CPUFREQ_NAME];
+	bool have_drv;
+
+	if (cf->rc < 0) {
+		bool none = cf->err == ENODEV || cf->err == EINVAL;
+
+		return json_pack("{s:o, s:o, s:n}",
+				 "cpufreq_driver", none ? json_string("none") : json_null(),
+				 "cpufreq_governor", none ? json_string("none") : json_null(),
+				 "turbo");
+	}
+	have_drv = xen_name(cf->driver, sizeof(cf->driver), drv);
+	return json_pack("{s:o, s:o, s:o}",
+			 "cpufreq_driver", have_drv ? json_string(drv) : json_null(),
+			 "cpufreq_governor", have_drv && !governorless(drv) &&
+				 xen_name(cf->governor, sizeof(cf->governor), gov) ?
+				 json_string(gov) : json_null(),
+			 "turbo", json_boolean(cf->turbo));
 }

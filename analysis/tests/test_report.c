@@ -412,9 +412,40 @@ static char *with_host_state(const char *o, const char *name, make_fn *make)
 static json_t *state_same(const char *mode)
 {
 	(void)mode;
-	return json_pack("{s:s, s:n, s:b, s:s, s:i, s:s}", "max_cstate", "unlimited",
+	return json_pack("{s:s, s:n, s:b, s:s, s:i, s:s, s:s, s:s, s:b}", "max_cstate", "unlimited",
 			 "cx_states_cpu0", "smt", 0, "microcode", "0xaa00215", "hotplug_cpus", 4,
-			 "xen_pins", "");
+			 "xen_pins", "", "cpufreq_driver", "acpi-cpufreq", "cpufreq_governor",
+			 "ondemand", "turbo", 1);
+}
+
+/* The physical boots ran with the performance governor and turbo off
+ * (runner/hoststate.h's cpufreq keys). */
+static json_t *state_cpufreq_differs(const char *mode)
+{
+	json_t *j = state_same(mode);
+
+	if (!strcmp(mode, "physical")) {
+		json_object_set_new(j, "cpufreq_governor", json_string("performance"));
+		json_object_set_new(j, "turbo", json_false());
+	}
+	return j;
+}
+
+/* What the agent never writes: a governor that is not a name, turbo as text. */
+static json_t *state_bad_governor(const char *mode)
+{
+	json_t *j = state_same(mode);
+
+	json_object_set_new(j, "cpufreq_governor", json_string("on demand"));
+	return j;
+}
+
+static json_t *state_bad_turbo(const char *mode)
+{
+	json_t *j = state_same(mode);
+
+	json_object_set_new(j, "turbo", json_string("yes"));
+	return j;
 }
 
 /* The mixed boots got other microcode and a pinned C-state (a Markdown
@@ -487,6 +518,30 @@ static void host_state_flagged(void **state)
 	/* Only scalars: a nested object is refused with its JSON path. */
 	char *nested = with_host_state(o, "nested", state_nested);
 	assert_null(report_md(o, "out-nested", nested, 1));
+
+	/* The cpufreq keys: listed when the same, flagged when not. */
+	char *cf = with_host_state(o, "cpufreq", state_cpufreq_differs);
+	md = report_md(o, "out-cpufreq", cf, 0);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "**The host state differs between the runs compared here:**"));
+	assert_non_null(strstr(md, "- `cpufreq_governor`: \"performance\" in 1 run (physical-r0); "
+			       "\"ondemand\" in 2 runs (mixed-r0, cluster-r0).\n"));
+	assert_non_null(strstr(md, "- `turbo`: false in 1 run (physical-r0); true in 2 runs (mixed-r0, cluster-r0).\n"));
+	assert_non_null(strstr(md, "`cpufreq_driver` = \"acpi-cpufreq\""));
+	free(md);
+
+	/* ... and refused, naming the JSON path, when not what the agent writes. */
+	char err[AN_ERRLEN];
+	struct dataset ds = { 0 };
+	char *bg = with_host_state(o, "badgov", state_bad_governor);
+	char *bt = with_host_state(o, "badturbo", state_bad_turbo);
+	assert_int_equal(dataset_add(&ds, bg, err), -1);
+	assert_non_null(strstr(err, ".host_state.cpufreq_governor: must be null or a driver/governor name"));
+	assert_non_null(strstr(err, "not \"on demand\""));
+	assert_int_equal(dataset_add(&ds, bt, err), -1);
+	assert_non_null(strstr(err, ".host_state.turbo: must be null, true or false, not \"yes\""));
+	dataset_free(&ds);
+	free(bg), free(bt), free(cf);
 	free(nested), free(diff), free(same);
 	rm_rf(o);
 	free(o);

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,54 @@ static char *read_text(const char *path)
 }
 
 /*
+ * CPU 0's cpufreq driver, governor and turbo (runner/hoststate.h), as
+ * xenpm get-cpufreq-para asks: a first call with no arrays tells their
+ * sizes (EAGAIN), the next fills them.  Bounded: the sizes can change
+ * between the calls (a CPU brought up), not forever.
+ */
+static json_t *cpufreq_state(xc_interface *xch)
+{
+	struct xc_get_cpufreq_para p = { 0 };
+	struct hoststate_cpufreq cf = { .rc = -1, .err = EAGAIN };
+
+	for (int tries = 0; tries < 4; tries++) {
+		free(p.affected_cpus);
+		free(p.scaling_available_frequencies);
+		free(p.scaling_available_governors);
+		p.affected_cpus = p.cpu_num ? calloc(p.cpu_num, sizeof(uint32_t)) : NULL;
+		p.scaling_available_frequencies = p.freq_num ? calloc(p.freq_num, sizeof(uint32_t)) : NULL;
+		p.scaling_available_governors = p.gov_num ? calloc(p.gov_num, CPUFREQ_NAME_LEN) : NULL;
+		if ((p.cpu_num && !p.affected_cpus) || (p.freq_num && !p.scaling_available_frequencies) ||
+		    (p.gov_num && !p.scaling_available_governors)) {
+			cf.err = ENOMEM;
+			break;
+		}
+		errno = 0;
+		cf.rc = xc_get_cpufreq_para(xch, 0, &p);
+		cf.err = cf.rc == -EAGAIN ? EAGAIN : errno;
+		if (cf.rc != -EAGAIN)
+			break;
+	}
+	if (!cf.rc) {
+		_Static_assert(sizeof(p.scaling_driver) == sizeof(cf.driver) &&
+			       sizeof(p.scaling_governor) == sizeof(cf.governor), "CPUFREQ_NAME_LEN");
+		memcpy(cf.driver, p.scaling_driver, sizeof(cf.driver));
+		memcpy(cf.governor, p.scaling_governor, sizeof(cf.governor));
+		cf.turbo = p.turbo_enabled;
+	} else if (cf.rc > 0) {
+		cf.rc = -1;
+	}
+	free(p.affected_cpus);
+	free(p.scaling_available_frequencies);
+	free(p.scaling_available_governors);
+	return hoststate_cpufreq_json(&cf);
+}
+
+/*
  * What else changes IPI latency on real hardware (runner/hoststate.h):
- * Xen's idle-state limit and the C-states it knows, SMT, the microcode,
- * and the words of its command line that pin them.  A value Xen does not
+ * Xen's idle-state limit and the C-states it knows, the cpufreq driver,
+ * governor and turbo, SMT, the microcode, and the words of its command
+ * line that pin them.  A value Xen does not
  * give (no cpuidle driver under QEMU, say) is null.
  */
 static void host_state(xc_interface *xch, const xc_physinfo_t *pi, const char *cmdline,
@@ -76,6 +122,9 @@ static void host_state(xc_interface *xch, const xc_physinfo_t *pi, const char *c
 	json_object_set_new(state, "cx_states_cpu0",
 			    xc_pm_get_max_cx(xch, 0, &max_cx) == 0 && max_cx >= 0 ?
 			    json_integer(max_cx) : json_null());
+	json_t *cf = cpufreq_state(xch);
+	json_object_update(state, cf);
+	json_decref(cf);
 	json_object_set_new(state, "smt", json_boolean(pi->threads_per_core > 1));
 	cpuinfo = read_text("/proc/cpuinfo");
 	json_object_set_new(state, "microcode",

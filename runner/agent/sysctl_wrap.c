@@ -33,10 +33,15 @@ _Static_assert(offsetof(struct xen_sysctl, cmd) == 0 &&
  * every series (probes/include/ipibench/abi.h).  host_state's two:
  * struct xen_sysctl_get_pmstat is the same in all three trees (compared
  * when host_state was added; PMSTAT_get_max_cx is all the agent asks),
- * and of struct xen_sysctl_pm_op the agent makes only
+ * and of struct xen_sysctl_pm_op the agent makes
  * XEN_SYSCTL_pm_op_get_max_cstate, whose cmd, cpuid and u32 answer sit at
- * the same offsets in all three (the union's cpufreq members differ: never
- * make GET_CPUFREQ_PARA through this list).  These are all the sysctls the
+ * the same offsets in all three, and GET_CPUFREQ_PARA (host_state's
+ * cpufreq keys): struct xen_get_cpufreq_para is 120 bytes at offset 8 in
+ * all three, its driver at 40, governor at 72 and turbo_enabled at 112
+ * (compared with offsetof() on each tree's public/sysctl.h); only its
+ * governor's bytes mean something else under a CPPC driver in 4.18-4.20
+ * (the union with xen_cppc_para, 40 of its 44 bytes), which
+ * hoststate_cpufreq_json() does not read.  These are all the sysctls the
  * agent makes.  Add one only after comparing its struct in every
  * supported tree.
  */

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runner/hoststate.h"
@@ -49,11 +51,86 @@ static void test_microcode(void **s)
 	assert_int_equal(hoststate_microcode("", out, sizeof(out)), -1);
 }
 
+/* KEY of OBJ as compact JSON text, for one comparison per key. */
+static void assert_key(json_t *obj, const char *key, const char *want)
+{
+	char *t = json_dumps(json_object_get(obj, key), JSON_COMPACT | JSON_ENCODE_ANY);
+
+	assert_non_null(t);
+	assert_string_equal(t, want);
+	free(t);
+}
+
+static void test_cpufreq(void **s)
+{
+	struct hoststate_cpufreq cf = { 0 };
+	json_t *j;
+
+	(void)s;
+	/* An Intel box with acpi-cpufreq and ondemand, turbo on. */
+	memcpy(cf.driver, "acpi-cpufreq", 13);
+	memcpy(cf.governor, "ondemand", 9);
+	cf.turbo = 1;
+	j = hoststate_cpufreq_json(&cf);
+	assert_key(j, "cpufreq_driver", "\"acpi-cpufreq\"");
+	assert_key(j, "cpufreq_governor", "\"ondemand\"");
+	assert_key(j, "turbo", "true");
+	assert_int_equal(json_object_size(j), 3);
+	json_decref(j);
+	/* HWP: the governor's bytes are CPPC values in 4.18-4.20, not read. */
+	memset(&cf, 0, sizeof(cf));
+	memcpy(cf.driver, "hwp", 4);
+	memcpy(cf.governor, "\x01\x00\x00\x00\xff", 5);
+	j = hoststate_cpufreq_json(&cf);
+	assert_key(j, "cpufreq_driver", "\"hwp\"");
+	assert_key(j, "cpufreq_governor", "null");
+	assert_key(j, "turbo", "false");
+	json_decref(j);
+	memcpy(cf.driver, "amd-cppc-epp", 13);
+	memcpy(cf.governor, "performance", 12);
+	j = hoststate_cpufreq_json(&cf);
+	assert_key(j, "cpufreq_governor", "null");
+	json_decref(j);
+	/* All 16 bytes without a NUL, or not a name: null, not a cut or a
+	 * control character in the report. */
+	memset(cf.driver, 'a', sizeof(cf.driver));
+	memcpy(cf.governor, "userspace", 10);
+	j = hoststate_cpufreq_json(&cf);
+	assert_key(j, "cpufreq_driver", "null");
+	assert_key(j, "cpufreq_governor", "null");
+	json_decref(j);
+	memcpy(cf.driver, "powernow", 9);
+	memcpy(cf.governor, "on demand\n", 11);
+	j = hoststate_cpufreq_json(&cf);
+	assert_key(j, "cpufreq_driver", "\"powernow\"");
+	assert_key(j, "cpufreq_governor", "null");
+	json_decref(j);
+	/* No cpufreq on CPU 0: said so (QEMU has no _PSS: EINVAL;
+	 * cpufreq=none: ENODEV), turbo unknown. */
+	for (int e = 0; e < 2; e++) {
+		struct hoststate_cpufreq none = { .rc = -1, .err = e ? ENODEV : EINVAL };
+
+		j = hoststate_cpufreq_json(&none);
+		assert_key(j, "cpufreq_driver", "\"none\"");
+		assert_key(j, "cpufreq_governor", "\"none\"");
+		assert_key(j, "turbo", "null");
+		json_decref(j);
+	}
+	/* Any other failure (EACCES: a sysctl version refused): unknown. */
+	struct hoststate_cpufreq bad = { .rc = -1, .err = EACCES };
+	j = hoststate_cpufreq_json(&bad);
+	assert_key(j, "cpufreq_driver", "null");
+	assert_key(j, "cpufreq_governor", "null");
+	assert_key(j, "turbo", "null");
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pins),
 		cmocka_unit_test(test_microcode),
+		cmocka_unit_test(test_cpufreq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

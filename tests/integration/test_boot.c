@@ -20,7 +20,8 @@
 
 #define OUT "build/itest/boot"
 
-static void boot_mode(const char *mode, const char *genapic)
+/* PIN: Xen command-line words that pin host state, or NULL. */
+static void boot_mode(const char *mode, const char *genapic, const char *pin)
 {
 	char dir[256], agent[300];
 	struct cmd_out o;
@@ -28,7 +29,7 @@ static void boot_mode(const char *mode, const char *genapic)
 
 	snprintf(dir, sizeof(dir), OUT "/%s", mode);
 	itest_run(&o, (const char *[]){ "boot", "--mode", mode, "--cpus", "8",
-					 "--out", dir, NULL });
+					 "--out", dir, pin ? "--cmdline" : NULL, pin, NULL });
 	assert_int_equal(o.status, 0);
 	char want[64];
 	snprintf(want, sizeof(want), "genapic: %s\n", genapic);
@@ -45,24 +46,39 @@ static void boot_mode(const char *mode, const char *genapic)
 							    "nr_cpus")), 8);
 	/* What else changes IPI latency, as Xen gave it (runner/hoststate.h):
 	 * QEMU's CPU has no SMT here, the backend's Xen command line pins
-	 * nothing, and Xen printed its hotplug slots and has a C-state limit. */
+	 * only PIN, and Xen printed its hotplug slots and has a C-state limit
+	 * (PIN's max_cstate=0 when pinned). */
 	json_t *hs = json_object_get(a, "host_state");
 	assert_true(json_is_object(hs));
 	assert_true(json_is_false(json_object_get(hs, "smt")));
-	assert_string_equal(json_string_value(json_object_get(hs, "xen_pins")), "");
+	assert_string_equal(json_string_value(json_object_get(hs, "xen_pins")), pin ? pin : "");
 	assert_true(json_is_integer(json_object_get(hs, "hotplug_cpus")));
 	json_t *mc = json_object_get(hs, "max_cstate");
-	assert_true(json_is_integer(mc) || (json_is_string(mc) &&
-					     !strcmp(json_string_value(mc), "unlimited")));
+	if (pin)
+		assert_int_equal(json_integer_value(mc), 0);
+	else
+		assert_true(json_is_integer(mc) || (json_is_string(mc) &&
+						     !strcmp(json_string_value(mc), "unlimited")));
 	assert_string_equal(json_string_value(json_object_get(hs, "cpu_model")),
 			    json_string_value(json_object_get(a, "cpu_model")));
+	/* QEMU's ACPI tables have no _PSS: Xen has no cpufreq on CPU 0, and
+	 * host_state says so rather than leaving the keys out. */
+	assert_string_equal(json_string_value(json_object_get(hs, "cpufreq_driver")), "none");
+	assert_string_equal(json_string_value(json_object_get(hs, "cpufreq_governor")), "none");
+	assert_true(json_is_null(json_object_get(hs, "turbo")));
 	json_decref(a);
 	free(o.text);
 }
 
-static void test_boot_physical(void **s) { (void)s; boot_mode("physical", "x2apic_phys"); }
-static void test_boot_cluster(void **s) { (void)s; boot_mode("cluster", "x2apic_cluster"); }
-static void test_boot_mixed(void **s) { (void)s; boot_mode("mixed", "x2apic_mixed"); }
+static void test_boot_physical(void **s) { (void)s; boot_mode("physical", "x2apic_phys", NULL); }
+/* One boot pins the idle limit and frequency scaling, as a config's
+ * [host] cmdline does: host_state records both. */
+static void test_boot_cluster(void **s)
+{
+	(void)s;
+	boot_mode("cluster", "x2apic_cluster", "max_cstate=0 cpufreq=none");
+}
+static void test_boot_mixed(void **s) { (void)s; boot_mode("mixed", "x2apic_mixed", NULL); }
 
 static void test_timeout(void **s)
 {

@@ -315,6 +315,35 @@ static void test_option_off(void **s)
 	json_decref(a);
 }
 
+/*
+ * The same hypervisor under `ipibench run`: the run is recorded failed
+ * with the agent's one line, as on Debian's unpatched Xen (mk/test-host.sh
+ * TEST_HOST_FAULTS, "stock"), not with the layout check's "no hypervisor
+ * query" (runner/verdict.h).
+ */
+static void test_option_off_run(void **s)
+{
+	struct cmd_out o;
+	json_error_t je;
+	json_t *r, *run;
+
+	(void)s;
+	system("rm -rf " OUT "-offrun");
+	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/faults-off.ini",
+					 "--xen", OFF_XEN, "-o", OUT "-offrun", NULL });
+	assert_int_equal(itest_qemu_alive(o.pid), 0);
+	assert_int_not_equal(o.status, 0);
+	assert_non_null(strstr(o.text, "[1/1] mixed-r0: failed: agent: " ABSENT "\n"));
+	free(o.text);
+	r = json_load_file(OUT "-offrun/results.json", 0, &je);
+	assert_non_null(r);
+	run = json_array_get(json_object_get(r, "runs"), 0);
+	assert_string_equal(itest_str(run, "status"), "failed");
+	assert_string_equal(itest_str(run, "error"), "agent: " ABSENT);
+	assert_string_equal(itest_str(run, "genapic"), "x2apic_mixed");
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest fault_tests[] = {
@@ -328,6 +357,7 @@ int main(void)
 	};
 	const struct CMUnitTest off_tests[] = {
 		cmocka_unit_test(test_option_off),
+		cmocka_unit_test(test_option_off_run),
 	};
 	int rc = cmocka_run_group_tests_name("faults", fault_tests, setup, teardown);
 

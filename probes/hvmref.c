@@ -169,7 +169,7 @@ int tr_hvmref_parse(json_t *root, const char *path, struct tr_hvmref *r, char *e
 		return -1;
 	if (strcmp(wt, "hvm_profile"))
 		return refuse(err, errlen, path, "$.workload_type: \"hvm_profile\" expected (a reference "
-			      "for trace diff), not \"%.40s\"", wt);
+			      "for trace diff)");
 	if (!(name = need_str(root, "$", "name", path, err, errlen)))
 		return -1;
 	if (!sio_name_ok(name))

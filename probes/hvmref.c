@@ -59,12 +59,25 @@ static json_t *need(json_t *o, const char *at, const char *key, json_type t, con
 	return v;
 }
 
+/* A string the diff prints: no control character (a newline would break
+ * the one-line header, an escape sequence reach the terminal). */
 static const char *need_str(json_t *o, const char *at, const char *key, const char *path,
 			    char *err, size_t errlen)
 {
 	json_t *v = need(o, at, key, JSON_STRING, path, err, errlen);
+	const char *str = v ? json_string_value(v) : NULL;
 
-	return v ? json_string_value(v) : NULL;
+	for (const unsigned char *p = (const unsigned char *)str; p && *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			refuse(err, errlen, path, "%s.%s: a control character (0x%02x) in the string",
+			       at, key, *p);
+			return NULL;
+		}
+	if (str && strlen(str) != json_string_length(v)) {
+		refuse(err, errlen, path, "%s.%s: a NUL in the string", at, key);
+		return NULL;
+	}
+	return str;
 }
 
 /* An event name as trace summary prints them: [A-Za-z0-9_][A-Za-z0-9_:.-]*,
@@ -185,7 +198,9 @@ int tr_hvmref_parse(json_t *root, const char *path, struct tr_hvmref *r, char *e
 		return -1;
 	if (!(json_number_value(secs) > 0) || json_number_value(secs) > 1e9)
 		return refuse(err, errlen, path, "$.xentrace.seconds: above 0 (and at most 1e9) expected");
-	date = json_string_value(json_object_get(src, "date"));
+	date = NULL;	/* optional */
+	if (json_object_get(src, "date") && !(date = need_str(src, "$.source", "date", path, err, errlen)))
+		return -1;
 	r->name = strdup(name);
 	r->mask = strdup(mask);
 	r->seconds = json_number_value(secs);

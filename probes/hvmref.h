@@ -11,7 +11,8 @@
  *
  * What is checked: "schema" ipibench-reference/N, "workload_type"
  * "hvm_profile", "name" (safeio's name rule), "source"."author" and
- * "source"."file", "xentrace"."mask" and "xentrace"."seconds" (> 0),
+ * "source"."file" (and "date", if there), strings without control
+ * characters as every string it prints, "xentrace"."mask" and "xentrace"."seconds" (> 0),
  * "profiles"."before" and "profiles"."after", each with "events": 1 to
  * TR_HVMREF_MAX_ROWS objects {"name": an event name, "count": an integer
  * >= 0}, no name twice on one side.  A name listed on one side only counts

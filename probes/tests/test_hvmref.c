@@ -107,13 +107,16 @@ static void e_row_num(json_t *r)
 			   0, json_integer(1));
 }
 static void e_dup(json_t *r) { json_object_set_new(ev(r, "after", 1), "name", json_string("HLT")); }
-static void e_bad_name(json_t *r) { json_object_set_new(ev(r, "before", 0), "name", json_string("a b\n")); }
+static void e_bad_name(json_t *r) { json_object_set_new(ev(r, "before", 0), "name", json_string("a b")); }
 static void e_schema(json_t *r) { json_object_set_new(r, "schema", json_string("other/1")); }
 static void e_schema_type(json_t *r) { json_object_set_new(r, "schema", json_integer(1)); }
 static void e_workload(json_t *r) { json_object_set_new(r, "workload_type", json_string("flush_tlb_all")); }
 static void e_name(json_t *r) { json_object_set_new(r, "name", json_string("../x")); }
 static void e_no_author(json_t *r) { json_object_del(json_object_get(r, "source"), "author"); }
 static void e_mask_type(json_t *r) { json_object_set_new(json_object_get(r, "xentrace"), "mask", json_integer(0x8ffff)); }
+static void e_esc(json_t *r) { json_object_set_new(json_object_get(r, "source"), "author", json_string("B\033[2J")); }
+static void e_date_nl(json_t *r) { json_object_set_new(json_object_get(r, "source"), "date", json_string("27 Oct\n2014")); }
+static void e_date_type(json_t *r) { json_object_set_new(json_object_get(r, "source"), "date", json_integer(2014)); }
 static void e_secs(json_t *r) { json_object_set_new(json_object_get(r, "xentrace"), "seconds", json_integer(0)); }
 
 static const struct broken broken[] = {
@@ -127,7 +130,7 @@ static const struct broken broken[] = {
 	{ "no events", e_no_events, "$.profiles.after.events: 1 to 256 rows expected, not 0" },
 	{ "a row a number", e_row_num, "$.profiles.after.events[0]: an object, not an integer" },
 	{ "a name twice", e_dup, "$.profiles.after.events[2].name: \"HLT\" listed twice" },
-	{ "a name with a newline", e_bad_name, "$.profiles.before.events[0].name: not an event name" },
+	{ "a name with a space", e_bad_name, "$.profiles.before.events[0].name: not an event name" },
 	{ "another schema", e_schema, "$.schema: \"ipibench-reference/N\" expected" },
 	{ "schema a number", e_schema_type, "$.schema: a string, not an integer" },
 	{ "a flush_tlb_all reference", e_workload, "$.workload_type: \"hvm_profile\" expected" },
@@ -135,6 +138,9 @@ static const struct broken broken[] = {
 	{ "no author", e_no_author, "$.source.author: missing" },
 	{ "mask a number", e_mask_type, "$.xentrace.mask: a string, not an integer" },
 	{ "a window of 0 s", e_secs, "$.xentrace.seconds: above 0" },
+	{ "an escape sequence in the author", e_esc, "$.source.author: a control character (0x1b)" },
+	{ "a newline in the date", e_date_nl, "$.source.date: a control character (0x0a)" },
+	{ "a date as a number", e_date_type, "$.source.date: a string, not an integer" },
 };
 
 static void test_refusals(void **st)

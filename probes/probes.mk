@@ -37,6 +37,15 @@ $(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(fuzz_reader_SRCS) -ljansson -o $@
 
+# The reader of `trace diff --reference` (probes/hvmref.c) on any JSON;
+# seeds in probes/fuzz/corpus-hvmref (the seed's reference file).
+FUZZ_BINS += $(BUILD)/fuzz/fuzz_hvmref
+FUZZ_CORPUS_fuzz_hvmref := probes/fuzz/corpus-hvmref
+fuzz_hvmref_SRCS := probes/fuzz/fuzz_hvmref.c probes/hvmref.c safeio/safeio.c
+$(BUILD)/fuzz/fuzz_hvmref: $(fuzz_hvmref_SRCS) probes/hvmref.h safeio/safeio.h
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) $(fuzz_hvmref_SRCS) -ljansson -o $@
+
 # ipibench-xtrace: a dom0 recorder on collect.c (static, like the agent).
 XTRACE_REC := $(BUILD)/bin/ipibench-xtrace
 # Its sysctls (tbuf_op) go through the agent's interface-version wrapper too.

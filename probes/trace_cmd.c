@@ -20,6 +20,7 @@
 
 #include "opts/opts.h"
 #include "probes/events.h"
+#include "probes/hvmref.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
 
@@ -30,6 +31,7 @@ struct topts {
 	bool json, strict;
 	double tsc_khz;		/* 0: from the file, if it says */
 	uint32_t top;		/* diff: rows shown in text (0 = all) */
+	const char *reference;	/* diff: a reference profile (probes/hvmref.h), or NULL */
 };
 
 /*
@@ -119,11 +121,35 @@ static const struct subcmd subcmds[] = {
 	  "whatever ran on pCPU N, as in xenalyze; add the scheduler class\n"
 	  "(-e 0x000affff) for real domains and vCPUs.\n"
 	  "Each FILE is summarised on its own.\n" },
-	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N]",
+	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N] [--reference FILE]",
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
 	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
 	  "(largest absolute change first).  --top N shows only the first N rows\n"
-	  "(0, the default, shows all; N up to 4294967295).\n" },
+	  "(0, the default, shows all; N up to 4294967295).\n"
+	  "\n"
+	  "--reference FILE (results/reference/seed-004.json: the seed's two xentrace\n"
+	  "HVM profiles of netperf, before and after its guest change) puts the\n"
+	  "reference beside the rows, its before beside A and its after beside B:\n"
+	  "seed before, seed after, their ratio, the ratio per exit of the seed and of\n"
+	  "the measurement (each ratio over its side's VMEXIT ratio: the activity level\n"
+	  "of the window divided out), and which way the count moved, seed/measured (up,\n"
+	  "down, flat), with the verdict: same, opposite, or unchanged (one of the two\n"
+	  "did not move).  The lines below the table group the reference's rows by\n"
+	  "verdict, by count and per exit.  The seed's names are xentrace_format's, as\n"
+	  "trace summary's are (VMENTRY, VMEXIT, INJ_VIRQ, INTR_WINDOW, VMMCALL, HLT,\n"
+	  "INTR, NPF, TRAP, CPUID, vlapic_accept_pic_intr, cpu_change, wrap_buffer), so\n"
+	  "rows are matched by name.  A reference row neither trace has is shown with \"-\"\n"
+	  "measured (no measured counterpart).  On the PVH guest of probes/tests/data's\n"
+	  "ipbipi traces those are vlapic_accept_pic_intr (PVH has no vPIC: Xen returns\n"
+	  "before its trace point), NPF (shadow paging: no nested page faults), TRAP\n"
+	  "(Xen's svm.c traces it for #AC only) and CPUID (the workload runs none).  The\n"
+	  "seed counts no IPI and no interrupt, so nothing is normalised per IPI: compare\n"
+	  "ratios, not counts.  A reference file that does not check out\n"
+	  "(probes/hvmref.h) is refused with one line naming the file and the JSON\n"
+	  "path (exit 1).\n"
+	  "JSON: each row gains \"seed\" {before, after, ratio}, \"per_exit_ratio\" {seed,\n"
+	  "measured} and \"direction\" {count, per_exit: {seed, measured, verdict}}; the\n"
+	  "top level \"reference\", \"vmexit_ratio\" and \"directions\" (names by verdict).\n" },
 	{ "ipi", &ipi_analysis, NULL, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
 	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
 	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"
@@ -579,9 +605,18 @@ TR_ANALYSIS(summary);
 
 /* ---- diff ------------------------------------------------------------------- */
 
+/*
+ * A row of the diff: an event of A or B (measured), or, with --reference,
+ * a row of the reference's profiles that neither trace has (measured
+ * false: "-" in A, B, change and ratio).  seed: the reference's row of the
+ * same name, or NULL.
+ */
 struct drow {
 	const char *name;
 	uint64_t a, b;
+	bool measured;
+	const struct tr_hvmref_row *seed;
+	size_t ord;		/* reference order, for the rows not measured */
 };
 
 static int drow_cmp(const void *x, const void *y)
@@ -589,6 +624,10 @@ static int drow_cmp(const void *x, const void *y)
 	const struct drow *p = x, *q = y;
 	double dp = fabs((double)p->b - (double)p->a), dq = fabs((double)q->b - (double)q->a);
 
+	if (p->measured != q->measured)
+		return p->measured ? -1 : 1;
+	if (!p->measured)
+		return (p->ord > q->ord) - (p->ord < q->ord);
 	if (dp != dq)
 		return dp < dq ? 1 : -1;
 	return strcmp(p->name, q->name);
@@ -602,6 +641,220 @@ static int name_cmp(const char *x, const char *y)
 	return c ? c : strcmp(x, y);
 }
 
+static const char ref_note[] =
+	"The reference counts no IPI and no interrupt: nothing is per IPI or per interrupt "
+	"here. Compare the ratios (after / before), not the counts: the seed's are one 5 s "
+	"window of a whole host, on hardware with APIC virtualization.";
+
+static json_t *ratio_json(uint64_t a, uint64_t b)
+{
+	return a ? json_real((double)b / (double)a) : json_null();
+}
+
+static void ratio_text(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+	if (a)
+		snprintf(buf, len, "%.3f", (double)b / (double)a);
+	else
+		snprintf(buf, len, "-");
+}
+
+/*
+ * Each ratio over the VMEXIT row's ratio of the same side (seed or
+ * measured): how the event moved per VM exit, with the activity level
+ * (fewer IPIs or requests in the window) divided out.  The VMEXIT ratios
+ * of both sides, or 0 when a side has none.
+ */
+struct per_exit {
+	double seed, measured;
+};
+
+static struct per_exit per_exit_base(const struct drow *d, size_t nd)
+{
+	struct per_exit pe = { 0, 0 };
+
+	for (size_t i = 0; i < nd; i++) {
+		if (strcmp(d[i].name, "VMEXIT"))
+			continue;
+		if (d[i].measured && d[i].a && d[i].b)
+			pe.measured = (double)d[i].b / (double)d[i].a;
+		if (d[i].seed && d[i].seed->before && d[i].seed->after)
+			pe.seed = (double)d[i].seed->after / (double)d[i].seed->before;
+	}
+	return pe;
+}
+
+/* The per-exit ratios of row D (NAN: not defined). */
+static struct per_exit per_exit_of(const struct drow *d, struct per_exit base)
+{
+	struct per_exit pe = { NAN, NAN };
+
+	if (d->seed && d->seed->before && base.seed > 0)
+		pe.seed = (double)d->seed->after / (double)d->seed->before / base.seed;
+	if (d->measured && d->a && base.measured > 0)
+		pe.measured = (double)d->b / (double)d->a / base.measured;
+	return pe;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static void num_text(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/*
+ * Which way a reference row moved from before to after, in the seed and
+ * measured: by count (M_COUNT) or per VM exit (M_PER_EXIT, the ratios of
+ * per_exit_of() against 1).  A sign: 1 up, -1 down, 0 flat, 2 not defined
+ * (nothing measured; per exit: a count of 0 before, or no VMEXIT row).
+ */
+enum { M_COUNT, M_PER_EXIT, M_N };
+static const char *const move_key[M_N] = { "count", "per_exit" };
+
+struct move {
+	int seed, measured;
+};
+
+static int sign_of(double r)
+{
+	return isnan(r) ? 2 : r > 1 ? 1 : r < 1 ? -1 : 0;
+}
+
+static struct move move_of(const struct drow *d, int kind, struct per_exit base)
+{
+	struct move m;
+
+	if (kind == M_COUNT) {
+		m.seed = (d->seed->after > d->seed->before) - (d->seed->after < d->seed->before);
+		m.measured = d->measured ? (d->b > d->a) - (d->b < d->a) : 2;
+	} else {
+		struct per_exit pe = per_exit_of(d, base);
+
+		m.seed = sign_of(pe.seed);
+		m.measured = d->measured ? sign_of(pe.measured) : 2;
+	}
+	return m;
+}
+
+static const char *dir_word(int sign)
+{
+	return sign == 2 ? "-" : sign > 0 ? "up" : sign < 0 ? "down" : "flat";
+}
+
+/*
+ * The verdict on a reference row: "same" (the seed's count and the
+ * measured one moved the same way), "opposite", "unchanged" (one of them
+ * did not move), "no measured counterpart" (neither trace has the event),
+ * "not defined" (per exit only: a count of 0 before on a side).
+ */
+enum { V_SAME, V_OPPOSITE, V_UNCHANGED, V_NONE, V_UNDEF, V_N };
+static const char *const verdict_name[V_N] = { "same", "opposite", "unchanged",
+					       "no measured counterpart", "not defined" };
+static const char *const verdict_key[V_N] = { "same", "opposite", "unchanged",
+					      "no_measured_counterpart", "not_defined" };
+
+static int verdict(const struct drow *d, struct move m)
+{
+	if (!d->measured)
+		return V_NONE;
+	if (m.seed == 2 || m.measured == 2)
+		return V_UNDEF;
+	if (!m.seed || !m.measured)
+		return V_UNCHANGED;
+	return m.seed == m.measured ? V_SAME : V_OPPOSITE;
+}
+
+static json_t *diff_json_row(const struct drow *d, struct per_exit base)
+{
+	json_t *o;
+
+	if (d->measured)
+		o = json_pack("{s:s,s:I,s:I,s:I,s:o}", "name", d->name, "a", (json_int_t)d->a,
+			      "b", (json_int_t)d->b,
+			      "change", (json_int_t)((int64_t)d->b - (int64_t)d->a),
+			      "ratio", ratio_json(d->a, d->b));
+	else
+		o = json_pack("{s:s,s:n,s:n,s:n,s:n}", "name", d->name, "a", "b", "change", "ratio");
+	if (d->seed) {
+		struct per_exit pe = per_exit_of(d, base);
+		json_t *dir = json_object();
+
+		json_object_set_new(o, "seed", json_pack("{s:I,s:I,s:o}",
+			"before", (json_int_t)d->seed->before, "after", (json_int_t)d->seed->after,
+			"ratio", ratio_json(d->seed->before, d->seed->after)));
+		json_object_set_new(o, "per_exit_ratio", json_pack("{s:o,s:o}",
+			"seed", num_or_null(pe.seed), "measured", num_or_null(pe.measured)));
+		for (int k = 0; k < M_N; k++) {
+			struct move m = move_of(d, k, base);
+
+			json_object_set_new(dir, move_key[k], json_pack("{s:s,s:o,s:s}",
+				"seed", dir_word(m.seed),
+				"measured", m.measured == 2 ? json_null() : json_string(dir_word(m.measured)),
+				"verdict", verdict_name[verdict(d, m)]));
+		}
+		json_object_set_new(o, "direction", dir);
+	}
+	return o;
+}
+
+/* The direction lines: each reference row under its verdict, by count and
+ * per exit. */
+static void directions_text(const struct drow *d, size_t nd, struct per_exit base)
+{
+	static const char *const title[M_N] = { "by count", "per exit" };
+
+	printf("\nthe reference's rows, which way they moved from before (A) to after (B), "
+	       "seed/measured:\n");
+	for (int kind = 0; kind < M_N; kind++) {
+		printf("  %s:\n", title[kind]);
+		for (int v = 0; v < V_N; v++) {
+			size_t k = 0;
+
+			for (size_t i = 0; i < nd; i++) {
+				struct move m;
+
+				if (!d[i].seed || verdict(&d[i], m = move_of(&d[i], kind, base)) != v)
+					continue;
+				if (!k++)
+					printf("    %s:", verdict_name[v]);
+				printf(" %s (%s/%s)", d[i].name, dir_word(m.seed), dir_word(m.measured));
+			}
+			if (k)
+				putchar('\n');
+		}
+	}
+	printf("%s\n", ref_note);
+	printf("Per exit: each ratio over the VMEXIT ratio of its side (seed %.3f, measured %.3f): "
+	       "how the event moved per VM exit.\n", base.seed, base.measured);
+}
+
+static json_t *directions_json(const struct drow *d, size_t nd, struct per_exit base)
+{
+	json_t *o = json_object();
+
+	for (int kind = 0; kind < M_N; kind++) {
+		json_t *ok = json_object();
+
+		for (int v = 0; v < V_N; v++) {
+			json_t *arr = json_array();
+
+			for (size_t i = 0; i < nd; i++)
+				if (d[i].seed && verdict(&d[i], move_of(&d[i], kind, base)) == v)
+					json_array_append_new(arr, json_string(d[i].name));
+			json_object_set_new(ok, verdict_key[v], arr);
+		}
+		json_object_set_new(o, move_key[kind], ok);
+	}
+	return o;
+}
+
 static int do_diff(struct topts *o, int n, char **files)
 {
 	struct xt_file f[2];
@@ -609,14 +862,29 @@ static int do_diff(struct topts *o, int n, char **files)
 	struct tr_row *rows[2] = { NULL, NULL };
 	size_t nr[2] = { 0, 0 }, i, j, nd = 0;
 	struct drow *d = NULL;
+	struct tr_hvmref ref;
+	bool has_ref = o->reference != NULL;
+	struct per_exit base;
 	int rc = 0, k;
 
 	(void)n;
 	memset(s, 0, sizeof(s));
+	memset(&ref, 0, sizeof(ref));
+	/* The reference first: a file that is refused costs no trace read. */
+	if (has_ref) {
+		char err[512];
+
+		if (tr_hvmref_load(o->reference, &ref, err, sizeof(err))) {
+			fprintf(stderr, "ipibench trace: %s\n", err);
+			tr_hvmref_free(&ref);
+			return 1;
+		}
+	}
 	for (k = 0; k < 2; k++) {
 		if (open_file(files[k], &f[k])) {
 			if (k)
 				xt_unmap(&f[0]);
+			tr_hvmref_free(&ref);
 			return 1;
 		}
 	}
@@ -625,7 +893,7 @@ static int do_diff(struct topts *o, int n, char **files)
 			goto out;
 		rows[k] = tr_summary_rows(&s[k], &nr[k]);
 	}
-	d = calloc(nr[0] + nr[1] + 1, sizeof(*d));
+	d = calloc(nr[0] + nr[1] + ref.nrows + 1, sizeof(*d));
 	if (!d || !rows[0] || !rows[1]) {
 		rc = 1;
 		goto out;
@@ -637,50 +905,100 @@ static int do_diff(struct topts *o, int n, char **files)
 		int c = i >= nr[0] ? 1 : j >= nr[1] ? -1 : name_cmp(rows[0][i].name, rows[1][j].name);
 
 		if (c < 0) {
-			d[nd++] = (struct drow){ rows[0][i].name, rows[0][i].count, 0 };
+			d[nd++] = (struct drow){ rows[0][i].name, rows[0][i].count, 0, true, NULL, 0 };
 			i++;
 		} else if (c > 0) {
-			d[nd++] = (struct drow){ rows[1][j].name, 0, rows[1][j].count };
+			d[nd++] = (struct drow){ rows[1][j].name, 0, rows[1][j].count, true, NULL, 0 };
 			j++;
 		} else {
-			d[nd++] = (struct drow){ rows[0][i].name, rows[0][i].count, rows[1][j].count };
+			d[nd++] = (struct drow){ rows[0][i].name, rows[0][i].count, rows[1][j].count,
+						 true, NULL, 0 };
 			i++;
 			j++;
 		}
 	}
+	/* The reference's rows join the measured row of the same name: the
+	 * seed's names are xentrace_format's, which trace summary's are too
+	 * (probes/events.c), so the map is by name.  A reference row that
+	 * neither trace has is a row of its own, with "-" measured. */
+	for (i = 0; i < ref.nrows; i++) {
+		size_t m;
+
+		for (m = 0; m < nd && strcmp(d[m].name, ref.rows[i].name); m++)
+			;
+		if (m < nd && d[m].measured)
+			d[m].seed = &ref.rows[i];
+		else
+			d[nd++] = (struct drow){ ref.rows[i].name, 0, 0, false, &ref.rows[i], i };
+	}
 	qsort(d, nd, sizeof(*d), drow_cmp);
+	base = per_exit_base(d, nd);
 	if (o->json) {
-		json_t *arr = json_array();
+		json_t *arr = json_array(), *root;
 
 		for (i = 0; i < nd; i++)
-			json_array_append_new(arr, json_pack("{s:s,s:I,s:I,s:I,s:o}", "name", d[i].name,
-				"a", (json_int_t)d[i].a, "b", (json_int_t)d[i].b,
-				"change", (json_int_t)((int64_t)d[i].b - (int64_t)d[i].a),
-				"ratio", d[i].a ? json_real((double)d[i].b / (double)d[i].a) : json_null()));
-		if (emit_json(json_pack("{s:{s:s,s:I,s:o},s:{s:s,s:I,s:o},s:o}",
-					"a", "file", files[0], "records", (json_int_t)s[0].records,
-					"anomalies", tr_anom_json(&s[0].an),
-					"b", "file", files[1], "records", (json_int_t)s[1].records,
-					"anomalies", tr_anom_json(&s[1].an), "rows", arr)))
+			json_array_append_new(arr, diff_json_row(&d[i], base));
+		root = json_pack("{s:{s:s,s:I,s:o},s:{s:s,s:I,s:o},s:o}",
+				 "a", "file", files[0], "records", (json_int_t)s[0].records,
+				 "anomalies", tr_anom_json(&s[0].an),
+				 "b", "file", files[1], "records", (json_int_t)s[1].records,
+				 "anomalies", tr_anom_json(&s[1].an), "rows", arr);
+		if (has_ref) {
+			json_object_set_new(root, "reference", json_pack(
+				"{s:s,s:s,s:s,s:s,s:f,s:s,s:s,s:s}", "file", ref.path, "name", ref.name,
+				"source", ref.source, "xentrace_mask", ref.mask, "seconds", ref.seconds,
+				"before", "A", "after", "B", "note", ref_note));
+			json_object_set_new(root, "vmexit_ratio", json_pack("{s:o,s:o}",
+				"seed", base.seed > 0 ? json_real(base.seed) : json_null(),
+				"measured", base.measured > 0 ? json_real(base.measured) : json_null()));
+			json_object_set_new(root, "directions", directions_json(d, nd, base));
+		}
+		if (emit_json(root))
 			rc = 1;
 	} else {
 		size_t shown = o->top && o->top < nd ? o->top : nd;
 
-		printf("A: %s (%" PRIu64 " records)\nB: %s (%" PRIu64 " records)\n\n", files[0],
+		printf("A: %s (%" PRIu64 " records)\nB: %s (%" PRIu64 " records)\n", files[0],
 		       s[0].records, files[1], s[1].records);
-		printf("%-28s %12s %12s %12s %8s\n", "event", "A", "B", "change", "ratio");
+		if (has_ref)
+			printf("reference: %s (%s: %s; xentrace -e %s, %g s): its before beside A, "
+			       "its after beside B\n", ref.path, ref.name, ref.source, ref.mask,
+			       ref.seconds);
+		printf("\n%-28s %12s %12s %12s %8s", "event", "A", "B", "change", "ratio");
+		if (has_ref)
+			printf(" %12s %12s %8s %9s %9s  %s", "seed before", "seed after", "ratio",
+			       "seed/exit", "meas/exit", "seed/measured");
+		putchar('\n');
 		for (i = 0; i < shown; i++) {
 			char ratio[32];
 
-			if (d[i].a)
-				snprintf(ratio, sizeof(ratio), "%.3f", (double)d[i].b / (double)d[i].a);
-			else
-				snprintf(ratio, sizeof(ratio), "-");
-			printf("%-28s %12" PRIu64 " %12" PRIu64 " %+12" PRId64 " %8s\n", d[i].name,
-			       d[i].a, d[i].b, (int64_t)d[i].b - (int64_t)d[i].a, ratio);
+			if (d[i].measured) {
+				ratio_text(ratio, sizeof(ratio), d[i].a, d[i].b);
+				printf("%-28s %12" PRIu64 " %12" PRIu64 " %+12" PRId64 " %8s", d[i].name,
+				       d[i].a, d[i].b, (int64_t)d[i].b - (int64_t)d[i].a, ratio);
+			} else {
+				printf("%-28s %12s %12s %12s %8s", d[i].name, "-", "-", "-", "-");
+			}
+			if (has_ref && d[i].seed) {
+				struct per_exit pe = per_exit_of(&d[i], base);
+				struct move m = move_of(&d[i], M_COUNT, base);
+				char ps[32], pm[32];
+
+				ratio_text(ratio, sizeof(ratio), d[i].seed->before, d[i].seed->after);
+				num_text(ps, sizeof(ps), pe.seed);
+				num_text(pm, sizeof(pm), pe.measured);
+				printf(" %12" PRIu64 " %12" PRIu64 " %8s %9s %9s  %s/%s %s", d[i].seed->before,
+				       d[i].seed->after, ratio, ps, pm, dir_word(m.seed),
+				       dir_word(m.measured), verdict_name[verdict(&d[i], m)]);
+			} else if (has_ref) {
+				printf(" %12s %12s %8s %9s %9s  -", "-", "-", "-", "-", "-");
+			}
+			putchar('\n');
 		}
 		if (shown < nd)
 			printf("(%zu more rows; --top 0 shows all)\n", nd - shown);
+		if (has_ref)
+			directions_text(d, nd, base);
 		for (k = 0; k < 2; k++)
 			if (xt_anom_any(&s[k].an) || s[k].an.nmsgs) {
 				printf("%s ", k ? "B" : "A");
@@ -694,6 +1012,7 @@ out:
 		tr_summary_fini(&s[k]);
 		xt_unmap(&f[k]);
 	}
+	tr_hvmref_free(&ref);
 	return rc;
 }
 
@@ -1006,6 +1325,8 @@ static int parse_topts(const struct subcmd *sc, int argc, char **argv, struct to
 		OPT_CALLBACK(0, "tsc-khz", &o->tsc_khz, "KHZ",
 			     "ipi: the TSC's kHz, for ns (default: the file's)", opt_tsc_khz),
 		OPT_CALLBACK(0, "top", &o->top, "N", "diff: only the first N rows (0: all)", opt_top),
+		OPT_STRING(0, "reference", &o->reference, "FILE",
+			   "diff: the seed's profiles beside the rows (results/reference/seed-004.json)"),
 		OPT_END(),
 	};
 	const struct opts_cmd cmd = { .name = name, .opts = opts, .usage = sub_usage, .data = sc };
@@ -1046,6 +1367,10 @@ int cmd_trace(int argc, char **argv)
 	}
 	if ((rc = parse_topts(sc, argc - 1, argv + 1, &o, &nfiles, &files)) >= 0)
 		return rc;
+	if (o.reference && sc->fn != do_diff) {
+		fprintf(stderr, "ipibench trace %s: --reference is an option of diff only\n", sc->name);
+		return 2;
+	}
 	return sc->per_file ? for_each_file(sc->per_file, &o, nfiles, files) :
 			      sc->fn(&o, nfiles, files);
 }

@@ -126,6 +126,12 @@ static void test_help_and_usage(void **st)
 	assert_non_null(strstr(out, "      --top N"));
 	assert_non_null(strstr(out, "  -h, --help                this help\n"));
 	assert_int_equal(run("diff", "--help", NULL), 0);
+	/* --reference and the seed rows without a measured counterpart. */
+	assert_non_null(strstr(out, "      --reference FILE"));
+	assert_non_null(strstr(out, "(no measured counterpart)"));
+	assert_non_null(strstr(out, "vlapic_accept_pic_intr (PVH has no vPIC"));
+	assert_int_equal(run("--help", NULL), 0);
+	assert_non_null(strstr(out, "diff A B [--json] [--top N] [--reference FILE]"));
 	assert_int_equal(run("irq", "--help", NULL), 0);
 	assert_int_equal(run("bogus", NULL), 2);
 	assert_int_equal(run("summary", NULL), 2);
@@ -413,6 +419,207 @@ static void test_options_are_not_files(void **st)
 	assert_int_equal(lines(), 1);
 }
 
+/* ---- diff --reference: the seed's profiles beside two measured traces ---- */
+
+#define SEED_REF "results/reference/seed-004.json"
+
+/* probes/tests/data/NAME.xt.xz unpacked into the group's directory. */
+static void unpack(const char *name, char *path, size_t len)
+{
+	char cmd[600];
+
+	snprintf(path, len, "%s/%s.xt", tu_dir, name);
+	snprintf(cmd, sizeof(cmd), "xz -dc 'probes/tests/data/%s.xt.xz' > '%s'", name, path);
+	assert_int_equal(system(cmd), 0);
+}
+
+static json_t *row_named(json_t *rows, const char *name)
+{
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		json_t *r = json_array_get(rows, i);
+
+		if (!strcmp(json_string_value(json_object_get(r, "name")), name))
+			return r;
+	}
+	fail_msg("no row %s", name);
+	return NULL;
+}
+
+/* The event counts of `trace summary --json FILE`, name -> count. */
+static json_t *summary_counts(const char *file)
+{
+	json_t *j, *ev, *m = json_object();
+	json_error_t e;
+
+	assert_int_equal(run("summary", "--json", file, NULL), 0);
+	assert_non_null(j = json_loads(out, 0, &e));
+	ev = json_object_get(json_array_get(json_object_get(j, "files"), 0), "events");
+	for (size_t i = 0; i < json_array_size(ev); i++)
+		json_object_set(m, json_string_value(json_object_get(json_array_get(ev, i), "name")),
+				json_object_get(json_array_get(ev, i), "count"));
+	json_decref(j);
+	return m;
+}
+
+static const char *dir_of(json_t *r, const char *kind, const char *side)
+{
+	json_t *v = json_object_get(json_object_get(json_object_get(r, "direction"), kind), side);
+
+	return json_is_string(v) ? json_string_value(v) : "(null)";
+}
+
+/* The kernel path (event channels) as before, the APIC path as after, the
+ * seed-mask traces of the ipbipi guest (README "An HVM guest on the test
+ * host"): every measured row is trace summary's count of its file, every
+ * seed column is the reference file's, and the directions are those of
+ * the numbers.  Under emulation the seed's collapse of INJ_VIRQ and
+ * INTR_WINDOW does not appear: per exit they go up, the other way. */
+static void test_diff_reference(void **st)
+{
+	char ka[300], ab[300];
+	json_t *j, *rows, *ref, *sa, *sb, *r, *dirs;
+	json_error_t e;
+	const char *seedonly[] = { "CPUID", "NPF", "TRAP", "vlapic_accept_pic_intr" };
+
+	(void)st;
+	unpack("hvm-pvh-ipbipi-kernel", ka, sizeof(ka));
+	unpack("hvm-pvh-ipbipi-apic", ab, sizeof(ab));
+	sa = summary_counts(ka);
+	sb = summary_counts(ab);
+	assert_non_null(ref = json_load_file(SEED_REF, 0, &e));
+
+	assert_int_equal(run("diff", ka, ab, "--reference", SEED_REF, "--json", NULL), 0);
+	assert_non_null(j = json_loads(out, 0, &e));
+	rows = json_object_get(j, "rows");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "reference"), "name")),
+			    "seed-004");
+	assert_non_null(strstr(json_string_value(json_object_get(json_object_get(j, "reference"), "note")),
+			       "nothing is per IPI"));
+	/* Every row of the reference, on both sides, is in the diff with the
+	 * file's counts. */
+	for (int side = 0; side < 2; side++) {
+		json_t *ev = json_object_get(json_object_get(json_object_get(ref, "profiles"),
+							     side ? "after" : "before"), "events");
+
+		assert_int_equal(json_array_size(ev), 13);
+		for (size_t i = 0; i < json_array_size(ev); i++) {
+			json_t *e1 = json_array_get(ev, i);
+
+			r = row_named(rows, json_string_value(json_object_get(e1, "name")));
+			assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "seed"),
+									    side ? "after" : "before")),
+					 json_integer_value(json_object_get(e1, "count")));
+		}
+	}
+	/* Every measured row is trace summary's count; the rows neither trace
+	 * has are "-" (null) measured. */
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		const char *name;
+
+		r = json_array_get(rows, i);
+		name = json_string_value(json_object_get(r, "name"));
+		if (json_is_null(json_object_get(r, "a"))) {
+			assert_null(json_object_get(sa, name));
+			assert_null(json_object_get(sb, name));
+			assert_true(json_is_null(json_object_get(r, "b")));
+			continue;
+		}
+		assert_int_equal(json_integer_value(json_object_get(r, "a")),
+				 json_is_integer(json_object_get(sa, name)) ?
+				 json_integer_value(json_object_get(sa, name)) : 0);
+		assert_int_equal(json_integer_value(json_object_get(r, "b")),
+				 json_is_integer(json_object_get(sb, name)) ?
+				 json_integer_value(json_object_get(sb, name)) : 0);
+	}
+	/* The rows of the finding. */
+	r = row_named(rows, "INJ_VIRQ");
+	assert_int_equal(json_integer_value(json_object_get(r, "a")), 1965);
+	assert_int_equal(json_integer_value(json_object_get(r, "b")), 244);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "seed"), "before")), 64067);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "seed"), "after")), 174);
+	assert_string_equal(dir_of(r, "count", "seed"), "down");
+	assert_string_equal(dir_of(r, "count", "measured"), "down");
+	assert_string_equal(dir_of(r, "count", "verdict"), "same");
+	assert_string_equal(dir_of(r, "per_exit", "seed"), "down");
+	assert_string_equal(dir_of(r, "per_exit", "measured"), "up");
+	assert_string_equal(dir_of(r, "per_exit", "verdict"), "opposite");
+	assert_true(json_real_value(json_object_get(json_object_get(r, "per_exit_ratio"), "seed")) < 0.01);
+	assert_true(json_real_value(json_object_get(json_object_get(r, "per_exit_ratio"), "measured")) > 1);
+	r = row_named(rows, "INTR_WINDOW");
+	assert_string_equal(dir_of(r, "per_exit", "verdict"), "opposite");
+	r = row_named(rows, "HLT");	/* 34638 -> 36542 in the seed, fewer measured */
+	assert_string_equal(dir_of(r, "count", "seed"), "up");
+	assert_string_equal(dir_of(r, "count", "verdict"), "opposite");
+	r = row_named(rows, "VMEXIT");
+	assert_string_equal(dir_of(r, "per_exit", "verdict"), "unchanged");
+	r = row_named(rows, "RDTSC");	/* measured only: no seed columns */
+	assert_null(json_object_get(r, "seed"));
+	for (size_t i = 0; i < 4; i++) {
+		r = row_named(rows, seedonly[i]);
+		assert_true(json_is_null(json_object_get(r, "a")));
+		assert_string_equal(dir_of(r, "count", "verdict"), "no measured counterpart");
+	}
+	r = row_named(rows, "CPUID");	/* 260 -> 260 */
+	assert_string_equal(dir_of(r, "count", "seed"), "flat");
+	dirs = json_object_get(json_object_get(j, "directions"), "count");
+	assert_int_equal(json_array_size(json_object_get(dirs, "no_measured_counterpart")), 4);
+	assert_int_equal(json_array_size(json_object_get(dirs, "opposite")), 1);
+	json_decref(j);
+
+	/* The table: the seed's columns beside the measured ones, "-" where
+	 * nothing was measured, the direction lines and the note. */
+	assert_int_equal(run("diff", ka, ab, "--reference", SEED_REF, NULL), 0);
+	assert_non_null(strstr(out, "seed before"));
+	assert_non_null(strstr(out, "reference: " SEED_REF " (seed-004: Boris Ostrovsky"));
+	assert_non_null(strstr(out, "\nINJ_VIRQ                             1965          244        -1721"
+				    "    0.124        64067          174    0.003     0.005     1.044  down/down same\n"));
+	assert_non_null(strstr(out, "\nvlapic_accept_pic_intr                  -            -            -"
+				    "        -       370610       381812    1.030     1.903         -  up/- no measured counterpart\n"));
+	assert_non_null(strstr(out, "    opposite: HLT (up/down)\n"));
+	assert_non_null(strstr(out, "INJ_VIRQ (down/up)"));
+	assert_non_null(strstr(out, "nothing is per IPI or per interrupt here"));
+	/* --top keeps the direction lines whole. */
+	assert_int_equal(run("diff", ka, ab, "--reference", SEED_REF, "--top", "2", NULL), 0);
+	assert_non_null(strstr(out, "more rows"));
+	assert_non_null(strstr(out, "vlapic_accept_pic_intr (up/-)"));
+	/* Only diff takes it. */
+	assert_int_equal(run("summary", ka, "--reference", SEED_REF, NULL), 2);
+	json_decref(sa);
+	json_decref(sb);
+	json_decref(ref);
+	unlink(ka);
+	unlink(ab);
+}
+
+/* A broken reference is refused before any trace is read: exit 1, one line
+ * naming the file and the JSON path. */
+static void test_diff_reference_refused(void **st)
+{
+	char bad[200];
+	json_t *ref;
+	json_error_t e;
+
+	(void)st;
+	make_profiles(pa, pb);
+	snprintf(bad, sizeof(bad), "%s/bad-ref.json", tu_dir);
+	assert_non_null(ref = json_load_file(SEED_REF, 0, &e));
+	json_integer_set(json_object_get(json_array_get(json_object_get(json_object_get(
+		json_object_get(ref, "profiles"), "after"), "events"), 3), "count"), -174);
+	assert_int_equal(json_dump_file(ref, bad, 0), 0);
+	json_decref(ref);
+	assert_int_equal(run("diff", pa, pb, "--reference", bad, NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, bad));
+	assert_non_null(strstr(out, "$.profiles.after.events[3].count: -174 is negative"));
+	assert_int_equal(run("diff", pa, pb, "--reference", "/nonexistent/ref.json", "--json", NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, "/nonexistent/ref.json"));
+	/* Not a reference profile: the flush_tlb_all reference. */
+	assert_int_equal(run("diff", pa, pb, "--reference", "results/reference/seed-96cpu.json", NULL), 1);
+	assert_non_null(strstr(out, "seed-96cpu.json: $.workload_type: \"hvm_profile\" expected"));
+	unlink(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +632,8 @@ int main(void)
 		cmocka_unit_test(test_nothing_to_analyse),
 		cmocka_unit_test(test_numbers_out_of_range),
 		cmocka_unit_test(test_options_are_not_files),
+		cmocka_unit_test(test_diff_reference),
+		cmocka_unit_test(test_diff_reference_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tu_teardown);

@@ -250,14 +250,17 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
  * kernel switch for its own IPIs: xen_nopv and nopv are HVM-only, and
  * xen_no_vector_callback takes the event channels' way in away too. */
 #define IPI_ARG "ipb.ipi="
-static const char *const ipi_path_args[] = {
-	[IPI_PATH_EVTCHN] = IPI_ARG "kernel",
-	[IPI_PATH_APIC] = IPI_ARG "apic",
+static const struct {
+	const char *name;	/* ipi_path = NAME */
+	const char *arg;	/* the guest kernel's argument */
+} ipi_paths[] = {
+	[IPI_PATH_EVTCHN] = { "evtchn", IPI_ARG "kernel" },
+	[IPI_PATH_APIC] = { "apic", IPI_ARG "apic" },
 };
 
 const char *cfg_ipi_path_name(enum cfg_ipi_path p)
 {
-	return p == IPI_PATH_APIC ? "apic" : "evtchn";
+	return ipi_paths[p].name;
 }
 
 static int guest_key(struct parse *ps, const char *k, const char *v)
@@ -290,14 +293,14 @@ static int guest_key(struct parse *ps, const char *k, const char *v)
 		return 1;
 	}
 	if (!strcmp(k, "ipi_path")) {
-		if (!strcmp(v, "evtchn"))
-			g->ipi_path = IPI_PATH_EVTCHN;
-		else if (!strcmp(v, "apic"))
-			g->ipi_path = IPI_PATH_APIC;
-		else
-			return set_err(ps, "ipi_path = '%s': expected evtchn or apic",
-				       msg_shown(q, sizeof(q), v));
-		return 1;
+		for (size_t i = 0; i < sizeof(ipi_paths) / sizeof(ipi_paths[0]); i++)
+			if (!strcmp(v, ipi_paths[i].name)) {
+				g->ipi_path = (enum cfg_ipi_path)i;
+				return 1;
+			}
+		return set_err(ps, "ipi_path = '%s': expected %s or %s",
+			       msg_shown(q, sizeof(q), v), ipi_paths[IPI_PATH_EVTCHN].name,
+			       ipi_paths[IPI_PATH_APIC].name);
 	}
 	if (!strcmp(k, "paging")) {
 		if (!strcmp(v, "shadow"))
@@ -315,7 +318,7 @@ static int guest_key(struct parse *ps, const char *k, const char *v)
 int config_guest_xl(const struct cfg_guest *g, const char *name, const char *kernel,
 		    const char *ramdisk, char *buf, size_t len)
 {
-	const char *pa = ipi_path_args[g->ipi_path];
+	const char *pa = ipi_paths[g->ipi_path].arg;
 	int n = snprintf(buf, len,
 			 "type = \"pvh\"\n"
 			 "name = \"%s\"\n"

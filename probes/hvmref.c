@@ -24,20 +24,6 @@ static int refuse(char *err, size_t errlen, const char *path, const char *fmt, .
 	return -1;
 }
 
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
 /* O.KEY (O at path AT) of type T: the value, or NULL with the refusal in err. */
 static json_t *need(json_t *o, const char *at, const char *key, json_type t, const char *path,
 		    char *err, size_t errlen)
@@ -53,7 +39,7 @@ static json_t *need(json_t *o, const char *at, const char *key, json_type t, con
 		return NULL;
 	}
 	if (json_typeof(v) != t && !(t == JSON_REAL && json_is_number(v))) {
-		refuse(err, errlen, path, "%s.%s: %s, not %s", at, key, want[t], type_name(v));
+		refuse(err, errlen, path, "%s.%s: %s, not %s", at, key, want[t], sio_json_kind(v));
 		return NULL;
 	}
 	return v;
@@ -136,7 +122,7 @@ static int load_side(struct tr_hvmref *r, json_t *profiles, int side, const char
 
 		snprintf(rat, sizeof(rat), "%s.events[%zu]", at, i);
 		if (!json_is_object(row))
-			return refuse(err, errlen, path, "%s: an object, not %s", rat, type_name(row));
+			return refuse(err, errlen, path, "%s: an object, not %s", rat, sio_json_kind(row));
 		if (!(name = need_str(row, rat, "name", path, err, errlen)) ||
 		    !(c = need(row, rat, "count", JSON_INTEGER, path, err, errlen)))
 			return -1;
@@ -173,7 +159,7 @@ int tr_hvmref_parse(json_t *root, const char *path, struct tr_hvmref *r, char *e
 	if (!r->path)
 		return refuse(err, errlen, path, "out of memory");
 	if (!json_is_object(root))
-		return refuse(err, errlen, path, "$: an object, not %s", type_name(root));
+		return refuse(err, errlen, path, "$: an object, not %s", sio_json_kind(root));
 	if (!(schema = need_str(root, "$", "schema", path, err, errlen)))
 		return -1;
 	if (strncmp(schema, "ipibench-reference/", 19))

@@ -66,20 +66,6 @@ int results_create(struct results *r, const char *dir, const char *config_file,
 	return results_save(r, err, errlen);
 }
 
-/* "string", "integer", ... for messages. */
-static const char *json_kind(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
 #define BAD(...) do { \
 		char m_[1024]; \
 		snprintf(m_, sizeof(m_), __VA_ARGS__); \
@@ -96,7 +82,7 @@ static int check_int(const json_t *run, size_t i, const char *key, json_int_t mi
 	if (!v)
 		return 0;
 	if (!json_is_integer(v))
-		BAD("$.runs[%zu].%s: expected an integer, not %s", i, key, json_kind(v));
+		BAD("$.runs[%zu].%s: expected an integer, not %s", i, key, sio_json_kind(v));
 	if (json_integer_value(v) < min || json_integer_value(v) > max)
 		BAD("$.runs[%zu].%s: %" JSON_INTEGER_FORMAT " is not in [%" JSON_INTEGER_FORMAT
 		    ", %" JSON_INTEGER_FORMAT "]", i, key, json_integer_value(v), min, max);
@@ -112,7 +98,7 @@ static int check_str(const json_t *run, size_t i, const char *key, const char *w
 	if (!v)
 		BAD("$.runs[%zu].%s: missing (%s)", i, key, what);
 	if (!json_is_string(v))
-		BAD("$.runs[%zu].%s: expected a string (%s), not %s", i, key, what, json_kind(v));
+		BAD("$.runs[%zu].%s: expected a string (%s), not %s", i, key, what, sio_json_kind(v));
 	*out = json_string_value(v);
 	return 0;
 }
@@ -125,7 +111,7 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 	size_t i;
 
 	if (!json_is_object(root))
-		BAD("$: expected an object (ipibench results), not %s", json_kind(root));
+		BAD("$: expected an object (ipibench results), not %s", sio_json_kind(root));
 	v = json_object_get(root, "schema_version");
 	if (!v)
 		BAD("$.schema_version: missing: not an ipibench results file");
@@ -135,11 +121,11 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 		    " (written by a newer ipibench?)" : "");
 	v = json_object_get(root, "host");
 	if (v && !json_is_object(v))
-		BAD("$.host: expected an object, not %s", json_kind(v));
+		BAD("$.host: expected an object, not %s", sio_json_kind(v));
 	runs = json_object_get(root, "runs");
 	if (!json_is_array(runs))
 		BAD("$.runs: %s%s", runs ? "expected an array, not " : "missing",
-		    runs ? json_kind(runs) : "");
+		    runs ? sio_json_kind(runs) : "");
 	if (!json_array_size(runs))
 		BAD("$.runs: empty (a results file has every planned run)");
 	if (json_array_size(runs) > RESULTS_MAX_RUNS)
@@ -150,7 +136,7 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 		size_t k;
 
 		if (!json_is_object(run))
-			BAD("$.runs[%zu]: expected an object, not %s", i, json_kind(run));
+			BAD("$.runs[%zu]: expected an object, not %s", i, sio_json_kind(run));
 		if (check_str(run, i, "id", "a run id", &id, path, err, errlen))
 			return -1;
 		if (!sio_name_ok(id)) {

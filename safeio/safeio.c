@@ -291,3 +291,16 @@ char *sio_mkdtemp_in(const char *dir, const char *prefix, char *err, size_t errl
 	}
 	return t;
 }
+
+const char *sio_json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}

@@ -51,6 +51,9 @@ json_t *sio_load_json(const char *path, size_t max, char *err, size_t errlen);
 /* 1 when s follows the name rule above. */
 bool sio_name_ok(const char *s);
 
+/* "an object", "an integer", ... "null": a JSON value's type, for refusals. */
+const char *sio_json_kind(const json_t *v);
+
 struct sio_atomic {
 	char *path;	/* the target */
 	char *tmp;	/* DIR/.BASE.XXXXXX while open */

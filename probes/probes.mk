@@ -1,7 +1,7 @@
 # probes/: trace ABI, trace collection, xentrace reader (`ipibench trace`).
 probes_SRCS := $(wildcard probes/*.c)
 probes_TESTS := $(wildcard probes/tests/test_*.c)
-probes_LIBS := -ljansson -pthread
+probes_LIBS := -ljansson -llzma -pthread
 # printf-like calls are checked, and no format string is built at run time.
 probes_CFLAGS += -Wformat=2
 # collect.c includes xenctrl.h (GNU C).  Only the agent refers to it, so the

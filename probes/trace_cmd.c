@@ -207,7 +207,7 @@ static int open_file(const char *path, struct xt_file *f)
 {
 	char err[512];
 
-	if (xt_map(f, path, err, sizeof(err))) {
+	if (xt_open(f, path, XT_XZ_MAX_BYTES, err, sizeof(err))) {
 		fprintf(stderr, "ipibench trace: %s\n", err);
 		return -1;
 	}

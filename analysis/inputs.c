@@ -780,6 +780,12 @@ const char *const guest_trace_key[2] = { "hvm", "hvm_sched" };
  * '/' and no ".."), at least one of the two; the workload's counts are
  * integers >= 0.  Other keys are left alone.
  */
+/* A value's kind for a refusal; "missing" when absent. */
+static const char *gkind(const json_t *v)
+{
+	return v ? sio_json_kind(v) : "missing";
+}
+
 static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, size_t set,
 			    char *err)
 {
@@ -788,7 +794,7 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 	if (!gr)
 		return 0;
 	if (!json_is_array(gr)) {
-		an_err(err, "%s: $.guest_runs: must be an array, not %s", path, sio_json_kind(gr));
+		an_err(err, "%s: $.guest_runs: must be an array, not %s", path, gkind(gr));
 		return -1;
 	}
 	for (size_t i = 0; i < json_array_size(gr); i++) {
@@ -799,19 +805,19 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 
 		if (!json_is_object(g)) {
 			an_err(err, "%s: $.guest_runs[%zu]: must be an object, not %s", path, i,
-			       sio_json_kind(g));
+			       gkind(g));
 			return -1;
 		}
 		v = json_object_get(g, "ipi_path");
 		if (!json_is_string(v) || !sio_name_ok(json_string_value(v))) {
 			an_err(err, "%s: $.guest_runs[%zu].ipi_path: must be an IPI path's name (evtchn, apic), not %s",
-			       path, i, json_is_string(v) ? "a string outside the name rule" : sio_json_kind(v));
+			       path, i, json_is_string(v) ? "a string outside the name rule" : gkind(v));
 			return -1;
 		}
 		w = json_object_get(g, "workload");
 		if (!json_is_object(w)) {
 			an_err(err, "%s: $.guest_runs[%zu].workload: must be an object of counts, not %s",
-			       path, i, sio_json_kind(w));
+			       path, i, gkind(w));
 			return -1;
 		}
 		json_object_foreach(w, key, v) {
@@ -821,14 +827,14 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			}
 			if (!json_is_integer(v) || json_integer_value(v) < 0) {
 				an_err(err, "%s: $.guest_runs[%zu].workload.%s: must be a count (an integer >= 0), not %s",
-				       path, i, key, json_is_integer(v) ? "a negative integer" : sio_json_kind(v));
+				       path, i, key, json_is_integer(v) ? "a negative integer" : gkind(v));
 				return -1;
 			}
 		}
 		tr = json_object_get(g, "traces");
 		if (!json_is_object(tr)) {
 			an_err(err, "%s: $.guest_runs[%zu].traces: must be an object, not %s", path, i,
-			       sio_json_kind(tr));
+			       gkind(tr));
 			return -1;
 		}
 		for (size_t k = 0; k < 2; k++) {
@@ -838,7 +844,7 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			if (!json_is_string(v) || !sio_name_ok(json_string_value(v))) {
 				an_err(err, "%s: $.guest_runs[%zu].traces.%s: must be a file name of the results directory "
 				       "(no '/', no \"..\"), not %s", path, i, guest_trace_key[k],
-				       json_is_string(v) ? "a string outside the name rule" : sio_json_kind(v));
+				       json_is_string(v) ? "a string outside the name rule" : gkind(v));
 				return -1;
 			}
 			ntr++;

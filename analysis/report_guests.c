@@ -22,7 +22,6 @@
 #include "analysis/report.h"
 #include "probes/trace.h"
 #include "probes/hvmref.h"
-#include "runner/config.h"
 
 #define TOP_MOVING 5
 
@@ -112,7 +111,7 @@ static int trace_fill(struct rgtrace *t, const struct tr_summary *s)
 	}
 	tr_hvm_guests_free(g, n);
 	/* the path by the same rule as tr_hvm_guests(), over the domains summed */
-	t->detected = t->icr_ipis ? "apic" : t->evtchn_op ? "evtchn" : "none";
+	t->detected = t->icr_ipis ? TR_HVM_PATH_APIC : t->evtchn_op ? TR_HVM_PATH_EVTCHN : "none";
 	t->ipis = t->icr_ipis ? t->icr_ipis : t->evtchn_op;
 	if (t->nreasons)
 		qsort(t->reasons, t->nreasons, sizeof(*t->reasons), cnt_cmp);
@@ -238,15 +237,11 @@ int guests_load(struct report *r, const char *reference)
 	for (size_t i = 0; i < r->d.nguests; i++) {
 		const struct guest_run *g = &r->d.guests[i];
 		struct rguest *rg = &r->guests[r->nguests];
-		size_t p;
+		bool evtchn = !strcmp(g->ipi_path, TR_HVM_PATH_EVTCHN);
 
-		for (p = 0; p < 2; p++)
-			if (!strcmp(g->ipi_path, cfg_ipi_path_name((enum cfg_ipi_path)p)))
-				break;
-		if (p == 2) {
+		if (!evtchn && strcmp(g->ipi_path, TR_HVM_PATH_APIC)) {
 			an_err(r->err, "%s: $.guest_runs[%zu].ipi_path: \"%s\" is not an IPI path (%s, %s)",
-			       g->results, g->index, g->ipi_path, cfg_ipi_path_name(IPI_PATH_EVTCHN),
-			       cfg_ipi_path_name(IPI_PATH_APIC));
+			       g->results, g->index, g->ipi_path, TR_HVM_PATH_EVTCHN, TR_HVM_PATH_APIC);
 			return -1;
 		}
 		rg->run = g;
@@ -254,9 +249,9 @@ int guests_load(struct report *r, const char *reference)
 		for (size_t k = 0; k < 2; k++)
 			if (trace_read(g, k, &rg->t[k], r->err))
 				return -1;
-		if (p == IPI_PATH_EVTCHN && r->gbefore == SIZE_MAX)
+		if (evtchn && r->gbefore == SIZE_MAX)
 			r->gbefore = r->nguests - 1;
-		if (p == IPI_PATH_APIC && r->gafter == SIZE_MAX)
+		if (!evtchn && r->gafter == SIZE_MAX)
 			r->gafter = r->nguests - 1;
 	}
 	/* the exit reasons that moved most per IPI, evtchn (before) to apic (after) */

@@ -96,7 +96,7 @@ static const char common_help[] =
 	"JSON, and the rest of the file is still read.  A file with nothing to\n"
 	"analyse - empty, without any cpu_change record (not a xentrace file), or\n"
 	"without any record in its chunks - is refused with one line (exit 1).\n"
-	"Memory does not grow with the file size.\n"
+	"Memory does not grow with the file size (but for an .xz file's unpacked bytes).\n"
 	"\n"
 	"options:\n";
 
@@ -120,7 +120,22 @@ static const struct subcmd subcmds[] = {
 	  "scheduler records (-e 0x0008ffff) vCPU N of the \"default\" domain is\n"
 	  "whatever ran on pCPU N, as in xenalyze; add the scheduler class\n"
 	  "(-e 0x000affff) for real domains and vCPUs.\n"
-	  "Each FILE is summarised on its own.\n" },
+	  "\n"
+	  "Then per guest (domain): the IPIs it sent, decoded from the trace's records:\n"
+	  "x2APIC ICR writes (MSR_WRITE of MSR 0x830 carries the value: vector,\n"
+	  "delivery mode, shorthand, destination; self-IPIs and the SELF IPI MSR apart,\n"
+	  "sender -> destination vCPU by Xen's APIC ID = 2 x vCPU) and event_channel_op\n"
+	  "hypercalls (VMMCALL records carry the hypercall number only, not the sub-op,\n"
+	  "so every event_channel_op call counts, sends or not).  A domain with ICR IPIs\n"
+	  "is on path apic (its IPIs: those), else on path evtchn (its IPIs: the\n"
+	  "event_channel_op calls).  Its injections by vector are IPI vectors (those of\n"
+	  "its ICR writes) or interrupts (all others, Xen's upcall vector 243 included:\n"
+	  "it carries event-channel IPIs, timers and pirqs alike), and the figures per\n"
+	  "IPI sent (exits, exits of each reason, injections) and per interrupt (exits):\n"
+	  "exact counts and their ratios, each naming its denominator (JSON:\n"
+	  "\"hvm\".\"guests\").\n"
+	  "Each FILE is summarised on its own; a FILE.xz (xz's magic) is unpacked in\n"
+	  "memory first (liblzma, at most 2 GiB unpacked).\n" },
 	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N] [--reference FILE]",
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
 	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
@@ -149,7 +164,13 @@ static const struct subcmd subcmds[] = {
 	  "path (exit 1).\n"
 	  "JSON: each row gains \"seed\" {before, after, ratio}, \"per_exit_ratio\" {seed,\n"
 	  "measured} and \"direction\" {count, per_exit: {seed, measured, verdict}}; the\n"
-	  "top level \"reference\", \"vmexit_ratio\" and \"directions\" (names by verdict).\n" },
+	  "top level \"reference\", \"vmexit_ratio\" and \"directions\" (names by verdict).\n"
+	  "\n"
+	  "Then the rows per IPI and per interrupt (JSON \"per_ipi\"): the guests on an IPI\n"
+	  "path of each side summed (see summary), exits, injections, injections on IPI\n"
+	  "vectors and interrupts per IPI sent, exits per interrupt, and each exit reason\n"
+	  "per IPI sent: count and denominator of A and of B, the two ratios, their ratio,\n"
+	  "and which way it moved (up, down, flat: exact, by integer comparison).\n" },
 	{ "ipi", &ipi_analysis, NULL, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
 	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
 	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"

@@ -428,7 +428,7 @@ void guests_md(const struct report *r, struct sbuf *md)
 		free(src);
 	}
 	sb_puts(md, "| event | seed before | seed after | seed after / before | evtchn | apic | "
-		    "apic / evtchn | evtchn / IPI | apic / IPI | moved: seed / measured |\n"
+		    "apic / evtchn | evtchn / IPI | apic / IPI | moved: seed / measured (- : neither trace has it) |\n"
 		    "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < r->gref.nrows; i++) {
 		const struct tr_hvmref_row *s = &r->gref.rows[i];
@@ -440,7 +440,7 @@ void guests_md(const struct report *r, struct sbuf *md)
 		sb_printf(md, " %" PRIu64 " | %" PRIu64 " | %s | %" PRIu64 " | %" PRIu64 " | %s | %s | %s | %s / %s |\n",
 			  s->before, s->after, num(b1, per(s->after, s->before)), ca, cb,
 			  num(b2, per(cb, ca)), num(b3, per(ca, a->ipis)), num(b4, per(cb, b->ipis)),
-			  rg_moved(s->before, 1, s->after, 1), rg_moved(ca, 1, cb, 1));
+			  rg_moved(s->before, 1, s->after, 1), ca || cb ? rg_moved(ca, 1, cb, 1) : "-");
 	}
 }
 
@@ -532,7 +532,7 @@ json_t *guests_json(const struct report *r)
 			"ratio", jnum_or_null(per(cb, ca)),
 			"evtchn_per_ipi", jnum_or_null(per(ca, a->ipis)),
 			"apic_per_ipi", jnum_or_null(per(cb, b->ipis)),
-			"moved", rg_moved(ca, 1, cb, 1)));
+			"moved", ca || cb ? rg_moved(ca, 1, cb, 1) : "-"));
 	}
 	json_object_set_new(o, "seed", json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}", "file", r->gref.path,
 		"name", r->gref.name, "before_beside", "evtchn", "after_beside", "apic",

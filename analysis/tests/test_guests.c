@@ -301,6 +301,13 @@ static void guest_section(void **state)
 					 json_integer_value(json_object_get(w[0].events, nm)));
 			assert_int_equal(ji(json_object_get(row, "measured"), "apic", NULL),
 					 json_integer_value(json_object_get(w[2].events, nm)));
+			{
+				json_int_t ca = json_integer_value(json_object_get(w[0].events, nm));
+				json_int_t cb = json_integer_value(json_object_get(w[2].events, nm));
+				const char *mv = json_string_value(json_object_get(json_object_get(row, "measured"), "moved"));
+
+				assert_string_equal(mv, !ca && !cb ? "-" : cb > ca ? "up" : cb < ca ? "down" : "flat");
+			}
 		}
 		row = json_find(json_object_get(seed, "rows"), "event", "VMEXIT");
 		assert_string_equal(json_string_value(json_object_get(json_object_get(row, "seed"), "moved")), "down");

@@ -24,6 +24,11 @@
  *   vcpu_set_data_type(), so an injection before the first exit counts).  INJ_VIRQ is also counted by
  *   vector (xenalyze's "Guest interrupt counts"), MSR_READ and MSR_WRITE
  *   by MSR (d0), which xenalyze's summary does not show.
+ * - IPIs sent (tr_hvm_guests(), hvm.h): the MSR_WRITE records of MSR 0x830
+ *   counted above carry the ICR value (d1 low, d2 high: Xen's
+ *   HVMTRACE_3D(MSR_WRITE, msr, lo, hi)) and are decoded (icr_write());
+ *   the VMMCALL records carry the hypercall number (d0 = eax) and nothing
+ *   more, so event_channel_op calls are counted, not sends.
  * - Exit reasons are SVM's when any exit reason is above 75 (the highest
  *   VMX one: SVM traces always have VMEXIT_INTR, 96, or VMEXIT_NPF,
  *   1024), else VMX's (xenalyze's default; --svm-mode switches it).

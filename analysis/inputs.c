@@ -770,6 +770,106 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 	return add_counters(g, w, path, ri, wi, err);
 }
 
+/* The keys of a guest run's "traces", in struct guest_run's order. */
+const char *const guest_trace_key[2] = { "hvm", "hvm_sched" };
+
+/*
+ * $.guest_runs (optional): [{"ipi_path": NAME, "workload": {KEY: COUNT...},
+ * "traces": {"hvm": FILE, "hvm_sched": FILE}}...].  A trace is named by a
+ * plain file name of the results directory (the name rule, which has no
+ * '/' and no ".."), at least one of the two; the workload's counts are
+ * integers >= 0.  Other keys are left alone.
+ */
+/* A value's kind for a refusal; "missing" when absent. */
+static const char *gkind(const json_t *v)
+{
+	return v ? sio_json_kind(v) : "missing";
+}
+
+static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, size_t set,
+			    char *err)
+{
+	json_t *gr = json_object_get(root, "guest_runs");
+
+	if (!gr)
+		return 0;
+	if (!json_is_array(gr)) {
+		an_err(err, "%s: $.guest_runs: must be an array, not %s", path, gkind(gr));
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(gr); i++) {
+		json_t *g = json_array_get(gr, i), *v, *w, *tr;
+		const char *key;
+		struct guest_run run = { .set = set, .index = i };
+		size_t ntr = 0;
+
+		if (!json_is_object(g)) {
+			an_err(err, "%s: $.guest_runs[%zu]: must be an object, not %s", path, i,
+			       gkind(g));
+			return -1;
+		}
+		v = json_object_get(g, "ipi_path");
+		if (!json_is_string(v) || !sio_name_ok(json_string_value(v))) {
+			an_err(err, "%s: $.guest_runs[%zu].ipi_path: must be an IPI path's name (evtchn, apic), not %s",
+			       path, i, json_is_string(v) ? "a string outside the name rule" : gkind(v));
+			return -1;
+		}
+		w = json_object_get(g, "workload");
+		if (!json_is_object(w)) {
+			an_err(err, "%s: $.guest_runs[%zu].workload: must be an object of counts, not %s",
+			       path, i, gkind(w));
+			return -1;
+		}
+		json_object_foreach(w, key, v) {
+			if (!sio_name_ok(key)) {
+				an_err(err, "%s: $.guest_runs[%zu].workload: a key outside the name rule", path, i);
+				return -1;
+			}
+			if (!json_is_integer(v) || json_integer_value(v) < 0) {
+				an_err(err, "%s: $.guest_runs[%zu].workload.%s: must be a count (an integer >= 0), not %s",
+				       path, i, key, json_is_integer(v) ? "a negative integer" : gkind(v));
+				return -1;
+			}
+		}
+		tr = json_object_get(g, "traces");
+		if (!json_is_object(tr)) {
+			an_err(err, "%s: $.guest_runs[%zu].traces: must be an object, not %s", path, i,
+			       gkind(tr));
+			return -1;
+		}
+		for (size_t k = 0; k < 2; k++) {
+			v = json_object_get(tr, guest_trace_key[k]);
+			if (!v)
+				continue;
+			if (!json_is_string(v) || !sio_name_ok(json_string_value(v))) {
+				an_err(err, "%s: $.guest_runs[%zu].traces.%s: must be a file name of the results directory "
+				       "(no '/', no \"..\"), not %s", path, i, guest_trace_key[k],
+				       json_is_string(v) ? "a string outside the name rule" : gkind(v));
+				return -1;
+			}
+			ntr++;
+		}
+		if (!ntr) {
+			an_err(err, "%s: $.guest_runs[%zu].traces: names no trace (hvm, hvm_sched)", path, i);
+			return -1;
+		}
+		char *dup = xstrdup(path), *slash = strrchr(dup, '/');
+		if (slash)
+			*slash = 0;
+		run.dir = slash ? dup : (free(dup), xstrdup("."));
+		run.results = xstrdup(path);
+		run.ipi_path = xstrdup(json_string_value(json_object_get(g, "ipi_path")));
+		run.workload = json_incref(w);
+		for (size_t k = 0; k < 2; k++) {
+			v = json_object_get(tr, guest_trace_key[k]);
+			run.trace[k] = v ? xstrdup(json_string_value(v)) : NULL;
+		}
+		d->guests = xrealloc(d->guests, (d->nguests + 1) * sizeof(*d->guests));
+		d->guests[d->nguests++] = run;
+	}
+	return 0;
+}
+
 static int parse_results(struct dataset *d, const char *path, json_t *root,
 			 char *err)
 {
@@ -798,6 +898,8 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 	/* validated above: a profile name, a topology topo_parse() reads, or none */
 	rs->topo = xstrdup(jstr(host, "profile", jstr(host, "topology",
 						     rs->emulated ? "dense" : "native")));
+	if (parse_guest_runs(d, path, root, set_idx, err))
+		return -1;
 	double tsc_khz = 0;
 	jnum(host, "tsc_khz", &tsc_khz);
 	size_t group_set = d->separate_sets ? set_idx : 0;
@@ -1256,6 +1358,16 @@ void dataset_free(struct dataset *d)
 		free(r->topo);
 	}
 	free(d->sets);
+	for (size_t i = 0; i < d->nguests; i++) {
+		struct guest_run *g = &d->guests[i];
+		free(g->results);
+		free(g->dir);
+		free(g->ipi_path);
+		json_decref(g->workload);
+		free(g->trace[0]);
+		free(g->trace[1]);
+	}
+	free(d->guests);
 	hoststate_free(d);
 	for (size_t i = 0; i < d->ngroups; i++) {
 		struct group *g = &d->groups[i];

@@ -228,6 +228,19 @@ struct dataset {
 		json_t *state;
 	} *hs;
 	size_t nhs;
+	/* guest_runs[] of the results (an HVM guest's IPI workload and its
+	 * traces), checked where read (inputs.c) but for the traces themselves,
+	 * which report_guests.c reads */
+	struct guest_run {
+		size_t set;
+		size_t index;		/* in the file's guest_runs[] */
+		char *results;		/* the results.json that lists it */
+		char *dir;		/* its directory, where the traces are */
+		char *ipi_path;		/* a name (sio_name_ok); evtchn | apic: report_guests.c */
+		json_t *workload;	/* the guest's own counts: integers >= 0 */
+		char *trace[2];		/* traces.hvm, traces.hvm_sched: plain file names, or NULL */
+	} *guests;
+	size_t nguests;
 	bool separate_sets;	/* history: do not pool across result sets */
 	bool several_builds;	/* the groups are of more than one build */
 	bool several_topos;	/* a host name comes with more than one topology */
@@ -241,6 +254,12 @@ json_t *hoststate_json(const struct dataset *d);
 /* "## Host state" from hoststate_json()'s HS: the differing keys first,
  * flagged (nothing when no run had a host state). */
 void hoststate_render_md(const json_t *hs, struct sbuf *md);
+
+extern const char *const guest_trace_key[2];	/* "hvm", "hvm_sched" */
+
+/* reference.c: $ENV_NAME, else REL from the working directory, the
+ * installed data directory or beside the binary (malloc'ed), or NULL. */
+char *reference_find(const char *env_name, const char *rel);
 
 enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
 

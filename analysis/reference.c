@@ -48,6 +48,11 @@ static char *find_default(const char *env_name, const char *rel)
 	return NULL;
 }
 
+char *reference_find(const char *env_name, const char *rel)
+{
+	return find_default(env_name, rel);
+}
+
 static double num(json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);

@@ -25,7 +25,7 @@
 
 static const char report_help[] =
 	"usage: ipibench report INPUT... [-o OUT] [--baseline MODE] [--reference FILE]\n"
-	"                       [--ministat-reference FILE]\n"
+	"                       [--ministat-reference FILE] [--guest-reference FILE]\n"
 	"\n"
 	"Statistics, comparison tables and plots of ipibench results.\n"
 	"INPUT is a results directory (its results.json plus any hyperfine JSON or\n"
@@ -53,6 +53,11 @@ static const char report_help_tail[] =
 	"  paired senders loop pairs within one boot: paired t on B - A\n"
 	"  hyperfine      runs of each command against the first; perf stat:\n"
 	"                 repeated files of one name stem, per event\n"
+	"  guest runs     results' guest_runs[] (an HVM guest's IPI path and its\n"
+	"                 traces, read like `ipibench trace summary`): IPIs sent,\n"
+	"                 exits and injections per IPI and per interrupt, evtchn\n"
+	"                 beside apic and beside the seed's seed-004.json profiles:\n"
+	"                 exact counts of an emulated host, not times\n"
 	"\n"
 	"Exit status: 0 ok, 1 bad input or output error, 2 usage.\n";
 
@@ -699,6 +704,7 @@ static void render_md(const struct report *r, struct sbuf *md)
 	section_sweeps(r, md);
 	section_hyperfine(r, md);
 	section_perf(r, md);
+	guests_md(r, md);
 	section_failed(r, md);
 }
 
@@ -1040,6 +1046,7 @@ static json_t *render_json(const struct report *r)
 	json_object_set_new(j, "hyperfine", json_list(r, r->d.nhf, json_hyperfine));
 	json_object_set_new(j, "perf_stat", json_list(r, r->d.nperf, json_perf));
 	json_object_set_new(j, "perf_stat_repeated", cmp_perf_json(&r->perf_rep));
+	json_object_set_new(j, "guests", r->nguests ? guests_json(r) : json_null());
 	json_object_set_new(j, "failed_runs", json_failed(&r->d));
 	return j;
 }
@@ -1067,7 +1074,8 @@ static void report_usage(FILE *f, const struct opts_cmd *cmd)
  * *ninputs.  Returns -1 to go on, else the exit status (0 after --help, 2
  * on a usage error). */
 static int parse_args(struct report *r, const char **reference, const char **ms_reference,
-		      int argc, char **argv, int *ninputs, char ***inputs)
+		      const char **guest_reference, int argc, char **argv, int *ninputs,
+		      char ***inputs)
 {
 	const struct opt opts[] = {
 		OPT_STRING('o', "output", &r->out, "OUT", "output directory (default: report)"),
@@ -1078,7 +1086,11 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 		OPT_STRING(0, "ministat-reference", ms_reference, "FILE",
 			   "the seed's ministat table shown beside the measured one\n"
 			   "(default: results/reference/seed-512cpu.json)"),
-		OPT_BOOLEAN(0, "no-reference", &r->no_ref, "leave the seed reproduction section out"),
+		OPT_STRING(0, "guest-reference", guest_reference, "FILE",
+			   "the seed's HVM profiles beside the guest runs' traces\n"
+			   "(default: results/reference/seed-004.json)"),
+		OPT_BOOLEAN(0, "no-reference", &r->no_ref, "leave the seed reproduction section out\n"
+			    "(and the seed beside the guest runs)"),
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};
@@ -1090,7 +1102,7 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 /* Read the inputs and the references, sort the groups into blocks and
  * compute the model.  -1 with r->err on error. */
 static int report_load(struct report *r, const char *reference, const char *ms_reference,
-		       char **inputs, int n)
+		       const char *guest_reference, char **inputs, int n)
 {
 	if (plot_check(r->err))
 		return -1;
@@ -1107,6 +1119,8 @@ static int report_load(struct report *r, const char *reference, const char *ms_r
 			return -1;
 		r->have_ref_ms = lr == 0;
 	}
+	if (guests_load(r, guest_reference))
+		return -1;
 	dataset_finish(&r->d);
 	if (r->d.ngroups)	/* qsort(NULL, 0) is undefined */
 		qsort(r->d.groups, r->d.ngroups, sizeof(*r->d.groups), cmp_groups);
@@ -1118,15 +1132,16 @@ int cmd_report(int argc, char **argv)
 {
 	/* the default baseline: the first mode of ipibench/modes.h (physical) */
 	struct report r = { .out = "report", .baseline = ipibench_mode_name(0) };
-	const char *reference = NULL, *ms_reference = NULL;
+	const char *reference = NULL, *ms_reference = NULL, *guest_reference = NULL;
 	struct sbuf md = { 0 };
 	int ninputs;
 	char **inputs;
-	int rc = parse_args(&r, &reference, &ms_reference, argc, argv, &ninputs, &inputs);
+	int rc = parse_args(&r, &reference, &ms_reference, &guest_reference, argc, argv, &ninputs,
+			    &inputs);
 	if (rc >= 0)
 		return rc;
 	rc = 1;
-	if (report_load(&r, reference, ms_reference, inputs, ninputs) ||
+	if (report_load(&r, reference, ms_reference, guest_reference, inputs, ninputs) ||
 	    mkdir_p(r.out, r.err) || render_plots(&r))
 		goto fail;
 	render_md(&r, &md);
@@ -1143,6 +1158,7 @@ fail:
 out:
 	sb_free(&md);
 	report_model_free(&r);
+	guests_free(&r);
 	reference_free(&r.ref);
 	reference_free(&r.ref_ms);
 	dataset_free(&r.d);

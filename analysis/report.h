@@ -23,6 +23,7 @@
 #include "ipibench/modes.h"
 #include "analysis/compare.h"
 #include "analysis/internal.h"
+#include "probes/hvmref.h"
 
 #define RP_MAXMODES 8	/* modes in one chart or sweep */
 #define RP_MAXBOXES 16	/* hyperfine commands in one box plot */
@@ -150,6 +151,33 @@ struct rhf {
 	char *title;
 };
 
+/* report_guests.c: a guest run's trace, the guest's figures in it */
+struct rgcount {
+	char name[48];
+	uint64_t n;
+};
+struct rgtrace {
+	const char *key;		/* "hvm" / "hvm_sched" */
+	const char *name;		/* the file (the dataset's string) */
+	bool present, sched, anomalies;
+	uint64_t records;
+	uint32_t ndoms;			/* guest domains summed */
+	const char *detected;		/* the IPI path its counts show: apic, evtchn, none */
+	uint64_t ipis, icr_ipis, evtchn_op, self, exits, vmexit, inj, inj_ipi, inj_irq;
+	struct rgcount *reasons;	/* exits by reason, by count */
+	size_t nreasons;
+	struct rgcount *events;		/* trace summary's rows (the seed's table) */
+	size_t nevents;
+};
+struct rguest {
+	const struct guest_run *run;
+	struct rgtrace t[2];		/* hvm, hvm_sched */
+};
+struct rgmove {
+	char name[48];
+	uint64_t na, da, nb, db;	/* evtchn count / IPIs, apic count / IPIs */
+};
+
 struct report {
 	const char *out, *baseline;
 	bool no_ref;		/* --no-reference: no seed section at all */
@@ -170,9 +198,28 @@ struct report {
 	struct rhf *hf;		/* d.nhf */
 	struct cmp_perf perf_rep;	/* perf stat, repeated */
 	json_t *host_state;	/* hoststate_json() of the runs read */
+	/* guest runs (report_guests.c) */
+	struct rguest *guests;
+	size_t nguests;
+	size_t gbefore, gafter;	/* the first evtchn / apic run, SIZE_MAX: none */
+	struct rgmove *gmoving;	/* exit reasons by how far they moved per IPI */
+	size_t ngmoving, ngmoving_all;
+	struct tr_hvmref gref;	/* seed-004.json */
+	bool have_gref;
 	size_t nplots;		/* drawn by render_plots() */
 	char err[AN_ERRLEN];
 };
+
+/* report_guests.c: read each guest run's traces (-1 with r->err: one line
+ * naming the results file and the JSON path), and render them. */
+int guests_load(struct report *r, const char *reference);
+void guests_free(struct report *r);
+void guests_md(const struct report *r, struct sbuf *md);
+json_t *guests_json(const struct report *r);
+const struct rgtrace *rg_primary(const struct rguest *g);
+const struct rgtrace *rg_seedmask(const struct rguest *g);
+uint64_t rg_count(const struct rgcount *c, size_t n, const char *name);
+const char *rg_moved(uint64_t na, uint64_t da, uint64_t nb, uint64_t db);
 
 /* report_model.c */
 void report_compute(struct report *r);

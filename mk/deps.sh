@@ -13,7 +13,7 @@ set -euo pipefail
 PKGS=(
 	gcc make flex bison python3 pkg-config dpkg-dev xz-utils ccache
 	libxen-dev busybox-static
-	libjansson-dev libinih-dev libcmocka-dev libgsl-dev
+	libjansson-dev libinih-dev libcmocka-dev libgsl-dev liblzma-dev
 	gnuplot-nox hyperfine linux-perf ministat
 	clang libclang-rt-14-dev
 	e2fsprogs cpio rsync

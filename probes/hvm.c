@@ -24,6 +24,11 @@
  *   vcpu_set_data_type(), so an injection before the first exit counts).  INJ_VIRQ is also counted by
  *   vector (xenalyze's "Guest interrupt counts"), MSR_READ and MSR_WRITE
  *   by MSR (d0), which xenalyze's summary does not show.
+ * - IPIs sent (tr_hvm_guests(), hvm.h): the MSR_WRITE records of MSR 0x830
+ *   counted above carry the ICR value (d1 low, d2 high: Xen's
+ *   HVMTRACE_3D(MSR_WRITE, msr, lo, hi)) and are decoded (icr_write());
+ *   the VMMCALL records carry the hypercall number (d0 = eax) and nothing
+ *   more, so event_channel_op calls are counted, not sends.
  * - Exit reasons are SVM's when any exit reason is above 75 (the highest
  *   VMX one: SVM traces always have VMEXIT_INTR, 96, or VMEXIT_NPF,
  *   1024), else VMX's (xenalyze's default; --svm-mode switches it).
@@ -44,7 +49,10 @@
 #define EV_PF_INJECT 0x00082002u
 #define EV_MSR_READ 0x0008200cu
 #define EV_MSR_WRITE 0x0008200du
+#define EV_VMMCALL 0x00082012u
 #define EV_INTR_WINDOW 0x00082020u
+#define MSR_X2APIC_ICR 0x830u
+#define MSR_X2APIC_SELF_IPI 0x83fu
 #define EV_OP_DESTROY_PROC 0x00082024u
 #define VMX_REASON_MAX 75u
 #define GUEST_INTERRUPT_MAX 350u	/* xenalyze's bucket for vectors beyond */
@@ -289,7 +297,8 @@ static int vcpu_init(struct tr_hvm_vcpu *v, uint32_t dom, uint32_t vcpu)
 	v->vcpu = vcpu;
 	if (cmap_init(&v->reason, 2048) || cmap_init(&v->handler, 4096) ||
 	    cmap_init(&v->virq, 512) || cmap_init(&v->msr_read, 4096) ||
-	    cmap_init(&v->msr_write, 4096))
+	    cmap_init(&v->msr_write, 4096) || cmap_init(&v->ipi_vec, 512) ||
+	    cmap_init(&v->ipi_dest, 4096) || cmap_init(&v->hypercall, 512))
 		return -1;
 	return 0;
 }
@@ -301,6 +310,9 @@ static void vcpu_fini(struct tr_hvm_vcpu *v)
 	cmap_fini(&v->virq);
 	cmap_fini(&v->msr_read);
 	cmap_fini(&v->msr_write);
+	cmap_fini(&v->ipi_vec);
+	cmap_fini(&v->ipi_dest);
+	cmap_fini(&v->hypercall);
 }
 
 /* Index of (dom, vcpu), added if new; -1 when full or out of memory. */
@@ -332,6 +344,8 @@ static int64_t vcpu_find(struct tr_hvm *h, uint32_t dom, uint32_t vcpu)
 #define CUR_NONE (-2)
 #define CUR_IDLE (-3)
 
+static void icr_write(struct tr_hvm_vcpu *v, uint32_t lo, uint32_t hi);
+
 static void handler(struct tr_hvm *h, struct tr_hvm_vcpu *v, const struct xt_rec *r)
 {
 	uint32_t ev = r->event & ~TRC_64_FLAG;
@@ -345,9 +359,47 @@ static void handler(struct tr_hvm *h, struct tr_hvm_vcpu *v, const struct xt_rec
 	cmap_inc(&v->handler, ev);
 	if (ev == EV_INJ_VIRQ && r->nextra >= 1)
 		cmap_inc(&v->virq, r->d[0] > GUEST_INTERRUPT_MAX ? GUEST_INTERRUPT_MAX : r->d[0]);
-	else if ((ev == EV_MSR_READ || ev == EV_MSR_WRITE) && r->nextra >= 1)
+	else if ((ev == EV_MSR_READ || ev == EV_MSR_WRITE) && r->nextra >= 1) {
 		cmap_inc(ev == EV_MSR_READ ? &v->msr_read : &v->msr_write, r->d[0]);
+		if (ev == EV_MSR_WRITE && r->d[0] == MSR_X2APIC_ICR && r->nextra >= 3)
+			icr_write(v, r->d[1], r->d[2]);
+		else if (ev == EV_MSR_WRITE && r->d[0] == MSR_X2APIC_SELF_IPI && r->nextra >= 2) {
+			cmap_inc(&v->ipi_vec, r->d[1] & 0xff);
+			v->ipi_self++;
+		}
+	} else if (ev == EV_VMMCALL && r->nextra >= 1)
+		cmap_inc(&v->hypercall, r->d[0]);
 }
+/*
+ * An x2APIC ICR write of V: LO = bits 0-31 (vector 0-7, delivery mode 8-10,
+ * destination mode 11, shorthand 18-19), HI = the destination.  Self: the
+ * shorthand self, or a physical destination equal to V's own APIC ID (known
+ * for a real domain only: the default domain's vCPU N is pCPU N).
+ */
+static void icr_write(struct tr_hvm_vcpu *v, uint32_t lo, uint32_t hi)
+{
+	uint32_t vec = lo & 0xff, dm = (lo >> 8) & 7, logical = (lo >> 11) & 1, sh = (lo >> 18) & 3;
+
+	v->icr_writes++;
+	if (dm > 1) {		/* not fixed (0) or lowest priority (1) */
+		v->icr_other++;
+		return;
+	}
+	cmap_inc(&v->ipi_vec, vec);
+	if (sh == 1 || (sh == 0 && !logical && v->dom != TR_HVM_DEFAULT_DOM &&
+			hi == TR_HVM_APIC_ID(v->vcpu))) {
+		v->ipi_self++;
+		return;
+	}
+	v->ipi_sent++;
+	if (sh)
+		v->ipi_shorthand++;
+	else if (logical)
+		v->ipi_logical++;
+	else
+		cmap_inc(&v->ipi_dest, hi);
+}
+
 /* V's open exit ends at TSC: counted under its reason unless its TSC is
  * later (xenalyze's hvm_close_vmexit()). */
 static void close_exit(struct tr_hvm_vcpu *v, uint64_t tsc)
@@ -465,4 +517,110 @@ void tr_hvm_fini(struct tr_hvm *h)
 	free(h->v);
 	h->v = NULL;
 	h->nv = h->capv = 0;
+}
+
+uint64_t tr_cmap_get(const struct cmap *m, uint32_t key)
+{
+	uint32_t i = cmap_hash(key, m->cap);
+
+	while (m->used[i]) {
+		if (m->key[i] == key)
+			return m->v[i];
+		i = (i + 1) & (m->cap - 1);
+	}
+	return 0;
+}
+
+/* DST += SRC, key by key; -1 when DST refuses a key. */
+static int cmap_merge(struct cmap *dst, const struct cmap *src)
+{
+	for (uint32_t i = 0; i < src->cap; i++)
+		if (src->used[i] && src->v[i] && cmap_add(dst, src->key[i], src->v[i], 0))
+			return -1;
+	return 0;
+}
+
+void tr_hvm_guests_free(struct tr_hvm_guest *g, uint32_t n)
+{
+	for (uint32_t i = 0; g && i < n; i++) {
+		cmap_fini(&g[i].reason);
+		cmap_fini(&g[i].virq);
+		cmap_fini(&g[i].ipi_vec);
+		cmap_fini(&g[i].pair);
+		cmap_fini(&g[i].hypercall);
+	}
+	free(g);
+}
+
+int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **out, uint32_t *nout)
+{
+	struct tr_hvm_guest *g = calloc(h->nv + 1, sizeof(*g));
+	uint32_t n = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!g)
+		return -1;
+	for (uint32_t i = 0; i < h->nv; i++) {
+		const struct tr_hvm_vcpu *v = &h->v[i];
+		struct tr_hvm_guest *d;
+		uint32_t k;
+
+		for (k = 0; k < n && g[k].dom != v->dom; k++)
+			;
+		d = &g[k];
+		if (k == n) {
+			n++;
+			d->dom = v->dom;
+			if (cmap_init(&d->reason, 2048) || cmap_init(&d->virq, 512) ||
+			    cmap_init(&d->ipi_vec, 512) || cmap_init(&d->pair, 1u << 16) ||
+			    cmap_init(&d->hypercall, 512))
+				goto fail;
+		}
+		d->nvcpus++;
+		d->vmexit += v->vmexit;
+		d->exits += v->exits;
+		d->icr_writes += v->icr_writes;
+		d->ipi_sent += v->ipi_sent;
+		d->ipi_self += v->ipi_self;
+		d->ipi_logical += v->ipi_logical;
+		d->ipi_shorthand += v->ipi_shorthand;
+		d->icr_other += v->icr_other;
+		d->evtchn_op += tr_cmap_get(&v->hypercall, TR_HVM_HC_EVTCHN_OP);
+		d->vmmcall += tr_cmap_get(&v->handler, EV_VMMCALL);
+		if (cmap_merge(&d->reason, &v->reason) || cmap_merge(&d->virq, &v->virq) ||
+		    cmap_merge(&d->ipi_vec, &v->ipi_vec) || cmap_merge(&d->hypercall, &v->hypercall))
+			goto fail;
+		for (uint32_t j = 0; j < v->ipi_dest.cap; j++) {
+			uint32_t dst = v->ipi_dest.key[j];
+
+			/* an APIC ID that is no vCPU's (odd, or past 16 bits) keyed 0xffff */
+			if (v->ipi_dest.used[j] && v->ipi_dest.v[j] &&
+			    cmap_add(&d->pair, (v->vcpu & 0xffff) << 16 |
+				     (dst % 2 || dst / 2 > 0xfffe ? 0xffff : dst / 2),
+				     v->ipi_dest.v[j], 0))
+				goto fail;
+		}
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		struct tr_hvm_guest *d = &g[k];
+
+		d->path = d->ipi_sent ? TR_HVM_PATH_APIC : d->evtchn_op ? TR_HVM_PATH_EVTCHN : "none";
+		d->ipis = d->ipi_sent ? d->ipi_sent : d->evtchn_op;
+		for (uint32_t j = 0; j < d->virq.cap; j++) {
+			if (!d->virq.used[j])
+				continue;
+			d->inj += d->virq.v[j];
+			if (tr_cmap_get(&d->ipi_vec, d->virq.key[j]))
+				d->inj_ipi += d->virq.v[j];
+			else
+				d->inj_irq += d->virq.v[j];
+		}
+	}
+	*out = g;
+	*nout = n;
+	return 0;
+fail:
+	tr_hvm_guests_free(g, n);
+	return -1;
 }

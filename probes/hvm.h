@@ -29,6 +29,18 @@ struct tr_hvm_vcpu {
 	struct cmap handler;		/* handler event ID (TRC_64_FLAG folded) -> records counted */
 	struct cmap virq;		/* INJ_VIRQ vector -> injections */
 	struct cmap msr_read, msr_write; /* MSR -> accesses */
+	/* IPIs sent (decoded from the MSR_WRITE and VMMCALL handler records
+	 * counted above): x2APIC ICR writes (MSR 0x830, d1 = low word, d2 =
+	 * high word = destination) and SELF IPI writes (MSR 0x83f). */
+	uint64_t icr_writes;		/* MSR 0x830 writes with the value (3 words) */
+	uint64_t ipi_sent;		/* fixed/lowest-priority IPIs to other vCPUs */
+	uint64_t ipi_self;		/* to itself: shorthand self, own APIC ID, MSR 0x83f */
+	uint64_t ipi_logical;		/* of ipi_sent: logical destination (cluster) */
+	uint64_t ipi_shorthand;		/* of ipi_sent: all-including / all-excluding self */
+	uint64_t icr_other;		/* ICR writes with another delivery mode (NMI, INIT, SIPI...) */
+	struct cmap ipi_vec;		/* vector -> ICR IPIs (sent and self) */
+	struct cmap ipi_dest;		/* physical destination APIC ID -> IPIs sent */
+	struct cmap hypercall;		/* VMMCALL records by hypercall number (d0 = eax) */
 	/* xenalyze's per-vCPU state */
 	bool exit_open;
 	uint32_t exit_reason;
@@ -46,9 +58,60 @@ struct tr_hvm {
 	uint64_t sched_records;		/* runstate changes seen */
 };
 
+/* Xen's hypercall number of event_channel_op: a VMMCALL record carries
+ * the number only (svm.c: HVMTRACE_1D(VMMCALL, regs->eax)), not the
+ * sub-op, so this counts every event_channel_op call, sends or not. */
+#define TR_HVM_HC_EVTCHN_OP 32u
+/* The IPI paths' names, as a config's [guest] ipi_path names them
+ * (runner/config.c's table; analysis/tests/test_guests.c checks they agree):
+ * what a domain's records show (tr_hvm_guest.path) and what a guest run of
+ * the results says it ran (analysis/report_guests.c). */
+#define TR_HVM_PATH_EVTCHN "evtchn"
+#define TR_HVM_PATH_APIC "apic"
+/* Xen 4.17's vlapic gives vCPU N the x2APIC ID 2N (vlapic_do_init()). */
+#define TR_HVM_APIC_ID(vcpu) ((vcpu) * 2u)
+
 /* 0, or -1 out of memory.  f must be readable through f->base. */
 int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f);
 void tr_hvm_fini(struct tr_hvm *h);
+
+/*
+ * One domain's vCPUs summed, with what is per IPI and per interrupt.  All
+ * exact counts; the ratios are the caller's (count / denominator).
+ *  - IPIs sent (ipis), on the domain's IPI path (path): "apic" when it
+ *    wrote any x2APIC ICR IPI to another vCPU (ipi_sent), else "evtchn"
+ *    when it made any event_channel_op hypercall (evtchn_op: VMMCALL
+ *    records with that number; every call counts, sends or not, as the
+ *    trace has no sub-op), else "none" (0).  Both counts are kept: an
+ *    APIC-path guest still makes event_channel_op calls (unmask, timers'
+ *    events...).  Self-IPIs (ipi_self) are apart, never in ipis.
+ *  - IPI vectors: the vectors of the domain's ICR writes (ipi_vec); the
+ *    injections on them are inj_ipi, every other injection an interrupt
+ *    (inj_irq).  An event-channel IPI is injected on Xen's upcall vector
+ *    with every other event (timers, device pirqs): the trace cannot tell
+ *    them apart, so upcalls count as interrupts.
+ */
+struct tr_hvm_guest {
+	uint32_t dom, nvcpus;
+	uint64_t vmexit, exits;			/* VMEXIT records, exits closed */
+	uint64_t icr_writes, ipi_sent, ipi_self, ipi_logical, ipi_shorthand, icr_other;
+	uint64_t evtchn_op, vmmcall;
+	uint64_t ipis;				/* ipi_sent (apic) or evtchn_op (evtchn) */
+	const char *path;			/* "apic", "evtchn", "none" */
+	uint64_t inj, inj_ipi, inj_irq;		/* INJ_VIRQ: all, on IPI vectors, others */
+	struct cmap reason;			/* exit reason -> exits closed */
+	struct cmap virq;			/* vector -> injections */
+	struct cmap ipi_vec;			/* vector -> ICR IPIs (sent and self) */
+	struct cmap pair;			/* sender vCPU << 16 | destination vCPU -> IPIs (physical) */
+	struct cmap hypercall;			/* hypercall number -> VMMCALL records */
+};
+
+/* The domains of H (default domain included, in order of first
+ * appearance) into *G (*n of them); 0, or -1 out of memory. */
+int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **g, uint32_t *n);
+void tr_hvm_guests_free(struct tr_hvm_guest *g, uint32_t n);
+/* count of KEY in M (0 when absent). */
+uint64_t tr_cmap_get(const struct cmap *m, uint32_t key);
 
 /* "VMEXIT_HLT" (SVM) / "HLT" (VMX) as xenalyze names exit reasons, or NULL. */
 const char *tr_hvm_exit_name(bool svm, uint32_t reason);

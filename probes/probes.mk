@@ -1,7 +1,7 @@
 # probes/: trace ABI, trace collection, xentrace reader (`ipibench trace`).
 probes_SRCS := $(wildcard probes/*.c)
 probes_TESTS := $(wildcard probes/tests/test_*.c)
-probes_LIBS := -ljansson -pthread
+probes_LIBS := -ljansson -llzma -pthread
 # printf-like calls are checked, and no format string is built at run time.
 probes_CFLAGS += -Wformat=2
 # collect.c includes xenctrl.h (GNU C).  Only the agent refers to it, so the
@@ -32,10 +32,10 @@ bench-trace: $(BUILD)/bin/ipibench $(GENTRACE) $(XENALYZE)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_reader
 FUZZ_CORPUS_fuzz_reader := probes/fuzz/corpus
 fuzz_reader_SRCS := probes/fuzz/fuzz_reader.c probes/xtrace.c probes/trace_an.c probes/cmap.c \
-	probes/hist.c probes/events.c probes/hvm.c
+	probes/hist.c probes/events.c probes/hvm.c probes/xz.c
 $(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h)
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) $(fuzz_reader_SRCS) -ljansson -o $@
+	clang $(FUZZ_CFLAGS) $(fuzz_reader_SRCS) -ljansson -llzma -o $@
 
 # The reader of `trace diff --reference` (probes/hvmref.c) on any JSON;
 # seeds in probes/fuzz/corpus-hvmref (the seed's reference file).

@@ -96,7 +96,7 @@ static const char common_help[] =
 	"JSON, and the rest of the file is still read.  A file with nothing to\n"
 	"analyse - empty, without any cpu_change record (not a xentrace file), or\n"
 	"without any record in its chunks - is refused with one line (exit 1).\n"
-	"Memory does not grow with the file size.\n"
+	"Memory does not grow with the file size (but for an .xz file's unpacked bytes).\n"
 	"\n"
 	"options:\n";
 
@@ -120,7 +120,22 @@ static const struct subcmd subcmds[] = {
 	  "scheduler records (-e 0x0008ffff) vCPU N of the \"default\" domain is\n"
 	  "whatever ran on pCPU N, as in xenalyze; add the scheduler class\n"
 	  "(-e 0x000affff) for real domains and vCPUs.\n"
-	  "Each FILE is summarised on its own.\n" },
+	  "\n"
+	  "Then per guest (domain): the IPIs it sent, decoded from the trace's records:\n"
+	  "x2APIC ICR writes (MSR_WRITE of MSR 0x830 carries the value: vector,\n"
+	  "delivery mode, shorthand, destination; self-IPIs and the SELF IPI MSR apart,\n"
+	  "sender -> destination vCPU by Xen's APIC ID = 2 x vCPU) and event_channel_op\n"
+	  "hypercalls (VMMCALL records carry the hypercall number only, not the sub-op,\n"
+	  "so every event_channel_op call counts, sends or not).  A domain with ICR IPIs\n"
+	  "is on path apic (its IPIs: those), else on path evtchn (its IPIs: the\n"
+	  "event_channel_op calls).  Its injections by vector are IPI vectors (those of\n"
+	  "its ICR writes) or interrupts (all others, Xen's upcall vector 243 included:\n"
+	  "it carries event-channel IPIs, timers and pirqs alike), and the figures per\n"
+	  "IPI sent (exits, exits of each reason, injections) and per interrupt (exits):\n"
+	  "exact counts and their ratios, each naming its denominator (JSON:\n"
+	  "\"hvm\".\"guests\").\n"
+	  "Each FILE is summarised on its own; a FILE.xz (xz's magic) is unpacked in\n"
+	  "memory first (liblzma, at most 2 GiB unpacked).\n" },
 	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N] [--reference FILE]",
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
 	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
@@ -149,7 +164,13 @@ static const struct subcmd subcmds[] = {
 	  "path (exit 1).\n"
 	  "JSON: each row gains \"seed\" {before, after, ratio}, \"per_exit_ratio\" {seed,\n"
 	  "measured} and \"direction\" {count, per_exit: {seed, measured, verdict}}; the\n"
-	  "top level \"reference\", \"vmexit_ratio\" and \"directions\" (names by verdict).\n" },
+	  "top level \"reference\", \"vmexit_ratio\" and \"directions\" (names by verdict).\n"
+	  "\n"
+	  "Then the rows per IPI and per interrupt (JSON \"per_ipi\"): the guests on an IPI\n"
+	  "path of each side summed (see summary), exits, injections, injections on IPI\n"
+	  "vectors and interrupts per IPI sent, exits per interrupt, and each exit reason\n"
+	  "per IPI sent: count and denominator of A and of B, the two ratios, their ratio,\n"
+	  "and which way it moved (up, down, flat: exact, by integer comparison).\n" },
 	{ "ipi", &ipi_analysis, NULL, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
 	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
 	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"
@@ -207,7 +228,7 @@ static int open_file(const char *path, struct xt_file *f)
 {
 	char err[512];
 
-	if (xt_map(f, path, err, sizeof(err))) {
+	if (xt_open(f, path, XT_XZ_MAX_BYTES, err, sizeof(err))) {
 		fprintf(stderr, "ipibench trace: %s\n", err);
 		return -1;
 	}
@@ -441,6 +462,178 @@ static json_t *kc_json(const struct cmap *m, const char *kname, int kind, bool s
 	return a;
 }
 
+/* ---- per guest: IPIs sent, per IPI and per interrupt (tr_hvm_guests) ---- */
+
+static const char ipi_note[] =
+	"IPIs sent = on path apic, the x2APIC ICR IPIs to other vCPUs (MSR 0x830 write "
+	"exits; a domain with any is on path apic), else on path evtchn the "
+	"event_channel_op hypercalls (VMMCALL records: the trace has the hypercall "
+	"number, not the sub-op, so every event_channel_op call counts, sends or not); "
+	"self-IPIs apart. Interrupts = injections (INJ_VIRQ) not on an ICR IPI vector, "
+	"Xen's upcall vector 243 included (event-channel IPIs, timers and pirqs alike).";
+
+/* A guest worth a section: it exited, or sent or was injected anything. */
+static bool guest_shown(const struct tr_hvm_guest *g)
+{
+	return g->vmexit || g->icr_writes || g->ipi_self || g->vmmcall || g->inj;
+}
+
+static json_t *per_json(uint64_t n, uint64_t d)
+{
+	return d ? json_real((double)n / (double)d) : json_null();
+}
+
+static json_t *guest_json(const struct tr_hvm_guest *g, bool svm)
+{
+	json_t *reasons = json_array(), *vec = json_array(), *pairs = json_array();
+	uint32_t n;
+	struct kc *k = by_count(&g->reason, &n);
+
+	for (uint32_t i = 0; k && i < n; i++) {
+		char b[48];
+
+		json_array_append_new(reasons, json_pack("{s:s,s:i,s:I,s:o,s:o}",
+			"reason", reason_label(svm, k[i].key, b, sizeof(b)), "code", (int)k[i].key,
+			"count", (json_int_t)k[i].n, "per_ipi", per_json(k[i].n, g->ipis),
+			"per_interrupt", per_json(k[i].n, g->inj_irq)));
+	}
+	free(k);
+	k = by_count(&g->virq, &n);
+	for (uint32_t i = 0; k && i < n; i++) {
+		bool ipi = tr_cmap_get(&g->ipi_vec, k[i].key) != 0;
+
+		json_array_append_new(vec, json_pack("{s:i,s:I,s:s,s:o}", "vector", (int)k[i].key,
+			"count", (json_int_t)k[i].n, "kind", ipi ? "ipi" : "interrupt",
+			"per_ipi", per_json(k[i].n, g->ipis)));
+	}
+	free(k);
+	k = by_count(&g->pair, &n);
+	for (uint32_t i = 0; k && i < n; i++) {
+		uint32_t to = k[i].key & 0xffff;
+
+		json_array_append_new(pairs, json_pack("{s:i,s:o,s:I}", "from_vcpu",
+			(int)(k[i].key >> 16), "to_vcpu", to == 0xffff ? json_null() : json_integer(to),
+			"count", (json_int_t)k[i].n));
+	}
+	free(k);
+	return json_pack("{s:i,s:b,s:i,s:I,s:I,s:s,"
+			 "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o},"
+			 "s:{s:I,s:I,s:I},"
+			 "s:{s:s,s:o,s:o,s:o,s:o},"
+			 "s:{s:s,s:o},"
+			 "s:o,s:o}",
+		"domain", (int)g->dom, "default_domain", g->dom == TR_HVM_DEFAULT_DOM,
+		"vcpus", (int)g->nvcpus, "vmexit", (json_int_t)g->vmexit,
+		"exits_closed", (json_int_t)g->exits, "ipi_path", g->path,
+		"ipis", "sent", (json_int_t)g->ipis, "icr_ipis", (json_int_t)g->ipi_sent,
+		"evtchn_op_calls", (json_int_t)g->evtchn_op, "self", (json_int_t)g->ipi_self,
+		"icr_writes", (json_int_t)g->icr_writes, "icr_logical", (json_int_t)g->ipi_logical,
+		"icr_shorthand", (json_int_t)g->ipi_shorthand, "icr_other_delivery",
+		(json_int_t)g->icr_other, "vmmcall", (json_int_t)g->vmmcall, "pairs", pairs,
+		"injections", "all", (json_int_t)g->inj, "ipi_vectors", (json_int_t)g->inj_ipi,
+		"interrupts", (json_int_t)g->inj_irq,
+		"per_ipi", "denominator", "ipis.sent",
+		"exits", per_json(g->exits, g->ipis), "vmexit", per_json(g->vmexit, g->ipis),
+		"injections", per_json(g->inj, g->ipis),
+		"ipi_vector_injections", per_json(g->inj_ipi, g->ipis),
+		"per_interrupt", "denominator", "injections.interrupts",
+		"exits", per_json(g->exits, g->inj_irq),
+		"exit_reasons", reasons, "inj_virq", vec);
+}
+
+static json_t *guests_json(const struct tr_hvm *h)
+{
+	json_t *a = json_array();
+	struct tr_hvm_guest *g;
+	uint32_t n;
+
+	if (tr_hvm_guests(h, &g, &n))
+		return json_null();
+	for (uint32_t i = 0; i < n; i++)
+		if (guest_shown(&g[i]))
+			json_array_append_new(a, guest_json(&g[i], h->svm));
+	tr_hvm_guests_free(g, n);
+	return json_pack("{s:s,s:o}", "note", ipi_note, "domains", a);
+}
+
+static void per_text(char *b, size_t len, uint64_t n, uint64_t d)
+{
+	if (d)
+		snprintf(b, len, "%.3f", (double)n / (double)d);
+	else
+		snprintf(b, len, "-");
+}
+
+static void guests_text(const struct tr_hvm *h)
+{
+	struct tr_hvm_guest *g;
+	uint32_t n;
+
+	if (tr_hvm_guests(h, &g, &n)) {
+		printf("per guest: out of memory\n");
+		return;
+	}
+	printf("\nIPIs and interrupts per guest (exact counts from the trace; ratios are count / "
+	       "the denominator named)\n%s\n", ipi_note);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tr_hvm_guest *d = &g[i];
+		char b[16], p1[32], p2[32], p3[32], p4[32];
+		uint32_t nk;
+		struct kc *k;
+
+		if (!guest_shown(d))
+			continue;
+		printf("%s (%u vCPUs%s): path %s, %" PRIu64 " IPIs sent; %" PRIu64 " ICR IPIs, %" PRIu64
+		       " event_channel_op calls, %" PRIu64 " self-IPIs; %" PRIu64 " ICR writes (%"
+		       PRIu64 " logical, %" PRIu64 " shorthand, %" PRIu64 " other delivery modes)\n",
+		       dom_label(d->dom, b, sizeof(b)), d->nvcpus,
+		       d->dom == TR_HVM_DEFAULT_DOM ? ": vCPU N = pCPU N" : "", d->path, d->ipis,
+		       d->ipi_sent, d->evtchn_op,
+		       d->ipi_self, d->icr_writes, d->ipi_logical, d->ipi_shorthand, d->icr_other);
+		per_text(p1, sizeof(p1), d->exits, d->ipis);
+		per_text(p2, sizeof(p2), d->inj, d->ipis);
+		per_text(p3, sizeof(p3), d->inj_ipi, d->ipis);
+		per_text(p4, sizeof(p4), d->exits, d->inj_irq);
+		printf("  injections: %" PRIu64 " (%" PRIu64 " on ICR IPI vectors, %" PRIu64
+		       " interrupts)\n  per IPI sent: %s exits, %s injections, %s on IPI vectors; "
+		       "per interrupt: %s exits\n", d->inj, d->inj_ipi, d->inj_irq, p1, p2, p3, p4);
+		k = by_count(&d->pair, &nk);
+		if (k && nk) {
+			printf("  ICR IPIs by sender -> destination (APIC ID / 2):");
+			for (uint32_t j = 0; j < nk; j++) {
+				if ((k[j].key & 0xffff) == 0xffff)
+					printf(" v%u->? %" PRIu64, k[j].key >> 16, k[j].n);
+				else
+					printf(" v%u->v%u %" PRIu64, k[j].key >> 16, k[j].key & 0xffff, k[j].n);
+			}
+			putchar('\n');
+		}
+		free(k);
+		k = by_count(&d->virq, &nk);
+		if (k && nk) {
+			printf("  %12s %10s  %s\n", "injections", "per IPI", "vector");
+			for (uint32_t j = 0; j < nk; j++) {
+				per_text(p1, sizeof(p1), k[j].n, d->ipis);
+				printf("  %12" PRIu64 " %10s  %u (0x%02x) %s\n", k[j].n, p1, k[j].key, k[j].key,
+				       tr_cmap_get(&d->ipi_vec, k[j].key) ? "IPI" : "interrupt");
+			}
+		}
+		free(k);
+		k = by_count(&d->reason, &nk);
+		if (k && nk) {
+			printf("  %12s %10s %10s  %s\n", "exits", "per IPI", "per intr", "reason");
+			for (uint32_t j = 0; j < nk; j++) {
+				per_text(p1, sizeof(p1), k[j].n, d->ipis);
+				per_text(p2, sizeof(p2), k[j].n, d->inj_irq);
+				printf("  %12" PRIu64 " %10s %10s  %s\n", k[j].n, p1, p2,
+				       reason_label(h->svm, k[j].key, b, sizeof(b)));
+			}
+		}
+		free(k);
+	}
+	tr_hvm_guests_free(g, n);
+}
+
 static json_t *hvm_json(const struct tr_hvm *h)
 {
 	json_t *vs = json_array();
@@ -461,12 +654,15 @@ static json_t *hvm_json(const struct tr_hvm *h)
 			"msr_read", kc_json(&v->msr_read, "msr", 3, h->svm),
 			"msr_write", kc_json(&v->msr_write, "msr", 3, h->svm)));
 	}
-	return json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:o}", "exit_codes", h->svm ? "svm" : "vmx",
+	json_t *j = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:o}", "exit_codes", h->svm ? "svm" : "vmx",
 			 "hvm_records", (json_int_t)h->hvm_records,
 			 "skipped_no_vcpu", (json_int_t)h->no_vcpu,
 			 "skipped_outside_exit", (json_int_t)h->before_exit,
 			 "short_records", (json_int_t)h->short_records,
 			 "runstate_changes", (json_int_t)h->sched_records, "vcpus", vs);
+
+	json_object_set_new(j, "guests", guests_json(h));
+	return j;
 }
 
 static void kc_text(const char *title, const struct cmap *m, int kind, bool svm)
@@ -519,6 +715,7 @@ static void hvm_text(const struct tr_hvm *h)
 		kc_text("MSR_READ by MSR", &v->msr_read, 3, h->svm);
 		kc_text("MSR_WRITE by MSR", &v->msr_write, 3, h->svm);
 	}
+	guests_text(h);
 	if (h->no_vcpu || h->before_exit || h->short_records)
 		printf("HVM records not counted: %" PRIu64 " with no vCPU running, %" PRIu64
 		       " handler records outside an exit, %" PRIu64 " too short\n",
@@ -855,6 +1052,187 @@ static json_t *directions_json(const struct drow *d, size_t nd, struct per_exit 
 	return o;
 }
 
+/*
+ * The "per IPI" rows of diff: the guests of each side (the domains on an
+ * IPI path, tr_hvm_guests) summed, each figure over its side's own
+ * denominator (IPIs sent, or interrupts injected), and which way it moved
+ * from A to B.
+ */
+struct pside {
+	uint64_t ipis, exits, inj, inj_ipi, inj_irq;
+	struct cmap reason;
+	bool ok;
+};
+
+static void pside_fill(struct pside *p, const struct tr_summary *s)
+{
+	struct tr_hvm_guest *g;
+	uint32_t n;
+
+	memset(p, 0, sizeof(*p));
+	if (cmap_init(&p->reason, 2048))
+		return;
+	if (!s->has_hvm || tr_hvm_guests(&s->hvm, &g, &n))
+		return;
+	p->ok = true;
+	/* the default domain (records before a pCPU's first scheduler record)
+	 * only when no real domain sent an IPI */
+	bool real = false;
+
+	for (uint32_t i = 0; i < n; i++)
+		real |= g[i].ipis && g[i].dom != TR_HVM_DEFAULT_DOM;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!g[i].ipis || (real && g[i].dom == TR_HVM_DEFAULT_DOM))
+			continue;
+		p->ipis += g[i].ipis;
+		p->exits += g[i].exits;
+		p->inj += g[i].inj;
+		p->inj_ipi += g[i].inj_ipi;
+		p->inj_irq += g[i].inj_irq;
+		for (uint32_t j = 0; j < g[i].reason.cap; j++)
+			if (g[i].reason.used[j] &&
+			    cmap_add(&p->reason, g[i].reason.key[j], g[i].reason.v[j], 0))
+				p->ok = false;
+	}
+	tr_hvm_guests_free(g, n);
+}
+
+struct prow {
+	char name[64];
+	const char *per;	/* "IPI sent" / "interrupt" */
+	uint64_t na, da, nb, db;
+};
+
+static int prow_fill(struct prow *r, size_t max, const struct pside p[2], bool svm)
+{
+	size_t n = 0;
+
+#define PROW(nm, per_, fa, fb) do { if (n < max) { \
+	snprintf(r[n].name, sizeof(r[n].name), "%s", nm); r[n].per = per_; \
+	r[n].na = p[0].fa; r[n].da = p[0].fb; r[n].nb = p[1].fa; r[n].db = p[1].fb; n++; } } while (0)
+	PROW("exits", "IPI sent", exits, ipis);
+	PROW("injections", "IPI sent", inj, ipis);
+	PROW("injections on IPI vectors", "IPI sent", inj_ipi, ipis);
+	PROW("interrupts", "IPI sent", inj_irq, ipis);
+	PROW("exits", "interrupt", exits, inj_irq);
+#undef PROW
+	/* each exit reason of either side, per IPI */
+	for (int k = 0; k < 2; k++)
+		for (uint32_t j = 0; j < p[k].reason.cap; j++) {
+			uint32_t key = p[k].reason.key[j];
+			size_t m;
+			char b[48];
+
+			if (!p[k].reason.used[j] || (k && tr_cmap_get(&p[0].reason, key)))
+				continue;
+			if (n >= max)
+				break;
+			m = n++;
+			snprintf(r[m].name, sizeof(r[m].name), "%s", reason_label(svm, key, b, sizeof(b)));
+			r[m].per = "IPI sent";
+			r[m].na = tr_cmap_get(&p[0].reason, key);
+			r[m].da = p[0].ipis;
+			r[m].nb = tr_cmap_get(&p[1].reason, key);
+			r[m].db = p[1].ipis;
+		}
+	return (int)n;
+}
+
+static double prow_v(uint64_t num, uint64_t den)
+{
+	return den ? (double)num / (double)den : NAN;
+}
+
+static const char *prow_dir(const struct prow *r)
+{
+	double a = prow_v(r->na, r->da), b = prow_v(r->nb, r->db);
+
+	if (isnan(a) || isnan(b))
+		return "-";
+	/* exact: compare na/da with nb/db as integers (no rounding) */
+	unsigned __int128 x = (unsigned __int128)r->na * r->db, y = (unsigned __int128)r->nb * r->da;
+
+	return y > x ? "up" : y < x ? "down" : "flat";
+}
+
+static int prow_cmp(const void *x, const void *y)
+{
+	const struct prow *p = x, *q = y;
+	double dp = fabs(prow_v(p->nb, p->db) - prow_v(p->na, p->da));
+	double dq = fabs(prow_v(q->nb, q->db) - prow_v(q->na, q->da));
+
+	if (isnan(dp) != isnan(dq))
+		return isnan(dp) ? 1 : -1;
+	if (!isnan(dp) && dp != dq)
+		return dp < dq ? 1 : -1;
+	return strcmp(p->name, q->name);
+}
+
+#define PROW_MAX 256
+
+/* 5 fixed rows first, then the exit reasons by how far they moved. */
+static struct prow *per_ipi_rows(const struct tr_summary s[2], size_t *n, uint64_t ipis[2])
+{
+	struct pside p[2];
+	struct prow *r = calloc(PROW_MAX, sizeof(*r));
+
+	*n = 0;
+	pside_fill(&p[0], &s[0]);
+	pside_fill(&p[1], &s[1]);
+	ipis[0] = p[0].ipis;
+	ipis[1] = p[1].ipis;
+	if (r && p[0].ok && p[1].ok && (p[0].ipis || p[1].ipis)) {
+		*n = (size_t)prow_fill(r, PROW_MAX, p, s[0].hvm.svm || s[1].hvm.svm);
+		if (*n > 5)
+			qsort(r + 5, *n - 5, sizeof(*r), prow_cmp);
+	}
+	cmap_fini(&p[0].reason);
+	cmap_fini(&p[1].reason);
+	return r;
+}
+
+static void per_ipi_text(const struct prow *r, size_t n, const uint64_t ipis[2])
+{
+	if (!n)
+		return;
+	printf("\nper IPI and per interrupt (the guests on an IPI path summed, the default "
+	       "domain only in a trace without a real one; exact counts "
+	       "over each side's own denominator; IPIs sent: A %" PRIu64 ", B %" PRIu64 ")\n",
+	       ipis[0], ipis[1]);
+	printf("%-28s %-10s %10s %10s %10s %10s %9s %9s %8s  %s\n", "figure", "per", "A count",
+	       "A denom", "B count", "B denom", "A", "B", "ratio", "moved");
+	for (size_t i = 0; i < n; i++) {
+		char a[32], b[32], q[32];
+		double va = prow_v(r[i].na, r[i].da), vb = prow_v(r[i].nb, r[i].db);
+
+		num_text(a, sizeof(a), va);
+		num_text(b, sizeof(b), vb);
+		num_text(q, sizeof(q), !isnan(va) && !isnan(vb) && va > 0 ? vb / va : NAN);
+		printf("%-28s %-10s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+		       " %9s %9s %8s  %s\n", r[i].name, r[i].per, r[i].na, r[i].da, r[i].nb, r[i].db,
+		       a, b, q, prow_dir(&r[i]));
+	}
+}
+
+static json_t *per_ipi_json(const struct prow *r, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		double va = prow_v(r[i].na, r[i].da), vb = prow_v(r[i].nb, r[i].db);
+
+		json_array_append_new(a, json_pack("{s:s,s:s,s:{s:I,s:I,s:o},s:{s:I,s:I,s:o},s:o,s:s}",
+			"name", r[i].name, "per", r[i].per,
+			"a", "count", (json_int_t)r[i].na, "denominator", (json_int_t)r[i].da,
+			"value", num_or_null(va),
+			"b", "count", (json_int_t)r[i].nb, "denominator", (json_int_t)r[i].db,
+			"value", num_or_null(vb),
+			"ratio", num_or_null(!isnan(va) && !isnan(vb) && va > 0 ? vb / va : NAN),
+			"moved", prow_dir(&r[i])));
+	}
+	return a;
+}
+
 static int do_diff(struct topts *o, int n, char **files)
 {
 	struct xt_file f[2];
@@ -865,6 +1243,9 @@ static int do_diff(struct topts *o, int n, char **files)
 	struct tr_hvmref ref;
 	bool has_ref = o->reference != NULL;
 	struct per_exit base;
+	struct prow *pr = NULL;
+	size_t npr = 0;
+	uint64_t pipis[2] = { 0, 0 };
 	int rc = 0, k;
 
 	(void)n;
@@ -933,6 +1314,11 @@ static int do_diff(struct topts *o, int n, char **files)
 	}
 	qsort(d, nd, sizeof(*d), drow_cmp);
 	base = per_exit_base(d, nd);
+	pr = per_ipi_rows(s, &npr, pipis);
+	if (!pr) {
+		rc = 1;
+		goto out;
+	}
 	if (o->json) {
 		json_t *arr = json_array(), *root;
 
@@ -943,6 +1329,9 @@ static int do_diff(struct topts *o, int n, char **files)
 				 "anomalies", tr_anom_json(&s[0].an),
 				 "b", "file", files[1], "records", (json_int_t)s[1].records,
 				 "anomalies", tr_anom_json(&s[1].an), "rows", arr);
+		json_object_set_new(root, "per_ipi", json_pack("{s:s,s:I,s:I,s:o}", "note", ipi_note,
+			"ipis_a", (json_int_t)pipis[0], "ipis_b", (json_int_t)pipis[1],
+			"rows", per_ipi_json(pr, npr)));
 		if (has_ref) {
 			json_object_set_new(root, "reference", json_pack(
 				"{s:s,s:s,s:s,s:s,s:f,s:s,s:s,s:s}", "file", ref.path, "name", ref.name,
@@ -999,6 +1388,7 @@ static int do_diff(struct topts *o, int n, char **files)
 			printf("(%zu more rows; --top 0 shows all)\n", nd - shown);
 		if (has_ref)
 			directions_text(d, nd, base);
+		per_ipi_text(pr, npr, pipis);
 		for (k = 0; k < 2; k++)
 			if (xt_anom_any(&s[k].an) || s[k].an.nmsgs) {
 				printf("%s ", k ? "B" : "A");
@@ -1007,6 +1397,7 @@ static int do_diff(struct topts *o, int n, char **files)
 	}
 out:
 	free(d);
+	free(pr);
 	for (k = 0; k < 2; k++) {
 		free(rows[k]);
 		tr_summary_fini(&s[k]);

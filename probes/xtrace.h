@@ -59,6 +59,16 @@ struct xt_file {
 int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen);
 void xt_mem(struct xt_file *f, const void *buf, size_t len);
 void xt_unmap(struct xt_file *f);
+/* xt_map(), or, for a file starting with xz's magic, its contents unpacked
+ * (probes/xz.c, liblzma) into memory of at most MAX bytes and mapped: the
+ * same xt_file as of the unpacked file.  Past MAX, or corrupt or truncated,
+ * it is refused with one line naming PATH and the compressed offset. */
+#define XT_XZ_MAX_BYTES (2ull << 30)	/* trace summary's bound: 2 GiB unpacked */
+int xt_open(struct xt_file *f, const char *path, uint64_t max, char *err, size_t errlen);
+bool xt_is_xz(const void *p, size_t len);
+/* IN (INLEN bytes of xz) unpacked into F as xt_open() does; PATH names it. */
+int xt_unpack_xz(struct xt_file *f, const char *path, const void *in, size_t inlen,
+		 uint64_t max, char *err, size_t errlen);
 
 /* One record.  tsc is the record's own TSC, or the last one seen on that
  * CPU when the record has none (has_tsc false). */

@@ -10,6 +10,10 @@
  *  - the parallel summary (2 workers, batches of 3 chunks, forced on any
  *    size) says what the sequential one says: counts, per-CPU rows,
  *    anomalies and their messages.
+ *  - the per-guest IPI figures (tr_hvm_guests) add up: every decoded ICR
+ *    write is in exactly one class, injections are IPI vectors or interrupts.
+ * An input starting with xz's magic is also unpacked (xt_unpack_xz, bound
+ * 1 MiB): refused with one line naming it, or read as above.
  * A disagreement aborts, so the fuzzer reports it like a crash.
  */
 #include <stdint.h>
@@ -23,6 +27,24 @@
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_guests(const struct tr_summary *s)
+{
+	struct tr_hvm_guest *g;
+	uint32_t n;
+
+	if (!s->has_hvm)
+		return;
+	CHECK(tr_hvm_guests(&s->hvm, &g, &n) == 0);
+	for (uint32_t i = 0; i < n; i++) {
+		CHECK(g[i].ipi_sent + g[i].ipi_self + g[i].icr_other >= g[i].icr_writes);
+		CHECK(g[i].ipi_logical + g[i].ipi_shorthand <= g[i].ipi_sent);
+		CHECK(g[i].inj_ipi + g[i].inj_irq == g[i].inj);
+		CHECK(g[i].evtchn_op <= g[i].vmmcall);
+		CHECK(g[i].ipis == (g[i].ipi_sent ? g[i].ipi_sent : g[i].evtchn_op));
+	}
+	tr_hvm_guests_free(g, n);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,8 +61,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nrows;
 	uint64_t sum = 0;
 
+	if (xt_is_xz(data, size)) {
+		char err[512];
+
+		if (xt_unpack_xz(&f, "in.xz", data, size, 1u << 20, err, sizeof(err))) {
+			CHECK(!strncmp(err, "in.xz: xz: ", 11) && !strchr(err, '\n'));
+		} else {
+			CHECK(f.len <= 1u << 20);
+			CHECK(tr_summary_run(&s, &f) == 0);
+			check_guests(&s);
+			tr_summary_fini(&s);
+			xt_unmap(&f);
+		}
+		return 0;
+	}
 	xt_mem(&f, data, size);
 	CHECK(tr_summary_run(&s, &f) == 0);
+	check_guests(&s);
 	rows = tr_summary_rows(&s, &nrows);
 	for (size_t i = 0; i < nrows; i++)
 		sum += rows[i].count;

@@ -371,10 +371,169 @@ static void test_rules(void **st)
 	free(x.b);
 }
 
+/* Synthetic ICR writes, SELF IPI writes and VMMCALLs of d1v0 (x2APIC ID
+ * 0; v1's is 2), decoded into IPIs sent, self-IPIs and the rest, and the
+ * domain's injections split into IPI vectors and interrupts. */
+static void exit_with(struct xtb *x, uint64_t *t, uint32_t reason, uint32_t ev, int n,
+		      uint32_t a, uint32_t b, uint32_t c)
+{
+	rec(x, 0x00081102, (*t)++, 3, reason, 0, 0);
+	rec(x, ev, (*t)++, n, a, b, c);
+	rec(x, 0x00081001, (*t)++, 0, 0, 0, 0);
+}
+
+static void test_ipi_decode(void **st)
+{
+	struct xtb x;
+	struct xt_file f;
+	struct tr_summary s;
+	struct tr_hvm_guest *g, *d1 = NULL;
+	uint32_t n;
+	uint64_t t = 200;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	rec(&x, RS(1, 0), t++, 1, 1u << 16 | 0, 0, 0);
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000000fd, 2);	/* fixed, physical -> v1 */
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000000fd, 2);
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000000fc, 0);	/* own APIC ID: self */
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000400fb, 0);	/* shorthand self */
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000c00fd, 0);	/* all but self */
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000008fd, 0x10001); /* logical */
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x00000500, 2);	/* INIT: not an IPI sent */
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000000fd, 7);	/* odd APIC ID: no vCPU */
+	exit_with(&x, &t, 124, 0x0008200d, 2, 0x83f, 0x000000fa, 0);	/* SELF IPI MSR */
+	exit_with(&x, &t, 124, 0x0008200d, 1, 0x830, 0, 0);		/* no value: not decoded */
+	exit_with(&x, &t, 129, 0x00082012, 1, 32, 0, 0);			/* event_channel_op */
+	exit_with(&x, &t, 129, 0x00082012, 1, 32, 0, 0);
+	exit_with(&x, &t, 129, 0x00082012, 1, 29, 0, 0);			/* sched_op */
+	rec(&x, 0x00082004, t++, 2, 0x30, 0, 0);				/* an interrupt */
+	xtb_chunk(&x, 1);
+	rec(&x, RS(1, 0), t++, 1, 1u << 16 | 1, 0, 0);
+	rec(&x, 0x00082004, t++, 2, 0xfd, 0, 0);				/* the IPI vector */
+	rec(&x, 0x00082004, t++, 2, 0xfd, 0, 0);
+	rec(&x, 0x00082004, t++, 2, 0xf3, 0, 0);				/* the upcall: interrupt */
+	exit_with(&x, &t, 120, 0x00082013, 1, 0, 0, 0);			/* HLT */
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_int_equal(tr_hvm_guests(&s.hvm, &g, &n), 0);
+	for (uint32_t i = 0; i < n; i++)
+		if (g[i].dom == 1)
+			d1 = &g[i];
+	assert_non_null(d1);
+	assert_int_equal(d1->nvcpus, 2);
+	assert_int_equal(d1->icr_writes, 8);	/* the 1-word record is not decoded */
+	assert_int_equal(d1->ipi_sent, 5);	/* 2 + all-but + logical + odd ID */
+	assert_int_equal(d1->ipi_shorthand, 1);
+	assert_int_equal(d1->ipi_logical, 1);
+	assert_int_equal(d1->ipi_self, 3);	/* own ID, shorthand self, SELF IPI */
+	assert_int_equal(d1->icr_other, 1);
+	assert_int_equal(d1->evtchn_op, 2);
+	assert_int_equal(d1->vmmcall, 3);
+	assert_string_equal(d1->path, "apic");
+	assert_int_equal(d1->ipis, 5);		/* the ICR IPIs: an APIC-path domain */
+	assert_int_equal(tr_cmap_get(&d1->pair, 0u << 16 | 1), 2);	/* v0 -> v1 */
+	assert_int_equal(tr_cmap_get(&d1->pair, 0u << 16 | 0xffff), 1);	/* APIC ID 7 */
+	assert_int_equal(tr_cmap_get(&d1->ipi_vec, 0xfd), 5);
+	assert_int_equal(tr_cmap_get(&d1->ipi_vec, 0xfa), 1);
+	assert_int_equal(d1->inj, 4);
+	assert_int_equal(d1->inj_ipi, 2);	/* 0xfd */
+	assert_int_equal(d1->inj_irq, 2);	/* 0x30 and 0xf3 */
+	assert_int_equal(d1->exits, 14);
+	assert_int_equal(tr_cmap_get(&d1->reason, 124), 10);
+	tr_hvm_guests_free(g, n);
+	tr_summary_fini(&s);
+	free(x.b);
+
+	/* no ICR IPI: the event_channel_op calls are the IPIs (path evtchn) */
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	t = 10;
+	rec(&x, RS(1, 0), t++, 1, 3u << 16 | 0, 0, 0);
+	exit_with(&x, &t, 129, 0x00082012, 1, 32, 0, 0);
+	exit_with(&x, &t, 129, 0x00082012, 1, 32, 0, 0);
+	exit_with(&x, &t, 129, 0x00082012, 1, 32, 0, 0);
+	exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0x000400fb, 0);	/* only a self-IPI */
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_int_equal(tr_hvm_guests(&s.hvm, &g, &n), 0);
+	d1 = NULL;
+	for (uint32_t i = 0; i < n; i++)
+		if (g[i].dom == 3)
+			d1 = &g[i];
+	assert_non_null(d1);
+	assert_string_equal(d1->path, "evtchn");
+	assert_int_equal(d1->ipis, 3);
+	assert_int_equal(d1->ipi_self, 1);
+	assert_int_equal(d1->exits, 4);
+	tr_hvm_guests_free(g, n);
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
+/* On the recorded fixtures: every ICR write of a guest domain is decoded
+ * into exactly one class, the guest's IPI path is the one it was run on,
+ * and the injections split into IPI vectors and interrupts add up. */
+static void test_ipi_fixtures(void **st)
+{
+	static const struct { const char *name; const char *path; } fx[] = {
+		{ "hvm-pvh-ipbipi-kernel-sched", "evtchn" },
+		{ "hvm-pvh-ipbipi-apic-sched", "apic" },
+	};
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
+		char xz[300], tmp[300], cmd[700], err[256];
+		struct xt_file f;
+		struct tr_summary s;
+		struct tr_hvm_guest *g;
+		uint32_t n, seen = 0;
+		struct guest_sum sum;
+
+		guest_sums(fx[i].name, &sum);
+		snprintf(xz, sizeof(xz), "probes/tests/data/%s.xt.xz", fx[i].name);
+		snprintf(tmp, sizeof(tmp), "%s/%s.xt", tu_dir, fx[i].name);
+		snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", xz, tmp);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(xt_map(&f, tmp, err, sizeof(err)), 0);
+		assert_int_equal(tr_summary_run(&s, &f), 0);
+		assert_int_equal(tr_hvm_guests(&s.hvm, &g, &n), 0);
+		for (uint32_t k = 0; k < n; k++) {
+			uint64_t inj = 0;
+
+			if (g[k].dom == 0 || g[k].dom >= 0x7ff0)
+				continue;
+			seen++;
+			assert_string_equal(g[k].path, fx[i].path);
+			assert_int_equal(g[k].icr_writes, sum.icr);
+			assert_int_equal(g[k].ipi_sent + g[k].ipi_self + g[k].icr_other, g[k].icr_writes);
+			assert_int_equal(g[k].vmmcall, sum.vmmcall);
+			assert_true(g[k].evtchn_op > 0 && g[k].evtchn_op <= g[k].vmmcall);
+			for (int v = 0; v < 256; v++)
+				inj += sum.inj[v];
+			assert_int_equal(g[k].inj, inj);
+			assert_int_equal(g[k].inj_ipi + g[k].inj_irq, g[k].inj);
+			assert_int_equal(g[k].inj_ipi, sum.inj[0xfd]);
+			assert_int_equal(g[k].ipis, g[k].path[0] == 'a' ? g[k].ipi_sent : g[k].evtchn_op);
+			assert_true(g[k].ipis > 50);
+		}
+		assert_int_equal(seen, 1);
+		tr_hvm_guests_free(g, n);
+		tr_summary_fini(&s);
+		xt_unmap(&f);
+		unlink(tmp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_ipi_decode),
+		cmocka_unit_test_setup_teardown(test_ipi_fixtures, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_fixtures_match_xenalyze, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_ipi_paths_differ, tu_setup, tu_teardown),
 	};

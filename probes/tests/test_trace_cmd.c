@@ -1,5 +1,6 @@
 /* `ipibench trace ...` as a command: output, JSON, exit status. */
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -261,6 +262,135 @@ static void test_diff_hvm_fixtures(void **st)
 	}
 	assert_int_equal(seen, 1);
 	json_decref(j);
+}
+
+/* The guest (real domains, not dom0) of a fixture, from summary --json of
+ * the .xt.xz itself: exits closed, injections, the IPIs it sent. */
+struct gfig {
+	json_int_t exits, inj, inj_irq, ipis;
+	char path[16];
+};
+
+static void guest_fig(const char *xz, struct gfig *g)
+{
+	json_t *j, *doms, *d;
+	json_error_t e;
+	size_t i;
+	int n = 0;
+
+	memset(g, 0, sizeof(*g));
+	assert_int_equal(run("summary", "--json", xz, NULL), 0);
+	assert_non_null(j = json_loads(out, 0, &e));
+	doms = json_object_get(json_object_get(json_object_get(json_array_get(json_object_get(j, "files"), 0),
+			       "hvm"), "guests"), "domains");
+	json_array_foreach(doms, i, d) {
+		json_int_t dom = json_integer_value(json_object_get(d, "domain"));
+
+		if (dom == 0 || json_is_true(json_object_get(d, "default_domain")))
+			continue;
+		n++;
+		g->exits = json_integer_value(json_object_get(d, "exits_closed"));
+		g->inj = json_integer_value(json_object_get(json_object_get(d, "injections"), "all"));
+		g->inj_irq = json_integer_value(json_object_get(json_object_get(d, "injections"), "interrupts"));
+		g->ipis = json_integer_value(json_object_get(json_object_get(d, "ipis"), "sent"));
+		snprintf(g->path, sizeof(g->path), "%s", json_string_value(json_object_get(d, "ipi_path")));
+		/* the denominator is named, and the ratio is count over it */
+		assert_string_equal(json_string_value(json_object_get(json_object_get(d, "per_ipi"),
+								      "denominator")), "ipis.sent");
+		assert_true(fabs(json_real_value(json_object_get(json_object_get(d, "per_ipi"), "exits")) -
+				 (double)g->exits / (double)g->ipis) < 1e-9);
+	}
+	assert_int_equal(n, 1);
+	json_decref(j);
+}
+
+static json_t *prow(json_t *rows, const char *name, const char *per)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(rows, i, r)
+		if (!strcmp(json_string_value(json_object_get(r, "name")), name) &&
+		    !strcmp(json_string_value(json_object_get(r, "per")), per))
+			return r;
+	fail_msg("no per-IPI row %s per %s", name, per);
+	return NULL;
+}
+
+/* diff's "per IPI" rows on the two paths' fixtures, read as .xt.xz:
+ * each side's count over its own denominator, and which way it moved. */
+static void test_diff_per_ipi(void **st)
+{
+	static const char ka[] = "probes/tests/data/hvm-pvh-ipbipi-kernel-sched.xt.xz";
+	static const char kb[] = "probes/tests/data/hvm-pvh-ipbipi-apic-sched.xt.xz";
+	struct gfig a, b;
+	json_t *j, *rows, *r;
+	json_error_t e;
+	size_t i;
+	char line[160];
+
+	(void)st;
+	guest_fig(ka, &a);
+	guest_fig(kb, &b);
+	assert_string_equal(a.path, "evtchn");
+	assert_string_equal(b.path, "apic");
+	assert_int_equal(run("diff", "--json", ka, kb, NULL), 0);
+	assert_non_null(j = json_loads(out, 0, &e));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "per_ipi"), "ipis_a")), a.ipis);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "per_ipi"), "ipis_b")), b.ipis);
+	rows = json_object_get(json_object_get(j, "per_ipi"), "rows");
+	r = prow(rows, "exits", "IPI sent");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "a"), "count")), a.exits);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "a"), "denominator")), a.ipis);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "b"), "count")), b.exits);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "b"), "denominator")), b.ipis);
+	r = prow(rows, "exits", "interrupt");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "a"), "denominator")), a.inj_irq);
+	r = prow(rows, "injections", "IPI sent");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "b"), "count")), b.inj);
+	/* every row's direction is its two exact ratios' */
+	json_array_foreach(rows, i, r) {
+		json_int_t na = json_integer_value(json_object_get(json_object_get(r, "a"), "count"));
+		json_int_t da = json_integer_value(json_object_get(json_object_get(r, "a"), "denominator"));
+		json_int_t nb = json_integer_value(json_object_get(json_object_get(r, "b"), "count"));
+		json_int_t db = json_integer_value(json_object_get(json_object_get(r, "b"), "denominator"));
+		const char *mv = json_string_value(json_object_get(r, "moved"));
+
+		assert_true(da > 0 && db > 0);
+		assert_string_equal(mv, nb * da > na * db ? "up" : nb * da < na * db ? "down" : "flat");
+	}
+	json_decref(j);
+	/* the table says the same, with its denominators */
+	assert_int_equal(run("diff", ka, kb, NULL), 0);
+	assert_non_null(strstr(out, "per IPI and per interrupt"));
+	snprintf(line, sizeof(line), "%-28s %-10s %10lld %10lld %10lld %10lld", "exits", "IPI sent",
+		 (long long)a.exits, (long long)a.ipis, (long long)b.exits, (long long)b.ipis);
+	assert_non_null(strstr(out, line));
+	/* summary's text names the path and the denominators */
+	assert_int_equal(run("summary", kb, NULL), 0);
+	snprintf(line, sizeof(line), "path apic, %lld IPIs sent;", (long long)b.ipis);
+	assert_non_null(strstr(out, line));
+	assert_non_null(strstr(out, "not the sub-op"));
+	/* an xz file and its unpacked bytes: the same summary */
+	{
+		char cmd[600], *z;
+
+		snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", kb, pa);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(run("summary", "--json", kb, NULL), 0);
+		z = strdup(out);
+		assert_int_equal(run("summary", "--json", pa, NULL), 0);
+		json_t *x = json_loads(z, 0, &e), *y = json_loads(out, 0, &e);
+		json_t *fx = json_array_get(json_object_get(x, "files"), 0);
+		json_t *fy = json_array_get(json_object_get(y, "files"), 0);
+
+		json_object_del(fx, "file");
+		json_object_del(fy, "file");
+		assert_true(json_equal(fx, fy));
+		json_decref(x);
+		json_decref(y);
+		free(z);
+	}
 }
 
 static void test_ipi_text(void **st)
@@ -628,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_diff_table),
 		cmocka_unit_test(test_diff_hvm_fixtures),
+		cmocka_unit_test(test_diff_per_ipi),
 		cmocka_unit_test(test_ipi_text),
 		cmocka_unit_test(test_nothing_to_analyse),
 		cmocka_unit_test(test_numbers_out_of_range),

@@ -1,0 +1,472 @@
+/*
+ * analysis/tests/test_guests.c: the report's "Guest IPIs and interrupts"
+ * (report_guests.c) on a results directory made here: the guest-run
+ * fixtures of probes/tests/data (hvm-pvh-ipbipi-{kernel,apic}[-sched].xt.xz,
+ * unpacked with xz into the test's directory) and a results.json listing
+ * them as guest_runs[].  Every figure of report.json is checked against one
+ * the test computes itself from `ipibench trace summary --json` of the same
+ * traces (the per-vCPU profile: exits, injections by vector, MSR writes;
+ * the event rows; for the evtchn path the event_channel_op calls), and the
+ * seed's rows against results/reference/seed-004.json read here.  Then the
+ * refusals: a trace name that leaves the directory, a missing file, a
+ * symbolic link, a file that is no trace, an unknown IPI path, bad counts.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "analysis/analysis.h"
+#include "analysis/internal.h"
+#include "analysis/report.h"
+#include "analysis/tests/helpers.h"
+#include "probes/hvm.h"
+#include "probes/probes.h"
+#include "runner/config.h"
+
+#define FX "probes/tests/data/hvm-pvh-ipbipi-"
+#define SEED "results/reference/seed-004.json"
+
+static const char *const names[4] = { "kernel", "kernel-sched", "apic", "apic-sched" };
+
+/* fn(argv) with stdout into PATH; its exit status. */
+static int run_to(int (*fn)(int, char **), char **argv, const char *path)
+{
+	int argc = 0, fd, saved, rc;
+
+	while (argv[argc])
+		argc++;
+	fflush(stdout);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	saved = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	rc = fn(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return rc;
+}
+
+/* DIR/hvm-pvh-ipbipi-NAME.xt from the committed .xt.xz. */
+static void unpack(const char *dir, const char *name)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "xz -dc '" FX "%s.xt.xz' > '%s/hvm-pvh-ipbipi-%s.xt'", name, dir,
+		 name);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void write_results(const char *dir, const char *guest_runs)
+{
+	char *p = path2(dir, "results.json"), *text;
+
+	text = xasprintf("{\"schema_version\": 1, \"host\": {\"name\": \"testhost\", \"backend\": "
+			 "\"qemu\", \"cpus\": 2, \"emulated\": true}, \"runs\": [], \"guest_runs\": %s}",
+			 guest_runs);
+	assert_int_equal(tu_write(p, text), 0);
+	free(text);
+	free(p);
+}
+
+static const char good_runs[] =
+	"[{\"ipi_path\": \"evtchn\", \"workload\": {\"ipis_sent\": 3309, \"rounds\": 30},"
+	"  \"traces\": {\"hvm\": \"hvm-pvh-ipbipi-kernel.xt\", \"hvm_sched\": \"hvm-pvh-ipbipi-kernel-sched.xt\"}},"
+	" {\"ipi_path\": \"apic\", \"workload\": {\"ipis_sent\": 483},"
+	"  \"traces\": {\"hvm\": \"hvm-pvh-ipbipi-apic.xt\", \"hvm_sched\": \"hvm-pvh-ipbipi-apic-sched.xt\"}}]";
+
+/* What the test computes from trace summary --json of one trace. */
+struct want {
+	uint64_t ipis, exits, inj, inj_ipi, inj_irq, icr_writes, evtchn_op;
+	json_t *reasons;	/* name -> count */
+	json_t *events;		/* name -> count */
+};
+
+static bool guest_vcpu(json_t *v, bool sched)
+{
+	json_int_t dom = json_integer_value(json_object_get(v, "domain"));
+
+	if (!sched)
+		return json_is_true(json_object_get(v, "default_domain"));
+	return dom != 0 && dom < 32767;
+}
+
+static void want_of(const char *dir, const char *name, bool apic, struct want *w)
+{
+	char *xt = xasprintf("%s/hvm-pvh-ipbipi-%s.xt", dir, name), *js = path2(dir, "summary.json");
+	char *argv[] = { "trace", "summary", "--json", xt, NULL };
+	json_error_t je;
+	json_t *root, *f, *v, *e;
+	size_t i, j;
+	bool sched = strstr(name, "sched") != NULL;
+
+	memset(w, 0, sizeof(*w));
+	w->reasons = json_object();
+	w->events = json_object();
+	assert_int_equal(run_to(cmd_trace, argv, js), 0);
+	root = json_load_file(js, 0, &je);
+	assert_non_null(root);
+	f = json_array_get(json_object_get(root, "files"), 0);
+	json_array_foreach(json_object_get(f, "events"), i, e)
+		json_object_set_new(w->events, json_string_value(json_object_get(e, "name")),
+				    json_integer(json_integer_value(json_object_get(e, "count"))));
+	json_array_foreach(json_object_get(json_object_get(f, "hvm"), "vcpus"), i, v) {
+		if (!guest_vcpu(v, sched))
+			continue;
+		w->exits += (uint64_t)json_integer_value(json_object_get(v, "exits_closed"));
+		json_array_foreach(json_object_get(v, "inj_virq"), j, e) {
+			uint64_t n = (uint64_t)json_integer_value(json_object_get(e, "count"));
+
+			w->inj += n;
+			/* the workload's IPI vector on the apic path: 0xfd */
+			if (apic && json_integer_value(json_object_get(e, "vector")) == 0xfd)
+				w->inj_ipi += n;
+		}
+		json_array_foreach(json_object_get(v, "msr_write"), j, e)
+			if (!strcmp(json_string_value(json_object_get(e, "msr")), "0x00000830"))
+				w->icr_writes += (uint64_t)json_integer_value(json_object_get(e, "count"));
+		json_array_foreach(json_object_get(v, "exit_reasons"), j, e) {
+			const char *r = json_string_value(json_object_get(e, "reason"));
+			json_int_t have = json_integer_value(json_object_get(w->reasons, r));
+
+			json_object_set_new(w->reasons, r, json_integer(have +
+				json_integer_value(json_object_get(e, "count"))));
+		}
+	}
+	json_array_foreach(json_object_get(json_object_get(json_object_get(f, "hvm"), "guests"),
+					   "domains"), i, v)
+		if (guest_vcpu(v, sched))
+			w->evtchn_op += (uint64_t)json_integer_value(
+				json_object_get(json_object_get(v, "ipis"), "evtchn_op_calls"));
+	w->inj_irq = w->inj - w->inj_ipi;
+	/* every ICR write of the ipbipi module is an IPI to the other vCPU */
+	w->ipis = apic ? w->icr_writes : w->evtchn_op;
+	json_decref(root);
+	unlink(js);
+	free(js);
+	free(xt);
+}
+
+static void want_free(struct want *w)
+{
+	json_decref(w->reasons);
+	json_decref(w->events);
+}
+
+static json_int_t ji(json_t *o, const char *a, const char *b)
+{
+	json_t *v = json_object_get(o, a);
+
+	if (b)
+		v = json_object_get(v, b);
+	if (!json_is_integer(v))
+		fail_msg("%s%s%s: not an integer", a, b ? "." : "", b ? b : "");
+	return json_integer_value(v);
+}
+
+static void near(json_t *v, uint64_t n, uint64_t d)
+{
+	assert_true(d > 0);
+	assert_true(json_is_number(v));
+	assert_true(fabs(json_number_value(v) - (double)n / (double)d) < 1e-9);
+}
+
+static void check_trace(json_t *t, const struct want *w)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	assert_int_equal(ji(t, "ipis", "sent"), w->ipis);
+	assert_int_equal(ji(t, "exits", NULL), w->exits);
+	assert_int_equal(ji(t, "injections", "all"), w->inj);
+	assert_int_equal(ji(t, "injections", "ipi_vectors"), w->inj_ipi);
+	assert_int_equal(ji(t, "injections", "interrupts"), w->inj_irq);
+	near(json_object_get(json_object_get(t, "per_ipi"), "exits"), w->exits, w->ipis);
+	near(json_object_get(json_object_get(t, "per_ipi"), "injections"), w->inj, w->ipis);
+	near(json_object_get(json_object_get(t, "per_interrupt"), "exits"), w->exits, w->inj_irq);
+	assert_int_equal(json_array_size(json_object_get(t, "exit_reasons")), json_object_size(w->reasons));
+	json_array_foreach(json_object_get(t, "exit_reasons"), i, v) {
+		key = json_string_value(json_object_get(v, "reason"));
+		assert_int_equal(ji(v, "count", NULL), json_integer_value(json_object_get(w->reasons, key)));
+		near(json_object_get(v, "per_ipi"), (uint64_t)ji(v, "count", NULL), w->ipis);
+	}
+}
+
+/* The report of the four traces: every figure against the test's own. */
+static void guest_section(void **state)
+{
+	char *dir = *state, *out = path2(dir, "out"), *md, *p;
+	char *argv[] = { "report", "-q", "-o", out, "--guest-reference", SEED, dir, NULL };
+	struct want w[4];
+	json_error_t je;
+	json_t *rep, *g, *runs, *seed;
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		unpack(dir, names[i]);
+	write_results(dir, good_runs);
+	for (i = 0; i < 4; i++)
+		want_of(dir, names[i], i >= 2, &w[i]);
+	/* the fixtures are what the section is about: both paths sent IPIs */
+	assert_true(w[1].ipis > 500 && w[3].ipis > 50 && w[3].inj_ipi > 0 && w[1].inj_ipi == 0);
+	assert_int_equal(run_quiet(cmd_report, argv), 0);
+	p = path2(out, "report.json");
+	rep = json_load_file(p, 0, &je);
+	free(p);
+	assert_non_null(rep);
+	g = json_object_get(rep, "guests");
+	assert_true(json_is_true(json_object_get(g, "emulated_counts_not_times")));
+	runs = json_object_get(g, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	for (i = 0; i < 2; i++) {
+		json_t *run = json_array_get(runs, i), *tr = json_object_get(run, "traces");
+
+		assert_string_equal(json_string_value(json_object_get(run, "ipi_path")),
+				    i ? "apic" : "evtchn");
+		assert_string_equal(json_string_value(json_object_get(run, "figures_from")), "hvm_sched");
+		check_trace(json_object_get(tr, "hvm"), &w[2 * i]);
+		check_trace(json_object_get(tr, "hvm_sched"), &w[2 * i + 1]);
+		assert_string_equal(json_string_value(json_object_get(json_object_get(tr, "hvm_sched"),
+								      "ipi_path_seen")), i ? "apic" : "evtchn");
+	}
+	assert_int_equal(ji(json_array_get(runs, 0), "workload", "ipis_sent"), 3309);
+
+	/* the top moving reasons: recomputed, |apic/IPI - evtchn/IPI| largest first */
+	{
+		json_t *mv = json_object_get(g, "top_moving_exits"), *all = json_array(), *v;
+		const char *key;
+
+		json_object_foreach(w[1].reasons, key, v)
+			json_array_append_new(all, json_string(key));
+		json_object_foreach(w[3].reasons, key, v)
+			if (!json_object_get(w[1].reasons, key))
+				json_array_append_new(all, json_string(key));
+		size_t n = json_array_size(all);
+		double *d = calloc(n, sizeof(*d));
+
+		for (i = 0; i < n; i++) {
+			const char *r = json_string_value(json_array_get(all, i));
+			d[i] = fabs((double)json_integer_value(json_object_get(w[3].reasons, r)) / (double)w[3].ipis -
+				    (double)json_integer_value(json_object_get(w[1].reasons, r)) / (double)w[1].ipis);
+		}
+		assert_int_equal(json_array_size(mv), n < 5 ? n : 5);
+		json_array_foreach(mv, i, v) {
+			const char *r = json_string_value(json_object_get(v, "reason"));
+			size_t k, above = 0, me = n;
+
+			for (k = 0; k < n; k++)
+				if (!strcmp(json_string_value(json_array_get(all, k)), r))
+					me = k;
+			assert_true(me < n);
+			for (k = 0; k < n; k++)
+				above += d[k] > d[me] + 1e-12;
+			assert_true(above <= i);	/* none that moved more is left out */
+			assert_int_equal(ji(v, "evtchn", "count"),
+					 json_integer_value(json_object_get(w[1].reasons, r)));
+			assert_int_equal(ji(v, "apic", "count"),
+					 json_integer_value(json_object_get(w[3].reasons, r)));
+			assert_int_equal(ji(v, "evtchn", "ipis"), w[1].ipis);
+			assert_int_equal(ji(v, "apic", "ipis"), w[3].ipis);
+		}
+		free(d);
+		json_decref(all);
+	}
+
+	/* beside the seed: its counts from the file, the measured from the hvm traces */
+	seed = json_object_get(g, "seed");
+	assert_non_null(seed);
+	assert_string_equal(json_string_value(json_object_get(seed, "traces")), "hvm");
+	{
+		json_t *ref = json_load_file(SEED, 0, &je), *row, *e;
+		json_t *before = json_object_get(json_object_get(json_object_get(ref, "profiles"), "before"), "events");
+		size_t k;
+
+		assert_non_null(ref);
+		assert_true(json_array_size(json_object_get(seed, "rows")) >= json_array_size(before));
+		json_array_foreach(before, k, e) {
+			const char *nm = json_string_value(json_object_get(e, "name"));
+
+			row = json_find(json_object_get(seed, "rows"), "event", nm);
+			assert_non_null(row);
+			assert_int_equal(ji(json_object_get(row, "seed"), "before", NULL),
+					 json_integer_value(json_object_get(e, "count")));
+			assert_int_equal(ji(json_object_get(row, "measured"), "evtchn", NULL),
+					 json_integer_value(json_object_get(w[0].events, nm)));
+			assert_int_equal(ji(json_object_get(row, "measured"), "apic", NULL),
+					 json_integer_value(json_object_get(w[2].events, nm)));
+			{
+				json_int_t ca = json_integer_value(json_object_get(w[0].events, nm));
+				json_int_t cb = json_integer_value(json_object_get(w[2].events, nm));
+				const char *mv = json_string_value(json_object_get(json_object_get(row, "measured"), "moved"));
+
+				assert_string_equal(mv, !ca && !cb ? "-" : cb > ca ? "up" : cb < ca ? "down" : "flat");
+			}
+		}
+		row = json_find(json_object_get(seed, "rows"), "event", "VMEXIT");
+		assert_string_equal(json_string_value(json_object_get(json_object_get(row, "seed"), "moved")), "down");
+		json_decref(ref);
+	}
+
+	/* report.md: the section, its figures as the test formats them */
+	p = path2(out, "report.md");
+	md = slurp(p);
+	free(p);
+	{
+		char exits_per_ipi[64], row[128];
+
+		snprintf(exits_per_ipi, sizeof(exits_per_ipi), "| %.3f |",
+			 (double)w[3].exits / (double)w[3].ipis);
+		snprintf(row, sizeof(row), "| %llu | %llu | %llu | 0 | %llu |",
+			 (unsigned long long)w[3].ipis, (unsigned long long)w[3].icr_writes,
+			 (unsigned long long)w[3].evtchn_op, (unsigned long long)w[3].exits);
+		expect_in_text(md, "## Guest IPIs and interrupts", "not times", "not the sub-op",
+			       "hvm_sched: hvm-pvh-ipbipi-apic-sched.xt (real domains)",
+			       "guest_runs\\[1\\]", "ipis_sent=3309 rounds=30", exits_per_ipi, row,
+			       "| VMEXIT | 307527 | 166479 |", "moved: seed / measured");
+	}
+	free(md);
+	for (i = 0; i < 4; i++)
+		want_free(&w[i]);
+	json_decref(rep);
+
+	/* the same traces kept as .xt.xz: read directly, the same figures */
+	for (i = 0; i < 4; i++) {
+		char *a = xasprintf("%s/hvm-pvh-ipbipi-%s.xt", dir, names[i]);
+		unlink(a);
+		free(a);
+		char cmd[1024];
+		snprintf(cmd, sizeof(cmd), "cp '" FX "%s.xt.xz' '%s/'", names[i], dir);
+		assert_int_equal(system(cmd), 0);
+	}
+	{
+		char *gr = xasprintf("%s", good_runs), *q;
+		struct sbuf b = { 0 };
+
+		for (q = gr; *q; q++) {	/* NAME.xt" -> NAME.xt.xz" */
+			sb_printf(&b, "%c", *q);
+			if (q[0] == 't' && q[-1] == 'x' && q[-2] == '.' && q[1] == '"')
+				sb_puts(&b, ".xz");
+		}
+		write_results(dir, b.s);
+		sb_free(&b);
+		free(gr);
+	}
+	char *out2 = path2(dir, "out2");
+	char *argv2[] = { "report", "-q", "-o", out2, "--no-reference", dir, NULL };
+	assert_int_equal(run_quiet(cmd_report, argv2), 0);
+	p = path2(out2, "report.json");
+	json_t *rep2 = json_load_file(p, 0, &je);
+	free(p);
+	p = path2(out, "report.json");
+	rep = json_load_file(p, 0, &je);
+	free(p);
+	for (i = 0; i < 2; i++)
+		for (size_t k = 0; k < 2; k++) {
+			json_t *t1 = json_object_get(json_object_get(json_array_get(json_object_get(
+				json_object_get(rep, "guests"), "runs"), i), "traces"), guest_trace_key[k]);
+			json_t *t2 = json_object_get(json_object_get(json_array_get(json_object_get(
+				json_object_get(rep2, "guests"), "runs"), i), "traces"), guest_trace_key[k]);
+
+			assert_non_null(t2);
+			json_object_del(t1, "file");
+			json_object_del(t2, "file");
+			assert_true(json_equal(t1, t2));
+		}
+	assert_null(json_object_get(json_object_get(rep2, "guests"), "seed"));	/* --no-reference */
+	json_decref(rep);
+	json_decref(rep2);
+	free(out2);
+	free(out);
+}
+
+/* A refusal: one line naming the results file and the JSON path. */
+static void refused(const char *dir, const char *runs, const char *want)
+{
+	struct report r = { 0 };
+	char *rj = path2(dir, "results.json");
+
+	an_quiet = true;
+	write_results(dir, runs);
+	int rc = dataset_add(&r.d, dir, r.err);
+	if (!rc)
+		rc = guests_load(&r, SEED);
+	if (rc != -1)
+		fail_msg("accepted: %s", runs);
+	if (!strstr(r.err, rj) || !strstr(r.err, want) || strchr(r.err, '\n'))
+		fail_msg("refusal \"%s\" lacks \"%s: ... %s\"", r.err, rj, want);
+	guests_free(&r);
+	dataset_free(&r.d);
+	free(rj);
+}
+
+static void refusals(void **state)
+{
+	char *dir = *state, *p;
+
+	unpack(dir, "apic");
+	p = path2(dir, "link.xt");
+	assert_int_equal(symlink("hvm-pvh-ipbipi-apic.xt", p), 0);
+	free(p);
+	p = path2(dir, "notes.xt");
+	assert_int_equal(tu_write(p, "not a trace\n"), 0);
+	free(p);
+	p = path2(dir, "sub");
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+#define RUN(path, traces) "[{\"ipi_path\": \"" path "\", \"workload\": {}, \"traces\": " traces "}]"
+	refused(dir, RUN("apic", "{\"hvm\": \"../hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: must be a file name");
+	refused(dir, RUN("apic", "{\"hvm_sched\": \"/etc/passwd\"}"), "$.guest_runs[0].traces.hvm_sched: must be a file name");
+	refused(dir, RUN("apic", "{\"hvm\": \"..\"}"), "$.guest_runs[0].traces.hvm:");
+	refused(dir, RUN("apic", "{\"hvm\": 3}"), "$.guest_runs[0].traces.hvm: must be a file name of the results directory (no '/', no \"..\"), not an integer");
+	refused(dir, RUN("apic", "{}"), "$.guest_runs[0].traces: names no trace");
+	refused(dir, RUN("apic", "[]"), "$.guest_runs[0].traces: must be an object");
+	refused(dir, RUN("apic", "{\"hvm\": \"missing.xt\"}"), "$.guest_runs[0].traces.hvm: missing.xt: No such file");
+	refused(dir, RUN("apic", "{\"hvm\": \"link.xt\"}"), "$.guest_runs[0].traces.hvm: link.xt: not a regular file (a symbolic link)");
+	refused(dir, RUN("apic", "{\"hvm\": \"sub\"}"), "$.guest_runs[0].traces.hvm: sub: not a regular file");
+	refused(dir, RUN("apic", "{\"hvm\": \"notes.xt\"}"), "$.guest_runs[0].traces.hvm: notes.xt: not a xentrace file");
+	refused(dir, RUN("pirq", "{\"hvm\": \"hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].ipi_path: \"pirq\" is not an IPI path (evtchn, apic)");
+	refused(dir, "[{\"ipi_path\": 1, \"workload\": {}, \"traces\": {\"hvm\": \"x\"}}]", "$.guest_runs[0].ipi_path: must be");
+	refused(dir, "[{\"ipi_path\": \"apic\", \"workload\": {\"n\": -1}, \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].workload.n: must be a count (an integer >= 0), not a negative integer");
+	refused(dir, "[{\"ipi_path\": \"apic\", \"workload\": {\"n\": 1.5}, \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].workload.n: must be a count");
+	refused(dir, "[{\"ipi_path\": \"apic\", \"traces\": {\"hvm\": \"x\"}}]", "$.guest_runs[0].workload: must be an object of counts, not missing");
+	refused(dir, "{}", "$.guest_runs: must be an array, not an object");
+	refused(dir, "[7]", "$.guest_runs[0]: must be an object, not an integer");
+	/* a truncated xz trace: the probes library's line, after the JSON path */
+	{
+		char cmd[1024];
+
+		snprintf(cmd, sizeof(cmd), "head -c 4000 '" FX "apic.xt.xz' > '%s/cut.xt.xz'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+	refused(dir, RUN("apic", "{\"hvm\": \"cut.xt.xz\"}"), "$.guest_runs[0].traces.hvm: ");
+	refused(dir, RUN("apic", "{\"hvm\": \"cut.xt.xz\"}"), "cut.xt.xz: xz: truncated xz data at compressed offset");
+#undef RUN
+}
+
+/* The report's path names are the config's: one set of names. */
+static void path_names_agree(void **state)
+{
+	(void)state;
+	assert_string_equal(cfg_ipi_path_name(IPI_PATH_EVTCHN), TR_HVM_PATH_EVTCHN);
+	assert_string_equal(cfg_ipi_path_name(IPI_PATH_APIC), TR_HVM_PATH_APIC);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(path_names_agree),
+		cmocka_unit_test_setup_teardown(guest_section, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(refusals, tmpdir_setup, tmpdir_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -380,6 +380,9 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 	m = xt_merge_open(f, &an);
 	if (!m)
 		goto out;
+	/* Only the scheduler's runstate changes and class TRC_HVM are looked at. */
+	xt_merge_want(m, (const struct xt_want[]){ { 0x0ffff000, 0x00021000 },
+						   { 0x0fff0000, 0x00080000 } }, 2);
 	while (xt_merge_next(m, &r)) {
 		uint32_t ev = r.event;
 		int64_t c;

@@ -351,6 +351,7 @@ struct xt_merge {
 	struct xt_hnode *heap;	/* min-heap on (tsc, cpu) */
 	uint32_t nheap;
 	uint64_t nrec, drop_done;
+	uint32_t nwant, want_mask[XT_MERGE_MAX_WANT], want_val[XT_MERGE_MAX_WANT];
 };
 
 /* Release the part of the mapping that every CPU's cursor has passed, so
@@ -424,6 +425,45 @@ static bool cursor_fill(struct xt_merge *m, struct xt_cursor *k)
 		k->in_chunk = true;
 		k->pos = k->c.data_off;
 		k->end = k->c.data_off + k->c.len;
+	}
+}
+
+/* Whether the caller of xt_merge_want() may be spared the record hdr. */
+static inline bool unwanted(const struct xt_merge *m, uint32_t hdr)
+{
+	uint32_t ev = hdr & 0x0fffffff;
+
+	if (!m->nwant)
+		return false;
+	for (uint32_t i = 0; i < m->nwant; i++)
+		if ((ev & m->want_mask[i]) == m->want_val[i])
+			return false;
+	return true;
+}
+
+/*
+ * Cursor k's head is checked (head_at); while it is a record the caller
+ * does not want, move on to the next one of the chunk, but only when that
+ * one is whole and its TSC is not below the head's: then leaving the head
+ * out cannot change where any other record comes in the merge (the next
+ * record, with a key no lower, could not have come out before the head
+ * did).  Else the head stays, for the caller to ignore.  The next record
+ * is checked by head_at() as it would have been once the head was taken.
+ */
+static inline void skip_unwanted(struct xt_merge *m, struct xt_cursor *k)
+{
+	const uint8_t *base = m->f->base;
+
+	while (unwanted(m, ld32(base + k->pos))) {
+		uint64_t nx = k->pos + xt_rec_size(ld32(base + k->pos)), left = k->end - nx;
+		uint32_t h2;
+
+		if (left < 4 || xt_rec_size(h2 = ld32(base + nx)) > left)
+			return;
+		if (h2 >> 31 && ((uint64_t)ld32(base + nx + 4) | (uint64_t)ld32(base + nx + 8) << 32) < k->tsc)
+			return;
+		k->pos = nx;
+		head_at(m, k);	/* whole: true */
 	}
 }
 
@@ -512,6 +552,27 @@ fail:
 	return NULL;
 }
 
+int xt_merge_want(struct xt_merge *m, const struct xt_want *w, uint32_t n)
+{
+	if (m->nwant || !n || n > XT_MERGE_MAX_WANT)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		m->want_mask[i] = w[i].mask;
+		m->want_val[i] = w[i].value & w[i].mask;
+	}
+	m->nwant = n;
+	/* The heads already taken, as if the merge had been asked from the start. */
+	for (uint32_t i = 0; i < m->nheap; i++) {
+		struct xt_cursor *k = &m->cur[m->heap[i].k];
+
+		skip_unwanted(m, k);
+		m->heap[i].tsc = k->tsc;
+	}
+	for (uint32_t i = m->nheap / 2; i-- > 0;)
+		sift_down(m, i);
+	return 0;
+}
+
 int xt_merge_next(struct xt_merge *m, struct xt_rec *r)
 {
 	struct xt_cursor *k;
@@ -542,6 +603,7 @@ int xt_merge_next(struct xt_merge *m, struct xt_rec *r)
 	if (head_at(m, k) || cursor_fill(m, k)) {
 		struct xt_hnode *h = m->heap;
 
+		skip_unwanted(m, k);
 		h[0].tsc = k->tsc;
 		/* Still first (most records come in runs of one CPU): no sift. */
 		if (m->nheap == 1 || (before(&h[0], &h[1]) && (m->nheap == 2 || before(&h[0], &h[2]))))

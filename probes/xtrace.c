@@ -176,6 +176,22 @@ int xt_walk_next(struct xt_walk *w, struct xt_chunk *c)
 
 /* ---- records inside a chunk -------------------------------------------- */
 
+/* The TSC of the record at off on cpu, against that CPU's last one
+ * (*last, which it becomes): a step back is counted and, the first time,
+ * described. */
+static inline void tsc_seen(struct xt_anom *an, uint64_t *last, uint64_t tsc, uint64_t off,
+			    uint32_t cpu)
+{
+	if (tsc < *last && an) {
+		if (!an->tsc_backwards)
+			xt_anom_add(an, "offset %" PRIu64 ": TSC goes backwards on cpu %u (%" PRIu64
+				    " after %" PRIu64 "); counted, further cases only counted",
+				    off, cpu, tsc, *last);
+		an->tsc_backwards++;
+	}
+	*last = tsc;
+}
+
 /* Parse the record at *pos in [*pos, end) of chunk c; 1 if one was read, 0
  * when the chunk is done (its rest, if any, counted as skipped). */
 static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
@@ -227,16 +243,8 @@ static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
 	r->nextra = n;
 	p += 4;
 	if (hdr >> 31) {
-		uint64_t tsc = (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
-
-		if (tsc < last_tsc[c->cpu] && an) {
-			if (!an->tsc_backwards)
-				xt_anom_add(an, "offset %" PRIu64 ": TSC goes backwards on cpu %u "
-					    "(%" PRIu64 " after %" PRIu64 "); counted, further cases "
-					    "only counted", *pos, c->cpu, tsc, last_tsc[c->cpu]);
-			an->tsc_backwards++;
-		}
-		last_tsc[c->cpu] = tsc;
+		tsc_seen(an, &last_tsc[c->cpu], (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32,
+			 *pos, c->cpu);
 		r->has_tsc = true;
 		p += 8;
 	} else {
@@ -385,18 +393,9 @@ static inline bool head_at(struct xt_merge *m, struct xt_cursor *k)
 
 	if (left < 4 || xt_rec_size(hdr = ld32(p)) > left)
 		return false;
-	if (hdr >> 31) {
-		uint64_t tsc = (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32;
-
-		if (tsc < *last && m->an) {
-			if (!m->an->tsc_backwards)
-				xt_anom_add(m->an, "offset %" PRIu64 ": TSC goes backwards on cpu %u "
-					    "(%" PRIu64 " after %" PRIu64 "); counted, further cases "
-					    "only counted", k->pos, k->cpu, tsc, *last);
-			m->an->tsc_backwards++;
-		}
-		*last = tsc;
-	}
+	if (hdr >> 31)
+		tsc_seen(m->an, last, (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32,
+			 k->pos, k->cpu);
 	k->tsc = *last;
 	return true;
 }

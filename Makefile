@@ -100,7 +100,7 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 # security updates of jansson & co reach it.
 # The linker writes its output in small pieces, and the page cache keeps
 # them as 4 KiB folios: exec'ing that file cost 0.08 ms more at every start
-# (`ipibench --version` 0.62 against 0.54 ms, the same 44 page faults)
+# (`ipibench --version` 0.64 against 0.555 ms, the same 44 page faults)
 # than a copy of it written in 1 MiB pieces, until the pages leave the
 # cache.  So the binary is linked to $@.ld and copied (cp writes big
 # pieces), then renamed over $@ (a running ipibench keeps its old inode).

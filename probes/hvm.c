@@ -419,6 +419,8 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 	struct xt_merge *m;
 	struct xt_rec r;
 	int64_t *cur = malloc(XT_MAX_CPUS * sizeof(*cur));
+	int64_t dflt = -1;		/* vCPU index of (default domain, dflt_cpu) */
+	uint32_t dflt_cpu = UINT32_MAX;
 	int rc = -1;
 
 	memset(h, 0, sizeof(*h));
@@ -430,6 +432,9 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 	m = xt_merge_open(f, &an);
 	if (!m)
 		goto out;
+	/* Only the scheduler's runstate changes and class TRC_HVM are looked at. */
+	xt_merge_want(m, (const struct xt_want[]){ { 0x0ffff000, 0x00021000 },
+						   { 0x0fff0000, 0x00080000 } }, 2);
 	while (xt_merge_next(m, &r)) {
 		uint32_t ev = r.event;
 		int64_t c;
@@ -467,7 +472,12 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 		h->hvm_records++;
 		c = cur[r.cpu];
 		if (c == CUR_DEFAULT) {
-			c = vcpu_find(h, TR_HVM_DEFAULT_DOM, r.cpu);
+			/* (records come in runs of one pCPU: the last lookup kept) */
+			if (r.cpu != dflt_cpu) {
+				dflt = vcpu_find(h, TR_HVM_DEFAULT_DOM, r.cpu);
+				dflt_cpu = r.cpu;
+			}
+			c = dflt;
 			if (c < 0)
 				goto out;
 			/* (kept default until the pCPU's first scheduler record) */

@@ -176,6 +176,22 @@ int xt_walk_next(struct xt_walk *w, struct xt_chunk *c)
 
 /* ---- records inside a chunk -------------------------------------------- */
 
+/* The TSC of the record at off on cpu, against that CPU's last one
+ * (*last, which it becomes): a step back is counted and, the first time,
+ * described. */
+static inline void tsc_seen(struct xt_anom *an, uint64_t *last, uint64_t tsc, uint64_t off,
+			    uint32_t cpu)
+{
+	if (tsc < *last && an) {
+		if (!an->tsc_backwards)
+			xt_anom_add(an, "offset %" PRIu64 ": TSC goes backwards on cpu %u (%" PRIu64
+				    " after %" PRIu64 "); counted, further cases only counted",
+				    off, cpu, tsc, *last);
+		an->tsc_backwards++;
+	}
+	*last = tsc;
+}
+
 /* Parse the record at *pos in [*pos, end) of chunk c; 1 if one was read, 0
  * when the chunk is done (its rest, if any, counted as skipped). */
 static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
@@ -227,16 +243,8 @@ static inline int chunk_rec(const struct xt_file *f, const struct xt_chunk *c,
 	r->nextra = n;
 	p += 4;
 	if (hdr >> 31) {
-		uint64_t tsc = (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32;
-
-		if (tsc < last_tsc[c->cpu] && an) {
-			if (!an->tsc_backwards)
-				xt_anom_add(an, "offset %" PRIu64 ": TSC goes backwards on cpu %u "
-					    "(%" PRIu64 " after %" PRIu64 "); counted, further cases "
-					    "only counted", *pos, c->cpu, tsc, last_tsc[c->cpu]);
-			an->tsc_backwards++;
-		}
-		last_tsc[c->cpu] = tsc;
+		tsc_seen(an, &last_tsc[c->cpu], (uint64_t)ld32(p) | (uint64_t)ld32(p + 4) << 32,
+			 *pos, c->cpu);
 		r->has_tsc = true;
 		p += 8;
 	} else {
@@ -317,15 +325,29 @@ int xt_seq_next(struct xt_seq *s, struct xt_rec *r)
 	}
 }
 
-/* ---- merged reader ------------------------------------------------------ */
+/* ---- merged reader ------------------------------------------------------
+ *
+ * Each CPU has a cursor whose head is the next record of that CPU, already
+ * checked (whole, its TSC against the CPU's last one: the messages come in
+ * the order the cursors reach the records) but not decoded: only its
+ * offset and TSC are kept, and the record is decoded straight into the
+ * caller's xt_rec when it is taken.  The heap holds the heads' keys (TSC,
+ * CPU) themselves, so ordering it reads no cursor.
+ */
 
 struct xt_cursor {
 	struct xt_walk w;	/* quiet: chunk problems are reported by the scan */
 	struct xt_chunk c;
-	uint64_t pos, end;
+	uint64_t pos, end;	/* head record at pos, inside the chunk [.., end) */
+	uint64_t tsc;		/* the head's TSC (its own, or the CPU's last) */
 	bool in_chunk;
 	uint32_t cpu;
-	struct xt_rec next;
+};
+
+struct xt_hnode {
+	uint64_t tsc;
+	uint32_t cpu;		/* ties: lower CPU first */
+	uint32_t k;		/* index into cur */
 };
 
 struct xt_merge {
@@ -334,9 +356,10 @@ struct xt_merge {
 	uint64_t *last_tsc;
 	struct xt_cursor *cur;
 	uint32_t ncur;
-	uint32_t *heap;		/* indexes into cur, min-heap on next.tsc */
+	struct xt_hnode *heap;	/* min-heap on (tsc, cpu) */
 	uint32_t nheap;
 	uint64_t nrec, drop_done;
+	uint32_t nwant, want_mask[XT_MERGE_MAX_WANT], want_val[XT_MERGE_MAX_WANT];
 };
 
 /* Release the part of the mapping that every CPU's cursor has passed, so
@@ -346,7 +369,7 @@ static void merge_drop(struct xt_merge *m)
 	uint64_t low = m->f->len, upto;
 
 	for (uint32_t i = 0; i < m->nheap; i++) {
-		const struct xt_cursor *k = &m->cur[m->heap[i]];
+		const struct xt_cursor *k = &m->cur[m->heap[i].k];
 		uint64_t at = k->in_chunk ? k->c.data_off : k->w.off;
 
 		if (at < low)
@@ -359,13 +382,39 @@ static void merge_drop(struct xt_merge *m)
 	m->drop_done = upto;
 }
 
-/* Advance cursor k to its next record; false when that CPU is done. */
+/* The record at k->pos as cursor k's head, when it is whole: its TSC
+ * checked against the CPU's last one as chunk_rec() checks it. */
+static inline bool head_at(struct xt_merge *m, struct xt_cursor *k)
+{
+	uint64_t left = k->end - k->pos;
+	const uint8_t *p = m->f->base + k->pos;
+	uint64_t *last = &m->last_tsc[k->cpu];
+	uint32_t hdr;
+
+	if (left < 4 || xt_rec_size(hdr = ld32(p)) > left)
+		return false;
+	if (hdr >> 31)
+		tsc_seen(m->an, last, (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32,
+			 k->pos, k->cpu);
+	k->tsc = *last;
+	return true;
+}
+
+/* Make cursor k's head the record at k->pos or, when its chunk is done,
+ * the first of its CPU's next chunk; false when that CPU is done.  An
+ * irregular record goes to chunk_rec(), which describes it and skips the
+ * rest of the chunk. */
 static bool cursor_fill(struct xt_merge *m, struct xt_cursor *k)
 {
 	for (;;) {
 		if (k->in_chunk) {
-			if (chunk_rec(m->f, &k->c, &k->pos, k->end, m->last_tsc, m->an, &k->next))
+			if (head_at(m, k))
 				return true;
+			if (k->pos < k->end) {
+				struct xt_rec r;
+
+				chunk_rec(m->f, &k->c, &k->pos, k->end, m->last_tsc, m->an, &r);
+			}
 			k->in_chunk = false;
 		}
 		do {
@@ -378,30 +427,68 @@ static bool cursor_fill(struct xt_merge *m, struct xt_cursor *k)
 	}
 }
 
-/* Order: TSC, then CPU, so equal TSCs come out in a stable order. */
-static bool before(const struct xt_merge *m, uint32_t a, uint32_t b)
+/* Whether the caller of xt_merge_want() may be spared the record hdr. */
+static inline bool unwanted(const struct xt_merge *m, uint32_t hdr)
 {
-	const struct xt_rec *x = &m->cur[a].next, *y = &m->cur[b].next;
+	uint32_t ev = hdr & 0x0fffffff;
 
+	if (!m->nwant)
+		return false;
+	for (uint32_t i = 0; i < m->nwant; i++)
+		if ((ev & m->want_mask[i]) == m->want_val[i])
+			return false;
+	return true;
+}
+
+/*
+ * Cursor k's head is checked (head_at); while it is a record the caller
+ * does not want, move on to the next one of the chunk, but only when that
+ * one is whole and its TSC is not below the head's: then leaving the head
+ * out cannot change where any other record comes in the merge (the next
+ * record, with a key no lower, could not have come out before the head
+ * did).  Else the head stays, for the caller to ignore.  The next record
+ * is checked by head_at() as it would have been once the head was taken.
+ */
+static inline void skip_unwanted(struct xt_merge *m, struct xt_cursor *k)
+{
+	const uint8_t *base = m->f->base;
+
+	while (unwanted(m, ld32(base + k->pos))) {
+		uint64_t nx = k->pos + xt_rec_size(ld32(base + k->pos)), left = k->end - nx;
+		uint32_t h2;
+
+		if (left < 4 || xt_rec_size(h2 = ld32(base + nx)) > left)
+			return;
+		if (h2 >> 31 && ((uint64_t)ld32(base + nx + 4) | (uint64_t)ld32(base + nx + 8) << 32) < k->tsc)
+			return;
+		k->pos = nx;
+		head_at(m, k);	/* whole: true */
+	}
+}
+
+/* Order: TSC, then CPU, so equal TSCs come out in a stable order. */
+static inline bool before(const struct xt_hnode *x, const struct xt_hnode *y)
+{
 	return x->tsc < y->tsc || (x->tsc == y->tsc && x->cpu < y->cpu);
 }
 
 static void sift_down(struct xt_merge *m, uint32_t i)
 {
-	for (;;) {
-		uint32_t l = 2 * i + 1, r = l + 1, s = i, t;
+	struct xt_hnode *h = m->heap, t = h[i];
+	uint32_t n = m->nheap;
 
-		if (l < m->nheap && before(m, m->heap[l], m->heap[s]))
-			s = l;
-		if (r < m->nheap && before(m, m->heap[r], m->heap[s]))
-			s = r;
-		if (s == i)
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[s];
-		m->heap[s] = t;
+	for (;;) {
+		uint32_t l = 2 * i + 1, s;
+
+		if (l >= n)
+			break;
+		s = l + 1 < n && before(&h[l + 1], &h[l]) ? l + 1 : l;
+		if (!before(&h[s], &t))
+			break;
+		h[i] = h[s];
 		i = s;
 	}
+	h[i] = t;
 }
 
 struct xt_merge *xt_merge_open(const struct xt_file *f, struct xt_anom *an)
@@ -432,7 +519,9 @@ struct xt_merge *xt_merge_open(const struct xt_file *f, struct xt_anom *an)
 			m->drop_done = upto;
 		}
 	}
-	if (f->mapped)
+	/* A file smaller than one step stays mapped as it is: dropping its
+	 * pages would only fault them in again below. */
+	if (f->mapped && m->drop_done)
 		madvise((void *)f->base, f->len, MADV_DONTNEED);
 	m->drop_done = 0;
 	m->cur = calloc(m->ncur ? m->ncur : 1, sizeof(*m->cur));
@@ -449,7 +538,7 @@ struct xt_merge *xt_merge_open(const struct xt_file *f, struct xt_anom *an)
 		xt_walk_init(&k->w, f, NULL);
 		k->cpu = i;
 		if (cursor_fill(m, k))
-			m->heap[m->nheap++] = m->ncur;
+			m->heap[m->nheap++] = (struct xt_hnode){ k->tsc, i, m->ncur };
 		m->ncur++;
 	}
 	for (i = m->nheap / 2; i-- > 0;)
@@ -462,18 +551,65 @@ fail:
 	return NULL;
 }
 
+int xt_merge_want(struct xt_merge *m, const struct xt_want *w, uint32_t n)
+{
+	if (m->nwant || !n || n > XT_MERGE_MAX_WANT)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		m->want_mask[i] = w[i].mask;
+		m->want_val[i] = w[i].value & w[i].mask;
+	}
+	m->nwant = n;
+	/* The heads already taken, as if the merge had been asked from the start. */
+	for (uint32_t i = 0; i < m->nheap; i++) {
+		struct xt_cursor *k = &m->cur[m->heap[i].k];
+
+		skip_unwanted(m, k);
+		m->heap[i].tsc = k->tsc;
+	}
+	for (uint32_t i = m->nheap / 2; i-- > 0;)
+		sift_down(m, i);
+	return 0;
+}
+
 int xt_merge_next(struct xt_merge *m, struct xt_rec *r)
 {
-	uint32_t top;
+	struct xt_cursor *k;
+	const uint8_t *p;
+	uint32_t hdr, n;
 
 	if (!m->nheap)
 		return 0;
 	if (!(++m->nrec & 0xffff))
 		merge_drop(m);
-	top = m->heap[0];
-	*r = m->cur[top].next;
-	if (!cursor_fill(m, &m->cur[top]))
+	k = &m->cur[m->heap[0].k];
+	/* The head, checked by cursor_fill(): decode it. */
+	p = m->f->base + k->pos;
+	hdr = ld32(p);
+	n = (hdr >> 28) & 7;
+	r->off = k->pos;
+	r->tsc = k->tsc;
+	r->event = hdr & 0x0fffffff;
+	r->cpu = k->cpu;
+	r->nextra = n;
+	r->has_tsc = hdr >> 31;
+	p += r->has_tsc ? 12 : 4;
+	if (m->f->base + m->f->len - p >= (ptrdiff_t)sizeof(r->d))
+		memcpy(r->d, p, sizeof(r->d));	/* (words past n: not the caller's) */
+	else
+		memcpy(r->d, p, 4 * n);
+	k->pos += xt_rec_size(hdr);
+	if (head_at(m, k) || cursor_fill(m, k)) {
+		struct xt_hnode *h = m->heap;
+
+		skip_unwanted(m, k);
+		h[0].tsc = k->tsc;
+		/* Still first (most records come in runs of one CPU): no sift. */
+		if (m->nheap == 1 || (before(&h[0], &h[1]) && (m->nheap == 2 || before(&h[0], &h[2]))))
+			return 1;
+	} else {
 		m->heap[0] = m->heap[--m->nheap];
+	}
 	sift_down(m, 0);
 	return 1;
 }

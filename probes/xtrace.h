@@ -133,6 +133,18 @@ struct xt_merge;
 struct xt_merge *xt_merge_open(const struct xt_file *f, struct xt_anom *an);
 int xt_merge_next(struct xt_merge *m, struct xt_rec *r);
 void xt_merge_close(struct xt_merge *m);
+/* The caller wants only records whose event & mask == value for one of
+ * the n pairs (1 to XT_MERGE_MAX_WANT, given once, before the first
+ * xt_merge_next(); else -1 and nothing changes).  The merge may then
+ * leave out others where that changes nothing in the order of the rest
+ * (xtrace.c, skip_unwanted(), says when); it still returns some, so the
+ * caller checks each record's event as before.  Anomalies are reported
+ * the same either way. */
+#define XT_MERGE_MAX_WANT 4
+struct xt_want {
+	uint32_t mask, value;
+};
+int xt_merge_want(struct xt_merge *m, const struct xt_want *w, uint32_t n);
 
 /* Decode one record at p (avail bytes): its size, or 0 if it does not fit. */
 static inline uint32_t xt_rec_size(uint32_t hdr)

@@ -6,7 +6,9 @@
  *    records and chunks;
  *  - every byte is accounted for: record bytes + 12 per chunk header +
  *    skipped bytes == the input size (nothing silently dropped);
- *  - the merged reader returns exactly the sequential reader's records;
+ *  - the merged reader returns exactly the sequential reader's records,
+ *    and, told which records are wanted (xt_merge_want(), as the HVM
+ *    profile tells it), the same wanted ones in the same order;
  *  - the parallel summary (2 workers, batches of 3 chunks, forced on any
  *    size) says what the sequential one says: counts, per-CPU rows,
  *    anomalies and their messages.
@@ -105,8 +107,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	m = xt_merge_open(&f, NULL);
 	CHECK(m != NULL);
-	while (xt_merge_next(m, &r))
-		nmerge++;
+	{
+		/* The HVM profile's pairs; `wanted` follows the plain merge. */
+		const struct xt_want w[] = { { 0x0ffff000, 0x00021000 }, { 0x0fff0000, 0x00080000 } };
+		struct xt_merge *mw = xt_merge_open(&f, NULL);
+		struct xt_rec rw;
+
+		CHECK(mw != NULL);
+		CHECK(xt_merge_want(mw, w, 2) == 0);
+		while (xt_merge_next(m, &r)) {
+			nmerge++;
+			if ((r.event & w[0].mask) != w[0].value && (r.event & w[1].mask) != w[1].value)
+				continue;
+			do
+				CHECK(xt_merge_next(mw, &rw));
+			while ((rw.event & w[0].mask) != w[0].value && (rw.event & w[1].mask) != w[1].value);
+			CHECK(rw.off == r.off && rw.tsc == r.tsc && rw.cpu == r.cpu);
+		}
+		while (xt_merge_next(mw, &rw))
+			CHECK((rw.event & w[0].mask) != w[0].value && (rw.event & w[1].mask) != w[1].value);
+		xt_merge_close(mw);
+	}
 	xt_merge_close(m);
 	CHECK(nmerge == s.records);
 

@@ -733,6 +733,165 @@ static void test_parallel_id_cap(void **st)
 	free(x.b);
 }
 
+
+/* ---- xt_merge_want(): records left out only where the order stays ------- */
+
+#define WANT_MASK 0x0fff0000u
+#define WANT_VAL 0x00080000u	/* class TRC_HVM */
+
+struct mrec {
+	uint64_t off, tsc;
+	uint32_t event, cpu;
+};
+
+/* The wanted records of the merge of f, in order, with or without
+ * xt_merge_want() (two pairs: class TRC_HVM, and 0x0002f000-0x0002ffff);
+ * *all: records returned; an: the anomalies. */
+static struct mrec *merged(const struct xt_file *f, bool want, size_t *n, size_t *all,
+			   struct xt_anom *an)
+{
+	struct xt_merge *m;
+	struct xt_rec r;
+	struct mrec *v = NULL;
+	size_t cap = 0;
+
+	memset(an, 0, sizeof(*an));
+	*n = *all = 0;
+	m = xt_merge_open(f, an);
+	assert_non_null(m);
+	if (want) {
+		const struct xt_want w[] = { { WANT_MASK, WANT_VAL }, { 0x0ffff000, 0x0002f000 } };
+
+		assert_int_equal(xt_merge_want(m, w, 2), 0);
+		assert_int_equal(xt_merge_want(m, w, 1), -1);	/* once */
+	}
+	while (xt_merge_next(m, &r)) {
+		(*all)++;
+		if ((r.event & WANT_MASK) != WANT_VAL && (r.event & 0x0ffff000) != 0x0002f000)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = realloc(v, cap * sizeof(*v));
+			assert_non_null(v);
+		}
+		v[(*n)++] = (struct mrec){ r.off, r.tsc, r.event, r.cpu };
+	}
+	xt_merge_close(m);
+	return v;
+}
+
+static void assert_want_keeps_order(const struct xt_file *f, size_t *all_plain, size_t *all_want)
+{
+	struct xt_anom a, b;
+	size_t na, nb;
+	struct mrec *x = merged(f, false, &na, all_plain, &a);
+	struct mrec *y = merged(f, true, &nb, all_want, &b);
+
+	assert_int_equal(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		assert_int_equal(x[i].off, y[i].off);
+		assert_int_equal(x[i].tsc, y[i].tsc);
+		assert_int_equal(x[i].event, y[i].event);
+		assert_int_equal(x[i].cpu, y[i].cpu);
+	}
+	assert_int_equal(a.tsc_backwards, b.tsc_backwards);
+	assert_int_equal(a.skipped_bytes, b.skipped_bytes);
+	assert_int_equal(a.nmsgs, b.nmsgs);
+	for (uint64_t i = 0; i < a.nmsgs && i < XT_MAX_MSGS; i++)
+		assert_string_equal(a.msgs[i], b.msgs[i]);
+	free(x);
+	free(y);
+}
+
+static void test_merge_want(void **st)
+{
+	struct xtb x;
+	struct xt_file f;
+	struct xt_anom an;
+	struct mrec *v;
+	size_t n, all, all_want;
+
+	(void)st;
+	/* An unwanted record before a later one: left out. */
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x0abcd001, 10);	/* unwanted */
+	XTB_REC(&x, 0x00081001, 20);
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, 0x00081001, 15);
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	v = merged(&f, true, &n, &all, &an);
+	assert_int_equal(all, 2);	/* the unwanted one was not returned */
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].cpu, 1);	/* 15 before 20 */
+	assert_int_equal(v[1].cpu, 0);
+	free(v);
+	assert_want_keeps_order(&f, &all, &all_want);
+	free(x.b);
+
+	/* Before a record whose TSC goes back, it stays: it holds that record
+	 * behind the other CPU's 70, as without xt_merge_want(). */
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x0abcd001, 100);	/* unwanted */
+	XTB_REC(&x, 0x00081001, 50);	/* backwards */
+	xtb_chunk(&x, 1);
+	XTB_REC(&x, 0x00081001, 70);
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	v = merged(&f, true, &n, &all, &an);
+	assert_int_equal(all, 3);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].cpu, 1);
+	assert_int_equal(v[0].tsc, 70);
+	assert_int_equal(v[1].cpu, 0);
+	assert_int_equal(v[1].tsc, 50);
+	assert_int_equal(an.tsc_backwards, 1);
+	free(v);
+	assert_want_keeps_order(&f, &all, &all_want);
+	free(x.b);
+
+	/* Many CPUs, unwanted records at random, TSCs going back now and then,
+	 * records without TSC, a record running past its chunk, garbage. */
+	xtb_init(&x);
+	srand(11);
+	for (int c = 0; c < 60; c++) {
+		uint64_t tsc = 1000 * (uint64_t)c;
+
+		xtb_chunk(&x, (uint32_t)(c % 4));
+		for (int i = 0; i < 300; i++) {
+			uint32_t d[7] = { 1, 2, 3, 4, 5, 6, 7 };
+			/* wanted by the first pair, by the second, by neither */
+			uint32_t ev = (uint32_t[]){ 0x00082000 + (uint32_t)(rand() % 40), 0x0002f00e,
+						    0x0abcd001 }[rand() % 3];
+
+			tsc += (uint64_t)(rand() % 50);
+			if (rand() % 97 == 0)
+				tsc -= 400;	/* backwards */
+			xtb_rec(&x, ev, rand() % 4 ? tsc : 0, rand() % 8, d);
+		}
+		if (c == 31)
+			xtb_u32(&x, 0x00082004 | 7u << 28);	/* runs past the chunk */
+		xtb_end(&x);
+		if (c == 40)
+			xtb_put(&x, "junk", 4);
+	}
+	xt_mem(&f, x.b, x.len);
+	assert_want_keeps_order(&f, &all, &all_want);
+	assert_true(all_want < all);	/* some were left out */
+	free(x.b);
+
+	/* A real HVM recording (2 pCPUs, exits and handlers). */
+	{
+		char err[256];
+
+		assert_int_equal(xt_map(&f, "probes/tests/data/hvm-pvh-tlbstorm.xt", err, sizeof(err)), 0);
+		assert_want_keeps_order(&f, &all, &all_want);
+		xt_unmap(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -753,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_id_cap),
 		cmocka_unit_test(test_parallel_is_sequential),
 		cmocka_unit_test(test_parallel_id_cap),
+		cmocka_unit_test(test_merge_want),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -260,12 +260,17 @@ static int wait_mark(struct run *u, const char *mark, double end, enum guest_out
 			return -1;
 		}
 		/* xl create -c ends when the guest's console does. */
-		if (u->con > 0 && waitpid(u->con, NULL, WNOHANG) == u->con) {
+		int st;
+		if (u->con > 0 && waitpid(u->con, &st, WNOHANG) == u->con) {
 			u->con = 0;
 			if (console_has(u, mark) > 0)
 				return 0;
-			say(u, GO_DIED, "the guest's console ended before %s (%s)", mark,
-			    u->r->console);
+			if (WIFEXITED(st) && WEXITSTATUS(st))
+				say(u, GO_DIED, "xl create -c: exit status %d before %s (%s)",
+				    WEXITSTATUS(st), mark, u->r->console);
+			else
+				say(u, GO_DIED, "the guest's console ended before %s (%s)", mark,
+				    u->r->console);
 			return -1;
 		}
 		if (now_s() >= next_list) {

@@ -58,6 +58,7 @@ static const char fake_xl[] =
 	"case $mode in\n"
 	"nostart) alive; exit 0 ;;\n"
 	"die) rm -f \"$f/dom-$name\"; echo 'Kernel panic'; exit 0 ;;\n"
+	"badcfg) rm -f \"$f/dom-$name\"; echo 'Parsing config from x: failed'; exit 1 ;;\n"
 	"esac\n"
 	"echo \"IPB-GUEST-START ipbipi path=$p -s 1\"\n"
 	"[ $mode = hang ] && { alive; exit 0; }\n"
@@ -246,6 +247,7 @@ static void test_failures(void **state)
 	} cases[] = {
 		{ "nostart", "ok", GO_START_TIMEOUT, 1, "no IPB-GUEST-START on the console within 3 s" },
 		{ "die", "ok", GO_DIED, 0, "console ended before IPB-GUEST-START" },
+		{ "badcfg", "ok", GO_DIED, 0, "xl create -c: exit status 1 before IPB-GUEST-START" },
 		{ "hang", "ok", GO_DONE_TIMEOUT, 1, "no IPB-GUEST-DONE" },
 		{ "nopoweroff", "ok", GO_NO_POWEROFF, 1, "did not power off within 2 s" },
 		{ "hang", "fail", GO_TRACE_FAILED, 1, "xentrace -e 0x000affff: exit status 3" },

@@ -176,6 +176,11 @@ struct run {
 	char xl_log[PATH_MAX + 16];
 	pid_t con;                   /* xl create -c */
 	double t0;
+	/* The console as read so far (it grows while read: read on from
+	 * where the last look stopped, never whole again). */
+	int cfd;
+	char *cbuf;
+	size_t clen;
 };
 
 static void say(struct run *u, enum guest_outcome o, const char *fmt, ...)
@@ -221,19 +226,32 @@ static void destroy(struct run *u)
 	u->con = 0;
 }
 
-/* Whether the console has MARK (a failure to read it is an error). */
+/* Whether the console has MARK: what was written since the last look is
+ * read on; -1 when it cannot be read or is more than CONSOLE_MAX bytes. */
 static int console_has(struct run *u, const char *mark)
 {
-	char path[PATH_MAX + 300], *buf = NULL;
-	size_t len = 0;
-	int has;
+	char chunk[65536];
 
-	snprintf(path, sizeof(path), "%s/%s", u->s->dir, u->r->console);
-	if (sio_read_file(path, CONSOLE_MAX, &buf, &len, NULL, 0))
-		return -1;
-	has = memmem(buf, len, mark, strlen(mark)) != NULL;
-	free(buf);
-	return has;
+	for (;;) {
+		ssize_t n = read(u->cfd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		if (u->clen + (size_t)n > CONSOLE_MAX)
+			return -1;
+		char *b = realloc(u->cbuf, u->clen + (size_t)n + 1);
+		if (!b)
+			return -1;
+		u->cbuf = b;
+		memcpy(u->cbuf + u->clen, chunk, (size_t)n);
+		u->clen += (size_t)n;
+		u->cbuf[u->clen] = '\0';
+	}
+	return u->cbuf && memmem(u->cbuf, u->clen, mark, strlen(mark)) != NULL;
 }
 
 /*
@@ -400,6 +418,10 @@ static int lifecycle(struct run *u)
 	char con[PATH_MAX + 300];
 	snprintf(con, sizeof(con), "%s/%s", s->dir, r->console);
 	close(open(con, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+	if ((u->cfd = open(con, O_RDONLY | O_CLOEXEC)) < 0) {
+		say(u, GO_ERROR, "%s: %s", con, strerror(errno));
+		return -1;
+	}
 	u->t0 = now_s();
 	end = u->t0 + s->g->timeout;
 	if ((u->con = spawn(argv, con)) < 0) {
@@ -427,7 +449,7 @@ static int lifecycle(struct run *u)
 int guest_run(const struct guest_spec *s, struct guest_result *r)
 {
 	struct sigaction old[NSIGS];
-	struct run u = { .s = s, .r = r };
+	struct run u = { .s = s, .r = r, .cfd = -1 };
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -455,6 +477,9 @@ int guest_run(const struct guest_spec *s, struct guest_result *r)
 		r->signal = caught;
 		snprintf(r->error, sizeof(r->error), "signal %d", (int)caught);
 	}
+	if (u.cfd >= 0)
+		close(u.cfd);
+	free(u.cbuf);
 	restore_signals(old);
 	return rc == 0 && r->outcome == GO_OK ? 0 : -1;
 }

@@ -55,6 +55,8 @@ static const char fake_xl[] =
 	/* the console lives as long as the domain does */
 	"alive() { i=0; while [ -e \"$f/dom-$name\" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done; }\n"
 	"echo \"IPB-GUEST-UP 2 vCPUs, 6.1.0-57-amd64\\r\"\n"
+	/* a console that grows all the time it is read (a kernel's printk) */
+	"[ $mode = chatty ] && { i=0; while [ $i -lt 100000 ]; do echo \"[ $i.000] line $i\"; i=$((i+1)); done; }\n"
 	"case $mode in\n"
 	"nostart) alive; exit 0 ;;\n"
 	"die) rm -f \"$f/dom-$name\"; echo 'Kernel panic'; exit 0 ;;\n"
@@ -233,6 +235,12 @@ static void test_ok(void **state)
 	json_decref(ct);
 	none_left();
 	dom_gone("ipb-test");
+
+	/* the same with a console written while it is read */
+	put(fake, "mode", "chatty", 0644);
+	assert_int_equal(guest_run(&s, &r), 0);
+	assert_int_equal(r.outcome, GO_OK);
+	none_left();
 }
 
 /* Each way a guest run goes wrong: its outcome, xl destroy when the guest

@@ -125,10 +125,14 @@ static int check_guest_runs(const json_t *root, const char *path, char *err, siz
 		if (!json_is_object(run))
 			BAD("$.guest_runs[%zu]: expected an object, not %s", i, sio_json_kind(run));
 		v = json_object_get(run, "id");
-		if (!json_is_string(v) || !sio_name_ok(json_string_value(v))) {
-			msg_quote(q, sizeof(q), json_is_string(v) ? json_string_value(v) : "");
-			BAD("$.guest_runs[%zu].id: %s%s is not a valid run id", i,
-			    json_is_string(v) ? "" : sio_json_kind(v), json_is_string(v) ? q : "");
+		if (!v)
+			BAD("$.guest_runs[%zu].id: missing (a run id)", i);
+		if (!json_is_string(v))
+			BAD("$.guest_runs[%zu].id: expected a string (a run id), not %s", i,
+			    sio_json_kind(v));
+		if (!sio_name_ok(json_string_value(v))) {
+			msg_quote(q, sizeof(q), json_string_value(v));
+			BAD("$.guest_runs[%zu].id: %s is not a valid run id", i, q);
 		}
 		id = json_string_value(v);
 		for (k = 0; k < i; k++)

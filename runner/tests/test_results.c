@@ -112,6 +112,10 @@ static void test_refused(void **s)
 	refused("{\"schema_version\": 1, \"runs\": [], \"guest_runs\": {}}",
 		"$.guest_runs: expected an array, not an object");
 	refused(GRESULTS("3"), "$.guest_runs[0]: expected an object, not an integer");
+	refused(GRESULTS("{\"ipi_path\": \"apic\", \"status\": \"ok\"}"),
+		"$.guest_runs[0].id: missing (a run id)");
+	refused(GRESULTS("{\"id\": 5, \"ipi_path\": \"apic\", \"status\": \"ok\"}"),
+		"$.guest_runs[0].id: expected a string (a run id), not an integer");
 	refused(GRESULTS("{\"id\": \"../x\", \"ipi_path\": \"apic\", \"status\": \"ok\"}"),
 		"$.guest_runs[0].id: \"../x\" is not a valid run id");
 	refused(GRESULTS(GRUN("") "," GRUN("")), "$.guest_runs[1].id: \"apic-r0\" is also $.guest_runs[0].id");

@@ -253,6 +253,10 @@ static void fill_guest_run(json_t *g, const struct results *res, const struct co
 	json_object_set_new(g, "outcome", json_string(guest_outcome_name(gr->outcome)));
 	if (gr->xl_cfg[0])
 		json_object_set_new(g, "xl_config", json_string(gr->xl_cfg));
+	if (gr->xl_dmesg[0])
+		json_object_set_new(g, "xl_dmesg", json_string(gr->xl_dmesg));
+	else
+		json_object_del(g, "xl_dmesg");   /* a resumed run's old one */
 	if (gr->console[0]) {
 		json_object_set_new(g, "console", json_string(gr->console));
 		snprintf(path, sizeof(path), "%s/%s", res->dir, gr->console);

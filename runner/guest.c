@@ -463,6 +463,15 @@ int guest_run(const struct guest_spec *s, struct guest_result *r)
 		destroy(&u);
 	else
 		r->gone = 1;   /* not created by us */
+	if (rc == -1) {
+		/* What Xen said of it (the guest's own early lines among them). */
+		char path[PATH_MAX + 32], *argv[] = { "xl", "dmesg", NULL };
+		int code;
+
+		snprintf(path, sizeof(path), "%s/xl-dmesg.log", u.dir);
+		if (run_bounded(argv, path, s->xl_s, 0, &code) == RB_EXITED && !code)
+			snprintf(r->xl_dmesg, sizeof(r->xl_dmesg), "guests/%s/xl-dmesg.log", s->id);
+	}
 	stop_child(u.con);
 	if (rc == 0 && !r->gone) {
 		say(&u, GO_NO_POWEROFF, "xl list %s still lists the guest", s->name);

@@ -66,6 +66,7 @@ struct guest_result {
 	int gone;                    /* xl list no longer lists it */
 	/* The files, relative to spec.dir ("" when not written). */
 	char xl_cfg[256], console[256], trace_hvm[256], trace_sched[256];
+	char xl_dmesg[256];          /* `xl dmesg` after a failed run */
 };
 
 /* Run one guest; 0 when outcome is GO_OK, else -1. */

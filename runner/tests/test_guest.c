@@ -43,6 +43,7 @@ static const char fake_xl[] =
 	"case $1 in\n"
 	"list) [ -e \"$f/dom-$2\" ] && exit 0; echo \"$2 is an invalid domain identifier\" >&2; exit 1 ;;\n"
 	"destroy) rm -f \"$f/dom-$2\"; exit 0 ;;\n"
+	"dmesg) echo '(XEN) d1v0 Triple fault'; exit 0 ;;\n"
 	"create) ;;\n"
 	"*) exit 2 ;;\n"
 	"esac\n"
@@ -214,6 +215,8 @@ static void test_ok(void **state)
 		 "xentrace -D -e 0x0008ffff -T 1 %s/guests/evtchn-r0/hvm.xt\n", tu_dir, tu_dir);
 	assert_non_null(strstr(calls, path));
 	assert_int_equal(count(calls, "xl destroy"), 0);
+	assert_int_equal(count(calls, "xl dmesg"), 0);
+	assert_string_equal(r.xl_dmesg, "");
 	free(calls);
 	snprintf(path, sizeof(path), "%s/guests/evtchn-r0/xl.cfg", tu_dir);
 	text = tu_slurp(path);
@@ -280,6 +283,14 @@ static void test_failures(void **state)
 				 cases[i].xentrace, guest_outcome_name(r.outcome), r.error);
 		assert_int_equal(r.destroyed, cases[i].destroyed);
 		assert_true(r.gone);
+		/* Xen's log kept beside it */
+		assert_string_equal(r.xl_dmesg, "guests/evtchn-r0/xl-dmesg.log");
+		char dm[PATH_MAX + 64], *dt;
+		snprintf(dm, sizeof(dm), "%s/%s", tu_dir, r.xl_dmesg);
+		dt = tu_slurp(dm);
+		assert_non_null(dt);
+		assert_non_null(strstr(dt, "Triple fault"));
+		free(dt);
 		assert_true(now_s() - t0 < 15);
 		calls = fake_file("calls");
 		assert_int_equal(count(calls, "xl destroy ipb-test\n"), cases[i].destroyed);

@@ -55,6 +55,7 @@ help:
 	@echo "make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
+	@echo "make guest        build the [guest] kernel + initramfs (build/guest)"
 	@echo "make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin (make plugin)"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
 	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
@@ -197,6 +198,14 @@ hv-inject: hv
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
 	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
+
+# make guest: the PVH guest of a [guest] config (configs/seed-004.ini's
+# kernel and ramdisk): make dom0's kernel as build/guest/vmlinux and the
+# busybox initramfs with the ipbipi module built for it (mk/guest/).
+GUEST_DIR := $(BUILD)/guest
+.PHONY: guest
+guest: deps dom0
+	@bash mk/guest-initramfs.sh $(GUEST_DIR) $(DOM0_DIR)
 
 # ---- the Debian packages -------------------------------------------------
 # make deb: ipibench_VERSION_amd64.deb (command, agent, man page) and

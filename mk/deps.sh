@@ -36,6 +36,18 @@ if dpkg-query -W -f='${Provides}' nodejs 2>/dev/null | grep -qw npm &&
 else
 	PKGS+=(nodejs npm libnode-dev)
 fi
+# The headers of the kernel make dom0 takes (the image linux-image-amd64
+# depends on, as mk/dom0.sh resolves it): make guest builds the guest's
+# ipbipi module against them (its vermagic must be the guest kernel's).
+# Empty until apt has its lists: resolved again after apt-get update.
+guest_headers() {
+	local img
+	img=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+	[ -z "$img" ] || echo "linux-headers-${img#linux-image-}"
+}
+hdr=$(guest_headers)
+[ -z "$hdr" ] || PKGS+=("$hdr")
 # Packages from bookworm-backports (QEMU >= 9 can emulate x2APIC under TCG).
 BPO_PKGS=(qemu-system-x86)
 BPO_MIN_QEMU=9
@@ -112,6 +124,11 @@ fi
 
 echo "deps: installing ${missing[*]:-(backports only)}"
 as_root apt-get update -q
+if [ -z "$hdr" ]; then
+	hdr=$(guest_headers)
+	[ -n "$hdr" ] || { echo "deps: cannot resolve linux-image-amd64's headers" >&2; exit 1; }
+	PKGS+=("$hdr")
+fi
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 	"${PKGS[@]}"
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \

@@ -4,8 +4,12 @@
 # GUEST_KDIR, the ipbipi module (mk/guest/ipbipi: a guest's two IPI paths)
 # built against that guest kernel's headers.
 #
-#   [GUEST_KDIR=/usr/src/linux-headers-RELEASE] mk/guest-initramfs.sh OUTDIR
+#   [GUEST_KDIR=/usr/src/linux-headers-RELEASE] mk/guest-initramfs.sh OUTDIR [DOM0DIR]
 #                                     -> OUTDIR/initrd.gz, OUTDIR/tlbstorm
+# With DOM0DIR (make guest: build/dom0), the guest kernel is make dom0's:
+# DOM0DIR/vmlinux is copied to OUTDIR/vmlinux and GUEST_KDIR defaults to
+# the headers of its release (DOM0DIR/kernel-version; make deps installs
+# them).
 # RELEASE must be the guest kernel's (build/dom0/vmlinux: 6.1.0-57-amd64,
 # Debian's linux-headers-6.1.0-57-amd64): the guest's insmod refuses a module
 # built for another (its vermagic).
@@ -16,6 +20,17 @@ bb=/bin/busybox
 file -L "$bb" 2>/dev/null | grep -q 'statically linked' ||
 	{ echo "guest-initramfs: $bb is not busybox-static (make deps)" >&2; exit 1; }
 mkdir -p "$out"
+if [ -n "${2:-}" ]; then
+	pkg=$(awk '{print $1; exit}' "$2/kernel-version" 2>/dev/null)
+	rel=${pkg#linux-image-}
+	[ -n "$rel" ] && [ -f "$2/vmlinux" ] ||
+		{ echo "guest-initramfs: $2: no kernel-version or vmlinux (make dom0)" >&2; exit 1; }
+	GUEST_KDIR=${GUEST_KDIR:-/usr/src/linux-headers-$rel}
+	[ -f "$GUEST_KDIR/Makefile" ] ||
+		{ echo "guest-initramfs: no headers of $rel in $GUEST_KDIR (make deps installs linux-headers-$rel; if make dom0's kernel is older than apt's, rebuild it: rm -r $2 && make dom0)" >&2; exit 1; }
+	cp "$2/vmlinux" "$out/vmlinux.tmp"
+	mv "$out/vmlinux.tmp" "$out/vmlinux"
+fi
 root=$out/root
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp}

@@ -37,13 +37,16 @@
 # TEST_HOST_HVM=DIR (direct only): the emulated CPU gains AMD SVM with
 # nested paging (QEMU TCG emulates it; Xen then lists hvm and hap in
 # virt_caps), QEMU runs multi-threaded TCG (below), and after the login
-# checks the host runs PVH guests through xl, one per IPB_GUEST_PATHS path,
-# records `xentrace -D -e 0x0008ffff -T 5` (and with the scheduler class)
-# while each runs its IPI workload, and sees each gone
-# (mk/guest/host-run.sh, through a 9p share; IPB_GUEST_* are passed on).
-# DIR has the guest's initrd.gz (mk/guest-initramfs.sh) and, optionally,
-# its kernel as vmlinux; the traces and the guests' consoles come out in
-# OUTDIR/share/out.
+# checks the host runs `ipibench run -c TEST_HOST_GUEST_CONFIG` (default
+# configs/seed-004.ini: PVH guests through xl, one per IPI path, each
+# recorded with xentrace while it runs its IPI workload; runner/guest.h)
+# with build/bin/ipibench (a static PIE) from a 9p share; then checks
+# each guest run ended ok, its traces are there and not empty, and xl
+# list has no domain but dom0.  DIR has the guest's initrd.gz
+# (mk/guest-initramfs.sh; make guest) and its kernel as vmlinux; the
+# result set comes out in OUTDIR/share/out/guests (the report of
+# `ipibench trace diff` of the two HVM traces against
+# results/reference/seed-004.json in OUTDIR/trace-diff.txt).
 #
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
@@ -122,14 +125,14 @@ tcg_thread=${TEST_HOST_TCG_THREAD:-single}
 if [ -n "$hvm" ]; then
 	[ "$boot" = direct ] || { echo "test-host: TEST_HOST_HVM needs TEST_HOST_BOOT=direct" >&2; exit 1; }
 	[ -f "$hvm/initrd.gz" ] || { echo "test-host: $hvm/initrd.gz missing (mk/guest-initramfs.sh)" >&2; exit 1; }
+	[ -f "$hvm/vmlinux" ] || { echo "test-host: $hvm/vmlinux missing (make guest)" >&2; exit 1; }
+	gconfig=${TEST_HOST_GUEST_CONFIG:-$top/configs/seed-004.ini}
 	share=$out/share
-	mkdir -p "$share/guest" "$share/out"
-	cp "$hvm/initrd.gz" "$share/guest/"
-	# DIR/vmlinux, if there, is the guest kernel instead of the host's own
-	# (e.g. make dom0's build/dom0/vmlinux: the host's 6.1.0-50 dies early).
-	gkernel=
-	[ -f "$hvm/vmlinux" ] && cp "$hvm/vmlinux" "$share/guest/" && gkernel="IPB_GUEST_KERNEL=/mnt/e2e/guest/vmlinux "
-	cp "$top/mk/guest/host-run.sh" "$share/"
+	# The config's default kernel and ramdisk: build/guest/ from where it runs.
+	mkdir -p "$share/build/guest" "$share/out"
+	cp "$hvm/initrd.gz" "$hvm/vmlinux" "$share/build/guest/"
+	cp "$top/build/bin/ipibench" "$share/" || { echo "test-host: no build/bin/ipibench (make build)" >&2; exit 1; }
+	cp "$gconfig" "$share/guests.ini"
 	# Xen 4.17's SVM wants NPT for HAP; Next-RIP saves it decoding on exits.
 	cpu=$cpu,+svm,+npt,+nrip-save
 	# One TCG thread per CPU, not round-robin.  QEMU's VMRUN delivers an
@@ -142,12 +145,6 @@ if [ -n "$hvm" ]; then
 	# %gs, recursive, "stack guard page was hit" (README).  The multi-
 	# threaded TCG has no kick timer.
 	tcg_thread=${TEST_HOST_TCG_THREAD:-multi}
-	# The guests' settings for host-run.sh (README).
-	genv=
-	for v in IPB_GUEST_PATHS IPB_GUEST_HAP IPB_GUEST_HAP_PROBE IPB_GUEST_SECS IPB_GUEST_BOOT_SECS; do
-		eval "val=\${$v:-}"
-		[ -z "$val" ] || genv="$genv$v='$val' "
-	done
 	extra+=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
 fi
 direct=()
@@ -298,27 +295,43 @@ send "systemctl --failed --no-legend --plain | cat; echo IPB-FAILED-END"
 wait_for "^IPB-FAILED-END" && plain | sed -n '/systemctl --failed/,/^IPB-FAILED-END/p' |
 	sed '1d;$d;s/^/     failed unit: /'
 if [ -n "$hvm" ]; then
-	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && ${gkernel}${genv}sh /mnt/e2e/host-run.sh /mnt/e2e"
-	step "Xen lists hvm in virt_caps (emulated SVM)" "IPB-HVM .*virt_caps[^;]*hvm"
-	ghap=${IPB_GUEST_HAP:-0}
-	for p in ${IPB_GUEST_PATHS:-evtchn apic}; do
-		tag=$p-hap$ghap
-		step "$tag: a PVH guest (2 vCPUs) is created, runs, ends" "IPB-HVM $tag: end rc="
-		# hvm-marker REGEX WHAT: the host-run.sh line of this guest.
-		hm() { plain | grep -aqE "IPB-HVM $tag: $1" && ok "$tag: $2" || fail "$tag: $2 (no '$1'; $share/out/guest-console-$tag.log)"; }
-		hm "guest workload started" "the guest reaches its IPI workload"
-		hm "xentrace -e 0x000affff rc=0" "xentrace -D -e 0x000affff -T 5 while it runs (HVM and scheduler classes)"
-		hm "xentrace -e 0x0008ffff rc=0" "the same with the seed's mask (-e 0x0008ffff)"
-		hm "guest workload done, guest powered off" "the guest finishes its workload and powers itself off"
-		sed -n '/IPB-GUEST-UP/,/IPB-GUEST-DONE/p' "$share/out/guest-console-$tag.log" 2>/dev/null | tr -d '\r' | sed 's/^/     guest: /'
-		for f in hvm-$tag hvm-sched-$tag; do
-			[ -s "$share/out/$f.xt" ] && ok "trace out of the host: $share/out/$f.xt ($(stat -c %s "$share/out/$f.xt") bytes)" ||
-				fail "no trace in $share/out/$f.xt"
+	# The result set on the host's own disk while xentrace writes, then
+	# copied out; IPB-RUN rc= whatever happened.
+	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && cd /mnt/e2e && xl info | grep -E '^(virt_caps|xen_version)'; ./ipibench run -c guests.ini -o /tmp/guests; echo IPB-RUN rc=\$?; cp -r /tmp/guests out/; xl list >out/xl-list.txt 2>&1; sync; cd; echo IPB-COPIED"
+	step "Xen lists hvm in virt_caps (emulated SVM)" "^virt_caps.*hvm"
+	step "ipibench run plans the guest runs" "ipibench run: [0-9]+ guest runs"
+	ids=$(awk -F' *= *' '$1=="ipi_path"{gsub(/,/," ",$2); print $2}' "$share/guests.ini")
+	for p in ${ids:-evtchn}; do
+		step "$p-r0: a PVH guest is created, runs its workload, is gone" "\\[[0-9]+/[0-9]+\\] $p-r0: (ok|failed)"
+	done
+	step "ipibench run ends" "IPB-RUN rc=[0-9]"
+	step "the results are copied out" "^IPB-COPIED"
+	plain | grep -aE '^(\[[0-9]+/[0-9]+\]|ipibench run)' | sed 's/^/     /'
+	plain | grep -aq 'IPB-RUN rc=0' && ok "ipibench run: every guest run ok" ||
+		fail "ipibench run: $(plain | grep -a 'IPB-RUN rc=' | tail -1)"
+	res=$share/out/guests/results.json
+	for p in ${ids:-evtchn}; do
+		st=$(jq -r --arg id "$p-r0" '.guest_runs[] | select(.id == $id) | "\(.status) \(.outcome) \(.counts.ipis_sent) \(.gone)"' "$res" 2>/dev/null)
+		[ "${st%% *}" = ok ] && ok "$p-r0: results.json: $st (status outcome ipis_sent gone)" ||
+			fail "$p-r0: results.json: '${st:-no such guest run}' (status outcome ipis_sent gone; $res)"
+		sed -n '/IPB-GUEST-UP/,/IPB-GUEST-DONE/p' "$share/out/guests/guests/$p-r0/console.log" 2>/dev/null |
+			tr -d '\r' | grep -aE 'IPB-|ipbipi' | sed 's/^/     guest: /'
+		for t in hvm hvm_sched; do
+			f=$share/out/guests/$(jq -r --arg id "$p-r0" --arg t "$t" '.guest_runs[] | select(.id == $id) | .traces[$t] // "none"' "$res" 2>/dev/null)
+			[ -s "$f" ] && ok "$p-r0: traces.$t out of the host: $f ($(stat -c %s "$f") bytes)" ||
+				fail "$p-r0: traces.$t: no trace, or an empty one, at $f"
 		done
 	done
-	step "every guest gone" "IPB-HVM rc=[0-9]"
-	plain | grep -a 'IPB-HVM' | sed 's/^/     /'
-	plain | grep -aq 'IPB-HVM rc=0' || fail "host-run.sh: $(plain | grep -a 'IPB-HVM rc=' | tail -1)"
+	# dom0 and nothing else: the header and Domain-0.
+	left=$(grep -vE '^(Name|Domain-0) ' "$share/out/xl-list.txt" 2>/dev/null)
+	[ -s "$share/out/xl-list.txt" ] && [ -z "$left" ] && ok "xl list: dom0 only, no guest left" ||
+		fail "xl list: a domain left, or no list: $left ($share/out/xl-list.txt)"
+	a=$share/out/guests/guests/evtchn-r0/hvm.xt b=$share/out/guests/guests/apic-r0/hvm.xt
+	if [ -s "$a" ] && [ -s "$b" ]; then
+		"$top/build/bin/ipibench" trace diff "$a" "$b" --reference "$top/results/reference/seed-004.json" \
+			>"$out/trace-diff.txt" 2>&1 && ok "trace diff evtchn -> apic against the seed: $out/trace-diff.txt" ||
+			fail "ipibench trace diff: $(tail -1 "$out/trace-diff.txt")"
+	fi
 fi
 login() {
 	send ""

@@ -125,6 +125,12 @@ enum host_backend_flags {
 	 * have a [matrix] xen axis).
 	 */
 	HB_BOOTS_BUILD = 1 << 1,
+	/*
+	 * The host is the machine ipibench runs on, as it is (its dom0, not
+	 * rebooted): a [guest] config's guests are run here through xl
+	 * (runner/guest.h).
+	 */
+	HB_RUNS_HERE = 1 << 2,
 };
 
 struct host_backend_ops {

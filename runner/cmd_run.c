@@ -12,6 +12,7 @@
 
 #include "runner/backend.h"
 #include "runner/config.h"
+#include "runner/guest.h"
 #include "runner/hostopts.h"
 #include "runner/results.h"
 #include "runner/runner.h"
@@ -53,18 +54,27 @@ static void list_types(void)
 		printf("backend %s: %s\n", host_backends[i]->name, host_backends[i]->help);
 		host_settings_help(stdout, host_backends[i]->settings);
 	}
-	printf("[guest] keys (optional; parsed and checked, not yet run by the runner:\n"
-	       "mk/guest/host-run.sh runs such guests on the emulated test host):\n"
+	printf("[guest] keys (optional; backend = local: one guest run per IPI path and\n"
+	       "repetition through xl on this host, instead of the boots; runner/guest.h):\n"
 	       "    %-12s pvh (hvm needs qemu-system-xen and hvmloader in the host image)\n"
 	       "    %-12s 1..%d (default %d)\n"
 	       "    %-12s MiB, %d..%d (default %d)\n"
 	       "    %-12s the guest kernel's extra arguments, at most %d bytes, no '\"' or '\\'\n"
-	       "    %-12s the guest workload's IPIs (mk/guest/init's ipbipi module): evtchn\n"
-	       "    %-12s (default: the kernel's, event channels) or apic (x2APIC ICR writes)\n"
-	       "    %-12s shadow (default) or hap\n",
+	       "    %-12s the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
+	       "    %-12s evtchn (default: the kernel's, event channels), apic (x2APIC ICR writes)\n"
+	       "    %-12s shadow (default) or hap\n"
+	       "    %-12s the guest kernel on this host (default %s)\n"
+	       "    %-12s its initramfs (default %s)\n"
+	       "    %-12s xentrace -e of the HVM recording (default 0x%08lx; the scheduler\n"
+	       "    %-12s class 0x%08lx is recorded before it)\n"
+	       "    %-12s xentrace -T of each recording, 1..600 (default %d)\n"
+	       "    %-12s seconds from xl create to the workload's end, 30..86400 (default %d)\n",
 	       "type", "vcpus", CFG_GUEST_VCPUS_MAX, CFG_GUEST_VCPUS_DEFAULT, "memory",
 	       CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, CFG_GUEST_MEMORY_DEFAULT, "cmdline",
-	       CFG_GUEST_CMDLINE_MAX, "ipi_path", "", "paging");
+	       CFG_GUEST_CMDLINE_MAX, "ipi_path", "", "paging", "kernel", CFG_GUEST_KERNEL_DEFAULT,
+	       "ramdisk", CFG_GUEST_RAMDISK_DEFAULT, "trace_mask", CFG_GUEST_TRACE_MASK_DEFAULT, "",
+	       GUEST_SCHED_MASK, "trace_secs", CFG_GUEST_TRACE_SECS_DEFAULT, "timeout",
+	       CFG_GUEST_TIMEOUT_DEFAULT);
 	printf("workload types ([workload:NAME] type = TYPE):\n");
 	for (size_t i = 0; wl_types[i]; i++) {
 		const struct wl_type *t = wl_types[i];
@@ -221,6 +231,155 @@ static void layout_cb(void *ctx, char *why, size_t len)
 	check_layout(l->run, l->c, l->be, why, len);
 }
 
+/* A config path on this host, absolute (xl is given it): 0, or -1 said. */
+static int host_path(const char *key, const char *p, char *out)
+{
+	if (!realpath(p, out)) {
+		fprintf(stderr, "ipibench run: [guest] %s = %s: %s\n", key, p, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* What guest_run() left, into the guest run G of results.json. */
+static void fill_guest_run(json_t *g, const struct results *res, const struct config *c,
+			   const char *domain, const struct guest_result *gr)
+{
+	char m[16], path[PATH_MAX + 300], *text = NULL;
+	size_t len;
+	json_t *traces = json_object(), *masks = json_object(), *counts = NULL;
+
+	json_object_set_new(g, "domain", json_string(domain));
+	json_object_set_new(g, "outcome", json_string(guest_outcome_name(gr->outcome)));
+	if (gr->xl_cfg[0])
+		json_object_set_new(g, "xl_config", json_string(gr->xl_cfg));
+	if (gr->xl_dmesg[0])
+		json_object_set_new(g, "xl_dmesg", json_string(gr->xl_dmesg));
+	else
+		json_object_del(g, "xl_dmesg");   /* a resumed run's old one */
+	if (gr->console[0]) {
+		json_object_set_new(g, "console", json_string(gr->console));
+		snprintf(path, sizeof(path), "%s/%s", res->dir, gr->console);
+		if (!sio_read_file(path, 16u << 20, &text, &len, NULL, 0)) {
+			counts = guest_console_counts(text);
+			free(text);
+		}
+	}
+	json_object_set_new(g, "counts", counts ? counts : json_object());
+	if (gr->trace_hvm[0])
+		json_object_set_new(traces, "hvm", json_string(gr->trace_hvm));
+	if (gr->trace_sched[0])
+		json_object_set_new(traces, "hvm_sched", json_string(gr->trace_sched));
+	json_object_set_new(g, "traces", traces);
+	snprintf(m, sizeof(m), "0x%08lx", c->guest.trace_mask);
+	json_object_set_new(masks, "hvm", json_string(m));
+	snprintf(m, sizeof(m), "0x%08lx", GUEST_SCHED_MASK);
+	json_object_set_new(masks, "hvm_sched", json_string(m));
+	json_object_set_new(g, "trace_masks", masks);
+	json_object_set_new(g, "trace_secs", json_integer(c->guest.trace_secs));
+	/* Seconds from xl create; null: not reached. */
+	json_object_set_new(g, "start_s", gr->t_start >= 0 ? json_real(gr->t_start) : json_null());
+	json_object_set_new(g, "done_s", gr->t_done >= 0 ? json_real(gr->t_done) : json_null());
+	json_object_set_new(g, "gone_s", gr->t_gone >= 0 ? json_real(gr->t_gone) : json_null());
+	json_object_set_new(g, "destroyed", json_boolean(gr->destroyed));
+	json_object_set_new(g, "gone", json_boolean(gr->gone));
+}
+
+/*
+ * The guest runs of a [guest] config (runner/guest.h), on the host this
+ * runs on; a caught signal is saved, then re-raised.
+ */
+static int do_guests(struct results *res, const struct config *c)
+{
+	json_t *runs = results_guest_runs(res), *g;
+	size_t i, total = json_array_size(runs), todo = 0, done = 0;
+	char kernel[PATH_MAX], ramdisk[PATH_MAX], err[512], el[32];
+	double t_start = now_s();
+	int failures = 0;
+
+	if (host_path("kernel", c->guest.kernel, kernel) ||
+	    host_path("ramdisk", c->guest.ramdisk, ramdisk))
+		return 2;
+	json_array_foreach(runs, i, g)
+		if (strcmp(json_string_value(json_object_get(g, "status")), "ok"))
+			todo++;
+	json_object_set_new(json_object_get(res->root, "host"), "backend", json_string(c->host.backend));
+	json_object_set_new(json_object_get(res->root, "host"), "name", json_string(c->host.name));
+	fprintf(stderr, "ipibench run: %zu guest runs (%zu to do) through xl, results in %s/results.json\n",
+		total, todo, res->dir);
+	json_array_foreach(runs, i, g) {
+		const char *id = json_string_value(json_object_get(g, "id"));
+		const char *path = json_string_value(json_object_get(g, "ipi_path"));
+		struct cfg_guest cg = c->guest;
+		struct guest_result gr;
+		char now[32], domain[96], why[600] = "";
+
+		if (!strcmp(json_string_value(json_object_get(g, "status")), "ok"))
+			continue;
+		cg.ipi_path = strcmp(path, cfg_ipi_path_name(IPI_PATH_APIC)) ? IPI_PATH_EVTCHN :
+			IPI_PATH_APIC;
+		snprintf(domain, sizeof(domain), "ipibench-%s", id);
+		struct guest_spec gs = {
+			.g = &cg, .name = domain, .kernel = kernel, .ramdisk = ramdisk,
+			.dir = res->dir, .id = id, .settle_s = 2, .poweroff_s = 60, .xl_s = 60,
+			.trace_slack_s = 60,
+		};
+		fmt_dur(el, sizeof(el), now_s() - t_start);
+		fprintf(stderr, "[%zu/%zu] %s: a %u-vCPU PVH guest, IPIs by %s (elapsed %s)\n",
+			done + 1, todo, id, cg.vcpus, path, el);
+		iso_now(now, sizeof(now));
+		json_object_set_new(g, "status", json_string("running"));
+		json_object_set_new(g, "started", json_string(now));
+		json_object_del(g, "error");
+		if (results_save(res, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			return 1;
+		}
+		int rc = guest_run(&gs, &gr);
+
+		fill_guest_run(g, res, c, domain, &gr);
+		if (rc) {
+			snprintf(why, sizeof(why), "%s", gr.error);
+		} else {
+			const json_t *ct = json_object_get(g, "counts");
+
+			if (!json_is_true(json_object_get(ct, "done")) ||
+			    !json_object_get(ct, "ipis_sent"))
+				snprintf(why, sizeof(why), "%s: the workload printed no IPI count",
+					 gr.console);
+			else if (json_integer_value(json_object_get(ct, "workload_rc")) ||
+				 !json_object_get(ct, "workload_rc"))
+				snprintf(why, sizeof(why), "%s: the workload's IPB-GUEST-STOP is "
+					 "missing or not rc=0", gr.console);
+		}
+		iso_now(now, sizeof(now));
+		json_object_set_new(g, "status", json_string(why[0] ? "failed" : "ok"));
+		json_object_set_new(g, "finished", json_string(now));
+		if (why[0]) {
+			json_object_set_new(g, "error", json_string(why));
+			failures++;
+		}
+		if (results_save(res, err, sizeof(err))) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			return 1;
+		}
+		done++;
+		fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", done, todo, id, why[0] ? "failed" : "ok",
+			why[0] ? ": " : "", why);
+		if (gr.outcome == GO_INTERRUPTED && gr.signal) {
+			fprintf(stderr, "ipibench run: stopped by signal %d; the guest is %s; "
+				"'ipibench run --resume %s' finishes the set\n", gr.signal,
+				gr.gone ? "gone" : "STILL THERE", res->dir);
+			guest_reraise(gr.signal);
+			return 1;
+		}
+	}
+	fmt_dur(el, sizeof(el), now_s() - t_start);
+	fprintf(stderr, "ipibench run: %zu of %zu guest runs ok in %s; %s/results.json\n",
+		total - failures, total, el, res->dir);
+	return failures ? 1 : 0;
+}
+
 static int do_run(struct results *res, const struct config *c, int quiet)
 {
 	const struct host_backend_ops *be = host_backend_find(c->host.backend);
@@ -229,6 +388,9 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 	double t_start = now_s();
 	char err[512], path[2 * PATH_MAX];
 	int failures = 0;
+
+	if (c->guest.given)
+		return do_guests(res, c);
 
 	json_array_foreach(runs, i, run)
 		if (strcmp(json_string_value(json_object_get(run, "status")) ?: "", "ok"))
@@ -514,6 +676,20 @@ int cmd_run(int argc, char **argv)
 	}
 	if (config_load(cfgfile, &c, err, sizeof(err))) {
 		fprintf(stderr, "ipibench run: %s\n", err);
+		return 2;
+	}
+	/* What a [guest] config is run with (runner/guest.h). */
+	const char *gbad = !c.guest.given ? NULL :
+		!(host_backend_find(c.host.backend)->flags & HB_RUNS_HERE) ?
+		"the guests run through xl on the Xen host ipibench runs on: backend = local" :
+		c.nwl ? "[workload:NAME]: not yet with [guest] (the guest runs its own workload, "
+			RESULTS_GUEST_WORKLOAD ")" :
+		c.matrix.ncpus ? "[matrix] cpus: not with [guest] (the host is the one this runs on)" :
+		c.matrix.nxen > 1 || xen ? "[matrix] xen / --xen: not with [guest] (the host is the "
+			"one this runs on)" : NULL;
+	if (gbad) {
+		fprintf(stderr, "ipibench run: %s: [guest]: %s\n", cfgfile, gbad);
+		config_free(&c);
 		return 2;
 	}
 	if (xen && config_set_xen(&c, xen, err, sizeof(err))) {

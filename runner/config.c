@@ -293,15 +293,54 @@ static int guest_key(struct parse *ps, const char *k, const char *v)
 		return 1;
 	}
 	if (!strcmp(k, "ipi_path")) {
-		for (size_t i = 0; i < sizeof(ipi_paths) / sizeof(ipi_paths[0]); i++)
-			if (!strcmp(v, ipi_paths[i].name)) {
-				g->ipi_path = (enum cfg_ipi_path)i;
-				return 1;
-			}
-		return set_err(ps, "ipi_path = '%s': expected %s or %s",
-			       msg_shown(q, sizeof(q), v), ipi_paths[IPI_PATH_EVTCHN].name,
-			       ipi_paths[IPI_PATH_APIC].name);
+		/* A list: one guest run per path, in this order (the seed's
+		 * before and after: evtchn, apic). */
+		char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
+		size_t n = list_items(ps, k, v, buf, items), i;
+
+		if (!n)
+			return 0;
+		g->npaths = 0;
+		for (size_t j = 0; j < n; j++) {
+			for (i = 0; i < sizeof(ipi_paths) / sizeof(ipi_paths[0]); i++)
+				if (!strcmp(items[j], ipi_paths[i].name))
+					break;
+			if (i == sizeof(ipi_paths) / sizeof(ipi_paths[0]))
+				return set_err(ps, "ipi_path = '%s': expected %s or %s (or both)",
+					       msg_shown(q, sizeof(q), items[j]),
+					       ipi_paths[IPI_PATH_EVTCHN].name,
+					       ipi_paths[IPI_PATH_APIC].name);
+			for (unsigned int m = 0; m < g->npaths; m++)
+				if (g->paths[m] == (enum cfg_ipi_path)i)
+					return set_err(ps, "ipi_path: %s is listed twice", items[j]);
+			g->paths[g->npaths++] = (enum cfg_ipi_path)i;
+		}
+		g->ipi_path = g->paths[0];
+		return 1;
 	}
+	if (!strcmp(k, "kernel") || !strcmp(k, "ramdisk")) {
+		char *dst = !strcmp(k, "kernel") ? g->kernel : g->ramdisk;
+
+		if (!*v || strlen(v) >= sizeof(g->kernel))
+			return set_err(ps, "%s: a path of 1 to %zu bytes", k, sizeof(g->kernel) - 1);
+		if (strpbrk(v, "\"\\"))
+			return set_err(ps, "%s: no '\"' or '\\' (it goes into xl's %s = \"...\")", k, k);
+		snprintf(dst, sizeof(g->kernel), "%s", v);
+		return 1;
+	}
+	if (!strcmp(k, "trace_mask")) {
+		char e[256];
+		long n;
+
+		if (wl_parse_int(k, v, 16, 1, 0xffffffffL, &n, e, sizeof(e)))
+			return set_err(ps, "%s", e);
+		g->trace_mask = (unsigned long)n;
+		return 1;
+	}
+	if (!strcmp(k, "trace_secs"))
+		return get_uint(ps, k, v, 1, 600, &g->trace_secs);
+	if (!strcmp(k, "timeout"))
+		return get_uint(ps, k, v, 30, 86400, &g->timeout);
 	if (!strcmp(k, "paging")) {
 		if (!strcmp(v, "shadow"))
 			g->hap = 0;
@@ -562,6 +601,13 @@ static void defaults(struct config *c)
 	c->matrix.order = ORDER_INTERLEAVED;
 	c->guest.vcpus = CFG_GUEST_VCPUS_DEFAULT;
 	c->guest.memory = CFG_GUEST_MEMORY_DEFAULT;
+	c->guest.paths[0] = IPI_PATH_EVTCHN;
+	c->guest.npaths = 1;
+	snprintf(c->guest.kernel, sizeof(c->guest.kernel), "%s", CFG_GUEST_KERNEL_DEFAULT);
+	snprintf(c->guest.ramdisk, sizeof(c->guest.ramdisk), "%s", CFG_GUEST_RAMDISK_DEFAULT);
+	c->guest.trace_mask = CFG_GUEST_TRACE_MASK_DEFAULT;
+	c->guest.trace_secs = CFG_GUEST_TRACE_SECS_DEFAULT;
+	c->guest.timeout = CFG_GUEST_TIMEOUT_DEFAULT;
 	c->sections = json_object();
 }
 
@@ -750,7 +796,8 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 		snprintf(err, errlen, "%s: missing section [matrix]", file);
 		return -1;
 	}
-	if (!c->nwl) {
+	/* A [guest] config's workload is the guest's own (mk/guest/init). */
+	if (!c->nwl && !c->guest.given) {
 		snprintf(err, errlen, "%s: no [workload:NAME] section", file);
 		return -1;
 	}

@@ -11,12 +11,15 @@
  *                     in DIR/xen-LABEL/ when there are several)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
  *   [guest]           optional: the guest the workloads are to run in
- *                     (issue 17; mk/guest/host-run.sh drives it on the
- *                     emulated test host, the runner does not yet): type
+ *                     (issue 17; on the local backend): type
  *                     (pvh), vcpus, memory (MiB), cmdline (the guest
  *                     kernel's extra arguments), ipi_path (evtchn | apic:
  *                     the ipbipi workload's IPIs, mk/guest/init),
- *                     paging (shadow | hap); config_guest_xl() renders it
+ *                     paging (shadow | hap), kernel, ramdisk, trace_mask,
+ *                     trace_secs, timeout; config_guest_xl() renders it;
+ *                     runner/guest.h runs it (ipi_path may list both
+ *                     paths: one guest run each); no [workload:NAME]
+ *                     needed then
  * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
  * missing sections and lines too long for inih are errors reported as
  * FILE:LINE: message; nothing runs on an invalid config.  Host and workload
@@ -66,7 +69,22 @@ struct cfg_guest {
 	char cmdline[CFG_GUEST_CMDLINE_MAX + 1];   /* default empty */
 	enum cfg_ipi_path ipi_path;  /* default evtchn */
 	int hap;                     /* paging = hap: 1; shadow (default): 0 */
+	/* ipi_path = evtchn, apic: one guest run per path, in order (ipi_path
+	 * above is the first; the runner sets it per run). */
+	enum cfg_ipi_path paths[2];
+	unsigned int npaths;
+	/* The guest kernel and initramfs (paths on the Xen host; relative to
+	 * where ipibench runs). */
+	char kernel[256], ramdisk[256];
+	unsigned long trace_mask;    /* xentrace -e of the HVM recording */
+	unsigned int trace_secs;     /* xentrace -T of each recording */
+	unsigned int timeout;        /* seconds from xl create to the workload's end */
 };
+#define CFG_GUEST_KERNEL_DEFAULT "build/guest/vmlinux"
+#define CFG_GUEST_RAMDISK_DEFAULT "build/guest/initrd.gz"
+#define CFG_GUEST_TRACE_MASK_DEFAULT 0x0008ffffUL   /* the seed's: TRC_HVM */
+#define CFG_GUEST_TRACE_SECS_DEFAULT 5
+#define CFG_GUEST_TIMEOUT_DEFAULT 900
 
 struct config {
 	struct host_config host;     /* settings: the backend's, freed by config_free() */

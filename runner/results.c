@@ -103,9 +103,66 @@ static int check_str(const json_t *run, size_t i, const char *key, const char *w
 	return 0;
 }
 
+static const char *const statuses[] = { "ok", "failed", "pending", "running", NULL };
+
+/* $.guest_runs, when there: [{id, ipi_path, status, ...}] (runner/guest.h). */
+static int check_guest_runs(const json_t *root, const char *path, char *err, size_t errlen)
+{
+	const json_t *gr = json_object_get(root, "guest_runs"), *run, *v;
+	char q[SIO_NAME_MAX * 4 + 16];
+	size_t i, k;
+
+	if (!gr)
+		return 0;
+	if (!json_is_array(gr))
+		BAD("$.guest_runs: expected an array, not %s", sio_json_kind(gr));
+	if (json_array_size(gr) > RESULTS_MAX_RUNS)
+		BAD("$.guest_runs: %zu runs, more than the %d a config can plan",
+		    json_array_size(gr), RESULTS_MAX_RUNS);
+	json_array_foreach(gr, i, run) {
+		const char *id, *status;
+
+		if (!json_is_object(run))
+			BAD("$.guest_runs[%zu]: expected an object, not %s", i, sio_json_kind(run));
+		v = json_object_get(run, "id");
+		if (!v)
+			BAD("$.guest_runs[%zu].id: missing (a run id)", i);
+		if (!json_is_string(v))
+			BAD("$.guest_runs[%zu].id: expected a string (a run id), not %s", i,
+			    sio_json_kind(v));
+		if (!sio_name_ok(json_string_value(v))) {
+			msg_quote(q, sizeof(q), json_string_value(v));
+			BAD("$.guest_runs[%zu].id: %s is not a valid run id", i, q);
+		}
+		id = json_string_value(v);
+		for (k = 0; k < i; k++)
+			if (!strcmp(json_string_value(json_object_get(json_array_get(gr, k), "id")), id))
+				BAD("$.guest_runs[%zu].id: \"%s\" is also $.guest_runs[%zu].id", i, id, k);
+		v = json_object_get(run, "ipi_path");
+		if (!json_is_string(v) || (strcmp(json_string_value(v), cfg_ipi_path_name(IPI_PATH_EVTCHN)) &&
+					   strcmp(json_string_value(v), cfg_ipi_path_name(IPI_PATH_APIC))))
+			BAD("$.guest_runs[%zu].ipi_path: expected %s or %s", i,
+			    cfg_ipi_path_name(IPI_PATH_EVTCHN), cfg_ipi_path_name(IPI_PATH_APIC));
+		v = json_object_get(run, "status");
+		if (!json_is_string(v))
+			BAD("$.guest_runs[%zu].status: expected ok, failed, pending or running", i);
+		status = json_string_value(v);
+		for (k = 0; statuses[k] && strcmp(statuses[k], status); k++)
+			;
+		if (!statuses[k]) {
+			msg_quote(q, sizeof(q), status);
+			BAD("$.guest_runs[%zu].status: %s is not ok, failed, pending or running", i, q);
+		}
+		v = json_object_get(run, "repetition");
+		if (v && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+			  json_integer_value(v) > 999))
+			BAD("$.guest_runs[%zu].repetition: expected an integer in [0, 999]", i);
+	}
+	return 0;
+}
+
 int results_check(const json_t *root, const char *path, char *err, size_t errlen)
 {
-	static const char *const statuses[] = { "ok", "failed", "pending", "running", NULL };
 	const json_t *v, *runs, *run;
 	char q[SIO_NAME_MAX * 4 + 16];
 	size_t i;
@@ -126,7 +183,9 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 	if (!json_is_array(runs))
 		BAD("$.runs: %s%s", runs ? "expected an array, not " : "missing",
 		    runs ? sio_json_kind(runs) : "");
-	if (!json_array_size(runs))
+	if (check_guest_runs(root, path, err, errlen))
+		return -1;
+	if (!json_array_size(runs) && !json_array_size(json_object_get(root, "guest_runs")))
 		BAD("$.runs: empty (a results file has every planned run)");
 	if (json_array_size(runs) > RESULTS_MAX_RUNS)
 		BAD("$.runs: %zu runs, more than the %d a matrix can plan",
@@ -238,10 +297,38 @@ static json_t *planned(const struct config *c, const char *mode, unsigned int re
 	return run;
 }
 
+json_t *results_guest_runs(struct results *r)
+{
+	return json_object_get(r->root, "guest_runs");
+}
+
 void results_plan(struct results *r, const struct config *c)
 {
 	json_t *runs = results_runs(r);
 	unsigned int nm = c->matrix.nmodes, nr = c->matrix.repetitions;
+
+	if (c->guest.given) {
+		/* Guest runs instead of boots: each repetition of each IPI path,
+		 * the paths in the config's order (evtchn-r0 apic-r0 evtchn-r1 ...). */
+		json_t *gr = json_array();
+
+		for (unsigned int k = 0; k < nr; k++)
+			for (unsigned int p = 0; p < c->guest.npaths; p++) {
+				json_t *g = json_object();
+				char id[64];
+
+				snprintf(id, sizeof(id), "%s-r%u", cfg_ipi_path_name(c->guest.paths[p]), k);
+				json_object_set_new(g, "id", json_string(id));
+				json_object_set_new(g, "ipi_path",
+						    json_string(cfg_ipi_path_name(c->guest.paths[p])));
+				json_object_set_new(g, "repetition", json_integer(k));
+				json_object_set_new(g, "workload", json_string(RESULTS_GUEST_WORKLOAD));
+				json_object_set_new(g, "status", json_string("pending"));
+				json_array_append_new(gr, g);
+			}
+		json_object_set_new(r->root, "guest_runs", gr);
+		return;
+	}
 
 	if (c->matrix.order == ORDER_BLOCKED) {
 		for (unsigned int m = 0; m < nm; m++)

@@ -38,11 +38,20 @@ json_t *results_runs(struct results *r);
 void results_plan(struct results *r, const struct config *c);
 json_t *results_run_get(struct results *r, const char *id);
 /*
+ * A config with [guest] plans guest runs instead (runs is then empty):
+ * [{id: PATH-rK, ipi_path, repetition, workload, status}], filled in by
+ * runner/guest.h's lifecycle (docs/results-schema.md).  NULL without.
+ */
+json_t *results_guest_runs(struct results *r);
+/* The guest's workload (mk/guest/init's ipbipi module). */
+#define RESULTS_GUEST_WORKLOAD "ipbipi"
+/*
  * Check what the runner uses of a results file read from PATH: an object of
  * schema_version 1, a non-empty runs array whose runs are objects with an id
  * by the name rule (sio_name_ok, unique), a mode of ipibench/modes.h, a
  * status ok|failed|pending|running ("running": the run a kill interrupted),
- * and in-range repetition/cpus/maxcpus when present.  0, or -1 with
+ * and in-range repetition/cpus/maxcpus when present; the same of
+ * guest_runs when there (then runs may be empty).  0, or -1 with
  * "PATH: $.runs[0].mode: ..." (one line) in err.
  */
 int results_check(const json_t *root, const char *path, char *err, size_t errlen);

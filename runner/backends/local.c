@@ -222,6 +222,7 @@ static void local_describe(const struct host_opts *o, char *buf, size_t len)
 const struct host_backend_ops backend_local = {
 	.name = "local",
 	.help = "this host: a Xen dom0, in the x2APIC mode it booted",
+	.flags = HB_RUNS_HERE,       /* [guest] runs here (runner/guest.h) */
 	.describe_key = "description",
 	.run = local_run,
 	.describe = local_describe,

@@ -1,8 +1,8 @@
 /*
  * libFuzzer target for the check of results.json that `ipibench run
  * --resume` (and `host status`) make before using it (results_check in
- * runner/results.c): any JSON either passes, and then every run is what
- * the runner relies on, or is refused with one line naming the file and a
+ * runner/results.c): any JSON either passes, and then every run (and
+ * guest run) is what the runner relies on, or is refused with one line naming the file and a
  * JSON path.  Corpus: runner/fuzz/corpus-resume.
  */
 #include <stdint.h>
@@ -28,7 +28,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!root)
 		return 0;
 	if (results_check(root, "fuzz.json", err, sizeof(err)) == 0) {
-		CHECK(json_array_size(json_object_get(root, "runs")) > 0);
+		/* boots, or a [guest] config's guest runs (then runs may be []) */
+		CHECK(json_array_size(json_object_get(root, "runs")) > 0 ||
+		      json_array_size(json_object_get(root, "guest_runs")) > 0);
+		json_array_foreach(json_object_get(root, "guest_runs"), i, run) {
+			const char *id = json_string_value(json_object_get(run, "id"));
+			const char *st = json_string_value(json_object_get(run, "status"));
+			const char *p = json_string_value(json_object_get(run, "ipi_path"));
+
+			CHECK(sio_name_ok(id));
+			CHECK(p && (!strcmp(p, "evtchn") || !strcmp(p, "apic")));
+			CHECK(st && (!strcmp(st, "ok") || !strcmp(st, "failed") ||
+				     !strcmp(st, "pending") || !strcmp(st, "running")));
+			for (size_t k = 0; k < i; k++)
+				CHECK(strcmp(id, json_string_value(json_object_get(
+					json_array_get(json_object_get(root, "guest_runs"), k), "id"))));
+		}
 		json_array_foreach(json_object_get(root, "runs"), i, run) {
 			const char *id = json_string_value(json_object_get(run, "id"));
 			const char *st = json_string_value(json_object_get(run, "status"));

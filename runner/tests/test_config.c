@@ -220,7 +220,8 @@ static void test_shipped_configs(void **s)
 		for (size_t i = 0; i < g.gl_pathc; i++, n++) {
 			if (config_load(g.gl_pathv[i], &c, err, sizeof(err)))
 				fail_msg("%s", err);
-			assert_true(c.nwl > 0);
+			/* a workload each: the dom0's, or the guest's own */
+			assert_true(c.nwl > 0 || c.guest.given);
 			config_free(&c);
 		}
 		globfree(&g);
@@ -234,6 +235,17 @@ static void test_shipped_configs(void **s)
 	for (unsigned int i = 0; i < c.nwl; i++)
 		have_allbut |= !strcmp(c.wl[i].name, "ipi-allbut");
 	assert_true(have_allbut);
+	config_free(&c);
+	/* The seed's experiment (seeds/004): both paths, its mask and window. */
+	assert_int_equal(config_load("configs/seed-004.ini", &c, err, sizeof(err)), 0);
+	assert_true(c.guest.given);
+	assert_string_equal(c.host.backend, "local");
+	assert_int_equal(c.guest.npaths, 2);
+	assert_int_equal(c.guest.paths[0], IPI_PATH_EVTCHN);
+	assert_int_equal(c.guest.paths[1], IPI_PATH_APIC);
+	assert_int_equal(c.guest.vcpus, 2);
+	assert_int_equal(c.guest.trace_mask, 0x0008ffff);
+	assert_int_equal(c.guest.trace_secs, 5);
 	config_free(&c);
 }
 
@@ -773,7 +785,31 @@ static void test_guest(void **s)
 	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
 	assert_true(config_guest_xl(&c.guest, "g", "k", "r", xl, sizeof(xl)) > 0);
 	assert_non_null(strstr(xl, "extra = \"ipb.ipi=kernel\"\n"));
+	/* the runner's defaults: one evtchn run, the seed's mask and window */
+	assert_int_equal(c.guest.npaths, 1);
+	assert_int_equal(c.guest.paths[0], IPI_PATH_EVTCHN);
+	assert_int_equal(c.guest.trace_mask, 0x0008ffff);
+	assert_int_equal(c.guest.trace_secs, 5);
+	assert_string_equal(c.guest.kernel, "build/guest/vmlinux");
 	config_free(&c);
+
+	/* both paths, in the given order; no [workload:NAME] needed with [guest] */
+	assert_int_equal(config_load_string("g.ini", "[host]\nbackend = local\n[matrix]\n[guest]\n"
+					    "ipi_path = apic, evtchn\ntrace_mask = 0x000affff\n"
+					    "trace_secs = 7\ntimeout = 60\nkernel = /k\nramdisk = /r\n",
+					    &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.npaths, 2);
+	assert_int_equal(c.guest.paths[0], IPI_PATH_APIC);
+	assert_int_equal(c.guest.paths[1], IPI_PATH_EVTCHN);
+	assert_int_equal(c.guest.ipi_path, IPI_PATH_APIC);
+	assert_int_equal(c.guest.trace_mask, 0x000affff);
+	assert_int_equal(c.guest.trace_secs, 7);
+	assert_int_equal(c.guest.timeout, 60);
+	assert_string_equal(c.guest.ramdisk, "/r");
+	assert_int_equal(c.nwl, 0);
+	config_free(&c);
+	assert_int_equal(config_load_string("g.ini", "[host]\n[matrix]\n", &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no [workload:NAME] section"));
 
 	static const struct { const char *lines, *msg; } bad[] = {
 		{ "vcpus = 0\n", "g.ini:7: vcpus" },
@@ -783,6 +819,13 @@ static void test_guest(void **s)
 		{ "type = hvm\n", "g.ini:7: type = hvm: not yet (an HVM guest needs qemu-system-xen" },
 		{ "type = xen\n", "g.ini:7: type = 'xen': expected pvh" },
 		{ "ipi_path = x2apic\n", "g.ini:7: ipi_path = 'x2apic': expected evtchn or apic" },
+		{ "ipi_path = evtchn, x\n", "g.ini:7: ipi_path = 'x': expected evtchn or apic" },
+		{ "ipi_path = apic, apic\n", "g.ini:7: ipi_path: apic is listed twice" },
+		{ "kernel = a\"b\n", "g.ini:7: kernel: no '\"'" },
+		{ "trace_mask = 0x0008fffz\n", "g.ini:7: trace_mask" },
+		{ "trace_mask = 0\n", "g.ini:7: trace_mask" },
+		{ "trace_secs = 0\n", "g.ini:7: trace_secs" },
+		{ "timeout = 10\n", "g.ini:7: timeout" },
 		{ "paging = ept\n", "g.ini:7: paging = 'ept': expected shadow or hap" },
 		{ "vcpus = 2\ncmdline = a=\"b\"\n", "g.ini:8: cmdline: no '\"' or '\\'" },
 		{ "cmdline = a\\b\n", "g.ini:7: cmdline: no '\"'" },

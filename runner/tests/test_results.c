@@ -105,6 +105,35 @@ static void test_refused(void **s)
 	refused(RESULTS(RUN(", \"cpus\": 16, \"maxcpus\": 8")), "$.runs[0].maxcpus: below $.runs[0].cpus");
 	refused(RESULTS(RUN(", \"repetition\": -1")), "$.runs[0].repetition: -1 is not in [0, 999]");
 	refused(RESULTS(""), "$.runs: empty");
+	/* a [guest] config's set: runs empty, guest_runs checked instead */
+#define GRESULTS(g) "{\"schema_version\": 1, \"runs\": [], \"guest_runs\": [" g "]}"
+#define GRUN(extra) "{\"id\": \"apic-r0\", \"ipi_path\": \"apic\", \"status\": \"ok\"" extra "}"
+	refused(GRESULTS(""), "$.runs: empty");
+	refused("{\"schema_version\": 1, \"runs\": [], \"guest_runs\": {}}",
+		"$.guest_runs: expected an array, not an object");
+	refused(GRESULTS("3"), "$.guest_runs[0]: expected an object, not an integer");
+	refused(GRESULTS("{\"ipi_path\": \"apic\", \"status\": \"ok\"}"),
+		"$.guest_runs[0].id: missing (a run id)");
+	refused(GRESULTS("{\"id\": 5, \"ipi_path\": \"apic\", \"status\": \"ok\"}"),
+		"$.guest_runs[0].id: expected a string (a run id), not an integer");
+	refused(GRESULTS("{\"id\": \"../x\", \"ipi_path\": \"apic\", \"status\": \"ok\"}"),
+		"$.guest_runs[0].id: \"../x\" is not a valid run id");
+	refused(GRESULTS(GRUN("") "," GRUN("")), "$.guest_runs[1].id: \"apic-r0\" is also $.guest_runs[0].id");
+	refused(GRESULTS("{\"id\": \"a\", \"ipi_path\": \"msi\", \"status\": \"ok\"}"),
+		"$.guest_runs[0].ipi_path: expected evtchn or apic");
+	refused(GRESULTS("{\"id\": \"a\", \"ipi_path\": \"apic\", \"status\": \"done\"}"),
+		"$.guest_runs[0].status: \"done\" is not ok, failed, pending or running");
+	refused(GRESULTS(GRUN(", \"repetition\": 1000")),
+		"$.guest_runs[0].repetition: expected an integer in [0, 999]");
+	{
+		struct results r;
+		char err[1024];
+
+		put("results.json", GRESULTS(GRUN("")));
+		assert_int_equal(results_open(&r, tu_dir, err, sizeof(err)), 0);
+		assert_int_equal(json_array_size(results_guest_runs(&r)), 1);
+		results_close(&r);
+	}
 	{
 		/* more runs than any matrix plans (the id check is quadratic) */
 		size_t n = 3001, len = 64 + n * 80;

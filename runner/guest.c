@@ -1,0 +1,554 @@
+/*
+ * One guest run through xl (runner/guest.h): the lifecycle that
+ * mk/guest/host-run.sh had in shell, with every wait bounded and the
+ * guest destroyed on every way out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/guest.h"
+#include "runner/util.h"
+#include "safeio/safeio.h"
+
+/* The console is read whole at each look; a guest that prints more is refused. */
+#define CONSOLE_MAX (16u << 20)
+/* How often the waits look (console, children, the signal flag). */
+#define POLL_NS 100000000L
+
+static const char *const outcome_names[] = {
+	[GO_OK] = "ok",
+	[GO_START_TIMEOUT] = "start-timeout",
+	[GO_DIED] = "died",
+	[GO_TRACE_FAILED] = "trace-failed",
+	[GO_DONE_TIMEOUT] = "done-timeout",
+	[GO_NO_POWEROFF] = "no-poweroff",
+	[GO_ERROR] = "error",
+	[GO_INTERRUPTED] = "interrupted",
+};
+
+const char *guest_outcome_name(enum guest_outcome o)
+{
+	return (size_t)o < sizeof(outcome_names) / sizeof(outcome_names[0]) ? outcome_names[o] : "?";
+}
+
+/* ---- signals ------------------------------------------------------------ */
+
+static volatile sig_atomic_t caught;
+static const int caught_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSIGS (sizeof(caught_sigs) / sizeof(caught_sigs[0]))
+
+static void on_signal(int sig)
+{
+	if (!caught)
+		caught = sig;
+}
+
+static void catch_signals(struct sigaction old[NSIGS])
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;   /* no SA_RESTART: a sleep returns at once */
+	sigemptyset(&sa.sa_mask);
+	caught = 0;
+	for (size_t i = 0; i < NSIGS; i++)
+		sigaction(caught_sigs[i], &sa, &old[i]);
+}
+
+static void restore_signals(const struct sigaction old[NSIGS])
+{
+	for (size_t i = 0; i < NSIGS; i++)
+		sigaction(caught_sigs[i], &old[i], NULL);
+}
+
+void guest_reraise(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* ---- children ------------------------------------------------------------ */
+
+static void nap(void)
+{
+	struct timespec ts = { 0, POLL_NS };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Start ARGV (PATH lookup) in a process group of its own, stdin from
+ * /dev/null, stdout and stderr appended to OUT.  The pid, or -1.
+ */
+static pid_t spawn(char *const argv[], const char *out)
+{
+	pid_t parent = getpid();
+	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		int nul = open("/dev/null", O_RDONLY);
+		dup2(nul, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		dprintf(2, "ipibench: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);   /* also here: no race with the kill below */
+	close(fd);
+	return pid;
+}
+
+/* Kill PID's process group and reap PID. */
+static void stop_child(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	killpg(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+enum { RB_EXITED, RB_TIMEOUT, RB_SIGNAL, RB_ERROR };
+
+/*
+ * Run ARGV to its end, at most SECS seconds (then its group is killed);
+ * when STOPPABLE, also stopped by a caught signal.  *code: its exit status
+ * (128 + signal when killed by one).
+ */
+static int run_bounded(char *const argv[], const char *out, double secs, int stoppable,
+		       int *code)
+{
+	double end = now_s() + secs;
+	pid_t pid = spawn(argv, out);
+	int st;
+
+	if (pid < 0)
+		return RB_ERROR;
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid) {
+			*code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			killpg(pid, SIGKILL);   /* what it left in its group */
+			return RB_EXITED;
+		}
+		if (w < 0 && errno != EINTR)
+			return RB_ERROR;
+		if (stoppable && caught) {
+			stop_child(pid);
+			return RB_SIGNAL;
+		}
+		if (now_s() >= end) {
+			stop_child(pid);
+			return RB_TIMEOUT;
+		}
+		nap();
+	}
+}
+
+/* ---- one guest ------------------------------------------------------------ */
+
+struct run {
+	const struct guest_spec *s;
+	struct guest_result *r;
+	char dir[PATH_MAX];          /* DIR/guests/ID */
+	char xl_log[PATH_MAX + 16];
+	pid_t con;                   /* xl create -c */
+	double t0;
+	/* The console as read so far (it grows while read: read on from
+	 * where the last look stopped, never whole again). */
+	int cfd;
+	char *cbuf;
+	size_t clen;
+};
+
+static void say(struct run *u, enum guest_outcome o, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(struct run *u, enum guest_outcome o, const char *fmt, ...)
+{
+	va_list ap;
+
+	u->r->outcome = o;
+	va_start(ap, fmt);
+	vsnprintf(u->r->error, sizeof(u->r->error), fmt, ap);
+	va_end(ap);
+}
+
+/* 1: xl lists the domain; 0: it does not; -1: xl list did not answer;
+ * -2: there is no xl to run (exit 127). */
+static int listed(struct run *u)
+{
+	char *argv[] = { "xl", "list", (char *)u->s->name, NULL };
+	int code = 0;
+
+	if (run_bounded(argv, "/dev/null", u->s->xl_s, 0, &code) != RB_EXITED)
+		return -1;
+	return code == 127 ? -2 : code == 0;
+}
+
+/* xl destroy unless it is gone, then xl list says it is: r->gone. */
+static void destroy(struct run *u)
+{
+	char *argv[] = { "xl", "destroy", (char *)u->s->name, NULL };
+	int code, l = listed(u);
+
+	if (l != 0 && l != -2) {
+		u->r->destroyed = 1;
+		run_bounded(argv, u->xl_log, u->s->xl_s, 0, &code);
+		for (int i = 0; i < 5 && (l = listed(u)) != 0; i++)
+			sleep(1);
+	}
+	u->r->gone = l == 0;
+	if (u->r->gone && u->r->t_gone < 0)
+		u->r->t_gone = now_s() - u->t0;
+	stop_child(u->con);   /* the console reader, once there is nothing to read */
+	u->con = 0;
+}
+
+/* Whether the console has MARK: what was written since the last look is
+ * read on; -1 when it cannot be read or is more than CONSOLE_MAX bytes. */
+static int console_has(struct run *u, const char *mark)
+{
+	char chunk[65536];
+
+	for (;;) {
+		ssize_t n = read(u->cfd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		if (u->clen + (size_t)n > CONSOLE_MAX)
+			return -1;
+		char *b = realloc(u->cbuf, u->clen + (size_t)n + 1);
+		if (!b)
+			return -1;
+		u->cbuf = b;
+		memcpy(u->cbuf + u->clen, chunk, (size_t)n);
+		u->clen += (size_t)n;
+		u->cbuf[u->clen] = '\0';
+	}
+	return u->cbuf && memmem(u->cbuf, u->clen, mark, strlen(mark)) != NULL;
+}
+
+/*
+ * Wait for MARK on the console until END (monotonic): 0 seen; else the
+ * outcome is set (timeout TMO, the guest gone, a signal, an error).
+ */
+static int wait_mark(struct run *u, const char *mark, double end, enum guest_outcome tmo)
+{
+	double next_list = now_s() + 10;
+
+	for (;;) {
+		int has = console_has(u, mark);
+
+		if (has > 0)
+			return 0;
+		if (has < 0) {
+			say(u, GO_ERROR, "%s: cannot read it, or more than %u bytes", u->r->console,
+			    CONSOLE_MAX);
+			return -1;
+		}
+		if (caught) {
+			say(u, GO_INTERRUPTED, "signal %d before %s", (int)caught, mark);
+			u->r->signal = caught;
+			return -1;
+		}
+		/* xl create -c ends when the guest's console does. */
+		int st;
+		if (u->con > 0 && waitpid(u->con, &st, WNOHANG) == u->con) {
+			u->con = 0;
+			if (console_has(u, mark) > 0)
+				return 0;
+			if (WIFEXITED(st) && WEXITSTATUS(st))
+				say(u, GO_DIED, "xl create -c: exit status %d before %s (%s)",
+				    WEXITSTATUS(st), mark, u->r->console);
+			else
+				say(u, GO_DIED, "the guest's console ended before %s (%s)", mark,
+				    u->r->console);
+			return -1;
+		}
+		if (now_s() >= next_list) {
+			if (!listed(u)) {
+				if (console_has(u, mark) > 0)
+					return 0;
+				say(u, GO_DIED, "the guest was gone before %s (%s)", mark,
+				    u->r->console);
+				return -1;
+			}
+			next_list = now_s() + 10;
+		}
+		if (now_s() >= end) {
+			say(u, tmo, "no %s on the console within %u s of xl create (%s)", mark,
+			    u->s->g->timeout, u->r->console);
+			return -1;
+		}
+		nap();
+	}
+}
+
+/* One xentrace recording of MASK into DIR/guests/ID/FILE.xt: 0, or the outcome set. */
+static int trace(struct run *u, const char *file, unsigned long mask, char *rel, size_t rlen)
+{
+	char m[16], secs[16], path[PATH_MAX + 32], log[PATH_MAX + 32];
+	char *argv[] = { "xentrace", "-D", "-e", m, "-T", secs, path, NULL };
+	struct stat st;
+	int code = 0, rc;
+
+	snprintf(m, sizeof(m), "0x%08lx", mask);
+	snprintf(secs, sizeof(secs), "%u", u->s->g->trace_secs);
+	snprintf(path, sizeof(path), "%s/%s.xt", u->dir, file);
+	snprintf(log, sizeof(log), "%s/xentrace-%s.log", u->dir, file);
+	rc = run_bounded(argv, log, u->s->g->trace_secs + u->s->trace_slack_s, 1, &code);
+	if (rc == RB_SIGNAL) {
+		say(u, GO_INTERRUPTED, "signal %d during xentrace -e %s", (int)caught, m);
+		u->r->signal = caught;
+		return -1;
+	}
+	if (rc == RB_ERROR) {
+		say(u, GO_ERROR, "xentrace: cannot start it: %s", strerror(errno));
+		return -1;
+	}
+	if (rc == RB_TIMEOUT) {
+		say(u, GO_TRACE_FAILED, "xentrace -e %s -T %s: still running after %u s, killed",
+		    m, secs, u->s->g->trace_secs + u->s->trace_slack_s);
+		return -1;
+	}
+	if (code) {
+		say(u, GO_TRACE_FAILED, "xentrace -e %s: exit status %d (guests/%s/xentrace-%s.log)",
+		    m, code, u->s->id, file);
+		return -1;
+	}
+	if (stat(path, &st) || !st.st_size) {
+		say(u, GO_TRACE_FAILED, "xentrace -e %s: no trace, or an empty one, in %s", m, path);
+		return -1;
+	}
+	snprintf(rel, rlen, "guests/%s/%s.xt", u->s->id, file);
+	return 0;
+}
+
+/* After the end marker: the guest powers itself off (on_poweroff = destroy). */
+static int wait_gone(struct run *u)
+{
+	double end = now_s() + u->s->poweroff_s;
+
+	while (now_s() < end && !caught) {
+		if (u->con > 0 && waitpid(u->con, NULL, WNOHANG) == u->con)
+			u->con = 0;
+		if (!u->con && listed(u) == 0) {
+			u->r->t_gone = now_s() - u->t0;
+			return 0;
+		}
+		nap();
+	}
+	if (caught) {
+		say(u, GO_INTERRUPTED, "signal %d while the guest powered off", (int)caught);
+		u->r->signal = caught;
+		return -1;
+	}
+	if (listed(u) == 0) {
+		u->r->t_gone = now_s() - u->t0;
+		return 0;
+	}
+	say(u, GO_NO_POWEROFF, "the workload ended but the guest did not power off within %u s",
+	    u->s->poweroff_s);
+	return -1;
+}
+
+static int lifecycle(struct run *u)
+{
+	const struct guest_spec *s = u->s;
+	struct guest_result *r = u->r;
+	char xl[4096], path[PATH_MAX + 300], err[512];
+	char *argv[] = { "xl", "create", "-c", path, NULL };
+	double end;
+
+	if (snprintf(u->dir, sizeof(u->dir), "%s/guests/%s", s->dir, s->id) >= (int)sizeof(u->dir) ||
+	    run_mkdirs(u->dir)) {
+		say(u, GO_ERROR, "%s/guests/%s: %s", s->dir, s->id, strerror(errno));
+		return -1;
+	}
+	snprintf(u->xl_log, sizeof(u->xl_log), "%s/xl.log", u->dir);
+	if (config_guest_xl(s->g, s->name, s->kernel, s->ramdisk, xl, sizeof(xl)) < 0) {
+		say(u, GO_ERROR, "the xl config does not fit in %zu bytes", sizeof(xl));
+		return -1;
+	}
+	snprintf(r->xl_cfg, sizeof(r->xl_cfg), "guests/%s/xl.cfg", s->id);
+	snprintf(path, sizeof(path), "%s/%s", s->dir, r->xl_cfg);
+	if (sio_write_file(path, xl, strlen(xl), 0644, err, sizeof(err))) {
+		say(u, GO_ERROR, "%s", err);
+		return -1;
+	}
+	/* A guest of that name left by someone else is not ours to destroy. */
+	int l = listed(u);
+	if (l == -2) {
+		say(u, GO_ERROR, "xl list: cannot run xl (exit status 127: not on PATH?)");
+		return -2;
+	}
+	if (l != 0) {
+		say(u, GO_ERROR, "a domain named %s is already there (xl list %s): destroy it first",
+		    s->name, s->name);
+		return -2;
+	}
+	/* -c: the console is attached before the guest's first instruction. */
+	snprintf(r->console, sizeof(r->console), "guests/%s/console.log", s->id);
+	char con[PATH_MAX + 300];
+	snprintf(con, sizeof(con), "%s/%s", s->dir, r->console);
+	close(open(con, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+	if ((u->cfd = open(con, O_RDONLY | O_CLOEXEC)) < 0) {
+		say(u, GO_ERROR, "%s: %s", con, strerror(errno));
+		return -1;
+	}
+	u->t0 = now_s();
+	end = u->t0 + s->g->timeout;
+	if ((u->con = spawn(argv, con)) < 0) {
+		u->con = 0;
+		say(u, GO_ERROR, "xl create: %s", strerror(errno));
+		return -1;
+	}
+	if (wait_mark(u, GUEST_MARK_START, end, GO_START_TIMEOUT))
+		return -1;
+	r->t_start = now_s() - u->t0;
+	for (unsigned int i = 0; i < s->settle_s * 10 && !caught; i++)
+		nap();
+	/* The scheduler class first, then the config's mask alone (xenalyze
+	 * puts HVM events without runstate records in its default domain). */
+	if (trace(u, "hvm_sched", GUEST_SCHED_MASK, r->trace_sched, sizeof(r->trace_sched)) ||
+	    trace(u, "hvm", s->g->trace_mask, r->trace_hvm, sizeof(r->trace_hvm)))
+		return -1;
+	r->t_traced = now_s() - u->t0;
+	if (wait_mark(u, GUEST_MARK_DONE, end, GO_DONE_TIMEOUT))
+		return -1;
+	r->t_done = now_s() - u->t0;
+	return wait_gone(u);
+}
+
+int guest_run(const struct guest_spec *s, struct guest_result *r)
+{
+	struct sigaction old[NSIGS];
+	struct run u = { .s = s, .r = r, .cfd = -1 };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->t_start = r->t_traced = r->t_done = r->t_gone = -1;
+	catch_signals(old);
+	rc = lifecycle(&u);
+	if (rc == 0)
+		r->outcome = GO_OK;
+	/* Every way out: destroyed unless gone, and checked (-2: not ours). */
+	if (rc != -2)
+		destroy(&u);
+	else
+		r->gone = 1;   /* not created by us */
+	if (rc == -1) {
+		/* What Xen said of it (the guest's own early lines among them). */
+		char path[PATH_MAX + 32], *argv[] = { "xl", "dmesg", NULL };
+		int code;
+
+		snprintf(path, sizeof(path), "%s/xl-dmesg.log", u.dir);
+		if (run_bounded(argv, path, s->xl_s, 0, &code) == RB_EXITED && !code)
+			snprintf(r->xl_dmesg, sizeof(r->xl_dmesg), "guests/%s/xl-dmesg.log", s->id);
+	}
+	stop_child(u.con);
+	if (rc == 0 && !r->gone) {
+		say(&u, GO_NO_POWEROFF, "xl list %s still lists the guest", s->name);
+		rc = -1;
+	} else if (rc && !r->gone) {
+		size_t n = strlen(r->error);
+		snprintf(r->error + n, sizeof(r->error) - n, "; and xl list %s still lists it "
+			 "after xl destroy", s->name);
+	}
+	if (caught && r->outcome != GO_INTERRUPTED) {
+		r->outcome = GO_INTERRUPTED;
+		r->signal = caught;
+		snprintf(r->error, sizeof(r->error), "signal %d", (int)caught);
+	}
+	if (u.cfd >= 0)
+		close(u.cfd);
+	free(u.cbuf);
+	restore_signals(old);
+	return rc == 0 && r->outcome == GO_OK ? 0 : -1;
+}
+
+/* ---- the console's counts --------------------------------------------------- */
+
+/* A word of the console fit for results.json: [A-Za-z0-9._+-], 1..63 bytes. */
+static int word_ok(const char *w)
+{
+	size_t n = strlen(w);
+
+	if (!n || n > 63)
+		return 0;
+	for (; *w; w++)
+		if (!(*w >= 'a' && *w <= 'z') && !(*w >= 'A' && *w <= 'Z') &&
+		    !(*w >= '0' && *w <= '9') && !strchr("._+-", *w))
+			return 0;
+	return 1;
+}
+
+json_t *guest_console_counts(const char *text)
+{
+	json_t *o = json_object();
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char line[512], w[64], extra;
+		unsigned long long v;
+		int rc;
+		const char *q;
+
+		if (n < sizeof(line)) {
+			memcpy(line, p, n);
+			line[n] = '\0';
+			if (n && line[n - 1] == '\r')
+				line[n - 1] = '\0';
+			if ((q = strstr(line, "IPB-GUEST-UP ")) &&
+			    sscanf(q, "IPB-GUEST-UP %llu vCPUs, %63s%c", &v, w, &extra) == 2 &&
+			    v >= 1 && v <= 4096 && word_ok(w)) {
+				json_object_set_new(o, "vcpus", json_integer((json_int_t)v));
+				json_object_set_new(o, "kernel", json_string(w));
+			}
+			if ((q = strstr(line, GUEST_MARK_START " ")) &&
+			    sscanf(q, GUEST_MARK_START " %63s", w) == 1 && word_ok(w))
+				json_object_set_new(o, "workload", json_string(w));
+			if ((q = strstr(line, "ipbipi: ")) &&
+			    sscanf(q, "ipbipi: %llu IPIs sent, path %63s%c", &v, w, &extra) == 2 &&
+			    v <= (1ULL << 62) && word_ok(w)) {
+				json_object_set_new(o, "ipis_sent", json_integer((json_int_t)v));
+				json_object_set_new(o, "ipbipi_path", json_string(w));
+			}
+			if ((q = strstr(line, "IPB-GUEST-STOP rc=")) &&
+			    (rc = sscanf(q, "IPB-GUEST-STOP rc=%llu", &v)) == 1 && v <= 255)
+				json_object_set_new(o, "workload_rc", json_integer((json_int_t)v));
+			if (strstr(line, GUEST_MARK_DONE))
+				json_object_set_new(o, "done", json_true());
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return o;
+}

@@ -1,0 +1,85 @@
+/*
+ * One guest run through xl, on the Xen host ipibench runs on (dom0):
+ * write the xl config of [guest] (config_guest_xl()), `xl create -c` with
+ * the console into a file, wait for the guest's start marker
+ * (mk/guest/init's IPB-GUEST-START), record xentrace twice (the scheduler
+ * class 0x000affff, which names domain and vCPU, then the config's mask),
+ * wait for the workload's end (IPB-GUEST-DONE) and the guest's power-off,
+ * and `xl destroy` it on every way out, checked with `xl list`.
+ *
+ * Every wait is bounded; xl and xentrace are run by fork/exec (no shell),
+ * each in a process group of its own that is killed when it is not needed
+ * any more, and with PR_SET_PDEATHSIG, so none outlives ipibench.  While a
+ * guest runs, SIGINT, SIGTERM and SIGHUP are caught: the guest is
+ * destroyed, then guest_run() returns with the signal in
+ * guest_result.signal for the caller to save what it has and re-raise it
+ * (guest_reraise()).
+ */
+#ifndef IPIBENCH_GUEST_H
+#define IPIBENCH_GUEST_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "runner/config.h"
+
+/* The scheduler class: runstate changes name domain and vCPU per pCPU. */
+#define GUEST_SCHED_MASK 0x000affffUL
+
+/* The markers of mk/guest/init on the guest console. */
+#define GUEST_MARK_START "IPB-GUEST-START"
+#define GUEST_MARK_DONE "IPB-GUEST-DONE"
+
+struct guest_spec {
+	const struct cfg_guest *g;   /* ipi_path: the path of this run */
+	const char *name;            /* the domain's name */
+	const char *kernel, *ramdisk;/* absolute paths on this host */
+	const char *dir;             /* the result set's directory */
+	const char *id;              /* the run's id: files in DIR/guests/ID/ */
+	unsigned int settle_s;       /* after the start marker, before tracing (2) */
+	unsigned int poweroff_s;     /* after the end marker, for the power-off (60) */
+	unsigned int xl_s;           /* each xl list/destroy (60) */
+	unsigned int trace_slack_s;  /* xentrace's time beyond its -T (60) */
+};
+
+/* How a guest run ended (guest_result.outcome). */
+enum guest_outcome {
+	GO_OK,             /* the workload finished and the guest powered off */
+	GO_START_TIMEOUT,  /* no start marker within the timeout */
+	GO_DIED,           /* the guest was gone before its workload ended */
+	GO_TRACE_FAILED,   /* xentrace failed, hung or left no file */
+	GO_DONE_TIMEOUT,   /* no end marker within the timeout */
+	GO_NO_POWEROFF,    /* the workload ended, the guest did not power off */
+	GO_ERROR,          /* ipibench could not do its part (files, fork) */
+	GO_INTERRUPTED,    /* a signal (guest_result.signal) */
+};
+const char *guest_outcome_name(enum guest_outcome o);
+
+struct guest_result {
+	enum guest_outcome outcome;
+	int signal;                  /* GO_INTERRUPTED: the signal */
+	char error[512];             /* one line unless GO_OK */
+	/* Seconds from xl create (-1: not reached). */
+	double t_start, t_traced, t_done, t_gone;
+	int destroyed;               /* ipibench had to xl destroy it */
+	int gone;                    /* xl list no longer lists it */
+	/* The files, relative to spec.dir ("" when not written). */
+	char xl_cfg[256], console[256], trace_hvm[256], trace_sched[256];
+	char xl_dmesg[256];          /* `xl dmesg` after a failed run */
+};
+
+/* Run one guest; 0 when outcome is GO_OK, else -1. */
+int guest_run(const struct guest_spec *s, struct guest_result *r);
+/* Re-raise a signal guest_run() caught (default action). */
+void guest_reraise(int sig);
+
+/*
+ * What the workload printed on the console TEXT (untrusted): an object
+ * {"vcpus", "kernel", "workload", "ipis_sent", "ipbipi_path",
+ * "workload_rc", "done"}, each member only when its line was seen and
+ * well-formed.
+ */
+json_t *guest_console_counts(const char *text);
+
+#endif

@@ -774,12 +774,39 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 const char *const guest_trace_key[2] = { "hvm", "hvm_sched" };
 
 /*
- * $.guest_runs (optional): [{"ipi_path": NAME, "workload": {KEY: COUNT...},
- * "traces": {"hvm": FILE, "hvm_sched": FILE}}...].  A trace is named by a
- * plain file name of the results directory (the name rule, which has no
- * '/' and no ".."), at least one of the two; the workload's counts are
- * integers >= 0.  Other keys are left alone.
+ * $.guest_runs (optional; the runner's [guest] runs, docs/results-schema.md):
+ * [{"ipi_path": NAME, "status": "ok", "counts": {KEY: VALUE...},
+ * "traces": {"hvm": PATH, "hvm_sched": PATH}}...].  A run whose status is
+ * not "ok" is left out (counted in d->guests_not_ok).  A trace is named by
+ * a path relative to the results directory (guest_rel_path_ok), at least
+ * one of the two; the integer members of counts are the guest's own
+ * counts (>= 0), its other members are left alone.  Other keys too.
  */
+/* A trace's path in the results directory: 1 to GUEST_PATH_PARTS
+ * components, each of the name rule (so no "..", no leading '/', no empty
+ * component).  report_guests.c refuses symbolic links on the way. */
+#define GUEST_PATH_PARTS 4
+static bool guest_rel_path_ok(const char *s)
+{
+	char part[SIO_NAME_MAX + 1];
+	size_t n = 0;
+
+	for (;;) {
+		const char *slash = strchr(s, '/');
+		size_t len = slash ? (size_t)(slash - s) : strlen(s);
+
+		if (len == 0 || len > SIO_NAME_MAX || ++n > GUEST_PATH_PARTS)
+			return false;
+		memcpy(part, s, len);
+		part[len] = 0;
+		if (!sio_name_ok(part))
+			return false;
+		if (!slash)
+			return true;
+		s = slash + 1;
+	}
+}
+
 /* A value's kind for a refusal; "missing" when absent. */
 static const char *gkind(const json_t *v)
 {
@@ -814,43 +841,63 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			       path, i, json_is_string(v) ? "a string outside the name rule" : gkind(v));
 			return -1;
 		}
-		w = json_object_get(g, "workload");
-		if (!json_is_object(w)) {
-			an_err(err, "%s: $.guest_runs[%zu].workload: must be an object of counts, not %s",
+		v = json_object_get(g, "status");
+		if (v && !json_is_string(v)) {
+			an_err(err, "%s: $.guest_runs[%zu].status: must be a string, not %s", path, i,
+			       gkind(v));
+			return -1;
+		}
+		if (v && strcmp(json_string_value(v), "ok")) {
+			d->guests_not_ok++;
+			continue;
+		}
+		w = json_object_get(g, "counts");
+		if (w && !json_is_object(w)) {
+			an_err(err, "%s: $.guest_runs[%zu].counts: must be an object, not %s",
 			       path, i, gkind(w));
 			return -1;
 		}
+		json_t *counts = json_object();
 		json_object_foreach(w, key, v) {
+			if (!json_is_integer(v))
+				continue;
 			if (!sio_name_ok(key)) {
-				an_err(err, "%s: $.guest_runs[%zu].workload: a key outside the name rule", path, i);
+				an_err(err, "%s: $.guest_runs[%zu].counts: a key outside the name rule", path, i);
+				json_decref(counts);
 				return -1;
 			}
-			if (!json_is_integer(v) || json_integer_value(v) < 0) {
-				an_err(err, "%s: $.guest_runs[%zu].workload.%s: must be a count (an integer >= 0), not %s",
-				       path, i, key, json_is_integer(v) ? "a negative integer" : gkind(v));
+			if (json_integer_value(v) < 0) {
+				an_err(err, "%s: $.guest_runs[%zu].counts.%s: must be a count (an integer >= 0), "
+				       "not a negative integer", path, i, key);
+				json_decref(counts);
 				return -1;
 			}
+			json_object_set(counts, key, v);
 		}
 		tr = json_object_get(g, "traces");
 		if (!json_is_object(tr)) {
 			an_err(err, "%s: $.guest_runs[%zu].traces: must be an object, not %s", path, i,
 			       gkind(tr));
+			json_decref(counts);
 			return -1;
 		}
 		for (size_t k = 0; k < 2; k++) {
 			v = json_object_get(tr, guest_trace_key[k]);
 			if (!v)
 				continue;
-			if (!json_is_string(v) || !sio_name_ok(json_string_value(v))) {
-				an_err(err, "%s: $.guest_runs[%zu].traces.%s: must be a file name of the results directory "
-				       "(no '/', no \"..\"), not %s", path, i, guest_trace_key[k],
-				       json_is_string(v) ? "a string outside the name rule" : gkind(v));
+			if (!json_is_string(v) || !guest_rel_path_ok(json_string_value(v))) {
+				an_err(err, "%s: $.guest_runs[%zu].traces.%s: must be a path in the results directory "
+				       "(at most %d components of the name rule: no leading '/', no \"..\"), not %s",
+				       path, i, guest_trace_key[k], GUEST_PATH_PARTS,
+				       json_is_string(v) ? "a string outside that rule" : gkind(v));
+				json_decref(counts);
 				return -1;
 			}
 			ntr++;
 		}
 		if (!ntr) {
 			an_err(err, "%s: $.guest_runs[%zu].traces: names no trace (hvm, hvm_sched)", path, i);
+			json_decref(counts);
 			return -1;
 		}
 		char *dup = xstrdup(path), *slash = strrchr(dup, '/');
@@ -859,7 +906,7 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 		run.dir = slash ? dup : (free(dup), xstrdup("."));
 		run.results = xstrdup(path);
 		run.ipi_path = xstrdup(json_string_value(json_object_get(g, "ipi_path")));
-		run.workload = json_incref(w);
+		run.counts = counts;
 		for (size_t k = 0; k < 2; k++) {
 			v = json_object_get(tr, guest_trace_key[k]);
 			run.trace[k] = v ? xstrdup(json_string_value(v)) : NULL;
@@ -1363,7 +1410,7 @@ void dataset_free(struct dataset *d)
 		free(g->results);
 		free(g->dir);
 		free(g->ipi_path);
-		json_decref(g->workload);
+		json_decref(g->counts);
 		free(g->trace[0]);
 		free(g->trace[1]);
 	}

@@ -237,10 +237,11 @@ struct dataset {
 		char *results;		/* the results.json that lists it */
 		char *dir;		/* its directory, where the traces are */
 		char *ipi_path;		/* a name (sio_name_ok); evtchn | apic: report_guests.c */
-		json_t *workload;	/* the guest's own counts: integers >= 0 */
-		char *trace[2];		/* traces.hvm, traces.hvm_sched: plain file names, or NULL */
+		json_t *counts;		/* the integer members of its counts (the guest's own, >= 0) */
+		char *trace[2];		/* traces.hvm, traces.hvm_sched: paths in dir (inputs.c's rule), or NULL */
 	} *guests;
 	size_t nguests;
+	size_t guests_not_ok;	/* guest_runs[] whose status is not "ok": left out */
 	bool separate_sets;	/* history: do not pool across result sets */
 	bool several_builds;	/* the groups are of more than one build */
 	bool several_topos;	/* a host name comes with more than one topology */

@@ -111,7 +111,7 @@ static int trace_fill(struct rgtrace *t, const struct tr_summary *s)
 	}
 	tr_hvm_guests_free(g, n);
 	/* the path by the same rule as tr_hvm_guests(), over the domains summed */
-	t->detected = t->icr_ipis ? TR_HVM_PATH_APIC : t->evtchn_op ? TR_HVM_PATH_EVTCHN : "none";
+	t->detected = t->icr_ipis ? IPIBENCH_IPI_PATH_APIC : t->evtchn_op ? IPIBENCH_IPI_PATH_EVTCHN : "none";
 	t->ipis = t->icr_ipis ? t->icr_ipis : t->evtchn_op;
 	if (t->nreasons)
 		qsort(t->reasons, t->nreasons, sizeof(*t->reasons), cnt_cmp);
@@ -146,9 +146,24 @@ static int trace_read(const struct guest_run *g, size_t k, struct rgtrace *t, ch
 		return 0;
 	t->present = true;
 	t->name = g->trace[k];
+	/* within the results directory: a relative path of names (checked by
+	 * inputs.c), each directory on the way a real one, and the trace no
+	 * symbolic link, no directory, no device */
+	for (const char *sl = strchr(g->trace[k], '/'); sl; sl = strchr(sl + 1, '/')) {
+		p = xasprintf("%s/%.*s", g->dir, (int)(sl - g->trace[k]), g->trace[k]);
+		const char *why = lstat(p, &st) ? "missing" :
+				  S_ISLNK(st.st_mode) ? "a symbolic link" :
+				  !S_ISDIR(st.st_mode) ? "not a directory" : NULL;
+
+		if (why) {
+			an_err(err, "%s: $.guest_runs[%zu].traces.%s: %s: %.*s is %s", g->results,
+			       g->index, t->key, g->trace[k], (int)(sl - g->trace[k]), g->trace[k], why);
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
 	p = xasprintf("%s/%s", g->dir, g->trace[k]);
-	/* within the results directory: a plain name (checked by inputs.c),
-	 * and no symbolic link, no directory, no device */
 	if (lstat(p, &st)) {
 		an_err(err, "%s: $.guest_runs[%zu].traces.%s: %s: %s in the results directory",
 		       g->results, g->index, t->key, g->trace[k], strerror(errno));
@@ -237,11 +252,11 @@ int guests_load(struct report *r, const char *reference)
 	for (size_t i = 0; i < r->d.nguests; i++) {
 		const struct guest_run *g = &r->d.guests[i];
 		struct rguest *rg = &r->guests[r->nguests];
-		bool evtchn = !strcmp(g->ipi_path, TR_HVM_PATH_EVTCHN);
+		bool evtchn = !strcmp(g->ipi_path, IPIBENCH_IPI_PATH_EVTCHN);
 
-		if (!evtchn && strcmp(g->ipi_path, TR_HVM_PATH_APIC)) {
+		if (!evtchn && strcmp(g->ipi_path, IPIBENCH_IPI_PATH_APIC)) {
 			an_err(r->err, "%s: $.guest_runs[%zu].ipi_path: \"%s\" is not an IPI path (%s, %s)",
-			       g->results, g->index, g->ipi_path, TR_HVM_PATH_EVTCHN, TR_HVM_PATH_APIC);
+			       g->results, g->index, g->ipi_path, IPIBENCH_IPI_PATH_EVTCHN, IPIBENCH_IPI_PATH_APIC);
 			return -1;
 		}
 		rg->run = g;
@@ -336,9 +351,15 @@ void guests_md(const struct report *r, struct sbuf *md)
 {
 	char b1[48], b2[48], b3[48], b4[48];
 
-	if (!r->nguests)
+	if (!r->nguests && !r->d.guests_not_ok)
 		return;
 	sb_printf(md, "\n## Guest IPIs and interrupts\n\n%s\n\n", guest_note);
+	if (r->d.guests_not_ok)
+		sb_printf(md, "%zu guest run%s not ok (status other than \"ok\" in results.json: "
+			  "its guest_runs[].outcome and .error say why) left out.\n\n",
+			  r->d.guests_not_ok, r->d.guests_not_ok == 1 ? "" : "s");
+	if (!r->nguests)
+		return;
 	sb_puts(md, "| results | guest run | IPI path | trace | IPIs sent | ICR IPIs | "
 		    "event_channel_op calls | self-IPIs | exits | exits / IPI sent | injections | "
 		    "injections / IPI sent | on IPI vectors / IPI sent | interrupts | exits / interrupt | "
@@ -371,7 +392,7 @@ void guests_md(const struct report *r, struct sbuf *md)
 				  t->evtchn_op, t->self, t->exits, num(b1, per(t->exits, t->ipis)), t->inj,
 				  num(b2, per(t->inj, t->ipis)), num(b3, per(t->inj_ipi, t->ipis)),
 				  t->inj_irq, num(b4, per(t->exits, t->inj_irq)));
-			json_object_foreach(g->run->workload, key, v)
+			json_object_foreach(g->run->counts, key, v)
 				sb_printf(&wl, "%s%s=%" JSON_INTEGER_FORMAT, wl.len ? " " : "", key,
 					  json_integer_value(v));
 			md_cell(md, wl.len ? wl.s : "-");
@@ -490,10 +511,11 @@ json_t *guests_json(const struct report *r)
 				json_object_set_new(traces, g->t[k].key, trace_json(&g->t[k]));
 		json_array_append_new(runs, json_pack("{s:s,s:I,s:s,s:O,s:s,s:o}", "results",
 			g->run->results, "index", (json_int_t)g->run->index, "ipi_path",
-			g->run->ipi_path, "workload", g->run->workload, "figures_from",
+			g->run->ipi_path, "counts", g->run->counts, "figures_from",
 			rg_primary(g)->key, "traces", traces));
 	}
-	o = json_pack("{s:s,s:b,s:o}", "note", guest_note, "emulated_counts_not_times", 1, "runs", runs);
+	o = json_pack("{s:s,s:b,s:o,s:I}", "note", guest_note, "emulated_counts_not_times", 1, "runs", runs,
+		      "runs_not_ok", (json_int_t)r->d.guests_not_ok);
 	if (r->gbefore == SIZE_MAX || r->gafter == SIZE_MAX)
 		return o;
 	json_t *mv = json_array();

@@ -615,7 +615,7 @@ int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **out, uint32_t *n
 	for (uint32_t k = 0; k < n; k++) {
 		struct tr_hvm_guest *d = &g[k];
 
-		d->path = d->ipi_sent ? TR_HVM_PATH_APIC : d->evtchn_op ? TR_HVM_PATH_EVTCHN : "none";
+		d->path = d->ipi_sent ? IPIBENCH_IPI_PATH_APIC : d->evtchn_op ? IPIBENCH_IPI_PATH_EVTCHN : "none";
 		d->ipis = d->ipi_sent ? d->ipi_sent : d->evtchn_op;
 		for (uint32_t j = 0; j < d->virq.cap; j++) {
 			if (!d->virq.used[j])

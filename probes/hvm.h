@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ipibench/ipipaths.h"
 #include "probes/cmap.h"
 #include "probes/xtrace.h"
 
@@ -62,12 +63,6 @@ struct tr_hvm {
  * the number only (svm.c: HVMTRACE_1D(VMMCALL, regs->eax)), not the
  * sub-op, so this counts every event_channel_op call, sends or not. */
 #define TR_HVM_HC_EVTCHN_OP 32u
-/* The IPI paths' names, as a config's [guest] ipi_path names them
- * (runner/config.c's table; analysis/tests/test_guests.c checks they agree):
- * what a domain's records show (tr_hvm_guest.path) and what a guest run of
- * the results says it ran (analysis/report_guests.c). */
-#define TR_HVM_PATH_EVTCHN "evtchn"
-#define TR_HVM_PATH_APIC "apic"
 /* Xen 4.17's vlapic gives vCPU N the x2APIC ID 2N (vlapic_do_init()). */
 #define TR_HVM_APIC_ID(vcpu) ((vcpu) * 2u)
 

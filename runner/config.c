@@ -7,6 +7,7 @@
 
 #include <ini.h>
 
+#include "ipibench/ipipaths.h"
 #include "ipibench/modes.h"
 #include "ipibench/senders.h"
 #include "runner/backend.h"
@@ -254,8 +255,8 @@ static const struct {
 	const char *name;	/* ipi_path = NAME */
 	const char *arg;	/* the guest kernel's argument */
 } ipi_paths[] = {
-	[IPI_PATH_EVTCHN] = { "evtchn", IPI_ARG "kernel" },
-	[IPI_PATH_APIC] = { "apic", IPI_ARG "apic" },
+	[IPI_PATH_EVTCHN] = { IPIBENCH_IPI_PATH_EVTCHN, IPI_ARG "kernel" },
+	[IPI_PATH_APIC] = { IPIBENCH_IPI_PATH_APIC, IPI_ARG "apic" },
 };
 
 const char *cfg_ipi_path_name(enum cfg_ipi_path p)

@@ -26,7 +26,6 @@
 #include "analysis/tests/helpers.h"
 #include "probes/hvm.h"
 #include "probes/probes.h"
-#include "runner/config.h"
 
 #define FX "probes/tests/data/hvm-pvh-ipbipi-"
 #define SEED "results/reference/seed-004.json"
@@ -76,10 +75,12 @@ static void write_results(const char *dir, const char *guest_runs)
 }
 
 static const char good_runs[] =
-	"[{\"ipi_path\": \"evtchn\", \"workload\": {\"ipis_sent\": 3309, \"rounds\": 30},"
+	"[{\"ipi_path\": \"evtchn\", \"status\": \"ok\", \"workload\": \"ipbipi\","
+	"  \"counts\": {\"ipis_sent\": 3309, \"rounds\": 30, \"kernel\": \"6.1.0-57-amd64\", \"done\": true},"
 	"  \"traces\": {\"hvm\": \"hvm-pvh-ipbipi-kernel.xt\", \"hvm_sched\": \"hvm-pvh-ipbipi-kernel-sched.xt\"}},"
-	" {\"ipi_path\": \"apic\", \"workload\": {\"ipis_sent\": 483},"
-	"  \"traces\": {\"hvm\": \"hvm-pvh-ipbipi-apic.xt\", \"hvm_sched\": \"hvm-pvh-ipbipi-apic-sched.xt\"}}]";
+	" {\"ipi_path\": \"apic\", \"status\": \"failed\", \"outcome\": \"died\"},"
+	" {\"ipi_path\": \"apic\", \"counts\": {\"ipis_sent\": 483},"
+	"  \"traces\": {\"hvm\": \"g/apic/hvm-pvh-ipbipi-apic.xt\", \"hvm_sched\": \"hvm-pvh-ipbipi-apic-sched.xt\"}}]";
 
 /* What the test computes from trace summary --json of one trace. */
 struct want {
@@ -214,6 +215,20 @@ static void guest_section(void **state)
 	write_results(dir, good_runs);
 	for (i = 0; i < 4; i++)
 		want_of(dir, names[i], i >= 2, &w[i]);
+	/* the runner's layout: a trace in a subdirectory (guests/ID/hvm.xt) */
+	{
+		char *g1 = path2(dir, "g"), *g2 = path2(dir, "g/apic");
+		char *from = path2(dir, "hvm-pvh-ipbipi-apic.xt");
+		char *to = path2(dir, "g/apic/hvm-pvh-ipbipi-apic.xt");
+
+		assert_int_equal(mkdir(g1, 0700), 0);
+		assert_int_equal(mkdir(g2, 0700), 0);
+		assert_int_equal(rename(from, to), 0);
+		free(g1);
+		free(g2);
+		free(from);
+		free(to);
+	}
 	/* the fixtures are what the section is about: both paths sent IPIs */
 	assert_true(w[1].ipis > 500 && w[3].ipis > 50 && w[3].inj_ipi > 0 && w[1].inj_ipi == 0);
 	assert_int_equal(run_quiet(cmd_report, argv), 0);
@@ -236,7 +251,10 @@ static void guest_section(void **state)
 		assert_string_equal(json_string_value(json_object_get(json_object_get(tr, "hvm_sched"),
 								      "ipi_path_seen")), i ? "apic" : "evtchn");
 	}
-	assert_int_equal(ji(json_array_get(runs, 0), "workload", "ipis_sent"), 3309);
+	assert_int_equal(ji(json_array_get(runs, 0), "counts", "ipis_sent"), 3309);
+	/* the counts' integers only; the failed run left out and counted */
+	assert_null(json_object_get(json_object_get(json_array_get(runs, 0), "counts"), "kernel"));
+	assert_int_equal(json_integer_value(json_object_get(g, "runs_not_ok")), 1);
 
 	/* the top moving reasons: recomputed, |apic/IPI - evtchn/IPI| largest first */
 	{
@@ -328,7 +346,7 @@ static void guest_section(void **state)
 			 (unsigned long long)w[3].evtchn_op, (unsigned long long)w[3].exits);
 		expect_in_text(md, "## Guest IPIs and interrupts", "not times", "not the sub-op",
 			       "hvm_sched: hvm-pvh-ipbipi-apic-sched.xt (real domains)",
-			       "guest_runs\\[1\\]", "ipis_sent=3309 rounds=30", exits_per_ipi, row,
+			       "guest_runs\\[2\\]", "1 guest run not ok", "ipis_sent=3309 rounds=30", exits_per_ipi, row,
 			       "| VMEXIT | 307527 | 166479 |", "moved: seed / measured");
 	}
 	free(md);
@@ -342,7 +360,8 @@ static void guest_section(void **state)
 		unlink(a);
 		free(a);
 		char cmd[1024];
-		snprintf(cmd, sizeof(cmd), "cp '" FX "%s.xt.xz' '%s/'", names[i], dir);
+		snprintf(cmd, sizeof(cmd), "cp '" FX "%s.xt.xz' '%s/%s'", names[i], dir,
+			 strcmp(names[i], "apic") ? "" : "g/apic/");
 		assert_int_equal(system(cmd), 0);
 	}
 	{
@@ -420,11 +439,17 @@ static void refusals(void **state)
 	p = path2(dir, "sub");
 	assert_int_equal(mkdir(p, 0700), 0);
 	free(p);
-#define RUN(path, traces) "[{\"ipi_path\": \"" path "\", \"workload\": {}, \"traces\": " traces "}]"
-	refused(dir, RUN("apic", "{\"hvm\": \"../hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: must be a file name");
-	refused(dir, RUN("apic", "{\"hvm_sched\": \"/etc/passwd\"}"), "$.guest_runs[0].traces.hvm_sched: must be a file name");
+	p = path2(dir, "linkdir");
+	assert_int_equal(symlink("sub", p), 0);
+	free(p);
+	p = path2(dir, "sub/hvm-pvh-ipbipi-apic.xt");
+	assert_int_equal(symlink("../hvm-pvh-ipbipi-apic.xt", p), 0);
+	free(p);
+#define RUN(path, traces) "[{\"ipi_path\": \"" path "\", \"counts\": {}, \"traces\": " traces "}]"
+	refused(dir, RUN("apic", "{\"hvm\": \"../hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: must be a path in the results directory");
+	refused(dir, RUN("apic", "{\"hvm_sched\": \"/etc/passwd\"}"), "$.guest_runs[0].traces.hvm_sched: must be a path in the results directory");
 	refused(dir, RUN("apic", "{\"hvm\": \"..\"}"), "$.guest_runs[0].traces.hvm:");
-	refused(dir, RUN("apic", "{\"hvm\": 3}"), "$.guest_runs[0].traces.hvm: must be a file name of the results directory (no '/', no \"..\"), not an integer");
+	refused(dir, RUN("apic", "{\"hvm\": 3}"), "$.guest_runs[0].traces.hvm: must be a path in the results directory (at most 4 components of the name rule: no leading '/', no \"..\"), not an integer");
 	refused(dir, RUN("apic", "{}"), "$.guest_runs[0].traces: names no trace");
 	refused(dir, RUN("apic", "[]"), "$.guest_runs[0].traces: must be an object");
 	refused(dir, RUN("apic", "{\"hvm\": \"missing.xt\"}"), "$.guest_runs[0].traces.hvm: missing.xt: No such file");
@@ -432,12 +457,20 @@ static void refusals(void **state)
 	refused(dir, RUN("apic", "{\"hvm\": \"sub\"}"), "$.guest_runs[0].traces.hvm: sub: not a regular file");
 	refused(dir, RUN("apic", "{\"hvm\": \"notes.xt\"}"), "$.guest_runs[0].traces.hvm: notes.xt: not a xentrace file");
 	refused(dir, RUN("pirq", "{\"hvm\": \"hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].ipi_path: \"pirq\" is not an IPI path (evtchn, apic)");
-	refused(dir, "[{\"ipi_path\": 1, \"workload\": {}, \"traces\": {\"hvm\": \"x\"}}]", "$.guest_runs[0].ipi_path: must be");
-	refused(dir, "[{\"ipi_path\": \"apic\", \"workload\": {\"n\": -1}, \"traces\": {\"hvm\": \"x\"}}]",
-		"$.guest_runs[0].workload.n: must be a count (an integer >= 0), not a negative integer");
-	refused(dir, "[{\"ipi_path\": \"apic\", \"workload\": {\"n\": 1.5}, \"traces\": {\"hvm\": \"x\"}}]",
-		"$.guest_runs[0].workload.n: must be a count");
-	refused(dir, "[{\"ipi_path\": \"apic\", \"traces\": {\"hvm\": \"x\"}}]", "$.guest_runs[0].workload: must be an object of counts, not missing");
+	refused(dir, RUN("apic", "{\"hvm\": \"a/../hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: must be a path");
+	refused(dir, RUN("apic", "{\"hvm\": \"g//hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: must be a path");
+	refused(dir, RUN("apic", "{\"hvm\": \"a/b/c/d/e.xt\"}"), "$.guest_runs[0].traces.hvm: must be a path");
+	refused(dir, RUN("apic", "{\"hvm\": \"g/\"}"), "$.guest_runs[0].traces.hvm: must be a path");
+	refused(dir, RUN("apic", "{\"hvm\": \"linkdir/hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: linkdir/hvm-pvh-ipbipi-apic.xt: linkdir is a symbolic link");
+	refused(dir, RUN("apic", "{\"hvm\": \"nodir/x.xt\"}"), "$.guest_runs[0].traces.hvm: nodir/x.xt: nodir is missing");
+	refused(dir, RUN("apic", "{\"hvm\": \"notes.xt/x.xt\"}"), "$.guest_runs[0].traces.hvm: notes.xt/x.xt: notes.xt is not a directory");
+	refused(dir, "[{\"ipi_path\": 1, \"counts\": {}, \"traces\": {\"hvm\": \"x\"}}]", "$.guest_runs[0].ipi_path: must be");
+	refused(dir, "[{\"ipi_path\": \"apic\", \"counts\": {\"n\": -1}, \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].counts.n: must be a count (an integer >= 0), not a negative integer");
+	refused(dir, "[{\"ipi_path\": \"apic\", \"counts\": [], \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].counts: must be an object, not an array");
+	refused(dir, "[{\"ipi_path\": \"apic\", \"status\": 1, \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].status: must be a string, not an integer");
 	refused(dir, "{}", "$.guest_runs: must be an array, not an object");
 	refused(dir, "[7]", "$.guest_runs[0]: must be an object, not an integer");
 	/* a truncated xz trace: the probes library's line, after the JSON path */
@@ -452,18 +485,9 @@ static void refusals(void **state)
 #undef RUN
 }
 
-/* The report's path names are the config's: one set of names. */
-static void path_names_agree(void **state)
-{
-	(void)state;
-	assert_string_equal(cfg_ipi_path_name(IPI_PATH_EVTCHN), TR_HVM_PATH_EVTCHN);
-	assert_string_equal(cfg_ipi_path_name(IPI_PATH_APIC), TR_HVM_PATH_APIC);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(path_names_agree),
 		cmocka_unit_test_setup_teardown(guest_section, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(refusals, tmpdir_setup, tmpdir_teardown),
 	};

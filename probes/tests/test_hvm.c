@@ -4,7 +4,7 @@
  * For every probes/tests/data/NAME.xt that has NAME.xenalyze-summary (the
  * output of `xenalyze --svm-mode --summary --show-default-domain-summary
  * NAME.xt`, build/bin/xenalyze of the same 4.17 tree, on a trace recorded
- * under QEMU: mk/guest/host-run.sh), the exits by reason and the injected
+ * under QEMU: then mk/guest/host-run.sh, now the runner, runner/guest.c), the exits by reason and the injected
  * vectors ("Guest interrupt counts") of each domain and vCPU must be
  * exactly xenalyze's, and nothing may be counted that xenalyze does not
  * show.  When build/bin/xenalyze exists it is run live too and must print
@@ -277,7 +277,7 @@ static void guest_sums(const char *name, struct guest_sum *g)
 }
 
 /* The two IPI paths of the ipbipi guest workload, recorded on the test host
- * (mk/guest/host-run.sh evtchn and apic): the kernel's smp_ops send no
+ * (the [guest] ipi_path evtchn and apic): the kernel's smp_ops send no
  * x2APIC IPI and nothing arrives on the reschedule vector, all comes on
  * Xen's upcall vector; through the APIC each IPI is one ICR write and, but
  * for those that found the vector still pending, one injection of 0xfd. */

@@ -332,6 +332,25 @@ if [ -n "$hvm" ]; then
 			>"$out/trace-diff.txt" 2>&1 && ok "trace diff evtchn -> apic against the seed: $out/trace-diff.txt" ||
 			fail "ipibench trace diff: $(tail -1 "$out/trace-diff.txt")"
 	fi
+	# The report derives the per-IPI figures from the set's traces; the
+	# two paths must differ where they must: ICR IPIs on the apic run
+	# only, injections on an IPI vector on the apic run only.
+	if "$top/build/bin/ipibench" report -q "$share/out/guests" -o "$out/report" >"$out/report.log" 2>&1; then
+		ok "ipibench report of the guest runs: $out/report/report.md"
+		rj=$out/report/report.json
+		fig() { jq -r --arg p "$1" "[.guests.runs[] | select(.ipi_path == \$p) | .traces.hvm_sched.$2][0] // \"none\"" "$rj" 2>/dev/null; }
+		ea=$(fig evtchn ipis.icr_ipis) aa=$(fig apic ipis.icr_ipis)
+		ev=$(fig evtchn injections.ipi_vectors) av=$(fig apic injections.ipi_vectors)
+		ep=$(fig evtchn per_ipi.exits) ap=$(fig apic per_ipi.exits)
+		[ "$ea" = 0 ] && [ "$ev" = 0 ] && [ "${aa:-0}" -gt 0 ] 2>/dev/null && [ "${av:-0}" -gt 0 ] 2>/dev/null &&
+			ok "the paths' profiles differ: ICR IPIs $ea -> $aa, injections on IPI vectors $ev -> $av; exits per IPI $ep -> $ap" ||
+			fail "the paths' profiles: ICR IPIs $ea -> $aa, injections on IPI vectors $ev -> $av (want 0 -> >0 both; $rj)"
+		n=$(jq -r '.guests.top_moving_exits | length' "$rj" 2>/dev/null)
+		[ "${n:-0}" -gt 0 ] 2>/dev/null && ok "the report names the exits that moved per IPI: $(jq -r '[.guests.top_moving_exits[] | "\(.reason) \(.moved)"] | join(", ")' "$rj")" ||
+			fail "no top_moving_exits in $rj"
+	else
+		fail "ipibench report of the guest runs failed: $(tail -1 "$out/report.log")"
+	fi
 fi
 login() {
 	send ""

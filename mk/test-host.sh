@@ -239,6 +239,10 @@ trap 'exit 130' INT TERM
 # memory_notdirty_write_access), Xen and dom0 >10x slower than with
 # -kernel.  With 1 GiB above 4 GiB: none, as with -kernel.  An emulation
 # artefact: a real host does not need it.
+# TEST_HOST_QEMU_LOG=ITEMS (e.g. cpu_reset): QEMU's -d ITEMS into
+# OUTDIR/qemu-d.log (cpu_reset: the CPUs' state and "Triple fault" when the
+# emulated machine resets; with -no-reboot QEMU then exits with status 0).
+[ -z "${TEST_HOST_QEMU_LOG:-}" ] || extra+=(-d "$TEST_HOST_QEMU_LOG" -D "$out/qemu-d.log")
 start=$(date +%s.%N)
 setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \

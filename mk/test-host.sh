@@ -144,7 +144,7 @@ if [ -n "$nic" ]; then
 		extra+=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
 	}
 	nenv=
-	for v in IPB_NIC_PATHS IPB_GUEST_SECS IPB_GUEST_BOOT_SECS; do
+	for v in IPB_NIC_PATHS IPB_NIC_HOLD IPB_GUEST_SECS IPB_GUEST_BOOT_SECS; do
 		eval "val=\${$v:-}"
 		[ -z "$val" ] || nenv="$nenv$v='$val' "
 	done

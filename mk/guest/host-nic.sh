@@ -22,6 +22,8 @@
 #            emulated local APIC.
 # IPB_GUEST_BOOT_SECS (default 1200): from xl create to the guest's workload.
 # IPB_GUEST_SECS (default 60): how long the guest serves (guest time).
+# IPB_NIC_HOLD=1: the guest does not power itself off at the end (ipb.hold)
+# but waits to be destroyed.
 #
 # Prints IPB-NIC markers on the host console; the last is "IPB-NIC rc=N".
 share=${1:?usage: host-nic.sh SHAREDIR}
@@ -30,6 +32,8 @@ name=ipb-nic
 secs=${IPB_GUEST_SECS:-60}
 paths=${IPB_NIC_PATHS:-default nopv}
 gaddr=10.0.0.2
+hold=
+[ "${IPB_NIC_HOLD:-}" != 1 ] || hold=" ipb.hold"
 rc=0
 say() { echo "IPB-NIC $*"; }
 gone() {  # the guest, its console reader and the load stopped
@@ -84,7 +88,7 @@ name = "$name"
 device_model_version = "qemu-xen"
 kernel = "$share/nic/vmlinuz"
 ramdisk = "$share/nic/initrd.gz"
-cmdline = "console=ttyS0 loglevel=4 xen_emul_unplug=never ipb.nic=$gaddr ipb.secs=$secs $2"
+cmdline = "console=ttyS0 loglevel=4 xen_emul_unplug=never ipb.nic=$gaddr ipb.secs=$secs${hold} $2"
 memory = 256
 vcpus = 2
 hap = 0
@@ -137,6 +141,7 @@ CFG
 	say "$tag: ab -t 10 -c 1 rc=$?: $(grep -E '^(Complete requests|Requests per second|Time per request)' "$out/ab-$tag.txt" | head -2 | tr -s ' ' | tr '\n' ' ')"
 	if wait_for "$con" IPB-GUEST-DONE $((secs * 3 + 60)); then
 		i=0
+		[ -z "$hold" ] || { say "$tag: guest workload done, held (ipb.hold): destroying it"; i=60; }
 		while xl list "$name" >/dev/null 2>&1 && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 		xl dmesg | grep -a "(d[1-9][0-9]*)" | tail -200 >"$out/guest-xen-$tag.txt"
 		cp /var/log/xen/qemu-dm-$name.log "$out/qemu-dm-$tag.log" 2>/dev/null

@@ -9,7 +9,13 @@
 # With DOM0DIR (make guest: build/dom0), the guest kernel is make dom0's:
 # DOM0DIR/vmlinux is copied to OUTDIR/vmlinux and GUEST_KDIR defaults to
 # the headers of its release (DOM0DIR/kernel-version; make deps installs
-# them).
+# them), GUEST_MODDIR to DOM0DIR/kernel/lib/modules/RELEASE, and its
+# bzImage (DOM0DIR/vmlinuz, what an HVM guest's direct boot takes) is
+# copied to OUTDIR/vmlinuz.
+# With GUEST_MODDIR=/lib/modules/RELEASE of the guest kernel (make dom0's:
+# build/dom0/kernel/lib/modules/6.1.0-57-amd64) the emulated NIC's driver,
+# e1000e.ko (Debian builds it as a module; it needs no other), goes in
+# too, for /init's NIC mode (ipb.nic=ADDR: mk/guest/host-nic.sh's HVM guests).
 # RELEASE must be the guest kernel's (build/dom0/vmlinux: 6.1.0-57-amd64,
 # Debian's linux-headers-6.1.0-57-amd64): the guest's insmod refuses a module
 # built for another (its vermagic).
@@ -28,8 +34,13 @@ if [ -n "${2:-}" ]; then
 	GUEST_KDIR=${GUEST_KDIR:-/usr/src/linux-headers-$rel}
 	[ -f "$GUEST_KDIR/Makefile" ] ||
 		{ echo "guest-initramfs: no headers of $rel in $GUEST_KDIR (make deps installs linux-headers-$rel; if make dom0's kernel is older than apt's, rebuild it: rm -r $2 && make dom0)" >&2; exit 1; }
+	GUEST_MODDIR=${GUEST_MODDIR:-$2/kernel/lib/modules/$rel}
 	cp "$2/vmlinux" "$out/vmlinux.tmp"
 	mv "$out/vmlinux.tmp" "$out/vmlinux"
+	if [ -f "$2/vmlinuz" ]; then
+		cp "$2/vmlinuz" "$out/vmlinuz.tmp"
+		mv "$out/vmlinuz.tmp" "$out/vmlinuz"
+	fi
 fi
 root=$out/root
 rm -rf "$root"
@@ -48,6 +59,16 @@ if [ -n "${GUEST_KDIR:-}" ]; then
 		{ echo "guest-initramfs: building ipbipi failed: $kb/build.log" >&2; exit 1; }
 	cp "$kb/ipbipi.ko" "$root/lib/ipbipi.ko"
 	echo "guest-initramfs: ipbipi.ko for $(strings "$kb/ipbipi.ko" | sed -n 's/^vermagic=//p')"
+fi
+if [ -n "${GUEST_MODDIR:-}" ]; then
+	ko=$(find "$GUEST_MODDIR/kernel/drivers/net/ethernet/intel/e1000e" -name 'e1000e.ko*' 2>/dev/null | head -1)
+	case $ko in
+	*.ko) ;;
+	*) echo "guest-initramfs: GUEST_MODDIR=$GUEST_MODDIR: no uncompressed e1000e.ko there" >&2; exit 1 ;;
+	esac
+	mkdir -p "$root/lib"
+	cp "$ko" "$root/lib/e1000e.ko"
+	echo "guest-initramfs: e1000e.ko for $(strings "$ko" | sed -n 's/^vermagic=//p')"
 fi
 (cd "$root" && find . | LC_ALL=C sort | "$bb" cpio -o -H newc 2>/dev/null | gzip -6) >"$out/initrd.gz.tmp"
 mv "$out/initrd.gz.tmp" "$out/initrd.gz"

@@ -25,9 +25,15 @@ suite=bookworm
 # The host's packages (mmdebstrap --variant=minbase --include).
 PKGS=(systemd-sysv udev kmod e2fsprogs procps apt
       grub-pc linux-image-amd64 xen-system-amd64
-      libjansson4 libinih1 libgsl27)
-# (The last three are what ipibench_*.deb Depends on: under QEMU the host
-# has no network, so mk/test-host.sh's offline apt install needs them here.)
+      libjansson4 libinih1 libgsl27
+      qemu-system-xen iproute2 iputils-ping apache2-utils)
+# (libjansson4, libinih1, libgsl27 are what ipibench_*.deb Depends on:
+# under QEMU the host has no network, so mk/test-host.sh's offline apt
+# install needs them here.  qemu-system-xen is the HVM guests' device
+# model (hvmloader comes with xen-system-amd64: /usr/lib/xen-4.17/boot);
+# iproute2 makes the guests' bridge (xenbr0) for Xen's vif-bridge,
+# iputils-ping and apache2-utils (ab) drive the emulated NIC's workload
+# from dom0: mk/guest/host-nic.sh.)
 ROOT_PASSWORD=ipibench
 # Under QEMU the image is a virtio disk, /dev/vda (GRUB's hd0): see mk/host/grub-probe.
 SIZE_MB=${HOST_IMAGE_MB:-3072}

@@ -48,6 +48,14 @@
 # `ipibench trace diff` of the two HVM traces against
 # results/reference/seed-004.json in OUTDIR/trace-diff.txt).
 #
+# TEST_HOST_HVM_NIC=DIR (direct only; alone or with TEST_HOST_HVM, after
+# its PVH guests): the same emulated CPU and TCG, then HVM guests with an
+# emulated e1000e NIC through Debian's device model, one per MSI path of
+# IPB_NIC_PATHS (default, nopv), a ping flood from dom0 while xentrace
+# records both masks, ab against the guest's httpd (mk/guest/host-nic.sh).
+# DIR has the guest's bzImage as vmlinuz and an initrd.gz with e1000e.ko
+# (mk/guest-initramfs.sh with GUEST_MODDIR); out in OUTDIR/share/out.
+#
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
 # check prints "ok   ..." or "FAIL ..."; the times are from QEMU's start.
@@ -120,8 +128,30 @@ EOF
 	fi
 fi
 hvm=${TEST_HOST_HVM:-}
+nic=${TEST_HOST_HVM_NIC:-}
 cpu=qemu64,+x2apic
 tcg_thread=${TEST_HOST_TCG_THREAD:-single}
+if [ -n "$nic" ]; then
+	[ "$boot" = direct ] || { echo "test-host: TEST_HOST_HVM_NIC needs TEST_HOST_BOOT=direct" >&2; exit 1; }
+	for f in vmlinuz initrd.gz; do
+		[ -f "$nic/$f" ] || { echo "test-host: $nic/$f missing (README: an HVM guest with an emulated NIC)" >&2; exit 1; }
+	done
+	share=$out/share
+	mkdir -p "$share/nic" "$share/out"
+	cp "$nic/vmlinuz" "$nic/initrd.gz" "$share/nic/"
+	cp "$top/mk/guest/host-nic.sh" "$share/"
+	[ -n "$hvm" ] || {
+		# As for TEST_HOST_HVM below (SVM, NPT, multi-threaded TCG).
+		cpu=$cpu,+svm,+npt,+nrip-save
+		tcg_thread=${TEST_HOST_TCG_THREAD:-multi}
+		extra+=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
+	}
+	nenv=
+	for v in IPB_NIC_PATHS IPB_NIC_HOLD IPB_GUEST_SECS IPB_GUEST_BOOT_SECS; do
+		eval "val=\${$v:-}"
+		[ -z "$val" ] || nenv="$nenv$v='$val' "
+	done
+fi
 if [ -n "$hvm" ]; then
 	[ "$boot" = direct ] || { echo "test-host: TEST_HOST_HVM needs TEST_HOST_BOOT=direct" >&2; exit 1; }
 	[ -f "$hvm/initrd.gz" ] || { echo "test-host: $hvm/initrd.gz missing (mk/guest-initramfs.sh)" >&2; exit 1; }
@@ -206,6 +236,10 @@ trap 'exit 130' INT TERM
 # memory_notdirty_write_access), Xen and dom0 >10x slower than with
 # -kernel.  With 1 GiB above 4 GiB: none, as with -kernel.  An emulation
 # artefact: a real host does not need it.
+# TEST_HOST_QEMU_LOG=ITEMS (e.g. cpu_reset): QEMU's -d ITEMS into
+# OUTDIR/qemu-d.log (cpu_reset: the CPUs' state and "Triple fault" when the
+# emulated machine resets; with -no-reboot QEMU then exits with status 0).
+[ -z "${TEST_HOST_QEMU_LOG:-}" ] || extra+=(-d "$TEST_HOST_QEMU_LOG" -D "$out/qemu-d.log")
 start=$(date +%s.%N)
 setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \
@@ -263,7 +297,14 @@ step() {  # NAME REGEX
 		ok "$1 (${t}s)"
 		echo "$1 $t" >>"$out/times"
 	else
-		fail "$1: no /$2/ within ${timeout}s (QEMU $(kill -0 "$qpid" 2>/dev/null && echo running || echo gone)); see $log"
+		if kill -0 "$qpid" 2>/dev/null; then
+			fail "$1: no /$2/ within ${timeout}s (QEMU running); see $log"
+		else
+			# How it went: its exit status (128+N: signal N), when it stopped.
+			wait "$qpid"
+			fail "$1: no /$2/ (QEMU gone at $(elapsed)s or before, exit status $?); see $log"
+			qpid=
+		fi
 		exit 1
 	fi
 }
@@ -351,6 +392,28 @@ if [ -n "$hvm" ]; then
 	else
 		fail "ipibench report of the guest runs failed: $(tail -1 "$out/report.log")"
 	fi
+fi
+if [ -n "$nic" ]; then
+	send "mkdir -p /mnt/e2e; mountpoint -q /mnt/e2e || mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e; ${nenv}sh /mnt/e2e/host-nic.sh /mnt/e2e"
+	step "NIC: Xen lists hvm in virt_caps (emulated SVM)" "IPB-NIC .*virt_caps[^;]*hvm"
+	for p in ${IPB_NIC_PATHS:-default nopv}; do
+		tag=nic-$p
+		step "$tag: an HVM guest with an emulated e1000e is created, runs, ends" "IPB-NIC $tag: end rc="
+		nm() { plain | grep -aqE "IPB-NIC $tag: $1" && ok "$tag: $2" || fail "$tag: $2 (no '$1'; $share/out/guest-console-$tag.log)"; }
+		nm "guest serving" "the guest's eth0 and httpd are up"
+		nm "xentrace -e 0x000affff rc=0" "xentrace -D -e 0x000affff -T 5 during the ping flood"
+		nm "xentrace -e 0x0008ffff rc=0" "the same with the seed's mask (-e 0x0008ffff)"
+		nm "ab -t 10 -c 1 rc=0" "ab against the guest's httpd"
+		nm "guest workload done, guest powered off" "the guest serves to the end and powers itself off"
+		tr -d '\r' <"$share/out/guest-console-$tag.log" 2>/dev/null | grep -aE 'IPB-GUEST|CPU0|eth0|MSI|pirq|LOC|RES' | sed 's/^/     guest: /'
+		for f in hvm-$tag hvm-sched-$tag; do
+			[ -s "$share/out/$f.xt" ] && ok "trace out of the host: $share/out/$f.xt ($(stat -c %s "$share/out/$f.xt") bytes)" ||
+				fail "no trace in $share/out/$f.xt"
+		done
+	done
+	step "every NIC guest gone" "IPB-NIC rc=[0-9]"
+	plain | grep -a 'IPB-NIC' | sed 's/^/     /'
+	plain | grep -aq 'IPB-NIC rc=0' || fail "host-nic.sh: $(plain | grep -a 'IPB-NIC rc=' | tail -1)"
 fi
 login() {
 	send ""

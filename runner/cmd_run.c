@@ -682,6 +682,8 @@ int cmd_run(int argc, char **argv)
 	const char *gbad = !c.guest.given ? NULL :
 		!(host_backend_find(c.host.backend)->flags & HB_RUNS_HERE) ?
 		"the guests run through xl on the Xen host ipibench runs on: backend = local" :
+		c.guest.type == GUEST_HVM ? "type = hvm: not yet in the runner (an HVM guest's NIC "
+			"workload is driven from dom0; mk/guest/host-nic.sh runs it on the test host)" :
 		c.nwl ? "[workload:NAME]: not yet with [guest] (the guest runs its own workload, "
 			RESULTS_GUEST_WORKLOAD ")" :
 		c.matrix.ncpus ? "[matrix] cpus: not with [guest] (the host is the one this runs on)" :

@@ -1,3 +1,4 @@
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -29,6 +30,8 @@ struct parse {
 	json_t *backend_keys;   /* [host] keys of the backend's table -> their line */
 	json_t *host_lines;     /* every [host] key -> its line */
 	int matrix_cpus_line;   /* the line of [matrix] cpus; 0: not given */
+	/* [guest] keys that depend on type (checked when all is read); 0: not given */
+	int guest_nic_line, guest_addr_line, guest_msi_line;
 };
 
 /* The first error, on the line inih is on; parsing stops there. */
@@ -264,18 +267,94 @@ const char *cfg_ipi_path_name(enum cfg_ipi_path p)
 	return ipi_paths[p].name;
 }
 
+/* type = NAME: xl's type; an HVM guest boots its kernel through the device
+ * model (SeaBIOS, hvmloader) with its console on the emulated UART. */
+static const struct {
+	const char *name;
+	const char *console;	/* the kernel's console= */
+} guest_types[] = {
+	[GUEST_PVH] = { "pvh", NULL },
+	[GUEST_HVM] = { "hvm", "ttyS0" },
+};
+
+const char *cfg_guest_type_name(enum cfg_guest_type t)
+{
+	return guest_types[t].name;
+}
+
+/* msi_path = NAME: the HVM guest kernel's argument. */
+#define NOPV_ARG "xen_nopv"
+static const struct {
+	const char *name;
+	const char *arg;
+} msi_paths[] = {
+	[MSI_PATH_PIRQ] = { "pirq", NULL },
+	[MSI_PATH_APIC] = { "apic", NOPV_ARG },
+};
+
+const char *cfg_msi_path_name(enum cfg_msi_path p)
+{
+	return msi_paths[p].name;
+}
+
+/* nic = MODEL: qemu-system-xen's device (xl's vif model=).  Only models
+ * with MSI measure the MSI paths; the others are named to say why not. */
+#define NIC_ARG "ipb.nic="
+static const struct {
+	const char *name;
+	const char *no_msi;	/* why it cannot be used; NULL: it can */
+} nic_models[] = {
+	{ "e1000e", NULL },
+	{ "e1000", "the 82540EM has no MSI (INTx only)" },
+	{ "rtl8139", "the RTL8139 has no MSI (INTx only)" },
+};
+
 static int guest_key(struct parse *ps, const char *k, const char *v)
 {
 	struct cfg_guest *g = &ps->c->guest;
 	char q[128];
 
 	if (!strcmp(k, "type")) {
-		if (!strcmp(v, "pvh"))
-			return 1;
-		if (!strcmp(v, "hvm"))
-			return set_err(ps, "type = hvm: not yet (an HVM guest needs qemu-system-xen "
-				       "and hvmloader in the host image); expected pvh");
-		return set_err(ps, "type = '%s': expected pvh", msg_shown(q, sizeof(q), v));
+		for (size_t i = 0; i < sizeof(guest_types) / sizeof(guest_types[0]); i++)
+			if (!strcmp(v, guest_types[i].name)) {
+				g->type = (enum cfg_guest_type)i;
+				return 1;
+			}
+		return set_err(ps, "type = '%s': expected %s or %s", msg_shown(q, sizeof(q), v),
+			       guest_types[GUEST_PVH].name, guest_types[GUEST_HVM].name);
+	}
+	if (!strcmp(k, "nic")) {
+		for (size_t i = 0; i < sizeof(nic_models) / sizeof(nic_models[0]); i++)
+			if (!strcmp(v, nic_models[i].name)) {
+				if (nic_models[i].no_msi)
+					return set_err(ps, "nic = %s: %s; expected %s", v,
+						       nic_models[i].no_msi, nic_models[0].name);
+				g->nic = nic_models[i].name;
+				ps->guest_nic_line = ps->line;
+				return 1;
+			}
+		return set_err(ps, "nic = '%s': expected %s", msg_shown(q, sizeof(q), v),
+			       nic_models[0].name);
+	}
+	if (!strcmp(k, "nic_address")) {
+		struct in_addr a;
+
+		if (strlen(v) >= sizeof(g->nic_address) || inet_pton(AF_INET, v, &a) != 1)
+			return set_err(ps, "nic_address = '%s': expected a dotted IPv4 address",
+				       msg_shown(q, sizeof(q), v));
+		snprintf(g->nic_address, sizeof(g->nic_address), "%s", v);
+		ps->guest_addr_line = ps->line;
+		return 1;
+	}
+	if (!strcmp(k, "msi_path")) {
+		for (size_t i = 0; i < sizeof(msi_paths) / sizeof(msi_paths[0]); i++)
+			if (!strcmp(v, msi_paths[i].name)) {
+				g->msi_path = (enum cfg_msi_path)i;
+				ps->guest_msi_line = ps->line;
+				return 1;
+			}
+		return set_err(ps, "msi_path = '%s': expected %s or %s", msg_shown(q, sizeof(q), v),
+			       msi_paths[MSI_PATH_PIRQ].name, msi_paths[MSI_PATH_APIC].name);
 	}
 	if (!strcmp(k, "vcpus"))
 		return get_uint(ps, k, v, 1, CFG_GUEST_VCPUS_MAX, &g->vcpus);
@@ -290,6 +369,11 @@ static int guest_key(struct parse *ps, const char *k, const char *v)
 			return set_err(ps, "cmdline: no '\"' or '\\' (it goes into xl's extra = \"...\")");
 		if (strstr(v, IPI_ARG))
 			return set_err(ps, "cmdline: %s... is ipi_path's to give", IPI_ARG);
+		if (strstr(v, NOPV_ARG))
+			return set_err(ps, "cmdline: %s is msi_path's to give (msi_path = %s)",
+				       NOPV_ARG, msi_paths[MSI_PATH_APIC].name);
+		if (strstr(v, NIC_ARG))
+			return set_err(ps, "cmdline: %s... is nic_address's to give", NIC_ARG);
 		snprintf(g->cmdline, sizeof(g->cmdline), "%s", v);
 		return 1;
 	}
@@ -355,9 +439,75 @@ static int guest_key(struct parse *ps, const char *k, const char *v)
 	return set_err(ps, "unknown key '%s' in [guest]", k);
 }
 
+/* The [guest] keys that only an HVM guest has: 0, or -1 with FILE:LINE: in err. */
+static int guest_check(const char *file, const struct parse *ps, char *err, size_t errlen)
+{
+	const struct cfg_guest *g = &ps->c->guest;
+
+	if (g->type == GUEST_HVM)
+		return 0;
+	if (ps->guest_nic_line) {
+		snprintf(err, errlen, "%s:%d: nic = %s: a %s guest has no device model to "
+			 "emulate it (type = %s)", file, ps->guest_nic_line, g->nic,
+			 guest_types[g->type].name, guest_types[GUEST_HVM].name);
+		return -1;
+	}
+	if (ps->guest_addr_line) {
+		snprintf(err, errlen, "%s:%d: nic_address: no emulated NIC (type = %s, nic = %s)",
+			 file, ps->guest_addr_line, guest_types[GUEST_HVM].name, nic_models[0].name);
+		return -1;
+	}
+	if (ps->guest_msi_line) {
+		snprintf(err, errlen, "%s:%d: msi_path: %s is HVM-only (type = %s)", file,
+			 ps->guest_msi_line, NOPV_ARG, guest_types[GUEST_HVM].name);
+		return -1;
+	}
+	return 0;
+}
+
+/* An HVM guest through Debian's device model, direct kernel boot (no disk). */
+static int guest_xl_hvm(const struct cfg_guest *g, const char *name, const char *kernel,
+			const char *ramdisk, char *buf, size_t len)
+{
+	const char *ma = msi_paths[g->msi_path].arg;
+	char nic[64] = "", vif[128] = "";
+
+	if (g->nic) {
+		snprintf(nic, sizeof(nic), " xen_emul_unplug=never %s%s", NIC_ARG,
+			 g->nic_address[0] ? g->nic_address : CFG_GUEST_NIC_ADDRESS_DEFAULT);
+		snprintf(vif, sizeof(vif), "vif = [ 'model=%s,bridge=%s' ]\n", g->nic,
+			 CFG_GUEST_BRIDGE);
+	}
+	int n = snprintf(buf, len,
+			 "type = \"%s\"\n"
+			 "name = \"%s\"\n"
+			 "device_model_version = \"qemu-xen\"\n"
+			 "kernel = \"%s\"\n"
+			 "ramdisk = \"%s\"\n"
+			 "cmdline = \"console=%s%s%s%s%s%s %s\"\n"
+			 "memory = %u\n"
+			 "vcpus = %u\n"
+			 "hap = %d\n"
+			 "serial = \"pty\"\n"
+			 "vnc = 0\n"
+			 "vga = \"none\"\n"
+			 "%s"
+			 "on_poweroff = \"destroy\"\n"
+			 "on_reboot = \"destroy\"\n"
+			 "on_crash = \"destroy\"\n",
+			 guest_types[GUEST_HVM].name, name, kernel, ramdisk,
+			 guest_types[GUEST_HVM].console, nic, ma ? " " : "", ma ? ma : "",
+			 g->cmdline[0] ? " " : "", g->cmdline, ipi_paths[g->ipi_path].arg,
+			 g->memory, g->vcpus, g->hap, vif);
+
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
 int config_guest_xl(const struct cfg_guest *g, const char *name, const char *kernel,
 		    const char *ramdisk, char *buf, size_t len)
 {
+	if (g->type == GUEST_HVM)
+		return guest_xl_hvm(g, name, kernel, ramdisk, buf, len);
 	const char *pa = ipi_paths[g->ipi_path].arg;
 	int n = snprintf(buf, len,
 			 "type = \"pvh\"\n"
@@ -816,6 +966,8 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 	if (!c->host.name[0])
 		snprintf(c->host.name, sizeof(c->host.name), "%s-%ucpu", c->host.backend, c->host.cpus);
 	if (config_builds(file, ps, err, errlen))
+		return -1;
+	if (guest_check(file, ps, err, errlen))
 		return -1;
 	for (unsigned int i = 0; i < c->nwl; i++) {
 		char e[256];

@@ -12,14 +12,17 @@
  *   [workload:NAME]   type = <workload type>, then that type's parameters
  *   [guest]           optional: the guest the workloads are to run in
  *                     (issue 17; on the local backend): type
- *                     (pvh), vcpus, memory (MiB), cmdline (the guest
+ *                     (pvh | hvm), vcpus, memory (MiB), cmdline (the guest
  *                     kernel's extra arguments), ipi_path (evtchn | apic:
  *                     the ipbipi workload's IPIs, mk/guest/init),
  *                     paging (shadow | hap), kernel, ramdisk, trace_mask,
- *                     trace_secs, timeout; config_guest_xl() renders it;
- *                     runner/guest.h runs it (ipi_path may list both
- *                     paths: one guest run each); no [workload:NAME]
- *                     needed then
+ *                     trace_secs, timeout, and for hvm: nic (the emulated
+ *                     NIC's model: e1000e), nic_address, msi_path (pirq |
+ *                     apic: xen_nopv); config_guest_xl() renders it;
+ *                     runner/guest.h runs PVH guests (ipi_path may list
+ *                     both paths: one guest run each; mk/guest/host-nic.sh
+ *                     drives the HVM NIC guests on the test host); no
+ *                     [workload:NAME] needed then
  * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
  * missing sections and lines too long for inih are errors reported as
  * FILE:LINE: message; nothing runs on an invalid config.  Host and workload
@@ -62,8 +65,23 @@ struct cfg_workload {
 #define CFG_GUEST_VCPUS_DEFAULT 2
 #define CFG_GUEST_MEMORY_DEFAULT 256
 enum cfg_ipi_path { IPI_PATH_EVTCHN, IPI_PATH_APIC };
+enum cfg_guest_type { GUEST_PVH, GUEST_HVM };
+/* An HVM guest's MSIs (and all of Xen's paths in it): pirq, Linux's own
+ * choice on Xen HVM without APIC virtualization (event channels, Xen's
+ * upcall vector); apic, xen_nopv (the emulated local APIC delivers the
+ * MSI's vector). */
+enum cfg_msi_path { MSI_PATH_PIRQ, MSI_PATH_APIC };
+/* The dom0 bridge an HVM guest's emulated NIC is put on (mk/guest/host-nic.sh
+ * makes it), and the guest's default address on it (mk/guest/init's
+ * ipb.nic=ADDR). */
+#define CFG_GUEST_BRIDGE "xenbr0"
+#define CFG_GUEST_NIC_ADDRESS_DEFAULT "10.0.0.2"
 struct cfg_guest {
 	int given;
+	enum cfg_guest_type type;    /* default pvh */
+	const char *nic;             /* the emulated NIC's model (hvm); NULL: none */
+	char nic_address[16];        /* dotted IPv4; default CFG_GUEST_NIC_ADDRESS_DEFAULT */
+	enum cfg_msi_path msi_path;  /* default pirq */
 	unsigned int vcpus;          /* 1..CFG_GUEST_VCPUS_MAX */
 	unsigned int memory;         /* MiB */
 	char cmdline[CFG_GUEST_CMDLINE_MAX + 1];   /* default empty */
@@ -131,10 +149,13 @@ void config_use_build(struct config *c, unsigned int i);
 json_t *config_job(const struct config *c, size_t run);
 const char *cfg_order_name(enum cfg_order o);
 const char *cfg_ipi_path_name(enum cfg_ipi_path p);
+const char *cfg_guest_type_name(enum cfg_guest_type t);
+const char *cfg_msi_path_name(enum cfg_msi_path p);
 /*
  * The xl domain config of [guest] for a guest named NAME booting KERNEL
- * with RAMDISK (the paths on the host): into buf (LEN bytes); the bytes
- * written, or -1 when they do not fit.
+ * with RAMDISK (the paths on the host; for hvm KERNEL is a bzImage the
+ * device model loads, console on the emulated serial port): into buf
+ * (LEN bytes); the bytes written, or -1 when they do not fit.
  */
 int config_guest_xl(const struct cfg_guest *g, const char *name, const char *kernel,
 		    const char *ramdisk, char *buf, size_t len);

@@ -810,14 +810,79 @@ static void test_guest(void **s)
 	config_free(&c);
 	assert_int_equal(config_load_string("g.ini", "[host]\n[matrix]\n", &c, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no [workload:NAME] section"));
+	/* type = hvm: the device model, the serial console, the emulated NIC
+	 * on the bridge with the PV unplug off, and the MSI path's switch */
+	snprintf(text, sizeof(text), "%s[guest]\ntype = hvm\nnic = e1000e\nmsi_path = apic\n"
+		 "nic_address = 192.168.7.2\ncmdline = loglevel=4\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_string_equal(cfg_guest_type_name(c.guest.type), "hvm");
+	assert_string_equal(c.guest.nic, "e1000e");
+	assert_string_equal(cfg_msi_path_name(c.guest.msi_path), "apic");
+	assert_true(config_guest_xl(&c.guest, "n1", "/k/vmlinuz", "/k/i.gz", xl, sizeof(xl)) > 0);
+	assert_string_equal(xl,
+			    "type = \"hvm\"\n"
+			    "name = \"n1\"\n"
+			    "device_model_version = \"qemu-xen\"\n"
+			    "kernel = \"/k/vmlinuz\"\n"
+			    "ramdisk = \"/k/i.gz\"\n"
+			    "cmdline = \"console=ttyS0 xen_emul_unplug=never ipb.nic=192.168.7.2 xen_nopv "
+			    "loglevel=4 ipb.ipi=kernel\"\n"
+			    "memory = 256\n"
+			    "vcpus = 2\n"
+			    "hap = 0\n"
+			    "serial = \"pty\"\n"
+			    "vnc = 0\n"
+			    "vga = \"none\"\n"
+			    "vif = [ 'model=e1000e,bridge=xenbr0' ]\n"
+			    "on_poweroff = \"destroy\"\n"
+			    "on_reboot = \"destroy\"\n"
+			    "on_crash = \"destroy\"\n");
+	config_free(&c);
+	/* the defaults: pirq MSIs (no xen_nopv), the default address; no NIC, no vif */
+	snprintf(text, sizeof(text), "%s[guest]\ntype = hvm\nnic = e1000e\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.msi_path, MSI_PATH_PIRQ);
+	assert_true(config_guest_xl(&c.guest, "n", "k", "r", xl, sizeof(xl)) > 0);
+	assert_non_null(strstr(xl, "cmdline = \"console=ttyS0 xen_emul_unplug=never ipb.nic=10.0.0.2 "
+			       "ipb.ipi=kernel\"\n"));
+	assert_null(strstr(xl, "xen_nopv"));
+	config_free(&c);
+	snprintf(text, sizeof(text), "%s[guest]\ntype = hvm\nmsi_path = pirq\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_true(config_guest_xl(&c.guest, "n", "k", "r", xl, sizeof(xl)) > 0);
+	assert_non_null(strstr(xl, "cmdline = \"console=ttyS0 ipb.ipi=kernel\"\n"));
+	assert_null(strstr(xl, "vif"));
+	assert_int_equal(config_guest_xl(&c.guest, "n", "k", "r", xl, 200), -1);
+	config_free(&c);
+	/* a PVH guest renders as before: no device model */
+	snprintf(text, sizeof(text), "%s[guest]\ntype = pvh\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.type, GUEST_PVH);
+	assert_true(config_guest_xl(&c.guest, "n", "k", "r", xl, sizeof(xl)) > 0);
+	assert_null(strstr(xl, "device_model"));
+	config_free(&c);
 
 	static const struct { const char *lines, *msg; } bad[] = {
 		{ "vcpus = 0\n", "g.ini:7: vcpus" },
 		{ "vcpus = 129\n", "g.ini:7: vcpus" },
 		{ "memory = 32\n", "g.ini:7: memory" },
 		{ "memory = lots\n", "g.ini:7: memory" },
-		{ "type = hvm\n", "g.ini:7: type = hvm: not yet (an HVM guest needs qemu-system-xen" },
-		{ "type = xen\n", "g.ini:7: type = 'xen': expected pvh" },
+		{ "type = xen\n", "g.ini:7: type = 'xen': expected pvh or hvm" },
+		{ "type = hvm\nnic = e1000\n", "g.ini:8: nic = e1000: the 82540EM has no MSI (INTx only); expected e1000e" },
+		{ "nic = rtl8139\n", "g.ini:7: nic = rtl8139: the RTL8139 has no MSI" },
+		{ "type = hvm\nnic = ne2k\n", "g.ini:8: nic = 'ne2k': expected e1000e" },
+		/* the HVM-only keys on a PVH guest, refused on their own line
+		 * whichever comes first */
+		{ "nic = e1000e\nvcpus = 2\n", "g.ini:7: nic = e1000e: a pvh guest has no device model to emulate it (type = hvm)" },
+		{ "vcpus = 2\nnic = e1000e\ntype = pvh\n", "g.ini:8: nic = e1000e: a pvh guest" },
+		{ "vcpus = 2\nmsi_path = apic\n", "g.ini:8: msi_path: xen_nopv is HVM-only (type = hvm)" },
+		{ "nic_address = 10.0.0.9\n", "g.ini:7: nic_address: no emulated NIC (type = hvm, nic = e1000e)" },
+		{ "type = hvm\nnic_address = 10.0.0\n", "g.ini:8: nic_address = '10.0.0': expected a dotted IPv4 address" },
+		{ "type = hvm\nnic_address = 10.0.0.256\n", "g.ini:8: nic_address = '10.0.0.256'" },
+		{ "type = hvm\nnic_address = 1.2.3.4.5.6.7.8.9\n", "g.ini:8: nic_address = " },
+		{ "type = hvm\nmsi_path = evtchn\n", "g.ini:8: msi_path = 'evtchn': expected pirq or apic" },
+		{ "type = hvm\ncmdline = quiet xen_nopv\n", "g.ini:8: cmdline: xen_nopv is msi_path's to give (msi_path = apic)" },
+		{ "type = hvm\ncmdline = ipb.nic=1.2.3.4\n", "g.ini:8: cmdline: ipb.nic=... is nic_address's to give" },
 		{ "ipi_path = x2apic\n", "g.ini:7: ipi_path = 'x2apic': expected evtchn or apic" },
 		{ "ipi_path = evtchn, x\n", "g.ini:7: ipi_path = 'x': expected evtchn or apic" },
 		{ "ipi_path = apic, apic\n", "g.ini:7: ipi_path: apic is listed twice" },

@@ -476,6 +476,8 @@ static void test_run_refusals(void **state)
 		{ "[host]\nbackend = local\n[matrix]\n[guest]\n[workload:f]\ntype = flush_tlb_all\n",
 		  "[workload:NAME]: not yet with [guest]" },
 		{ "[host]\nbackend = local\n[matrix]\ncpus = 2, 4\n[guest]\n", "[matrix] cpus" },
+		{ "[host]\nbackend = local\n[matrix]\n[guest]\ntype = hvm\nnic = e1000e\n",
+		  "[guest]: type = hvm: not yet in the runner" },
 	};
 	char cfg[PATH_MAX], out[PATH_MAX], path[PATH_MAX + 32];
 

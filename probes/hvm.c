@@ -7,7 +7,8 @@
  *   pCPU and enter on another).
  * - Which vCPU a pCPU runs comes from the scheduler's runstate changes
  *   (TRC_SCHED_RUNSTATE_CHANGE, d0 = domain << 16 | vCPU): to running sets
- *   it, from running clears it.  Before a pCPU's first one its records
+ *   it, from running clears it; TRC_SCHED_CONTINUE_RUNNING (the same d0:
+ *   the vCPU runs on) sets it too.  Before a pCPU's first one its records
  *   belong to vCPU <pCPU> of the default domain (32768): with the seed's
  *   `-e 0x0008ffff` (no scheduler class) that is the whole trace, as in
  *   xenalyze.  HVM records on a pCPU with no vCPU, or the idle vCPU, are
@@ -464,6 +465,23 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 			else if (((ev >> 8) & 3) == 0)	/* running -> */
 				cur[r.cpu] = CUR_NONE;
 			if (cur[r.cpu] == -1 && ((ev >> 4) & 3) == 0)
+				goto out;	/* vcpu_find: full or no memory */
+			continue;
+		}
+		/* TRC_SCHED_CONTINUE_RUNNING (same d0): the vCPU keeps running on
+		 * this pCPU.  xenalyze takes it as running -> running
+		 * (sched_runstate_process(), type CONTINUE), so a pCPU whose
+		 * first scheduler record is one runs that vCPU from there on
+		 * (vcpu_start()), not the default domain's. */
+		if ((ev & 0x0fffffff) == 0x00021002) {
+			uint32_t dom = r.d[0] >> 16, vcpu = r.d[0] & 0xffff;
+
+			if (r.nextra < 1) {
+				h->short_records++;
+				continue;
+			}
+			cur[r.cpu] = dom == TR_HVM_IDLE_DOM ? CUR_IDLE : vcpu_find(h, dom, vcpu);
+			if (cur[r.cpu] == -1)
 				goto out;	/* vcpu_find: full or no memory */
 			continue;
 		}

@@ -371,6 +371,42 @@ static void test_rules(void **st)
 	free(x.b);
 }
 
+/* Synthetic: a pCPU whose first scheduler record is a
+ * TRC_SCHED_CONTINUE_RUNNING of d1v0 runs d1v0 from there (xenalyze's
+ * CONTINUE, vcpu_start()); before it, the default domain's vCPU. */
+static void test_continue_running(void **st)
+{
+	struct xtb x;
+	struct xt_file f;
+	struct tr_summary s;
+	const struct tr_hvm_vcpu *v0, *def;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 1);
+	rec(&x, 0x00081102, 10, 3, 120, 0, 0);			/* default v1: VMEXIT_HLT */
+	rec(&x, 0x00081001, 11, 0, 0, 0, 0);
+	rec(&x, 0x00021002, 20, 1, 1u << 16 | 0, 0, 0);		/* continue d1v0 */
+	rec(&x, 0x00081102, 30, 3, 124, 0, 0);			/* d1v0: VMEXIT_MSR */
+	rec(&x, 0x00081001, 31, 0, 0, 0, 0);
+	rec(&x, 0x00081102, 40, 3, 124, 0, 0);
+	rec(&x, 0x00081001, 41, 0, 0, 0, 0);
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	v0 = find_vcpu(&s.hvm, 1, 0);
+	def = find_vcpu(&s.hvm, TR_HVM_DEFAULT_DOM, 1);
+	assert_non_null(v0);
+	assert_non_null(def);
+	assert_int_equal(def->exits, 1);
+	assert_int_equal(cmap_get(&def->reason, 120), 1);
+	assert_int_equal(v0->exits, 2);
+	assert_int_equal(cmap_get(&v0->reason, 124), 2);
+	assert_int_equal(s.hvm.sched_records, 0);		/* a continue is no change */
+	tr_summary_fini(&s);
+	free(x.b);
+}
+
 /* Synthetic ICR writes, SELF IPI writes and VMMCALLs of d1v0 (x2APIC ID
  * 0; v1's is 2), decoded into IPIs sent, self-IPIs and the rest, and the
  * domain's injections split into IPI vectors and interrupts. */
@@ -532,6 +568,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_continue_running),
 		cmocka_unit_test(test_ipi_decode),
 		cmocka_unit_test_setup_teardown(test_ipi_fixtures, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_fixtures_match_xenalyze, tu_setup, tu_teardown),

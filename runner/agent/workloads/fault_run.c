@@ -5,7 +5,7 @@
  *   "child" (kill, offline) or "children" (concurrent): per child
  *              {"exit": "code"|"signal", "code"/"signal": N, "timed_out",
  *               "ms", "result": the victim's status, error, refused,
- *               operations, chunks (when the child wrote one)}
+ *               operations, chunks, irte (irq_delivery; when the child wrote one)}
  *   "killed_after_chunks" (kill), "offline": {"rc", "errno", "ms"},
  *              "online": {"rc", "errno"} (offline)
  *   "after":   {"next_run": {"status", "attempts", "first_refusal", "ms"},
@@ -107,6 +107,8 @@ static json_t *summary(json_t *res)
 		json_object_set(s, "vectors", v);
 	if ((v = json_object_get(res, "chunks")))
 		json_object_set(s, "chunks", v);
+	if ((v = json_object_get(res, "irte")))	/* irq_delivery: libxenctrl worked */
+		json_object_set(s, "irte", v);
 	return s;
 }
 
@@ -215,9 +217,14 @@ static int child_start(struct agent_ctx *ctx, json_t *entry, unsigned int after,
 				;
 			close(go);
 		}
-		cc.xch = NULL;
+		/* Handles of its own: xencall's buffers are not inherited, and
+		 * a workload may use libxenctrl too (irq_delivery reads the
+		 * VT-d dump back through xc_send_debug_keys and
+		 * xc_readconsolering: with the parent's NULLed handle a run
+		 * that finished despite the offlined CPU died of SIGSEGV). */
+		cc.xch = xc_interface_open(NULL, NULL, 0);
 		cc.xcall = xencall_open(NULL, 0);
-		if (!cc.xcall)
+		if (!cc.xch || !cc.xcall)
 			_exit(3);
 		note_fd = fds[1];
 		note_after = after;

@@ -31,7 +31,7 @@ static void irte_from_dump(struct agent_ctx *ctx, json_t *result)
 	struct console_irte e;
 	char *buf;
 
-	if (!json_is_integer(irte) || json_integer_value(irte) < 0 ||
+	if (!ctx->xch || !json_is_integer(irte) || json_integer_value(irte) < 0 ||
 	    xc_send_debug_keys(ctx->xch, "V"))
 		return;
 	buf = calloc(1, size + 1);

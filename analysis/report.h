@@ -23,6 +23,7 @@
 #include "ipibench/modes.h"
 #include "analysis/compare.h"
 #include "analysis/internal.h"
+#include "probes/hvm.h"
 #include "probes/hvmref.h"
 
 #define RP_MAXMODES 8	/* modes in one chart or sweep */
@@ -175,7 +176,7 @@ struct rguest {
 };
 struct rgmove {
 	char name[48];
-	uint64_t na, da, nb, db;	/* evtchn count / IPIs, apic count / IPIs */
+	struct tr_move m;	/* evtchn count / IPIs, apic count / IPIs */
 };
 
 struct report {
@@ -219,7 +220,6 @@ json_t *guests_json(const struct report *r);
 const struct rgtrace *rg_primary(const struct rguest *g);
 const struct rgtrace *rg_seedmask(const struct rguest *g);
 uint64_t rg_count(const struct rgcount *c, size_t n, const char *name);
-const char *rg_moved(uint64_t na, uint64_t da, uint64_t nb, uint64_t db);
 
 /* report_model.c */
 void report_compute(struct report *r);

@@ -34,11 +34,6 @@ static const char guest_note[] =
 	"an ICR IPI vector, Xen's upcall vector 243 included (it carries event-channel IPIs, "
 	"timers and pirqs alike). Each ratio names its denominator.";
 
-static double per(uint64_t n, uint64_t d)
-{
-	return d ? (double)n / (double)d : NAN;
-}
-
 static int cnt_cmp(const void *a, const void *b)
 {
 	const struct rgcount *x = a, *y = b;
@@ -56,63 +51,53 @@ uint64_t rg_count(const struct rgcount *c, size_t n, const char *name)
 	return 0;
 }
 
-/* The guest of one trace: its HVM domains summed (not dom0, not idle), or,
- * in a trace without scheduler records, the default domain. */
+/* The guest of one trace: its guest domains summed (tr_hvm_guest_sum:
+ * not dom0, not idle), or, in a trace without scheduler records, the
+ * default domain. */
 static int trace_fill(struct rgtrace *t, const struct tr_summary *s)
 {
-	struct tr_hvm_guest *g;
+	struct tr_hvm_guest *g, d;
 	uint32_t n;
-	bool real = false;
+	int nd;
 
 	if (tr_hvm_guests(&s->hvm, &g, &n))
 		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		real |= g[i].dom && g[i].dom < TR_HVM_IDLE_DOM && g[i].vmexit;
+	nd = tr_hvm_guest_sum(g, n, &d);
+	tr_hvm_guests_free(g, n);
+	if (nd < 0) {
+		tr_hvm_guest_fini(&d);
+		return -1;
+	}
 	t->sched = s->hvm.sched_records > 0;
 	t->records = s->records;
+	t->ndoms = (uint32_t)nd;
+	t->icr_ipis = d.ipi_sent;
+	t->evtchn_op = d.evtchn_op;
+	t->self = d.ipi_self;
+	t->exits = d.exits;
+	t->vmexit = d.vmexit;
+	t->inj = d.inj;
+	t->inj_ipi = d.inj_ipi;
+	t->inj_irq = d.inj_irq;
+	t->detected = d.path;
+	t->ipis = d.ipis;
 	t->nreasons = 0;
-	t->reasons = NULL;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct tr_hvm_guest *d = &g[i];
+	t->reasons = xcalloc(d.reason.cap + 1, sizeof(*t->reasons));
+	for (uint32_t j = 0; j < d.reason.cap; j++) {
+		const char *nm;
 
-		if (real ? !(d->dom && d->dom < TR_HVM_IDLE_DOM) : d->dom != TR_HVM_DEFAULT_DOM)
+		if (!d.reason.used[j] || !d.reason.v[j])
 			continue;
-		t->ndoms++;
-		t->icr_ipis += d->ipi_sent;
-		t->evtchn_op += d->evtchn_op;
-		t->self += d->ipi_self;
-		t->exits += d->exits;
-		t->vmexit += d->vmexit;
-		t->inj += d->inj;
-		t->inj_ipi += d->inj_ipi;
-		t->inj_irq += d->inj_irq;
-		for (uint32_t j = 0; j < d->reason.cap; j++) {
-			char b[48];
-			const char *nm;
-			size_t k;
+		struct rgcount *c = &t->reasons[t->nreasons++];
 
-			if (!d->reason.used[j] || !d->reason.v[j])
-				continue;
-			nm = tr_hvm_exit_name(s->hvm.svm, d->reason.key[j]);
-			if (!nm) {
-				snprintf(b, sizeof(b), "%u", d->reason.key[j]);
-				nm = b;
-			}
-			for (k = 0; k < t->nreasons && strcmp(t->reasons[k].name, nm); k++)
-				;
-			if (k == t->nreasons) {
-				t->reasons = xrealloc(t->reasons, (k + 1) * sizeof(*t->reasons));
-				snprintf(t->reasons[k].name, sizeof(t->reasons[k].name), "%s", nm);
-				t->reasons[k].n = 0;
-				t->nreasons++;
-			}
-			t->reasons[k].n += d->reason.v[j];
-		}
+		nm = tr_hvm_exit_name(s->hvm.svm, d.reason.key[j]);
+		if (nm)
+			snprintf(c->name, sizeof(c->name), "%s", nm);
+		else
+			snprintf(c->name, sizeof(c->name), "%u", d.reason.key[j]);
+		c->n = d.reason.v[j];
 	}
-	tr_hvm_guests_free(g, n);
-	/* the path by the same rule as tr_hvm_guests(), over the domains summed */
-	t->detected = t->icr_ipis ? IPIBENCH_IPI_PATH_APIC : t->evtchn_op ? IPIBENCH_IPI_PATH_EVTCHN : "none";
-	t->ipis = t->icr_ipis ? t->icr_ipis : t->evtchn_op;
+	tr_hvm_guest_fini(&d);
 	if (t->nreasons)
 		qsort(t->reasons, t->nreasons, sizeof(*t->reasons), cnt_cmp);
 	size_t nr;
@@ -223,24 +208,9 @@ const struct rgtrace *rg_seedmask(const struct rguest *g)
 static int moving_cmp(const void *a, const void *b)
 {
 	const struct rgmove *x = a, *y = b;
-	double dx = fabs(per(x->nb, x->db) - per(x->na, x->da));
-	double dy = fabs(per(y->nb, y->db) - per(y->na, y->da));
+	int c = tr_move_cmp(&x->m, &y->m);
 
-	if (isnan(dx) != isnan(dy))
-		return isnan(dx) ? 1 : -1;
-	if (!isnan(dx) && dx != dy)
-		return dx < dy ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-const char *rg_moved(uint64_t na, uint64_t da, uint64_t nb, uint64_t db)
-{
-	if (!da || !db)
-		return "-";
-	/* exact: na/da against nb/db as integers */
-	unsigned __int128 x = (unsigned __int128)na * db, y = (unsigned __int128)nb * da;
-
-	return y > x ? "up" : y < x ? "down" : "flat";
+	return c ? c : strcmp(x->name, y->name);
 }
 
 int guests_load(struct report *r, const char *reference)
@@ -284,10 +254,8 @@ int guests_load(struct report *r, const char *reference)
 				continue;
 			struct rgmove *m = &r->gmoving[n++];
 			snprintf(m->name, sizeof(m->name), "%s", nm);
-			m->na = rg_count(a->reasons, a->nreasons, nm);
-			m->da = a->ipis;
-			m->nb = rg_count(b->reasons, b->nreasons, nm);
-			m->db = b->ipis;
+			m->m = (struct tr_move){ rg_count(a->reasons, a->nreasons, nm), a->ipis,
+						 rg_count(b->reasons, b->nreasons, nm), b->ipis };
 		}
 		if (n)
 			qsort(r->gmoving, n, sizeof(*r->gmoving), moving_cmp);
@@ -389,9 +357,9 @@ void guests_md(const struct report *r, struct sbuf *md)
 			free(cell);
 			sb_printf(md, " %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %" PRIu64
 				  " | %s | %" PRIu64 " | %s | %s | %" PRIu64 " | %s |", t->ipis, t->icr_ipis,
-				  t->evtchn_op, t->self, t->exits, num(b1, per(t->exits, t->ipis)), t->inj,
-				  num(b2, per(t->inj, t->ipis)), num(b3, per(t->inj_ipi, t->ipis)),
-				  t->inj_irq, num(b4, per(t->exits, t->inj_irq)));
+				  t->evtchn_op, t->self, t->exits, num(b1, tr_ratio(t->exits, t->ipis)), t->inj,
+				  num(b2, tr_ratio(t->inj, t->ipis)), num(b3, tr_ratio(t->inj_ipi, t->ipis)),
+				  t->inj_irq, num(b4, tr_ratio(t->exits, t->inj_irq)));
 			json_object_foreach(g->run->counts, key, v)
 				sb_printf(&wl, "%s%s=%" JSON_INTEGER_FORMAT, wl.len ? " " : "", key,
 					  json_integer_value(v));
@@ -424,13 +392,13 @@ void guests_md(const struct report *r, struct sbuf *md)
 		    "change / IPI | moved |\n|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < r->ngmoving; i++) {
 		const struct rgmove *m = &r->gmoving[i];
-		double va = per(m->na, m->da), vb = per(m->nb, m->db);
+		double va = tr_ratio(m->m.na, m->m.da), vb = tr_ratio(m->m.nb, m->m.db);
 
 		sb_puts(md, "|");
 		md_cell(md, m->name);
-		sb_printf(md, " %" PRIu64 " | %s | %" PRIu64 " | %s | %s | %s |\n", m->na,
-			  num(b1, va), m->nb, num(b2, vb), num(b3, vb - va),
-			  rg_moved(m->na, m->da, m->nb, m->db));
+		sb_printf(md, " %" PRIu64 " | %s | %" PRIu64 " | %s | %s | %s |\n", m->m.na,
+			  num(b1, va), m->m.nb, num(b2, vb), num(b3, vb - va),
+			  tr_moved(&m->m));
 	}
 	if (!r->have_gref)
 		return;
@@ -459,9 +427,9 @@ void guests_md(const struct report *r, struct sbuf *md)
 		sb_puts(md, "|");
 		md_cell(md, s->name);
 		sb_printf(md, " %" PRIu64 " | %" PRIu64 " | %s | %" PRIu64 " | %" PRIu64 " | %s | %s | %s | %s / %s |\n",
-			  s->before, s->after, num(b1, per(s->after, s->before)), ca, cb,
-			  num(b2, per(cb, ca)), num(b3, per(ca, a->ipis)), num(b4, per(cb, b->ipis)),
-			  rg_moved(s->before, 1, s->after, 1), ca || cb ? rg_moved(ca, 1, cb, 1) : "-");
+			  s->before, s->after, num(b1, tr_ratio(s->after, s->before)), ca, cb,
+			  num(b2, tr_ratio(cb, ca)), num(b3, tr_ratio(ca, a->ipis)), num(b4, tr_ratio(cb, b->ipis)),
+			  tr_moved(&(struct tr_move){ s->before, 1, s->after, 1 }), ca || cb ? tr_moved(&(struct tr_move){ ca, 1, cb, 1 }) : "-");
 	}
 }
 
@@ -479,7 +447,7 @@ static json_t *trace_json(const struct rgtrace *t)
 	for (size_t i = 0; i < t->nreasons; i++)
 		json_array_append_new(reasons, json_pack("{s:s,s:I,s:o}", "reason", t->reasons[i].name,
 			"count", (json_int_t)t->reasons[i].n,
-			"per_ipi", jnum_or_null(per(t->reasons[i].n, t->ipis))));
+			"per_ipi", jnum_or_null(tr_ratio(t->reasons[i].n, t->ipis))));
 	return json_pack("{s:s,s:b,s:b,s:I,s:i,s:s,"
 			 "s:{s:I,s:I,s:I,s:I},"
 			 "s:I,s:I,s:{s:I,s:I,s:I},"
@@ -491,11 +459,11 @@ static json_t *trace_json(const struct rgtrace *t)
 		"exits", (json_int_t)t->exits, "vmexit", (json_int_t)t->vmexit,
 		"injections", "all", (json_int_t)t->inj, "ipi_vectors", (json_int_t)t->inj_ipi,
 		"interrupts", (json_int_t)t->inj_irq,
-		"per_ipi", "denominator", "ipis.sent", "exits", jnum_or_null(per(t->exits, t->ipis)),
-		"injections", jnum_or_null(per(t->inj, t->ipis)),
-		"ipi_vector_injections", jnum_or_null(per(t->inj_ipi, t->ipis)),
+		"per_ipi", "denominator", "ipis.sent", "exits", jnum_or_null(tr_ratio(t->exits, t->ipis)),
+		"injections", jnum_or_null(tr_ratio(t->inj, t->ipis)),
+		"ipi_vector_injections", jnum_or_null(tr_ratio(t->inj_ipi, t->ipis)),
 		"per_interrupt", "denominator", "injections.interrupts",
-		"exits", jnum_or_null(per(t->exits, t->inj_irq)), "exit_reasons", reasons);
+		"exits", jnum_or_null(tr_ratio(t->exits, t->inj_irq)), "exit_reasons", reasons);
 }
 
 json_t *guests_json(const struct report *r)
@@ -525,11 +493,11 @@ json_t *guests_json(const struct report *r)
 
 		json_array_append_new(mv, json_pack("{s:s,s:{s:I,s:I,s:o},s:{s:I,s:I,s:o},s:s}",
 			"reason", m->name,
-			"evtchn", "count", (json_int_t)m->na, "ipis", (json_int_t)m->da,
-			"per_ipi", jnum_or_null(per(m->na, m->da)),
-			"apic", "count", (json_int_t)m->nb, "ipis", (json_int_t)m->db,
-			"per_ipi", jnum_or_null(per(m->nb, m->db)), "moved",
-			rg_moved(m->na, m->da, m->nb, m->db)));
+			"evtchn", "count", (json_int_t)m->m.na, "ipis", (json_int_t)m->m.da,
+			"per_ipi", jnum_or_null(tr_ratio(m->m.na, m->m.da)),
+			"apic", "count", (json_int_t)m->m.nb, "ipis", (json_int_t)m->m.db,
+			"per_ipi", jnum_or_null(tr_ratio(m->m.nb, m->m.db)), "moved",
+			tr_moved(&m->m)));
 	}
 	json_object_set_new(o, "before", json_integer((json_int_t)r->guests[r->gbefore].run->index));
 	json_object_set_new(o, "after", json_integer((json_int_t)r->guests[r->gafter].run->index));
@@ -548,13 +516,13 @@ json_t *guests_json(const struct report *r)
 		json_array_append_new(rows, json_pack("{s:s,s:{s:I,s:I,s:o,s:s},s:{s:I,s:I,s:o,s:o,s:o,s:s}}",
 			"event", s->name,
 			"seed", "before", (json_int_t)s->before, "after", (json_int_t)s->after,
-			"ratio", jnum_or_null(per(s->after, s->before)),
-			"moved", rg_moved(s->before, 1, s->after, 1),
+			"ratio", jnum_or_null(tr_ratio(s->after, s->before)),
+			"moved", tr_moved(&(struct tr_move){ s->before, 1, s->after, 1 }),
 			"measured", "evtchn", (json_int_t)ca, "apic", (json_int_t)cb,
-			"ratio", jnum_or_null(per(cb, ca)),
-			"evtchn_per_ipi", jnum_or_null(per(ca, a->ipis)),
-			"apic_per_ipi", jnum_or_null(per(cb, b->ipis)),
-			"moved", ca || cb ? rg_moved(ca, 1, cb, 1) : "-"));
+			"ratio", jnum_or_null(tr_ratio(cb, ca)),
+			"evtchn_per_ipi", jnum_or_null(tr_ratio(ca, a->ipis)),
+			"apic_per_ipi", jnum_or_null(tr_ratio(cb, b->ipis)),
+			"moved", ca || cb ? tr_moved(&(struct tr_move){ ca, 1, cb, 1 }) : "-"));
 	}
 	json_object_set_new(o, "seed", json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}", "file", r->gref.path,
 		"name", r->gref.name, "before_beside", "evtchn", "after_beside", "apic",

@@ -36,6 +36,7 @@
  */
 #include "probes/hvm.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -568,16 +569,35 @@ static int cmap_merge(struct cmap *dst, const struct cmap *src)
 	return 0;
 }
 
+void tr_hvm_guest_fini(struct tr_hvm_guest *g)
+{
+	cmap_fini(&g->reason);
+	cmap_fini(&g->virq);
+	cmap_fini(&g->ipi_vec);
+	cmap_fini(&g->pair);
+	cmap_fini(&g->hypercall);
+}
+
 void tr_hvm_guests_free(struct tr_hvm_guest *g, uint32_t n)
 {
-	for (uint32_t i = 0; g && i < n; i++) {
-		cmap_fini(&g[i].reason);
-		cmap_fini(&g[i].virq);
-		cmap_fini(&g[i].ipi_vec);
-		cmap_fini(&g[i].pair);
-		cmap_fini(&g[i].hypercall);
-	}
+	for (uint32_t i = 0; g && i < n; i++)
+		tr_hvm_guest_fini(&g[i]);
 	free(g);
+}
+
+static int guest_init(struct tr_hvm_guest *d, uint32_t dom)
+{
+	d->dom = dom;
+	return cmap_init(&d->reason, 2048) || cmap_init(&d->virq, 512) ||
+	       cmap_init(&d->ipi_vec, 512) || cmap_init(&d->pair, 1u << 16) ||
+	       cmap_init(&d->hypercall, 512) ? -1 : 0;
+}
+
+/* The IPI path and the IPIs sent, from the counts (hvm.h). */
+static void guest_path(struct tr_hvm_guest *d)
+{
+	d->path = d->ipi_sent ? IPIBENCH_IPI_PATH_APIC : d->evtchn_op ? IPIBENCH_IPI_PATH_EVTCHN : "none";
+	d->ipis = d->ipi_sent ? d->ipi_sent : d->evtchn_op;
 }
 
 int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **out, uint32_t *nout)
@@ -599,10 +619,7 @@ int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **out, uint32_t *n
 		d = &g[k];
 		if (k == n) {
 			n++;
-			d->dom = v->dom;
-			if (cmap_init(&d->reason, 2048) || cmap_init(&d->virq, 512) ||
-			    cmap_init(&d->ipi_vec, 512) || cmap_init(&d->pair, 1u << 16) ||
-			    cmap_init(&d->hypercall, 512))
+			if (guest_init(d, v->dom))
 				goto fail;
 		}
 		d->nvcpus++;
@@ -633,8 +650,7 @@ int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **out, uint32_t *n
 	for (uint32_t k = 0; k < n; k++) {
 		struct tr_hvm_guest *d = &g[k];
 
-		d->path = d->ipi_sent ? IPIBENCH_IPI_PATH_APIC : d->evtchn_op ? IPIBENCH_IPI_PATH_EVTCHN : "none";
-		d->ipis = d->ipi_sent ? d->ipi_sent : d->evtchn_op;
+		guest_path(d);
 		for (uint32_t j = 0; j < d->virq.cap; j++) {
 			if (!d->virq.used[j])
 				continue;
@@ -651,4 +667,72 @@ int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **out, uint32_t *n
 fail:
 	tr_hvm_guests_free(g, n);
 	return -1;
+}
+
+int tr_hvm_guest_sum(const struct tr_hvm_guest *g, uint32_t n, struct tr_hvm_guest *sum)
+{
+	bool real = false;
+	int nsum = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	if (guest_init(sum, 0))
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		real |= g[i].dom && g[i].dom < TR_HVM_IDLE_DOM && g[i].vmexit;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tr_hvm_guest *d = &g[i];
+
+		if (real ? !(d->dom && d->dom < TR_HVM_IDLE_DOM && d->vmexit)
+			 : d->dom != TR_HVM_DEFAULT_DOM)
+			continue;
+		nsum++;
+		sum->dom = d->dom;
+		sum->nvcpus += d->nvcpus;
+		sum->vmexit += d->vmexit;
+		sum->exits += d->exits;
+		sum->icr_writes += d->icr_writes;
+		sum->ipi_sent += d->ipi_sent;
+		sum->ipi_self += d->ipi_self;
+		sum->ipi_logical += d->ipi_logical;
+		sum->ipi_shorthand += d->ipi_shorthand;
+		sum->icr_other += d->icr_other;
+		sum->evtchn_op += d->evtchn_op;
+		sum->vmmcall += d->vmmcall;
+		/* each domain's own split of its injections (its own IPI vectors) */
+		sum->inj += d->inj;
+		sum->inj_ipi += d->inj_ipi;
+		sum->inj_irq += d->inj_irq;
+		if (cmap_merge(&sum->reason, &d->reason) || cmap_merge(&sum->virq, &d->virq) ||
+		    cmap_merge(&sum->ipi_vec, &d->ipi_vec) || cmap_merge(&sum->pair, &d->pair) ||
+		    cmap_merge(&sum->hypercall, &d->hypercall))
+			return -1;
+	}
+	guest_path(sum);
+	return nsum;
+}
+
+double tr_ratio(uint64_t n, uint64_t d)
+{
+	return d ? (double)n / (double)d : NAN;
+}
+
+const char *tr_moved(const struct tr_move *m)
+{
+	if (!m->da || !m->db)
+		return "-";
+	unsigned __int128 x = (unsigned __int128)m->na * m->db, y = (unsigned __int128)m->nb * m->da;
+
+	return y > x ? "up" : y < x ? "down" : "flat";
+}
+
+int tr_move_cmp(const struct tr_move *x, const struct tr_move *y)
+{
+	double dx = fabs(tr_ratio(x->nb, x->db) - tr_ratio(x->na, x->da));
+	double dy = fabs(tr_ratio(y->nb, y->db) - tr_ratio(y->na, y->da));
+
+	if (isnan(dx) != isnan(dy))
+		return isnan(dx) ? 1 : -1;
+	if (!isnan(dx) && dx != dy)
+		return dx < dy ? 1 : -1;
+	return 0;
 }

@@ -105,6 +105,33 @@ struct tr_hvm_guest {
  * appearance) into *G (*n of them); 0, or -1 out of memory. */
 int tr_hvm_guests(const struct tr_hvm *h, struct tr_hvm_guest **g, uint32_t *n);
 void tr_hvm_guests_free(struct tr_hvm_guest *g, uint32_t n);
+/*
+ * The guest of one trace: the domains of G (tr_hvm_guests()) that are
+ * guests, i.e. not dom0, not idle and with VM exits, or, when none is
+ * (a trace without scheduler records), the default domain; summed into
+ * *SUM, every count and map, with path and ipis by tr_hvm_guests()'s rule
+ * over the sum.  The number of domains summed, or -1 out of memory;
+ * tr_hvm_guest_fini(SUM) afterwards in both cases.  trace diff's per-IPI
+ * rows and the report's guest figures both come from it.
+ */
+int tr_hvm_guest_sum(const struct tr_hvm_guest *g, uint32_t n, struct tr_hvm_guest *sum);
+void tr_hvm_guest_fini(struct tr_hvm_guest *g);
+
+/*
+ * A figure over its own denominator on two sides, A (before) and B
+ * (after): NA/DA against NB/DB.
+ */
+struct tr_move {
+	uint64_t na, da, nb, db;
+};
+/* N / D, NAN when D is 0. */
+double tr_ratio(uint64_t n, uint64_t d);
+/* Which way M moved, exactly (integers, no rounding): "up", "down",
+ * "flat", or "-" when a denominator is 0. */
+const char *tr_moved(const struct tr_move *m);
+/* Order for the rows that moved most: the larger |B - A| first, those
+ * without both ratios last; 0 when even (the caller breaks the tie). */
+int tr_move_cmp(const struct tr_move *x, const struct tr_move *y);
 /* count of KEY in M (0 when absent). */
 uint64_t tr_cmap_get(const struct cmap *m, uint32_t key);
 

@@ -1053,14 +1053,13 @@ static json_t *directions_json(const struct drow *d, size_t nd, struct per_exit 
 }
 
 /*
- * The "per IPI" rows of diff: the guests of each side (the domains on an
- * IPI path, tr_hvm_guests) summed, each figure over its side's own
+ * The "per IPI" rows of diff: the guest of each side (its guest domains
+ * summed, tr_hvm_guest_sum), each figure over its side's own
  * denominator (IPIs sent, or interrupts injected), and which way it moved
  * from A to B.
  */
 struct pside {
-	uint64_t ipis, exits, inj, inj_ipi, inj_irq;
-	struct cmap reason;
+	struct tr_hvm_guest g;	/* the guest of the trace (tr_hvm_guest_sum) */
 	bool ok;
 };
 
@@ -1070,37 +1069,16 @@ static void pside_fill(struct pside *p, const struct tr_summary *s)
 	uint32_t n;
 
 	memset(p, 0, sizeof(*p));
-	if (cmap_init(&p->reason, 2048))
-		return;
 	if (!s->has_hvm || tr_hvm_guests(&s->hvm, &g, &n))
 		return;
-	p->ok = true;
-	/* the default domain (records before a pCPU's first scheduler record)
-	 * only when no real domain sent an IPI */
-	bool real = false;
-
-	for (uint32_t i = 0; i < n; i++)
-		real |= g[i].ipis && g[i].dom != TR_HVM_DEFAULT_DOM;
-	for (uint32_t i = 0; i < n; i++) {
-		if (!g[i].ipis || (real && g[i].dom == TR_HVM_DEFAULT_DOM))
-			continue;
-		p->ipis += g[i].ipis;
-		p->exits += g[i].exits;
-		p->inj += g[i].inj;
-		p->inj_ipi += g[i].inj_ipi;
-		p->inj_irq += g[i].inj_irq;
-		for (uint32_t j = 0; j < g[i].reason.cap; j++)
-			if (g[i].reason.used[j] &&
-			    cmap_add(&p->reason, g[i].reason.key[j], g[i].reason.v[j], 0))
-				p->ok = false;
-	}
+	p->ok = tr_hvm_guest_sum(g, n, &p->g) >= 0;
 	tr_hvm_guests_free(g, n);
 }
 
 struct prow {
 	char name[64];
 	const char *per;	/* "IPI sent" / "interrupt" */
-	uint64_t na, da, nb, db;
+	struct tr_move m;
 };
 
 static int prow_fill(struct prow *r, size_t max, const struct pside p[2], bool svm)
@@ -1109,7 +1087,7 @@ static int prow_fill(struct prow *r, size_t max, const struct pside p[2], bool s
 
 #define PROW(nm, per_, fa, fb) do { if (n < max) { \
 	snprintf(r[n].name, sizeof(r[n].name), "%s", nm); r[n].per = per_; \
-	r[n].na = p[0].fa; r[n].da = p[0].fb; r[n].nb = p[1].fa; r[n].db = p[1].fb; n++; } } while (0)
+	r[n].m = (struct tr_move){ p[0].g.fa, p[0].g.fb, p[1].g.fa, p[1].g.fb }; n++; } } while (0)
 	PROW("exits", "IPI sent", exits, ipis);
 	PROW("injections", "IPI sent", inj, ipis);
 	PROW("injections on IPI vectors", "IPI sent", inj_ipi, ipis);
@@ -1118,54 +1096,30 @@ static int prow_fill(struct prow *r, size_t max, const struct pside p[2], bool s
 #undef PROW
 	/* each exit reason of either side, per IPI */
 	for (int k = 0; k < 2; k++)
-		for (uint32_t j = 0; j < p[k].reason.cap; j++) {
-			uint32_t key = p[k].reason.key[j];
+		for (uint32_t j = 0; j < p[k].g.reason.cap; j++) {
+			uint32_t key = p[k].g.reason.key[j];
 			size_t m;
 			char b[48];
 
-			if (!p[k].reason.used[j] || (k && tr_cmap_get(&p[0].reason, key)))
+			if (!p[k].g.reason.used[j] || (k && tr_cmap_get(&p[0].g.reason, key)))
 				continue;
 			if (n >= max)
 				break;
 			m = n++;
 			snprintf(r[m].name, sizeof(r[m].name), "%s", reason_label(svm, key, b, sizeof(b)));
 			r[m].per = "IPI sent";
-			r[m].na = tr_cmap_get(&p[0].reason, key);
-			r[m].da = p[0].ipis;
-			r[m].nb = tr_cmap_get(&p[1].reason, key);
-			r[m].db = p[1].ipis;
+			r[m].m = (struct tr_move){ tr_cmap_get(&p[0].g.reason, key), p[0].g.ipis,
+						   tr_cmap_get(&p[1].g.reason, key), p[1].g.ipis };
 		}
 	return (int)n;
-}
-
-static double prow_v(uint64_t num, uint64_t den)
-{
-	return den ? (double)num / (double)den : NAN;
-}
-
-static const char *prow_dir(const struct prow *r)
-{
-	double a = prow_v(r->na, r->da), b = prow_v(r->nb, r->db);
-
-	if (isnan(a) || isnan(b))
-		return "-";
-	/* exact: compare na/da with nb/db as integers (no rounding) */
-	unsigned __int128 x = (unsigned __int128)r->na * r->db, y = (unsigned __int128)r->nb * r->da;
-
-	return y > x ? "up" : y < x ? "down" : "flat";
 }
 
 static int prow_cmp(const void *x, const void *y)
 {
 	const struct prow *p = x, *q = y;
-	double dp = fabs(prow_v(p->nb, p->db) - prow_v(p->na, p->da));
-	double dq = fabs(prow_v(q->nb, q->db) - prow_v(q->na, q->da));
+	int c = tr_move_cmp(&p->m, &q->m);
 
-	if (isnan(dp) != isnan(dq))
-		return isnan(dp) ? 1 : -1;
-	if (!isnan(dp) && dp != dq)
-		return dp < dq ? 1 : -1;
-	return strcmp(p->name, q->name);
+	return c ? c : strcmp(p->name, q->name);
 }
 
 #define PROW_MAX 256
@@ -1179,15 +1133,15 @@ static struct prow *per_ipi_rows(const struct tr_summary s[2], size_t *n, uint64
 	*n = 0;
 	pside_fill(&p[0], &s[0]);
 	pside_fill(&p[1], &s[1]);
-	ipis[0] = p[0].ipis;
-	ipis[1] = p[1].ipis;
-	if (r && p[0].ok && p[1].ok && (p[0].ipis || p[1].ipis)) {
+	ipis[0] = p[0].g.ipis;
+	ipis[1] = p[1].g.ipis;
+	if (r && p[0].ok && p[1].ok && (p[0].g.ipis || p[1].g.ipis)) {
 		*n = (size_t)prow_fill(r, PROW_MAX, p, s[0].hvm.svm || s[1].hvm.svm);
 		if (*n > 5)
 			qsort(r + 5, *n - 5, sizeof(*r), prow_cmp);
 	}
-	cmap_fini(&p[0].reason);
-	cmap_fini(&p[1].reason);
+	tr_hvm_guest_fini(&p[0].g);
+	tr_hvm_guest_fini(&p[1].g);
 	return r;
 }
 
@@ -1195,7 +1149,7 @@ static void per_ipi_text(const struct prow *r, size_t n, const uint64_t ipis[2])
 {
 	if (!n)
 		return;
-	printf("\nper IPI and per interrupt (the guests on an IPI path summed, the default "
+	printf("\nper IPI and per interrupt (the guest domains summed, the default "
 	       "domain only in a trace without a real one; exact counts "
 	       "over each side's own denominator; IPIs sent: A %" PRIu64 ", B %" PRIu64 ")\n",
 	       ipis[0], ipis[1]);
@@ -1203,14 +1157,14 @@ static void per_ipi_text(const struct prow *r, size_t n, const uint64_t ipis[2])
 	       "A denom", "B count", "B denom", "A", "B", "ratio", "moved");
 	for (size_t i = 0; i < n; i++) {
 		char a[32], b[32], q[32];
-		double va = prow_v(r[i].na, r[i].da), vb = prow_v(r[i].nb, r[i].db);
+		double va = tr_ratio(r[i].m.na, r[i].m.da), vb = tr_ratio(r[i].m.nb, r[i].m.db);
 
 		num_text(a, sizeof(a), va);
 		num_text(b, sizeof(b), vb);
 		num_text(q, sizeof(q), !isnan(va) && !isnan(vb) && va > 0 ? vb / va : NAN);
 		printf("%-28s %-10s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-		       " %9s %9s %8s  %s\n", r[i].name, r[i].per, r[i].na, r[i].da, r[i].nb, r[i].db,
-		       a, b, q, prow_dir(&r[i]));
+		       " %9s %9s %8s  %s\n", r[i].name, r[i].per, r[i].m.na, r[i].m.da, r[i].m.nb, r[i].m.db,
+		       a, b, q, tr_moved(&r[i].m));
 	}
 }
 
@@ -1219,16 +1173,16 @@ static json_t *per_ipi_json(const struct prow *r, size_t n)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < n; i++) {
-		double va = prow_v(r[i].na, r[i].da), vb = prow_v(r[i].nb, r[i].db);
+		double va = tr_ratio(r[i].m.na, r[i].m.da), vb = tr_ratio(r[i].m.nb, r[i].m.db);
 
 		json_array_append_new(a, json_pack("{s:s,s:s,s:{s:I,s:I,s:o},s:{s:I,s:I,s:o},s:o,s:s}",
 			"name", r[i].name, "per", r[i].per,
-			"a", "count", (json_int_t)r[i].na, "denominator", (json_int_t)r[i].da,
+			"a", "count", (json_int_t)r[i].m.na, "denominator", (json_int_t)r[i].m.da,
 			"value", num_or_null(va),
-			"b", "count", (json_int_t)r[i].nb, "denominator", (json_int_t)r[i].db,
+			"b", "count", (json_int_t)r[i].m.nb, "denominator", (json_int_t)r[i].m.db,
 			"value", num_or_null(vb),
 			"ratio", num_or_null(!isnan(va) && !isnan(vb) && va > 0 ? vb / va : NAN),
-			"moved", prow_dir(&r[i])));
+			"moved", tr_moved(&r[i].m)));
 	}
 	return a;
 }

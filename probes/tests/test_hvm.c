@@ -418,6 +418,72 @@ static void exit_with(struct xtb *x, uint64_t *t, uint32_t reason, uint32_t ev, 
 	rec(x, 0x00081001, (*t)++, 0, 0, 0, 0);
 }
 
+/* Synthetic: the guest of a trace (tr_hvm_guest_sum) is its guest
+ * domains with VM exits, not the default domain beside them, nor a domain
+ * with injections only; without scheduler records, the default domain. */
+static void test_guest_sum(void **st)
+{
+	struct xtb x;
+	struct xt_file f;
+	struct tr_summary s;
+	struct tr_hvm_guest *g, sum;
+	uint32_t n;
+	uint64_t t = 10;
+
+	(void)st;
+	for (int sched = 1; sched >= 0; sched--) {
+		xtb_init(&x);
+		xtb_chunk(&x, 0);
+		exit_with(&x, &t, 120, 0x00082013, 1, 0, 0, 0);		/* default v0: HLT */
+		if (sched)
+			rec(&x, RS(1, 0), t++, 1, 1u << 16 | 0, 0, 0);	/* d1v0 */
+		exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0xfd, 2);	/* ICR IPI to v1 */
+		exit_with(&x, &t, 124, 0x0008200d, 3, 0x830, 0xfd, 2);
+		rec(&x, 0x00082004, t++, 2, 0xfd, 0, 0);		/* injected on the IPI vector */
+		rec(&x, 0x00082004, t++, 2, 0x30, 0, 0);		/* an interrupt */
+		xtb_chunk(&x, 1);
+		if (sched)
+			rec(&x, RS(1, 0), t++, 1, 2u << 16 | 0, 0, 0);	/* d2v0: injections only */
+		rec(&x, 0x00082004, t++, 2, 0x31, 0, 0);
+		xtb_end(&x);
+		xt_mem(&f, x.b, x.len);
+		assert_int_equal(tr_summary_run(&s, &f), 0);
+		assert_int_equal(tr_hvm_guests(&s.hvm, &g, &n), 0);
+		assert_int_equal(tr_hvm_guest_sum(g, n, &sum), 1);
+		assert_int_equal(sum.dom, sched ? 1 : TR_HVM_DEFAULT_DOM);
+		assert_string_equal(sum.path, IPIBENCH_IPI_PATH_APIC);
+		assert_int_equal(sum.ipis, 2);
+		assert_int_equal(sum.exits, sched ? 2 : 3);		/* with the HLT when it is one domain */
+		assert_int_equal(sum.inj_ipi, 1);
+		assert_int_equal(sum.inj_irq, sched ? 1 : 2);		/* pCPU 1's default v1 too */
+		assert_int_equal(tr_cmap_get(&sum.reason, 124), 2);
+		tr_hvm_guest_fini(&sum);
+		tr_hvm_guests_free(g, n);
+		tr_summary_fini(&s);
+		free(x.b);
+	}
+}
+
+/* Which way a ratio moved is decided exactly, and the farthest moved sorts first. */
+static void test_moved(void **st)
+{
+	struct tr_move flat = { 1, 3, 2, 6 }, up = { 1, 3, 1, 2 }, down = { 3, 4, 1, 2 };
+	struct tr_move none = { 1, 0, 1, 2 };
+	/* 1/3 and 333333333333333333/999999999999999998 differ below a double's precision */
+	struct tr_move tiny = { 1, 3, 333333333333333333ull, 999999999999999998ull };
+
+	(void)st;
+	assert_string_equal(tr_moved(&flat), "flat");
+	assert_string_equal(tr_moved(&up), "up");
+	assert_string_equal(tr_moved(&down), "down");
+	assert_string_equal(tr_moved(&none), "-");
+	assert_string_equal(tr_moved(&tiny), "up");
+	assert_true(tr_move_cmp(&down, &up) < 0);		/* 0.25 before 0.167 */
+	assert_true(tr_move_cmp(&up, &down) > 0);
+	assert_true(tr_move_cmp(&none, &flat) > 0);		/* no ratio: last */
+	assert_int_equal(tr_move_cmp(&flat, &flat), 0);
+}
+
 static void test_ipi_decode(void **st)
 {
 	struct xtb x;
@@ -570,6 +636,8 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_continue_running),
 		cmocka_unit_test(test_ipi_decode),
+		cmocka_unit_test(test_guest_sum),
+		cmocka_unit_test(test_moved),
 		cmocka_unit_test_setup_teardown(test_ipi_fixtures, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_fixtures_match_xenalyze, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_ipi_paths_differ, tu_setup, tu_teardown),

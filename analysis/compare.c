@@ -26,16 +26,11 @@ const char cmp_one_boot_caveat[] =
 	"one boot per mode: boot-to-boot variance is unknown, so a difference between "
 	"modes cannot be told from a difference between boots";
 
-static json_t *jr(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 json_t *cmp_vitals_json(const struct ms_vitals *v)
 {
 	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)v->n,
-			 "min", jr(v->min), "max", jr(v->max), "median", jr(v->median),
-			 "avg", jr(v->avg), "stddev", jr(v->stddev));
+			 "min", an_jreal(v->min), "max", an_jreal(v->max), "median", an_jreal(v->median),
+			 "avg", an_jreal(v->avg), "stddev", an_jreal(v->stddev));
 }
 
 json_t *cmp_diff_json(const struct ms_diff *d, const char *vs)
@@ -48,18 +43,18 @@ json_t *cmp_diff_json(const struct ms_diff *d, const char *vs)
 		" s:{s:o, s:o, s:b}, s:{s:o, s:o, s:o, s:o, s:b}}",
 		"vs", vs, "level", d->level,
 		"test", d->used == MS_WELCH ? "Welch's t" : "Student's t",
-		"difference", jr(d->diff),
-		"half_width", jr(d->used == MS_WELCH ? d->welch_half : d->half),
-		"percent", jr(d->pct),
-		"percent_half_width", jr(d->used == MS_WELCH ? d->welch_pct_half : d->pct_half),
-		"pooled_s", jr(d->spool), "proven", d->verdict,
-		"student", "t", jr(d->t), "df", jr(d->df), "half_width", jr(d->half),
-		"percent_half_width", jr(d->pct_half),
-		"percent_half_width_freebsd", jr(d->pct_half_freebsd), "pooled_s", jr(d->spool),
+		"difference", an_jreal(d->diff),
+		"half_width", an_jreal(d->used == MS_WELCH ? d->welch_half : d->half),
+		"percent", an_jreal(d->pct),
+		"percent_half_width", an_jreal(d->used == MS_WELCH ? d->welch_pct_half : d->pct_half),
+		"pooled_s", an_jreal(d->spool), "proven", d->verdict,
+		"student", "t", an_jreal(d->t), "df", an_jreal(d->df), "half_width", an_jreal(d->half),
+		"percent_half_width", an_jreal(d->pct_half),
+		"percent_half_width_freebsd", an_jreal(d->pct_half_freebsd), "pooled_s", an_jreal(d->spool),
 		"proven", d->proven,
-		"variances", "f", jr(d->f), "p", jr(d->f_p), "differ", d->var_differ,
-		"welch", "t", jr(d->welch_t), "df", jr(d->welch_df),
-		"half_width", jr(d->welch_half), "percent_half_width", jr(d->welch_pct_half),
+		"variances", "f", an_jreal(d->f), "p", an_jreal(d->f_p), "differ", d->var_differ,
+		"welch", "t", an_jreal(d->welch_t), "df", an_jreal(d->welch_df),
+		"half_width", an_jreal(d->welch_half), "percent_half_width", an_jreal(d->welch_pct_half),
 		"proven", d->welch_proven);
 }
 
@@ -357,8 +352,8 @@ json_t *cmp_paired_json(const struct cmp_paired *c)
 			json_array_append_new(arr, json_pack(
 				"{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "unit", "boots",
 				"mode", p->mode, "boots", (json_int_t)p->n,
-				"mean_difference", jr(d->mean_d), "half_width", jr(d->half),
-				"percent", jr(d->pct), "percent_half_width", jr(d->pct_half),
+				"mean_difference", an_jreal(d->mean_d), "half_width", an_jreal(d->half),
+				"percent", an_jreal(d->pct), "percent_half_width", an_jreal(d->pct_half),
 				"proven", d->proven));
 		else
 			json_array_append_new(arr, json_pack(
@@ -368,9 +363,9 @@ json_t *cmp_paired_json(const struct cmp_paired *c)
 				"run", p->run, "mode", p->mode, "a_a", p->aa, "arm_by_order", p->arm_by_order,
 				"sender_a", p->a, "sender_b", p->b, "pairs", (json_int_t)p->n,
 				"a", cmp_vitals_json(&p->va), "b", cmp_vitals_json(&p->vb),
-				"paired", "mean_difference", jr(d->mean_d), "half_width", jr(d->half),
-				"percent", jr(d->pct), "percent_half_width", jr(d->pct_half),
-				"sd_difference", jr(d->sd_d), "t", jr(d->t), "df", jr(d->df),
+				"paired", "mean_difference", an_jreal(d->mean_d), "half_width", an_jreal(d->half),
+				"percent", an_jreal(d->pct), "percent_half_width", an_jreal(d->pct_half),
+				"sd_difference", an_jreal(d->sd_d), "t", an_jreal(d->t), "df", an_jreal(d->df),
 				"proven", d->proven));
 	}
 	return arr;

@@ -75,6 +75,11 @@ int an_parse_args(const struct opts_cmd *cmd, const char *input, int argc, char 
  * jansson prints it with 2-space indents and 12 digits, plus a newline. */
 int an_write_text(const char *dir, const char *file, const char *s, size_t len, char *err);
 int an_write_json(const char *dir, const char *file, const json_t *j, char *err);
+/* V as a JSON real, or null when it is not a finite number (a ratio
+ * without its denominator, a statistic without its sample). */
+json_t *an_jreal(double v);
+/* V with DECIMALS decimals into B (48 bytes), "-" when V is NaN. */
+const char *an_fixed(char *b, int decimals, double v);
 /* Progress lines on stderr ("ipibench <verb>: ..."), silenced by an_quiet. */
 extern bool an_quiet;
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

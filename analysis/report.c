@@ -75,20 +75,6 @@ static const char *fnum(char *b, double v)
 	return b;
 }
 
-static const char *fix2(char *b, double v)
-{
-	if (isnan(v))
-		snprintf(b, 48, "-");
-	else
-		snprintf(b, 48, "%.2f", v);
-	return b;
-}
-
-static json_t *jreal(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 /* A model's JSON (kept by the model: a new reference). */
 static int cmp_groups(const void *a, const void *b)
 {
@@ -224,10 +210,10 @@ static void seed_table(const struct report *r, const struct rseed *s, struct sbu
 		  g0->cpus, g0->emulated ? "QEMU TCG" : "hardware");
 	for (size_t k = 0; k < IPIBENCH_NMODES; k++)
 		sb_printf(md, "| %s, ns per call (mean of calls) | %s | %s |\n",
-			  ipibench_mode_name(k), fix2(b1, s->ref_ns[k]), fix2(b2, s->mean[k]));
+			  ipibench_mode_name(k), an_fixed(b1, 2, s->ref_ns[k]), an_fixed(b2, 2, s->mean[k]));
 	for (size_t k = 0; k < IPIBENCH_NMODES; k++)
 		sb_printf(md, "| %s, ns per call (median of calls) | - | %s |\n",
-			  ipibench_mode_name(k), fix2(b2, s->median[k]));
+			  ipibench_mode_name(k), an_fixed(b2, 2, s->median[k]));
 	for (size_t k = 0; k < IPIBENCH_NMODES; k++)
 		sb_printf(md, "| %s, total for %ld calls (ns; mean x %ld) | %s | %s |\n",
 			  ipibench_mode_name(k), ref->calls, ref->calls,
@@ -752,7 +738,7 @@ static json_t *json_per_mode(const struct reference *ref, const double *v, bool 
 	for (size_t k = 0; k < IPIBENCH_NMODES; k++)
 		if (!ref_only || ref->total_ns[k] > 0)
 			json_object_set_new(o, ipibench_mode_name(k), ref_only ? json_real(v[k]) :
-					    jreal(v[k]));
+					    an_jreal(v[k]));
 	return o;
 }
 
@@ -807,7 +793,7 @@ static json_t *json_seed_block(const struct report *r, const struct rseed *s)
 	json_object_set_new(jm, "ns_per_call_median", json_per_mode(ref, s->median, false));
 	json_object_set_new(jm, "total_ns_for_calls", json_per_mode(ref, tot, false));
 	char *rk = ratio_key(ref, "_mean");
-	json_object_set_new(jm, rk, jreal(s->ratio_mean));
+	json_object_set_new(jm, rk, an_jreal(s->ratio_mean));
 	free(rk);
 	json_object_set_new(jm, "icr_writes_per_call", json_per_mode(ref, s->icr, false));
 	if (s->ministat)
@@ -836,10 +822,10 @@ static json_t *json_counters(const struct rmode *m)
 		json_object_set_new(cn, "operations", json_real(g->operations));
 	if (g->has_icr) {
 		json_object_set_new(cn, "icr_writes", json_real(g->icr_writes));
-		json_object_set_new(cn, "icr_writes_per_op", jreal(m->icr_per_op));
+		json_object_set_new(cn, "icr_writes_per_op", an_jreal(m->icr_per_op));
 	}
 	if (g->has_ipis)
-		json_object_set_new(cn, "ipis_sent_per_op", jreal(m->ipis_per_op));
+		json_object_set_new(cn, "ipis_sent_per_op", an_jreal(m->ipis_per_op));
 	if (g->vectors_runs)
 		json_object_set_new(cn, "vectors", json_real(m->vectors));
 	if (g->nirqs) {
@@ -856,7 +842,7 @@ static json_t *json_counters(const struct rmode *m)
 		json_object_set_new(o, "send_insns_per_op", json_real(ic->send / ic->ops));
 		json_object_set_new(o, "wait_insns_per_op", json_real(ic->wait / ic->ops));
 		json_object_set_new(o, "handler_insns_mean",
-				    jreal(ic->handlers > 0 ? ic->handler_insns / ic->handlers : NAN));
+				    an_jreal(ic->handlers > 0 ? ic->handler_insns / ic->handlers : NAN));
 		json_object_set_new(o, "handler_insns_max", json_real(ic->handler_max));
 		json_object_set_new(o, "icr_writes_per_op", json_real(ic->icr / ic->ops));
 		json_object_set_new(o, "icr_mismatched_runs", json_integer((json_int_t)ic->mismatches));
@@ -882,10 +868,10 @@ static json_t *json_mode(const struct rmode *m)
 			"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"unit", g->runs_ok > 1 ? "per-call latency, boots pooled (descriptive)" :
 						 "per-call latency, one boot (descriptive)",
-			"median", jreal(s->median), "mean", jreal(s->mean),
-			"sd", jreal(s->sd), "min", jreal(s->min), "max", jreal(s->max),
-			"p5", jreal(s->p5), "p95", jreal(s->p95), "q1", jreal(s->q1),
-			"q3", jreal(s->q3), "iqr", jreal(s->iqr)));
+			"median", an_jreal(s->median), "mean", an_jreal(s->mean),
+			"sd", an_jreal(s->sd), "min", an_jreal(s->min), "max", an_jreal(s->max),
+			"p5", an_jreal(s->p5), "p95", an_jreal(s->p95), "q1", an_jreal(s->q1),
+			"q3", an_jreal(s->q3), "iqr", an_jreal(s->iqr)));
 	}
 	json_object_set_new(o, "counters", json_counters(m));
 	return o;
@@ -938,14 +924,14 @@ static json_t *json_sweep(const struct report *r, size_t i)
 				continue;
 			json_object_set_new(js, s->series[m].label, json_pack(
 				"{s:o, s:o, s:b, s:o, s:s, s:o}",
-				"icr_writes_per_op", jreal(v->icr),
-				"icr_writes_layout", jreal(v->icr_layout),
+				"icr_writes_per_op", an_jreal(v->icr),
+				"icr_writes_layout", an_jreal(v->icr_layout),
 				"layout_varies", v->layout_varies,
-				"ns_per_op", jreal(v->ns),
+				"ns_per_op", an_jreal(v->ns),
 				"time", v->loop ? "loop mean" : "per-call median",
-				"ratio_to_baseline", jreal(v->ratio)));
+				"ratio_to_baseline", an_jreal(v->ratio)));
 			if (s->ntopos == 1)
-				json_object_set_new(jp, s->series[m].mode, jreal(v->ns));
+				json_object_set_new(jp, s->series[m].mode, an_jreal(v->ns));
 		}
 		json_object_set_new(jp, "series", js);
 		json_array_append_new(jpts, jp);
@@ -971,10 +957,10 @@ static json_t *json_hyperfine(const struct report *r, size_t f)
 		json_array_append_new(jcmds, json_pack(
 			"{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"command", c->command, "runs", (json_int_t)c->n,
-			"mean", jreal(c->mean), "stddev", jreal(c->stddev),
-			"median", jreal(c->median), "min", jreal(c->min),
-			"max", jreal(c->max),
-			"ratio_to_first", k ? jreal(c->mean / c0->mean) : json_real(1.0)));
+			"mean", an_jreal(c->mean), "stddev", an_jreal(c->stddev),
+			"median", an_jreal(c->median), "min", an_jreal(c->min),
+			"max", an_jreal(c->max),
+			"ratio_to_first", k ? an_jreal(c->mean / c0->mean) : json_real(1.0)));
 	}
 	return json_pack("{s:s, s:o, s:s, s:o}", "path", h->path, "commands", jcmds,
 			 "unit", "hyperfine runs", "ministat", cmp_hyperfine_json(&x->ms));

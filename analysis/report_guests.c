@@ -298,15 +298,6 @@ void guests_free(struct report *r)
 
 /* ---- Markdown ------------------------------------------------------------- */
 
-static const char *num(char *b, double v)
-{
-	if (isnan(v))
-		snprintf(b, 48, "-");
-	else
-		snprintf(b, 48, "%.3f", v);
-	return b;
-}
-
 static void md_cell(struct sbuf *md, const char *s)
 {
 	char *e = md_text(s);
@@ -357,9 +348,9 @@ void guests_md(const struct report *r, struct sbuf *md)
 			free(cell);
 			sb_printf(md, " %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %" PRIu64
 				  " | %s | %" PRIu64 " | %s | %s | %" PRIu64 " | %s |", t->ipis, t->icr_ipis,
-				  t->evtchn_op, t->self, t->exits, num(b1, tr_ratio(t->exits, t->ipis)), t->inj,
-				  num(b2, tr_ratio(t->inj, t->ipis)), num(b3, tr_ratio(t->inj_ipi, t->ipis)),
-				  t->inj_irq, num(b4, tr_ratio(t->exits, t->inj_irq)));
+				  t->evtchn_op, t->self, t->exits, an_fixed(b1, 3, tr_ratio(t->exits, t->ipis)), t->inj,
+				  an_fixed(b2, 3, tr_ratio(t->inj, t->ipis)), an_fixed(b3, 3, tr_ratio(t->inj_ipi, t->ipis)),
+				  t->inj_irq, an_fixed(b4, 3, tr_ratio(t->exits, t->inj_irq)));
 			json_object_foreach(g->run->counts, key, v)
 				sb_printf(&wl, "%s%s=%" JSON_INTEGER_FORMAT, wl.len ? " " : "", key,
 					  json_integer_value(v));
@@ -397,7 +388,7 @@ void guests_md(const struct report *r, struct sbuf *md)
 		sb_puts(md, "|");
 		md_cell(md, m->name);
 		sb_printf(md, " %" PRIu64 " | %s | %" PRIu64 " | %s | %s | %s |\n", m->m.na,
-			  num(b1, va), m->m.nb, num(b2, vb), num(b3, vb - va),
+			  an_fixed(b1, 3, va), m->m.nb, an_fixed(b2, 3, vb), an_fixed(b3, 3, vb - va),
 			  tr_moved(&m->m));
 	}
 	if (!r->have_gref)
@@ -427,18 +418,13 @@ void guests_md(const struct report *r, struct sbuf *md)
 		sb_puts(md, "|");
 		md_cell(md, s->name);
 		sb_printf(md, " %" PRIu64 " | %" PRIu64 " | %s | %" PRIu64 " | %" PRIu64 " | %s | %s | %s | %s / %s |\n",
-			  s->before, s->after, num(b1, tr_ratio(s->after, s->before)), ca, cb,
-			  num(b2, tr_ratio(cb, ca)), num(b3, tr_ratio(ca, a->ipis)), num(b4, tr_ratio(cb, b->ipis)),
+			  s->before, s->after, an_fixed(b1, 3, tr_ratio(s->after, s->before)), ca, cb,
+			  an_fixed(b2, 3, tr_ratio(cb, ca)), an_fixed(b3, 3, tr_ratio(ca, a->ipis)), an_fixed(b4, 3, tr_ratio(cb, b->ipis)),
 			  tr_moved(&(struct tr_move){ s->before, 1, s->after, 1 }), ca || cb ? tr_moved(&(struct tr_move){ ca, 1, cb, 1 }) : "-");
 	}
 }
 
 /* ---- JSON ------------------------------------------------------------------- */
-
-static json_t *jnum_or_null(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
 
 static json_t *trace_json(const struct rgtrace *t)
 {
@@ -447,7 +433,7 @@ static json_t *trace_json(const struct rgtrace *t)
 	for (size_t i = 0; i < t->nreasons; i++)
 		json_array_append_new(reasons, json_pack("{s:s,s:I,s:o}", "reason", t->reasons[i].name,
 			"count", (json_int_t)t->reasons[i].n,
-			"per_ipi", jnum_or_null(tr_ratio(t->reasons[i].n, t->ipis))));
+			"per_ipi", an_jreal(tr_ratio(t->reasons[i].n, t->ipis))));
 	return json_pack("{s:s,s:b,s:b,s:I,s:i,s:s,"
 			 "s:{s:I,s:I,s:I,s:I},"
 			 "s:I,s:I,s:{s:I,s:I,s:I},"
@@ -459,11 +445,11 @@ static json_t *trace_json(const struct rgtrace *t)
 		"exits", (json_int_t)t->exits, "vmexit", (json_int_t)t->vmexit,
 		"injections", "all", (json_int_t)t->inj, "ipi_vectors", (json_int_t)t->inj_ipi,
 		"interrupts", (json_int_t)t->inj_irq,
-		"per_ipi", "denominator", "ipis.sent", "exits", jnum_or_null(tr_ratio(t->exits, t->ipis)),
-		"injections", jnum_or_null(tr_ratio(t->inj, t->ipis)),
-		"ipi_vector_injections", jnum_or_null(tr_ratio(t->inj_ipi, t->ipis)),
+		"per_ipi", "denominator", "ipis.sent", "exits", an_jreal(tr_ratio(t->exits, t->ipis)),
+		"injections", an_jreal(tr_ratio(t->inj, t->ipis)),
+		"ipi_vector_injections", an_jreal(tr_ratio(t->inj_ipi, t->ipis)),
 		"per_interrupt", "denominator", "injections.interrupts",
-		"exits", jnum_or_null(tr_ratio(t->exits, t->inj_irq)), "exit_reasons", reasons);
+		"exits", an_jreal(tr_ratio(t->exits, t->inj_irq)), "exit_reasons", reasons);
 }
 
 json_t *guests_json(const struct report *r)
@@ -494,9 +480,9 @@ json_t *guests_json(const struct report *r)
 		json_array_append_new(mv, json_pack("{s:s,s:{s:I,s:I,s:o},s:{s:I,s:I,s:o},s:s}",
 			"reason", m->name,
 			"evtchn", "count", (json_int_t)m->m.na, "ipis", (json_int_t)m->m.da,
-			"per_ipi", jnum_or_null(tr_ratio(m->m.na, m->m.da)),
+			"per_ipi", an_jreal(tr_ratio(m->m.na, m->m.da)),
 			"apic", "count", (json_int_t)m->m.nb, "ipis", (json_int_t)m->m.db,
-			"per_ipi", jnum_or_null(tr_ratio(m->m.nb, m->m.db)), "moved",
+			"per_ipi", an_jreal(tr_ratio(m->m.nb, m->m.db)), "moved",
 			tr_moved(&m->m)));
 	}
 	json_object_set_new(o, "before", json_integer((json_int_t)r->guests[r->gbefore].run->index));
@@ -516,12 +502,12 @@ json_t *guests_json(const struct report *r)
 		json_array_append_new(rows, json_pack("{s:s,s:{s:I,s:I,s:o,s:s},s:{s:I,s:I,s:o,s:o,s:o,s:s}}",
 			"event", s->name,
 			"seed", "before", (json_int_t)s->before, "after", (json_int_t)s->after,
-			"ratio", jnum_or_null(tr_ratio(s->after, s->before)),
+			"ratio", an_jreal(tr_ratio(s->after, s->before)),
 			"moved", tr_moved(&(struct tr_move){ s->before, 1, s->after, 1 }),
 			"measured", "evtchn", (json_int_t)ca, "apic", (json_int_t)cb,
-			"ratio", jnum_or_null(tr_ratio(cb, ca)),
-			"evtchn_per_ipi", jnum_or_null(tr_ratio(ca, a->ipis)),
-			"apic_per_ipi", jnum_or_null(tr_ratio(cb, b->ipis)),
+			"ratio", an_jreal(tr_ratio(cb, ca)),
+			"evtchn_per_ipi", an_jreal(tr_ratio(ca, a->ipis)),
+			"apic_per_ipi", an_jreal(tr_ratio(cb, b->ipis)),
 			"moved", ca || cb ? tr_moved(&(struct tr_move){ ca, 1, cb, 1 }) : "-"));
 	}
 	json_object_set_new(o, "seed", json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}", "file", r->gref.path,

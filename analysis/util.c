@@ -1,6 +1,7 @@
 /* analysis/util.c: strings, escaping, directories, progress. */
 #include <errno.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +285,20 @@ int an_write_text(const char *dir, const char *file, const char *s, size_t len, 
 	int rc = sio_write_file(p, s, len, 0644, err, AN_ERRLEN);
 	free(p);
 	return rc;
+}
+
+json_t *an_jreal(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+const char *an_fixed(char *b, int decimals, double v)
+{
+	if (isnan(v))
+		snprintf(b, 48, "-");
+	else
+		snprintf(b, 48, "%.*f", decimals, v);
+	return b;
 }
 
 int an_write_json(const char *dir, const char *file, const json_t *j, char *err)

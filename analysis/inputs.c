@@ -21,6 +21,7 @@
 #include "ipibench/modes.h"
 #include "safeio/safeio.h"
 #include "analysis/internal.h"
+#include "ipibench/ipipaths.h"
 #include "topology/check.h"
 
 /* ---- validation ---------------------------------------------------------
@@ -776,11 +777,14 @@ const char *const guest_trace_key[2] = { "hvm", "hvm_sched" };
 /*
  * $.guest_runs (optional; the runner's [guest] runs, docs/results-schema.md):
  * [{"ipi_path": NAME, "status": "ok", "counts": {KEY: VALUE...},
- * "traces": {"hvm": PATH, "hvm_sched": PATH}}...].  A run whose status is
- * not "ok" is left out (counted in d->guests_not_ok).  A trace is named by
- * a path relative to the results directory (guest_rel_path_ok), at least
- * one of the two; the integer members of counts are the guest's own
- * counts (>= 0), its other members are left alone.  Other keys too.
+ * "traces": {"hvm": PATH, "hvm_sched": PATH}}...], or with "msi_path":
+ * NAME (an HVM guest's NIC run: then ipi_path is not read) and "load":
+ * {KEY: VALUE...}.  A run whose status is not "ok" is left out (counted
+ * in d->guests_not_ok).  A trace is named by a path relative to the
+ * results directory (guest_rel_path_ok), at least one of the two; the
+ * integer members of counts are the guest's own counts (>= 0), the
+ * numeric members of load the load's figures (finite, >= 0); their other
+ * members are left alone.  Other keys too.
  */
 /* A trace's path in the results directory: 1 to GUEST_PATH_PARTS
  * components, each of the name rule (so no "..", no leading '/', no empty
@@ -835,10 +839,15 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			       gkind(g));
 			return -1;
 		}
-		v = json_object_get(g, "ipi_path");
+		run.kind = json_object_get(g, "msi_path") ? GR_NIC : GR_IPI;
+		const char *pkey = run.kind == GR_NIC ? "msi_path" : "ipi_path";
+		v = json_object_get(g, pkey);
 		if (!json_is_string(v) || !sio_name_ok(json_string_value(v))) {
-			an_err(err, "%s: $.guest_runs[%zu].ipi_path: must be an IPI path's name (evtchn, apic), not %s",
-			       path, i, json_is_string(v) ? "a string outside the name rule" : gkind(v));
+			an_err(err, "%s: $.guest_runs[%zu].%s: must be %s path's name (%s, %s), not %s",
+			       path, i, pkey, run.kind == GR_NIC ? "an MSI" : "an IPI",
+			       run.kind == GR_NIC ? IPIBENCH_MSI_PATH_PIRQ : IPIBENCH_IPI_PATH_EVTCHN,
+			       run.kind == GR_NIC ? IPIBENCH_MSI_PATH_APIC : IPIBENCH_IPI_PATH_APIC,
+			       json_is_string(v) ? "a string outside the name rule" : gkind(v));
 			return -1;
 		}
 		v = json_object_get(g, "status");
@@ -848,13 +857,37 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			return -1;
 		}
 		if (v && strcmp(json_string_value(v), "ok")) {
-			d->guests_not_ok++;
+			d->guests_not_ok[run.kind]++;
 			continue;
+		}
+		w = json_object_get(g, "load");
+		if (w && !json_is_object(w)) {
+			an_err(err, "%s: $.guest_runs[%zu].load: must be an object, not %s", path, i,
+			       gkind(w));
+			return -1;
+		}
+		json_t *load = json_object();
+		json_object_foreach(w, key, v) {
+			if (!json_is_number(v))
+				continue;
+			if (!sio_name_ok(key)) {
+				an_err(err, "%s: $.guest_runs[%zu].load: a key outside the name rule", path, i);
+				json_decref(load);
+				return -1;
+			}
+			if (!(json_number_value(v) >= 0) || isinf(json_number_value(v))) {
+				an_err(err, "%s: $.guest_runs[%zu].load.%s: must be a finite number >= 0", path,
+				       i, key);
+				json_decref(load);
+				return -1;
+			}
+			json_object_set(load, key, v);
 		}
 		w = json_object_get(g, "counts");
 		if (w && !json_is_object(w)) {
 			an_err(err, "%s: $.guest_runs[%zu].counts: must be an object, not %s",
 			       path, i, gkind(w));
+			json_decref(load);
 			return -1;
 		}
 		json_t *counts = json_object();
@@ -864,12 +897,14 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			if (!sio_name_ok(key)) {
 				an_err(err, "%s: $.guest_runs[%zu].counts: a key outside the name rule", path, i);
 				json_decref(counts);
+				json_decref(load);
 				return -1;
 			}
 			if (json_integer_value(v) < 0) {
 				an_err(err, "%s: $.guest_runs[%zu].counts.%s: must be a count (an integer >= 0), "
 				       "not a negative integer", path, i, key);
 				json_decref(counts);
+				json_decref(load);
 				return -1;
 			}
 			json_object_set(counts, key, v);
@@ -879,6 +914,7 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			an_err(err, "%s: $.guest_runs[%zu].traces: must be an object, not %s", path, i,
 			       gkind(tr));
 			json_decref(counts);
+			json_decref(load);
 			return -1;
 		}
 		for (size_t k = 0; k < 2; k++) {
@@ -891,6 +927,7 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 				       path, i, guest_trace_key[k], GUEST_PATH_PARTS,
 				       json_is_string(v) ? "a string outside that rule" : gkind(v));
 				json_decref(counts);
+				json_decref(load);
 				return -1;
 			}
 			ntr++;
@@ -898,6 +935,7 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 		if (!ntr) {
 			an_err(err, "%s: $.guest_runs[%zu].traces: names no trace (hvm, hvm_sched)", path, i);
 			json_decref(counts);
+			json_decref(load);
 			return -1;
 		}
 		char *dup = xstrdup(path), *slash = strrchr(dup, '/');
@@ -905,8 +943,9 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			*slash = 0;
 		run.dir = slash ? dup : (free(dup), xstrdup("."));
 		run.results = xstrdup(path);
-		run.ipi_path = xstrdup(json_string_value(json_object_get(g, "ipi_path")));
+		run.path = xstrdup(json_string_value(json_object_get(g, pkey)));
 		run.counts = counts;
+		run.load = load;
 		for (size_t k = 0; k < 2; k++) {
 			v = json_object_get(tr, guest_trace_key[k]);
 			run.trace[k] = v ? xstrdup(json_string_value(v)) : NULL;
@@ -1409,7 +1448,8 @@ void dataset_free(struct dataset *d)
 		struct guest_run *g = &d->guests[i];
 		free(g->results);
 		free(g->dir);
-		free(g->ipi_path);
+		free(g->path);
+		json_decref(g->load);
 		json_decref(g->counts);
 		free(g->trace[0]);
 		free(g->trace[1]);

@@ -215,6 +215,13 @@ struct perf_file {
 	size_t n;
 };
 
+/* A guest run's experiment (guest_runs[].ipi_path or .msi_path). */
+enum guest_kind {
+	GR_IPI,		/* the guest's own IPIs: ipi_path evtchn -> apic */
+	GR_NIC,		/* an emulated NIC's MSIs: msi_path pirq -> apic */
+	GR_NKINDS
+};
+
 struct dataset {
 	struct resultset *sets;
 	size_t nsets;
@@ -241,12 +248,16 @@ struct dataset {
 		size_t index;		/* in the file's guest_runs[] */
 		char *results;		/* the results.json that lists it */
 		char *dir;		/* its directory, where the traces are */
-		char *ipi_path;		/* a name (sio_name_ok); evtchn | apic: report_guests.c */
+		enum guest_kind kind;	/* which of the seed's changes it measures */
+		/* ipi_path (GR_IPI: evtchn | apic) or msi_path (GR_NIC: pirq |
+		 * apic): a name (sio_name_ok), checked by report_guests.c */
+		char *path;
 		json_t *counts;		/* the integer members of its counts (the guest's own, >= 0) */
+		json_t *load;		/* GR_NIC: the numeric members of its load (ping, ab), >= 0 */
 		char *trace[2];		/* traces.hvm, traces.hvm_sched: paths in dir (inputs.c's rule), or NULL */
 	} *guests;
 	size_t nguests;
-	size_t guests_not_ok;	/* guest_runs[] whose status is not "ok": left out */
+	size_t guests_not_ok[GR_NKINDS];	/* guest_runs[] whose status is not "ok": left out */
 	bool separate_sets;	/* history: do not pool across result sets */
 	bool several_builds;	/* the groups are of more than one build */
 	bool several_topos;	/* a host name comes with more than one topology */

@@ -1032,7 +1032,10 @@ static json_t *render_json(const struct report *r)
 	json_object_set_new(j, "hyperfine", json_list(r, r->d.nhf, json_hyperfine));
 	json_object_set_new(j, "perf_stat", json_list(r, r->d.nperf, json_perf));
 	json_object_set_new(j, "perf_stat_repeated", cmp_perf_json(&r->perf_rep));
-	json_object_set_new(j, "guests", r->nguests || r->d.guests_not_ok ? guests_json(r) : json_null());
+	json_object_set_new(j, "guests", r->gcmp[GR_IPI].n || r->d.guests_not_ok[GR_IPI]
+						 ? guests_json(r, GR_IPI) : json_null());
+	json_object_set_new(j, "guest_nic", r->gcmp[GR_NIC].n || r->d.guests_not_ok[GR_NIC]
+						    ? guests_json(r, GR_NIC) : json_null());
 	json_object_set_new(j, "failed_runs", json_failed(&r->d));
 	return j;
 }

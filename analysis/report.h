@@ -165,8 +165,11 @@ struct rgtrace {
 	uint32_t ndoms;			/* guest domains summed */
 	const char *detected;		/* the IPI path its counts show: apic, evtchn, none */
 	uint64_t ipis, icr_ipis, evtchn_op, self, exits, vmexit, inj, inj_ipi, inj_irq;
+	uint64_t vmmcall;		/* VMMCALL records (every hypercall) */
 	struct rgcount *reasons;	/* exits by reason, by count */
 	size_t nreasons;
+	struct rgcount *vectors;	/* injections by vector ("0xf3"), by count */
+	size_t nvectors;
 	struct rgcount *events;		/* trace summary's rows (the seed's table) */
 	size_t nevents;
 };
@@ -200,11 +203,14 @@ struct report {
 	struct cmp_perf perf_rep;	/* perf stat, repeated */
 	json_t *host_state;	/* hoststate_json() of the runs read */
 	/* guest runs (report_guests.c) */
-	struct rguest *guests;
+	struct rguest *guests;	/* both kinds, in file order */
 	size_t nguests;
-	size_t gbefore, gafter;	/* the first evtchn / apic run, SIZE_MAX: none */
-	struct rgmove *gmoving;	/* exit reasons by how far they moved per IPI */
-	size_t ngmoving, ngmoving_all;
+	struct rgcmp {
+		size_t n;		/* runs of this kind */
+		size_t before, after;	/* the first before / after path's run, SIZE_MAX: none */
+		struct rgmove *moving;	/* exit reasons by how far they moved per unit */
+		size_t nmoving, nmoving_all;
+	} gcmp[GR_NKINDS];
 	struct tr_hvmref gref;	/* seed-004.json */
 	bool have_gref;
 	size_t nplots;		/* drawn by render_plots() */
@@ -216,7 +222,7 @@ struct report {
 int guests_load(struct report *r, const char *reference);
 void guests_free(struct report *r);
 void guests_md(const struct report *r, struct sbuf *md);
-json_t *guests_json(const struct report *r);
+json_t *guests_json(const struct report *r, enum guest_kind kind);
 const struct rgtrace *rg_primary(const struct rguest *g);
 const struct rgtrace *rg_seedmask(const struct rguest *g);
 uint64_t rg_count(const struct rgcount *c, size_t n, const char *name);

@@ -288,8 +288,8 @@ static const struct {
 	const char *name;
 	const char *arg;
 } msi_paths[] = {
-	[MSI_PATH_PIRQ] = { "pirq", NULL },
-	[MSI_PATH_APIC] = { "apic", NOPV_ARG },
+	[MSI_PATH_PIRQ] = { IPIBENCH_MSI_PATH_PIRQ, NULL },
+	[MSI_PATH_APIC] = { IPIBENCH_MSI_PATH_APIC, NOPV_ARG },
 };
 
 const char *cfg_msi_path_name(enum cfg_msi_path p)

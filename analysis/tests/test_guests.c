@@ -290,8 +290,8 @@ static void guest_section(void **state)
 					 json_integer_value(json_object_get(w[1].reasons, r)));
 			assert_int_equal(ji(v, "apic", "count"),
 					 json_integer_value(json_object_get(w[3].reasons, r)));
-			assert_int_equal(ji(v, "evtchn", "ipis"), w[1].ipis);
-			assert_int_equal(ji(v, "apic", "ipis"), w[3].ipis);
+			assert_int_equal(ji(v, "evtchn", "denominator"), w[1].ipis);
+			assert_int_equal(ji(v, "apic", "denominator"), w[3].ipis);
 		}
 		free(d);
 		json_decref(all);
@@ -405,6 +405,191 @@ static void guest_section(void **state)
 	free(out);
 }
 
+/* ---- an HVM guest's emulated NIC: msi_path pirq -> apic, per interrupt ---- */
+
+#define NFX "probes/tests/data/hvm-nic-"
+/* the fixtures of mk/guest/host-nic.sh: pirq is the guest's default path,
+ * apic xen_nopv's */
+static const char *const nic_names[4] = { "default", "default-sched", "nopv", "nopv-sched" };
+
+struct nwant {
+	uint64_t exits, vmexit, vmmcall, inj, inj_irq, icr_ipis;
+	json_t *vectors;	/* "0xNN" -> injections */
+	json_t *reasons;	/* name -> count */
+};
+
+/* From trace summary --json's guest domains of one NIC trace. */
+static void nwant_of(const char *dir, const char *name, struct nwant *w)
+{
+	char *xt = xasprintf("%s/hvm-nic-%s.xt.xz", dir, name), *js = path2(dir, "summary.json");
+	char *argv[] = { "trace", "summary", "--json", xt, NULL };
+	json_error_t je;
+	json_t *root, *d, *e;
+	size_t i, j;
+	bool sched = strstr(name, "sched") != NULL, real = false;
+
+	memset(w, 0, sizeof(*w));
+	w->vectors = json_object();
+	w->reasons = json_object();
+	assert_int_equal(run_to(cmd_trace, argv, js), 0);
+	root = json_load_file(js, 0, &je);
+	assert_non_null(root);
+	json_t *doms = json_object_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(root, "files"), 0), "hvm"), "guests"), "domains");
+	json_array_foreach(doms, i, d)
+		real |= guest_vcpu(d, true) && json_integer_value(json_object_get(d, "vmexit")) > 0;
+	assert_true(real == sched);
+	json_array_foreach(doms, i, d) {
+		if (real ? !(guest_vcpu(d, true) && json_integer_value(json_object_get(d, "vmexit")) > 0)
+			 : !guest_vcpu(d, false))
+			continue;
+		w->exits += (uint64_t)json_integer_value(json_object_get(d, "exits_closed"));
+		w->vmexit += (uint64_t)json_integer_value(json_object_get(d, "vmexit"));
+		w->icr_ipis += (uint64_t)ji(d, "ipis", "icr_ipis");
+		w->vmmcall += (uint64_t)ji(d, "ipis", "vmmcall");
+		json_array_foreach(json_object_get(d, "inj_virq"), j, e) {
+			uint64_t n = (uint64_t)json_integer_value(json_object_get(e, "count"));
+			char v[16];
+
+			snprintf(v, sizeof(v), "0x%02x", (unsigned)json_integer_value(json_object_get(e, "vector")));
+			w->inj += n;
+			if (!strcmp(json_string_value(json_object_get(e, "kind")), "interrupt"))
+				w->inj_irq += n;
+			json_object_set_new(w->vectors, v, json_integer(
+				json_integer_value(json_object_get(w->vectors, v)) + (json_int_t)n));
+		}
+		json_array_foreach(json_object_get(d, "exit_reasons"), j, e) {
+			const char *r = json_string_value(json_object_get(e, "reason"));
+
+			json_object_set_new(w->reasons, r, json_integer(json_integer_value(
+				json_object_get(w->reasons, r)) + json_integer_value(json_object_get(e, "count"))));
+		}
+	}
+	json_decref(root);
+	unlink(js);
+	free(js);
+	free(xt);
+}
+
+static const char nic_runs[] =
+	"[{\"msi_path\": \"pirq\", \"ipi_path\": \"evtchn\", \"status\": \"ok\", \"workload\": \"nic\","
+	"  \"counts\": {\"done\": true}, \"load\": {\"ping_transmitted\": 5000, \"ping_received\": 4950,"
+	"  \"ab_requests_per_s\": 12.5, \"note\": \"x\"},"
+	"  \"traces\": {\"hvm\": \"hvm-nic-default.xt.xz\", \"hvm_sched\": \"hvm-nic-default-sched.xt.xz\"}},"
+	" {\"msi_path\": \"apic\", \"status\": \"failed\", \"outcome\": \"start-timeout\"},"
+	" {\"msi_path\": \"apic\", \"load\": {\"ping_received\": 4990},"
+	"  \"traces\": {\"hvm\": \"hvm-nic-nopv.xt.xz\", \"hvm_sched\": \"hvm-nic-nopv-sched.xt.xz\"}},"
+	" {\"ipi_path\": \"evtchn\", \"counts\": {\"ipis_sent\": 3309},"
+	"  \"traces\": {\"hvm\": \"hvm-pvh-ipbipi-kernel.xt.xz\"}}]";
+
+/* The NIC runs in their own section beside a guest-IPI run, each figure
+ * per interrupt against the test's own from trace summary --json. */
+static void nic_section(void **state)
+{
+	char *dir = *state, *out = path2(dir, "out"), *md, *p, cmd[1024];
+	char *argv[] = { "report", "-q", "-o", out, "--guest-reference", SEED, dir, NULL };
+	struct nwant w[4];
+	json_error_t je;
+	json_t *rep, *g, *runs, *mv, *v;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(cmd, sizeof(cmd), "cp '" NFX "%s.xt.xz' '%s/'", nic_names[i], dir);
+		assert_int_equal(system(cmd), 0);
+	}
+	snprintf(cmd, sizeof(cmd), "cp '" FX "kernel.xt.xz' '%s/'", dir);
+	assert_int_equal(system(cmd), 0);
+	write_results(dir, nic_runs);
+	for (i = 0; i < 4; i++)
+		nwant_of(dir, nic_names[i], &w[i]);
+	/* the fixtures are what the section is about: pirq's events through
+	 * VMMCALLs, none on the apic path, which injects the MSIs' own vectors */
+	assert_true(w[1].vmmcall > 0 && w[3].vmmcall == 0 && w[1].inj_irq > 0 && w[3].inj_irq > 0);
+	assert_true(json_integer_value(json_object_get(w[1].vectors, "0xf3")) > 0);
+	assert_int_equal(json_integer_value(json_object_get(w[3].vectors, "0xf3")), 0);
+	assert_int_equal(run_quiet(cmd_report, argv), 0);
+	p = path2(out, "report.json");
+	rep = json_load_file(p, 0, &je);
+	free(p);
+	assert_non_null(rep);
+	/* the IPI run in its own section, the NIC runs in theirs */
+	assert_int_equal(json_array_size(json_object_get(json_object_get(rep, "guests"), "runs")), 1);
+	g = json_object_get(rep, "guest_nic");
+	assert_non_null(g);
+	assert_string_equal(json_string_value(json_object_get(g, "unit")), "interrupt");
+	assert_int_equal(json_integer_value(json_object_get(g, "runs_not_ok")), 1);
+	runs = json_object_get(g, "runs");
+	assert_int_equal(json_array_size(runs), 2);
+	for (i = 0; i < 2; i++) {
+		json_t *run = json_array_get(runs, i);
+
+		assert_string_equal(json_string_value(json_object_get(run, "msi_path")), i ? "apic" : "pirq");
+		for (size_t k = 0; k < 2; k++) {
+			const struct nwant *x = &w[2 * i + k];
+			json_t *t = json_object_get(json_object_get(run, "traces"), guest_trace_key[k]), *e;
+			size_t j;
+
+			assert_non_null(t);
+			assert_int_equal(ji(t, "exits", NULL), x->exits);
+			assert_int_equal(ji(t, "vmexit", NULL), x->vmexit);
+			assert_int_equal(ji(t, "vmmcall", NULL), x->vmmcall);
+			assert_int_equal(ji(t, "injections", "interrupts"), x->inj_irq);
+			assert_int_equal(ji(t, "ipis", "icr_ipis"), x->icr_ipis);
+			near(json_object_get(json_object_get(t, "per_interrupt"), "exits"), x->exits, x->inj_irq);
+			near(json_object_get(json_object_get(t, "per_interrupt"), "vmmcall"), x->vmmcall, x->inj_irq);
+			assert_int_equal(json_array_size(json_object_get(t, "vectors")), json_object_size(x->vectors));
+			json_array_foreach(json_object_get(t, "vectors"), j, e)
+				assert_int_equal(ji(e, "count", NULL), json_integer_value(json_object_get(
+					x->vectors, json_string_value(json_object_get(e, "vector")))));
+			json_array_foreach(json_object_get(json_object_get(t, "per_interrupt"), "exit_reasons"), j, e) {
+				const char *r = json_string_value(json_object_get(e, "reason"));
+
+				assert_int_equal(ji(e, "count", NULL), json_integer_value(json_object_get(x->reasons, r)));
+				near(json_object_get(e, "per_unit"), (uint64_t)ji(e, "count", NULL), x->inj_irq);
+			}
+		}
+	}
+	/* the load's numbers only */
+	assert_int_equal(ji(json_array_get(runs, 0), "load", "ping_received"), 4950);
+	assert_null(json_object_get(json_object_get(json_array_get(runs, 0), "load"), "note"));
+	/* moved most per interrupt: VMMCALL's reason is among them (pirq's only), each
+	 * recomputed over the interrupts of its side */
+	mv = json_object_get(g, "top_moving_exits");
+	assert_true(json_array_size(mv) > 0);
+	json_array_foreach(mv, i, v) {
+		const char *r = json_string_value(json_object_get(v, "reason"));
+
+		assert_int_equal(ji(v, "pirq", "count"), json_integer_value(json_object_get(w[1].reasons, r)));
+		assert_int_equal(ji(v, "apic", "count"), json_integer_value(json_object_get(w[3].reasons, r)));
+		assert_int_equal(ji(v, "pirq", "denominator"), w[1].inj_irq);
+		assert_int_equal(ji(v, "apic", "denominator"), w[3].inj_irq);
+		near(json_object_get(json_object_get(v, "apic"), "per_interrupt"),
+		     (uint64_t)ji(v, "apic", "count"), w[3].inj_irq);
+	}
+	assert_string_equal(json_string_value(json_object_get(json_object_get(g, "seed"), "before_beside")), "pirq");
+	p = path2(out, "report.md");
+	md = slurp(p);
+	free(p);
+	{
+		char row[160];
+
+		snprintf(row, sizeof(row), "| %llu | 0xf3: %llu",
+			 (unsigned long long)w[1].inj_irq,
+			 (unsigned long long)json_integer_value(json_object_get(w[1].vectors, "0xf3")));
+		expect_in_text(md, "## Guest IPIs and interrupts", "## Guest device interrupts (an emulated NIC)",
+			       "Exits per interrupt, by reason, pirq (guest_runs[0], hvm_sched) -> apic",
+			       "ping_transmitted=5000 ping_received=4950 ab_requests_per_s=12.5",
+			       "1 guest run not ok", row, "| pirq / interrupt |", "guest_runs\\[2\\] | apic |");
+	}
+	free(md);
+	for (i = 0; i < 4; i++) {
+		json_decref(w[i].vectors);
+		json_decref(w[i].reasons);
+	}
+	json_decref(rep);
+	free(out);
+}
+
 /* A refusal: one line naming the results file and the JSON path. */
 static void refused(const char *dir, const char *runs, const char *want)
 {
@@ -471,6 +656,14 @@ static void refusals(void **state)
 		"$.guest_runs[0].counts: must be an object, not an array");
 	refused(dir, "[{\"ipi_path\": \"apic\", \"status\": 1, \"traces\": {\"hvm\": \"x\"}}]",
 		"$.guest_runs[0].status: must be a string, not an integer");
+	refused(dir, "[{\"msi_path\": \"evtchn\", \"traces\": {\"hvm\": \"hvm-pvh-ipbipi-apic.xt\"}}]",
+		"$.guest_runs[0].msi_path: \"evtchn\" is not an MSI path (pirq, apic)");
+	refused(dir, "[{\"msi_path\": 2, \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].msi_path: must be an MSI path's name (pirq, apic), not an integer");
+	refused(dir, "[{\"msi_path\": \"apic\", \"load\": {\"ping_received\": -3}, \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].load.ping_received: must be a finite number >= 0");
+	refused(dir, "[{\"msi_path\": \"apic\", \"load\": [], \"traces\": {\"hvm\": \"x\"}}]",
+		"$.guest_runs[0].load: must be an object, not an array");
 	refused(dir, "{}", "$.guest_runs: must be an array, not an object");
 	refused(dir, "[7]", "$.guest_runs[0]: must be an object, not an integer");
 	/* a truncated xz trace: the probes library's line, after the JSON path */
@@ -489,6 +682,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(guest_section, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(nic_section, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(refusals, tmpdir_setup, tmpdir_teardown),
 	};
 

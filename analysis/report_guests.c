@@ -633,10 +633,11 @@ json_t *guests_json(const struct report *r, enum guest_kind kind)
 
 	for (size_t i = 0; i < r->nguests; i++) {
 		const struct rguest *g = &r->guests[i];
-		json_t *traces = json_object(), *run;
+		json_t *traces, *run;
 
 		if (g->run->kind != kind)
 			continue;
+		traces = json_object();
 		for (size_t k = 0; k < 2; k++)
 			if (g->t[k].present)
 				json_object_set_new(traces, g->t[k].key, trace_json(&g->t[k], kind));

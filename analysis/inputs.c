@@ -817,6 +817,43 @@ static const char *gkind(const json_t *v)
 	return v ? sio_json_kind(v) : "missing";
 }
 
+/*
+ * The numeric members of a guest run's load O (and of its objects, one
+ * level down: the runner's {"ping": {...}, "ab": {...}}) into OUT, keyed
+ * "NAME" or "PARENT.NAME"; each finite and >= 0, each key of the name
+ * rule.  0, or -1 with one line naming the file and the JSON path.
+ */
+static int load_numbers(json_t *out, json_t *o, const char *parent, const char *path, size_t i,
+			char *err)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(o, key, v) {
+		char k[2 * SIO_NAME_MAX + 2];
+
+		if (!json_is_number(v) && !(json_is_object(v) && !parent))
+			continue;
+		if (!sio_name_ok(key)) {
+			an_err(err, "%s: $.guest_runs[%zu].load%s%s: a key outside the name rule", path, i,
+			       parent ? "." : "", parent ? parent : "");
+			return -1;
+		}
+		snprintf(k, sizeof(k), "%s%s%s", parent ? parent : "", parent ? "." : "", key);
+		if (json_is_object(v)) {
+			if (load_numbers(out, v, key, path, i, err))
+				return -1;
+			continue;
+		}
+		if (!(json_number_value(v) >= 0) || isinf(json_number_value(v))) {
+			an_err(err, "%s: $.guest_runs[%zu].load.%s: must be a finite number >= 0", path, i, k);
+			return -1;
+		}
+		json_object_set(out, k, v);
+	}
+	return 0;
+}
+
 static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, size_t set,
 			    char *err)
 {
@@ -867,21 +904,9 @@ static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, s
 			return -1;
 		}
 		json_t *load = json_object();
-		json_object_foreach(w, key, v) {
-			if (!json_is_number(v))
-				continue;
-			if (!sio_name_ok(key)) {
-				an_err(err, "%s: $.guest_runs[%zu].load: a key outside the name rule", path, i);
-				json_decref(load);
-				return -1;
-			}
-			if (!(json_number_value(v) >= 0) || isinf(json_number_value(v))) {
-				an_err(err, "%s: $.guest_runs[%zu].load.%s: must be a finite number >= 0", path,
-				       i, key);
-				json_decref(load);
-				return -1;
-			}
-			json_object_set(load, key, v);
+		if (load_numbers(load, w, NULL, path, i, err)) {
+			json_decref(load);
+			return -1;
 		}
 		w = json_object_get(g, "counts");
 		if (w && !json_is_object(w)) {

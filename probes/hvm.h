@@ -71,6 +71,26 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f);
 void tr_hvm_fini(struct tr_hvm *h);
 
 /*
+ * The same profile counted in file order, inside the summary's own pass
+ * (hvm.c says how and when that is exact).  tr_hvm_par_rec() takes every
+ * record of class TRC_HVM and of the scheduler (0x00021xxx), whole, at REC,
+ * with its TSC (its own or its pCPU's last) and file offset, in each pCPU's
+ * file order, from THREAD (< nthreads; one pCPU on one thread at a time,
+ * threads synchronised between changes); it is exact only for a regular
+ * file whose pCPUs' TSCs are monotone: the caller spoils it otherwise.
+ * tr_hvm_par_finish(): 0 and *h as tr_hvm_run() fills it; 1 when it could
+ * not be made exact (*why says why; *h empty): run tr_hvm_run(); -1 out of
+ * memory.
+ */
+struct tr_hvm_par;
+struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads);
+void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32_t hdr,
+		    const uint8_t *rec, uint64_t tsc, uint64_t off);
+void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
+int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why);
+void tr_hvm_par_free(struct tr_hvm_par *hp);
+
+/*
  * One domain's vCPUs summed, with what is per IPI and per interrupt.  All
  * exact counts; the ratios are the caller's (count / denominator).
  *  - IPIs sent (ipis), on the domain's IPI path (path): "apic" when it

@@ -27,6 +27,8 @@ static inline uint32_t ld32(const uint8_t *p)
 struct tally {
 	struct cmap *ev;
 	uint64_t *lost;		/* records lost, all CPUs */
+	struct tr_hvm_par *hv;	/* the HVM profile in file order, or NULL */
+	unsigned thread;	/* its thread number */
 };
 
 /* The few events the summary looks into (all of class TRC_GEN). */
@@ -53,9 +55,10 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
  * [p, e) in place.  Stops at the first record that does not fit or whose
  * TSC goes backwards; returns where it stopped.
  */
-static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, const uint8_t *p,
-			   const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
+			   const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
 {
+	const uint8_t *p0 = p;
 	uint64_t last = *last_tsc, n = 0;
 
 	while (e - p >= 4) {
@@ -73,6 +76,8 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, const uint8_
 		cmap_inc(t->ev, ev);
 		if ((ev >> 12) == 0x1f)
 			summary_gen(t, c, hdr, p);
+		else if (t->hv && ((ev >> 16) == 0x0008 || (ev >> 12) == 0x21))
+			tr_hvm_par_rec(t->hv, t->thread, cpu, hdr, p, last, off + (uint64_t)(p - p0));
 		n++;
 		p += sz;
 	}
@@ -249,12 +254,13 @@ static bool seq_chunk(struct sum_run *R, uint64_t *posp)
 
 		p = view_at(&R->v, pos, left < 40 ? left : 40, &avail);
 		n = avail < left ? avail : left;
-		stop = scan(&R->t, c, p, p + n, &R->q.last_tsc[ch.cpu], &nrec);
+		stop = scan(&R->t, c, ch.cpu, pos, p, p + n, &R->q.last_tsc[ch.cpu], &nrec);
 		pos += (uint64_t)(stop - p);
 		if (pos >= end)
 			break;
 		if (stop == p || n == left) {
-			/* Irregular record at pos. */
+			/* Irregular record at pos (the HVM profile goes to the
+			 * TSC-ordered pass: the file has an anomaly). */
 			if (!xt_chunk_rec(f, &ch, &pos, R->q.last_tsc, &s->an, &r))
 				break;
 			rp = f->base + r.off;
@@ -323,7 +329,7 @@ struct par {
 static void work_batch(struct worker *w)
 {
 	struct par *P = w->P;
-	const struct tally t = { &w->ev, &w->lost };
+	const struct tally t = { &w->ev, &w->lost, P->R->t.hv, w->k };
 	uint64_t *last = P->R->q.last_tsc;
 
 	for (unsigned i = 0; i < P->n && !w->dirty; i++) {
@@ -340,7 +346,7 @@ static void work_batch(struct worker *w)
 
 			p = view_at(&w->v, pos, left < 40 ? left : 40, &avail);
 			n = avail < left ? avail : left;
-			stop = scan(&t, c, p, p + n, &last[ch->cpu], &nrec);
+			stop = scan(&t, c, ch->cpu, pos, p, p + n, &last[ch->cpu], &nrec);
 			pos += (uint64_t)(stop - p);
 			if (pos < end && (stop == p || n == left)) {
 				w->dirty = true;	/* irregular record */
@@ -575,7 +581,10 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 		dirty |= P->w[k].dirty || P->w[k].ev.overflow;	/* a worker's own cap */
 	if (dirty || !merge_batch(P)) {
 		/* Back to the TSCs before the batch; the sequential reader
-		 * counts it again from its first chunk. */
+		 * counts it again from its first chunk (the HVM profile, which
+		 * the workers counted in part, then in TSC order). */
+		if (R->t.hv)
+			tr_hvm_par_spoil(R->t.hv, "a batch was read again sequentially");
 		for (unsigned i = 0; i < P->ncpus; i++)
 			R->q.last_tsc[P->cpus[i]] = P->tsc_save[P->cpus[i]];
 		reset_batch(P);
@@ -601,13 +610,15 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	unsigned batch = opt && opt->batch ? opt->batch : TR_PAR_BATCH;
 	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
 	uint64_t map_max = opt && opt->map_max ? opt->map_max : TR_MAP_MAX_BYTES;
+	int hvm_pass = opt ? opt->hvm_pass : TR_HVM_AUTO;
 	bool windowed = f->fd >= 0 && f->len > map_max;
 	uint64_t pos = 0;
 	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
+	int rc;
 
 	memset(s, 0, sizeof(*s));
 	s->bytes = f->len;
-	R.t = (struct tally){ &s->ev, &s->lost };
+	R.t = (struct tally){ &s->ev, &s->lost, NULL, 0 };
 	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
 	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&R.q, f, &s->an) ||
 	    view_init(&R.v, f, windowed ? VIEW_WINDOW : VIEW_DIRECT, opt ? opt->window : 0))
@@ -617,6 +628,11 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 		nw = default_threads();
 	if (nw > TR_MAX_THREADS)
 		nw = TR_MAX_THREADS;
+	/* The HVM profile in this pass, unless the TSC-ordered one is asked
+	 * for (files without HVM records leave it unused). */
+	if (hvm_pass == TR_HVM_AUTO &&
+	    !(R.t.hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ? nw : 1)))
+		return -1;
 	if (nw > 1 && f->len >= min_bytes && par_start(&P, &R, nw, batch) == 0)
 		R.par = &P;
 	while (pos < f->len) {
@@ -640,20 +656,44 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 			    "as \"other\"", TR_MAX_EVENT_IDS, (unsigned long long)s->ev.overflow);
 	xt_seq_fini(&R.q);
 	view_fini(&R.v);
-	/* The HVM profile: a second, TSC-ordered pass, only for files that have HVM records. */
+	/* The HVM profile, for files that have HVM records: counted above
+	 * where that is exact, else by a second, TSC-ordered pass. */
 	for (uint32_t i = 0; i < s->ev.cap && !s->has_hvm; i++)
 		s->has_hvm = s->ev.used[i] && s->ev.v[i] && s->ev.key[i] >> 16 == 0x0008;
-	if (s->has_hvm && tr_hvm_run(&s->hvm, f)) {
-		tr_hvm_fini(&s->hvm);
-		s->has_hvm = false;
-		return -1;
+	rc = 0;
+	if (s->has_hvm) {
+		int fr = 1;
+
+		s->hvm_tsc_why = "asked for";
+		if (R.t.hv && xt_anom_any(&s->an))
+			tr_hvm_par_spoil(R.t.hv, "the file has anomalies");
+		if (R.t.hv && (fr = tr_hvm_par_finish(R.t.hv, &s->hvm, &s->hvm_tsc_why)) == 0) {
+			s->hvm_file_order = true;
+			s->hvm_tsc_why = NULL;
+		}
+		if (fr < 0 || (fr > 0 && tr_hvm_run(&s->hvm, f))) {
+			tr_hvm_fini(&s->hvm);
+			s->has_hvm = false;
+			rc = -1;
+		}
 	}
-	return 0;
+	tr_hvm_par_free(R.t.hv);
+	return rc;
 }
 
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f)
 {
-	return tr_summary_run_with(s, f, NULL);
+	const char *e = getenv("IPIBENCH_TRACE_HVM");
+	struct tr_par opt = { .min_bytes = TR_PAR_MIN_BYTES,
+			      .hvm_pass = e && !strcmp(e, "tsc") ? TR_HVM_TSC : TR_HVM_AUTO };
+
+	int rc = tr_summary_run_with(s, f, &opt);
+
+	/* IPIBENCH_TRACE_HVM=why: which pass counted the HVM profile (stderr). */
+	if (!rc && s->has_hvm && e && !strcmp(e, "why"))
+		fprintf(stderr, "hvm profile: %s%s\n", s->hvm_file_order ? "file order" : "TSC order: ",
+			s->hvm_file_order ? "" : s->hvm_tsc_why);
+	return rc;
 }
 
 void tr_summary_fini(struct tr_summary *s)

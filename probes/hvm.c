@@ -685,6 +685,7 @@ fail:
  * table full), it says so and the caller runs tr_hvm_run().
  */
 #include <pthread.h>
+#include <stdatomic.h>
 
 #define PAR_PRE 16			/* a segment's prefix records kept */
 #define PAR_MAX_SEGS (1u << 18)		/* segments kept in all (about 19 MB) */
@@ -712,6 +713,9 @@ struct hseg {
 struct hcpu {
 	bool init, has_seg;
 	int32_t cur, dflt;		/* cur: a gid or CUR_*; dflt: the default vCPU's gid, or -1 */
+	int32_t acc_g;			/* acc: thread acc_t's counts of gid acc_g (a cache) */
+	unsigned acc_t;
+	struct tr_hvm_vcpu *acc;
 	struct hseg seg;		/* open segment */
 	struct hpre pre[PAR_PRE];
 };
@@ -730,12 +734,21 @@ struct hthr {
 	int32_t cgid[PAR_CSLOTS];
 };
 
+/* A vCPU's segments applied so far (par_apply()). */
+struct hstate {
+	struct tr_hvm_vcpu *acc;	/* their prefixes' counts, and the state they leave */
+	struct hkey last;		/* the last one's last record */
+	bool any;
+};
+
 struct tr_hvm_par {
 	pthread_mutex_t mu;
+	struct hstate st[TR_HVM_MAX_VCPUS];
+	uint64_t before_exit;		/* of the prefixes applied */
 	uint32_t gkey[TR_HVM_MAX_VCPUS];	/* gid -> dom << 16 | vcpu */
 	int32_t gslot[PAR_GSLOTS];		/* gid + 1, 0 empty */
 	uint32_t ngid;
-	uint32_t nseg;				/* segments closed, all threads (under mu) */
+	_Atomic uint32_t nseg;			/* segments closed and not applied, all threads */
 	unsigned nthr;
 	struct hthr *t;
 	struct hcpu *cpu;			/* XT_MAX_CPUS */
@@ -799,6 +812,11 @@ void tr_hvm_par_free(struct tr_hvm_par *hp)
 		free(T->pre);
 		free(T->cpus);
 	}
+	for (uint32_t g = 0; g < TR_HVM_MAX_VCPUS; g++)
+		if (hp->st[g].acc) {
+			vcpu_fini(hp->st[g].acc);
+			free(hp->st[g].acc);
+		}
 	pthread_mutex_destroy(&hp->mu);
 	free(hp->t);
 	free(hp->cpu);
@@ -873,14 +891,10 @@ static void seg_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc)
 	struct hseg *s = &pc->seg;
 
 	pc->has_seg = false;
-	pthread_mutex_lock(&hp->mu);
-	if (hp->nseg == PAR_MAX_SEGS) {
-		pthread_mutex_unlock(&hp->mu);
+	if (atomic_fetch_add_explicit(&hp->nseg, 1, memory_order_relaxed) >= PAR_MAX_SEGS) {
 		tr_hvm_par_spoil(hp, "more vCPU runs than are kept");
 		return;
 	}
-	hp->nseg++;
-	pthread_mutex_unlock(&hp->mu);
 	if (T->nseg == T->capseg) {
 		uint32_t cap = T->capseg ? 2 * T->capseg : 64;
 		struct hseg *n = realloc(T->segs, cap * sizeof(*n));
@@ -911,6 +925,7 @@ static void seg_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc)
 	T->segs[T->nseg++] = *s;
 }
 
+/* The pCPU's run ends, and with it its segment. */
 static inline void seg_end(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc)
 {
 	if (pc->has_seg)
@@ -972,6 +987,7 @@ void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32
 		pc->init = true;
 		pc->cur = CUR_DEFAULT;
 		pc->dflt = -1;
+		pc->acc_g = -1;
 		T->cpus[T->ncpus++] = cpu;
 	}
 	/* As tr_hvm_run(), record for record. */
@@ -1024,8 +1040,15 @@ void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32
 		T->no_vcpu++;
 		return;
 	}
-	if (!(v = par_acc(hp, T, c)))
-		return;
+	if (pc->acc_g == c && pc->acc_t == thread) {
+		v = pc->acc;
+	} else {
+		if (!(v = par_acc(hp, T, c)))
+			return;
+		pc->acc = v;
+		pc->acc_g = c;
+		pc->acc_t = thread;
+	}
 	switch ((ev >> 12) & 0xf) {
 	case 1:	/* TRC_HVM_ENTRYEXIT */
 		if ((ev & ~TRC_64_FLAG) == EV_VMEXIT) {
@@ -1098,21 +1121,146 @@ static bool vcpu_full(const struct tr_hvm_vcpu *v)
 }
 
 struct pseg {
-	const struct hseg *s;
+	struct hseg *s;
 	const struct hpre *pre;
 };
 
+/* The merged order: (TSC, pCPU, offset) of the first record. */
 static int pseg_cmp(const void *a, const void *b)
 {
 	const struct hseg *x = ((const struct pseg *)a)->s, *y = ((const struct pseg *)b)->s;
 
-	if (x->gid != y->gid)
-		return x->gid < y->gid ? -1 : 1;
 	if (x->t0 != y->t0)
 		return x->t0 < y->t0 ? -1 : 1;
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
 	return (x->o0 > y->o0) - (x->o0 < y->o0);
+}
+
+/*
+ * The closed segments that start before TSC W, in the merged order, into
+ * each vCPU's stitched state and counts (hp->st): the prefix's records
+ * counted with the state the vCPU's last segment left, then the state this
+ * one leaves.  A segment that starts before the vCPU's last one ended (a
+ * pCPU's records come late, or two runs interleave) spoils the run: the
+ * order of the two is no longer what replaying gives.  Applied segments
+ * are dropped, so memory holds only those not yet past W.  0, or -1
+ * spoiled or out of memory.
+ */
+static int par_apply(struct tr_hvm_par *hp, uint64_t w)
+{
+	uint32_t n = 0, ng = hp->ngid, *at;
+	struct pseg *ps;
+
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	if (!n)
+		return hp->spoiled ? -1 : 0;
+	ps = malloc(n * sizeof(*ps));
+	at = calloc(ng + 1, sizeof(*at));
+	if (!ps || !at) {
+		free(ps);
+		free(at);
+		tr_hvm_par_spoil(hp, "out of memory");
+		return -1;
+	}
+	/* Only each vCPU's own order matters: by vCPU (a count sort), then
+	 * each vCPU's in the merged order (mostly so already: one pCPU's
+	 * segments come in its order). */
+	for (unsigned t = 0; t < hp->nthr; t++)
+		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
+			at[hp->t[t].segs[i].gid + 1]++;
+	for (uint32_t g = 0; g < ng; g++)
+		at[g + 1] += at[g];
+	for (unsigned t = 0; t < hp->nthr; t++)
+		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
+			ps[at[hp->t[t].segs[i].gid]++] =
+				(struct pseg){ &hp->t[t].segs[i], hp->t[t].pre + hp->t[t].segs[i].pre_at };
+	for (uint32_t b = 0, e; b < n; b = e) {
+		bool sorted = true;
+
+		for (e = b + 1; e < n && ps[e].s->gid == ps[b].s->gid; e++)
+			sorted = sorted && pseg_cmp(&ps[e - 1], &ps[e]) < 0;
+		if (!sorted)
+			qsort(ps + b, e - b, sizeof(*ps), pseg_cmp);
+	}
+	free(at);
+	for (uint32_t k = 0; k < n && !hp->spoiled; k++) {
+		struct hseg *s = ps[k].s;
+		struct hstate *st = &hp->st[s->gid];
+		struct tr_hvm_vcpu *v = st->acc;
+
+		if (s->t0 >= w)
+			continue;	/* (and the vCPU's later ones: applied next time) */
+
+		if (st->any && !key_before(st->last.tsc, st->last.cpu, st->last.off,
+					   &(struct hkey){ s->t0, s->o0, s->cpu, true })) {
+			tr_hvm_par_spoil(hp, "a vCPU's records on two pCPUs interleave in TSC");
+			break;
+		}
+		if (!v) {
+			v = malloc(sizeof(*v));
+			if (!v || vcpu_init(v, hp->gkey[s->gid] >> 16, hp->gkey[s->gid] & 0xffff)) {
+				if (v)
+					vcpu_fini(v);
+				free(v);
+				tr_hvm_par_spoil(hp, "out of memory");
+				break;
+			}
+			st->acc = v;
+		}
+		for (uint32_t j = 0; j < s->npre; j++)
+			handler(&hp->before_exit, v, v->exit_open, ps[k].pre[j].ev, ps[k].pre[j].n,
+				ps[k].pre[j].d);
+		if (s->has_close)
+			close_exit(v, s->close_tsc);
+		if (s->known) {
+			v->exit_open = s->open;
+			v->exit_reason = s->reason;
+			v->exit_tsc = s->etsc;
+		}
+		st->any = true;
+		st->last = (struct hkey){ s->t1, s->o1, s->cpu, true };
+		s->gid = UINT32_MAX;	/* applied */
+	}
+	free(ps);
+	/* Keep the rest, each thread's in its order, prefixes packed. */
+	for (unsigned t = 0; t < hp->nthr; t++) {
+		struct hthr *T = &hp->t[t];
+		uint32_t ns = 0, np = 0;
+
+		for (uint32_t i = 0; i < T->nseg; i++) {
+			struct hseg x = T->segs[i];
+
+			if (x.gid == UINT32_MAX)
+				continue;
+			memmove(T->pre + np, T->pre + x.pre_at, x.npre * sizeof(*T->pre));
+			x.pre_at = np;
+			np += x.npre;
+			T->segs[ns++] = x;
+		}
+		T->nseg = ns;
+		T->npre = np;
+	}
+	n = 0;
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	atomic_store_explicit(&hp->nseg, n, memory_order_relaxed);
+	return hp->spoiled ? -1 : 0;
+}
+
+void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w)
+{
+	/* Not past a segment still open: its records come first. */
+	for (unsigned t = 0; t < hp->nthr; t++)
+		for (uint32_t i = 0; i < hp->t[t].ncpus; i++) {
+			const struct hcpu *pc = &hp->cpu[hp->t[t].cpus[i]];
+
+			if (pc->has_seg && pc->seg.t0 < w)
+				w = pc->seg.t0;
+		}
+	if (!hp->spoiled)
+		par_apply(hp, w);
 }
 
 struct gfirst {
@@ -1129,28 +1277,26 @@ static int gfirst_cmp(const void *a, const void *b)
 
 int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why)
 {
-	uint32_t ng = hp->ngid, nseg = 0, *idx = NULL;
+	uint32_t ng = hp->ngid, *idx = NULL;
 	struct gfirst *first = NULL;
-	struct pseg *ps = NULL;
 	int rc = -1;
 
 	memset(h, 0, sizeof(*h));
 	*why = NULL;
-	/* The segments still open end here. */
+	/* The segments still open end here; all are applied. */
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].ncpus; i++)
 			if (hp->cpu[hp->t[t].cpus[i]].has_seg)
 				seg_close(hp, &hp->t[0], &hp->cpu[hp->t[t].cpus[i]]);
+	if (!hp->spoiled)
+		par_apply(hp, UINT64_MAX);
 	if (hp->spoiled) {
 		*why = hp->spoiled;
 		return 1;
 	}
 	first = calloc(ng + 1, sizeof(*first));
 	idx = calloc(ng + 1, sizeof(*idx));
-	for (unsigned t = 0; t < hp->nthr; t++)
-		nseg += hp->t[t].nseg;
-	ps = calloc(nseg + 1, sizeof(*ps));
-	if (!first || !idx || !ps)
+	if (!first || !idx)
 		goto out;
 	/* The vCPUs in the order of their first lookup (tr_hvm_run()'s). */
 	for (uint32_t g = 0; g < ng; g++) {
@@ -1177,45 +1323,26 @@ int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why)
 		}
 		h->nv = i + 1;
 	}
-	for (unsigned t = 0; t < hp->nthr; t++) {
-		const struct hthr *T = &hp->t[t];
+	h->before_exit = hp->before_exit;
+	for (unsigned t = 0; t <= hp->nthr; t++) {
+		/* each thread's counts, then the stitched ones */
+		const struct hthr *T = t < hp->nthr ? &hp->t[t] : NULL;
 
-		h->hvm_records += T->hvm_records;
-		h->no_vcpu += T->no_vcpu;
-		h->before_exit += T->before_exit;
-		h->short_records += T->short_records;
-		h->sched_records += T->sched_records;
-		h->svm |= T->svm;
-		for (uint32_t g = 0; g < ng; g++)
-			if (T->acc[g] && (vcpu_full(T->acc[g]) || vcpu_add(&h->v[idx[g]], T->acc[g]))) {
+		if (T) {
+			h->hvm_records += T->hvm_records;
+			h->no_vcpu += T->no_vcpu;
+			h->before_exit += T->before_exit;
+			h->short_records += T->short_records;
+			h->sched_records += T->sched_records;
+			h->svm |= T->svm;
+		}
+		for (uint32_t g = 0; g < ng; g++) {
+			const struct tr_hvm_vcpu *a = T ? T->acc[g] : hp->st[g].acc;
+
+			if (a && (vcpu_full(a) || vcpu_add(&h->v[idx[g]], a))) {
 				*why = "a count table is full";
 				goto fallback;
 			}
-	}
-	/* Each vCPU's segments in the merged order, none inside another's span. */
-	nseg = 0;
-	for (unsigned t = 0; t < hp->nthr; t++)
-		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
-			ps[nseg++] = (struct pseg){ &hp->t[t].segs[i], hp->t[t].pre + hp->t[t].segs[i].pre_at };
-	qsort(ps, nseg, sizeof(*ps), pseg_cmp);
-	for (uint32_t i = 0; i < nseg; i++) {
-		const struct hseg *s = ps[i].s, *p = i ? ps[i - 1].s : NULL;
-		struct tr_hvm_vcpu *v = &h->v[idx[s->gid]];
-
-		if (p && p->gid == s->gid &&
-		    !key_before(p->t1, p->cpu, p->o1, &(struct hkey){ s->t0, s->o0, s->cpu, true })) {
-			*why = "a vCPU's records on two pCPUs interleave in TSC";
-			goto fallback;
-		}
-		for (uint32_t j = 0; j < s->npre; j++)
-			handler(&h->before_exit, v, v->exit_open, ps[i].pre[j].ev, ps[i].pre[j].n,
-				ps[i].pre[j].d);
-		if (s->has_close)
-			close_exit(v, s->close_tsc);
-		if (s->known) {
-			v->exit_open = s->open;
-			v->exit_reason = s->reason;
-			v->exit_tsc = s->etsc;
 		}
 	}
 	for (uint32_t i = 0; i < h->nv; i++)
@@ -1232,6 +1359,5 @@ out:
 		tr_hvm_fini(h);
 	free(first);
 	free(idx);
-	free(ps);
 	return rc;
 }

@@ -87,6 +87,9 @@ struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads);
 void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32_t hdr,
 		    const uint8_t *rec, uint64_t tsc, uint64_t off);
 void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
+/* Between batches (no thread in tr_hvm_par_rec()): what is complete before
+ * TSC W (the lowest of the pCPUs' last TSCs) is stitched, and let go. */
+void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w);
 int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why);
 void tr_hvm_par_free(struct tr_hvm_par *hp);
 

@@ -591,6 +591,14 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 		return false;
 	}
 	*pos = P->batch[P->n - 1].data_off + P->batch[P->n - 1].len;
+	if (R->t.hv) {
+		uint64_t w = UINT64_MAX;
+
+		for (unsigned i = 0; i < P->ncpus; i++)
+			if (R->q.last_tsc[P->cpus[i]] < w)
+				w = R->q.last_tsc[P->cpus[i]];
+		tr_hvm_par_sync(R->t.hv, w);
+	}
 	reset_batch(P);
 	return true;
 }

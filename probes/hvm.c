@@ -920,7 +920,8 @@ static void seg_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc)
 		T->cappre = cap;
 	}
 	s->pre_at = T->npre;
-	memcpy(T->pre + T->npre, pc->pre, s->npre * sizeof(*pc->pre));
+	if (s->npre)
+		memcpy(T->pre + T->npre, pc->pre, s->npre * sizeof(*pc->pre));
 	T->npre += s->npre;
 	T->segs[T->nseg++] = *s;
 }
@@ -955,15 +956,13 @@ static inline struct hseg *seg_for(struct tr_hvm_par *hp, struct hthr *T, struct
 }
 
 /* G's exit ends at TSC (a VMENTRY, or its runstate change to runnable). */
-static void par_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, uint32_t cpu,
-		      int32_t g, uint64_t tsc, uint64_t off)
+static inline void par_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc,
+			     struct tr_hvm_vcpu *v, uint32_t cpu, int32_t g, uint64_t tsc, uint64_t off)
 {
 	struct hseg *s = seg_for(hp, T, pc, cpu, g, tsc, off);
-	struct tr_hvm_vcpu *v;
 
 	if (s->known) {
-		if (s->open && (v = par_acc(hp, T, g)))
-			count_close(v, s->open, s->reason, s->etsc, tsc);
+		count_close(v, s->open, s->reason, s->etsc, tsc);
 	} else {
 		s->has_close = true;
 		s->close_tsc = tsc;
@@ -973,24 +972,10 @@ static void par_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, ui
 	s->etsc = 0;
 }
 
-void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32_t hdr,
-		    const uint8_t *rec, uint64_t tsc, uint64_t off)
+/* A scheduler record of the pCPU (tr_hvm_run()'s rules). */
+static void par_sched(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, uint32_t cpu,
+		      uint32_t ev, uint32_t n, const uint32_t *d, uint64_t tsc, uint64_t off)
 {
-	struct hthr *T = &hp->t[thread];
-	struct hcpu *pc = &hp->cpu[cpu];
-	uint32_t ev = hdr & 0x0fffffff, n = hdr >> 28 & 7, d[7] = { 0 };
-	struct tr_hvm_vcpu *v;
-	int32_t c;
-
-	memcpy(d, rec + (hdr >> 31 ? 12 : 4), 4 * n);
-	if (!pc->init) {
-		pc->init = true;
-		pc->cur = CUR_DEFAULT;
-		pc->dflt = -1;
-		pc->acc_g = -1;
-		T->cpus[T->ncpus++] = cpu;
-	}
-	/* As tr_hvm_run(), record for record. */
 	if ((ev & 0x0ffffc0f) == 0x00021001 && !(ev & 0xcc0)) {
 		uint32_t dom = d[0] >> 16;
 
@@ -1001,10 +986,11 @@ void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32
 		T->sched_records++;
 		if (((ev >> 4) & 3) == 1) {
 			int32_t k = par_gid(hp, T, d[0], cpu, tsc, off);
+			struct tr_hvm_vcpu *v;
 
-			if (k < 0)
+			if (k < 0 || !(v = par_acc(hp, T, k)))
 				return;
-			par_close(hp, T, pc, cpu, k, tsc, off);
+			par_close(hp, T, pc, v, cpu, k, tsc, off);
 		}
 		/* What the pCPU runs changes: its segment ends here (else it
 		 * would span the time it ran others). */
@@ -1023,10 +1009,32 @@ void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32
 		}
 		seg_end(hp, T, pc);
 		pc->cur = d[0] >> 16 == TR_HVM_IDLE_DOM ? CUR_IDLE : par_gid(hp, T, d[0], cpu, tsc, off);
+	}
+}
+
+void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32_t hdr,
+		    const uint8_t *rec, uint64_t tsc, uint64_t off)
+{
+	struct hthr *T = &hp->t[thread];
+	struct hcpu *pc = &hp->cpu[cpu];
+	uint32_t ev = hdr & 0x0fffffff, n = hdr >> 28 & 7, d[3] = { 0 };
+	struct tr_hvm_vcpu *v;
+	int32_t c;
+
+	/* (the words looked at: at most 3) */
+	memcpy(d, rec + (hdr >> 31 ? 12 : 4), 4 * (n < 3 ? n : 3));
+	if (!pc->init) {
+		pc->init = true;
+		pc->cur = CUR_DEFAULT;
+		pc->dflt = -1;
+		pc->acc_g = -1;
+		T->cpus[T->ncpus++] = cpu;
+	}
+	/* As tr_hvm_run(), record for record. */
+	if (ev >> 16 != 0x0008) {
+		par_sched(hp, T, pc, cpu, ev, n, d, tsc, off);
 		return;
 	}
-	if (ev >> 16 != 0x0008)
-		return;
 	T->hvm_records++;
 	c = pc->cur;
 	if (c == CUR_DEFAULT) {
@@ -1068,7 +1076,7 @@ void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32
 				T->svm = true;
 		} else if (ev == EV_VMENTRY) {
 			v->vmentry++;
-			par_close(hp, T, pc, cpu, c, tsc, off);
+			par_close(hp, T, pc, v, cpu, c, tsc, off);
 		}
 		break;
 	case 2: {	/* TRC_HVM_HANDLER */
@@ -1234,7 +1242,8 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 
 			if (x.gid == UINT32_MAX)
 				continue;
-			memmove(T->pre + np, T->pre + x.pre_at, x.npre * sizeof(*T->pre));
+			if (x.npre)
+				memmove(T->pre + np, T->pre + x.pre_at, x.npre * sizeof(*T->pre));
 			x.pre_at = np;
 			np += x.npre;
 			T->segs[ns++] = x;

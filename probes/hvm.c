@@ -1183,7 +1183,8 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
 			ps[at[hp->t[t].segs[i].gid]++] =
-				(struct pseg){ &hp->t[t].segs[i], hp->t[t].pre + hp->t[t].segs[i].pre_at };
+				(struct pseg){ &hp->t[t].segs[i], hp->t[t].segs[i].npre ?
+					       hp->t[t].pre + hp->t[t].segs[i].pre_at : NULL };
 	for (uint32_t b = 0, e; b < n; b = e) {
 		bool sorted = true;
 

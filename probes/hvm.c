@@ -685,7 +685,6 @@ fail:
  * table full), it says so and the caller runs tr_hvm_run().
  */
 #include <pthread.h>
-#include <stdatomic.h>
 
 #define PAR_PRE 16			/* a segment's prefix records kept */
 #define PAR_MAX_SEGS (1u << 18)		/* segments kept in all (about 19 MB) */
@@ -710,8 +709,10 @@ struct hseg {
 	bool known, open, has_close;
 };
 
+/* (each on cache lines of its own: pCPUs next to each other are on two threads) */
 struct hcpu {
-	bool init, has_seg;
+	_Alignas(64) bool init;
+	bool has_seg;
 	int32_t cur, dflt;		/* cur: a gid or CUR_*; dflt: the default vCPU's gid, or -1 */
 	int32_t acc_g;			/* acc: thread acc_t's counts of gid acc_g (a cache) */
 	unsigned acc_t;
@@ -721,7 +722,7 @@ struct hcpu {
 };
 
 struct hthr {
-	struct tr_hvm_vcpu **acc;	/* per gid, NULL until used */
+	_Alignas(64) struct tr_hvm_vcpu **acc;	/* per gid, NULL until used */
 	struct hkey *first;		/* per gid: first lookup seen by this thread */
 	struct hseg *segs;
 	uint32_t nseg, capseg;
@@ -748,12 +749,17 @@ struct tr_hvm_par {
 	uint32_t gkey[TR_HVM_MAX_VCPUS];	/* gid -> dom << 16 | vcpu */
 	int32_t gslot[PAR_GSLOTS];		/* gid + 1, 0 empty */
 	uint32_t ngid;
-	_Atomic uint32_t nseg;			/* segments closed and not applied, all threads */
 	unsigned nthr;
 	struct hthr *t;
 	struct hcpu *cpu;			/* XT_MAX_CPUS */
+	void *t_mem, *cpu_mem;			/* what t and cpu were cut from */
 	const char *spoiled;			/* why it cannot be exact */
 };
+
+static void *align64(void *p)
+{
+	return p ? (char *)p + (64 - (uintptr_t)p % 64) % 64 : NULL;
+}
 
 void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why)
 {
@@ -770,11 +776,15 @@ struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads)
 	if (!hp)
 		return NULL;
 	hp->nthr = nthreads ? nthreads : 1;
-	hp->t = calloc(hp->nthr, sizeof(*hp->t));
-	hp->cpu = calloc(XT_MAX_CPUS, sizeof(*hp->cpu));
-	if (!hp->t || !hp->cpu || pthread_mutex_init(&hp->mu, NULL)) {
-		free(hp->t);
-		free(hp->cpu);
+	/* calloc, whose big blocks are fresh pages (mapped when touched: only
+	 * the pCPUs the file has), aligned to 64 by hand */
+	hp->t_mem = calloc(1, hp->nthr * sizeof(*hp->t) + 64);
+	hp->cpu_mem = calloc(1, XT_MAX_CPUS * sizeof(*hp->cpu) + 64);
+	hp->t = (struct hthr *)align64(hp->t_mem);
+	hp->cpu = (struct hcpu *)align64(hp->cpu_mem);
+	if (!hp->t_mem || !hp->cpu_mem || pthread_mutex_init(&hp->mu, NULL)) {
+		free(hp->t_mem);
+		free(hp->cpu_mem);
 		free(hp);
 		return NULL;
 	}
@@ -818,8 +828,8 @@ void tr_hvm_par_free(struct tr_hvm_par *hp)
 			free(hp->st[g].acc);
 		}
 	pthread_mutex_destroy(&hp->mu);
-	free(hp->t);
-	free(hp->cpu);
+	free(hp->t_mem);
+	free(hp->cpu_mem);
 	free(hp);
 }
 
@@ -891,7 +901,8 @@ static void seg_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc)
 	struct hseg *s = &pc->seg;
 
 	pc->has_seg = false;
-	if (atomic_fetch_add_explicit(&hp->nseg, 1, memory_order_relaxed) >= PAR_MAX_SEGS) {
+	/* (each thread its share: no counter shared between threads on this path) */
+	if (T->nseg >= PAR_MAX_SEGS / hp->nthr) {
 		tr_hvm_par_spoil(hp, "more vCPU runs than are kept");
 		return;
 	}
@@ -1252,10 +1263,6 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 		T->nseg = ns;
 		T->npre = np;
 	}
-	n = 0;
-	for (unsigned t = 0; t < hp->nthr; t++)
-		n += hp->t[t].nseg;
-	atomic_store_explicit(&hp->nseg, n, memory_order_relaxed);
 	return hp->spoiled ? -1 : 0;
 }
 

@@ -1023,11 +1023,10 @@ static void par_sched(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, ui
 	}
 }
 
-void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32_t hdr,
-		    const uint8_t *rec, uint64_t tsc, uint64_t off)
+/* One record of the pCPU's (tr_hvm_run()'s rules, record for record). */
+static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, unsigned thread,
+			   uint32_t cpu, uint32_t hdr, const uint8_t *rec, uint64_t tsc, uint64_t off)
 {
-	struct hthr *T = &hp->t[thread];
-	struct hcpu *pc = &hp->cpu[cpu];
 	uint32_t ev = hdr & 0x0fffffff, n = hdr >> 28 & 7, d[3] = { 0 };
 	struct tr_hvm_vcpu *v;
 	int32_t c;
@@ -1110,6 +1109,34 @@ void tr_hvm_par_rec(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, uint32
 	}
 	default:
 		break;
+	}
+}
+
+void tr_hvm_par_scan(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, const uint8_t *p,
+		     const uint8_t *e, uint64_t off, uint64_t tsc)
+{
+	struct hthr *T = &hp->t[thread];
+	struct hcpu *pc = &hp->cpu[cpu];
+
+	while (e - p >= 4) {
+		uint32_t hdr, sz, ev;
+
+		memcpy(&hdr, p, 4);
+		sz = xt_rec_size(hdr);
+		ev = hdr & 0x0fffffff;
+		if (sz > (size_t)(e - p))
+			break;	/* (not for a caller's checked range) */
+		if (hdr >> 31) {
+			uint32_t lo, hi;
+
+			memcpy(&lo, p + 4, 4);
+			memcpy(&hi, p + 8, 4);
+			tsc = (uint64_t)hi << 32 | lo;
+		}
+		if ((ev >> 16) == 0x0008 || (ev >> 12) == 0x21)
+			par_rec(hp, T, pc, thread, cpu, hdr, p, tsc, off);
+		p += sz;
+		off += sz;
 	}
 }
 

@@ -76,11 +76,13 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu
 		cmap_inc(t->ev, ev);
 		if ((ev >> 12) == 0x1f)
 			summary_gen(t, c, hdr, p);
-		else if (t->hv && ((ev >> 16) == 0x0008 || (ev >> 12) == 0x21))
-			tr_hvm_par_rec(t->hv, t->thread, cpu, hdr, p, last, off + (uint64_t)(p - p0));
 		n++;
 		p += sz;
 	}
+	/* The HVM profile's records of what was counted: a second walk, over
+	 * bytes still in the cache (cheaper than a call per record). */
+	if (t->hv && p > p0)
+		tr_hvm_par_scan(t->hv, t->thread, cpu, p0, p, off, *last_tsc);
 	*last_tsc = last;
 	*nrec += n;
 	return p;

@@ -687,9 +687,10 @@ fail:
 #include <pthread.h>
 
 #define PAR_PRE 16			/* a segment's prefix records kept */
-#define PAR_MAX_SEGS (1u << 18)		/* segments kept in all (about 19 MB) */
+#define PAR_MAX_SEGS (1u << 20)		/* segments waiting, all threads (72 bytes each) */
 #define PAR_GSLOTS 8192			/* (domain, vCPU) -> gid hash, > 2 x TR_HVM_MAX_VCPUS */
 #define PAR_CSLOTS 64			/* a thread's cache of it */
+#define PAR_SYNC_MIN 4096		/* segments waiting before a sync applies them */
 
 struct hpre {
 	uint32_t ev, n, d[3];
@@ -754,6 +755,7 @@ struct tr_hvm_par {
 	struct hcpu *cpu;			/* XT_MAX_CPUS */
 	void *t_mem, *cpu_mem;			/* what t and cpu were cut from */
 	const char *spoiled;			/* why it cannot be exact */
+	uint32_t next_sync;			/* segments waiting that make a sync worth it */
 };
 
 static void *align64(void *p)
@@ -1295,6 +1297,14 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w)
 {
+	uint32_t n = 0;
+
+	/* Each sync walks every segment waiting: only when they have doubled
+	 * since the last (so each one is walked a few times at most). */
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	if (n < hp->next_sync)
+		return;
 	/* Not past a segment still open: its records come first. */
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].ncpus; i++) {
@@ -1305,6 +1315,10 @@ void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w)
 		}
 	if (!hp->spoiled)
 		par_apply(hp, w);
+	n = 0;
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	hp->next_sync = n < PAR_SYNC_MIN / 2 ? PAR_SYNC_MIN : 2 * n;
 }
 
 struct gfirst {

@@ -4,7 +4,9 @@
  * record for record:
  *
  * - Records are taken in TSC order across pCPUs (a vCPU may exit on one
- *   pCPU and enter on another).
+ *   pCPU and enter on another): tr_hvm_run() through the merged reader,
+ *   or the summary's own file-order pass stitched per vCPU in that order
+ *   where that is exact (tr_hvm_par, at the end of this file).
  * - Which vCPU a pCPU runs comes from the scheduler's runstate changes
  *   (TRC_SCHED_RUNSTATE_CHANGE, d0 = domain << 16 | vCPU): to running sets
  *   it, from running clears it; TRC_SCHED_CONTINUE_RUNNING (the same d0:

@@ -725,8 +725,9 @@ struct hcpu {
 };
 
 struct hthr {
-	_Alignas(64) struct tr_hvm_vcpu **acc;	/* per gid, NULL until used */
-	struct hkey *first;		/* per gid: first lookup seen by this thread */
+	_Alignas(64) struct tr_hvm_vcpu **acc;	/* per gid < capg, NULL until used */
+	struct hkey *first;		/* per gid < capg: first lookup seen by this thread */
+	uint32_t capg;
 	struct hseg *segs;
 	uint32_t nseg, capseg;
 	struct hpre *pre;
@@ -740,9 +741,11 @@ struct hthr {
 
 /* A vCPU's segments applied so far (par_apply()). */
 struct hstate {
-	struct tr_hvm_vcpu *acc;	/* their prefixes' counts, and the state they leave */
 	struct hkey last;		/* the last one's last record */
 	bool any;
+	bool open;			/* the exit state they leave */
+	uint32_t reason;
+	uint64_t etsc;
 };
 
 struct tr_hvm_par {
@@ -795,12 +798,12 @@ struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads)
 	for (unsigned i = 0; i < hp->nthr; i++) {
 		struct hthr *T = &hp->t[i];
 
-		T->acc = calloc(TR_HVM_MAX_VCPUS, sizeof(*T->acc));
-		T->first = calloc(TR_HVM_MAX_VCPUS, sizeof(*T->first));
+		/* (acc and first when the thread first meets a vCPU: a file
+		 * without HVM records pays for no more than this) */
 		T->cpus = malloc(XT_MAX_CPUS * sizeof(*T->cpus));
 		for (unsigned j = 0; j < PAR_CSLOTS; j++)
 			T->cgid[j] = -1;
-		if (!T->acc || !T->first || !T->cpus) {
+		if (!T->cpus) {
 			tr_hvm_par_free(hp);
 			return NULL;
 		}
@@ -815,7 +818,7 @@ void tr_hvm_par_free(struct tr_hvm_par *hp)
 	for (unsigned i = 0; i < hp->nthr; i++) {
 		struct hthr *T = &hp->t[i];
 
-		for (uint32_t g = 0; T->acc && g < TR_HVM_MAX_VCPUS; g++)
+		for (uint32_t g = 0; g < T->capg; g++)
 			if (T->acc[g]) {
 				vcpu_fini(T->acc[g]);
 				free(T->acc[g]);
@@ -826,15 +829,39 @@ void tr_hvm_par_free(struct tr_hvm_par *hp)
 		free(T->pre);
 		free(T->cpus);
 	}
-	for (uint32_t g = 0; g < TR_HVM_MAX_VCPUS; g++)
-		if (hp->st[g].acc) {
-			vcpu_fini(hp->st[g].acc);
-			free(hp->st[g].acc);
-		}
 	pthread_mutex_destroy(&hp->mu);
 	free(hp->t_mem);
 	free(hp->cpu_mem);
 	free(hp);
+}
+
+/* T's tables per gid, grown to hold gid G when it first needs them (a
+ * file with few vCPUs touches few pages); false (spoiled) out of memory. */
+static bool thr_tables(struct tr_hvm_par *hp, struct hthr *T, int32_t g)
+{
+	uint32_t cap = T->capg ? 2 * T->capg : 16;
+	struct tr_hvm_vcpu **acc;
+	struct hkey *first;
+
+	if ((uint32_t)g < T->capg)
+		return true;
+	while (cap <= (uint32_t)g)
+		cap *= 2;
+	if (cap > TR_HVM_MAX_VCPUS)
+		cap = TR_HVM_MAX_VCPUS;
+	acc = realloc(T->acc, cap * sizeof(*acc));
+	if (acc)
+		T->acc = acc;
+	first = acc ? realloc(T->first, cap * sizeof(*first)) : NULL;
+	if (!first) {
+		tr_hvm_par_spoil(hp, "out of memory");
+		return false;
+	}
+	T->first = first;
+	memset(T->acc + T->capg, 0, (cap - T->capg) * sizeof(*T->acc));
+	memset(T->first + T->capg, 0, (cap - T->capg) * sizeof(*T->first));
+	T->capg = cap;
+	return true;
 }
 
 static inline bool key_before(uint64_t tsc, uint32_t cpu, uint64_t off, const struct hkey *k)
@@ -873,6 +900,8 @@ static int32_t par_gid(struct tr_hvm_par *hp, struct hthr *T, uint32_t key, uint
 			tr_hvm_par_spoil(hp, "more vCPUs than the profile keeps");
 			return -1;
 		}
+		if (!thr_tables(hp, T, g))
+			return -1;
 		T->ckey[c] = key;
 		T->cgid[c] = g;
 	}
@@ -884,9 +913,11 @@ static int32_t par_gid(struct tr_hvm_par *hp, struct hthr *T, uint32_t key, uint
 /* This thread's counts of gid G. */
 static struct tr_hvm_vcpu *par_acc(struct tr_hvm_par *hp, struct hthr *T, int32_t g)
 {
-	struct tr_hvm_vcpu *v = T->acc[g];
+	struct tr_hvm_vcpu *v;
 
-	if (v)
+	if (!thr_tables(hp, T, g))
+		return NULL;
+	if ((v = T->acc[g]))
 		return v;
 	v = malloc(sizeof(*v));
 	if (!v || vcpu_init(v, hp->gkey[g] >> 16, hp->gkey[g] & 0xffff)) {
@@ -977,7 +1008,10 @@ static inline void par_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu 
 	struct hseg *s = seg_for(hp, T, pc, cpu, g, tsc, off);
 
 	if (s->known) {
-		count_close(v, s->open, s->reason, s->etsc, tsc);
+		/* (V NULL: the caller's is looked up only if counted, so a
+		 * file's vCPUs without HVM records get no tables) */
+		if (s->open && (v || (v = par_acc(hp, T, g))))
+			count_close(v, s->open, s->reason, s->etsc, tsc);
 	} else {
 		s->has_close = true;
 		s->close_tsc = tsc;
@@ -1001,11 +1035,10 @@ static void par_sched(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, ui
 		T->sched_records++;
 		if (((ev >> 4) & 3) == 1) {
 			int32_t k = par_gid(hp, T, d[0], cpu, tsc, off);
-			struct tr_hvm_vcpu *v;
 
-			if (k < 0 || !(v = par_acc(hp, T, k)))
+			if (k < 0)
 				return;
-			par_close(hp, T, pc, v, cpu, k, tsc, off);
+			par_close(hp, T, pc, NULL, cpu, k, tsc, off);
 		}
 		/* What the pCPU runs changes: its segment ends here (else it
 		 * would span the time it ran others). */
@@ -1116,31 +1149,18 @@ static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *p
 	}
 }
 
-void tr_hvm_par_scan(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, const uint8_t *p,
-		     const uint8_t *e, uint64_t off, uint64_t tsc)
+void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
+		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
+		     uint64_t off)
 {
 	struct hthr *T = &hp->t[thread];
 	struct hcpu *pc = &hp->cpu[cpu];
 
-	while (e - p >= 4) {
-		uint32_t hdr, sz, ev;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t hdr;
 
-		memcpy(&hdr, p, 4);
-		sz = xt_rec_size(hdr);
-		ev = hdr & 0x0fffffff;
-		if (sz > (size_t)(e - p))
-			break;	/* (not for a caller's checked range) */
-		if (hdr >> 31) {
-			uint32_t lo, hi;
-
-			memcpy(&lo, p + 4, 4);
-			memcpy(&hi, p + 8, 4);
-			tsc = (uint64_t)hi << 32 | lo;
-		}
-		if ((ev >> 16) == 0x0008 || (ev >> 12) == 0x21)
-			par_rec(hp, T, pc, thread, cpu, hdr, p, tsc, off);
-		p += sz;
-		off += sz;
+		memcpy(&hdr, rec[i], 4);
+		par_rec(hp, T, pc, thread, cpu, hdr, rec[i], tsc[i], off + (uint64_t)(rec[i] - base));
 	}
 }
 
@@ -1239,7 +1259,7 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 	for (uint32_t k = 0; k < n && !hp->spoiled; k++) {
 		struct hseg *s = ps[k].s;
 		struct hstate *st = &hp->st[s->gid];
-		struct tr_hvm_vcpu *v = st->acc;
+		struct tr_hvm_vcpu *v = NULL;
 
 		if (s->t0 >= w)
 			continue;	/* (and the vCPU's later ones: applied next time) */
@@ -1249,26 +1269,21 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 			tr_hvm_par_spoil(hp, "a vCPU's records on two pCPUs interleave in TSC");
 			break;
 		}
-		if (!v) {
-			v = malloc(sizeof(*v));
-			if (!v || vcpu_init(v, hp->gkey[s->gid] >> 16, hp->gkey[s->gid] & 0xffff)) {
-				if (v)
-					vcpu_fini(v);
-				free(v);
-				tr_hvm_par_spoil(hp, "out of memory");
-				break;
-			}
-			st->acc = v;
-		}
+		/* (counted into the main thread's tables: the workers are idle) */
+		if ((s->npre || s->has_close) && !(v = par_acc(hp, &hp->t[0], (int32_t)s->gid)))
+			break;
 		for (uint32_t j = 0; j < s->npre; j++)
-			handler(&hp->before_exit, v, v->exit_open, ps[k].pre[j].ev, ps[k].pre[j].n,
+			handler(&hp->before_exit, v, st->open, ps[k].pre[j].ev, ps[k].pre[j].n,
 				ps[k].pre[j].d);
-		if (s->has_close)
-			close_exit(v, s->close_tsc);
+		if (s->has_close) {
+			count_close(v, st->open, st->reason, st->etsc, s->close_tsc);
+			st->open = false;
+			st->etsc = 0;
+		}
 		if (s->known) {
-			v->exit_open = s->open;
-			v->exit_reason = s->reason;
-			v->exit_tsc = s->etsc;
+			st->open = s->open;
+			st->reason = s->reason;
+			st->etsc = s->etsc;
 		}
 		st->any = true;
 		st->last = (struct hkey){ s->t1, s->o1, s->cpu, true };
@@ -1361,7 +1376,7 @@ int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why)
 	/* The vCPUs in the order of their first lookup (tr_hvm_run()'s). */
 	for (uint32_t g = 0; g < ng; g++) {
 		for (unsigned t = 0; t < hp->nthr; t++) {
-			const struct hkey *k = &hp->t[t].first[g];
+			const struct hkey *k = g < hp->t[t].capg ? &hp->t[t].first[g] : &(struct hkey){ 0 };
 
 			if (k->set && (!first[g].k.set || key_before(k->tsc, k->cpu, k->off, &first[g].k)))
 				first[g].k = *k;
@@ -1376,28 +1391,33 @@ int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why)
 	for (uint32_t i = 0; i < ng; i++) {
 		uint32_t key = hp->gkey[first[i].gid];
 
+		struct tr_hvm_vcpu **own = first[i].gid < hp->t[0].capg ? &hp->t[0].acc[first[i].gid] : NULL;
+
 		idx[first[i].gid] = i;
-		if (vcpu_init(&h->v[i], key >> 16, key & 0xffff)) {
+		/* The main thread's counts become the vCPU's (no copy), the
+		 * others' are added below. */
+		if (own && *own) {
+			h->v[i] = **own;
+			free(*own);
+			*own = NULL;
+		} else if (vcpu_init(&h->v[i], key >> 16, key & 0xffff)) {
 			vcpu_fini(&h->v[i]);
 			goto out;
 		}
 		h->nv = i + 1;
 	}
 	h->before_exit = hp->before_exit;
-	for (unsigned t = 0; t <= hp->nthr; t++) {
-		/* each thread's counts, then the stitched ones */
-		const struct hthr *T = t < hp->nthr ? &hp->t[t] : NULL;
+	for (unsigned t = 0; t < hp->nthr; t++) {
+		const struct hthr *T = &hp->t[t];
 
-		if (T) {
-			h->hvm_records += T->hvm_records;
-			h->no_vcpu += T->no_vcpu;
-			h->before_exit += T->before_exit;
-			h->short_records += T->short_records;
-			h->sched_records += T->sched_records;
-			h->svm |= T->svm;
-		}
-		for (uint32_t g = 0; g < ng; g++) {
-			const struct tr_hvm_vcpu *a = T ? T->acc[g] : hp->st[g].acc;
+		h->hvm_records += T->hvm_records;
+		h->no_vcpu += T->no_vcpu;
+		h->before_exit += T->before_exit;
+		h->short_records += T->short_records;
+		h->sched_records += T->sched_records;
+		h->svm |= T->svm;
+		for (uint32_t g = 0; g < ng && g < T->capg; g++) {
+			const struct tr_hvm_vcpu *a = T->acc[g];
 
 			if (a && (vcpu_full(a) || vcpu_add(&h->v[idx[g]], a))) {
 				*why = "a count table is full";

@@ -72,11 +72,12 @@ void tr_hvm_fini(struct tr_hvm *h);
 
 /*
  * The same profile counted in file order, inside the summary's own pass
- * (hvm.c says how and when that is exact).  tr_hvm_par_scan() takes the
- * whole records in [P, E) of pCPU CPU, at file offset OFF, its last TSC
- * before them TSC (the TRC_HVM and scheduler ones are counted), in each
+ * (hvm.c says how and when that is exact).  tr_hvm_par_recs() takes N
+ * whole records of pCPU CPU at REC[i], each with its TSC (its own or the
+ * pCPU's last), the buffer at BASE being file offset OFF: every record of
+ * class TRC_HVM (0x0008xxxx) and of the scheduler (0x00021xxx), in each
  * pCPU's file order, from THREAD (< nthreads; one pCPU on one thread at a
- * time, threads synchronised between changes); it is exact only for a
+ * time, threads synchronised between changes).  It is exact only for a
  * regular file whose pCPUs' TSCs are monotone: the caller spoils it
  * otherwise.
  * tr_hvm_par_finish(): 0 and *h as tr_hvm_run() fills it; 1 when it could
@@ -85,8 +86,9 @@ void tr_hvm_fini(struct tr_hvm *h);
  */
 struct tr_hvm_par;
 struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads);
-void tr_hvm_par_scan(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, const uint8_t *p,
-		     const uint8_t *e, uint64_t off, uint64_t tsc);
+void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
+		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
+		     uint64_t off);
 void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
 /* Between batches (no thread in tr_hvm_par_rec()): what is complete before
  * TSC W (the lowest of the pCPUs' last TSCs) is stitched, and let go. */

@@ -55,11 +55,14 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
  * [p, e) in place.  Stops at the first record that does not fit or whose
  * TSC goes backwards; returns where it stopped.
  */
+#define HV_BATCH 256	/* records handed to the HVM profile at a time */
+
 static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
 			   const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
 {
-	const uint8_t *p0 = p;
-	uint64_t last = *last_tsc, n = 0;
+	const uint8_t *p0 = p, *hp[HV_BATCH];
+	uint64_t last = *last_tsc, n = 0, ht[HV_BATCH];
+	unsigned nh = 0;
 
 	while (e - p >= 4) {
 		uint32_t hdr = ld32(p), sz = xt_rec_size(hdr), ev = hdr & 0x0fffffff;
@@ -76,13 +79,22 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu
 		cmap_inc(t->ev, ev);
 		if ((ev >> 12) == 0x1f)
 			summary_gen(t, c, hdr, p);
+		if (t->hv) {
+			/* The HVM profile's records (class TRC_HVM, the scheduler's),
+			 * kept without a branch and handed over in batches. */
+			hp[nh] = p;
+			ht[nh] = last;
+			nh += (ev >> 16) == 0x0008 || (ev >> 12) == 0x21;
+			if (nh == HV_BATCH) {
+				tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
+				nh = 0;
+			}
+		}
 		n++;
 		p += sz;
 	}
-	/* The HVM profile's records of what was counted: a second walk, over
-	 * bytes still in the cache (cheaper than a call per record). */
-	if (t->hv && p > p0)
-		tr_hvm_par_scan(t->hv, t->thread, cpu, p0, p, off, *last_tsc);
+	if (nh)
+		tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
 	*last_tsc = last;
 	*nrec += n;
 	return p;

@@ -1312,6 +1312,14 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 	return hp->spoiled ? -1 : 0;
 }
 
+bool tr_hvm_par_seen(const struct tr_hvm_par *hp)
+{
+	for (unsigned t = 0; t < hp->nthr; t++)
+		if (hp->t[t].hvm_records)
+			return true;
+	return false;
+}
+
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w)
 {
 	uint32_t n = 0;

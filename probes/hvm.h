@@ -90,6 +90,8 @@ void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
 		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
 		     uint64_t off);
 void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
+/* Whether any TRC_HVM record was taken yet (between batches). */
+bool tr_hvm_par_seen(const struct tr_hvm_par *hp);
 /* Between batches (no thread in tr_hvm_par_rec()): what is complete before
  * TSC W (the lowest of the pCPUs' last TSCs) is stitched, and let go. */
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w);

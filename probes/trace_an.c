@@ -56,6 +56,7 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
  * TSC goes backwards; returns where it stopped.
  */
 #define HV_BATCH 256	/* records handed to the HVM profile at a time */
+#define HV_PROBE_BYTES (64u << 10)	/* read before giving up on it (no HVM record) */
 
 static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
 			   const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
@@ -636,6 +637,7 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	bool windowed = f->fd >= 0 && f->len > map_max;
 	uint64_t pos = 0;
 	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
+	struct tr_hvm_par *hv = NULL;	/* R.t.hv while it is fed */
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -653,11 +655,18 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	/* The HVM profile in this pass, unless the TSC-ordered one is asked
 	 * for (files without HVM records leave it unused). */
 	if (hvm_pass == TR_HVM_AUTO &&
-	    !(R.t.hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ? nw : 1)))
+	    !(hv = R.t.hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ? nw : 1)))
 		return -1;
 	if (nw > 1 && f->len >= min_bytes && par_start(&P, &R, nw, batch) == 0)
 		R.par = &P;
 	while (pos < f->len) {
+		/* A file with no HVM record in its first HV_PROBE_BYTES (a dom0
+		 * trace) is not worth the file-order profile's cost; should HVM
+		 * records come later, the TSC-ordered pass counts them. */
+		if (hv && pos >= HV_PROBE_BYTES && R.t.hv && !tr_hvm_par_seen(hv)) {
+			tr_hvm_par_spoil(hv, "no HVM record in the file's first 64 KiB");
+			R.t.hv = NULL;
+		}
 		if (R.par && !seq_left) {
 			if (par_step(&P, &pos, batch < 8 ? 1 : batch / 8))
 				continue;
@@ -687,9 +696,9 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 		int fr = 1;
 
 		s->hvm_tsc_why = "asked for";
-		if (R.t.hv && xt_anom_any(&s->an))
-			tr_hvm_par_spoil(R.t.hv, "the file has anomalies");
-		if (R.t.hv && (fr = tr_hvm_par_finish(R.t.hv, &s->hvm, &s->hvm_tsc_why)) == 0) {
+		if (hv && xt_anom_any(&s->an))
+			tr_hvm_par_spoil(hv, "the file has anomalies");
+		if (hv && (fr = tr_hvm_par_finish(hv, &s->hvm, &s->hvm_tsc_why)) == 0) {
 			s->hvm_file_order = true;
 			s->hvm_tsc_why = NULL;
 		}
@@ -699,7 +708,7 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 			rc = -1;
 		}
 	}
-	tr_hvm_par_free(R.t.hv);
+	tr_hvm_par_free(hv);
 	return rc;
 }
 

@@ -330,6 +330,44 @@ static void test_runs_cross_batches(void **st)
 	free(x.b);
 }
 
+/*
+ * A file whose first 64 KiB have no HVM record (a dom0 trace, as far as the
+ * summary's pass can tell) stops feeding the file-order profile there;
+ * HVM records after it are the TSC-ordered pass's, with the same counts.
+ */
+static void test_late_hvm_records_fall_back(void **st)
+{
+	struct xtb x;
+	struct xt_file f;
+	struct tr_summary s;
+	const char *why = NULL;
+	uint64_t t = 1;
+
+	(void)st;
+	xtb_init(&x);
+	for (int c = 0; c < 4; c++) {
+		xtb_chunk(&x, c % 2);
+		for (int i = 0; i < 4096; i++, t++)
+			rec(&x, 0x00802008, t, 3, 20, 0, 0);	/* do_irq */
+	}
+	xtb_chunk(&x, 0);
+	rec(&x, VMEXIT64, t + 10, 3, 120, 0, 0);
+	rec(&x, VMENTRY, t + 11, 0, 0, 0, 0);
+	xtb_end(&x);
+	assert_true(x.len > (64u << 10));
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run_with(&s, &f, &auto_pass[0]), 0);
+	assert_true(s.has_hvm);
+	assert_false(s.hvm_file_order);
+	assert_non_null(strstr(s.hvm_tsc_why, "first 64 KiB"));
+	assert_int_equal(s.hvm.nv, 1);
+	assert_int_equal(s.hvm.v[0].exits, 1);
+	tr_summary_fini(&s);
+	check_both(&f, NULL, &why);
+	assert_non_null(why);
+	free(x.b);
+}
+
 /* ---- the recordings, and mutants of them ------------------------------- */
 
 static uint64_t lcg;
@@ -473,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_overlapping_runs_fall_back),
 		cmocka_unit_test(test_default_domain),
 		cmocka_unit_test(test_runs_cross_batches),
+		cmocka_unit_test(test_late_hvm_records_fall_back),
 		cmocka_unit_test(test_recordings_and_mutants),
 	};
 

@@ -678,13 +678,18 @@ fail:
  * Once a segment has seen a VMEXIT or a close, the state is known and the
  * rest is counted on the spot; what came before (handler records that need
  * an open exit, and the first close) is kept as the segment's prefix, with
- * the state it leaves.  tr_hvm_par_finish() then replays, per vCPU, the
- * prefixes of its segments in the merged reader's order: by (TSC, pCPU,
- * offset), which is xt_merge's order exactly when every pCPU's TSCs are
- * monotone and the file is regular (the caller's part to check).  That is
- * exact only when a vCPU's segments do not interleave in that order; where
- * they do, or anything else is out of bounds (prefix, vCPUs, runs, a count
- * table full), it says so and the caller runs tr_hvm_run().
+ * the state it leaves.  par_apply() (between batches, tr_hvm_par_sync(),
+ * for the segments that start before every pCPU's last TSC, and at the end,
+ * tr_hvm_par_finish(), for the rest) replays, per vCPU, the prefixes of its
+ * segments in the merged reader's order, (TSC, pCPU, offset), which is
+ * xt_merge's order exactly when every pCPU's TSCs are monotone and the file
+ * is regular (the caller's part to check), and lets them go.  That is exact
+ * only when each of a vCPU's segments starts after its previous one ended
+ * in that order; where one does not (runs interleaving, or a pCPU's chunk
+ * coming after its time was stitched), or anything else is out of bounds
+ * (prefix, vCPUs, segments waiting, a count table full), it says so and the
+ * caller runs tr_hvm_run().  The vCPUs' order is that of each one's first
+ * lookup (vcpu_find() there) by the same key.
  */
 #include <pthread.h>
 

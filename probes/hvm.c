@@ -1325,9 +1325,10 @@ bool tr_hvm_par_seen(const struct tr_hvm_par *hp)
 	return false;
 }
 
-void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w)
+void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch)
 {
 	uint32_t n = 0;
+	uint64_t w;
 
 	/* Each sync walks every segment waiting: only when they have doubled
 	 * since the last (so each one is walked a few times at most). */
@@ -1335,6 +1336,11 @@ void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w)
 		n += hp->t[t].nseg;
 	if (n < hp->next_sync)
 		return;
+	/* Up to every pCPU's last TSC: a pCPU quiet for a while may still
+	 * have earlier records to come.  Only when that holds back too many
+	 * segments, up to the batch's pCPUs' (a quiet pCPU's late record of
+	 * a vCPU stitched past it then spoils the run, exactly). */
+	w = n < PAR_MAX_SEGS / 4 ? w_all : w_batch;
 	/* Not past a segment still open: its records come first. */
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].ncpus; i++) {

@@ -92,9 +92,11 @@ void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
 void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
 /* Whether any TRC_HVM record was taken yet (between batches). */
 bool tr_hvm_par_seen(const struct tr_hvm_par *hp);
-/* Between batches (no thread in tr_hvm_par_rec()): what is complete before
- * TSC W (the lowest of the pCPUs' last TSCs) is stitched, and let go. */
-void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w);
+/* Between batches (no thread in tr_hvm_par_recs()): what is complete
+ * before TSC W_ALL (the lowest last TSC of all pCPUs seen) is stitched and
+ * let go, or, when too many segments wait, before W_BATCH (the lowest of
+ * the batch's pCPUs). */
+void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch);
 int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why);
 void tr_hvm_par_free(struct tr_hvm_par *hp);
 

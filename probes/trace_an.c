@@ -607,12 +607,16 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 	}
 	*pos = P->batch[P->n - 1].data_off + P->batch[P->n - 1].len;
 	if (R->t.hv) {
-		uint64_t w = UINT64_MAX;
+		const struct tr_summary *s = R->s;
+		uint64_t w = UINT64_MAX, wb = UINT64_MAX;
 
 		for (unsigned i = 0; i < P->ncpus; i++)
-			if (R->q.last_tsc[P->cpus[i]] < w)
-				w = R->q.last_tsc[P->cpus[i]];
-		tr_hvm_par_sync(R->t.hv, w);
+			if (R->q.last_tsc[P->cpus[i]] < wb)
+				wb = R->q.last_tsc[P->cpus[i]];
+		for (uint32_t c = 0; c < s->ncpu; c++)
+			if (s->cpu[c].records && R->q.last_tsc[c] < w)
+				w = R->q.last_tsc[c];
+		tr_hvm_par_sync(R->t.hv, w, wb);
 	}
 	reset_batch(P);
 	return true;

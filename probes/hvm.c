@@ -4,7 +4,9 @@
  * record for record:
  *
  * - Records are taken in TSC order across pCPUs (a vCPU may exit on one
- *   pCPU and enter on another).
+ *   pCPU and enter on another): tr_hvm_run() through the merged reader,
+ *   or the summary's own file-order pass stitched per vCPU in that order
+ *   where that is exact (tr_hvm_par, at the end of this file).
  * - Which vCPU a pCPU runs comes from the scheduler's runstate changes
  *   (TRC_SCHED_RUNSTATE_CHANGE, d0 = domain << 16 | vCPU): to running sets
  *   it, from running clears it; TRC_SCHED_CONTINUE_RUNNING (the same d0:
@@ -348,29 +350,34 @@ static int64_t vcpu_find(struct tr_hvm *h, uint32_t dom, uint32_t vcpu)
 
 static void icr_write(struct tr_hvm_vcpu *v, uint32_t lo, uint32_t hi);
 
-static void handler(struct tr_hvm *h, struct tr_hvm_vcpu *v, const struct xt_rec *r)
+static bool no_exit_needed(uint32_t ev)
 {
-	uint32_t ev = r->event & ~TRC_64_FLAG;
-	bool no_exit_needed = ev == EV_INJ_VIRQ || ev == EV_REINJ_VIRQ || ev == EV_INJ_EXC ||
-			      ev == EV_PF_INJECT || ev == EV_INTR_WINDOW || ev == EV_OP_DESTROY_PROC;
+	return ev == EV_INJ_VIRQ || ev == EV_REINJ_VIRQ || ev == EV_INJ_EXC ||
+	       ev == EV_PF_INJECT || ev == EV_INTR_WINDOW || ev == EV_OP_DESTROY_PROC;
+}
 
-	if (!no_exit_needed && !v->exit_open) {
-		h->before_exit++;
+/* A handler record (event EV, TRC_64_FLAG folded; N words D) of V, whose
+ * exit is open or not (OPEN); *before_exit counts what needed one. */
+static void handler(uint64_t *before_exit, struct tr_hvm_vcpu *v, bool open, uint32_t ev,
+		    uint32_t n, const uint32_t *d)
+{
+	if (!open && !no_exit_needed(ev)) {
+		(*before_exit)++;
 		return;
 	}
 	cmap_inc(&v->handler, ev);
-	if (ev == EV_INJ_VIRQ && r->nextra >= 1)
-		cmap_inc(&v->virq, r->d[0] > GUEST_INTERRUPT_MAX ? GUEST_INTERRUPT_MAX : r->d[0]);
-	else if ((ev == EV_MSR_READ || ev == EV_MSR_WRITE) && r->nextra >= 1) {
-		cmap_inc(ev == EV_MSR_READ ? &v->msr_read : &v->msr_write, r->d[0]);
-		if (ev == EV_MSR_WRITE && r->d[0] == MSR_X2APIC_ICR && r->nextra >= 3)
-			icr_write(v, r->d[1], r->d[2]);
-		else if (ev == EV_MSR_WRITE && r->d[0] == MSR_X2APIC_SELF_IPI && r->nextra >= 2) {
-			cmap_inc(&v->ipi_vec, r->d[1] & 0xff);
+	if (ev == EV_INJ_VIRQ && n >= 1)
+		cmap_inc(&v->virq, d[0] > GUEST_INTERRUPT_MAX ? GUEST_INTERRUPT_MAX : d[0]);
+	else if ((ev == EV_MSR_READ || ev == EV_MSR_WRITE) && n >= 1) {
+		cmap_inc(ev == EV_MSR_READ ? &v->msr_read : &v->msr_write, d[0]);
+		if (ev == EV_MSR_WRITE && d[0] == MSR_X2APIC_ICR && n >= 3)
+			icr_write(v, d[1], d[2]);
+		else if (ev == EV_MSR_WRITE && d[0] == MSR_X2APIC_SELF_IPI && n >= 2) {
+			cmap_inc(&v->ipi_vec, d[1] & 0xff);
 			v->ipi_self++;
 		}
-	} else if (ev == EV_VMMCALL && r->nextra >= 1)
-		cmap_inc(&v->hypercall, r->d[0]);
+	} else if (ev == EV_VMMCALL && n >= 1)
+		cmap_inc(&v->hypercall, d[0]);
 }
 /*
  * An x2APIC ICR write of V: LO = bits 0-31 (vector 0-7, delivery mode 8-10,
@@ -402,18 +409,24 @@ static void icr_write(struct tr_hvm_vcpu *v, uint32_t lo, uint32_t hi)
 		cmap_inc(&v->ipi_dest, hi);
 }
 
-/* V's open exit ends at TSC: counted under its reason unless its TSC is
- * later (xenalyze's hvm_close_vmexit()). */
-static void close_exit(struct tr_hvm_vcpu *v, uint64_t tsc)
+/* An exit (OPEN, REASON, at ETSC) ends at TSC: counted into V under its
+ * reason unless its TSC is later or unknown (xenalyze's hvm_close_vmexit()). */
+static void count_close(struct tr_hvm_vcpu *v, bool open, uint32_t reason, uint64_t etsc,
+			uint64_t tsc)
 {
-	if (v->exit_open && v->exit_tsc && v->exit_tsc <= tsc) {
-		cmap_inc(&v->reason, v->exit_reason);
+	if (open && etsc && etsc <= tsc) {
+		cmap_inc(&v->reason, reason);
 		v->exits++;
 	}
+}
+
+/* V's open exit ends at TSC. */
+static void close_exit(struct tr_hvm_vcpu *v, uint64_t tsc)
+{
+	count_close(v, v->exit_open, v->exit_reason, v->exit_tsc, tsc);
 	v->exit_open = false;
 	v->exit_tsc = 0;
 }
-
 
 int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 {
@@ -525,7 +538,7 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 			}
 			break;
 		case 2:	/* TRC_HVM_HANDLER */
-			handler(h, v, &r);
+			handler(&h->before_exit, v, v->exit_open, ev & ~TRC_64_FLAG, r.nextra, r.d);
 			break;
 		default:
 			break;
@@ -735,4 +748,799 @@ int tr_move_cmp(const struct tr_move *x, const struct tr_move *y)
 	if (!isnan(dx) && dx != dy)
 		return dx < dy ? 1 : -1;
 	return 0;
+}
+
+/* ---- the same profile counted in file order (tr_hvm_par, hvm.h) ----------
+ *
+ * What tr_hvm_run() keeps across pCPUs is per vCPU (exit_open, exit_reason,
+ * exit_tsc) plus the first appearance of each vCPU; what a pCPU runs
+ * depends on that pCPU's records only.  So each pCPU's records are counted
+ * in its own (file, = TSC) order, and only what depends on a vCPU's state
+ * is kept apart: a segment is a stretch of one pCPU's records that touch
+ * one vCPU's exit state (its VMEXIT, VMENTRY and handler records, and the
+ * runstate changes to runnable that close its exit, wherever they are).
+ * Once a segment has seen a VMEXIT or a close, the state is known and the
+ * rest is counted on the spot; what came before (handler records that need
+ * an open exit, and the first close) is kept as the segment's prefix, with
+ * the state it leaves.  par_apply() (between batches, tr_hvm_par_sync(),
+ * for the segments that start before every pCPU's last TSC, and at the end,
+ * tr_hvm_par_finish(), for the rest) replays, per vCPU, the prefixes of its
+ * segments in the merged reader's order, (TSC, pCPU, offset), which is
+ * xt_merge's order exactly when every pCPU's TSCs are monotone and the file
+ * is regular (the caller's part to check), and lets them go.  That is exact
+ * only when each of a vCPU's segments starts after its previous one ended
+ * in that order; where one does not (runs interleaving, or a pCPU's chunk
+ * coming after its time was stitched), or anything else is out of bounds
+ * (prefix, vCPUs, segments waiting, a count table full), it says so and the
+ * caller runs tr_hvm_run().  The vCPUs' order is that of each one's first
+ * lookup (vcpu_find() there) by the same key.
+ */
+#include <pthread.h>
+
+#define PAR_PRE 16			/* a segment's prefix records kept */
+#define PAR_MAX_SEGS (1u << 20)		/* segments waiting, all threads (72 bytes each) */
+#define PAR_GSLOTS 8192			/* (domain, vCPU) -> gid hash, > 2 x TR_HVM_MAX_VCPUS */
+#define PAR_CSLOTS 64			/* a thread's cache of it */
+#define PAR_SYNC_MIN 4096		/* segments waiting before a sync applies them */
+
+struct hpre {
+	uint32_t ev, n, d[3];
+};
+
+struct hkey {
+	uint64_t tsc, off;
+	uint32_t cpu;
+	bool set;
+};
+
+struct hseg {
+	uint64_t t0, o0, t1, o1;	/* first and last record (TSC, offset) */
+	uint64_t close_tsc;		/* has_close: the prefix's closing record's TSC */
+	uint64_t etsc;			/* known: the state it leaves */
+	uint32_t gid, cpu, reason, npre, pre_at;
+	bool known, open, has_close;
+};
+
+/* (each on cache lines of its own: pCPUs next to each other are on two threads) */
+struct hcpu {
+	_Alignas(64) bool init;
+	bool has_seg;
+	int32_t cur, dflt;		/* cur: a gid or CUR_*; dflt: the default vCPU's gid, or -1 */
+	int32_t acc_g;			/* acc: thread acc_t's counts of gid acc_g (a cache) */
+	unsigned acc_t;
+	struct tr_hvm_vcpu *acc;
+	struct hseg seg;		/* open segment */
+	struct hpre pre[PAR_PRE];
+};
+
+struct hthr {
+	_Alignas(64) struct tr_hvm_vcpu **acc;	/* per gid < capg, NULL until used */
+	struct hkey *first;		/* per gid < capg: first lookup seen by this thread */
+	uint32_t capg;
+	struct hseg *segs;
+	uint32_t nseg, capseg;
+	struct hpre *pre;
+	uint32_t npre, cappre;
+	uint32_t *cpus, ncpus;		/* pCPUs this thread initialised */
+	uint64_t hvm_records, no_vcpu, before_exit, short_records, sched_records;
+	bool svm;
+	uint32_t ckey[PAR_CSLOTS];
+	int32_t cgid[PAR_CSLOTS];
+};
+
+/* A vCPU's segments applied so far (par_apply()). */
+struct hstate {
+	struct hkey last;		/* the last one's last record */
+	bool any;
+	bool open;			/* the exit state they leave */
+	uint32_t reason;
+	uint64_t etsc;
+};
+
+struct tr_hvm_par {
+	pthread_mutex_t mu;
+	struct hstate st[TR_HVM_MAX_VCPUS];
+	uint64_t before_exit;		/* of the prefixes applied */
+	uint32_t gkey[TR_HVM_MAX_VCPUS];	/* gid -> dom << 16 | vcpu */
+	int32_t gslot[PAR_GSLOTS];		/* gid + 1, 0 empty */
+	uint32_t ngid;
+	unsigned nthr;
+	struct hthr *t;
+	struct hcpu *cpu;			/* XT_MAX_CPUS */
+	void *t_mem, *cpu_mem;			/* what t and cpu were cut from */
+	const char *spoiled;			/* why it cannot be exact */
+	uint32_t next_sync;			/* segments waiting that make a sync worth it */
+};
+
+static void *align64(void *p)
+{
+	return p ? (char *)p + (64 - (uintptr_t)p % 64) % 64 : NULL;
+}
+
+void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why)
+{
+	pthread_mutex_lock(&hp->mu);
+	if (!hp->spoiled)
+		hp->spoiled = why;
+	pthread_mutex_unlock(&hp->mu);
+}
+
+struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads)
+{
+	struct tr_hvm_par *hp = calloc(1, sizeof(*hp));
+
+	if (!hp)
+		return NULL;
+	hp->nthr = nthreads ? nthreads : 1;
+	/* calloc, whose big blocks are fresh pages (mapped when touched: only
+	 * the pCPUs the file has), aligned to 64 by hand */
+	hp->t_mem = calloc(1, hp->nthr * sizeof(*hp->t) + 64);
+	hp->cpu_mem = calloc(1, XT_MAX_CPUS * sizeof(*hp->cpu) + 64);
+	hp->t = (struct hthr *)align64(hp->t_mem);
+	hp->cpu = (struct hcpu *)align64(hp->cpu_mem);
+	if (!hp->t_mem || !hp->cpu_mem || pthread_mutex_init(&hp->mu, NULL)) {
+		free(hp->t_mem);
+		free(hp->cpu_mem);
+		free(hp);
+		return NULL;
+	}
+	for (unsigned i = 0; i < hp->nthr; i++) {
+		struct hthr *T = &hp->t[i];
+
+		/* (acc and first when the thread first meets a vCPU: a file
+		 * without HVM records pays for no more than this) */
+		T->cpus = malloc(XT_MAX_CPUS * sizeof(*T->cpus));
+		for (unsigned j = 0; j < PAR_CSLOTS; j++)
+			T->cgid[j] = -1;
+		if (!T->cpus) {
+			tr_hvm_par_free(hp);
+			return NULL;
+		}
+	}
+	return hp;
+}
+
+void tr_hvm_par_free(struct tr_hvm_par *hp)
+{
+	if (!hp)
+		return;
+	for (unsigned i = 0; i < hp->nthr; i++) {
+		struct hthr *T = &hp->t[i];
+
+		for (uint32_t g = 0; g < T->capg; g++)
+			if (T->acc[g]) {
+				vcpu_fini(T->acc[g]);
+				free(T->acc[g]);
+			}
+		free(T->acc);
+		free(T->first);
+		free(T->segs);
+		free(T->pre);
+		free(T->cpus);
+	}
+	pthread_mutex_destroy(&hp->mu);
+	free(hp->t_mem);
+	free(hp->cpu_mem);
+	free(hp);
+}
+
+/* T's tables per gid, grown to hold gid G when it first needs them (a
+ * file with few vCPUs touches few pages); false (spoiled) out of memory. */
+static bool thr_tables(struct tr_hvm_par *hp, struct hthr *T, int32_t g)
+{
+	uint32_t cap = T->capg ? 2 * T->capg : 16;
+	struct tr_hvm_vcpu **acc;
+	struct hkey *first;
+
+	if ((uint32_t)g < T->capg)
+		return true;
+	while (cap <= (uint32_t)g)
+		cap *= 2;
+	if (cap > TR_HVM_MAX_VCPUS)
+		cap = TR_HVM_MAX_VCPUS;
+	acc = realloc(T->acc, cap * sizeof(*acc));
+	if (acc)
+		T->acc = acc;
+	first = acc ? realloc(T->first, cap * sizeof(*first)) : NULL;
+	if (!first) {
+		tr_hvm_par_spoil(hp, "out of memory");
+		return false;
+	}
+	T->first = first;
+	memset(T->acc + T->capg, 0, (cap - T->capg) * sizeof(*T->acc));
+	memset(T->first + T->capg, 0, (cap - T->capg) * sizeof(*T->first));
+	T->capg = cap;
+	return true;
+}
+
+static inline bool key_before(uint64_t tsc, uint32_t cpu, uint64_t off, const struct hkey *k)
+{
+	return tsc < k->tsc || (tsc == k->tsc && (cpu < k->cpu || (cpu == k->cpu && off < k->off)));
+}
+
+/* The gid of KEY (dom << 16 | vcpu), made if new: tr_hvm_run()'s
+ * vcpu_find(), whose calls give the vCPUs' order (the record at TSC, CPU,
+ * OFF is one); -1 (spoiled) past TR_HVM_MAX_VCPUS. */
+static int32_t par_gid(struct tr_hvm_par *hp, struct hthr *T, uint32_t key, uint32_t cpu,
+		       uint64_t tsc, uint64_t off)
+{
+	uint32_t c = (key * 0x9e3779b1u) >> 26;
+	int32_t g;
+
+	if (T->cgid[c] >= 0 && T->ckey[c] == key) {
+		g = T->cgid[c];
+	} else {
+		uint32_t i = (key * 0x9e3779b1u) >> 19 & (PAR_GSLOTS - 1);
+
+		pthread_mutex_lock(&hp->mu);
+		while (hp->gslot[i] && hp->gkey[hp->gslot[i] - 1] != key)
+			i = (i + 1) & (PAR_GSLOTS - 1);
+		if (hp->gslot[i]) {
+			g = hp->gslot[i] - 1;
+		} else if (hp->ngid == TR_HVM_MAX_VCPUS) {
+			g = -1;
+		} else {
+			g = (int32_t)hp->ngid++;
+			hp->gkey[g] = key;
+			hp->gslot[i] = g + 1;
+		}
+		pthread_mutex_unlock(&hp->mu);
+		if (g < 0) {
+			tr_hvm_par_spoil(hp, "more vCPUs than the profile keeps");
+			return -1;
+		}
+		if (!thr_tables(hp, T, g))
+			return -1;
+		T->ckey[c] = key;
+		T->cgid[c] = g;
+	}
+	if (!T->first[g].set || key_before(tsc, cpu, off, &T->first[g]))
+		T->first[g] = (struct hkey){ tsc, off, cpu, true };
+	return g;
+}
+
+/* This thread's counts of gid G. */
+static struct tr_hvm_vcpu *par_acc(struct tr_hvm_par *hp, struct hthr *T, int32_t g)
+{
+	struct tr_hvm_vcpu *v;
+
+	if (!thr_tables(hp, T, g))
+		return NULL;
+	if ((v = T->acc[g]))
+		return v;
+	v = malloc(sizeof(*v));
+	if (!v || vcpu_init(v, hp->gkey[g] >> 16, hp->gkey[g] & 0xffff)) {
+		if (v)
+			vcpu_fini(v);
+		free(v);
+		tr_hvm_par_spoil(hp, "out of memory");
+		return NULL;
+	}
+	T->acc[g] = v;
+	return v;
+}
+
+static void seg_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc)
+{
+	struct hseg *s = &pc->seg;
+
+	pc->has_seg = false;
+	/* (each thread its share: no counter shared between threads on this path) */
+	if (T->nseg >= PAR_MAX_SEGS / hp->nthr) {
+		tr_hvm_par_spoil(hp, "more vCPU runs than are kept");
+		return;
+	}
+	if (T->nseg == T->capseg) {
+		uint32_t cap = T->capseg ? 2 * T->capseg : 64;
+		struct hseg *n = realloc(T->segs, cap * sizeof(*n));
+
+		if (!n) {
+			tr_hvm_par_spoil(hp, "out of memory");
+			return;
+		}
+		T->segs = n;
+		T->capseg = cap;
+	}
+	if (s->npre > T->cappre - T->npre) {
+		uint32_t cap = T->cappre ? 2 * T->cappre : 64;
+		struct hpre *n;
+
+		while (cap - T->npre < s->npre)
+			cap *= 2;
+		if (!(n = realloc(T->pre, cap * sizeof(*n)))) {
+			tr_hvm_par_spoil(hp, "out of memory");
+			return;
+		}
+		T->pre = n;
+		T->cappre = cap;
+	}
+	s->pre_at = T->npre;
+	if (s->npre)
+		memcpy(T->pre + T->npre, pc->pre, s->npre * sizeof(*pc->pre));
+	T->npre += s->npre;
+	T->segs[T->nseg++] = *s;
+}
+
+/* The pCPU's run ends, and with it its segment. */
+static inline void seg_end(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc)
+{
+	if (pc->has_seg)
+		seg_close(hp, T, pc);
+}
+
+/* The pCPU's segment of gid G, from the record at (TSC, OFF) on. */
+static inline struct hseg *seg_for(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc,
+				   uint32_t cpu, int32_t g, uint64_t tsc, uint64_t off)
+{
+	struct hseg *s = &pc->seg;
+
+	if (pc->has_seg && s->gid == (uint32_t)g) {
+		s->t1 = tsc;
+		s->o1 = off;
+		return s;
+	}
+	if (pc->has_seg)
+		seg_close(hp, T, pc);
+	memset(s, 0, sizeof(*s));
+	s->gid = (uint32_t)g;
+	s->cpu = cpu;
+	s->t0 = s->t1 = tsc;
+	s->o0 = s->o1 = off;
+	pc->has_seg = true;
+	return s;
+}
+
+/* G's exit ends at TSC (a VMENTRY, or its runstate change to runnable). */
+static inline void par_close(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc,
+			     struct tr_hvm_vcpu *v, uint32_t cpu, int32_t g, uint64_t tsc, uint64_t off)
+{
+	struct hseg *s = seg_for(hp, T, pc, cpu, g, tsc, off);
+
+	if (s->known) {
+		/* (V NULL: the caller's is looked up only if counted, so a
+		 * file's vCPUs without HVM records get no tables) */
+		if (s->open && (v || (v = par_acc(hp, T, g))))
+			count_close(v, s->open, s->reason, s->etsc, tsc);
+	} else {
+		s->has_close = true;
+		s->close_tsc = tsc;
+		s->known = true;
+	}
+	s->open = false;
+	s->etsc = 0;
+}
+
+/* A scheduler record of the pCPU (tr_hvm_run()'s rules). */
+static void par_sched(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, uint32_t cpu,
+		      uint32_t ev, uint32_t n, const uint32_t *d, uint64_t tsc, uint64_t off)
+{
+	if ((ev & 0x0ffffc0f) == 0x00021001 && !(ev & 0xcc0)) {
+		uint32_t dom = d[0] >> 16;
+
+		if (n < 1) {
+			T->short_records++;
+			return;
+		}
+		T->sched_records++;
+		if (((ev >> 4) & 3) == 1) {
+			int32_t k = par_gid(hp, T, d[0], cpu, tsc, off);
+
+			if (k < 0)
+				return;
+			par_close(hp, T, pc, NULL, cpu, k, tsc, off);
+		}
+		/* What the pCPU runs changes: its segment ends here (else it
+		 * would span the time it ran others). */
+		if (((ev >> 4) & 3) == 0 || ((ev >> 8) & 3) == 0)
+			seg_end(hp, T, pc);
+		if (((ev >> 4) & 3) == 0)
+			pc->cur = dom == TR_HVM_IDLE_DOM ? CUR_IDLE : par_gid(hp, T, d[0], cpu, tsc, off);
+		else if (((ev >> 8) & 3) == 0)
+			pc->cur = CUR_NONE;
+		return;
+	}
+	if ((ev & 0x0fffffff) == 0x00021002) {
+		if (n < 1) {
+			T->short_records++;
+			return;
+		}
+		seg_end(hp, T, pc);
+		pc->cur = d[0] >> 16 == TR_HVM_IDLE_DOM ? CUR_IDLE : par_gid(hp, T, d[0], cpu, tsc, off);
+	}
+}
+
+/* One record of the pCPU's (tr_hvm_run()'s rules, record for record). */
+static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *pc, unsigned thread,
+			   uint32_t cpu, uint32_t hdr, const uint8_t *rec, uint64_t tsc, uint64_t off)
+{
+	uint32_t ev = hdr & 0x0fffffff, n = hdr >> 28 & 7, d[3] = { 0 };
+	struct tr_hvm_vcpu *v;
+	int32_t c;
+
+	/* (the words looked at: at most 3) */
+	memcpy(d, rec + (hdr >> 31 ? 12 : 4), 4 * (n < 3 ? n : 3));
+	if (!pc->init) {
+		pc->init = true;
+		pc->cur = CUR_DEFAULT;
+		pc->dflt = -1;
+		pc->acc_g = -1;
+		T->cpus[T->ncpus++] = cpu;
+	}
+	/* As tr_hvm_run(), record for record. */
+	if (ev >> 16 != 0x0008) {
+		par_sched(hp, T, pc, cpu, ev, n, d, tsc, off);
+		return;
+	}
+	T->hvm_records++;
+	c = pc->cur;
+	if (c == CUR_DEFAULT) {
+		if (pc->dflt < 0)
+			pc->dflt = par_gid(hp, T, TR_HVM_DEFAULT_DOM << 16 | cpu, cpu, tsc, off);
+		c = pc->dflt;
+		if (c < 0)
+			return;
+	}
+	if (c < 0) {
+		T->no_vcpu++;
+		return;
+	}
+	if (pc->acc_g == c && pc->acc_t == thread) {
+		v = pc->acc;
+	} else {
+		if (!(v = par_acc(hp, T, c)))
+			return;
+		pc->acc = v;
+		pc->acc_g = c;
+		pc->acc_t = thread;
+	}
+	switch ((ev >> 12) & 0xf) {
+	case 1:	/* TRC_HVM_ENTRYEXIT */
+		if ((ev & ~TRC_64_FLAG) == EV_VMEXIT) {
+			struct hseg *s;
+
+			if (n < ((ev & TRC_64_FLAG) ? 3u : 2u)) {
+				T->short_records++;
+				break;
+			}
+			v->vmexit++;
+			s = seg_for(hp, T, pc, cpu, c, tsc, off);
+			s->known = true;
+			s->open = true;
+			s->reason = d[0];
+			s->etsc = tsc;
+			if (d[0] > VMX_REASON_MAX)
+				T->svm = true;
+		} else if (ev == EV_VMENTRY) {
+			v->vmentry++;
+			par_close(hp, T, pc, v, cpu, c, tsc, off);
+		}
+		break;
+	case 2: {	/* TRC_HVM_HANDLER */
+		uint32_t e = ev & ~TRC_64_FLAG;
+		struct hseg *s;
+
+		if (no_exit_needed(e)) {
+			handler(&T->before_exit, v, true, e, n, d);
+			break;
+		}
+		s = seg_for(hp, T, pc, cpu, c, tsc, off);
+		if (s->known) {
+			handler(&T->before_exit, v, s->open, e, n, d);
+		} else if (s->npre < PAR_PRE) {
+			pc->pre[s->npre++] = (struct hpre){ e, n, { d[0], d[1], d[2] } };
+		} else {
+			tr_hvm_par_spoil(hp, "a vCPU run's records before its first exit are too many");
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
+		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
+		     uint64_t off)
+{
+	struct hthr *T = &hp->t[thread];
+	struct hcpu *pc = &hp->cpu[cpu];
+
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t hdr;
+
+		memcpy(&hdr, rec[i], 4);
+		par_rec(hp, T, pc, thread, cpu, hdr, rec[i], tsc[i], off + (uint64_t)(rec[i] - base));
+	}
+}
+
+/* DST += SRC; -1 when a table refuses a key. */
+static int vcpu_add(struct tr_hvm_vcpu *dst, const struct tr_hvm_vcpu *src)
+{
+	dst->vmexit += src->vmexit;
+	dst->vmentry += src->vmentry;
+	dst->exits += src->exits;
+	dst->icr_writes += src->icr_writes;
+	dst->ipi_sent += src->ipi_sent;
+	dst->ipi_self += src->ipi_self;
+	dst->ipi_logical += src->ipi_logical;
+	dst->ipi_shorthand += src->ipi_shorthand;
+	dst->icr_other += src->icr_other;
+	return cmap_merge(&dst->reason, &src->reason) || cmap_merge(&dst->handler, &src->handler) ||
+	       cmap_merge(&dst->virq, &src->virq) || cmap_merge(&dst->msr_read, &src->msr_read) ||
+	       cmap_merge(&dst->msr_write, &src->msr_write) || cmap_merge(&dst->ipi_vec, &src->ipi_vec) ||
+	       cmap_merge(&dst->ipi_dest, &src->ipi_dest) || cmap_merge(&dst->hypercall, &src->hypercall)
+		       ? -1 : 0;
+}
+
+static bool vcpu_full(const struct tr_hvm_vcpu *v)
+{
+	return v->reason.overflow || v->handler.overflow || v->virq.overflow ||
+	       v->msr_read.overflow || v->msr_write.overflow || v->ipi_vec.overflow ||
+	       v->ipi_dest.overflow || v->hypercall.overflow;
+}
+
+struct pseg {
+	struct hseg *s;
+	const struct hpre *pre;
+};
+
+/* The merged order: (TSC, pCPU, offset) of the first record. */
+static int pseg_cmp(const void *a, const void *b)
+{
+	const struct hseg *x = ((const struct pseg *)a)->s, *y = ((const struct pseg *)b)->s;
+
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (x->o0 > y->o0) - (x->o0 < y->o0);
+}
+
+/*
+ * The closed segments that start before TSC W, in the merged order, into
+ * each vCPU's stitched state and counts (hp->st): the prefix's records
+ * counted with the state the vCPU's last segment left, then the state this
+ * one leaves.  A segment that starts before the vCPU's last one ended (a
+ * pCPU's records come late, or two runs interleave) spoils the run: the
+ * order of the two is no longer what replaying gives.  Applied segments
+ * are dropped, so memory holds only those not yet past W.  0, or -1
+ * spoiled or out of memory.
+ */
+static int par_apply(struct tr_hvm_par *hp, uint64_t w)
+{
+	uint32_t n = 0, ng = hp->ngid, *at;
+	struct pseg *ps;
+
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	if (!n)
+		return hp->spoiled ? -1 : 0;
+	ps = malloc(n * sizeof(*ps));
+	at = calloc(ng + 1, sizeof(*at));
+	if (!ps || !at) {
+		free(ps);
+		free(at);
+		tr_hvm_par_spoil(hp, "out of memory");
+		return -1;
+	}
+	/* Only each vCPU's own order matters: by vCPU (a count sort), then
+	 * each vCPU's in the merged order (mostly so already: one pCPU's
+	 * segments come in its order). */
+	for (unsigned t = 0; t < hp->nthr; t++)
+		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
+			at[hp->t[t].segs[i].gid + 1]++;
+	for (uint32_t g = 0; g < ng; g++)
+		at[g + 1] += at[g];
+	for (unsigned t = 0; t < hp->nthr; t++)
+		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
+			ps[at[hp->t[t].segs[i].gid]++] =
+				(struct pseg){ &hp->t[t].segs[i], hp->t[t].segs[i].npre ?
+					       hp->t[t].pre + hp->t[t].segs[i].pre_at : NULL };
+	for (uint32_t b = 0, e; b < n; b = e) {
+		bool sorted = true;
+
+		for (e = b + 1; e < n && ps[e].s->gid == ps[b].s->gid; e++)
+			sorted = sorted && pseg_cmp(&ps[e - 1], &ps[e]) < 0;
+		if (!sorted)
+			qsort(ps + b, e - b, sizeof(*ps), pseg_cmp);
+	}
+	free(at);
+	for (uint32_t k = 0; k < n && !hp->spoiled; k++) {
+		struct hseg *s = ps[k].s;
+		struct hstate *st = &hp->st[s->gid];
+		struct tr_hvm_vcpu *v = NULL;
+
+		if (s->t0 >= w)
+			continue;	/* (and the vCPU's later ones: applied next time) */
+
+		if (st->any && !key_before(st->last.tsc, st->last.cpu, st->last.off,
+					   &(struct hkey){ s->t0, s->o0, s->cpu, true })) {
+			tr_hvm_par_spoil(hp, "a vCPU's records on two pCPUs interleave in TSC");
+			break;
+		}
+		/* (counted into the main thread's tables: the workers are idle) */
+		if ((s->npre || s->has_close) && !(v = par_acc(hp, &hp->t[0], (int32_t)s->gid)))
+			break;
+		for (uint32_t j = 0; j < s->npre; j++)
+			handler(&hp->before_exit, v, st->open, ps[k].pre[j].ev, ps[k].pre[j].n,
+				ps[k].pre[j].d);
+		if (s->has_close) {
+			count_close(v, st->open, st->reason, st->etsc, s->close_tsc);
+			st->open = false;
+			st->etsc = 0;
+		}
+		if (s->known) {
+			st->open = s->open;
+			st->reason = s->reason;
+			st->etsc = s->etsc;
+		}
+		st->any = true;
+		st->last = (struct hkey){ s->t1, s->o1, s->cpu, true };
+		s->gid = UINT32_MAX;	/* applied */
+	}
+	free(ps);
+	/* Keep the rest, each thread's in its order, prefixes packed. */
+	for (unsigned t = 0; t < hp->nthr; t++) {
+		struct hthr *T = &hp->t[t];
+		uint32_t ns = 0, np = 0;
+
+		for (uint32_t i = 0; i < T->nseg; i++) {
+			struct hseg x = T->segs[i];
+
+			if (x.gid == UINT32_MAX)
+				continue;
+			if (x.npre)
+				memmove(T->pre + np, T->pre + x.pre_at, x.npre * sizeof(*T->pre));
+			x.pre_at = np;
+			np += x.npre;
+			T->segs[ns++] = x;
+		}
+		T->nseg = ns;
+		T->npre = np;
+	}
+	return hp->spoiled ? -1 : 0;
+}
+
+bool tr_hvm_par_seen(const struct tr_hvm_par *hp)
+{
+	for (unsigned t = 0; t < hp->nthr; t++)
+		if (hp->t[t].hvm_records)
+			return true;
+	return false;
+}
+
+void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch)
+{
+	uint32_t n = 0;
+	uint64_t w;
+
+	/* Each sync walks every segment waiting: only when they have doubled
+	 * since the last (so each one is walked a few times at most). */
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	if (n < hp->next_sync)
+		return;
+	/* Up to every pCPU's last TSC: a pCPU quiet for a while may still
+	 * have earlier records to come.  Only when that holds back too many
+	 * segments, up to the batch's pCPUs' (a quiet pCPU's late record of
+	 * a vCPU stitched past it then spoils the run, exactly). */
+	w = n < PAR_MAX_SEGS / 4 ? w_all : w_batch;
+	/* Not past a segment still open: its records come first. */
+	for (unsigned t = 0; t < hp->nthr; t++)
+		for (uint32_t i = 0; i < hp->t[t].ncpus; i++) {
+			const struct hcpu *pc = &hp->cpu[hp->t[t].cpus[i]];
+
+			if (pc->has_seg && pc->seg.t0 < w)
+				w = pc->seg.t0;
+		}
+	if (!hp->spoiled)
+		par_apply(hp, w);
+	n = 0;
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	hp->next_sync = n < PAR_SYNC_MIN / 2 ? PAR_SYNC_MIN : 2 * n;
+}
+
+struct gfirst {
+	struct hkey k;
+	uint32_t gid;
+};
+
+static int gfirst_cmp(const void *a, const void *b)
+{
+	const struct hkey *x = &((const struct gfirst *)a)->k, *y = &((const struct gfirst *)b)->k;
+
+	return key_before(x->tsc, x->cpu, x->off, y) ? -1 : key_before(y->tsc, y->cpu, y->off, x) ? 1 : 0;
+}
+
+int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why)
+{
+	uint32_t ng = hp->ngid, *idx = NULL;
+	struct gfirst *first = NULL;
+	int rc = -1;
+
+	memset(h, 0, sizeof(*h));
+	*why = NULL;
+	/* The segments still open end here; all are applied. */
+	for (unsigned t = 0; t < hp->nthr; t++)
+		for (uint32_t i = 0; i < hp->t[t].ncpus; i++)
+			if (hp->cpu[hp->t[t].cpus[i]].has_seg)
+				seg_close(hp, &hp->t[0], &hp->cpu[hp->t[t].cpus[i]]);
+	if (!hp->spoiled)
+		par_apply(hp, UINT64_MAX);
+	if (hp->spoiled) {
+		*why = hp->spoiled;
+		return 1;
+	}
+	first = calloc(ng + 1, sizeof(*first));
+	idx = calloc(ng + 1, sizeof(*idx));
+	if (!first || !idx)
+		goto out;
+	/* The vCPUs in the order of their first lookup (tr_hvm_run()'s). */
+	for (uint32_t g = 0; g < ng; g++) {
+		for (unsigned t = 0; t < hp->nthr; t++) {
+			const struct hkey *k = g < hp->t[t].capg ? &hp->t[t].first[g] : &(struct hkey){ 0 };
+
+			if (k->set && (!first[g].k.set || key_before(k->tsc, k->cpu, k->off, &first[g].k)))
+				first[g].k = *k;
+		}
+		first[g].gid = g;
+	}
+	qsort(first, ng, sizeof(*first), gfirst_cmp);
+	h->v = calloc(ng ? ng : 1, sizeof(*h->v));
+	if (!h->v)
+		goto out;
+	h->capv = ng ? ng : 1;
+	for (uint32_t i = 0; i < ng; i++) {
+		uint32_t key = hp->gkey[first[i].gid];
+
+		struct tr_hvm_vcpu **own = first[i].gid < hp->t[0].capg ? &hp->t[0].acc[first[i].gid] : NULL;
+
+		idx[first[i].gid] = i;
+		/* The main thread's counts become the vCPU's (no copy), the
+		 * others' are added below. */
+		if (own && *own) {
+			h->v[i] = **own;
+			free(*own);
+			*own = NULL;
+		} else if (vcpu_init(&h->v[i], key >> 16, key & 0xffff)) {
+			vcpu_fini(&h->v[i]);
+			goto out;
+		}
+		h->nv = i + 1;
+	}
+	h->before_exit = hp->before_exit;
+	for (unsigned t = 0; t < hp->nthr; t++) {
+		const struct hthr *T = &hp->t[t];
+
+		h->hvm_records += T->hvm_records;
+		h->no_vcpu += T->no_vcpu;
+		h->before_exit += T->before_exit;
+		h->short_records += T->short_records;
+		h->sched_records += T->sched_records;
+		h->svm |= T->svm;
+		for (uint32_t g = 0; g < ng && g < T->capg; g++) {
+			const struct tr_hvm_vcpu *a = T->acc[g];
+
+			if (a && (vcpu_full(a) || vcpu_add(&h->v[idx[g]], a))) {
+				*why = "a count table is full";
+				goto fallback;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < h->nv; i++)
+		if (vcpu_full(&h->v[i])) {
+			*why = "a count table is full";
+			goto fallback;
+		}
+	rc = 0;
+	goto out;
+fallback:
+	rc = 1;
+out:
+	if (rc)
+		tr_hvm_fini(h);
+	free(first);
+	free(idx);
+	return rc;
 }

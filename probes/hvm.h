@@ -71,6 +71,36 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f);
 void tr_hvm_fini(struct tr_hvm *h);
 
 /*
+ * The same profile counted in file order, inside the summary's own pass
+ * (hvm.c says how and when that is exact).  tr_hvm_par_recs() takes N
+ * whole records of pCPU CPU at REC[i], each with its TSC (its own or the
+ * pCPU's last), the buffer at BASE being file offset OFF: every record of
+ * class TRC_HVM (0x0008xxxx) and of the scheduler (0x00021xxx), in each
+ * pCPU's file order, from THREAD (< nthreads; one pCPU on one thread at a
+ * time, threads synchronised between changes).  It is exact only for a
+ * regular file whose pCPUs' TSCs are monotone: the caller spoils it
+ * otherwise.
+ * tr_hvm_par_finish(): 0 and *h as tr_hvm_run() fills it; 1 when it could
+ * not be made exact (*why says why; *h empty): run tr_hvm_run(); -1 out of
+ * memory.
+ */
+struct tr_hvm_par;
+struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads);
+void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
+		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
+		     uint64_t off);
+void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
+/* Whether any TRC_HVM record was taken yet (between batches). */
+bool tr_hvm_par_seen(const struct tr_hvm_par *hp);
+/* Between batches (no thread in tr_hvm_par_recs()): what is complete
+ * before TSC W_ALL (the lowest last TSC of all pCPUs seen) is stitched and
+ * let go, or, when too many segments wait, before W_BATCH (the lowest of
+ * the batch's pCPUs). */
+void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch);
+int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why);
+void tr_hvm_par_free(struct tr_hvm_par *hp);
+
+/*
  * One domain's vCPUs summed, with what is per IPI and per interrupt.  All
  * exact counts; the ratios are the caller's (count / denominator).
  *  - IPIs sent (ipis), on the domain's IPI path (path): "apic" when it

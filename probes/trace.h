@@ -29,6 +29,11 @@ struct tr_summary {
 	/* Filled when the file has HVM records (class TRC_HVM): probes/hvm.h. */
 	bool has_hvm;
 	struct tr_hvm hvm;
+	/* How it was counted: in the summary's own file-order pass
+	 * (tr_hvm_par, exact), or by the TSC-ordered pass (tr_hvm_run), and
+	 * then why (hvm_tsc_why: forced, or what made file order inexact). */
+	bool hvm_file_order;
+	const char *hvm_tsc_why;
 };
 
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
@@ -56,7 +61,14 @@ struct tr_par {
 	unsigned batch;
 	uint64_t map_max;
 	uint64_t window;
+	/* The HVM profile: TR_HVM_AUTO counts it in the file-order pass where
+	 * that is exact, else the TSC-ordered pass; TR_HVM_TSC always the
+	 * latter (tr_summary_run(): TR_HVM_TSC when the environment has
+	 * IPIBENCH_TRACE_HVM=tsc, for the tests that compare the two). */
+	int hvm_pass;
 };
+#define TR_HVM_AUTO 0
+#define TR_HVM_TSC 1
 int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *par);
 void tr_summary_fini(struct tr_summary *s);
 

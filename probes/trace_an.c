@@ -27,6 +27,8 @@ static inline uint32_t ld32(const uint8_t *p)
 struct tally {
 	struct cmap *ev;
 	uint64_t *lost;		/* records lost, all CPUs */
+	struct tr_hvm_par *hv;	/* the HVM profile in file order, or NULL */
+	unsigned thread;	/* its thread number */
 };
 
 /* The few events the summary looks into (all of class TRC_GEN). */
@@ -53,10 +55,15 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
  * [p, e) in place.  Stops at the first record that does not fit or whose
  * TSC goes backwards; returns where it stopped.
  */
-static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, const uint8_t *p,
-			   const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+#define HV_BATCH 256	/* records handed to the HVM profile at a time */
+#define HV_PROBE_BYTES (64u << 10)	/* read before giving up on it (no HVM record) */
+
+static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
+			   const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
 {
-	uint64_t last = *last_tsc, n = 0;
+	const uint8_t *p0 = p, *hp[HV_BATCH];
+	uint64_t last = *last_tsc, n = 0, ht[HV_BATCH];
+	unsigned nh = 0;
 
 	while (e - p >= 4) {
 		uint32_t hdr = ld32(p), sz = xt_rec_size(hdr), ev = hdr & 0x0fffffff;
@@ -73,9 +80,22 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, const uint8_
 		cmap_inc(t->ev, ev);
 		if ((ev >> 12) == 0x1f)
 			summary_gen(t, c, hdr, p);
+		if (t->hv) {
+			/* The HVM profile's records (class TRC_HVM, the scheduler's),
+			 * kept without a branch and handed over in batches. */
+			hp[nh] = p;
+			ht[nh] = last;
+			nh += (ev >> 16) == 0x0008 || (ev >> 12) == 0x21;
+			if (nh == HV_BATCH) {
+				tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
+				nh = 0;
+			}
+		}
 		n++;
 		p += sz;
 	}
+	if (nh)
+		tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
 	*last_tsc = last;
 	*nrec += n;
 	return p;
@@ -249,12 +269,13 @@ static bool seq_chunk(struct sum_run *R, uint64_t *posp)
 
 		p = view_at(&R->v, pos, left < 40 ? left : 40, &avail);
 		n = avail < left ? avail : left;
-		stop = scan(&R->t, c, p, p + n, &R->q.last_tsc[ch.cpu], &nrec);
+		stop = scan(&R->t, c, ch.cpu, pos, p, p + n, &R->q.last_tsc[ch.cpu], &nrec);
 		pos += (uint64_t)(stop - p);
 		if (pos >= end)
 			break;
 		if (stop == p || n == left) {
-			/* Irregular record at pos. */
+			/* Irregular record at pos (the HVM profile goes to the
+			 * TSC-ordered pass: the file has an anomaly). */
 			if (!xt_chunk_rec(f, &ch, &pos, R->q.last_tsc, &s->an, &r))
 				break;
 			rp = f->base + r.off;
@@ -323,7 +344,7 @@ struct par {
 static void work_batch(struct worker *w)
 {
 	struct par *P = w->P;
-	const struct tally t = { &w->ev, &w->lost };
+	const struct tally t = { &w->ev, &w->lost, P->R->t.hv, w->k };
 	uint64_t *last = P->R->q.last_tsc;
 
 	for (unsigned i = 0; i < P->n && !w->dirty; i++) {
@@ -340,7 +361,7 @@ static void work_batch(struct worker *w)
 
 			p = view_at(&w->v, pos, left < 40 ? left : 40, &avail);
 			n = avail < left ? avail : left;
-			stop = scan(&t, c, p, p + n, &last[ch->cpu], &nrec);
+			stop = scan(&t, c, ch->cpu, pos, p, p + n, &last[ch->cpu], &nrec);
 			pos += (uint64_t)(stop - p);
 			if (pos < end && (stop == p || n == left)) {
 				w->dirty = true;	/* irregular record */
@@ -575,13 +596,28 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 		dirty |= P->w[k].dirty || P->w[k].ev.overflow;	/* a worker's own cap */
 	if (dirty || !merge_batch(P)) {
 		/* Back to the TSCs before the batch; the sequential reader
-		 * counts it again from its first chunk. */
+		 * counts it again from its first chunk (the HVM profile, which
+		 * the workers counted in part, then in TSC order). */
+		if (R->t.hv)
+			tr_hvm_par_spoil(R->t.hv, "a batch was read again sequentially");
 		for (unsigned i = 0; i < P->ncpus; i++)
 			R->q.last_tsc[P->cpus[i]] = P->tsc_save[P->cpus[i]];
 		reset_batch(P);
 		return false;
 	}
 	*pos = P->batch[P->n - 1].data_off + P->batch[P->n - 1].len;
+	if (R->t.hv) {
+		const struct tr_summary *s = R->s;
+		uint64_t w = UINT64_MAX, wb = UINT64_MAX;
+
+		for (unsigned i = 0; i < P->ncpus; i++)
+			if (R->q.last_tsc[P->cpus[i]] < wb)
+				wb = R->q.last_tsc[P->cpus[i]];
+		for (uint32_t c = 0; c < s->ncpu; c++)
+			if (s->cpu[c].records && R->q.last_tsc[c] < w)
+				w = R->q.last_tsc[c];
+		tr_hvm_par_sync(R->t.hv, w, wb);
+	}
 	reset_batch(P);
 	return true;
 }
@@ -601,13 +637,16 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	unsigned batch = opt && opt->batch ? opt->batch : TR_PAR_BATCH;
 	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
 	uint64_t map_max = opt && opt->map_max ? opt->map_max : TR_MAP_MAX_BYTES;
+	int hvm_pass = opt ? opt->hvm_pass : TR_HVM_AUTO;
 	bool windowed = f->fd >= 0 && f->len > map_max;
 	uint64_t pos = 0;
 	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
+	struct tr_hvm_par *hv = NULL;	/* R.t.hv while it is fed */
+	int rc;
 
 	memset(s, 0, sizeof(*s));
 	s->bytes = f->len;
-	R.t = (struct tally){ &s->ev, &s->lost };
+	R.t = (struct tally){ &s->ev, &s->lost, NULL, 0 };
 	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
 	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&R.q, f, &s->an) ||
 	    view_init(&R.v, f, windowed ? VIEW_WINDOW : VIEW_DIRECT, opt ? opt->window : 0))
@@ -617,9 +656,21 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 		nw = default_threads();
 	if (nw > TR_MAX_THREADS)
 		nw = TR_MAX_THREADS;
+	/* The HVM profile in this pass, unless the TSC-ordered one is asked
+	 * for (files without HVM records leave it unused). */
+	if (hvm_pass == TR_HVM_AUTO &&
+	    !(hv = R.t.hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ? nw : 1)))
+		return -1;
 	if (nw > 1 && f->len >= min_bytes && par_start(&P, &R, nw, batch) == 0)
 		R.par = &P;
 	while (pos < f->len) {
+		/* A file with no HVM record in its first HV_PROBE_BYTES (a dom0
+		 * trace) is not worth the file-order profile's cost; should HVM
+		 * records come later, the TSC-ordered pass counts them. */
+		if (hv && pos >= HV_PROBE_BYTES && R.t.hv && !tr_hvm_par_seen(hv)) {
+			tr_hvm_par_spoil(hv, "no HVM record in the file's first 64 KiB");
+			R.t.hv = NULL;
+		}
 		if (R.par && !seq_left) {
 			if (par_step(&P, &pos, batch < 8 ? 1 : batch / 8))
 				continue;
@@ -640,20 +691,44 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 			    "as \"other\"", TR_MAX_EVENT_IDS, (unsigned long long)s->ev.overflow);
 	xt_seq_fini(&R.q);
 	view_fini(&R.v);
-	/* The HVM profile: a second, TSC-ordered pass, only for files that have HVM records. */
+	/* The HVM profile, for files that have HVM records: counted above
+	 * where that is exact, else by a second, TSC-ordered pass. */
 	for (uint32_t i = 0; i < s->ev.cap && !s->has_hvm; i++)
 		s->has_hvm = s->ev.used[i] && s->ev.v[i] && s->ev.key[i] >> 16 == 0x0008;
-	if (s->has_hvm && tr_hvm_run(&s->hvm, f)) {
-		tr_hvm_fini(&s->hvm);
-		s->has_hvm = false;
-		return -1;
+	rc = 0;
+	if (s->has_hvm) {
+		int fr = 1;
+
+		s->hvm_tsc_why = "asked for";
+		if (hv && xt_anom_any(&s->an))
+			tr_hvm_par_spoil(hv, "the file has anomalies");
+		if (hv && (fr = tr_hvm_par_finish(hv, &s->hvm, &s->hvm_tsc_why)) == 0) {
+			s->hvm_file_order = true;
+			s->hvm_tsc_why = NULL;
+		}
+		if (fr < 0 || (fr > 0 && tr_hvm_run(&s->hvm, f))) {
+			tr_hvm_fini(&s->hvm);
+			s->has_hvm = false;
+			rc = -1;
+		}
 	}
-	return 0;
+	tr_hvm_par_free(hv);
+	return rc;
 }
 
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f)
 {
-	return tr_summary_run_with(s, f, NULL);
+	const char *e = getenv("IPIBENCH_TRACE_HVM");
+	struct tr_par opt = { .min_bytes = TR_PAR_MIN_BYTES,
+			      .hvm_pass = e && !strcmp(e, "tsc") ? TR_HVM_TSC : TR_HVM_AUTO };
+
+	int rc = tr_summary_run_with(s, f, &opt);
+
+	/* IPIBENCH_TRACE_HVM=why: which pass counted the HVM profile (stderr). */
+	if (!rc && s->has_hvm && e && !strcmp(e, "why"))
+		fprintf(stderr, "hvm profile: %s%s\n", s->hvm_file_order ? "file order" : "TSC order: ",
+			s->hvm_file_order ? "" : s->hvm_tsc_why);
+	return rc;
 }
 
 void tr_summary_fini(struct tr_summary *s)

@@ -12,6 +12,9 @@
  *  - the parallel summary (2 workers, batches of 3 chunks, forced on any
  *    size) says what the sequential one says: counts, per-CPU rows,
  *    anomalies and their messages.
+ *  - the HVM profile counted in file order (tr_hvm_par), sequentially and
+ *    with the workers, is the TSC-ordered pass's (tr_hvm_run), vCPU for
+ *    vCPU and count for count, whichever of the two each run took;
  *  - the per-guest IPI figures (tr_hvm_guests) add up: every decoded ICR
  *    write is in exactly one class, injections are IPI vectors or interrupts.
  * An input starting with xz's magic is also unpacked (xt_unpack_xz, bound
@@ -48,6 +51,50 @@ static void check_guests(const struct tr_summary *s)
 	tr_hvm_guests_free(g, n);
 }
 
+static void same_cmap(const struct cmap *a, const struct cmap *b)
+{
+	for (uint32_t i = 0; i < a->cap; i++)
+		CHECK(!a->used[i] || a->v[i] == tr_cmap_get(b, a->key[i]));
+	for (uint32_t i = 0; i < b->cap; i++)
+		CHECK(!b->used[i] || b->v[i] == tr_cmap_get(a, b->key[i]));
+	CHECK(a->overflow == b->overflow);
+}
+
+/* S's HVM profile is the TSC-ordered pass's. */
+static void same_as_tsc_pass(const struct xt_file *f, const struct tr_summary *s)
+{
+	const struct tr_par tsc = { .threads = 1, .hvm_pass = TR_HVM_TSC };
+	const struct tr_hvm *a = &s->hvm, *b;
+	struct tr_summary t;
+
+	CHECK(tr_summary_run_with(&t, f, &tsc) == 0);
+	CHECK(t.has_hvm == s->has_hvm);
+	b = &t.hvm;
+	if (s->has_hvm) {
+		CHECK(a->nv == b->nv && a->svm == b->svm && a->hvm_records == b->hvm_records);
+		CHECK(a->no_vcpu == b->no_vcpu && a->before_exit == b->before_exit);
+		CHECK(a->short_records == b->short_records && a->sched_records == b->sched_records);
+		for (uint32_t i = 0; i < a->nv; i++) {
+			const struct tr_hvm_vcpu *x = &a->v[i], *y = &b->v[i];
+
+			CHECK(x->dom == y->dom && x->vcpu == y->vcpu && x->vmexit == y->vmexit);
+			CHECK(x->vmentry == y->vmentry && x->exits == y->exits);
+			CHECK(x->icr_writes == y->icr_writes && x->ipi_sent == y->ipi_sent);
+			CHECK(x->ipi_self == y->ipi_self && x->ipi_logical == y->ipi_logical);
+			CHECK(x->ipi_shorthand == y->ipi_shorthand && x->icr_other == y->icr_other);
+			same_cmap(&x->reason, &y->reason);
+			same_cmap(&x->handler, &y->handler);
+			same_cmap(&x->virq, &y->virq);
+			same_cmap(&x->msr_read, &y->msr_read);
+			same_cmap(&x->msr_write, &y->msr_write);
+			same_cmap(&x->ipi_vec, &y->ipi_vec);
+			same_cmap(&x->ipi_dest, &y->ipi_dest);
+			same_cmap(&x->hypercall, &y->hypercall);
+		}
+	}
+	tr_summary_fini(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct xt_file f;
@@ -80,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	xt_mem(&f, data, size);
 	CHECK(tr_summary_run(&s, &f) == 0);
 	check_guests(&s);
+	same_as_tsc_pass(&f, &s);
 	rows = tr_summary_rows(&s, &nrows);
 	for (size_t i = 0; i < nrows; i++)
 		sum += rows[i].count;
@@ -140,6 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct tr_summary t;
 
 		CHECK(tr_summary_run_with(&t, &f, &par) == 0);
+		same_as_tsc_pass(&f, &t);
 		CHECK(t.records == s.records && t.chunks == s.chunks && t.lost == s.lost);
 		CHECK(t.ncpu == s.ncpu);
 		CHECK(!memcmp(t.cpu, s.cpu, XT_MAX_CPUS * sizeof(s.cpu[0])));

@@ -219,6 +219,7 @@ cleanup() {
 	fi
 	[ -z "${catpid:-}" ] || kill "$catpid" 2>/dev/null
 	[ -z "${moncat:-}" ] || kill "$moncat" 2>/dev/null
+	[ -z "${qmppid:-}" ] || kill "$qmppid" 2>/dev/null
 	rm -f "$fifo.in" "$fifo.out" "${mon:-$fifo}.in" "${mon:-$fifo}.out"
 }
 trap cleanup EXIT
@@ -238,8 +239,22 @@ trap 'exit 130' INT TERM
 # artefact: a real host does not need it.
 # TEST_HOST_QEMU_LOG=ITEMS (e.g. cpu_reset): QEMU's -d ITEMS into
 # OUTDIR/qemu-d.log (cpu_reset: the CPUs' state and "Triple fault" when the
-# emulated machine resets; with -no-reboot QEMU then exits with status 0).
-[ -z "${TEST_HOST_QEMU_LOG:-}" ] || extra+=(-d "$TEST_HOST_QEMU_LOG" -D "$out/qemu-d.log")
+# emulated machine resets; with -no-reboot QEMU then exits with status 0;
+# trace:tco_*: the TCO watchdog's reloads and expiries), each line with
+# its host time (-msg timestamp=on: "PID@SECONDS.USEC:event ...").
+[ -z "${TEST_HOST_QEMU_LOG:-}" ] || extra+=(-d "$TEST_HOST_QEMU_LOG" -D "$out/qemu-d.log" -msg timestamp=on)
+# TEST_HOST_QEMU_TRACE=1: QEMU's QMP events into OUTDIR/qmp-events.log
+# (mk/qmp-events.py), with -action shutdown=pause: a SHUTDOWN names its
+# reason (guest-shutdown: a power-off; guest-reset: a reset, which
+# -no-reboot turns into a shutdown) and the machine stops there, the CPUs'
+# registers are logged (who was running: Xen, dom0 or an HVM guest), then
+# QEMU quits.  (This Debian QEMU's trace backend has no
+# qemu_system_shutdown_request event: QMP is where the reason is.)
+qmp=
+if [ "${TEST_HOST_QEMU_TRACE:-}" = 1 ]; then
+	qmp=$out/qmp.sock
+	extra+=(-qmp "unix:$qmp,server=on,wait=off" -action shutdown=pause)
+fi
 start=$(date +%s.%N)
 setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \
@@ -247,6 +262,10 @@ setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" -machine q35,kernel-ir
 	-chardev pipe,id=s0,path="$fifo" -serial chardev:s0 \
 	-drive file="$img",format=raw,if=virtio "${direct[@]}" >"$out/qemu.log" 2>&1 &
 qpid=$!
+if [ -n "$qmp" ]; then
+	python3 "$top/mk/qmp-events.py" "$qmp" "$out/qmp-events.log" 2>>"$out/qmp-events.err" &
+	qmppid=$!
+fi
 # Keep the input end open (QEMU would see EOF) and copy the output.
 exec 3<>"$fifo.in"
 cat "$fifo.out" >"$log" &
@@ -291,6 +310,13 @@ send() {
 	done
 	printf '%s\r' "$s" >&3
 }
+# With TEST_HOST_QEMU_TRACE=1: ", QMP SHUTDOWN reason R (guest G)" of
+# the last SHUTDOWN event QEMU sent, or nothing.
+shutdown_why() {
+	[ -s "$out/qmp-events.log" ] || return 0
+	jq -rs '[.[] | .event? | select(.event? == "SHUTDOWN") | .data][-1] // empty |
+		", QMP SHUTDOWN reason \(.reason) (guest \(.guest))"' "$out/qmp-events.log" 2>/dev/null
+}
 step() {  # NAME REGEX
 	if wait_for "$2"; then
 		t=$(elapsed)
@@ -302,7 +328,7 @@ step() {  # NAME REGEX
 		else
 			# How it went: its exit status (128+N: signal N), when it stopped.
 			wait "$qpid"
-			fail "$1: no /$2/ (QEMU gone at $(elapsed)s or before, exit status $?); see $log"
+			fail "$1: no /$2/ (QEMU gone at $(elapsed)s or before, exit status $?$(shutdown_why)); see $log"
 			qpid=
 		fi
 		exit 1

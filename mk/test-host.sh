@@ -225,18 +225,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The machine of the QEMU backend (runner/backends/qemu.c): x2APIC, VT-d
-# interrupt remapping; booted from the disk through its MBR.
-# max-ram-below-4g=1G: of the 2 GiB, 1 GiB is above 4 GiB.  GRUB runs its
-# modules at the top of the RAM below 4 GiB and Xen takes its first pages
-# (the CPUs' stacks) from the top of all RAM; with all 2 GiB below 4 GiB
-# these were the same pages.  QEMU's TCG sends every write to a page that
-# still has translated code through its slow path (TB invalidation), and
-# GRUB's stale blocks outside the bytes the stack writes keep it there:
-# 40,000-180,000 such writes a second to Xen's two stack pages (trace
-# memory_notdirty_write_access), Xen and dom0 >10x slower than with
-# -kernel.  With 1 GiB above 4 GiB: none, as with -kernel.  An emulation
-# artefact: a real host does not need it.
+# The board (q35, its memory layout, its watchdog): mk/test-host-board.sh.
+. "$top/mk/test-host-board.sh"
 # TEST_HOST_QEMU_LOG=ITEMS (e.g. cpu_reset): QEMU's -d ITEMS into
 # OUTDIR/qemu-d.log (cpu_reset: the CPUs' state and "Triple fault" when the
 # emulated machine resets; with -no-reboot QEMU then exits with status 0;
@@ -256,7 +246,7 @@ if [ "${TEST_HOST_QEMU_TRACE:-}" = 1 ]; then
 	extra+=(-qmp "unix:$qmp,server=on,wait=off" -action shutdown=pause)
 fi
 start=$(date +%s.%N)
-setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu "$cpu" \
+setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" "${test_host_board[@]}" -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \
 	-display none "${monitor[@]}" -snapshot "${extra[@]}" \
 	-chardev pipe,id=s0,path="$fifo" -serial chardev:s0 \

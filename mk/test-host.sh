@@ -56,6 +56,12 @@
 # DIR has the guest's bzImage as vmlinuz and an initrd.gz with e1000e.ko
 # (mk/guest-initramfs.sh with GUEST_MODDIR); out in OUTDIR/share/out.
 #
+# TEST_HOST_QEMU_TRACE=1: QEMU's QMP events (WATCHDOG, SHUTDOWN and its
+# reason, ...) into OUTDIR/qmp-events.log, the CPUs' registers at a
+# SHUTDOWN (below).  TEST_HOST_TCO_RESET=1: the board's TCO watchdog may
+# reset it, as QEMU's q35 does by default (mk/test-host-board.sh: what
+# took the host down under HVM guests, issue 17).
+#
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
 # check prints "ok   ..." or "FAIL ..."; the times are from QEMU's start.
@@ -301,11 +307,14 @@ send() {
 	printf '%s\r' "$s" >&3
 }
 # With TEST_HOST_QEMU_TRACE=1: ", QMP SHUTDOWN reason R (guest G)" of
-# the last SHUTDOWN event QEMU sent, or nothing.
+# the first SHUTDOWN event QEMU sent (the next is mk/qmp-events.py's own
+# quit), with the WATCHDOG action before it if any; or nothing.
 shutdown_why() {
 	[ -s "$out/qmp-events.log" ] || return 0
-	jq -rs '[.[] | .event? | select(.event? == "SHUTDOWN") | .data][-1] // empty |
-		", QMP SHUTDOWN reason \(.reason) (guest \(.guest))"' "$out/qmp-events.log" 2>/dev/null
+	jq -rs '[.[] | .event? | select(.event? == "WATCHDOG") | .data.action][0] as $w |
+		[.[] | .event? | select(.event? == "SHUTDOWN") | .data][0] // empty |
+		", QMP SHUTDOWN reason \(.reason) (guest \(.guest))" +
+		(if $w then " after WATCHDOG action \($w)" else "" end)' "$out/qmp-events.log" 2>/dev/null
 }
 step() {  # NAME REGEX
 	if wait_for "$2"; then
@@ -415,6 +424,10 @@ if [ -n "$nic" ]; then
 	for p in ${IPB_NIC_PATHS:-default nopv}; do
 		tag=nic-$p
 		step "$tag: an HVM guest with an emulated e1000e is created, runs, ends" "IPB-NIC $tag: end rc="
+		# Issue 17: the host went down under these guests (the board's TCO
+		# watchdog, mk/test-host-board.sh); step says QMP's reason if so.
+		kill -0 "$qpid" 2>/dev/null && ok "$tag: the test host is still up after the guest ended" ||
+			fail "$tag: the test host went down with the guest${qmp:+ (QMP: $(shutdown_why))}"
 		nm() { plain | grep -aqE "IPB-NIC $tag: $1" && ok "$tag: $2" || fail "$tag: $2 (no '$1'; $share/out/guest-console-$tag.log)"; }
 		nm "guest serving" "the guest's eth0 and httpd are up"
 		nm "xentrace -e 0x000affff rc=0" "xentrace -D -e 0x000affff -T 5 during the ping flood"
@@ -571,6 +584,13 @@ if [ -n "$debs" ]; then
 	else
 		fail "no $res"
 	fi
+fi
+if [ -n "$qmp" ]; then
+	# The board's watchdog never acted (QEMU reports a WATCHDOG event
+	# before its action; mk/test-host-board.sh).
+	w=$(jq -rc 'select(.event.event? == "WATCHDOG") | .event.data.action' "$out/qmp-events.log" 2>/dev/null | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	[ -z "$w" ] && ok "QMP: no WATCHDOG event up to the host's power-off ($out/qmp-events.log)" ||
+		fail "QMP: the board's watchdog acted: $w ($out/qmp-events.log)"
 fi
 send poweroff
 if wait_for "reboot: Power down|System halted|Power down"; then

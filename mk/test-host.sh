@@ -33,6 +33,7 @@
 # TEST_HOST_XEN=FILE (direct only) boots that hypervisor instead of the
 # image's Debian one, with the same command line: an ELF such as
 # build/xen/xen (the patched 4.17.5 of make hv) or a xen.gz.
+# TEST_HOST_XEN_ARGS=ARGS (direct only) appends ARGS to that command line.
 #
 # TEST_HOST_HVM=DIR (direct only): the emulated CPU gains AMD SVM with
 # nested paging (QEMU TCG emulates it; Xen then lists hvm and hap in
@@ -194,6 +195,7 @@ direct)
 	entry=$(awk '/^menuentry .*Xen hypervisor/{on=1} on&&/^}/{exit} on' "$cfg")
 	xen=$(awk '$1=="multiboot2"{print $2; exit}' <<<"$entry")
 	xargs=$(awk '$1=="multiboot2"{$1=$2=$3=""; print; exit}' <<<"$entry" | sed 's/\${xen_rm_opts}//')
+	xargs="$xargs${TEST_HOST_XEN_ARGS:+ $TEST_HOST_XEN_ARGS}"
 	kernel=$(awk '$1=="module2" && $2!="--nounzip"{print $2; exit}' <<<"$entry")
 	kargs=$(awk '$1=="module2" && $2!="--nounzip"{$1=$2=$3=""; print; exit}' <<<"$entry")
 	initrd=$(awk '$1=="module2" && $2=="--nounzip"{print $3; exit}' <<<"$entry")
@@ -213,6 +215,7 @@ direct)
 *) echo "test-host: TEST_HOST_BOOT=$boot: grub or direct" >&2; exit 1 ;;
 esac
 [ -z "${TEST_HOST_XEN:-}" ] || [ "$boot" = direct ] || { echo "test-host: TEST_HOST_XEN needs TEST_HOST_BOOT=direct" >&2; exit 1; }
+[ -z "${TEST_HOST_XEN_ARGS:-}" ] || [ "$boot" = direct ] || { echo "test-host: TEST_HOST_XEN_ARGS needs TEST_HOST_BOOT=direct" >&2; exit 1; }
 fails=0
 ok()   { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }

@@ -174,6 +174,12 @@ hv: deps
 hv-script-test:
 	@bash tests/hv/test_hv_sh.sh
 UNIT_EXTRA += hv-script-test
+# The test host's emulated board against the TCO watchdog reset (issue 17):
+# a multiboot stub under QEMU, about 15 s (tests/host/test_tco.sh).
+.PHONY: host-board-test
+host-board-test:
+	@bash tests/host/test_tco.sh
+UNIT_EXTRA += host-board-test
 
 # The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
 # sharing make hv's source package and ccache: what test_faults boots to

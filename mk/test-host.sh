@@ -33,6 +33,7 @@
 # TEST_HOST_XEN=FILE (direct only) boots that hypervisor instead of the
 # image's Debian one, with the same command line: an ELF such as
 # build/xen/xen (the patched 4.17.5 of make hv) or a xen.gz.
+# TEST_HOST_XEN_ARGS=ARGS (direct only) appends ARGS to that command line.
 #
 # TEST_HOST_HVM=DIR (direct only): the emulated CPU gains AMD SVM with
 # nested paging (QEMU TCG emulates it; Xen then lists hvm and hap in
@@ -55,6 +56,12 @@
 # records both masks, ab against the guest's httpd (mk/guest/host-nic.sh).
 # DIR has the guest's bzImage as vmlinuz and an initrd.gz with e1000e.ko
 # (mk/guest-initramfs.sh with GUEST_MODDIR); out in OUTDIR/share/out.
+#
+# TEST_HOST_QEMU_TRACE=1: QEMU's QMP events (WATCHDOG, SHUTDOWN and its
+# reason, ...) into OUTDIR/qmp-events.log, the CPUs' registers at a
+# SHUTDOWN (below).  TEST_HOST_TCO_RESET=1: the board's TCO watchdog may
+# reset it, as QEMU's q35 does by default (mk/test-host-board.sh: what
+# took the host down under HVM guests, issue 17).
 #
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
@@ -188,6 +195,7 @@ direct)
 	entry=$(awk '/^menuentry .*Xen hypervisor/{on=1} on&&/^}/{exit} on' "$cfg")
 	xen=$(awk '$1=="multiboot2"{print $2; exit}' <<<"$entry")
 	xargs=$(awk '$1=="multiboot2"{$1=$2=$3=""; print; exit}' <<<"$entry" | sed 's/\${xen_rm_opts}//')
+	xargs="$xargs${TEST_HOST_XEN_ARGS:+ $TEST_HOST_XEN_ARGS}"
 	kernel=$(awk '$1=="module2" && $2!="--nounzip"{print $2; exit}' <<<"$entry")
 	kargs=$(awk '$1=="module2" && $2!="--nounzip"{$1=$2=$3=""; print; exit}' <<<"$entry")
 	initrd=$(awk '$1=="module2" && $2=="--nounzip"{print $3; exit}' <<<"$entry")
@@ -207,6 +215,7 @@ direct)
 *) echo "test-host: TEST_HOST_BOOT=$boot: grub or direct" >&2; exit 1 ;;
 esac
 [ -z "${TEST_HOST_XEN:-}" ] || [ "$boot" = direct ] || { echo "test-host: TEST_HOST_XEN needs TEST_HOST_BOOT=direct" >&2; exit 1; }
+[ -z "${TEST_HOST_XEN_ARGS:-}" ] || [ "$boot" = direct ] || { echo "test-host: TEST_HOST_XEN_ARGS needs TEST_HOST_BOOT=direct" >&2; exit 1; }
 fails=0
 ok()   { echo "ok   $1"; }
 fail() { echo "FAIL $1"; fails=$((fails + 1)); }
@@ -219,34 +228,43 @@ cleanup() {
 	fi
 	[ -z "${catpid:-}" ] || kill "$catpid" 2>/dev/null
 	[ -z "${moncat:-}" ] || kill "$moncat" 2>/dev/null
+	[ -z "${qmppid:-}" ] || kill "$qmppid" 2>/dev/null
 	rm -f "$fifo.in" "$fifo.out" "${mon:-$fifo}.in" "${mon:-$fifo}.out"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# The machine of the QEMU backend (runner/backends/qemu.c): x2APIC, VT-d
-# interrupt remapping; booted from the disk through its MBR.
-# max-ram-below-4g=1G: of the 2 GiB, 1 GiB is above 4 GiB.  GRUB runs its
-# modules at the top of the RAM below 4 GiB and Xen takes its first pages
-# (the CPUs' stacks) from the top of all RAM; with all 2 GiB below 4 GiB
-# these were the same pages.  QEMU's TCG sends every write to a page that
-# still has translated code through its slow path (TB invalidation), and
-# GRUB's stale blocks outside the bytes the stack writes keep it there:
-# 40,000-180,000 such writes a second to Xen's two stack pages (trace
-# memory_notdirty_write_access), Xen and dom0 >10x slower than with
-# -kernel.  With 1 GiB above 4 GiB: none, as with -kernel.  An emulation
-# artefact: a real host does not need it.
+# The board (q35, its memory layout, its watchdog): mk/test-host-board.sh.
+. "$top/mk/test-host-board.sh"
 # TEST_HOST_QEMU_LOG=ITEMS (e.g. cpu_reset): QEMU's -d ITEMS into
 # OUTDIR/qemu-d.log (cpu_reset: the CPUs' state and "Triple fault" when the
-# emulated machine resets; with -no-reboot QEMU then exits with status 0).
-[ -z "${TEST_HOST_QEMU_LOG:-}" ] || extra+=(-d "$TEST_HOST_QEMU_LOG" -D "$out/qemu-d.log")
+# emulated machine resets; with -no-reboot QEMU then exits with status 0;
+# trace:tco_*: the TCO watchdog's reloads and expiries), each line with
+# its host time (-msg timestamp=on: "PID@SECONDS.USEC:event ...").
+[ -z "${TEST_HOST_QEMU_LOG:-}" ] || extra+=(-d "$TEST_HOST_QEMU_LOG" -D "$out/qemu-d.log" -msg timestamp=on)
+# TEST_HOST_QEMU_TRACE=1: QEMU's QMP events into OUTDIR/qmp-events.log
+# (mk/qmp-events.py), with -action shutdown=pause: a SHUTDOWN names its
+# reason (guest-shutdown: a power-off; guest-reset: a reset, which
+# -no-reboot turns into a shutdown) and the machine stops there, the CPUs'
+# registers are logged (who was running: Xen, dom0 or an HVM guest), then
+# QEMU quits.  (This Debian QEMU's trace backend has no
+# qemu_system_shutdown_request event: QMP is where the reason is.)
+qmp=
+if [ "${TEST_HOST_QEMU_TRACE:-}" = 1 ]; then
+	qmp=$out/qmp.sock
+	extra+=(-qmp "unix:$qmp,server=on,wait=off" -action shutdown=pause)
+fi
 start=$(date +%s.%N)
-setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu "$cpu" \
+setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" "${test_host_board[@]}" -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \
 	-display none "${monitor[@]}" -snapshot "${extra[@]}" \
 	-chardev pipe,id=s0,path="$fifo" -serial chardev:s0 \
 	-drive file="$img",format=raw,if=virtio "${direct[@]}" >"$out/qemu.log" 2>&1 &
 qpid=$!
+if [ -n "$qmp" ]; then
+	python3 "$top/mk/qmp-events.py" "$qmp" "$out/qmp-events.log" 2>>"$out/qmp-events.err" &
+	qmppid=$!
+fi
 # Keep the input end open (QEMU would see EOF) and copy the output.
 exec 3<>"$fifo.in"
 cat "$fifo.out" >"$log" &
@@ -291,6 +309,16 @@ send() {
 	done
 	printf '%s\r' "$s" >&3
 }
+# With TEST_HOST_QEMU_TRACE=1: ", QMP SHUTDOWN reason R (guest G)" of
+# the first SHUTDOWN event QEMU sent (the next is mk/qmp-events.py's own
+# quit), with the WATCHDOG action before it if any; or nothing.
+shutdown_why() {
+	[ -s "$out/qmp-events.log" ] || return 0
+	jq -rs '[.[] | .event? | select(.event? == "WATCHDOG") | .data.action][0] as $w |
+		[.[] | .event? | select(.event? == "SHUTDOWN") | .data][0] // empty |
+		", QMP SHUTDOWN reason \(.reason) (guest \(.guest))" +
+		(if $w then " after WATCHDOG action \($w)" else "" end)' "$out/qmp-events.log" 2>/dev/null
+}
 step() {  # NAME REGEX
 	if wait_for "$2"; then
 		t=$(elapsed)
@@ -302,7 +330,7 @@ step() {  # NAME REGEX
 		else
 			# How it went: its exit status (128+N: signal N), when it stopped.
 			wait "$qpid"
-			fail "$1: no /$2/ (QEMU gone at $(elapsed)s or before, exit status $?); see $log"
+			fail "$1: no /$2/ (QEMU gone at $(elapsed)s or before, exit status $?$(shutdown_why)); see $log"
 			qpid=
 		fi
 		exit 1
@@ -399,6 +427,10 @@ if [ -n "$nic" ]; then
 	for p in ${IPB_NIC_PATHS:-default nopv}; do
 		tag=nic-$p
 		step "$tag: an HVM guest with an emulated e1000e is created, runs, ends" "IPB-NIC $tag: end rc="
+		# Issue 17: the host went down under these guests (the board's TCO
+		# watchdog, mk/test-host-board.sh); step says QMP's reason if so.
+		kill -0 "$qpid" 2>/dev/null && ok "$tag: the test host is still up after the guest ended" ||
+			fail "$tag: the test host went down with the guest${qmp:+ (QMP: $(shutdown_why))}"
 		nm() { plain | grep -aqE "IPB-NIC $tag: $1" && ok "$tag: $2" || fail "$tag: $2 (no '$1'; $share/out/guest-console-$tag.log)"; }
 		nm "guest serving" "the guest's eth0 and httpd are up"
 		nm "xentrace -e 0x000affff rc=0" "xentrace -D -e 0x000affff -T 5 during the ping flood"
@@ -555,6 +587,13 @@ if [ -n "$debs" ]; then
 	else
 		fail "no $res"
 	fi
+fi
+if [ -n "$qmp" ]; then
+	# The board's watchdog never acted (QEMU reports a WATCHDOG event
+	# before its action; mk/test-host-board.sh).
+	w=$(jq -rc 'select(.event.event? == "WATCHDOG") | .event.data.action' "$out/qmp-events.log" 2>/dev/null | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	[ -z "$w" ] && ok "QMP: no WATCHDOG event up to the host's power-off ($out/qmp-events.log)" ||
+		fail "QMP: the board's watchdog acted: $w ($out/qmp-events.log)"
 fi
 send poweroff
 if wait_for "reboot: Power down|System halted|Power down"; then

@@ -54,33 +54,10 @@ static void list_types(void)
 		printf("backend %s: %s\n", host_backends[i]->name, host_backends[i]->help);
 		host_settings_help(stdout, host_backends[i]->settings);
 	}
-	printf("[guest] keys (optional; backend = local: one guest run per IPI path and\n"
-	       "repetition through xl on this host, instead of the boots; runner/guest.h):\n"
-	       "    %-12s pvh (default) or hvm (checked and rendered, not yet run by the runner:\n"
-	       "    %-12s mk/guest/host-nic.sh runs it on the test host)\n"
-	       "    %-12s 1..%d (default %d)\n"
-	       "    %-12s MiB, %d..%d (default %d)\n"
-	       "    %-12s the guest kernel's extra arguments, at most %d bytes, no '\"' or '\\'\n"
-	       "    %-12s the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
-	       "    %-12s evtchn (default: the kernel's, event channels), apic (x2APIC ICR writes)\n"
-	       "    %-12s shadow (default) or hap\n"
-	       "    %-12s the guest kernel on this host (default %s)\n"
-	       "    %-12s its initramfs (default %s)\n"
-	       "    %-12s xentrace -e of the HVM recording (default 0x%08lx; the scheduler\n"
-	       "    %-12s class 0x%08lx is recorded before it)\n"
-	       "    %-12s xentrace -T of each recording, 1..600 (default %d)\n"
-	       "    %-12s seconds from xl create to the workload's end, 30..86400 (default %d)\n"
-	       "    %-12s hvm: the emulated NIC's model, e1000e (MSI-X; default: no NIC)\n"
-	       "    %-12s hvm: the guest's IPv4 address on the bridge (default %s)\n"
-	       "    %-12s hvm: the NIC's MSIs, pirq (default: event channels) or apic\n"
-	       "    %-12s (xen_nopv: the emulated local APIC delivers them)\n",
-	       "type", "", "vcpus", CFG_GUEST_VCPUS_MAX, CFG_GUEST_VCPUS_DEFAULT, "memory",
-	       CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, CFG_GUEST_MEMORY_DEFAULT, "cmdline",
-	       CFG_GUEST_CMDLINE_MAX, "ipi_path", "", "paging", "kernel", CFG_GUEST_KERNEL_DEFAULT,
-	       "ramdisk", CFG_GUEST_RAMDISK_DEFAULT, "trace_mask", CFG_GUEST_TRACE_MASK_DEFAULT, "",
-	       GUEST_SCHED_MASK, "trace_secs", CFG_GUEST_TRACE_SECS_DEFAULT, "timeout",
-	       CFG_GUEST_TIMEOUT_DEFAULT, "nic", "nic_address", CFG_GUEST_NIC_ADDRESS_DEFAULT,
-	       "msi_path", "");
+	printf("[guest] keys (optional; backend = local: guest runs through xl on this\n"
+	       "host instead of the boots, one per IPI path (or, for an HVM guest with a\n"
+	       "NIC, per MSI path) and repetition; runner/guest.h):\n");
+	config_guest_help(stdout);
 	printf("workload types ([workload:NAME] type = TYPE):\n");
 	for (size_t i = 0; wl_types[i]; i++) {
 		const struct wl_type *t = wl_types[i];

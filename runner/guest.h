@@ -24,8 +24,8 @@
 
 #include "runner/config.h"
 
-/* The scheduler class: runstate changes name domain and vCPU per pCPU. */
-#define GUEST_SCHED_MASK 0x000affffUL
+/* The scheduler class (config.h's CFG_GUEST_SCHED_MASK), as xentrace -e takes it. */
+#define GUEST_SCHED_MASK ((unsigned long)CFG_GUEST_SCHED_MASK)
 
 /* The markers of mk/guest/init on the guest console. */
 #define GUEST_MARK_START "IPB-GUEST-START"

@@ -18,10 +18,11 @@
  *                     paging (shadow | hap), kernel, ramdisk, trace_mask,
  *                     trace_secs, timeout, and for hvm: nic (the emulated
  *                     NIC's model: e1000e), nic_address, msi_path (pirq |
- *                     apic: xen_nopv); config_guest_xl() renders it;
- *                     runner/guest.h runs PVH guests (ipi_path may list
- *                     both paths: one guest run each; mk/guest/host-nic.sh
- *                     drives the HVM NIC guests on the test host); no
+ *                     apic: xen_nopv, a list), dom0_address, ping_secs,
+ *                     ab_secs (config.c's guest_keys[], `run --list`);
+ *                     config_guest_xl() renders it; runner/guest.h runs
+ *                     the guests (ipi_path may list both paths: one guest
+ *                     run each; with a NIC, msi_path's paths); no
  *                     [workload:NAME] needed then
  * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
  * missing sections and lines too long for inih are errors reported as
@@ -79,7 +80,7 @@ enum cfg_msi_path { MSI_PATH_PIRQ, MSI_PATH_APIC };
 #define CFG_GUEST_NIC_PREFIX 24
 #define CFG_GUEST_NIC_ADDRESS_DEFAULT "10.0.0.2"
 #define CFG_GUEST_DOM0_ADDRESS_DEFAULT "10.0.0.1"
-/* The NIC load's defaults (mk/guest/host-nic.sh's): ping -f -w, ab -t. */
+/* The NIC load's defaults (those of the shell script it replaces): ping -f -w, ab -t. */
 #define CFG_GUEST_PING_SECS_DEFAULT 60
 #define CFG_GUEST_AB_SECS_DEFAULT 10
 /* At least the number of [guest] keys (config.c's guest_keys[]). */

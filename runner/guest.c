@@ -1038,7 +1038,9 @@ int guest_ab_summary(const char *text, struct guest_load *l, char *err, size_t e
 			snprintf(err, errlen, "no '%s' line (not ab's summary)", keys[k]);
 			return -1;
 		}
-	if (!n[0] || n[1] > n[0]) {
+	/* 0 complete is a figure (the emulated host's NIC path can be that
+	 * slow: README), more failed than complete is not ab's. */
+	if (n[1] > n[0]) {
 		snprintf(err, errlen, "%lu complete requests, %lu failed", n[0], n[1]);
 		return -1;
 	}

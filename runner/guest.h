@@ -8,7 +8,7 @@
  * and `xl destroy` it on every way out, checked with `xl list`.
  *
  * An HVM guest with a NIC (cfg_guest_nic_runs()) has its load driven
- * from dom0 around the recordings, as mk/guest/host-nic.sh did: before xl
+ * from dom0 around the recordings (what mk/guest/host-nic.sh did in shell): before xl
  * create, xen-netback loaded and the bridge the xl config names
  * (CFG_GUEST_BRIDGE) there with dom0's address (made when it is not there,
  * and then removed at the end; a bridge that is there without dom0's

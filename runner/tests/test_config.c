@@ -845,7 +845,7 @@ static void test_guest(void **s)
 	assert_true(config_guest_xl(&c.guest, "n", "k", "r", xl, sizeof(xl)) > 0);
 	assert_non_null(strstr(xl, "cmdline = \"console=ttyS0 xen_emul_unplug=never ipb.nic=10.0.0.2 "
 			       "ipb.ipi=kernel ipb.hold\"\n"));
-	/* the NIC load's defaults (mk/guest/host-nic.sh's), one MSI path */
+	/* the NIC load's defaults, one MSI path */
 	assert_true(cfg_guest_nic_runs(&c.guest));
 	assert_true(cfg_guest_held(&c.guest));
 	assert_string_equal(c.guest.dom0_address, "10.0.0.1");

@@ -228,6 +228,9 @@ trap 'exit 130' INT TERM
 # OUTDIR/qemu-d.log (cpu_reset: the CPUs' state and "Triple fault" when the
 # emulated machine resets; with -no-reboot QEMU then exits with status 0).
 [ -z "${TEST_HOST_QEMU_LOG:-}" ] || extra+=(-d "$TEST_HOST_QEMU_LOG" -D "$out/qemu-d.log")
+# TEST_HOST_QEMU_TRACE=EVENTS (comma-separated, e.g. qemu_system_shutdown_request:
+# its cause when the emulated host goes down): QEMU's -trace, into OUTDIR/qemu.log.
+for ev in ${TEST_HOST_QEMU_TRACE//,/ }; do extra+=(-trace "$ev"); done
 start=$(date +%s.%N)
 setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" -machine q35,kernel-irqchip=split,max-ram-below-4g=1G -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \

@@ -349,8 +349,9 @@ guest_set() {
 	# The result set on the host's own disk while xentrace writes, then
 	# copied out; IPB-RUN rc= whatever happened.  Also copied every 20 s
 	# while it runs: the emulated host has gone down under an HVM guest
-	# (README), and what was there by then is kept.
-	send "cd /mnt/e2e && { while sleep 20; do cp -r /tmp/$gn out/ 2>/dev/null; sync; done & } && ./ipibench run -c $gn.ini -o /tmp/$gn; echo IPB-RUN $gn rc=\$?; kill %1; cp -r /tmp/$gn out/; xl list >out/xl-list-$gn.txt 2>&1; sync; cd; echo IPB-COPIED $gn"
+	# (README), and what was there by then is kept, with Xen's log and the
+	# device models' (out/live-NAME/).
+	send "cd /mnt/e2e && mkdir -p out/live-$gn && { while sleep 20; do cp -r /tmp/$gn out/ 2>/dev/null; xl dmesg >out/live-$gn/xl-dmesg.txt 2>&1; cp /var/log/xen/qemu-dm-*.log out/live-$gn/ 2>/dev/null; sync; done & } && ./ipibench run -c $gn.ini -o /tmp/$gn; echo IPB-RUN $gn rc=\$?; kill %1; cp -r /tmp/$gn out/; xl list >out/xl-list-$gn.txt 2>&1; sync; cd; echo IPB-COPIED $gn"
 	step "$gn: ipibench run plans the guest runs" "ipibench run: [0-9]+ guest runs"
 	for p in $ids; do
 		step "$gn: $p-r0: $what" "\\[[0-9]+/[0-9]+\\] $p-r0: (ok|failed)"

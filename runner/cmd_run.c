@@ -276,6 +276,10 @@ static void fill_guest_run(json_t *g, const struct results *res, const struct co
 		json_object_set_new(g, "xl_dmesg", json_string(gr->xl_dmesg));
 	else
 		json_object_del(g, "xl_dmesg");   /* a resumed run's old one */
+	if (gr->dm_log[0])
+		json_object_set_new(g, "dm_log", json_string(gr->dm_log));
+	else
+		json_object_del(g, "dm_log");
 	if (gr->console[0]) {
 		json_object_set_new(g, "console", json_string(gr->console));
 		snprintf(path, sizeof(path), "%s/%s", res->dir, gr->console);

@@ -742,6 +742,23 @@ static int lifecycle(struct run *u)
 	return wait_gone(u);
 }
 
+/* A failed HVM run: the device model's log (qemu-dm-NAME.log) into
+ * guests/ID/qemu-dm.log, when there is one. */
+static void keep_dm_log(struct run *u)
+{
+	char src[PATH_MAX + 128], dst[PATH_MAX + 32], err[300], *text = NULL;
+	size_t len;
+
+	snprintf(src, sizeof(src), "%s/qemu-dm-%s.log",
+		 u->s->dm_log_dir ? u->s->dm_log_dir : GUEST_DM_LOG_DIR, u->s->name);
+	snprintf(dst, sizeof(dst), "%s/qemu-dm.log", u->dir);
+	if (sio_read_file(src, CONSOLE_MAX, &text, &len, NULL, 0))
+		return;
+	if (!sio_write_file(dst, text, len, 0644, err, sizeof(err)))
+		snprintf(u->r->dm_log, sizeof(u->r->dm_log), "guests/%s/qemu-dm.log", u->s->id);
+	free(text);
+}
+
 int guest_run(const struct guest_spec *s, struct guest_result *r)
 {
 	struct sigaction old[NSIGS];
@@ -770,6 +787,8 @@ int guest_run(const struct guest_spec *s, struct guest_result *r)
 		snprintf(path, sizeof(path), "%s/xl-dmesg.log", u.dir);
 		if (run_bounded(argv, path, s->xl_s, 0, &code) == RB_EXITED && !code)
 			snprintf(r->xl_dmesg, sizeof(r->xl_dmesg), "guests/%s/xl-dmesg.log", s->id);
+		if (s->g->type == GUEST_HVM)
+			keep_dm_log(&u);
 	}
 	stop_child(u.con);
 	if (rc == 0 && !r->gone) {

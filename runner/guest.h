@@ -58,7 +58,11 @@ struct guest_spec {
 	unsigned int xl_s;           /* each xl list/destroy (60) */
 	unsigned int trace_slack_s;  /* xentrace's time beyond its -T (60) */
 	unsigned int ping_wait_s;    /* NIC: from the start marker to the first ping answer (120) */
+	/* HVM: where the device model's log is, qemu-dm-NAME.log (NULL:
+	 * GUEST_DM_LOG_DIR); kept beside a failed run's xl dmesg. */
+	const char *dm_log_dir;
 };
+#define GUEST_DM_LOG_DIR "/var/log/xen"
 
 /* How a guest run ended (guest_result.outcome). */
 enum guest_outcome {
@@ -106,6 +110,7 @@ struct guest_result {
 	/* The files, relative to spec.dir ("" when not written). */
 	char xl_cfg[256], console[256], trace_hvm[256], trace_sched[256];
 	char xl_dmesg[256];          /* `xl dmesg` after a failed run */
+	char dm_log[256];            /* HVM: the device model's log after a failed run */
 	/* How the guest ended: "poweroff" (itself) or "destroy" (held, then
 	 * xl destroy after IPB-GUEST-DONE: end_reason says why); "" before. */
 	const char *end;

@@ -749,6 +749,12 @@ static void test_nic_failures(void **state)
 		double t0 = now_s();
 
 		s.ping_wait_s = 2;
+		/* the device model's log, kept beside a failed HVM run's */
+		char dmdir[PATH_MAX + 16];
+		snprintf(dmdir, sizeof(dmdir), "%s/xenlog", tu_dir);
+		mkdir(dmdir, 0755);
+		put(dmdir, "qemu-dm-ipb-test.log", "qemu-system-i386: -serial pty: char device redirected\n", 0644);
+		s.dm_log_dir = dmdir;
 		put(fake, "calls", "", 0644);
 		put(fake, cases[i].file, cases[i].text, 0644);
 		assert_int_equal(guest_run(&s, &r), -1);
@@ -758,6 +764,12 @@ static void test_nic_failures(void **state)
 		assert_int_equal(r.destroyed, cases[i].created);
 		assert_true(r.gone);
 		assert_true(now_s() - t0 < 20);
+		assert_string_equal(r.dm_log, "guests/pirq-r0/qemu-dm.log");
+		snprintf(path, sizeof(path), "%s/%s", tu_dir, r.dm_log);
+		char *dm = tu_slurp(path);
+		assert_non_null(dm);
+		assert_non_null(strstr(dm, "char device redirected"));
+		free(dm);
 		calls = fake_file("calls");
 		assert_int_equal(count(calls, "xl create"), cases[i].created);
 		assert_int_equal(count(calls, "xl destroy ipb-test\n"), cases[i].created);

@@ -66,6 +66,7 @@ help:
 	@echo "make deb          $(BUILD)/deb/ipibench_*.deb and ipibench-xen-4.17_*.deb (dpkg-buildpackage)"
 	@echo "make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
 	@echo "make test-guests  the seed-004 guest runs (PVH guests through xl, both IPI paths) on the test host"
+	@echo "make test-guests-nic  seed-004-nic: HVM guests with an emulated e1000e, both MSI paths, dom0's ping -f and ab"
 	@echo "make test-host-faults  the test host end to end, with the local backend and the fault cases"
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
@@ -261,12 +262,20 @@ test-host-faults: host-image deb
 # in the emulated CPU, `ipibench run` on it driving a PVH guest per IPI
 # path through xl, then checks of results.json, the traces, that no guest
 # is left (xl list), and `ipibench report` on the set (mk/test-host.sh
-# TEST_HOST_HVM; 4-7 min here).  .ci/run runs it.
-.PHONY: test-guests
+# TEST_HOST_HVM; 4-7 min here).  .ci/run runs it.  GUEST_CONFIGS: the
+# configs run there in turn (TEST_HOST_HVM_CONFIGS); `make test-guests-nic`
+# runs configs/seed-004-nic.ini's HVM guests with an emulated NIC instead
+# (README: the time it takes).
+GUEST_CONFIGS ?= configs/seed-004.ini
+.PHONY: test-guests test-guests-nic
 test-guests: host-image hv build guest
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
-		TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2400} \
+		TEST_HOST_HVM_CONFIGS="$(GUEST_CONFIGS)" TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2400} \
 		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests
+test-guests-nic: host-image hv build guest
+	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
+		TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-3600} \
+		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests-nic
 
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------
 # Each component's .mk adds its target to FUZZ_BINS (with its own build rule,

@@ -15,7 +15,7 @@
 # With GUEST_MODDIR=/lib/modules/RELEASE of the guest kernel (make dom0's:
 # build/dom0/kernel/lib/modules/6.1.0-57-amd64) the emulated NIC's driver,
 # e1000e.ko (Debian builds it as a module; it needs no other), goes in
-# too, for /init's NIC mode (ipb.nic=ADDR: mk/guest/host-nic.sh's HVM guests).
+# too, for /init's NIC mode (ipb.nic=ADDR: the HVM NIC guests of configs/seed-004-nic.ini).
 # RELEASE must be the guest kernel's (build/dom0/vmlinux: 6.1.0-57-amd64,
 # Debian's linux-headers-6.1.0-57-amd64): the guest's insmod refuses a module
 # built for another (its vermagic).

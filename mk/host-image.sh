@@ -33,7 +33,7 @@ PKGS=(systemd-sysv udev kmod e2fsprogs procps apt
 # model (hvmloader comes with xen-system-amd64: /usr/lib/xen-4.17/boot);
 # iproute2 makes the guests' bridge (xenbr0) for Xen's vif-bridge,
 # iputils-ping and apache2-utils (ab) drive the emulated NIC's workload
-# from dom0: mk/guest/host-nic.sh.)
+# from dom0: runner/guest.h, configs/seed-004-nic.ini.)
 ROOT_PASSWORD=ipibench
 # Under QEMU the image is a virtio disk, /dev/vda (GRUB's hd0): see mk/host/grub-probe.
 SIZE_MB=${HOST_IMAGE_MB:-3072}

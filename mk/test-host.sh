@@ -38,24 +38,21 @@
 # TEST_HOST_HVM=DIR (direct only): the emulated CPU gains AMD SVM with
 # nested paging (QEMU TCG emulates it; Xen then lists hvm and hap in
 # virt_caps), QEMU runs multi-threaded TCG (below), and after the login
-# checks the host runs `ipibench run -c TEST_HOST_GUEST_CONFIG` (default
-# configs/seed-004.ini: PVH guests through xl, one per IPI path, each
-# recorded with xentrace while it runs its IPI workload; runner/guest.h)
-# with build/bin/ipibench (a static PIE) from a 9p share; then checks
-# each guest run ended ok, its traces are there and not empty, and xl
-# list has no domain but dom0.  DIR has the guest's initrd.gz
-# (mk/guest-initramfs.sh; make guest) and its kernel as vmlinux; the
-# result set comes out in OUTDIR/share/out/guests (the report of
-# `ipibench trace diff` of the two HVM traces against
-# results/reference/seed-004.json in OUTDIR/trace-diff.txt).
-#
-# TEST_HOST_HVM_NIC=DIR (direct only; alone or with TEST_HOST_HVM, after
-# its PVH guests): the same emulated CPU and TCG, then HVM guests with an
-# emulated e1000e NIC through Debian's device model, one per MSI path of
-# IPB_NIC_PATHS (default, nopv), a ping flood from dom0 while xentrace
-# records both masks, ab against the guest's httpd (mk/guest/host-nic.sh).
-# DIR has the guest's bzImage as vmlinuz and an initrd.gz with e1000e.ko
-# (mk/guest-initramfs.sh with GUEST_MODDIR); out in OUTDIR/share/out.
+# checks the host runs `ipibench run -c CONFIG` for each config of
+# TEST_HOST_HVM_CONFIGS in turn (default TEST_HOST_GUEST_CONFIG, by
+# default configs/seed-004.ini: PVH guests through xl, one per IPI path,
+# each recorded with xentrace while it runs its IPI workload;
+# configs/seed-004-nic.ini: HVM guests with an emulated e1000e, one per
+# MSI path, dom0's ping -f through the recordings and ab after them;
+# runner/guest.h) with build/bin/ipibench (a static PIE) from a 9p share;
+# then checks each guest run ended ok, its traces are there and not
+# empty, xl list has no domain but dom0, and the paths' profiles differ
+# where they must.  DIR has the guest's initrd.gz (mk/guest-initramfs.sh;
+# make guest, with e1000e.ko), its kernel as vmlinux (PVH) and as
+# vmlinuz (make dom0's bzImage: HVM); each config's result set comes out
+# in OUTDIR/share/out/NAME (NAME: the config's file name without .ini;
+# the report of `ipibench trace diff` of the two HVM traces against
+# results/reference/seed-004.json in OUTDIR/trace-diff-NAME.txt).
 #
 # TEST_HOST_QEMU_TRACE=1: QEMU's QMP events (WATCHDOG, SHUTDOWN and its
 # reason, ...) into OUTDIR/qmp-events.log, the CPUs' registers at a
@@ -135,41 +132,32 @@ EOF
 	fi
 fi
 hvm=${TEST_HOST_HVM:-}
-nic=${TEST_HOST_HVM_NIC:-}
 cpu=qemu64,+x2apic
 tcg_thread=${TEST_HOST_TCG_THREAD:-single}
-if [ -n "$nic" ]; then
-	[ "$boot" = direct ] || { echo "test-host: TEST_HOST_HVM_NIC needs TEST_HOST_BOOT=direct" >&2; exit 1; }
-	for f in vmlinuz initrd.gz; do
-		[ -f "$nic/$f" ] || { echo "test-host: $nic/$f missing (README: an HVM guest with an emulated NIC)" >&2; exit 1; }
-	done
-	share=$out/share
-	mkdir -p "$share/nic" "$share/out"
-	cp "$nic/vmlinuz" "$nic/initrd.gz" "$share/nic/"
-	cp "$top/mk/guest/host-nic.sh" "$share/"
-	[ -n "$hvm" ] || {
-		# As for TEST_HOST_HVM below (SVM, NPT, multi-threaded TCG).
-		cpu=$cpu,+svm,+npt,+nrip-save
-		tcg_thread=${TEST_HOST_TCG_THREAD:-multi}
-		extra+=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
-	}
-	nenv=
-	for v in IPB_NIC_PATHS IPB_NIC_HOLD IPB_GUEST_SECS IPB_GUEST_BOOT_SECS; do
-		eval "val=\${$v:-}"
-		[ -z "$val" ] || nenv="$nenv$v='$val' "
-	done
-fi
+[ -z "${TEST_HOST_HVM_NIC:-}" ] || { echo "test-host: TEST_HOST_HVM_NIC is gone: TEST_HOST_HVM=DIR TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini (README)" >&2; exit 1; }
 if [ -n "$hvm" ]; then
 	[ "$boot" = direct ] || { echo "test-host: TEST_HOST_HVM needs TEST_HOST_BOOT=direct" >&2; exit 1; }
 	[ -f "$hvm/initrd.gz" ] || { echo "test-host: $hvm/initrd.gz missing (mk/guest-initramfs.sh)" >&2; exit 1; }
 	[ -f "$hvm/vmlinux" ] || { echo "test-host: $hvm/vmlinux missing (make guest)" >&2; exit 1; }
-	gconfig=${TEST_HOST_GUEST_CONFIG:-$top/configs/seed-004.ini}
+	gconfigs=${TEST_HOST_HVM_CONFIGS:-${TEST_HOST_GUEST_CONFIG:-$top/configs/seed-004.ini}}
 	share=$out/share
-	# The config's default kernel and ramdisk: build/guest/ from where it runs.
+	# The configs' kernels and ramdisk: build/guest/ from where it runs.
 	mkdir -p "$share/build/guest" "$share/out"
 	cp "$hvm/initrd.gz" "$hvm/vmlinux" "$share/build/guest/"
+	[ ! -f "$hvm/vmlinuz" ] || cp "$hvm/vmlinuz" "$share/build/guest/"
 	cp "$top/build/bin/ipibench" "$share/" || { echo "test-host: no build/bin/ipibench (make build)" >&2; exit 1; }
-	cp "$gconfig" "$share/guests.ini"
+	gnames=
+	for gc in $gconfigs; do
+		[ -f "$gc" ] || gc=$top/$gc
+		[ -f "$gc" ] || { echo "test-host: TEST_HOST_HVM_CONFIGS: no $gc" >&2; exit 1; }
+		gn=$(basename "$gc" .ini)
+		case $gn in *[!A-Za-z0-9._-]*) echo "test-host: $gc: a config name of letters, digits, '.', '_', '-'" >&2; exit 1 ;; esac
+		if grep -qE '^nic *=' "$gc"; then
+			[ -f "$hvm/vmlinuz" ] || { echo "test-host: $hvm/vmlinuz missing (an HVM guest's bzImage: cp build/dom0/vmlinuz build/guest/)" >&2; exit 1; }
+		fi
+		cp "$gc" "$share/$gn.ini"
+		gnames="$gnames $gn"
+	done
 	# Xen 4.17's SVM wants NPT for HAP; Next-RIP saves it decoding on exits.
 	cpu=$cpu,+svm,+npt,+nrip-save
 	# One TCG thread per CPU, not round-robin.  QEMU's VMRUN delivers an
@@ -364,88 +352,140 @@ send "systemctl --failed --no-legend --plain | cat; echo IPB-FAILED-END"
 wait_for "^IPB-FAILED-END" && plain | sed -n '/systemctl --failed/,/^IPB-FAILED-END/p' |
 	sed '1d;$d;s/^/     failed unit: /'
 if [ -n "$hvm" ]; then
-	# The result set on the host's own disk while xentrace writes, then
-	# copied out; IPB-RUN rc= whatever happened.
-	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && cd /mnt/e2e && xl info | grep -E '^(virt_caps|xen_version)'; ./ipibench run -c guests.ini -o /tmp/guests; echo IPB-RUN rc=\$?; cp -r /tmp/guests out/; xl list >out/xl-list.txt 2>&1; sync; cd; echo IPB-COPIED"
+	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && cd /mnt/e2e && xl info | grep -E '^(virt_caps|xen_version)'; cd; echo IPB-MOUNTED"
 	step "Xen lists hvm in virt_caps (emulated SVM)" "^virt_caps.*hvm"
-	step "ipibench run plans the guest runs" "ipibench run: [0-9]+ guest runs"
-	ids=$(awk -F' *= *' '$1=="ipi_path"{gsub(/,/," ",$2); print $2}' "$share/guests.ini")
-	for p in ${ids:-evtchn}; do
-		step "$p-r0: a PVH guest is created, runs its workload, is gone" "\\[[0-9]+/[0-9]+\\] $p-r0: (ok|failed)"
+	step "the share is mounted" "^IPB-MOUNTED"
+fi
+# One config's guest runs: NAME (share/NAME.ini), its results in
+# share/out/NAME, checked.
+guest_set() {
+	local gn=$1 ini=$share/$1.ini kind ids what p st t f left
+	if grep -qE '^nic *=' "$ini"; then
+		kind=nic what="an HVM guest with an emulated NIC is created, serves dom0's load, is destroyed"
+		ids=$(awk -F' *= *' '$1=="msi_path"{gsub(/,/," ",$2); print $2}' "$ini")
+		ids=${ids:-pirq}
+	else
+		kind=pvh what="a PVH guest is created, runs its workload, is gone"
+		ids=$(awk -F' *= *' '$1=="ipi_path"{gsub(/,/," ",$2); print $2}' "$ini")
+		ids=${ids:-evtchn}
+	fi
+	local t0
+	t0=$(elapsed)
+	# The result set on the host's own disk while xentrace writes, then
+	# copied out; IPB-RUN rc= whatever happened.  Also copied every 20 s
+	# while it runs: the emulated host has gone down under an HVM guest
+	# (README), and what was there by then is kept, with Xen's log and the
+	# device models' (out/live-NAME/).
+	send "cd /mnt/e2e && mkdir -p out/live-$gn && { while sleep 20; do cp -r /tmp/$gn out/ 2>/dev/null; xl dmesg >out/live-$gn/xl-dmesg.txt 2>&1; cp /var/log/xen/qemu-dm-*.log out/live-$gn/ 2>/dev/null; sync; done & } && ./ipibench run -c $gn.ini -o /tmp/$gn; echo IPB-RUN $gn rc=\$?; kill %1; cp -r /tmp/$gn out/; xl list >out/xl-list-$gn.txt 2>&1; sync; cd; echo IPB-COPIED $gn"
+	step "$gn: ipibench run plans the guest runs" "ipibench run: [0-9]+ guest runs"
+	for p in $ids; do
+		step "$gn: $p-r0: $what" "\\[[0-9]+/[0-9]+\\] $p-r0: (ok|failed)"
 	done
-	step "ipibench run ends" "IPB-RUN rc=[0-9]"
-	step "the results are copied out" "^IPB-COPIED"
-	plain | grep -aE '^(\[[0-9]+/[0-9]+\]|ipibench run)' | sed 's/^/     /'
-	plain | grep -aq 'IPB-RUN rc=0' && ok "ipibench run: every guest run ok" ||
-		fail "ipibench run: $(plain | grep -a 'IPB-RUN rc=' | tail -1)"
-	res=$share/out/guests/results.json
-	for p in ${ids:-evtchn}; do
-		st=$(jq -r --arg id "$p-r0" '.guest_runs[] | select(.id == $id) | "\(.status) \(.outcome) \(.counts.ipis_sent) \(.gone)"' "$res" 2>/dev/null)
-		[ "${st%% *}" = ok ] && ok "$p-r0: results.json: $st (status outcome ipis_sent gone)" ||
-			fail "$p-r0: results.json: '${st:-no such guest run}' (status outcome ipis_sent gone; $res)"
-		sed -n '/IPB-GUEST-UP/,/IPB-GUEST-DONE/p' "$share/out/guests/guests/$p-r0/console.log" 2>/dev/null |
-			tr -d '\r' | grep -aE 'IPB-|ipbipi' | sed 's/^/     guest: /'
+	step "$gn: ipibench run ends" "IPB-RUN $gn rc=[0-9]"
+	step "$gn: the results are copied out" "^IPB-COPIED $gn"
+	echo "$gn $(( $(elapsed) - t0 ))" >>"$out/set-times"
+	ok "$gn: ipibench run on the host took $(( $(elapsed) - t0 )) s"
+	plain | sed -n "/ipibench run -c $gn.ini/,/IPB-RUN $gn/p" | grep -aE '^(\[[0-9]+/[0-9]+\]|ipibench run)' | sed 's/^/     /'
+	plain | grep -aq "IPB-RUN $gn rc=0" && ok "$gn: ipibench run: every guest run ok" ||
+		fail "$gn: ipibench run: $(plain | grep -a "IPB-RUN $gn rc=" | tail -1)"
+	res=$share/out/$gn/results.json
+	for p in $ids; do
+		if [ $kind = nic ]; then
+			st=$(jq -r --arg id "$p-r0" '.guest_runs[] | select(.id == $id) | "\(.status) \(.outcome) \(.end) \(.destroyed) \(.gone) ping \(.load.ping.transmitted)/\(.load.ping.received) rtt_avg \(.load.ping.rtt_ms.avg) ab \(.load.ab.complete) failed \(.load.ab.failed) rps \(.load.ab.requests_per_s)"' "$res" 2>/dev/null)
+			[ "${st%% *}" = ok ] && ok "$p-r0: results.json: $st (status outcome end destroyed gone; the load)" ||
+				fail "$p-r0: results.json: '${st:-no such guest run}' (status outcome end destroyed gone; $res)"
+			jq -r --arg id "$p-r0" '.guest_runs[] | select(.id == $id) | .error // empty' "$res" 2>/dev/null | sed 's/^/     error: /'
+			sed -n '/IPB-GUEST-UP/,/IPB-GUEST-DONE/p' "$share/out/$gn/guests/$p-r0/console.log" 2>/dev/null |
+				tr -d '\r' | grep -aE 'IPB-|eth0|MSI|pirq' | sed 's/^/     guest: /'
+		else
+			st=$(jq -r --arg id "$p-r0" '.guest_runs[] | select(.id == $id) | "\(.status) \(.outcome) \(.counts.ipis_sent) \(.gone)"' "$res" 2>/dev/null)
+			[ "${st%% *}" = ok ] && ok "$p-r0: results.json: $st (status outcome ipis_sent gone)" ||
+				fail "$p-r0: results.json: '${st:-no such guest run}' (status outcome ipis_sent gone; $res)"
+			sed -n '/IPB-GUEST-UP/,/IPB-GUEST-DONE/p' "$share/out/$gn/guests/$p-r0/console.log" 2>/dev/null |
+				tr -d '\r' | grep -aE 'IPB-|ipbipi' | sed 's/^/     guest: /'
+		fi
 		for t in hvm hvm_sched; do
-			f=$share/out/guests/$(jq -r --arg id "$p-r0" --arg t "$t" '.guest_runs[] | select(.id == $id) | .traces[$t] // "none"' "$res" 2>/dev/null)
+			f=$share/out/$gn/$(jq -r --arg id "$p-r0" --arg t "$t" '.guest_runs[] | select(.id == $id) | .traces[$t] // "none"' "$res" 2>/dev/null)
 			[ -s "$f" ] && ok "$p-r0: traces.$t out of the host: $f ($(stat -c %s "$f") bytes)" ||
 				fail "$p-r0: traces.$t: no trace, or an empty one, at $f"
 		done
 	done
 	# dom0 and nothing else: the header and Domain-0.
-	left=$(grep -vE '^(Name|Domain-0) ' "$share/out/xl-list.txt" 2>/dev/null)
-	[ -s "$share/out/xl-list.txt" ] && [ -z "$left" ] && ok "xl list: dom0 only, no guest left" ||
-		fail "xl list: a domain left, or no list: $left ($share/out/xl-list.txt)"
-	a=$share/out/guests/guests/evtchn-r0/hvm.xt b=$share/out/guests/guests/apic-r0/hvm.xt
-	if [ -s "$a" ] && [ -s "$b" ]; then
+	left=$(grep -vE '^(Name|Domain-0) ' "$share/out/xl-list-$gn.txt" 2>/dev/null)
+	[ -s "$share/out/xl-list-$gn.txt" ] && [ -z "$left" ] && ok "$gn: xl list: dom0 only, no guest left" ||
+		fail "$gn: xl list: a domain left, or no list: $left ($share/out/xl-list-$gn.txt)"
+	local first last
+	first=$(set -- $ids; echo "$1") last=$(set -- $ids; eval "echo \${$#}")
+	a=$share/out/$gn/guests/$first-r0/hvm.xt b=$share/out/$gn/guests/$last-r0/hvm.xt
+	if [ "$first" != "$last" ] && [ -s "$a" ] && [ -s "$b" ]; then
 		"$top/build/bin/ipibench" trace diff "$a" "$b" --reference "$top/results/reference/seed-004.json" \
-			>"$out/trace-diff.txt" 2>&1 && ok "trace diff evtchn -> apic against the seed: $out/trace-diff.txt" ||
-			fail "ipibench trace diff: $(tail -1 "$out/trace-diff.txt")"
+			>"$out/trace-diff-$gn.txt" 2>&1 && ok "$gn: trace diff $first -> $last against the seed: $out/trace-diff-$gn.txt" ||
+			fail "$gn: ipibench trace diff: $(tail -1 "$out/trace-diff-$gn.txt")"
+	fi
+	if [ $kind = nic ]; then
+		# The MSI paths' profiles (the seed-mask traces): VMMCALL on the
+		# pirq path only (the upcall's hypercalls), injections on the
+		# NIC's own vectors (not the upcall vector 243) on the apic
+		# path only, where the emulated APIC delivers the MSIs.
+		local sp sa
+		# TRACE: "VMMCALL DEVICE-INJECTIONS", the latter INJ_VIRQ on
+		# Linux's device vectors 0x20-0xeb (below the local APIC timer's
+		# 0xec and the upcall's 0xf3), summed over the vCPUs.
+		nicfig() {
+			"$top/build/bin/ipibench" trace summary "$1" 2>/dev/null | awk '
+				$2 == "VMMCALL" && NF == 2 && !seen { vmm = $1; seen = 1 }
+				/^  INJ_VIRQ by vector/ { byvec = 1; next }
+				byvec && $2 == "vector" { if ($3 >= 32 && $3 <= 235) dev += $1; next }
+				{ byvec = 0 }
+				END { printf "%d %d\n", vmm, dev }'
+		}
+		[ -s "$share/out/$gn/guests/pirq-r0/hvm.xt" ] && sp=$(nicfig "$share/out/$gn/guests/pirq-r0/hvm.xt")
+		[ -s "$share/out/$gn/guests/apic-r0/hvm.xt" ] && sa=$(nicfig "$share/out/$gn/guests/apic-r0/hvm.xt")
+		echo "$gn: VMMCALL, injections on device vectors: pirq ${sp:-none}, apic ${sa:-none}" >>"$out/nic-profiles"
+		if [ -n "$sp" ] && [ -n "$sa" ]; then
+			[ "${sp%% *}" -gt 0 ] && [ "${sa%% *}" = 0 ] && [ "${sp##* }" = 0 ] && [ "${sa##* }" -gt 0 ] &&
+				ok "$gn: the MSI paths' profiles differ: VMMCALL ${sp%% *} -> ${sa%% *}, injections on device vectors (the NIC's MSIs) ${sp##* } -> ${sa##* }" ||
+				fail "$gn: the MSI paths' profiles: VMMCALL ${sp%% *} -> ${sa%% *}, injections on device vectors ${sp##* } -> ${sa##* } (want >0 -> 0 and 0 -> >0)"
+		fi
+		# Issue 17: the host went down under these guests (the board's TCO
+		# watchdog after a dom0 stall, mk/test-host-board.sh, README).
+		kill -0 "$qpid" 2>/dev/null && ok "$gn: the test host is still up after its HVM guests" ||
+			fail "$gn: the test host went down with an HVM guest${qmp:+ (QMP: $(shutdown_why))}"
+		# The report's NIC section: exits per interrupt, pirq -> apic.
+		if "$top/build/bin/ipibench" report -q "$share/out/$gn" -o "$out/report-$gn" >"$out/report-$gn.log" 2>&1; then
+			rj=$out/report-$gn/report.json
+			n=$(jq -r '.guest_nic.top_moving_exits | length' "$rj" 2>/dev/null)
+			[ "${n:-0}" -gt 0 ] 2>/dev/null && ok "$gn: the report names the exits that moved per interrupt: $(jq -r '[.guest_nic.top_moving_exits[] | "\(.reason) \(.moved)"] | join(", ")' "$rj")" ||
+				fail "$gn: no guest_nic.top_moving_exits in $rj"
+		else
+			fail "$gn: ipibench report of the NIC runs failed: $(tail -1 "$out/report-$gn.log")"
+		fi
+		return
 	fi
 	# The report derives the per-IPI figures from the set's traces; the
 	# two paths must differ where they must: ICR IPIs on the apic run
 	# only, injections on an IPI vector on the apic run only.
-	if "$top/build/bin/ipibench" report -q "$share/out/guests" -o "$out/report" >"$out/report.log" 2>&1; then
-		ok "ipibench report of the guest runs: $out/report/report.md"
-		rj=$out/report/report.json
+	if "$top/build/bin/ipibench" report -q "$share/out/$gn" -o "$out/report-$gn" >"$out/report-$gn.log" 2>&1; then
+		ok "$gn: ipibench report of the guest runs: $out/report-$gn/report.md"
+		rj=$out/report-$gn/report.json
 		fig() { jq -r --arg p "$1" "[.guests.runs[] | select(.ipi_path == \$p) | .traces.hvm_sched.$2][0] // \"none\"" "$rj" 2>/dev/null; }
 		ea=$(fig evtchn ipis.icr_ipis) aa=$(fig apic ipis.icr_ipis)
 		ev=$(fig evtchn injections.ipi_vectors) av=$(fig apic injections.ipi_vectors)
 		ep=$(fig evtchn per_ipi.exits) ap=$(fig apic per_ipi.exits)
 		[ "$ea" = 0 ] && [ "$ev" = 0 ] && [ "${aa:-0}" -gt 0 ] 2>/dev/null && [ "${av:-0}" -gt 0 ] 2>/dev/null &&
-			ok "the paths' profiles differ: ICR IPIs $ea -> $aa, injections on IPI vectors $ev -> $av; exits per IPI $ep -> $ap" ||
-			fail "the paths' profiles: ICR IPIs $ea -> $aa, injections on IPI vectors $ev -> $av (want 0 -> >0 both; $rj)"
+			ok "$gn: the paths' profiles differ: ICR IPIs $ea -> $aa, injections on IPI vectors $ev -> $av; exits per IPI $ep -> $ap" ||
+			fail "$gn: the paths' profiles: ICR IPIs $ea -> $aa, injections on IPI vectors $ev -> $av (want 0 -> >0 both; $rj)"
 		n=$(jq -r '.guests.top_moving_exits | length' "$rj" 2>/dev/null)
-		[ "${n:-0}" -gt 0 ] 2>/dev/null && ok "the report names the exits that moved per IPI: $(jq -r '[.guests.top_moving_exits[] | "\(.reason) \(.moved)"] | join(", ")' "$rj")" ||
-			fail "no top_moving_exits in $rj"
+		[ "${n:-0}" -gt 0 ] 2>/dev/null && ok "$gn: the report names the exits that moved per IPI: $(jq -r '[.guests.top_moving_exits[] | "\(.reason) \(.moved)"] | join(", ")' "$rj")" ||
+			fail "$gn: no top_moving_exits in $rj"
 	else
-		fail "ipibench report of the guest runs failed: $(tail -1 "$out/report.log")"
+		fail "$gn: ipibench report of the guest runs failed: $(tail -1 "$out/report-$gn.log")"
 	fi
-fi
-if [ -n "$nic" ]; then
-	send "mkdir -p /mnt/e2e; mountpoint -q /mnt/e2e || mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e; ${nenv}sh /mnt/e2e/host-nic.sh /mnt/e2e"
-	step "NIC: Xen lists hvm in virt_caps (emulated SVM)" "IPB-NIC .*virt_caps[^;]*hvm"
-	for p in ${IPB_NIC_PATHS:-default nopv}; do
-		tag=nic-$p
-		step "$tag: an HVM guest with an emulated e1000e is created, runs, ends" "IPB-NIC $tag: end rc="
-		# Issue 17: the host went down under these guests (the board's TCO
-		# watchdog, mk/test-host-board.sh); step says QMP's reason if so.
-		kill -0 "$qpid" 2>/dev/null && ok "$tag: the test host is still up after the guest ended" ||
-			fail "$tag: the test host went down with the guest${qmp:+ (QMP: $(shutdown_why))}"
-		nm() { plain | grep -aqE "IPB-NIC $tag: $1" && ok "$tag: $2" || fail "$tag: $2 (no '$1'; $share/out/guest-console-$tag.log)"; }
-		nm "guest serving" "the guest's eth0 and httpd are up"
-		nm "xentrace -e 0x000affff rc=0" "xentrace -D -e 0x000affff -T 5 during the ping flood"
-		nm "xentrace -e 0x0008ffff rc=0" "the same with the seed's mask (-e 0x0008ffff)"
-		nm "ab -t 10 -c 1 rc=0" "ab against the guest's httpd"
-		nm "guest workload done, guest powered off" "the guest serves to the end and powers itself off"
-		tr -d '\r' <"$share/out/guest-console-$tag.log" 2>/dev/null | grep -aE 'IPB-GUEST|CPU0|eth0|MSI|pirq|LOC|RES' | sed 's/^/     guest: /'
-		for f in hvm-$tag hvm-sched-$tag; do
-			[ -s "$share/out/$f.xt" ] && ok "trace out of the host: $share/out/$f.xt ($(stat -c %s "$share/out/$f.xt") bytes)" ||
-				fail "no trace in $share/out/$f.xt"
-		done
+}
+if [ -n "$hvm" ]; then
+	for gn in $gnames; do
+		guest_set "$gn"
 	done
-	step "every NIC guest gone" "IPB-NIC rc=[0-9]"
-	plain | grep -a 'IPB-NIC' | sed 's/^/     /'
-	plain | grep -aq 'IPB-NIC rc=0' || fail "host-nic.sh: $(plain | grep -a 'IPB-NIC rc=' | tail -1)"
 fi
 login() {
 	send ""

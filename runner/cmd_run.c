@@ -54,33 +54,10 @@ static void list_types(void)
 		printf("backend %s: %s\n", host_backends[i]->name, host_backends[i]->help);
 		host_settings_help(stdout, host_backends[i]->settings);
 	}
-	printf("[guest] keys (optional; backend = local: one guest run per IPI path and\n"
-	       "repetition through xl on this host, instead of the boots; runner/guest.h):\n"
-	       "    %-12s pvh (default) or hvm (checked and rendered, not yet run by the runner:\n"
-	       "    %-12s mk/guest/host-nic.sh runs it on the test host)\n"
-	       "    %-12s 1..%d (default %d)\n"
-	       "    %-12s MiB, %d..%d (default %d)\n"
-	       "    %-12s the guest kernel's extra arguments, at most %d bytes, no '\"' or '\\'\n"
-	       "    %-12s the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
-	       "    %-12s evtchn (default: the kernel's, event channels), apic (x2APIC ICR writes)\n"
-	       "    %-12s shadow (default) or hap\n"
-	       "    %-12s the guest kernel on this host (default %s)\n"
-	       "    %-12s its initramfs (default %s)\n"
-	       "    %-12s xentrace -e of the HVM recording (default 0x%08lx; the scheduler\n"
-	       "    %-12s class 0x%08lx is recorded before it)\n"
-	       "    %-12s xentrace -T of each recording, 1..600 (default %d)\n"
-	       "    %-12s seconds from xl create to the workload's end, 30..86400 (default %d)\n"
-	       "    %-12s hvm: the emulated NIC's model, e1000e (MSI-X; default: no NIC)\n"
-	       "    %-12s hvm: the guest's IPv4 address on the bridge (default %s)\n"
-	       "    %-12s hvm: the NIC's MSIs, pirq (default: event channels) or apic\n"
-	       "    %-12s (xen_nopv: the emulated local APIC delivers them)\n",
-	       "type", "", "vcpus", CFG_GUEST_VCPUS_MAX, CFG_GUEST_VCPUS_DEFAULT, "memory",
-	       CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, CFG_GUEST_MEMORY_DEFAULT, "cmdline",
-	       CFG_GUEST_CMDLINE_MAX, "ipi_path", "", "paging", "kernel", CFG_GUEST_KERNEL_DEFAULT,
-	       "ramdisk", CFG_GUEST_RAMDISK_DEFAULT, "trace_mask", CFG_GUEST_TRACE_MASK_DEFAULT, "",
-	       GUEST_SCHED_MASK, "trace_secs", CFG_GUEST_TRACE_SECS_DEFAULT, "timeout",
-	       CFG_GUEST_TIMEOUT_DEFAULT, "nic", "nic_address", CFG_GUEST_NIC_ADDRESS_DEFAULT,
-	       "msi_path", "");
+	printf("[guest] keys (optional; backend = local: guest runs through xl on this\n"
+	       "host instead of the boots, one per IPI path (or, for an HVM guest with a\n"
+	       "NIC, per MSI path) and repetition; runner/guest.h):\n");
+	config_guest_help(stdout);
 	printf("workload types ([workload:NAME] type = TYPE):\n");
 	for (size_t i = 0; wl_types[i]; i++) {
 		const struct wl_type *t = wl_types[i];
@@ -247,6 +224,42 @@ static int host_path(const char *key, const char *p, char *out)
 	return 0;
 }
 
+/* An HVM NIC run's load (guest_runs[].load, docs/results-schema.md). */
+static json_t *load_json(const struct config *c, const struct guest_result *gr)
+{
+	const struct guest_load *l = &gr->load;
+	json_t *load = json_object(), *ping = json_object(), *ab = json_object();
+
+	json_object_set_new(load, "bridge", json_string(CFG_GUEST_BRIDGE));
+	json_object_set_new(load, "bridge_was", gr->bridge ? json_string(gr->bridge) : json_null());
+	json_object_set_new(load, "dom0_address", json_string(c->guest.dom0_address));
+	json_object_set_new(load, "guest_address", json_string(c->guest.nic_address));
+	json_object_set_new(ping, "w_secs", json_integer(c->guest.ping_secs));
+	if (l->ping_log[0])
+		json_object_set_new(ping, "log", json_string(l->ping_log));
+	if (l->have_ping) {
+		json_object_set_new(ping, "transmitted", json_integer((json_int_t)l->ping_tx));
+		json_object_set_new(ping, "received", json_integer((json_int_t)l->ping_rx));
+		json_object_set_new(ping, "loss_pct", json_real(l->ping_loss));
+	}
+	if (l->have_rtt)
+		json_object_set_new(ping, "rtt_ms", json_pack("{s:f, s:f, s:f, s:f}", "min", l->rtt_min,
+							      "avg", l->rtt_avg, "max", l->rtt_max,
+							      "mdev", l->rtt_mdev));
+	json_object_set_new(ab, "t_secs", json_integer(c->guest.ab_secs));
+	json_object_set_new(ab, "concurrency", json_integer(1));
+	if (l->ab_log[0])
+		json_object_set_new(ab, "log", json_string(l->ab_log));
+	if (l->have_ab) {
+		json_object_set_new(ab, "complete", json_integer((json_int_t)l->ab_complete));
+		json_object_set_new(ab, "failed", json_integer((json_int_t)l->ab_failed));
+		json_object_set_new(ab, "requests_per_s", json_real(l->ab_rps));
+	}
+	json_object_set_new(load, "ping", ping);
+	json_object_set_new(load, "ab", ab);
+	return load;
+}
+
 /* What guest_run() left, into the guest run G of results.json. */
 static void fill_guest_run(json_t *g, const struct results *res, const struct config *c,
 			   const char *domain, const struct guest_result *gr)
@@ -263,6 +276,10 @@ static void fill_guest_run(json_t *g, const struct results *res, const struct co
 		json_object_set_new(g, "xl_dmesg", json_string(gr->xl_dmesg));
 	else
 		json_object_del(g, "xl_dmesg");   /* a resumed run's old one */
+	if (gr->dm_log[0])
+		json_object_set_new(g, "dm_log", json_string(gr->dm_log));
+	else
+		json_object_del(g, "dm_log");
 	if (gr->console[0]) {
 		json_object_set_new(g, "console", json_string(gr->console));
 		snprintf(path, sizeof(path), "%s/%s", res->dir, gr->console);
@@ -289,6 +306,17 @@ static void fill_guest_run(json_t *g, const struct results *res, const struct co
 	json_object_set_new(g, "gone_s", gr->t_gone >= 0 ? json_real(gr->t_gone) : json_null());
 	json_object_set_new(g, "destroyed", json_boolean(gr->destroyed));
 	json_object_set_new(g, "gone", json_boolean(gr->gone));
+	if (gr->end)
+		json_object_set_new(g, "end", json_string(gr->end));
+	else
+		json_object_del(g, "end");
+	if (gr->end_reason[0])
+		json_object_set_new(g, "end_reason", json_string(gr->end_reason));
+	else
+		json_object_del(g, "end_reason");
+	json_object_del(g, "load");
+	if (cfg_guest_nic_runs(&c->guest))
+		json_object_set_new(g, "load", load_json(c, gr));
 }
 
 /*
@@ -322,17 +350,28 @@ static int do_guests(struct results *res, const struct config *c)
 
 		if (!strcmp(json_string_value(json_object_get(g, "status")), "ok"))
 			continue;
+		const char *msi = json_string_value(json_object_get(g, "msi_path"));
+		int nic = cfg_guest_nic_runs(&cg);
+
 		cg.ipi_path = strcmp(path, cfg_ipi_path_name(IPI_PATH_APIC)) ? IPI_PATH_EVTCHN :
 			IPI_PATH_APIC;
+		if (nic)
+			cg.msi_path = msi && !strcmp(msi, cfg_msi_path_name(MSI_PATH_APIC)) ?
+				MSI_PATH_APIC : MSI_PATH_PIRQ;
 		snprintf(domain, sizeof(domain), "ipibench-%s", id);
 		struct guest_spec gs = {
 			.g = &cg, .name = domain, .kernel = kernel, .ramdisk = ramdisk,
 			.dir = res->dir, .id = id, .settle_s = 2, .poweroff_s = 60, .xl_s = 60,
-			.trace_slack_s = 60,
+			.trace_slack_s = 60, .ping_wait_s = 120,
 		};
 		fmt_dur(el, sizeof(el), now_s() - t_start);
-		fprintf(stderr, "[%zu/%zu] %s: a %u-vCPU PVH guest, IPIs by %s (elapsed %s)\n",
-			done + 1, todo, id, cg.vcpus, path, el);
+		if (nic)
+			fprintf(stderr, "[%zu/%zu] %s: a %u-vCPU HVM guest with an emulated %s, MSIs by %s "
+				"(elapsed %s)\n", done + 1, todo, id, cg.vcpus, cg.nic,
+				cfg_msi_path_name(cg.msi_path), el);
+		else
+			fprintf(stderr, "[%zu/%zu] %s: a %u-vCPU %s guest, IPIs by %s (elapsed %s)\n",
+				done + 1, todo, id, cg.vcpus, cfg_guest_type_name(cg.type), path, el);
 		iso_now(now, sizeof(now));
 		json_object_set_new(g, "status", json_string("running"));
 		json_object_set_new(g, "started", json_string(now));
@@ -350,9 +389,11 @@ static int do_guests(struct results *res, const struct config *c)
 			const json_t *ct = json_object_get(g, "counts");
 
 			if (!json_is_true(json_object_get(ct, "done")) ||
-			    !json_object_get(ct, "ipis_sent"))
-				snprintf(why, sizeof(why), "%s: the workload printed no IPI count",
-					 gr.console);
+			    (!nic && !json_object_get(ct, "ipis_sent")))
+				snprintf(why, sizeof(why), "%s: the workload printed %s", gr.console,
+					 nic ? "no IPB-GUEST-DONE" : "no IPI count");
+			else if (nic && !(gr.load.have_ping && gr.load.have_ab))
+				snprintf(why, sizeof(why), "the NIC load has no ping or ab summary");
 			else if (json_integer_value(json_object_get(ct, "workload_rc")) ||
 				 !json_object_get(ct, "workload_rc"))
 				snprintf(why, sizeof(why), "%s: the workload's IPB-GUEST-STOP is "
@@ -688,8 +729,6 @@ int cmd_run(int argc, char **argv)
 	const char *gbad = !c.guest.given ? NULL :
 		!(host_backend_find(c.host.backend)->flags & HB_RUNS_HERE) ?
 		"the guests run through xl on the Xen host ipibench runs on: backend = local" :
-		c.guest.type == GUEST_HVM ? "type = hvm: not yet in the runner (an HVM guest's NIC "
-			"workload is driven from dom0; mk/guest/host-nic.sh runs it on the test host)" :
 		c.nwl ? "[workload:NAME]: not yet with [guest] (the guest runs its own workload, "
 			RESULTS_GUEST_WORKLOAD ")" :
 		c.matrix.ncpus ? "[matrix] cpus: not with [guest] (the host is the one this runs on)" :

@@ -30,8 +30,8 @@ struct parse {
 	json_t *backend_keys;   /* [host] keys of the backend's table -> their line */
 	json_t *host_lines;     /* every [host] key -> its line */
 	int matrix_cpus_line;   /* the line of [matrix] cpus; 0: not given */
-	/* [guest] keys that depend on type (checked when all is read); 0: not given */
-	int guest_nic_line, guest_addr_line, guest_msi_line;
+	/* The line of each [guest] key (guest_keys[]' order); 0: not given */
+	int guest_lines[CFG_GUEST_KEYS_MAX];
 };
 
 /* The first error, on the line inih is on; parsing stops there. */
@@ -268,13 +268,19 @@ const char *cfg_ipi_path_name(enum cfg_ipi_path p)
 }
 
 /* type = NAME: xl's type; an HVM guest boots its kernel through the device
- * model (SeaBIOS, hvmloader) with its console on the emulated UART. */
+ * model (SeaBIOS, hvmloader) with its console on the emulated UART.
+ * held: the guest does not power itself off after IPB-GUEST-DONE
+ * (mk/guest/init's ipb.hold) and the run ends by xl destroy: the emulated
+ * test host went down when an HVM guest powered itself off (README, "An
+ * HVM guest with an emulated NIC").  The one switch of that end. */
+#define HOLD_ARG "ipb.hold"
 static const struct {
 	const char *name;
 	const char *console;	/* the kernel's console= */
+	int held;
 } guest_types[] = {
-	[GUEST_PVH] = { "pvh", NULL },
-	[GUEST_HVM] = { "hvm", "ttyS0" },
+	[GUEST_PVH] = { "pvh", NULL, 0 },
+	[GUEST_HVM] = { "hvm", "ttyS0", 1 },
 };
 
 const char *cfg_guest_type_name(enum cfg_guest_type t)
@@ -282,19 +288,26 @@ const char *cfg_guest_type_name(enum cfg_guest_type t)
 	return guest_types[t].name;
 }
 
-/* msi_path = NAME: the HVM guest kernel's argument. */
+/* msi_path = NAME: the HVM guest kernel's argument, and the IPI path that
+ * goes with it (xen_nopv takes all of Xen's paths away, the IPIs' too). */
 #define NOPV_ARG "xen_nopv"
 static const struct {
 	const char *name;
 	const char *arg;
+	enum cfg_ipi_path ipi;
 } msi_paths[] = {
-	[MSI_PATH_PIRQ] = { IPIBENCH_MSI_PATH_PIRQ, NULL },
-	[MSI_PATH_APIC] = { IPIBENCH_MSI_PATH_APIC, NOPV_ARG },
+	[MSI_PATH_PIRQ] = { IPIBENCH_MSI_PATH_PIRQ, NULL, IPI_PATH_EVTCHN },
+	[MSI_PATH_APIC] = { IPIBENCH_MSI_PATH_APIC, NOPV_ARG, IPI_PATH_APIC },
 };
 
 const char *cfg_msi_path_name(enum cfg_msi_path p)
 {
 	return msi_paths[p].name;
+}
+
+enum cfg_ipi_path cfg_msi_path_ipi(enum cfg_msi_path p)
+{
+	return msi_paths[p].ipi;
 }
 
 /* nic = MODEL: qemu-system-xen's device (xl's vif model=).  Only models
@@ -309,160 +322,394 @@ static const struct {
 	{ "rtl8139", "the RTL8139 has no MSI (INTx only)" },
 };
 
-static int guest_key(struct parse *ps, const char *k, const char *v)
+/* ---- [guest]'s keys: one table (guest_keys[]) ------------------------------- */
+
+/* Each setter checks V and stores it: 1, or set_err()'s 0. */
+static int gk_type(struct parse *ps, const char *k, const char *v)
 {
 	struct cfg_guest *g = &ps->c->guest;
 	char q[128];
 
-	if (!strcmp(k, "type")) {
-		for (size_t i = 0; i < sizeof(guest_types) / sizeof(guest_types[0]); i++)
-			if (!strcmp(v, guest_types[i].name)) {
-				g->type = (enum cfg_guest_type)i;
-				return 1;
-			}
-		return set_err(ps, "type = '%s': expected %s or %s", msg_shown(q, sizeof(q), v),
-			       guest_types[GUEST_PVH].name, guest_types[GUEST_HVM].name);
-	}
-	if (!strcmp(k, "nic")) {
-		for (size_t i = 0; i < sizeof(nic_models) / sizeof(nic_models[0]); i++)
-			if (!strcmp(v, nic_models[i].name)) {
-				if (nic_models[i].no_msi)
-					return set_err(ps, "nic = %s: %s; expected %s", v,
-						       nic_models[i].no_msi, nic_models[0].name);
-				g->nic = nic_models[i].name;
-				ps->guest_nic_line = ps->line;
-				return 1;
-			}
-		return set_err(ps, "nic = '%s': expected %s", msg_shown(q, sizeof(q), v),
-			       nic_models[0].name);
-	}
-	if (!strcmp(k, "nic_address")) {
-		struct in_addr a;
-
-		if (strlen(v) >= sizeof(g->nic_address) || inet_pton(AF_INET, v, &a) != 1)
-			return set_err(ps, "nic_address = '%s': expected a dotted IPv4 address",
-				       msg_shown(q, sizeof(q), v));
-		snprintf(g->nic_address, sizeof(g->nic_address), "%s", v);
-		ps->guest_addr_line = ps->line;
-		return 1;
-	}
-	if (!strcmp(k, "msi_path")) {
-		for (size_t i = 0; i < sizeof(msi_paths) / sizeof(msi_paths[0]); i++)
-			if (!strcmp(v, msi_paths[i].name)) {
-				g->msi_path = (enum cfg_msi_path)i;
-				ps->guest_msi_line = ps->line;
-				return 1;
-			}
-		return set_err(ps, "msi_path = '%s': expected %s or %s", msg_shown(q, sizeof(q), v),
-			       msi_paths[MSI_PATH_PIRQ].name, msi_paths[MSI_PATH_APIC].name);
-	}
-	if (!strcmp(k, "vcpus"))
-		return get_uint(ps, k, v, 1, CFG_GUEST_VCPUS_MAX, &g->vcpus);
-	if (!strcmp(k, "memory"))
-		return get_uint(ps, k, v, CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, &g->memory);
-	if (!strcmp(k, "cmdline")) {
-		/* Into xl's extra = "...": no quote or backslash; inih has
-		 * stripped the spaces around it. */
-		if (strlen(v) > CFG_GUEST_CMDLINE_MAX)
-			return set_err(ps, "cmdline: longer than %d bytes", CFG_GUEST_CMDLINE_MAX);
-		if (strpbrk(v, "\"\\"))
-			return set_err(ps, "cmdline: no '\"' or '\\' (it goes into xl's extra = \"...\")");
-		if (strstr(v, IPI_ARG))
-			return set_err(ps, "cmdline: %s... is ipi_path's to give", IPI_ARG);
-		if (strstr(v, NOPV_ARG))
-			return set_err(ps, "cmdline: %s is msi_path's to give (msi_path = %s)",
-				       NOPV_ARG, msi_paths[MSI_PATH_APIC].name);
-		if (strstr(v, NIC_ARG))
-			return set_err(ps, "cmdline: %s... is nic_address's to give", NIC_ARG);
-		snprintf(g->cmdline, sizeof(g->cmdline), "%s", v);
-		return 1;
-	}
-	if (!strcmp(k, "ipi_path")) {
-		/* A list: one guest run per path, in this order (the seed's
-		 * before and after: evtchn, apic). */
-		char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
-		size_t n = list_items(ps, k, v, buf, items), i;
-
-		if (!n)
-			return 0;
-		g->npaths = 0;
-		for (size_t j = 0; j < n; j++) {
-			for (i = 0; i < sizeof(ipi_paths) / sizeof(ipi_paths[0]); i++)
-				if (!strcmp(items[j], ipi_paths[i].name))
-					break;
-			if (i == sizeof(ipi_paths) / sizeof(ipi_paths[0]))
-				return set_err(ps, "ipi_path = '%s': expected %s or %s (or both)",
-					       msg_shown(q, sizeof(q), items[j]),
-					       ipi_paths[IPI_PATH_EVTCHN].name,
-					       ipi_paths[IPI_PATH_APIC].name);
-			for (unsigned int m = 0; m < g->npaths; m++)
-				if (g->paths[m] == (enum cfg_ipi_path)i)
-					return set_err(ps, "ipi_path: %s is listed twice", items[j]);
-			g->paths[g->npaths++] = (enum cfg_ipi_path)i;
+	(void)k;
+	for (size_t i = 0; i < sizeof(guest_types) / sizeof(guest_types[0]); i++)
+		if (!strcmp(v, guest_types[i].name)) {
+			g->type = (enum cfg_guest_type)i;
+			return 1;
 		}
-		g->ipi_path = g->paths[0];
-		return 1;
-	}
-	if (!strcmp(k, "kernel") || !strcmp(k, "ramdisk")) {
-		char *dst = !strcmp(k, "kernel") ? g->kernel : g->ramdisk;
+	return set_err(ps, "type = '%s': expected %s or %s", msg_shown(q, sizeof(q), v),
+		       guest_types[GUEST_PVH].name, guest_types[GUEST_HVM].name);
+}
 
-		if (!*v || strlen(v) >= sizeof(g->kernel))
-			return set_err(ps, "%s: a path of 1 to %zu bytes", k, sizeof(g->kernel) - 1);
-		if (strpbrk(v, "\"\\"))
-			return set_err(ps, "%s: no '\"' or '\\' (it goes into xl's %s = \"...\")", k, k);
-		snprintf(dst, sizeof(g->kernel), "%s", v);
-		return 1;
-	}
-	if (!strcmp(k, "trace_mask")) {
-		char e[256];
-		long n;
+static int gk_nic(struct parse *ps, const char *k, const char *v)
+{
+	char q[128];
 
-		if (wl_parse_int(k, v, 16, 1, 0xffffffffL, &n, e, sizeof(e)))
-			return set_err(ps, "%s", e);
-		g->trace_mask = (unsigned long)n;
-		return 1;
+	(void)k;
+	for (size_t i = 0; i < sizeof(nic_models) / sizeof(nic_models[0]); i++)
+		if (!strcmp(v, nic_models[i].name)) {
+			if (nic_models[i].no_msi)
+				return set_err(ps, "nic = %s: %s; expected %s", v,
+					       nic_models[i].no_msi, nic_models[0].name);
+			ps->c->guest.nic = nic_models[i].name;
+			return 1;
+		}
+	return set_err(ps, "nic = '%s': expected %s", msg_shown(q, sizeof(q), v), nic_models[0].name);
+}
+
+/* A dotted IPv4 address into DST (16 bytes). */
+static int gk_ipv4(struct parse *ps, const char *k, const char *v, char *dst)
+{
+	struct in_addr a;
+	char q[128];
+
+	if (strlen(v) >= 16 || inet_pton(AF_INET, v, &a) != 1)
+		return set_err(ps, "%s = '%s': expected a dotted IPv4 address", k,
+			       msg_shown(q, sizeof(q), v));
+	snprintf(dst, 16, "%s", v);
+	return 1;
+}
+
+static int gk_nic_address(struct parse *ps, const char *k, const char *v)
+{
+	return gk_ipv4(ps, k, v, ps->c->guest.nic_address);
+}
+
+static int gk_dom0_address(struct parse *ps, const char *k, const char *v)
+{
+	return gk_ipv4(ps, k, v, ps->c->guest.dom0_address);
+}
+
+static int gk_msi_path(struct parse *ps, const char *k, const char *v)
+{
+	/* A list: one guest run per path, in this order (pirq, apic: the
+	 * seed's before and after). */
+	struct cfg_guest *g = &ps->c->guest;
+	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1], q[128];
+	size_t n = list_items(ps, k, v, buf, items), i;
+
+	if (!n)
+		return 0;
+	g->nmsi = 0;
+	for (size_t j = 0; j < n; j++) {
+		for (i = 0; i < sizeof(msi_paths) / sizeof(msi_paths[0]); i++)
+			if (!strcmp(items[j], msi_paths[i].name))
+				break;
+		if (i == sizeof(msi_paths) / sizeof(msi_paths[0]))
+			return set_err(ps, "msi_path = '%s': expected %s or %s (or both)",
+				       msg_shown(q, sizeof(q), items[j]), msi_paths[MSI_PATH_PIRQ].name,
+				       msi_paths[MSI_PATH_APIC].name);
+		for (unsigned int m = 0; m < g->nmsi; m++)
+			if (g->msi_paths[m] == (enum cfg_msi_path)i)
+				return set_err(ps, "msi_path: %s is listed twice", items[j]);
+		g->msi_paths[g->nmsi++] = (enum cfg_msi_path)i;
 	}
-	if (!strcmp(k, "trace_secs"))
-		return get_uint(ps, k, v, 1, 600, &g->trace_secs);
-	if (!strcmp(k, "timeout"))
-		return get_uint(ps, k, v, 30, 86400, &g->timeout);
-	if (!strcmp(k, "paging")) {
-		if (!strcmp(v, "shadow"))
-			g->hap = 0;
-		else if (!strcmp(v, "hap"))
-			g->hap = 1;
-		else
-			return set_err(ps, "paging = '%s': expected shadow or hap",
-				       msg_shown(q, sizeof(q), v));
-		return 1;
+	g->msi_path = g->msi_paths[0];
+	return 1;
+}
+
+static int gk_vcpus(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, 1, CFG_GUEST_VCPUS_MAX, &ps->c->guest.vcpus);
+}
+
+static int gk_memory(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, &ps->c->guest.memory);
+}
+
+static int gk_cmdline(struct parse *ps, const char *k, const char *v)
+{
+	(void)k;
+	/* Into xl's extra = "...": no quote or backslash; inih has stripped
+	 * the spaces around it. */
+	if (strlen(v) > CFG_GUEST_CMDLINE_MAX)
+		return set_err(ps, "cmdline: longer than %d bytes", CFG_GUEST_CMDLINE_MAX);
+	if (strpbrk(v, "\"\\"))
+		return set_err(ps, "cmdline: no '\"' or '\\' (it goes into xl's extra = \"...\")");
+	if (strstr(v, IPI_ARG))
+		return set_err(ps, "cmdline: %s... is ipi_path's to give", IPI_ARG);
+	if (strstr(v, NOPV_ARG))
+		return set_err(ps, "cmdline: %s is msi_path's to give (msi_path = %s)",
+			       NOPV_ARG, msi_paths[MSI_PATH_APIC].name);
+	if (strstr(v, NIC_ARG))
+		return set_err(ps, "cmdline: %s... is nic_address's to give", NIC_ARG);
+	if (strstr(v, HOLD_ARG))
+		return set_err(ps, "cmdline: %s is the guest type's to give (an HVM run ends by "
+			       "xl destroy)", HOLD_ARG);
+	snprintf(ps->c->guest.cmdline, sizeof(ps->c->guest.cmdline), "%s", v);
+	return 1;
+}
+
+static int gk_ipi_path(struct parse *ps, const char *k, const char *v)
+{
+	/* A list: one guest run per path, in this order (the seed's before
+	 * and after: evtchn, apic). */
+	struct cfg_guest *g = &ps->c->guest;
+	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1], q[128];
+	size_t n = list_items(ps, k, v, buf, items), i;
+
+	if (!n)
+		return 0;
+	g->npaths = 0;
+	for (size_t j = 0; j < n; j++) {
+		for (i = 0; i < sizeof(ipi_paths) / sizeof(ipi_paths[0]); i++)
+			if (!strcmp(items[j], ipi_paths[i].name))
+				break;
+		if (i == sizeof(ipi_paths) / sizeof(ipi_paths[0]))
+			return set_err(ps, "ipi_path = '%s': expected %s or %s (or both)",
+				       msg_shown(q, sizeof(q), items[j]), ipi_paths[IPI_PATH_EVTCHN].name,
+				       ipi_paths[IPI_PATH_APIC].name);
+		for (unsigned int m = 0; m < g->npaths; m++)
+			if (g->paths[m] == (enum cfg_ipi_path)i)
+				return set_err(ps, "ipi_path: %s is listed twice", items[j]);
+		g->paths[g->npaths++] = (enum cfg_ipi_path)i;
 	}
+	g->ipi_path = g->paths[0];
+	return 1;
+}
+
+static int gk_path(struct parse *ps, const char *k, const char *v)
+{
+	struct cfg_guest *g = &ps->c->guest;
+	char *dst = !strcmp(k, "kernel") ? g->kernel : g->ramdisk;
+
+	if (!*v || strlen(v) >= sizeof(g->kernel))
+		return set_err(ps, "%s: a path of 1 to %zu bytes", k, sizeof(g->kernel) - 1);
+	if (strpbrk(v, "\"\\"))
+		return set_err(ps, "%s: no '\"' or '\\' (it goes into xl's %s = \"...\")", k, k);
+	snprintf(dst, sizeof(g->kernel), "%s", v);
+	return 1;
+}
+
+static int gk_trace_mask(struct parse *ps, const char *k, const char *v)
+{
+	char e[256];
+	long n;
+
+	if (wl_parse_int(k, v, 16, 1, 0xffffffffL, &n, e, sizeof(e)))
+		return set_err(ps, "%s", e);
+	ps->c->guest.trace_mask = (unsigned long)n;
+	return 1;
+}
+
+static int gk_trace_secs(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, 1, 600, &ps->c->guest.trace_secs);
+}
+
+static int gk_timeout(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, 30, 86400, &ps->c->guest.timeout);
+}
+
+static int gk_ping_secs(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, 5, 3600, &ps->c->guest.ping_secs);
+}
+
+static int gk_ab_secs(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, 1, 3600, &ps->c->guest.ab_secs);
+}
+
+static int gk_paging(struct parse *ps, const char *k, const char *v)
+{
+	char q[128];
+
+	(void)k;
+	if (!strcmp(v, "shadow"))
+		ps->c->guest.hap = 0;
+	else if (!strcmp(v, "hap"))
+		ps->c->guest.hap = 1;
+	else
+		return set_err(ps, "paging = '%s': expected shadow or hap", msg_shown(q, sizeof(q), v));
+	return 1;
+}
+
+/* The guest kinds a key belongs to (guest_key.kinds). */
+enum {
+	GK_PVH = 1 << 0,        /* type = pvh */
+	GK_HVM = 1 << 1,        /* type = hvm without a NIC */
+	GK_NIC = 1 << 2,        /* type = hvm with nic = MODEL: the NIC load's runs */
+	GK_ANY = GK_PVH | GK_HVM | GK_NIC,
+};
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/*
+ * One [guest] key: its setter, the guest kinds that have it (given to
+ * another, it is refused on its line with NOT_HERE, after KEY or KEY =
+ * VALUE when SHOW_VALUE), and its help for `run --list` ('\n': a further
+ * line).
+ */
+static const struct guest_key {
+	const char *key;
+	int (*set)(struct parse *ps, const char *k, const char *v);
+	unsigned int kinds;
+	const char *not_here;
+	int show_value;
+	const char *help;
+} guest_keys[] = {
+	{ "type", gk_type, GK_ANY, NULL, 0,
+	  "pvh (default) or hvm (through Debian's device model; an HVM run ends by\n"
+	  "xl destroy after the guest's IPB-GUEST-DONE: ipb.hold, docs/results-schema.md)" },
+	{ "vcpus", gk_vcpus, GK_ANY, NULL, 0,
+	  "1.." STR(CFG_GUEST_VCPUS_MAX) " (default " STR(CFG_GUEST_VCPUS_DEFAULT) ")" },
+	{ "memory", gk_memory, GK_ANY, NULL, 0,
+	  "MiB, " STR(CFG_GUEST_MEMORY_MIN) ".." STR(CFG_GUEST_MEMORY_MAX) " (default "
+	  STR(CFG_GUEST_MEMORY_DEFAULT) ")" },
+	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0,
+	  "the guest kernel's extra arguments, at most " STR(CFG_GUEST_CMDLINE_MAX)
+	  " bytes, no '\"' or '\\'" },
+	{ "ipi_path", gk_ipi_path, GK_PVH | GK_HVM,
+	  "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's", 0,
+	  "the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
+	  "evtchn (default: the kernel's, event channels), apic (x2APIC ICR writes);\n"
+	  "one guest run per path" },
+	{ "paging", gk_paging, GK_ANY, NULL, 0, "shadow (default) or hap" },
+	{ "kernel", gk_path, GK_ANY, NULL, 0,
+	  "the guest kernel on this host (default " CFG_GUEST_KERNEL_DEFAULT ";\n"
+	  "an HVM guest's is a bzImage: build/guest/vmlinuz)" },
+	{ "ramdisk", gk_path, GK_ANY, NULL, 0,
+	  "its initramfs (default " CFG_GUEST_RAMDISK_DEFAULT ")" },
+	{ "trace_mask", gk_trace_mask, GK_ANY, NULL, 0,
+	  "xentrace -e of the HVM recording (default " STR(CFG_GUEST_TRACE_MASK_DEFAULT)
+	  "; the scheduler\nclass " STR(CFG_GUEST_SCHED_MASK) " is recorded before it)" },
+	{ "trace_secs", gk_trace_secs, GK_ANY, NULL, 0,
+	  "xentrace -T of each recording, 1..600 (default " STR(CFG_GUEST_TRACE_SECS_DEFAULT) ")" },
+	{ "timeout", gk_timeout, GK_ANY, NULL, 0,
+	  "seconds from xl create to the workload's end, 30..86400 (default "
+	  STR(CFG_GUEST_TIMEOUT_DEFAULT) ")" },
+	{ "nic", gk_nic, GK_HVM | GK_NIC, "a pvh guest has no device model to emulate it (type = hvm)",
+	  1, "the emulated NIC's model, e1000e (MSI-X; default: no NIC); on the bridge\n"
+	  CFG_GUEST_BRIDGE ", which ipibench makes (and removes) when it is not there" },
+	{ "nic_address", gk_nic_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
+	  "the guest's IPv4 address on the bridge (default " CFG_GUEST_NIC_ADDRESS_DEFAULT ")" },
+	{ "dom0_address", gk_dom0_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
+	  "dom0's on the bridge, /" STR(CFG_GUEST_NIC_PREFIX) " (default: the first of\n"
+	  "nic_address's /" STR(CFG_GUEST_NIC_PREFIX) ", " CFG_GUEST_DOM0_ADDRESS_DEFAULT
+	  " for " CFG_GUEST_NIC_ADDRESS_DEFAULT ")" },
+	{ "msi_path", gk_msi_path, GK_HVM | GK_NIC, NOPV_ARG " is HVM-only (type = hvm)", 0,
+	  "the NIC's MSIs, a list: pirq (default: event channels), apic (" NOPV_ARG ":\n"
+	  "the emulated local APIC delivers them); with a NIC one guest run per path" },
+	{ "ping_secs", gk_ping_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
+	  "ping -f's -w from dom0 to the guest, through both recordings, 5..3600\n"
+	  "(default " STR(CFG_GUEST_PING_SECS_DEFAULT) "; stopped when they end)" },
+	{ "ab_secs", gk_ab_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
+	  "ab -t against the guest's httpd after the recordings, -c 1, 1..3600 (default "
+	  STR(CFG_GUEST_AB_SECS_DEFAULT) ")" },
+};
+#define NGUEST_KEYS (sizeof(guest_keys) / sizeof(guest_keys[0]))
+_Static_assert(NGUEST_KEYS <= CFG_GUEST_KEYS_MAX, "struct parse's guest_lines[] is too small");
+
+static int guest_key(struct parse *ps, const char *k, const char *v)
+{
+	for (size_t i = 0; i < NGUEST_KEYS; i++)
+		if (!strcmp(k, guest_keys[i].key)) {
+			ps->guest_lines[i] = ps->line;
+			return guest_keys[i].set(ps, k, v);
+		}
 	return set_err(ps, "unknown key '%s' in [guest]", k);
 }
 
-/* The [guest] keys that only an HVM guest has: 0, or -1 with FILE:LINE: in err. */
-static int guest_check(const char *file, const struct parse *ps, char *err, size_t errlen)
+/* The guest's kind, GK_*. */
+static unsigned int guest_kind(const struct cfg_guest *g)
 {
-	const struct cfg_guest *g = &ps->c->guest;
+	return g->type == GUEST_PVH ? GK_PVH : g->nic ? GK_NIC : GK_HVM;
+}
 
-	if (g->type == GUEST_HVM)
+/* dom0's address and the guest's: two of one /CFG_GUEST_NIC_PREFIX; dom0's
+ * by default the first of the guest's (the second when that is the guest's). */
+static int guest_check_addresses(const char *file, const struct parse *ps, char *err,
+				 size_t errlen)
+{
+	struct cfg_guest *g = &ps->c->guest;
+	struct in_addr a, b;
+	uint32_t mask = ~0u << (32 - CFG_GUEST_NIC_PREFIX);
+	size_t i;
+
+	for (i = 0; i < NGUEST_KEYS && strcmp(guest_keys[i].key, "dom0_address"); i++)
+		;
+	int line = i < NGUEST_KEYS && ps->guest_lines[i] ? ps->guest_lines[i] : 0;
+	if (line == 0) {
+		for (i = 0; i < NGUEST_KEYS && strcmp(guest_keys[i].key, "nic_address"); i++)
+			;
+		line = i < NGUEST_KEYS ? ps->guest_lines[i] : 0;
+	}
+	if (inet_pton(AF_INET, g->nic_address, &a) != 1)
+		return 0;   /* checked where read */
+	if (!g->dom0_address[0]) {
+		uint32_t net = ntohl(a.s_addr) & mask;
+
+		b.s_addr = htonl(net + 1 == ntohl(a.s_addr) ? net + 2 : net + 1);
+		inet_ntop(AF_INET, &b, g->dom0_address, sizeof(g->dom0_address));
 		return 0;
-	if (ps->guest_nic_line) {
-		snprintf(err, errlen, "%s:%d: nic = %s: a %s guest has no device model to "
-			 "emulate it (type = %s)", file, ps->guest_nic_line, g->nic,
-			 guest_types[g->type].name, guest_types[GUEST_HVM].name);
-		return -1;
 	}
-	if (ps->guest_addr_line) {
-		snprintf(err, errlen, "%s:%d: nic_address: no emulated NIC (type = %s, nic = %s)",
-			 file, ps->guest_addr_line, guest_types[GUEST_HVM].name, nic_models[0].name);
-		return -1;
-	}
-	if (ps->guest_msi_line) {
-		snprintf(err, errlen, "%s:%d: msi_path: %s is HVM-only (type = %s)", file,
-			 ps->guest_msi_line, NOPV_ARG, guest_types[GUEST_HVM].name);
+	if (inet_pton(AF_INET, g->dom0_address, &b) != 1)
+		return 0;
+	if (a.s_addr == b.s_addr || (ntohl(a.s_addr) & mask) != (ntohl(b.s_addr) & mask)) {
+		snprintf(err, errlen, "%s:%d: dom0_address %s and nic_address %s: expected two "
+			 "addresses of one /%d", file, line, g->dom0_address, g->nic_address,
+			 CFG_GUEST_NIC_PREFIX);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Each key given belongs to the guest's kind (type and nic may come in
+ * any order, so this is checked when all is read): 0, or -1 with
+ * FILE:LINE: of the first key that does not, in err.
+ */
+static int guest_check(const char *file, const struct parse *ps, char *err, size_t errlen)
+{
+	const struct cfg_guest *g = &ps->c->guest;
+	unsigned int kind = guest_kind(g);
+	size_t bad = NGUEST_KEYS;
+
+	for (size_t i = 0; i < NGUEST_KEYS; i++)
+		if (ps->guest_lines[i] && !(guest_keys[i].kinds & kind) &&
+		    (bad == NGUEST_KEYS || ps->guest_lines[i] < ps->guest_lines[bad]))
+			bad = i;
+	if (bad == NGUEST_KEYS)
+		return kind == GK_NIC ? guest_check_addresses(file, ps, err, errlen) : 0;
+	const char *v = json_string_value(json_object_get(json_object_get(ps->c->sections, "guest"),
+							  guest_keys[bad].key));
+	char q[128];
+
+	snprintf(err, errlen, "%s:%d: %s%s%s: %s", file, ps->guest_lines[bad], guest_keys[bad].key,
+		 guest_keys[bad].show_value ? " = " : "",
+		 guest_keys[bad].show_value ? msg_shown(q, sizeof(q), v ? v : "") : "",
+		 guest_keys[bad].not_here);
+	return -1;
+}
+
+void config_guest_help(FILE *f)
+{
+	for (size_t i = 0; i < NGUEST_KEYS; i++) {
+		const struct guest_key *k = &guest_keys[i];
+		const char *kinds = k->kinds == GK_ANY ? "" :
+			k->kinds == GK_NIC ? "hvm with a nic: " :
+			k->kinds == (GK_HVM | GK_NIC) ? "hvm: " : "pvh, hvm without a nic: ";
+		const char *p = k->help;
+
+		for (int first = 1; *p; first = 0) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(f, "    %-12s %s%.*s\n", first ? k->key : "", first ? kinds : "", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+}
+
+int cfg_guest_held(const struct cfg_guest *g)
+{
+	return guest_types[g->type].held;
+}
+
+int cfg_guest_nic_runs(const struct cfg_guest *g)
+{
+	return guest_kind(g) == GK_NIC;
 }
 
 /* An HVM guest through Debian's device model, direct kernel boot (no disk). */
@@ -484,7 +731,7 @@ static int guest_xl_hvm(const struct cfg_guest *g, const char *name, const char 
 			 "device_model_version = \"qemu-xen\"\n"
 			 "kernel = \"%s\"\n"
 			 "ramdisk = \"%s\"\n"
-			 "cmdline = \"console=%s%s%s%s%s%s %s\"\n"
+			 "cmdline = \"console=%s%s%s%s%s%s %s%s\"\n"
 			 "memory = %u\n"
 			 "vcpus = %u\n"
 			 "hap = %d\n"
@@ -498,7 +745,7 @@ static int guest_xl_hvm(const struct cfg_guest *g, const char *name, const char 
 			 guest_types[GUEST_HVM].name, name, kernel, ramdisk,
 			 guest_types[GUEST_HVM].console, nic, ma ? " " : "", ma ? ma : "",
 			 g->cmdline[0] ? " " : "", g->cmdline, ipi_paths[g->ipi_path].arg,
-			 g->memory, g->vcpus, g->hap, vif);
+			 guest_types[GUEST_HVM].held ? " " HOLD_ARG : "", g->memory, g->vcpus, g->hap, vif);
 
 	return n < 0 || (size_t)n >= len ? -1 : n;
 }
@@ -759,6 +1006,12 @@ static void defaults(struct config *c)
 	c->guest.trace_mask = CFG_GUEST_TRACE_MASK_DEFAULT;
 	c->guest.trace_secs = CFG_GUEST_TRACE_SECS_DEFAULT;
 	c->guest.timeout = CFG_GUEST_TIMEOUT_DEFAULT;
+	c->guest.msi_paths[0] = MSI_PATH_PIRQ;
+	c->guest.nmsi = 1;
+	snprintf(c->guest.nic_address, sizeof(c->guest.nic_address), "%s",
+		 CFG_GUEST_NIC_ADDRESS_DEFAULT);
+	c->guest.ping_secs = CFG_GUEST_PING_SECS_DEFAULT;
+	c->guest.ab_secs = CFG_GUEST_AB_SECS_DEFAULT;
 	c->sections = json_object();
 }
 

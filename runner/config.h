@@ -18,10 +18,11 @@
  *                     paging (shadow | hap), kernel, ramdisk, trace_mask,
  *                     trace_secs, timeout, and for hvm: nic (the emulated
  *                     NIC's model: e1000e), nic_address, msi_path (pirq |
- *                     apic: xen_nopv); config_guest_xl() renders it;
- *                     runner/guest.h runs PVH guests (ipi_path may list
- *                     both paths: one guest run each; mk/guest/host-nic.sh
- *                     drives the HVM NIC guests on the test host); no
+ *                     apic: xen_nopv, a list), dom0_address, ping_secs,
+ *                     ab_secs (config.c's guest_keys[], `run --list`);
+ *                     config_guest_xl() renders it; runner/guest.h runs
+ *                     the guests (ipi_path may list both paths: one guest
+ *                     run each; with a NIC, msi_path's paths); no
  *                     [workload:NAME] needed then
  * Unknown keys, bad values, duplicate keys, unknown or repeated sections,
  * missing sections and lines too long for inih are errors reported as
@@ -33,6 +34,7 @@
 #define IPIBENCH_CONFIG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -71,17 +73,32 @@ enum cfg_guest_type { GUEST_PVH, GUEST_HVM };
  * upcall vector); apic, xen_nopv (the emulated local APIC delivers the
  * MSI's vector). */
 enum cfg_msi_path { MSI_PATH_PIRQ, MSI_PATH_APIC };
-/* The dom0 bridge an HVM guest's emulated NIC is put on (mk/guest/host-nic.sh
- * makes it), and the guest's default address on it (mk/guest/init's
- * ipb.nic=ADDR). */
+/* The dom0 bridge an HVM guest's emulated NIC is put on (runner/guest.c
+ * makes it when it is not there, and removes what it made), dom0's address
+ * on it and the guest's (mk/guest/init's ipb.nic=ADDR), both /PREFIX. */
 #define CFG_GUEST_BRIDGE "xenbr0"
+#define CFG_GUEST_NIC_PREFIX 24
 #define CFG_GUEST_NIC_ADDRESS_DEFAULT "10.0.0.2"
+#define CFG_GUEST_DOM0_ADDRESS_DEFAULT "10.0.0.1"
+/* The NIC load's defaults (those of the shell script it replaces): ping -f -w, ab -t. */
+#define CFG_GUEST_PING_SECS_DEFAULT 60
+#define CFG_GUEST_AB_SECS_DEFAULT 10
+/* At least the number of [guest] keys (config.c's guest_keys[]). */
+#define CFG_GUEST_KEYS_MAX 24
 struct cfg_guest {
 	int given;
 	enum cfg_guest_type type;    /* default pvh */
 	const char *nic;             /* the emulated NIC's model (hvm); NULL: none */
 	char nic_address[16];        /* dotted IPv4; default CFG_GUEST_NIC_ADDRESS_DEFAULT */
+	char dom0_address[16];       /* dom0's on the bridge; default the first of the /24
+				      * (CFG_GUEST_DOM0_ADDRESS_DEFAULT for the default guest's) */
 	enum cfg_msi_path msi_path;  /* default pirq */
+	/* msi_path = pirq, apic: with a NIC one guest run per path, in order
+	 * (msi_path above is the first; the runner sets it per run). */
+	enum cfg_msi_path msi_paths[2];
+	unsigned int nmsi;
+	unsigned int ping_secs;      /* ping -f -w: the NIC load through the recordings */
+	unsigned int ab_secs;        /* ab -t after them */
 	unsigned int vcpus;          /* 1..CFG_GUEST_VCPUS_MAX */
 	unsigned int memory;         /* MiB */
 	char cmdline[CFG_GUEST_CMDLINE_MAX + 1];   /* default empty */
@@ -100,7 +117,9 @@ struct cfg_guest {
 };
 #define CFG_GUEST_KERNEL_DEFAULT "build/guest/vmlinux"
 #define CFG_GUEST_RAMDISK_DEFAULT "build/guest/initrd.gz"
-#define CFG_GUEST_TRACE_MASK_DEFAULT 0x0008ffffUL   /* the seed's: TRC_HVM */
+#define CFG_GUEST_TRACE_MASK_DEFAULT 0x0008ffff   /* the seed's: TRC_HVM */
+/* The scheduler class: runstate changes name domain and vCPU per pCPU. */
+#define CFG_GUEST_SCHED_MASK 0x000affff
 #define CFG_GUEST_TRACE_SECS_DEFAULT 5
 #define CFG_GUEST_TIMEOUT_DEFAULT 900
 
@@ -151,6 +170,8 @@ const char *cfg_order_name(enum cfg_order o);
 const char *cfg_ipi_path_name(enum cfg_ipi_path p);
 const char *cfg_guest_type_name(enum cfg_guest_type t);
 const char *cfg_msi_path_name(enum cfg_msi_path p);
+/* The guest's IPI path on MSI path P (pirq: evtchn; apic: apic). */
+enum cfg_ipi_path cfg_msi_path_ipi(enum cfg_msi_path p);
 /*
  * The xl domain config of [guest] for a guest named NAME booting KERNEL
  * with RAMDISK (the paths on the host; for hvm KERNEL is a bzImage the
@@ -159,5 +180,12 @@ const char *cfg_msi_path_name(enum cfg_msi_path p);
  */
 int config_guest_xl(const struct cfg_guest *g, const char *name, const char *kernel,
 		    const char *ramdisk, char *buf, size_t len);
+/* `run --list`'s lines of [guest]'s keys (config.c's guest_keys[]). */
+void config_guest_help(FILE *f);
+/* Whether a guest of G's type is held after its workload (ipb.hold) and
+ * its run ends by xl destroy rather than by its power-off. */
+int cfg_guest_held(const struct cfg_guest *g);
+/* Whether G's runs are its NIC load's, one per msi_path (type = hvm, nic). */
+int cfg_guest_nic_runs(const struct cfg_guest *g);
 
 #endif

@@ -1,8 +1,11 @@
 /*
  * One guest run through xl (runner/guest.h): the lifecycle that
- * mk/guest/host-run.sh had in shell, with every wait bounded and the
- * guest destroyed on every way out.
+ * mk/guest/host-run.sh and mk/guest/host-nic.sh had in shell, with every
+ * wait bounded and the guest, its load and what dom0 was given for it
+ * released on every way out.  What differs between kinds of guest is a
+ * row of kinds[] below.
  */
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -34,6 +37,8 @@ static const char *const outcome_names[] = {
 	[GO_DONE_TIMEOUT] = "done-timeout",
 	[GO_NO_POWEROFF] = "no-poweroff",
 	[GO_ERROR] = "error",
+	[GO_DOM0_FAILED] = "dom0-failed",
+	[GO_LOAD_FAILED] = "load-failed",
 	[GO_INTERRUPTED] = "interrupted",
 };
 
@@ -181,6 +186,10 @@ struct run {
 	int cfd;
 	char *cbuf;
 	size_t clen;
+	/* NIC: dom0's log of modprobe and ip, ping -f, the bridge made by us. */
+	char dom0_log[PATH_MAX + 16];
+	pid_t ping;
+	int bridge_made;
 };
 
 static void say(struct run *u, enum guest_outcome o, const char *fmt, ...)
@@ -378,12 +387,280 @@ static int wait_gone(struct run *u)
 	return -1;
 }
 
+/* ---- an HVM guest's NIC: dom0's side and the load -------------------------- */
+
+#define LOAD_LOG_MAX (1u << 20)
+/* ping -f after SIGINT: its summary within this, else killed. */
+#define PING_STOP_S 10
+/* ab beyond its -t. */
+#define AB_SLACK_S 60
+
+/* Run a dom0 command into u->dom0_log: its exit status, or -1 (not run, or
+ * hung past xl_s: killed). */
+static int dom0_cmd(struct run *u, char *const argv[])
+{
+	int code = 0;
+
+	if (run_bounded(argv, u->dom0_log, u->s->xl_s, 0, &code) != RB_EXITED)
+		return -1;
+	return code;
+}
+
+/* "exit status N" or "did not run or end": for messages. */
+static const char *status_text(char *buf, size_t len, int code)
+{
+	if (code < 0)
+		snprintf(buf, len, "did not run or end within its time");
+	else
+		snprintf(buf, len, "exit status %d", code);
+	return buf;
+}
+
+/* Before xl create: xen-netback (the vif backend libxl sets up beside the
+ * emulated NIC) and the bridge with dom0's address. */
+static int nic_prepare(struct run *u)
+{
+	const struct cfg_guest *g = u->s->g;
+	char addr[40], st[64], ipout[PATH_MAX + 32], *text = NULL;
+	char *modprobe[] = { "modprobe", "xen-netback", NULL };
+	char *show[] = { "ip", "link", "show", "dev", CFG_GUEST_BRIDGE, NULL };
+	char *add[] = { "ip", "link", "add", "name", CFG_GUEST_BRIDGE, "type", "bridge", NULL };
+	char *addr_add[] = { "ip", "addr", "add", addr, "dev", CFG_GUEST_BRIDGE, NULL };
+	char *up[] = { "ip", "link", "set", "dev", CFG_GUEST_BRIDGE, "up", NULL };
+	char *addrs[] = { "ip", "-4", "-o", "addr", "show", "dev", CFG_GUEST_BRIDGE, NULL };
+	int code;
+	size_t len;
+
+	snprintf(u->dom0_log, sizeof(u->dom0_log), "%s/dom0.log", u->dir);
+	snprintf(addr, sizeof(addr), "%s/%d", g->dom0_address, CFG_GUEST_NIC_PREFIX);
+	if ((code = dom0_cmd(u, modprobe))) {
+		say(u, GO_DOM0_FAILED, "modprobe xen-netback: %s (guests/%s/dom0.log)",
+		    status_text(st, sizeof(st), code), u->s->id);
+		return -1;
+	}
+	code = dom0_cmd(u, show);
+	if (code == 127 || code < 0) {
+		say(u, GO_DOM0_FAILED, "ip link show dev %s: %s (iproute2 installed?)", CFG_GUEST_BRIDGE,
+		    status_text(st, sizeof(st), code));
+		return -1;
+	}
+	if (code) {
+		/* Not there: ours to make, and to remove at the end. */
+		if ((code = dom0_cmd(u, add))) {
+			say(u, GO_DOM0_FAILED, "ip link add name %s type bridge: %s (guests/%s/dom0.log)",
+			    CFG_GUEST_BRIDGE, status_text(st, sizeof(st), code), u->s->id);
+			return -1;
+		}
+		u->bridge_made = 1;
+		u->r->bridge = "made";
+		if ((code = dom0_cmd(u, addr_add)) || (code = dom0_cmd(u, up))) {
+			say(u, GO_DOM0_FAILED, "%s: giving it %s and bringing it up: %s (guests/%s/dom0.log)",
+			    CFG_GUEST_BRIDGE, addr, status_text(st, sizeof(st), code), u->s->id);
+			return -1;
+		}
+		return 0;
+	}
+	/* There: it must carry dom0's address already (someone else's bridge
+	 * is not changed). */
+	u->r->bridge = "there";
+	snprintf(ipout, sizeof(ipout), "%s/ip-addr.log", u->dir);
+	unlink(ipout);
+	int rc = run_bounded(addrs, ipout, u->s->xl_s, 0, &code);
+	if (rc != RB_EXITED || code || sio_read_file(ipout, LOAD_LOG_MAX, &text, &len, NULL, 0)) {
+		say(u, GO_DOM0_FAILED, "ip -4 -o addr show dev %s: %s", CFG_GUEST_BRIDGE,
+		    status_text(st, sizeof(st), rc == RB_EXITED ? code : -1));
+		return -1;
+	}
+	char want[64];
+	snprintf(want, sizeof(want), " inet %s ", addr);
+	int has = strstr(text, want) != NULL;
+	free(text);
+	if (!has) {
+		say(u, GO_DOM0_FAILED, "the bridge %s is there without dom0's %s (ip -4 -o addr show "
+		    "dev %s): ipibench changes only a bridge it made", CFG_GUEST_BRIDGE, addr,
+		    CFG_GUEST_BRIDGE);
+		return -1;
+	}
+	return 0;
+}
+
+/* After the start marker: the guest's first ping answer, then the flood. */
+static int nic_load_start(struct run *u)
+{
+	const struct cfg_guest *g = u->s->g;
+	char first[PATH_MAX + 32], log[PATH_MAX + 32], w[16];
+	char *ping1[] = { "ping", "-c", "1", "-W", "2", (char *)g->nic_address, NULL };
+	char *flood[] = { "ping", "-q", "-f", "-w", w, (char *)g->nic_address, NULL };
+	double end = now_s() + u->s->ping_wait_s;
+	int code = 0, rc;
+
+	snprintf(first, sizeof(first), "%s/ping-first.log", u->dir);
+	for (;;) {
+		rc = run_bounded(ping1, first, 10, 1, &code);
+		if (rc == RB_SIGNAL) {
+			say(u, GO_INTERRUPTED, "signal %d before the guest's first ping answer", (int)caught);
+			u->r->signal = caught;
+			return -1;
+		}
+		if (rc == RB_EXITED && code == 0)
+			break;
+		if (rc == RB_EXITED && code == 127) {
+			say(u, GO_LOAD_FAILED, "ping: cannot run it (iputils-ping installed?)");
+			return -1;
+		}
+		if (now_s() >= end) {
+			say(u, GO_LOAD_FAILED, "the guest does not answer ping at %s within %u s of its "
+			    "start marker (guests/%s/ping-first.log)", g->nic_address, u->s->ping_wait_s,
+			    u->s->id);
+			return -1;
+		}
+		for (int i = 0; i < 5 && !caught; i++)
+			nap();
+	}
+	snprintf(w, sizeof(w), "%u", g->ping_secs);
+	snprintf(log, sizeof(log), "%s/ping.log", u->dir);
+	snprintf(u->r->load.ping_log, sizeof(u->r->load.ping_log), "guests/%s/ping.log", u->s->id);
+	unlink(log);
+	if ((u->ping = spawn(flood, log)) < 0) {
+		u->ping = 0;
+		say(u, GO_ERROR, "ping -f: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A load log (guests/ID/NAME), read whole: the text (free it), or NULL said. */
+static char *load_log(struct run *u, const char *rel)
+{
+	char path[PATH_MAX + 300], err[300], *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", u->s->dir, rel);
+	if (sio_read_file(path, LOAD_LOG_MAX, &text, &len, err, sizeof(err))) {
+		say(u, GO_LOAD_FAILED, "%s", err);
+		return NULL;
+	}
+	return text;
+}
+
+/* After the recordings: the flood stopped (its summary parsed), then ab. */
+static int nic_load_end(struct run *u)
+{
+	const struct cfg_guest *g = u->s->g;
+	struct guest_load *l = &u->r->load;
+	char secs[16], url[64], log[PATH_MAX + 32], err[300], *text;
+	char *ab[] = { "ab", "-q", "-t", secs, "-c", "1", url, NULL };
+	int st, code = -1, rc;
+
+	if (waitpid(u->ping, &st, WNOHANG) == u->ping) {
+		u->ping = 0;
+		say(u, GO_LOAD_FAILED, "ping -f ended (exit status %d) before the recordings did "
+		    "(ping_secs = %u; %s)", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+		    g->ping_secs, l->ping_log);
+		return -1;
+	}
+	kill(u->ping, SIGINT);   /* ping's summary comes on SIGINT */
+	for (int i = 0; i < PING_STOP_S * 10; i++) {
+		pid_t w = waitpid(u->ping, &st, WNOHANG);
+
+		if (w == u->ping) {
+			code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			killpg(u->ping, SIGKILL);
+			u->ping = 0;
+			break;
+		}
+		nap();
+	}
+	if (u->ping) {
+		stop_child(u->ping);
+		u->ping = 0;
+		say(u, GO_LOAD_FAILED, "ping -f did not end within %d s of SIGINT (killed)", PING_STOP_S);
+		return -1;
+	}
+	if (!(text = load_log(u, l->ping_log)))
+		return -1;
+	rc = guest_ping_summary(text, l, err, sizeof(err));
+	free(text);
+	if (rc) {
+		say(u, GO_LOAD_FAILED, "%s: %s", l->ping_log, err);
+		return -1;
+	}
+	if (code) {
+		say(u, GO_LOAD_FAILED, "ping -f: exit status %d (%s)", code, l->ping_log);
+		return -1;
+	}
+	snprintf(secs, sizeof(secs), "%u", g->ab_secs);
+	snprintf(url, sizeof(url), "http://%s/", g->nic_address);
+	snprintf(log, sizeof(log), "%s/ab.log", u->dir);
+	snprintf(l->ab_log, sizeof(l->ab_log), "guests/%s/ab.log", u->s->id);
+	unlink(log);
+	rc = run_bounded(ab, log, g->ab_secs + AB_SLACK_S, 1, &code);
+	if (rc == RB_SIGNAL) {
+		say(u, GO_INTERRUPTED, "signal %d during ab", (int)caught);
+		u->r->signal = caught;
+		return -1;
+	}
+	if (rc != RB_EXITED || code) {
+		say(u, GO_LOAD_FAILED, "ab -t %s -c 1 %s: %s (%s)", secs, url,
+		    rc == RB_TIMEOUT ? "still running after its time, killed" :
+		    rc == RB_EXITED ? status_text(err, sizeof(err), code) : "cannot start it", l->ab_log);
+		return -1;
+	}
+	if (!(text = load_log(u, l->ab_log)))
+		return -1;
+	rc = guest_ab_summary(text, l, err, sizeof(err));
+	free(text);
+	if (rc) {
+		say(u, GO_LOAD_FAILED, "%s: %s", l->ab_log, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every way out: the flood stopped, the bridge removed if it is ours. */
+static void nic_release(struct run *u)
+{
+	char *del[] = { "ip", "link", "del", "dev", CFG_GUEST_BRIDGE, NULL };
+
+	stop_child(u->ping);
+	u->ping = 0;
+	if (u->bridge_made && dom0_cmd(u, del) == 0)
+		u->bridge_made = 0;
+}
+
+/*
+ * What a kind of guest adds to the lifecycle (each may be NULL): before
+ * xl create, after the start marker (before the recordings), after them,
+ * and on every way out (after the guest is gone).
+ */
+struct guest_kind {
+	int (*prepare)(struct run *u);
+	int (*before_trace)(struct run *u);
+	int (*after_trace)(struct run *u);
+	void (*release)(struct run *u);
+};
+enum { KIND_WORKLOAD, KIND_NIC };
+static const struct guest_kind kinds[] = {
+	[KIND_WORKLOAD] = { NULL, NULL, NULL, NULL },   /* the guest's own (ipbipi) */
+	[KIND_NIC] = { nic_prepare, nic_load_start, nic_load_end, nic_release },
+};
+
+static const struct guest_kind *kind_of(const struct cfg_guest *g)
+{
+	return &kinds[cfg_guest_nic_runs(g) ? KIND_NIC : KIND_WORKLOAD];
+}
+
+/* A held guest's end (cfg_guest_held()): destroyed after its workload. */
+#define HELD_REASON "held after IPB-GUEST-DONE (ipb.hold) and destroyed: an HVM run's end, " \
+	"as the emulated test host went down when an HVM guest powered itself off"
+
 static int lifecycle(struct run *u)
 {
 	const struct guest_spec *s = u->s;
 	struct guest_result *r = u->r;
 	char xl[4096], path[PATH_MAX + 300], err[512];
 	char *argv[] = { "xl", "create", "-c", path, NULL };
+	const struct guest_kind *kind = kind_of(s->g);
 	double end;
 
 	if (snprintf(u->dir, sizeof(u->dir), "%s/guests/%s", s->dir, s->id) >= (int)sizeof(u->dir) ||
@@ -413,6 +690,8 @@ static int lifecycle(struct run *u)
 		    s->name, s->name);
 		return -2;
 	}
+	if (kind->prepare && kind->prepare(u))
+		return -1;
 	/* -c: the console is attached before the guest's first instruction. */
 	snprintf(r->console, sizeof(r->console), "guests/%s/console.log", s->id);
 	char con[PATH_MAX + 300];
@@ -432,6 +711,8 @@ static int lifecycle(struct run *u)
 	if (wait_mark(u, GUEST_MARK_START, end, GO_START_TIMEOUT))
 		return -1;
 	r->t_start = now_s() - u->t0;
+	if (kind->before_trace && kind->before_trace(u))
+		return -1;
 	for (unsigned int i = 0; i < s->settle_s * 10 && !caught; i++)
 		nap();
 	/* The scheduler class first, then the config's mask alone (xenalyze
@@ -440,10 +721,42 @@ static int lifecycle(struct run *u)
 	    trace(u, "hvm", s->g->trace_mask, r->trace_hvm, sizeof(r->trace_hvm)))
 		return -1;
 	r->t_traced = now_s() - u->t0;
+	if (kind->after_trace && kind->after_trace(u))
+		return -1;
 	if (wait_mark(u, GUEST_MARK_DONE, end, GO_DONE_TIMEOUT))
 		return -1;
 	r->t_done = now_s() - u->t0;
+	if (cfg_guest_held(s->g)) {
+		/* Its end by design: destroyed, and gone when xl list says so
+		 * (guest_run() checks). */
+		r->end = "destroy";
+		snprintf(r->end_reason, sizeof(r->end_reason), "%s", HELD_REASON);
+		destroy(u);
+		if (!r->destroyed) {   /* it was gone before: it powered off after all */
+			r->end = "poweroff";
+			r->end_reason[0] = '\0';
+		}
+		return 0;
+	}
+	r->end = "poweroff";
 	return wait_gone(u);
+}
+
+/* A failed HVM run: the device model's log (qemu-dm-NAME.log) into
+ * guests/ID/qemu-dm.log, when there is one. */
+static void keep_dm_log(struct run *u)
+{
+	char src[PATH_MAX + 128], dst[PATH_MAX + 32], err[300], *text = NULL;
+	size_t len;
+
+	snprintf(src, sizeof(src), "%s/qemu-dm-%s.log",
+		 u->s->dm_log_dir ? u->s->dm_log_dir : GUEST_DM_LOG_DIR, u->s->name);
+	snprintf(dst, sizeof(dst), "%s/qemu-dm.log", u->dir);
+	if (sio_read_file(src, CONSOLE_MAX, &text, &len, NULL, 0))
+		return;
+	if (!sio_write_file(dst, text, len, 0644, err, sizeof(err)))
+		snprintf(u->r->dm_log, sizeof(u->r->dm_log), "guests/%s/qemu-dm.log", u->s->id);
+	free(text);
 }
 
 int guest_run(const struct guest_spec *s, struct guest_result *r)
@@ -458,11 +771,14 @@ int guest_run(const struct guest_spec *s, struct guest_result *r)
 	rc = lifecycle(&u);
 	if (rc == 0)
 		r->outcome = GO_OK;
-	/* Every way out: destroyed unless gone, and checked (-2: not ours). */
+	/* Every way out: destroyed unless gone, and checked (-2: not ours);
+	 * then what the kind of guest had from dom0 (its load, the bridge). */
 	if (rc != -2)
 		destroy(&u);
 	else
 		r->gone = 1;   /* not created by us */
+	if (kind_of(s->g)->release)
+		kind_of(s->g)->release(&u);
 	if (rc == -1) {
 		/* What Xen said of it (the guest's own early lines among them). */
 		char path[PATH_MAX + 32], *argv[] = { "xl", "dmesg", NULL };
@@ -471,6 +787,8 @@ int guest_run(const struct guest_spec *s, struct guest_result *r)
 		snprintf(path, sizeof(path), "%s/xl-dmesg.log", u.dir);
 		if (run_bounded(argv, path, s->xl_s, 0, &code) == RB_EXITED && !code)
 			snprintf(r->xl_dmesg, sizeof(r->xl_dmesg), "guests/%s/xl-dmesg.log", s->id);
+		if (s->g->type == GUEST_HVM)
+			keep_dm_log(&u);
 	}
 	stop_child(u.con);
 	if (rc == 0 && !r->gone) {
@@ -551,4 +869,203 @@ json_t *guest_console_counts(const char *text)
 		p = nl ? nl + 1 : NULL;
 	}
 	return o;
+}
+
+/* ---- the NIC load's summaries (untrusted text) ------------------------------ */
+
+/*
+ * Each line of TEXT in turn into LINE (LEN bytes, '\r' and '\n' cut);
+ * longer lines are skipped.  *P: where the next starts; 0 at the end.
+ */
+static int next_line(const char **p, char *line, size_t len)
+{
+	while (*p && **p) {
+		const char *nl = strchr(*p, '\n');
+		size_t n = nl ? (size_t)(nl - *p) : strlen(*p);
+		int fits = n < len;
+
+		if (fits) {
+			memcpy(line, *p, n);
+			line[n] = '\0';
+			if (n && line[n - 1] == '\r')
+				line[n - 1] = '\0';
+		}
+		*p = nl ? nl + 1 : NULL;
+		if (fits)
+			return 1;
+	}
+	return 0;
+}
+
+/* A decimal count of at most 2^53 (exact in JSON's doubles too). */
+static int count_ok(const char *s, char **end, unsigned long *out)
+{
+	unsigned long long v;
+
+	if (!(*s >= '0' && *s <= '9'))
+		return 0;
+	errno = 0;
+	v = strtoull(s, end, 10);
+	if (errno || v > (1ULL << 53))
+		return 0;
+	*out = (unsigned long)v;
+	return 1;
+}
+
+static int real_ok(const char *s, char **end, double max, double *out)
+{
+	if (!(*s >= '0' && *s <= '9'))
+		return 0;
+	errno = 0;
+	*out = strtod(s, end);
+	return !errno && isfinite(*out) && *out >= 0 && *out <= max;
+}
+
+static int ping_parse(const char *text, struct guest_load *l, char *err, size_t errlen)
+{
+	const char *p = text;
+	char line[512], *e;
+	int stats = 0, rtts = 0;
+
+	l->have_ping = l->have_rtt = 0;
+	while (next_line(&p, line, sizeof(line))) {
+		char *q;
+
+		if ((q = strstr(line, " packets transmitted, "))) {
+			unsigned long tx, rx;
+			double loss;
+			char *lp;
+
+			if (stats++) {
+				snprintf(err, errlen, "two 'packets transmitted' lines");
+				return -1;
+			}
+			if (!count_ok(line, &e, &tx) || e != q ||
+			    !count_ok(q + strlen(" packets transmitted, "), &e, &rx) ||
+			    strncmp(e, " received,", 10)) {
+				snprintf(err, errlen, "not ping's 'N packets transmitted, M received,' line");
+				return -1;
+			}
+			/* ", L% packet loss": after the optional "+N errors," */
+			if (!(lp = strstr(e, "% packet loss"))) {
+				snprintf(err, errlen, "no '%% packet loss' in ping's summary");
+				return -1;
+			}
+			while (lp > e && (lp[-1] == '.' || (lp[-1] >= '0' && lp[-1] <= '9')))
+				lp--;
+			if (!real_ok(lp, &e, 100, &loss) || strncmp(e, "% packet loss", 13)) {
+				snprintf(err, errlen, "ping's packet loss is not a percentage");
+				return -1;
+			}
+			if (!tx || rx > tx) {
+				snprintf(err, errlen, "%lu received of %lu transmitted", rx, tx);
+				return -1;
+			}
+			/* ping prints (tx - rx) * 100 / tx, %g: 6 digits */
+			double want = (double)(tx - rx) * 100.0 / (double)tx;
+			if (fabs(loss - want) > 0.01 + want * 1e-5) {
+				snprintf(err, errlen, "%g%% packet loss, but %lu of %lu came back", loss, rx, tx);
+				return -1;
+			}
+			l->ping_tx = tx;
+			l->ping_rx = rx;
+			l->ping_loss = loss;
+			l->have_ping = 1;
+		} else if ((q = strstr(line, "rtt min/avg/max/mdev = "))) {
+			double v[4];
+
+			if (rtts++) {
+				snprintf(err, errlen, "two rtt lines");
+				return -1;
+			}
+			e = q + strlen("rtt min/avg/max/mdev = ");
+			for (int i = 0; i < 4; i++) {
+				if (!real_ok(e, &e, 3.6e6, &v[i]) || *e != (i < 3 ? '/' : ' ')) {
+					snprintf(err, errlen, "not ping's 'rtt min/avg/max/mdev = a/b/c/d ms' line");
+					return -1;
+				}
+				e++;
+			}
+			if (strncmp(e, "ms", 2) || v[0] > v[1] || v[1] > v[2]) {
+				snprintf(err, errlen, "rtt min/avg/max %g/%g/%g ms: not in order, or not ms",
+					 v[0], v[1], v[2]);
+				return -1;
+			}
+			l->rtt_min = v[0];
+			l->rtt_avg = v[1];
+			l->rtt_max = v[2];
+			l->rtt_mdev = v[3];
+			l->have_rtt = 1;
+		}
+	}
+	if (!l->have_ping) {
+		snprintf(err, errlen, "no ping summary ('N packets transmitted, M received, ...')");
+		return -1;
+	}
+	if (l->ping_rx && !l->have_rtt) {
+		snprintf(err, errlen, "%lu answers but no rtt line", l->ping_rx);
+		l->have_ping = 0;
+		return -1;
+	}
+	if (!l->ping_rx) {
+		snprintf(err, errlen, "no answer to %lu pings", l->ping_tx);
+		l->have_ping = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int guest_ping_summary(const char *text, struct guest_load *l, char *err, size_t errlen)
+{
+	if (ping_parse(text, l, err, errlen) == 0)
+		return 0;
+	l->have_ping = l->have_rtt = 0;   /* nothing of a refused summary counts */
+	return -1;
+}
+
+int guest_ab_summary(const char *text, struct guest_load *l, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "Complete requests:", "Failed requests:",
+					    "Requests per second:" };
+	const char *p = text;
+	char line[512], *e;
+	int seen[3] = { 0, 0, 0 };
+	unsigned long n[2] = { 0, 0 };
+	double rps = 0;
+
+	l->have_ab = 0;
+	while (next_line(&p, line, sizeof(line)))
+		for (int k = 0; k < 3; k++) {
+			if (strncmp(line, keys[k], strlen(keys[k])))
+				continue;
+			if (seen[k]++) {
+				snprintf(err, errlen, "'%s' twice", keys[k]);
+				return -1;
+			}
+			e = line + strlen(keys[k]);
+			while (*e == ' ')
+				e++;
+			int ok = k < 2 ? count_ok(e, &e, &n[k]) : real_ok(e, &e, 1e9, &rps);
+			if (!ok || (k < 2 ? *e != '\0' : strncmp(e, " [#/sec]", 8))) {
+				snprintf(err, errlen, "'%s' is not followed by %s", keys[k],
+					 k < 2 ? "a count" : "'R [#/sec]'");
+				return -1;
+			}
+		}
+	for (int k = 0; k < 3; k++)
+		if (!seen[k]) {
+			snprintf(err, errlen, "no '%s' line (not ab's summary)", keys[k]);
+			return -1;
+		}
+	/* 0 complete is a figure (the emulated host's NIC path can be that
+	 * slow: README), more failed than complete is not ab's. */
+	if (n[1] > n[0]) {
+		snprintf(err, errlen, "%lu complete requests, %lu failed", n[0], n[1]);
+		return -1;
+	}
+	l->ab_complete = n[0];
+	l->ab_failed = n[1];
+	l->ab_rps = rps;
+	l->have_ab = 1;
+	return 0;
 }

@@ -7,7 +7,23 @@
  * wait for the workload's end (IPB-GUEST-DONE) and the guest's power-off,
  * and `xl destroy` it on every way out, checked with `xl list`.
  *
- * Every wait is bounded; xl and xentrace are run by fork/exec (no shell),
+ * An HVM guest with a NIC (cfg_guest_nic_runs()) has its load driven
+ * from dom0 around the recordings (what mk/guest/host-nic.sh did in shell): before xl
+ * create, xen-netback loaded and the bridge the xl config names
+ * (CFG_GUEST_BRIDGE) there with dom0's address (made when it is not there,
+ * and then removed at the end; a bridge that is there without dom0's
+ * address is refused, not changed); after the start marker, the guest's
+ * first ping answer, then `ping -q -f -w ping_secs` through both
+ * recordings (stopped by SIGINT after them), then `ab -q -t ab_secs -c 1`
+ * against its httpd; both summaries parsed into guest_result.load.
+ *
+ * An HVM guest is held after its workload (mk/guest/init's ipb.hold,
+ * cfg_guest_held()): its run ends by xl destroy after IPB-GUEST-DONE, an
+ * ok end with destroyed set and the reason in guest_result.end_reason
+ * (the emulated test host went down when an HVM guest powered off).
+ *
+ * Every wait is bounded; xl, xentrace, modprobe, ip, ping and ab are run
+ * by fork/exec (no shell),
  * each in a process group of its own that is killed when it is not needed
  * any more, and with PR_SET_PDEATHSIG, so none outlives ipibench.  While a
  * guest runs, SIGINT, SIGTERM and SIGHUP are caught: the guest is
@@ -24,8 +40,8 @@
 
 #include "runner/config.h"
 
-/* The scheduler class: runstate changes name domain and vCPU per pCPU. */
-#define GUEST_SCHED_MASK 0x000affffUL
+/* The scheduler class (config.h's CFG_GUEST_SCHED_MASK), as xentrace -e takes it. */
+#define GUEST_SCHED_MASK ((unsigned long)CFG_GUEST_SCHED_MASK)
 
 /* The markers of mk/guest/init on the guest console. */
 #define GUEST_MARK_START "IPB-GUEST-START"
@@ -41,7 +57,12 @@ struct guest_spec {
 	unsigned int poweroff_s;     /* after the end marker, for the power-off (60) */
 	unsigned int xl_s;           /* each xl list/destroy (60) */
 	unsigned int trace_slack_s;  /* xentrace's time beyond its -T (60) */
+	unsigned int ping_wait_s;    /* NIC: from the start marker to the first ping answer (120) */
+	/* HVM: where the device model's log is, qemu-dm-NAME.log (NULL:
+	 * GUEST_DM_LOG_DIR); kept beside a failed run's xl dmesg. */
+	const char *dm_log_dir;
 };
+#define GUEST_DM_LOG_DIR "/var/log/xen"
 
 /* How a guest run ended (guest_result.outcome). */
 enum guest_outcome {
@@ -52,9 +73,31 @@ enum guest_outcome {
 	GO_DONE_TIMEOUT,   /* no end marker within the timeout */
 	GO_NO_POWEROFF,    /* the workload ended, the guest did not power off */
 	GO_ERROR,          /* ipibench could not do its part (files, fork) */
+	GO_DOM0_FAILED,    /* NIC: xen-netback or the bridge could not be had */
+	GO_LOAD_FAILED,    /* NIC: no ping answer, ping or ab failed, or their output refused */
 	GO_INTERRUPTED,    /* a signal (guest_result.signal) */
 };
 const char *guest_outcome_name(enum guest_outcome o);
+
+/* The NIC load's figures, from ping's and ab's summaries (untrusted text). */
+struct guest_load {
+	int have_ping, have_ab;
+	unsigned long ping_tx, ping_rx;  /* packets transmitted, received */
+	double ping_loss;                /* % packet loss, as ping says it */
+	int have_rtt;                    /* the rtt line (none when nothing came back) */
+	double rtt_min, rtt_avg, rtt_max, rtt_mdev;   /* ms */
+	unsigned long ab_complete, ab_failed;
+	double ab_rps;                   /* requests per second (mean) */
+	char ping_log[256], ab_log[256]; /* relative to spec.dir */
+};
+
+/* Refuse or take ping's summary ("N packets transmitted, M received, ...
+ * L% packet loss", "rtt min/avg/max/mdev = a/b/c/d ms") in TEXT: 0, or -1
+ * with a one-line reason in err. */
+int guest_ping_summary(const char *text, struct guest_load *l, char *err, size_t errlen);
+/* The same for ab's "Complete requests:", "Failed requests:", "Requests
+ * per second:" (each exactly once). */
+int guest_ab_summary(const char *text, struct guest_load *l, char *err, size_t errlen);
 
 struct guest_result {
 	enum guest_outcome outcome;
@@ -67,6 +110,14 @@ struct guest_result {
 	/* The files, relative to spec.dir ("" when not written). */
 	char xl_cfg[256], console[256], trace_hvm[256], trace_sched[256];
 	char xl_dmesg[256];          /* `xl dmesg` after a failed run */
+	char dm_log[256];            /* HVM: the device model's log after a failed run */
+	/* How the guest ended: "poweroff" (itself) or "destroy" (held, then
+	 * xl destroy after IPB-GUEST-DONE: end_reason says why); "" before. */
+	const char *end;
+	char end_reason[200];
+	struct guest_load load;      /* NIC runs */
+	/* NIC: the bridge was "made" (and removed) by ipibench or "there". */
+	const char *bridge;
 };
 
 /* Run one guest; 0 when outcome is GO_OK, else -1. */

@@ -143,6 +143,11 @@ static int check_guest_runs(const json_t *root, const char *path, char *err, siz
 					   strcmp(json_string_value(v), cfg_ipi_path_name(IPI_PATH_APIC))))
 			BAD("$.guest_runs[%zu].ipi_path: expected %s or %s", i,
 			    cfg_ipi_path_name(IPI_PATH_EVTCHN), cfg_ipi_path_name(IPI_PATH_APIC));
+		v = json_object_get(run, "msi_path");
+		if (v && (!json_is_string(v) || (strcmp(json_string_value(v), cfg_msi_path_name(MSI_PATH_PIRQ)) &&
+						 strcmp(json_string_value(v), cfg_msi_path_name(MSI_PATH_APIC)))))
+			BAD("$.guest_runs[%zu].msi_path: expected %s or %s", i,
+			    cfg_msi_path_name(MSI_PATH_PIRQ), cfg_msi_path_name(MSI_PATH_APIC));
 		v = json_object_get(run, "status");
 		if (!json_is_string(v))
 			BAD("$.guest_runs[%zu].status: expected ok, failed, pending or running", i);
@@ -310,19 +315,29 @@ void results_plan(struct results *r, const struct config *c)
 	if (c->guest.given) {
 		/* Guest runs instead of boots: each repetition of each IPI path,
 		 * the paths in the config's order (evtchn-r0 apic-r0 evtchn-r1 ...). */
+		/* An HVM guest with a NIC: each MSI path instead (pirq-r0 apic-r0
+		 * ...), with the IPI path that goes with it. */
 		json_t *gr = json_array();
+		int nic = cfg_guest_nic_runs(&c->guest);
+		unsigned int np = nic ? c->guest.nmsi : c->guest.npaths;
 
 		for (unsigned int k = 0; k < nr; k++)
-			for (unsigned int p = 0; p < c->guest.npaths; p++) {
+			for (unsigned int p = 0; p < np; p++) {
 				json_t *g = json_object();
+				enum cfg_ipi_path ip = nic ? cfg_msi_path_ipi(c->guest.msi_paths[p]) :
+					c->guest.paths[p];
 				char id[64];
 
-				snprintf(id, sizeof(id), "%s-r%u", cfg_ipi_path_name(c->guest.paths[p]), k);
+				snprintf(id, sizeof(id), "%s-r%u", nic ? cfg_msi_path_name(c->guest.msi_paths[p]) :
+					 cfg_ipi_path_name(ip), k);
 				json_object_set_new(g, "id", json_string(id));
-				json_object_set_new(g, "ipi_path",
-						    json_string(cfg_ipi_path_name(c->guest.paths[p])));
+				json_object_set_new(g, "ipi_path", json_string(cfg_ipi_path_name(ip)));
+				if (nic)
+					json_object_set_new(g, "msi_path",
+							    json_string(cfg_msi_path_name(c->guest.msi_paths[p])));
 				json_object_set_new(g, "repetition", json_integer(k));
-				json_object_set_new(g, "workload", json_string(RESULTS_GUEST_WORKLOAD));
+				json_object_set_new(g, "workload", json_string(nic ? RESULTS_GUEST_NIC_WORKLOAD :
+									       RESULTS_GUEST_WORKLOAD));
 				json_object_set_new(g, "status", json_string("pending"));
 				json_array_append_new(gr, g);
 			}

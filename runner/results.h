@@ -45,6 +45,8 @@ json_t *results_run_get(struct results *r, const char *id);
 json_t *results_guest_runs(struct results *r);
 /* The guest's workload (mk/guest/init's ipbipi module). */
 #define RESULTS_GUEST_WORKLOAD "ipbipi"
+/* An HVM guest with a NIC: dom0's ping -f and ab against it (mk/guest/init's ipb.nic). */
+#define RESULTS_GUEST_NIC_WORKLOAD "nic"
 /*
  * Check what the runner uses of a results file read from PATH: an object of
  * schema_version 1, a non-empty runs array whose runs are objects with an id

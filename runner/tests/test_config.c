@@ -826,7 +826,7 @@ static void test_guest(void **s)
 			    "kernel = \"/k/vmlinuz\"\n"
 			    "ramdisk = \"/k/i.gz\"\n"
 			    "cmdline = \"console=ttyS0 xen_emul_unplug=never ipb.nic=192.168.7.2 xen_nopv "
-			    "loglevel=4 ipb.ipi=kernel\"\n"
+			    "loglevel=4 ipb.ipi=kernel ipb.hold\"\n"
 			    "memory = 256\n"
 			    "vcpus = 2\n"
 			    "hap = 0\n"
@@ -844,13 +844,21 @@ static void test_guest(void **s)
 	assert_int_equal(c.guest.msi_path, MSI_PATH_PIRQ);
 	assert_true(config_guest_xl(&c.guest, "n", "k", "r", xl, sizeof(xl)) > 0);
 	assert_non_null(strstr(xl, "cmdline = \"console=ttyS0 xen_emul_unplug=never ipb.nic=10.0.0.2 "
-			       "ipb.ipi=kernel\"\n"));
+			       "ipb.ipi=kernel ipb.hold\"\n"));
+	/* the NIC load's defaults, one MSI path */
+	assert_true(cfg_guest_nic_runs(&c.guest));
+	assert_true(cfg_guest_held(&c.guest));
+	assert_string_equal(c.guest.dom0_address, "10.0.0.1");
+	assert_int_equal(c.guest.ping_secs, 60);
+	assert_int_equal(c.guest.ab_secs, 10);
+	assert_int_equal(c.guest.nmsi, 1);
 	assert_null(strstr(xl, "xen_nopv"));
 	config_free(&c);
 	snprintf(text, sizeof(text), "%s[guest]\ntype = hvm\nmsi_path = pirq\n", base);
 	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
 	assert_true(config_guest_xl(&c.guest, "n", "k", "r", xl, sizeof(xl)) > 0);
-	assert_non_null(strstr(xl, "cmdline = \"console=ttyS0 ipb.ipi=kernel\"\n"));
+	assert_non_null(strstr(xl, "cmdline = \"console=ttyS0 ipb.ipi=kernel ipb.hold\"\n"));
+	assert_false(cfg_guest_nic_runs(&c.guest));
 	assert_null(strstr(xl, "vif"));
 	assert_int_equal(config_guest_xl(&c.guest, "n", "k", "r", xl, 200), -1);
 	config_free(&c);
@@ -860,6 +868,26 @@ static void test_guest(void **s)
 	assert_int_equal(c.guest.type, GUEST_PVH);
 	assert_true(config_guest_xl(&c.guest, "n", "k", "r", xl, sizeof(xl)) > 0);
 	assert_null(strstr(xl, "device_model"));
+	assert_null(strstr(xl, "ipb.hold"));   /* a PVH guest powers itself off */
+	assert_false(cfg_guest_held(&c.guest));
+	config_free(&c);
+	/* both MSI paths, in order, each with its IPI path; the NIC load's keys;
+	 * dom0's address the first of the guest's /24 unless given */
+	snprintf(text, sizeof(text), "%s[guest]\nnic = e1000e\nmsi_path = apic, pirq\n"
+		 "nic_address = 192.168.7.1\nping_secs = 30\nab_secs = 5\ntype = hvm\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.nmsi, 2);
+	assert_int_equal(c.guest.msi_paths[0], MSI_PATH_APIC);
+	assert_int_equal(c.guest.msi_paths[1], MSI_PATH_PIRQ);
+	assert_int_equal(cfg_msi_path_ipi(MSI_PATH_APIC), IPI_PATH_APIC);
+	assert_int_equal(cfg_msi_path_ipi(MSI_PATH_PIRQ), IPI_PATH_EVTCHN);
+	assert_string_equal(c.guest.dom0_address, "192.168.7.2");
+	assert_int_equal(c.guest.ping_secs, 30);
+	assert_int_equal(c.guest.ab_secs, 5);
+	config_free(&c);
+	snprintf(text, sizeof(text), "%s[guest]\ntype = hvm\nnic = e1000e\ndom0_address = 10.0.0.9\n", base);
+	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.guest.dom0_address, "10.0.0.9");
 	config_free(&c);
 
 	static const struct { const char *lines, *msg; } bad[] = {
@@ -881,6 +909,20 @@ static void test_guest(void **s)
 		{ "type = hvm\nnic_address = 10.0.0.256\n", "g.ini:8: nic_address = '10.0.0.256'" },
 		{ "type = hvm\nnic_address = 1.2.3.4.5.6.7.8.9\n", "g.ini:8: nic_address = " },
 		{ "type = hvm\nmsi_path = evtchn\n", "g.ini:8: msi_path = 'evtchn': expected pirq or apic" },
+		{ "type = hvm\nmsi_path = apic, apic\n", "g.ini:8: msi_path: apic is listed twice" },
+		/* each key's guest kinds come from its row of the table */
+		{ "type = hvm\nping_secs = 30\n", "g.ini:8: ping_secs: no emulated NIC (type = hvm, nic = e1000e)" },
+		{ "ab_secs = 3\n", "g.ini:7: ab_secs: no emulated NIC" },
+		{ "type = hvm\nnic_address = 10.0.0.3\n", "g.ini:8: nic_address: no emulated NIC" },
+		{ "type = hvm\nnic = e1000e\nipi_path = apic\n",
+		  "g.ini:9: ipi_path: a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's" },
+		{ "type = hvm\nnic = e1000e\nping_secs = 4\n", "g.ini:9: ping_secs" },
+		{ "type = hvm\nnic = e1000e\nab_secs = 0\n", "g.ini:9: ab_secs" },
+		{ "type = hvm\nnic = e1000e\ndom0_address = 10.0.1.1\n",
+		  "g.ini:9: dom0_address 10.0.1.1 and nic_address 10.0.0.2: expected two addresses of one /24" },
+		{ "type = hvm\nnic = e1000e\ndom0_address = 10.0.0.2\n", "g.ini:9: dom0_address 10.0.0.2 and" },
+		{ "type = hvm\nnic = e1000e\ndom0_address = x\n", "g.ini:9: dom0_address = 'x': expected a dotted IPv4" },
+		{ "type = hvm\ncmdline = ipb.hold\n", "g.ini:8: cmdline: ipb.hold is the guest type's to give" },
 		{ "type = hvm\ncmdline = quiet xen_nopv\n", "g.ini:8: cmdline: xen_nopv is msi_path's to give (msi_path = apic)" },
 		{ "type = hvm\ncmdline = ipb.nic=1.2.3.4\n", "g.ini:8: cmdline: ipb.nic=... is nic_address's to give" },
 		{ "ipi_path = x2apic\n", "g.ini:7: ipi_path = 'x2apic': expected evtchn or apic" },
@@ -917,6 +959,33 @@ static void test_guest(void **s)
 	assert_int_equal(config_load_string("g.ini", text, &c, err, sizeof(err)), 0);
 	assert_int_equal(strlen(c.guest.cmdline), CFG_GUEST_CMDLINE_MAX);
 	config_free(&c);
+
+	/* `run --list`'s lines come from the same table: every key, its kinds */
+	char *help = NULL;
+	size_t hlen = 0;
+	FILE *f = open_memstream(&help, &hlen);
+	assert_non_null(f);
+	config_guest_help(f);
+	fclose(f);
+	static const char *const lines[] = {
+		"    type         pvh (default) or hvm",
+		"    vcpus        1..128 (default 2)\n",
+		"    memory       MiB, 64..65536 (default 256)\n",
+		"    trace_mask   xentrace -e of the HVM recording (default 0x0008ffff; the scheduler\n"
+		"                 class 0x000affff is recorded before it)\n",
+		"    nic          hvm: the emulated NIC's model, e1000e",
+		"    msi_path     hvm: the NIC's MSIs, a list",
+		"    ipi_path     pvh, hvm without a nic: the guest workload's IPIs",
+		"    ping_secs    hvm with a nic: ping -f's -w",
+		"    ab_secs      hvm with a nic: ab -t against the guest's httpd after the recordings, -c 1, 1..3600 (default 10)\n",
+		"    nic_address  hvm with a nic: the guest's IPv4 address on the bridge (default 10.0.0.2)\n",
+		"    dom0_address hvm with a nic: ",
+		"    timeout      seconds from xl create to the workload's end, 30..86400 (default 900)\n",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!strstr(help, lines[i]))
+			fail_msg("run --list: no '%s' in:\n%s", lines[i], help);
+	free(help);
 }
 
 int main(void)

@@ -265,7 +265,11 @@ test-host-faults: host-image deb
 # TEST_HOST_HVM; 4-7 min here).  .ci/run runs it.  GUEST_CONFIGS: the
 # configs run there in turn (TEST_HOST_HVM_CONFIGS); `make test-guests-nic`
 # runs configs/seed-004-nic.ini's HVM guests with an emulated NIC instead
-# (README: the time it takes).
+# (README: the time it takes), with credit2's migration resistance off
+# (TEST_HOST_XEN_ARGS, default sched_credit2_migrate_resist=0): a dom0
+# stranded on credit2's runqueue with both pCPUs idle hung the host under
+# these guests (README "The emulated host went away"; the proposed fix is
+# hv-patch/upstream/0001).  Not in .ci/run: README says why.
 GUEST_CONFIGS ?= configs/seed-004.ini
 .PHONY: test-guests test-guests-nic
 test-guests: host-image hv build guest
@@ -274,6 +278,7 @@ test-guests: host-image hv build guest
 		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests
 test-guests-nic: host-image hv build guest
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
+		TEST_HOST_XEN_ARGS="$${TEST_HOST_XEN_ARGS-sched_credit2_migrate_resist=0}" \
 		TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-3600} \
 		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests-nic
 

@@ -379,30 +379,53 @@ static int gk_dom0_address(struct parse *ps, const char *k, const char *v)
 	return gk_ipv4(ps, k, v, ps->c->guest.dom0_address);
 }
 
-static int gk_msi_path(struct parse *ps, const char *k, const char *v)
+/*
+ * A list of path names (ipi_path, msi_path): one guest run per path, in
+ * the order given (the seed's before and after first).  NAME(i) of COUNT
+ * names; the indexes into OUT (*N of them).  1, 0 (empty: an error set by
+ * list_items), or -1 as set_err.
+ */
+static int path_list(struct parse *ps, const char *k, const char *v,
+		     const char *(*name)(unsigned int), unsigned int count, unsigned int *out,
+		     unsigned int *nout)
 {
-	/* A list: one guest run per path, in this order (pirq, apic: the
-	 * seed's before and after). */
-	struct cfg_guest *g = &ps->c->guest;
 	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1], q[128];
-	size_t n = list_items(ps, k, v, buf, items), i;
+	size_t n = list_items(ps, k, v, buf, items);
+	unsigned int i;
 
 	if (!n)
 		return 0;
-	g->nmsi = 0;
+	*nout = 0;
 	for (size_t j = 0; j < n; j++) {
-		for (i = 0; i < sizeof(msi_paths) / sizeof(msi_paths[0]); i++)
-			if (!strcmp(items[j], msi_paths[i].name))
-				break;
-		if (i == sizeof(msi_paths) / sizeof(msi_paths[0]))
-			return set_err(ps, "msi_path = '%s': expected %s or %s (or both)",
-				       msg_shown(q, sizeof(q), items[j]), msi_paths[MSI_PATH_PIRQ].name,
-				       msi_paths[MSI_PATH_APIC].name);
-		for (unsigned int m = 0; m < g->nmsi; m++)
-			if (g->msi_paths[m] == (enum cfg_msi_path)i)
-				return set_err(ps, "msi_path: %s is listed twice", items[j]);
-		g->msi_paths[g->nmsi++] = (enum cfg_msi_path)i;
+		for (i = 0; i < count && strcmp(items[j], name(i)); i++)
+			;
+		if (i == count)
+			return set_err(ps, "%s = '%s': expected %s or %s (or both)", k,
+				       msg_shown(q, sizeof(q), items[j]), name(0), name(1));
+		for (unsigned int m = 0; m < *nout; m++)
+			if (out[m] == i)
+				return set_err(ps, "%s: %s is listed twice", k, items[j]);
+		out[(*nout)++] = i;
 	}
+	return 1;
+}
+
+static const char *msi_name(unsigned int i)
+{
+	return msi_paths[i].name;
+}
+
+static int gk_msi_path(struct parse *ps, const char *k, const char *v)
+{
+	struct cfg_guest *g = &ps->c->guest;
+	unsigned int idx[sizeof(msi_paths) / sizeof(msi_paths[0])], n;
+	int rc = path_list(ps, k, v, msi_name, sizeof(msi_paths) / sizeof(msi_paths[0]), idx, &n);
+
+	if (rc != 1)
+		return rc;
+	g->nmsi = n;
+	for (unsigned int m = 0; m < n; m++)
+		g->msi_paths[m] = (enum cfg_msi_path)idx[m];
 	g->msi_path = g->msi_paths[0];
 	return 1;
 }
@@ -440,30 +463,22 @@ static int gk_cmdline(struct parse *ps, const char *k, const char *v)
 	return 1;
 }
 
+static const char *ipi_name(unsigned int i)
+{
+	return ipi_paths[i].name;
+}
+
 static int gk_ipi_path(struct parse *ps, const char *k, const char *v)
 {
-	/* A list: one guest run per path, in this order (the seed's before
-	 * and after: evtchn, apic). */
 	struct cfg_guest *g = &ps->c->guest;
-	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1], q[128];
-	size_t n = list_items(ps, k, v, buf, items), i;
+	unsigned int idx[sizeof(ipi_paths) / sizeof(ipi_paths[0])], n;
+	int rc = path_list(ps, k, v, ipi_name, sizeof(ipi_paths) / sizeof(ipi_paths[0]), idx, &n);
 
-	if (!n)
-		return 0;
-	g->npaths = 0;
-	for (size_t j = 0; j < n; j++) {
-		for (i = 0; i < sizeof(ipi_paths) / sizeof(ipi_paths[0]); i++)
-			if (!strcmp(items[j], ipi_paths[i].name))
-				break;
-		if (i == sizeof(ipi_paths) / sizeof(ipi_paths[0]))
-			return set_err(ps, "ipi_path = '%s': expected %s or %s (or both)",
-				       msg_shown(q, sizeof(q), items[j]), ipi_paths[IPI_PATH_EVTCHN].name,
-				       ipi_paths[IPI_PATH_APIC].name);
-		for (unsigned int m = 0; m < g->npaths; m++)
-			if (g->paths[m] == (enum cfg_ipi_path)i)
-				return set_err(ps, "ipi_path: %s is listed twice", items[j]);
-		g->paths[g->npaths++] = (enum cfg_ipi_path)i;
-	}
+	if (rc != 1)
+		return rc;
+	g->npaths = n;
+	for (unsigned int m = 0; m < n; m++)
+		g->paths[m] = (enum cfg_ipi_path)idx[m];
 	g->ipi_path = g->paths[0];
 	return 1;
 }

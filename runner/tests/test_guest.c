@@ -947,6 +947,17 @@ static void test_load_summaries(void **state)
 	assert_int_equal(guest_ab_summary("Complete requests:      0\nFailed requests:        0\n"
 					  "Requests per second:    0.00 [#/sec] (mean)\n", &l, err, sizeof(err)), 0);
 	assert_int_equal(l.ab_complete, 0);
+	/* as ab 2.3 ends it when none completed (a real run on the emulated
+	 * host, apic-r0): no rates at all */
+	l.ab_rps = 7;
+	assert_int_equal(guest_ab_summary("Benchmarking 10.0.0.2 (be patient).....done\n\n\n"
+					  "Concurrency Level:      1\nTime taken for tests:   11.228 seconds\n"
+					  "Complete requests:      0\nFailed requests:        0\n"
+					  "Total transferred:      0 bytes\nHTML transferred:       0 bytes\n",
+					  &l, err, sizeof(err)), 0);
+	assert_int_equal(l.ab_complete, 0);
+	assert_true(l.ab_rps == 0);
+	assert_true(l.have_ab);
 	static const struct { const char *text, *msg; } badab[] = {
 		{ "", "no 'Complete requests:' line" },
 		{ "Complete requests: 5\nFailed requests: 0\n", "no 'Requests per second:' line" },

@@ -651,8 +651,8 @@ static const struct guest_kind *kind_of(const struct cfg_guest *g)
 }
 
 /* A held guest's end (cfg_guest_held()): destroyed after its workload. */
-#define HELD_REASON "held after IPB-GUEST-DONE (ipb.hold) and destroyed: an HVM run's end, " \
-	"as the emulated test host went down when an HVM guest powered itself off"
+#define HELD_REASON "held after IPB-GUEST-DONE (ipb.hold) and destroyed: an HVM run's end " \
+	"(config.c guest_types[].held), which does not wait on the device model's power-off"
 
 static int lifecycle(struct run *u)
 {

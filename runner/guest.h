@@ -20,7 +20,8 @@
  * An HVM guest is held after its workload (mk/guest/init's ipb.hold,
  * cfg_guest_held()): its run ends by xl destroy after IPB-GUEST-DONE, an
  * ok end with destroyed set and the reason in guest_result.end_reason
- * (the emulated test host went down when an HVM guest powered off).
+ * (chosen when the emulated test host went down under HVM guests, before
+ * the cause was found: the board's TCO watchdog after a dom0 stall, README).
  *
  * Every wait is bounded; xl, xentrace, modprobe, ip, ping and ab are run
  * by fork/exec (no shell),

@@ -529,18 +529,25 @@ static int nic_load_start(struct run *u)
 	return 0;
 }
 
-/* A load log (guests/ID/NAME), read whole: the text (free it), or NULL said. */
-static char *load_log(struct run *u, const char *rel)
+/* A load log (guests/ID/NAME) read whole and parsed into the run's load by
+ * PARSE: 0, or -1 said (the log named). */
+static int load_parse(struct run *u, const char *rel,
+		      int (*parse)(const char *, struct guest_load *, char *, size_t))
 {
-	char path[PATH_MAX + 300], err[300], *text = NULL;
+	char path[PATH_MAX + 300], err[512], *text = NULL;
 	size_t len;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", u->s->dir, rel);
 	if (sio_read_file(path, LOAD_LOG_MAX, &text, &len, err, sizeof(err))) {
 		say(u, GO_LOAD_FAILED, "%s", err);
-		return NULL;
+		return -1;
 	}
-	return text;
+	rc = parse(text, &u->r->load, err, sizeof(err));
+	free(text);
+	if (rc)
+		say(u, GO_LOAD_FAILED, "%s: %s", rel, err);
+	return rc ? -1 : 0;
 }
 
 /* After the recordings: the flood stopped (its summary parsed), then ab. */
@@ -548,7 +555,7 @@ static int nic_load_end(struct run *u)
 {
 	const struct cfg_guest *g = u->s->g;
 	struct guest_load *l = &u->r->load;
-	char secs[16], url[64], log[PATH_MAX + 32], err[300], *text;
+	char secs[16], url[64], log[PATH_MAX + 32], err[300];
 	char *ab[] = { "ab", "-q", "-t", secs, "-c", "1", url, NULL };
 	int st, code = -1, rc;
 
@@ -577,14 +584,8 @@ static int nic_load_end(struct run *u)
 		say(u, GO_LOAD_FAILED, "ping -f did not end within %d s of SIGINT (killed)", PING_STOP_S);
 		return -1;
 	}
-	if (!(text = load_log(u, l->ping_log)))
+	if (load_parse(u, l->ping_log, guest_ping_summary))
 		return -1;
-	rc = guest_ping_summary(text, l, err, sizeof(err));
-	free(text);
-	if (rc) {
-		say(u, GO_LOAD_FAILED, "%s: %s", l->ping_log, err);
-		return -1;
-	}
 	if (code) {
 		say(u, GO_LOAD_FAILED, "ping -f: exit status %d (%s)", code, l->ping_log);
 		return -1;
@@ -606,15 +607,7 @@ static int nic_load_end(struct run *u)
 		    rc == RB_EXITED ? status_text(err, sizeof(err), code) : "cannot start it", l->ab_log);
 		return -1;
 	}
-	if (!(text = load_log(u, l->ab_log)))
-		return -1;
-	rc = guest_ab_summary(text, l, err, sizeof(err));
-	free(text);
-	if (rc) {
-		say(u, GO_LOAD_FAILED, "%s: %s", l->ab_log, err);
-		return -1;
-	}
-	return 0;
+	return load_parse(u, l->ab_log, guest_ab_summary);
 }
 
 /* Every way out: the flood stopped, the bridge removed if it is ours. */

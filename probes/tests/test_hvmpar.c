@@ -279,6 +279,57 @@ static void test_default_domain(void **st)
 }
 
 /*
+ * The file-order pass keeps some counts by index (exit reasons and
+ * injected vectors below 256, handler events 0x00082000-0x0008203f) and
+ * folds them into the capped tables at the end.  Keys on both sides of
+ * each bound count the same as in the TSC-ordered pass; a vCPU with more
+ * exit reasons than the table keeps (2048; 200 of them below 256) falls
+ * back, said why, with the same counts and overflow.
+ */
+static void test_direct_counts_and_cap(void **st)
+{
+	static const uint32_t reasons[] = { 0, 1, 75, 76, 255, 256, 1024, 0xffffffffu };
+	static const uint32_t vectors[] = { 0, 0xf3, 255, 256, 350, 351, 0xffffffffu };
+	static const uint32_t handlers[] = { 0x00082000u, 0x0008203fu, 0x00082040u,
+					     0x000820ffu, 0x00082013u, 0x00083001u };
+	struct xtb x;
+	struct xt_file f;
+	unsigned fo = 0;
+	const char *why = NULL;
+	uint64_t t = 10;
+
+	(void)st;
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+		for (size_t j = 0; j < sizeof(handlers) / sizeof(handlers[0]); j++) {
+			rec(&x, VMEXIT64, t++, 3, reasons[i], 0, 0);
+			rec(&x, handlers[j], 0, 1, (uint32_t)j, 0, 0);
+			rec(&x, INJ_VIRQ, 0, 1, vectors[(i + j) % 7], 0, 0);
+			rec(&x, VMENTRY, t++, 0, 0, 0, 0);
+		}
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	check_both(&f, &fo, NULL);
+	assert_int_equal(fo, NAUTO);
+	free(x.b);
+
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	for (uint32_t r = 0; r < 2100; r++) {
+		rec(&x, VMEXIT64, t++, 3, r < 200 ? r : 1000 + r, 0, 0);
+		rec(&x, VMENTRY, t++, 0, 0, 0, 0);
+	}
+	xtb_end(&x);
+	xt_mem(&f, x.b, x.len);
+	fo = 0;
+	check_both(&f, &fo, &why);
+	assert_int_equal(fo, 0);
+	assert_string_equal(why, "a count table is full");
+	free(x.b);
+}
+
+/*
  * d1v0 and d1v1 swap pCPUs 0 and 1 every round.  A run ends in an open
  * exit (VMEXIT_CPUID): in even rounds the vCPU blocks in it (the exit
  * stays open: the next run's CPUID handler record on the other pCPU
@@ -510,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_with_exit_open),
 		cmocka_unit_test(test_overlapping_runs_fall_back),
 		cmocka_unit_test(test_default_domain),
+		cmocka_unit_test(test_direct_counts_and_cap),
 		cmocka_unit_test(test_runs_cross_batches),
 		cmocka_unit_test(test_late_hvm_records_fall_back),
 		cmocka_unit_test(test_recordings_and_mutants),

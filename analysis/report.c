@@ -22,6 +22,7 @@
 #include "analysis/compare.h"
 #include "analysis/internal.h"
 #include "analysis/report.h"
+#include "probes/trace.h"
 
 static const char report_help[] =
 	"usage: ipibench report INPUT... [-o OUT] [--baseline MODE] [--reference FILE]\n"
@@ -1129,6 +1130,11 @@ int cmd_report(int argc, char **argv)
 			    &inputs);
 	if (rc >= 0)
 		return rc;
+	int pass;
+	bool why;
+
+	if (tr_hvm_env(&pass, &why))	/* the guest traces' summaries read it */
+		return 2;
 	rc = 1;
 	if (report_load(&r, reference, ms_reference, guest_reference, inputs, ninputs) ||
 	    mkdir_p(r.out, r.err) || render_plots(&r))

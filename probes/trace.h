@@ -36,7 +36,18 @@ struct tr_summary {
 	const char *hvm_tsc_why;
 };
 
+/* tr_summary_run_with() with the defaults and IPIBENCH_TRACE_HVM
+ * (tr_hvm_env); -1 for a file it refuses, or that variable's bad value. */
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f);
+
+/*
+ * IPIBENCH_TRACE_HVM, a developer's switch for the HVM profile's pass:
+ * unset, empty or "auto" TR_HVM_AUTO; "tsc" TR_HVM_TSC (the TSC-ordered
+ * pass, for the tests that compare the two); "why" TR_HVM_AUTO, and
+ * tr_summary_run() says on stderr which pass counted it.  Anything else:
+ * -1, with one line on stderr naming the variable and its value.
+ */
+int tr_hvm_env(int *pass, bool *why);
 
 /*
  * How tr_summary_run_with() shares out the work (tr_summary_run(): the
@@ -63,8 +74,7 @@ struct tr_par {
 	uint64_t window;
 	/* The HVM profile: TR_HVM_AUTO counts it in the file-order pass where
 	 * that is exact, else the TSC-ordered pass; TR_HVM_TSC always the
-	 * latter (tr_summary_run(): TR_HVM_TSC when the environment has
-	 * IPIBENCH_TRACE_HVM=tsc, for the tests that compare the two). */
+	 * latter (tr_summary_run(): from tr_hvm_env()). */
 	int hvm_pass;
 };
 #define TR_HVM_AUTO 0

@@ -1,6 +1,7 @@
 /* probes/trace_an.c: summary, IPI and IRQ analyses of one xentrace file. */
 #include "probes/trace.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -716,16 +717,42 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	return rc;
 }
 
+int tr_hvm_env(int *pass, bool *why)
+{
+	static const char var[] = "IPIBENCH_TRACE_HVM";
+	const char *e = getenv(var);
+
+	*pass = TR_HVM_AUTO;
+	*why = false;
+	if (!e || !*e || !strcmp(e, "auto"))
+		return 0;
+	if (!strcmp(e, "tsc")) {
+		*pass = TR_HVM_TSC;
+		return 0;
+	}
+	if (!strcmp(e, "why")) {
+		*why = true;
+		return 0;
+	}
+	fprintf(stderr, "ipibench: %s=\"", var);
+	for (size_t i = 0; e[i] && i < 32; i++)	/* the environment is not trusted either */
+		fputc(isprint((unsigned char)e[i]) && e[i] != '"' ? e[i] : '?', stderr);
+	fprintf(stderr, "%s\": not one of auto, tsc, why\n", strlen(e) > 32 ? "..." : "");
+	return -1;
+}
+
 int tr_summary_run(struct tr_summary *s, const struct xt_file *f)
 {
-	const char *e = getenv("IPIBENCH_TRACE_HVM");
-	struct tr_par opt = { .min_bytes = TR_PAR_MIN_BYTES,
-			      .hvm_pass = e && !strcmp(e, "tsc") ? TR_HVM_TSC : TR_HVM_AUTO };
+	struct tr_par opt = { .min_bytes = TR_PAR_MIN_BYTES };
+	bool why;
 
+	if (tr_hvm_env(&opt.hvm_pass, &why)) {
+		memset(s, 0, sizeof(*s));	/* tr_summary_fini() can be called */
+		return -1;
+	}
 	int rc = tr_summary_run_with(s, f, &opt);
 
-	/* IPIBENCH_TRACE_HVM=why: which pass counted the HVM profile (stderr). */
-	if (!rc && s->has_hvm && e && !strcmp(e, "why"))
+	if (!rc && s->has_hvm && why)
 		fprintf(stderr, "hvm profile: %s%s\n", s->hvm_file_order ? "file order" : "TSC order: ",
 			s->hvm_file_order ? "" : s->hvm_tsc_why);
 	return rc;

@@ -102,6 +102,10 @@ static const char common_help[] =
 
 static const char common_help_tail[] =
 	"\n"
+	"environment: IPIBENCH_TRACE_HVM=tsc counts the HVM profile in TSC order\n"
+	"always, =why says on stderr which pass counted it (the default, auto:\n"
+	"file order where that is exact); any other value is a usage error.\n"
+	"\n"
 	"exit status: 0 ok, 1 a file could not be read (or --strict and an anomaly),\n"
 	"2 usage error.\n";
 
@@ -1712,6 +1716,11 @@ int cmd_trace(int argc, char **argv)
 	}
 	if ((rc = parse_topts(sc, argc - 1, argv + 1, &o, &nfiles, &files)) >= 0)
 		return rc;
+	int pass;
+	bool why;
+
+	if (tr_hvm_env(&pass, &why))	/* refused once, before any file */
+		return 2;
 	if (o.reference && sc->fn != do_diff) {
 		fprintf(stderr, "ipibench trace %s: --reference is an option of diff only\n", sc->name);
 		return 2;

@@ -677,6 +677,21 @@ static void refusals(void **state)
 	}
 	refused(dir, RUN("apic", "{\"hvm\": \"cut.xt.xz\"}"), "$.guest_runs[0].traces.hvm: ");
 	refused(dir, RUN("apic", "{\"hvm\": \"cut.xt.xz\"}"), "cut.xt.xz: xz: truncated xz data at compressed offset");
+	/* IPIBENCH_TRACE_HVM (the traces' summaries read it): a bad value is a
+	 * usage error before anything is read or written. */
+	{
+		char *out = path2(dir, "out");
+		struct stat st;
+
+		write_results(dir, RUN("apic", "{\"hvm\": \"hvm-pvh-ipbipi-apic.xt\"}"));
+		setenv("IPIBENCH_TRACE_HVM", "yes", 1);
+		expect_exit(cmd_report, 2, "report", "-q", "-o", out, dir);
+		assert_int_equal(stat(out, &st), -1);
+		setenv("IPIBENCH_TRACE_HVM", "tsc", 1);
+		expect_exit(cmd_report, 0, "report", "-q", "-o", out, dir);
+		unsetenv("IPIBENCH_TRACE_HVM");
+		free(out);
+	}
 #undef RUN
 }
 

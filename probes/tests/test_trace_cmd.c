@@ -15,6 +15,7 @@
 
 #include "probes/events.h"
 #include "probes/probes.h"
+#include "probes/trace.h"
 #include "probes/tests/xtbuild.h"
 #include "tests/unit/unit.h"
 
@@ -180,6 +181,62 @@ static void test_summary_json_and_errors(void **st)
 	assert_int_equal(run("summary", b, NULL), 1);
 	assert_non_null(strstr(out, "not a xentrace file"));
 	assert_non_null(strstr(out, "offset 0"));
+}
+
+/* IPIBENCH_TRACE_HVM: tsc and why are honoured, with the same counts;
+ * any other value is a usage error, refused once before any file is read,
+ * and tr_summary_run() refuses it too (the report calls it). */
+static int unset_hvm_env(void **st)
+{
+	(void)st;
+	return unsetenv("IPIBENCH_TRACE_HVM");	/* also when the test failed */
+}
+
+static void test_hvm_env(void **st)
+{
+	char auto_out[sizeof(out)];
+	struct tr_summary s;
+	struct xt_file f;
+	int pass;
+	bool why;
+
+	(void)st;
+	make_profiles(pa, pb);
+	unsetenv("IPIBENCH_TRACE_HVM");
+	assert_int_equal(run("summary", "--json", pa, NULL), 0);
+	memcpy(auto_out, out, sizeof(out));
+	setenv("IPIBENCH_TRACE_HVM", "tsc", 1);
+	assert_int_equal(run("summary", "--json", pa, NULL), 0);
+	assert_string_equal(out, auto_out);
+	setenv("IPIBENCH_TRACE_HVM", "why", 1);
+	assert_int_equal(run("summary", pa, NULL), 0);
+	assert_non_null(strstr(out, "hvm profile: file order\n"));
+	setenv("IPIBENCH_TRACE_HVM", "auto", 1);
+	assert_int_equal(run("summary", pa, NULL), 0);
+	assert_null(strstr(out, "hvm profile:"));
+	setenv("IPIBENCH_TRACE_HVM", "TSC", 1);
+	assert_int_equal(run("summary", pa, "/nonexistent/x.xt", NULL), 2);
+	assert_string_equal(out, "ipibench: IPIBENCH_TRACE_HVM=\"TSC\": not one of auto, tsc, why\n");
+	setenv("IPIBENCH_TRACE_HVM", "a\"\033[2Jbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", 1);
+	assert_int_equal(run("summary", pa, NULL), 2);
+	assert_string_equal(out, "ipibench: IPIBENCH_TRACE_HVM=\"a??[2Jbbbbbbbbbbbbbbbbbbbbbbbbbb...\": "
+				 "not one of auto, tsc, why\n");
+	assert_int_equal(tr_hvm_env(&pass, &why), -1);
+	char err[256];
+
+	assert_int_equal(xt_open(&f, pa, XT_XZ_MAX_BYTES, err, sizeof(err)), 0);
+	assert_int_equal(tr_summary_run(&s, &f), -1);
+	tr_summary_fini(&s);
+	setenv("IPIBENCH_TRACE_HVM", "tsc", 1);
+	assert_int_equal(tr_hvm_env(&pass, &why), 0);
+	assert_int_equal(pass, TR_HVM_TSC);
+	assert_false(why);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	assert_true(s.has_hvm);
+	assert_false(s.hvm_file_order);
+	tr_summary_fini(&s);
+	xt_unmap(&f);
+	unsetenv("IPIBENCH_TRACE_HVM");
 }
 
 static void test_strict(void **st)
@@ -756,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_usage),
 		cmocka_unit_test(test_summary_json_and_errors),
 		cmocka_unit_test(test_strict),
+		cmocka_unit_test_teardown(test_hvm_env, unset_hvm_env),
 		cmocka_unit_test(test_diff_table),
 		cmocka_unit_test(test_diff_hvm_fixtures),
 		cmocka_unit_test(test_diff_per_ipi),

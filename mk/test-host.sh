@@ -423,30 +423,6 @@ guest_set() {
 			fail "$gn: ipibench trace diff: $(tail -1 "$out/trace-diff-$gn.txt")"
 	fi
 	if [ $kind = nic ]; then
-		# The MSI paths' profiles (the seed-mask traces): VMMCALL on the
-		# pirq path only (the upcall's hypercalls), injections on the
-		# NIC's own vectors (not the upcall vector 243) on the apic
-		# path only, where the emulated APIC delivers the MSIs.
-		local sp sa
-		# TRACE: "VMMCALL DEVICE-INJECTIONS", the latter INJ_VIRQ on
-		# Linux's device vectors 0x20-0xeb (below the local APIC timer's
-		# 0xec and the upcall's 0xf3), summed over the vCPUs.
-		nicfig() {
-			"$top/build/bin/ipibench" trace summary "$1" 2>/dev/null | awk '
-				$2 == "VMMCALL" && NF == 2 && !seen { vmm = $1; seen = 1 }
-				/^  INJ_VIRQ by vector/ { byvec = 1; next }
-				byvec && $2 == "vector" { if ($3 >= 32 && $3 <= 235) dev += $1; next }
-				{ byvec = 0 }
-				END { printf "%d %d\n", vmm, dev }'
-		}
-		[ -s "$share/out/$gn/guests/pirq-r0/hvm.xt" ] && sp=$(nicfig "$share/out/$gn/guests/pirq-r0/hvm.xt")
-		[ -s "$share/out/$gn/guests/apic-r0/hvm.xt" ] && sa=$(nicfig "$share/out/$gn/guests/apic-r0/hvm.xt")
-		echo "$gn: VMMCALL, injections on device vectors: pirq ${sp:-none}, apic ${sa:-none}" >>"$out/nic-profiles"
-		if [ -n "$sp" ] && [ -n "$sa" ]; then
-			[ "${sp%% *}" -gt 0 ] && [ "${sa%% *}" = 0 ] && [ "${sp##* }" = 0 ] && [ "${sa##* }" -gt 0 ] &&
-				ok "$gn: the MSI paths' profiles differ: VMMCALL ${sp%% *} -> ${sa%% *}, injections on device vectors (the NIC's MSIs) ${sp##* } -> ${sa##* }" ||
-				fail "$gn: the MSI paths' profiles: VMMCALL ${sp%% *} -> ${sa%% *}, injections on device vectors ${sp##* } -> ${sa##* } (want >0 -> 0 and 0 -> >0)"
-		fi
 		# Issue 17: the host went down under these guests (the board's TCO
 		# watchdog after a dom0 stall, mk/test-host-board.sh, README).
 		kill -0 "$qpid" 2>/dev/null && ok "$gn: the test host is still up after its HVM guests" ||
@@ -457,6 +433,30 @@ guest_set() {
 			n=$(jq -r '.guest_nic.top_moving_exits | length' "$rj" 2>/dev/null)
 			[ "${n:-0}" -gt 0 ] 2>/dev/null && ok "$gn: the report names the exits that moved per interrupt: $(jq -r '[.guest_nic.top_moving_exits[] | "\(.reason) \(.moved)"] | join(", ")' "$rj")" ||
 				fail "$gn: no guest_nic.top_moving_exits in $rj"
+			# The MSI paths' profiles (the seed-mask traces, traces.hvm):
+			# VMMCALL on the pirq path only (the upcall's hypercalls),
+			# injections on the NIC's own vectors (not the upcall
+			# vector 243) on the apic path only, where the emulated APIC
+			# delivers the MSIs.  From report.json, not from text:
+			# "VMMCALL DEVICE-INJECTIONS" of the path's one run, the
+			# latter INJ_VIRQ on Linux's device vectors 0x20-0xeb (below
+			# the local APIC timer's 0xec and the upcall's 0xf3; the
+			# report writes a vector as 0x%02x, so strings compare).
+			local sp sa
+			nicfig() {
+				jq -r --arg p "$1" '[.guest_nic.runs[] | select(.msi_path == $p) | .traces.hvm | select(. != null)]
+					| select(length == 1) | .[0]
+					| "\(.vmmcall) \([.vectors[] | select(.vector >= "0x20" and .vector <= "0xeb") | .count] | add // 0)"' "$rj" 2>/dev/null
+			}
+			sp=$(nicfig pirq) sa=$(nicfig apic)
+			echo "$gn: VMMCALL, injections on device vectors: pirq ${sp:-none}, apic ${sa:-none}" >>"$out/nic-profiles"
+			if [ -z "$sp" ] || [ -z "$sa" ]; then
+				fail "$gn: report.json has no single traces.hvm run per MSI path (pirq ${sp:-none}, apic ${sa:-none}): $rj"
+			elif [ "${sp%% *}" -gt 0 ] && [ "${sa%% *}" = 0 ] && [ "${sp##* }" = 0 ] && [ "${sa##* }" -gt 0 ]; then
+				ok "$gn: the MSI paths' profiles differ: VMMCALL ${sp%% *} -> ${sa%% *}, injections on device vectors (the NIC's MSIs) ${sp##* } -> ${sa##* }"
+			else
+				fail "$gn: the MSI paths' profiles: VMMCALL ${sp%% *} -> ${sa%% *}, injections on device vectors ${sp##* } -> ${sa##* } (want >0 -> 0 and 0 -> >0)"
+			fi
 		else
 			fail "$gn: ipibench report of the NIC runs failed: $(tail -1 "$out/report-$gn.log")"
 		fi

@@ -131,6 +131,12 @@ EOF
 		monitor=(-chardev "pipe,id=m0,path=$mon" -mon chardev=m0,mode=readline)
 	fi
 fi
+# TEST_HOST_MONITOR=1 (not with the fault cases, which use the monitor):
+# QEMU's human monitor on OUTDIR/monitor.sock, to look into a host that
+# hangs (`info cpus`, `info registers -a`: CS 0xe008 is Xen).
+if [ "${TEST_HOST_MONITOR:-}" = 1 ] && [ -z "$faults" ]; then
+	monitor=(-monitor "unix:$out/monitor.sock,server=on,wait=off")
+fi
 hvm=${TEST_HOST_HVM:-}
 cpu=qemu64,+x2apic
 tcg_thread=${TEST_HOST_TCG_THREAD:-single}

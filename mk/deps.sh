@@ -19,6 +19,8 @@ PKGS=(
 	e2fsprogs cpio rsync
 	grub-pc-bin grub-common
 	git curl ministat g++
+	# mk/test-host.sh and tests/host/test_tco.sh read JSON (results, report, QMP) with it
+	jq
 	# tcgplug/: the QEMU TCG plugin needs glib (qemu-plugin.h includes glib.h)
 	libglib2.0-dev
 	# make deb (debian/), make host-image

@@ -181,6 +181,12 @@ UNIT_EXTRA += hv-script-test
 host-board-test:
 	@bash tests/host/test_tco.sh
 UNIT_EXTRA += host-board-test
+# No `PRODUCER | grep -q` in a script that sets pipefail: it fails when it
+# matches early in a long output (tests/lint/test_pipefail_grep.sh).
+.PHONY: shell-lint
+shell-lint:
+	@bash tests/lint/test_pipefail_grep.sh
+UNIT_EXTRA += shell-lint
 
 # The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
 # sharing make hv's source package and ccache: what test_faults boots to

@@ -32,7 +32,7 @@ PKGS=(
 # nodejs package that itself provides npm and the headers (NodeSource's, on
 # this machine kind's image; it conflicts with Debian's npm and libnode108)
 # is kept as it is.
-if dpkg-query -W -f='${Provides}' nodejs 2>/dev/null | grep -qw npm &&
+if dpkg-query -W -f='${Provides}' nodejs 2>/dev/null | grep -w npm >/dev/null &&
    command -v npm >/dev/null 2>&1 && [ -f /usr/include/node/node_api.h ]; then
 	:
 else

@@ -41,7 +41,7 @@ if [ ! -f "$out/vmlinux" ] || [ "$out/vmlinuz" -nt "$out/vmlinux" ]; then
 	off=$(grep -abo -m1 $'\xfd7zXZ' "$out/vmlinuz" | head -1 | cut -d: -f1)
 	[ -n "$off" ] || { echo "dom0: no xz payload in $out/vmlinuz" >&2; exit 1; }
 	tail -c +$((off + 1)) "$out/vmlinuz" | xz -dc 2>/dev/null >"$out/vmlinux.tmp" || true
-	head -c 4 "$out/vmlinux.tmp" | grep -q $'\x7fELF' || {
+	head -c 4 "$out/vmlinux.tmp" | grep $'\x7fELF' >/dev/null || {
 		echo "dom0: $out/vmlinux: the xz payload is not an ELF kernel" >&2; exit 1; }
 	mv "$out/vmlinux.tmp" "$out/vmlinux"
 fi

@@ -62,7 +62,7 @@ cp "$build/bin/ipibench" "$ird/bin/ipibench"
 cp "$build/bin/ipibench-agent" "$ird/bin/ipibench-agent"
 # The shared libraries ipibench needs, at the paths the loader looks in
 # (none for the static build make build makes; ldd fails on those).
-if readelf -l "$build/bin/ipibench" | grep -q 'Requesting program interpreter'; then
+if readelf -l "$build/bin/ipibench" | grep 'Requesting program interpreter' >/dev/null; then
 	ldd "$build/bin/ipibench" | grep -o '/[^ ]*' | while read -r lib; do
 		mkdir -p "$ird$(dirname "$lib")"
 		cp -L "$lib" "$ird$lib"

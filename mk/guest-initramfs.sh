@@ -23,7 +23,7 @@ set -euo pipefail
 out=${1:?usage: mk/guest-initramfs.sh OUTDIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
 bb=/bin/busybox
-file -L "$bb" 2>/dev/null | grep -q 'statically linked' ||
+file -L "$bb" 2>/dev/null | grep 'statically linked' >/dev/null ||
 	{ echo "guest-initramfs: $bb is not busybox-static (make deps)" >&2; exit 1; }
 mkdir -p "$out"
 if [ -n "${2:-}" ]; then

@@ -1,7 +1,6 @@
 /* probes/trace_an.c: summary, IPI and IRQ analyses of one xentrace file. */
 #include "probes/trace.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "probes/events.h"
+#include "safeio/safeio.h"
 
 const char *const tr_mode_name[TR_NMODES] = { "physical", "logical", "shorthand", "self" };
 
@@ -734,10 +734,10 @@ int tr_hvm_env(int *pass, bool *why)
 		*why = true;
 		return 0;
 	}
-	fprintf(stderr, "ipibench: %s=\"", var);
-	for (size_t i = 0; e[i] && i < 32; i++)	/* the environment is not trusted either */
-		fputc(isprint((unsigned char)e[i]) && e[i] != '"' ? e[i] : '?', stderr);
-	fprintf(stderr, "%s\": not one of auto, tsc, why\n", strlen(e) > 32 ? "..." : "");
+	char q[40];	/* the environment is not trusted either */
+
+	sio_quote(q, sizeof(q), e);
+	fprintf(stderr, "ipibench: %s=%s: not one of auto, tsc, why\n", var, q);
 	return -1;
 }
 

@@ -144,14 +144,14 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 				snprintf(field, s->size, "%s", v);
 				return 0;
 			}
-		snprintf(err, errlen, "%s = %s: expected %s (%s)", s->key, msg_shown(q, sizeof(q), v),
+		snprintf(err, errlen, "%s = %s: expected %s (%s)", s->key, sio_shown(q, sizeof(q), v),
 			 choice_list(s, list, sizeof(list)), s->help);
 		return -1;
 	case HS_NAME:
 		if (!sio_name_ok(v) || strlen(v) >= s->size) {
 			snprintf(err, errlen, "%s = %s: a host name is letters, digits, '.', '_' and "
 				 "'-' (a letter or digit first), at most %zu bytes, no '..'",
-				 s->key, msg_shown(q, sizeof(q), v), s->size - 1);
+				 s->key, sio_shown(q, sizeof(q), v), s->size - 1);
 			return -1;
 		}
 		snprintf(field, s->size, "%s", v);
@@ -159,7 +159,7 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 	case HS_BOOL:
 		if (strcmp(v, "true") && strcmp(v, "false")) {
 			snprintf(err, errlen, "%s = %s: expected true or false (%s)", s->key,
-				 msg_shown(q, sizeof(q), v), s->help);
+				 sio_shown(q, sizeof(q), v), s->help);
 			return -1;
 		}
 		*(int *)(void *)field = !strcmp(v, "true");
@@ -171,7 +171,7 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 		}
 		if (s->reject && v[strcspn(v, s->reject)]) {
 			snprintf(err, errlen, "%s = %s: no '%c' allowed", s->key,
-				 msg_shown(q, sizeof(q), v), v[strcspn(v, s->reject)]);
+				 sio_shown(q, sizeof(q), v), v[strcspn(v, s->reject)]);
 			return -1;
 		}
 		snprintf(field, s->size, "%s", v);

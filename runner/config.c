@@ -87,7 +87,7 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 		char q[128];
 
 		if (topo_parse(v, &c->host.topo, err, sizeof(err)))
-			return set_err(ps, "topology = %s: %s", msg_shown(q, sizeof(q), v), err);
+			return set_err(ps, "topology = %s: %s", sio_shown(q, sizeof(q), v), err);
 		c->host.has_topo = true;
 		return 1;
 	}
@@ -96,7 +96,7 @@ static int host_key(struct parse *ps, const char *k, const char *v)
 		char q[128], names[256];
 
 		if (!p || strlen(v) >= sizeof(c->host.profile))
-			return set_err(ps, "profile = %s: expected one of %s", msg_shown(q, sizeof(q), v),
+			return set_err(ps, "profile = %s: expected one of %s", sio_shown(q, sizeof(q), v),
 				       topo_profile_names(names, sizeof(names)));
 		snprintf(c->host.profile, sizeof(c->host.profile), "%s", v);
 		return 1;
@@ -131,7 +131,7 @@ static int backend_settings(const char *file, struct parse *ps, char *err, size_
 
 		if (!s)
 			snprintf(e, sizeof(e), "%s = %s: a key of the %s backend, not of backend = %s",
-				 k, msg_shown(owners, sizeof(owners), v),
+				 k, sio_shown(owners, sizeof(owners), v),
 				 host_setting_owners(names, sizeof(names), k), be->name);
 		if (!s || host_setting_set(s, c->host.settings, v, e, sizeof(e))) {
 			snprintf(err, errlen, "%s:%d: %s", file, (int)json_integer_value(line), e);
@@ -336,7 +336,7 @@ static int gk_type(struct parse *ps, const char *k, const char *v)
 			g->type = (enum cfg_guest_type)i;
 			return 1;
 		}
-	return set_err(ps, "type = '%s': expected %s or %s", msg_shown(q, sizeof(q), v),
+	return set_err(ps, "type = '%s': expected %s or %s", sio_shown(q, sizeof(q), v),
 		       guest_types[GUEST_PVH].name, guest_types[GUEST_HVM].name);
 }
 
@@ -353,7 +353,7 @@ static int gk_nic(struct parse *ps, const char *k, const char *v)
 			ps->c->guest.nic = nic_models[i].name;
 			return 1;
 		}
-	return set_err(ps, "nic = '%s': expected %s", msg_shown(q, sizeof(q), v), nic_models[0].name);
+	return set_err(ps, "nic = '%s': expected %s", sio_shown(q, sizeof(q), v), nic_models[0].name);
 }
 
 /* A dotted IPv4 address into DST (16 bytes). */
@@ -364,7 +364,7 @@ static int gk_ipv4(struct parse *ps, const char *k, const char *v, char *dst)
 
 	if (strlen(v) >= 16 || inet_pton(AF_INET, v, &a) != 1)
 		return set_err(ps, "%s = '%s': expected a dotted IPv4 address", k,
-			       msg_shown(q, sizeof(q), v));
+			       sio_shown(q, sizeof(q), v));
 	snprintf(dst, 16, "%s", v);
 	return 1;
 }
@@ -401,7 +401,7 @@ static int path_list(struct parse *ps, const char *k, const char *v,
 			;
 		if (i == count)
 			return set_err(ps, "%s = '%s': expected %s or %s (or both)", k,
-				       msg_shown(q, sizeof(q), items[j]), name(0), name(1));
+				       sio_shown(q, sizeof(q), items[j]), name(0), name(1));
 		for (unsigned int m = 0; m < *nout; m++)
 			if (out[m] == i)
 				return set_err(ps, "%s: %s is listed twice", k, items[j]);
@@ -537,7 +537,7 @@ static int gk_paging(struct parse *ps, const char *k, const char *v)
 	else if (!strcmp(v, "hap"))
 		ps->c->guest.hap = 1;
 	else
-		return set_err(ps, "paging = '%s': expected shadow or hap", msg_shown(q, sizeof(q), v));
+		return set_err(ps, "paging = '%s': expected shadow or hap", sio_shown(q, sizeof(q), v));
 	return 1;
 }
 
@@ -694,7 +694,7 @@ static int guest_check(const char *file, const struct parse *ps, char *err, size
 
 	snprintf(err, errlen, "%s:%d: %s%s%s: %s", file, ps->guest_lines[bad], guest_keys[bad].key,
 		 guest_keys[bad].show_value ? " = " : "",
-		 guest_keys[bad].show_value ? msg_shown(q, sizeof(q), v ? v : "") : "",
+		 guest_keys[bad].show_value ? sio_shown(q, sizeof(q), v ? v : "") : "",
 		 guest_keys[bad].not_here);
 	return -1;
 }
@@ -843,7 +843,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return set_err(ps, "'%s' before any [section]", name);
 	if (!sec) {  /* the reader has checked and recorded every header */
 		char q[128];
-		return set_err(ps, "unknown section [%s]", msg_shown(q, sizeof(q), section));
+		return set_err(ps, "unknown section [%s]", sio_shown(q, sizeof(q), section));
 	}
 	if (json_object_get(sec, name))
 		return set_err(ps, "duplicate key '%s' in [%s]", name, section);
@@ -886,10 +886,10 @@ static int section_line(struct parse *ps, const char *s, const char *e)
 		if (!sio_name_ok(name + 9))
 			return set_err(ps, "[workload:%s]: a workload name is letters, digits, '.', "
 				       "'_' and '-' (a letter or digit first), no '..'",
-				       msg_shown(q, sizeof(q), name + 9)), -1;
+				       sio_shown(q, sizeof(q), name + 9)), -1;
 	} else if (strcmp(name, "host") && strcmp(name, "matrix") && strcmp(name, "guest")) {
 		return set_err(ps, "unknown section [%s] (expected [host], [matrix], [guest] or "
-			       "[workload:NAME])", msg_shown(q, sizeof(q), name)), -1;
+			       "[workload:NAME])", sio_shown(q, sizeof(q), name)), -1;
 	}
 	if ((first = json_object_get(ps->seen, name)))
 		return set_err(ps, "[%s] again (first at line %d)", name,

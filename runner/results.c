@@ -131,7 +131,7 @@ static int check_guest_runs(const json_t *root, const char *path, char *err, siz
 			BAD("$.guest_runs[%zu].id: expected a string (a run id), not %s", i,
 			    sio_json_kind(v));
 		if (!sio_name_ok(json_string_value(v))) {
-			msg_quote(q, sizeof(q), json_string_value(v));
+			sio_quote(q, sizeof(q), json_string_value(v));
 			BAD("$.guest_runs[%zu].id: %s is not a valid run id", i, q);
 		}
 		id = json_string_value(v);
@@ -155,7 +155,7 @@ static int check_guest_runs(const json_t *root, const char *path, char *err, siz
 		for (k = 0; statuses[k] && strcmp(statuses[k], status); k++)
 			;
 		if (!statuses[k]) {
-			msg_quote(q, sizeof(q), status);
+			sio_quote(q, sizeof(q), status);
 			BAD("$.guest_runs[%zu].status: %s is not ok, failed, pending or running", i, q);
 		}
 		v = json_object_get(run, "repetition");
@@ -204,7 +204,7 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 		if (check_str(run, i, "id", "a run id", &id, path, err, errlen))
 			return -1;
 		if (!sio_name_ok(id)) {
-			msg_quote(q, sizeof(q), id);
+			sio_quote(q, sizeof(q), id);
 			BAD("$.runs[%zu].id: %s is not a valid run id (letters, digits, '.', "
 			    "'_', '-', at most %d bytes, no '..')", i, q, SIO_NAME_MAX);
 		}
@@ -215,7 +215,7 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 		if (check_str(run, i, "mode", mode_list(), &mode, path, err, errlen))
 			return -1;
 		if (!mode_genapic(mode)) {
-			msg_quote(q, sizeof(q), mode);
+			sio_quote(q, sizeof(q), mode);
 			BAD("$.runs[%zu].mode: %s is not a mode (%s)", i, q, mode_list());
 		}
 		if (check_str(run, i, "status", "ok, failed, pending or running", &status,
@@ -224,7 +224,7 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 		for (k = 0; statuses[k] && strcmp(statuses[k], status); k++)
 			;
 		if (!statuses[k]) {
-			msg_quote(q, sizeof(q), status);
+			sio_quote(q, sizeof(q), status);
 			BAD("$.runs[%zu].status: %s is not ok, failed, pending or running", i, q);
 		}
 		if (check_int(run, i, "repetition", 0, 999, path, err, errlen) ||

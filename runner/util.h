@@ -18,14 +18,6 @@ void iso_now(char *buf, size_t len);
 int run_mkdirs(const char *path);
 /* The build directory (IPIBENCH_BUILD, or the one this binary was built in). */
 const char *build_dir(void);
-/*
- * An untrusted string for a one-line message: in double quotes, bytes other
- * than printable ASCII as \xNN, '"' and '\\' escaped, cut with "..." when it
- * does not fit in len.
- */
-void msg_quote(char *buf, size_t len, const char *s);
-/* S for a message: as it is when printable ASCII, else msg_quote()d; BUF. */
-const char *msg_shown(char *buf, size_t len, const char *s);
 /* Parse a non-negative integer option value; -1 when not a number in [min,max]. */
 long parse_uint(const char *s, long min, long max);
 

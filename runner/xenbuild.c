@@ -128,10 +128,10 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 				 "%s is not built (make hv XEN=%s)" :
 				 "%s is not built (make hv fetches XEN=4.17 or 4.20; name a build of "
 				 "your own tree by its path, build/xen-src-ID/xen)",
-				 msg_shown(shown, sizeof(shown), b->path), spec);
+				 sio_shown(shown, sizeof(shown), b->path), spec);
 		else
 			snprintf(err, errlen, "%s: %s (make hv builds it)",
-				 msg_shown(shown, sizeof(shown), b->path),
+				 sio_shown(shown, sizeof(shown), b->path),
 				 bad > 0 ? strerror(bad) : "not a regular file");
 		return -1;
 	}
@@ -172,7 +172,7 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 	info_get(line, "SERIES_HASH", b->series_hash, sizeof(b->series_hash));
 	if (b->version[0] && xen_version_parse(b->version, &b->major, &b->minor)) {
 		snprintf(err, errlen, "%s: XEN_VERSION=%s: not a Xen version",
-			 msg_shown(shown, sizeof(shown), info), b->version);
+			 sio_shown(shown, sizeof(shown), info), b->version);
 		return -1;
 	}
 	return 0;

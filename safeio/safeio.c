@@ -304,3 +304,47 @@ const char *sio_json_kind(const json_t *v)
 	default: return "null";
 	}
 }
+
+void sio_quote(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	if (len < 8) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	buf[n++] = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[8];
+		size_t el;
+
+		if (c == '"' || c == '\\')
+			el = (size_t)snprintf(e, sizeof(e), "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			el = (size_t)snprintf(e, sizeof(e), "\\x%02x", c);
+		else
+			e[0] = (char)c, e[1] = '\0', el = 1;
+		if (n + el + 5 > len) {		/* room for ...", NUL */
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		memcpy(buf + n, e, el);
+		n += el;
+	}
+	buf[n++] = '"';
+	buf[n] = '\0';
+}
+
+const char *sio_shown(char *buf, size_t len, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e) {
+			sio_quote(buf, len, s);
+			return buf;
+		}
+	snprintf(buf, len, "%s", s);
+	return buf;
+}

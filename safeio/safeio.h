@@ -17,6 +17,8 @@
  *                     the directory fsync'ed.  Any write error, even one
  *                     fwrite reported only through ferror(), fails commit
  *                     and the target keeps its old content.
+ *   sio_quote()       the one way an untrusted string enters a one-line
+ *                     message: quoted, escaped, cut.
  *   sio_name_ok()     the one rule for names that become parts of paths or
  *                     appear in reports (host names, workload names, run
  *                     ids): [A-Za-z0-9][A-Za-z0-9._-]*, at most
@@ -80,5 +82,15 @@ int sio_write_json(const char *path, json_t *obj, size_t flags,
  * that write their own files before they are renamed into place); returns
  * the malloc'ed path or NULL. */
 char *sio_mkdtemp_in(const char *dir, const char *prefix, char *err, size_t errlen);
+
+/*
+ * An untrusted string (a config value, a JSON string, an environment
+ * variable) for a one-line message: in double quotes, bytes other than
+ * printable ASCII as \xNN, '"' and '\\' escaped, cut with "..." when it
+ * does not fit in len (at least 8, else BUF is "").
+ */
+void sio_quote(char *buf, size_t len, const char *s);
+/* S for a message: as it is when printable ASCII, else sio_quote()d; BUF. */
+const char *sio_shown(char *buf, size_t len, const char *s);
 
 #endif

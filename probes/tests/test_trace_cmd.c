@@ -219,7 +219,7 @@ static void test_hvm_env(void **st)
 	assert_string_equal(out, "ipibench: IPIBENCH_TRACE_HVM=\"TSC\": not one of auto, tsc, why\n");
 	setenv("IPIBENCH_TRACE_HVM", "a\"\033[2Jbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", 1);
 	assert_int_equal(run("summary", pa, NULL), 2);
-	assert_string_equal(out, "ipibench: IPIBENCH_TRACE_HVM=\"a??[2Jbbbbbbbbbbbbbbbbbbbbbbbbbb...\": "
+	assert_string_equal(out, "ipibench: IPIBENCH_TRACE_HVM=\"a\\\"\\x1b[2Jbbbbbbbbbbbbbbbbbbbbbbbb...\": "
 				 "not one of auto, tsc, why\n");
 	assert_int_equal(tr_hvm_env(&pass, &why), -1);
 	char err[256];

@@ -215,6 +215,29 @@ static void test_name_rule(void **state)
 	assert_false(sio_name_ok(longname));
 }
 
+static void test_quote(void **state)
+{
+	char b[16];
+	char seven[7] = "x";
+
+	(void)state;
+	sio_quote(b, sizeof(b), "tsc");
+	assert_string_equal(b, "\"tsc\"");
+	sio_quote(b, sizeof(b), "a\"\\\n\xff");
+	assert_string_equal(b, "\"a\\\"\\\\\\x0a...\"");	/* \xff does not fit */
+	assert_true(strlen(b) < sizeof(b));
+	sio_quote(b, sizeof(b), "0123456789");
+	assert_string_equal(b, "\"0123456789\"");	/* 12 + NUL, with room for "..." */
+	sio_quote(b, sizeof(b), "0123456789ab");
+	assert_string_equal(b, "\"0123456789...\"");
+	sio_quote(seven, sizeof(seven), "x");
+	assert_string_equal(seven, "");
+	/* Printable ASCII as it is, anything else quoted. */
+	assert_string_equal(sio_shown(b, sizeof(b), "mixed"), "mixed");
+	assert_string_equal(sio_shown(b, sizeof(b), "mi\033[2J"), "\"mi\\x1b[2J\"");
+	assert_string_equal(sio_shown(b, sizeof(b), "\x80"), "\"\\x80\"");
+}
+
 static void test_mkdtemp_in(void **state)
 {
 	char *d;
@@ -241,6 +264,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_atomic_failure_keeps_old_content, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers_never_collide, tu_setup, tu_teardown),
 		cmocka_unit_test(test_name_rule),
+		cmocka_unit_test(test_quote),
 		cmocka_unit_test_setup_teardown(test_mkdtemp_in, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -124,4 +124,3 @@ long parse_uint(const char *s, long min, long max)
 		return -1;
 	return v;
 }
-

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ipibench: top-level Makefile.
 #
 # `make bench` and `make test` are the two commands of README.md; each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/: public interface of reports and history. */
 #ifndef IPIBENCH_ANALYSIS_H
 #define IPIBENCH_ANALYSIS_H

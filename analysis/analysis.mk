@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # analysis/: statistics, reports, plots, history (`ipibench report|history`).
 analysis_SRCS := $(wildcard analysis/*.c)
 analysis_TESTS := $(wildcard analysis/tests/test_*.c)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install gitlab-ci-local (npm package) into build/gitlab-ci-local -- never
 # globally -- and run it against the repo's .gitlab-ci.yml.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The steps of .gitlab-ci.yml, kept here so they run (and can be tried) the
 # same way on GitLab, under gitlab-ci-local and by hand.
 #

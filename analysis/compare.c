@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/compare.c: the comparisons of a report, on run-level samples
  * only, in ministat's format (analysis/ministat.h), each saying its unit:

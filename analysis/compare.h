@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/compare.h: run-level comparisons in ministat's format
  * (compare.c).  Each is computed once into a struct (cmp_*_compute()),
  * then rendered as a report's Markdown (cmp_*_md()) or as JSON

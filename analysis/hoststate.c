@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Host state (runs[].host_state, runner/hoststate.h): what changes IPI
  * latency besides the mode -- idle states, frequency pins, SMT, microcode,

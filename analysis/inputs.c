@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/inputs.c: read what a report is made of, detected by content:
  *   - ipibench results.json (docs/results-schema.md): an object with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/: internal interfaces shared by the report (report.c,
  * report_model.c, report_plots.c: see report.h), history.c and the tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/ministat.c: ministat's vitals and Student's t verdict, Welch's t
  * and a paired t (analysis/ministat.h says exactly what is computed).

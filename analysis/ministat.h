@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/ministat.h: FreeBSD ministat's figures and verdicts, plus
  * Welch's t and a paired t, for run-level samples (loops, boots, hyperfine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/plot.c: every plot is a gnuplot script plus its data file, kept
  * in OUT so people can tweak and re-run them (`cd OUT && gnuplot NAME.gp`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/reference.c: the seed's reference figures (results/reference/). */
 #include <errno.h>
 #include <libgen.h>

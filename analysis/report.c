@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/report.c: `ipibench report DIR|FILE... [-o OUT]`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/report.h: the model of `ipibench report`, shared by its three
  * parts (as fio's stat.c computes one struct thread_stat and shows it as

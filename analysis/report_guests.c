@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/report_guests.c: the report's "Guest IPIs and interrupts" and
  * "Guest device interrupts" sections, one per kind of guest run (struct

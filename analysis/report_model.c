@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/report_model.c: the compute pass of `ipibench report`: fills
  * the model of report.h from the sorted dataset.  Nothing is formatted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/report_plots.c: the plots of `ipibench report`, from the model
  * (report.h): per block the latency box plot and the interrupt heat map,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/runlevel.c: run-level samples, the unit of every comparison.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/util.c: strings, escaping, directories, progress. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by mk/ scripts: a private apt state for Debian source packages the
 # machine's own apt does not list (another suite), so that the system's
 # `apt-get source` keeps answering from its own sources.

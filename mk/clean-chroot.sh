@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Check README.md's promise "on a fresh Debian 12 machine: make deps, make
 # test" in a clean bookworm chroot (root only; nothing of it is in the repo).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make deb: ipibench_VERSION_amd64.deb and ipibench-xen-4.17_VERSION_amd64.deb
 # with Debian's own tooling (dpkg-buildpackage, debhelper: debian/), built in
 # a scratch copy of the tree so that nothing is written beside it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make deps: install the Debian packages ipibench needs, and nothing else.
 #
 # Source packages (deb-src) and bookworm-backports are enabled by deriving a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make dom0: the dom0 kernel and initramfs for the QEMU host backend.
 #
 #   mk/dom0.sh OUTDIR AGENT

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One libFuzzer run (make fuzz, make fuzz-smoke; the Makefile's fuzz section).
 #   mk/fuzz.sh BIN SECONDS SEEDS
 # Starts from SEEDS (the committed corpus) and BIN's working corpus

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A BIOS disk image that boots a Xen host through real GRUB, without root:
 # the test host of the reboot backend (tests/integration/test_reboot.c).
 #

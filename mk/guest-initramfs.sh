@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The guest initramfs of the HVM trace: busybox-static, the tlbstorm
 # workload (mk/guest/tlbstorm.c, static), mk/guest/init and, with
 # GUEST_KDIR, the ipbipi module (mk/guest/ipbipi: a guest's two IPI paths)

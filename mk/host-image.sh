@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A real Debian 12 Xen test host as a raw disk image, from Debian's packages
 # only: mmdebstrap of bookworm with systemd, grub-pc, linux-image-amd64 and
 # Debian's own xen-system-amd64 (the host's stock Xen 4.17), GRUB in the MBR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make hv: get a Xen source tree, apply the series for its version and build
 # only the hypervisor, each build in its own folder.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # mk/modorder.sh: sourced by mk/dom0.sh and mk/grub-disk.sh.  The load
 # order of kernel modules from each .ko's depends= (the extracted tree has
 # no modules.dep): depth-first, dependencies before dependents.

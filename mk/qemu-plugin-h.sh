@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The QEMU TCG plugin API header the tcgplug/ plugin is built against.
 #
 #   mk/qemu-plugin-h.sh OUT     -> OUT/include/qemu/qemu-plugin.h

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # mk/test-host.sh TEST_HOST_QEMU_TRACE=1: the emulated host's QMP events,
 # one JSON object a line with the host's time, into LOG:
 #

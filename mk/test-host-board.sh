@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by mk/test-host.sh and tests/host/test_tco.sh: the test host's
 # emulated board, as QEMU options in the array test_host_board.
 #

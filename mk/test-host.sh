@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make test-host: boot the real Debian test host (mk/host-image.sh) under
 # QEMU TCG from its disk: BIOS, GRUB (Debian's grub.cfg), Debian's Xen 4.17,
 # a systemd dom0 on the serial console; log in as root there and ask the

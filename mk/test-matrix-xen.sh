@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make test-versions' versions/matrix: `ipibench run` of CONFIG (a
 # [matrix] xen of two builds) into OUT, its report, and the checks that each
 # build ran and that the report compares them ("Between builds").

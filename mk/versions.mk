@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make test-versions (.ci/run, after make test-slow): the series on the
 # other Xen versions, from the release trees CI has in ../shared:
 #  - versions/NAME for each NAME in TV_NAMES: unpack the one tarball of

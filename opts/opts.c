@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * opts/opts.c: parse a command's option table with getopt_long and print
  * the table as the options part of its --help (see opts.h).

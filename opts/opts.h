@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * opts/: one table per command, from which both the option parsing and the
  * options part of its --help come, the way perf's parse-options does

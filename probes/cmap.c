@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/cmap.c: capped u32 -> counters hash table (see cmap.h). */
 #include "probes/cmap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/cmap.h: u32 key -> two u64 counters, open addressing.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/collect.h: record Xen trace buffers into a xentrace file while a
  * workload runs (the dom0 agent's side of tracing).

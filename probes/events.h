@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/events.h: event IDs and their names. */
 #ifndef IPIBENCH_EVENTS_H
 #define IPIBENCH_EVENTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/hist.c: log-linear histogram (see hist.h). */
 #include "probes/hist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/hist.h: a fixed-size log-linear histogram of u64 values.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/hvm.c: the HVM profile (probes/hvm.h), counted as xenalyze
  * --summary does (Xen 4.17's tools/xentrace/xenalyze.c), so the two agree

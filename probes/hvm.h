@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/hvm.h: the HVM profile of a xentrace file, per domain and vCPU:
  * VM exits by exit reason, handler events (HLT, INTR, INTR_WINDOW, CPUID,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/hvmref.c: a reference HVM profile (probes/hvmref.h says what is checked). */
 #include "probes/hvmref.h"
 

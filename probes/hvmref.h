@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/hvmref.h: a reference HVM profile (results/reference/seed-004.json:
  * the seed's two xentrace profiles, before and after), for `ipibench trace

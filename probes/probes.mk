@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # probes/: trace ABI, trace collection, xentrace reader (`ipibench trace`).
 probes_SRCS := $(wildcard probes/*.c)
 probes_TESTS := $(wildcard probes/tests/test_*.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/tbuf.c: drain trace buffers into a xentrace file (see tbuf.h). */
 #include "probes/tbuf.h"
 

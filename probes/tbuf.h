@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/tbuf.h: draining Xen's per-CPU trace buffers into a xentrace file.
  *

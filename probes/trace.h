@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/trace.h: the analyses behind `ipibench trace` (summary, ipi, irq),
  * separate from the command line so tests and the fuzz target call them on

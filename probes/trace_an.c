@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/trace_an.c: summary, IPI and IRQ analyses of one xentrace file. */
 #include "probes/trace.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/trace_cmd.c: `ipibench trace summary|diff|ipi|irq FILE... [--json]`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/xtrace.c: chunk walker, sequential and TSC-merged record readers. */
 #include "probes/xtrace.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/xtrace.h: reading xentrace files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/xz.c: xt_open(), a trace file that may be xz-compressed
  * (probes/xtrace.h).  A file that does not start with xz's magic is

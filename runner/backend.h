@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Host backends: where a Xen host in a given x2APIC mode comes from.  Each
  * backend is a table of operations in runner/backends/<name>.c with one

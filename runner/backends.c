@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The host backend registry: one entry per backend in runner/backends/.
  *

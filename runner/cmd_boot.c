@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench boot: bring up the patched Xen in one x2APIC mode, let the agent
  * report what it sees, and check that Xen selected the requested driver.

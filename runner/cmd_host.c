@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench host install|uninstall|status: prepare a real Xen test host for
  * the reboot backend (GRUB entries per x2APIC mode in custom.cfg, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench run: the mode x repetition matrix of a config, one boot per
  * run with every workload inside it, each result kept as soon as it exists.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Benchmark configs (INI, parsed with inih):
  *   [host]            backend, the keys of every backend (cpus, maxcpus,

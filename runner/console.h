@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Milestones in a Xen host's console output: what the serial line of a QEMU
  * host, or the hypervisor's console ring read by the agent, says happened.

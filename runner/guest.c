@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * One guest run through xl (runner/guest.h): the lifecycle that
  * mk/guest/host-run.sh and mk/guest/host-nic.sh had in shell, with every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * One guest run through xl, on the Xen host ipibench runs on (dom0):
  * write the xl config of [guest] (config_guest_xl()), `xl create -c` with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Defaults and file locations for host_opts, shared by boot, host and run. */
 #ifndef IPIBENCH_HOSTOPTS_H
 #define IPIBENCH_HOSTOPTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The pure parts of host_state (runner/hoststate.h). */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What changes IPI latency on a real host besides the x2APIC mode, as the
  * agent records it in each run's host_state (docs/results-schema.md) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Instruction counts: markers from xen-syms, the plugin's lines into agent.json. */
 #include <elf.h>
 #include <errno.h>

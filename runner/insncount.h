@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Instruction counts under emulation ([host] insn_counts, boot
  * --insn-counts): the runner's side of tcgplug/'s libipicount.so.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench: one command, one cmd_<verb>() per subcommand (as perf and git
  * do).  The table below is the only place that names them; `ipibench

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The results store: DIR/results.json (docs/results-schema.md), DIR/config.ini
  * (the config as given), DIR/runs/<id>/ (what the host left: console.log,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner/: public interface of the ipibench command's own verbs. */
 #ifndef IPIBENCH_RUNNER_H
 #define IPIBENCH_RUNNER_H

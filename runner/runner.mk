@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # runner/: the ipibench CLI, configs, host backends, results store; the agent.
 # The workloads' declarations (runner/agent/workloads/NAME.c, not the
 # NAME_run.c that call Xen) are linked into the runner too: its config

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The sysctl interface version a hypervisor expects, found at run time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Small helpers shared by the runner's commands and backends. */
 #ifndef IPIBENCH_UTIL_H
 #define IPIBENCH_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reason a run fails, from its agent.json (runner/verdict.h). */
 #include <stdio.h>
 #include <string.h>

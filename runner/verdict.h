@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The one line a run is recorded failed with, from what its boot's agent
  * wrote (agent.json): the pure part of `ipibench run`'s per-run check,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Workload types and their parameters, as a config's [workload:NAME]
  * section names them.  Each workload declares its own (a struct wl_type in

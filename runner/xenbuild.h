@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A hypervisor build: what `make hv` left in build/xen-4.17/,
  * build/xen-4.20/ or build/xen-src-ID/ (mk/hv.sh), named in a config's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* safeio/: bounded reads of untrusted files, atomic writes (see safeio.h). */
 #include "safeio/safeio.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * safeio/: reading untrusted files within limits and writing files so that
  * no reader ever sees half of one.  Every component (runner, agent,

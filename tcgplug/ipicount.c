@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libipicount.so: the QEMU glue of the plugin (ipicount.h, README.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tcgplug/: libipicount.so, a QEMU TCG plugin that counts, per vCPU, the
  * guest instructions, x2APIC MSR writes (ICR 0x830 and the others) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tcgplug/: libipicount.so, the QEMU TCG plugin counting instructions on
 # the hypervisor's IPI paths (README.md there).  Its pure part (argument
 # parsing, windows, output lines: window.c) is an ordinary component, unit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tcgplug/: the plugin's pure part (see ipicount.h). */
 #include "ipicount.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The layout check of one run (check.h). */
 #include <stdio.h>
 #include <stdlib.h>

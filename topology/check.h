@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The layout check of one run (results.json's run object, after the
  * agent): the x2APIC IDs the hypervisor reported (run.hv.cpus) against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CPU topology and x2APIC layout arithmetic (topology.h). */
 #include <stdarg.h>
 #include <stdio.h>

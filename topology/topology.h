@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * CPU topology and x2APIC layout arithmetic, with no I/O: the one home of
  *  - how QEMU numbers APIC IDs for -smp sockets=S,dies=D,cores=C,threads=T

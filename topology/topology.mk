@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # topology/: CPU topologies (QEMU's APIC ID numbering), the named machine
 # profiles, the x2APIC layout they give and the ICR writes a send costs in
 # each mode.  Pure arithmetic, no I/O; used by the runner and analysis.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/fuzz/fuzz_results.c: libFuzzer target for what `ipibench report`
  * and `ipibench history` read: results.json (and, as report detects inputs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # analysis/ci.sh publish fetching the previous history: only HTTP 404 may
 # mean "first pipeline"; every other failure must fail the job with its
 # reason.  A tiny HTTP server on 127.0.0.1 (loopback only) serves each case:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Exercise .gitlab-ci.yml for real with gitlab-ci-local (shell executor) in a
 # scratch clone of HEAD, on fixture results:
 #   1. the whole pipeline: bench x 3 host tags (IPIBENCH_BENCH_CMD copies a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/helpers.h: shared by the analysis tests (header-only). */
 #ifndef ANALYSIS_TESTS_HELPERS_H
 #define ANALYSIS_TESTS_HELPERS_H

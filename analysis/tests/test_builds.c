@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/test_builds.c: the report between hypervisor builds
  * ([matrix] xen = 4.17, 4.20): runs of two builds are never pooled, each
  * mode is compared between the builds that ran it with the statistics used

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/test_compare.c: comparisons on the right unit.
  *   - loops of one boot per mode: the ministat block, with the caveat;
  *   - paired senders: "IPI send routine, one boot", the A/A control reads

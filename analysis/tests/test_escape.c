@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/test_escape.c: quoting for gnuplot, Markdown and HTML, and
  * the readers' refusals (results.json, hyperfine JSON, perf stat CSV). */
 #include <setjmp.h>

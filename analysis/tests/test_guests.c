@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/tests/test_guests.c: the report's "Guest IPIs and interrupts"
  * (report_guests.c) on a results directory made here: the guest-run

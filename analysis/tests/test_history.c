@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/test_history.c: `ipibench history` flags the injected
  * slowdown (set3, flush, mixed: +20%) and nothing else, on the run-level
  * samples (10 timed loops per set), and judges boots when there are. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/tests/test_hostile.c: the real `ipibench report` and `ipibench
  * history` binaries on poisoned results (as a test host or the previous

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/test_ministat.c: analysis/ministat.c against Debian's
  * ministat binary, on the same numbers.  Each case writes its samples to
  * files, runs `ministat -A [-c LEVEL] FILE...` and checks that its whole

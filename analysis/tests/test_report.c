@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/test_report.c: `ipibench report` on the fixtures. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* analysis/tests/test_stats.c: statistics against known values. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/tests/test_sweep.c: `ipibench report` over a CPU sweep of two
  * topologies (issue 14, item 4): one series per mode and topology, ICR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """mk/emu/flushtrace.py FILE.xtrace...: per traced flush (send_ipi_mask of vector 0xfd to all
 other CPUs, from CPU 0): the send's own cost (ICR writes), the delay to the first and
 to the last target's ipi_recv, from the start of the send.

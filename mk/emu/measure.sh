@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # mk/emu/measure.sh CONFIG OUTDIR: `ipibench run -c CONFIG -o OUTDIR` (or
 # `--resume OUTDIR` when OUTDIR has results) with mk/emu/sample.py sampling
 # its QEMU's threads into OUTDIR/samples.jsonl; ipibench's progress goes to

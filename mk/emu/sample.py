@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """mk/emu/sample.py PID OUT: while process PID (an `ipibench run` or `boot`)
 lives, every 0.25 s append one JSON line per QEMU child of PID to OUT:
 

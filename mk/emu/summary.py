@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """mk/emu/summary.py DIR...: result sets measured with mk/emu/measure.sh.
 
 Per boot (run): the median, mean and p95 of the per-call 'flush' samples

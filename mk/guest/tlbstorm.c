@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tlbstorm: the guest IPI workload of the HVM trace (mk/guest-initramfs.sh).
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Run on the booted Debian test host by mk/test-host.sh (as root, from the
 # 9p share /mnt/e2e that holds debs/, e2e.ini and out/):
 #   e2e-guest.sh install   apt install the packages, ipibench host install,

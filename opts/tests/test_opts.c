@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * opts/tests/test_opts.c: opts_parse() sets what the table says, hands back
  * the operands wherever they stood, refuses unknown options and missing

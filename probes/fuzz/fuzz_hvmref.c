@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target for the reference HVM profile reader (probes/hvmref.c,
  * `trace diff --reference`): any JSON text goes through tr_hvmref_parse(),

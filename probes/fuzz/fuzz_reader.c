@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target for the xentrace reader: any byte string goes through
  * the summary (fast path), the sequential reader, the TSC-merged reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * probes/include/ipibench/abi.h must agree with the public headers the
  * hypervisor patch series adds (xen/include/public/trace.h and sysctl.h).

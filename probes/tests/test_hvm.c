@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The HVM profile of `trace summary` (probes/hvm.c) against xenalyze.
  *

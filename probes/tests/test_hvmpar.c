@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The HVM profile counted in file order (tr_hvm_par, probes/hvm.c) against
  * the TSC-ordered pass (tr_hvm_run): the same profile, vCPU for vCPU and

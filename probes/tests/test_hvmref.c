@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The reference HVM profile reader (probes/hvmref.c) on the seed's file,
  * results/reference/seed-004.json, and on broken copies of it: each is

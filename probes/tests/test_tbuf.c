@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Draining trace buffers (probes/tbuf.c) on fake buffers that a producer
  * fills the way Xen's __trace_var() does: whole records, a wrap_buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of the xentrace reader and the summary / ipi / irq analyses. */
 #include <setjmp.h>
 #include <stdarg.h>

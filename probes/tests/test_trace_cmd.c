@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `ipibench trace ...` as a command: output, JSON, exit status. */
 #include <fcntl.h>
 #include <math.h>

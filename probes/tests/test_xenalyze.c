@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * `trace summary` counts the same records per event as xenalyze.
  *

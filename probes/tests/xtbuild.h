@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes/tests/xtbuild.h: build small xentrace images in memory for tests. */
 #ifndef IPIBENCH_XTBUILD_H
 #define IPIBENCH_XTBUILD_H

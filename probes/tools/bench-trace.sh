@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Speed of `ipibench trace summary` against xenalyze's summary and against
 # reading the file from the page cache (`cat FILE > /dev/null`): wall, user
 # and system time of all three on the same files, in one run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build xenalyze from the Xen 4.17 source tree, with plain gcc (no configure).
 #   build-xenalyze.sh [OUT]        default OUT: build/bin/xenalyze
 # The source tree comes from `apt-get source xen` (deb-src is enabled by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * gentrace: write a synthetic xentrace file with a realistic record mix.
  *

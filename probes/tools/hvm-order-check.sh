@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The HVM profile counted in file order against the TSC-ordered pass, on
 # the output itself: `ipibench trace summary FILE` and `--json` must be
 # byte for byte the same (and exit the same) with IPIBENCH_TRACE_HVM=tsc

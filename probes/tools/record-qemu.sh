@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Record real xentrace files under QEMU (TCG), for the reader's tests and
 # the speed benchmark.
 #

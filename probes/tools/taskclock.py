@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Compare commands by CPU time (perf stat task-clock), runs interleaved.
 
 usage: taskclock.py [--runs N] [-i] 'LABEL|CMD ARGS...' ...

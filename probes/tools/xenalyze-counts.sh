@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Per-event record counts of a xentrace file as xenalyze sees them:
 #   xenalyze-counts.sh [XENALYZE] FILE    -> lines "0x<event> <count>", sorted
 # From `xenalyze --dump-raw-process` (one "* <event> ..." line per record it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench-xtrace: record Xen's trace buffers into a xentrace file with
  * probes/collect.c, from dom0 (static, like the agent).

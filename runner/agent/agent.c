@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench-agent: runs in dom0 (the QEMU host's busybox initramfs, or a real
  * Xen host's dom0), reports what the hypervisor says about itself, runs the

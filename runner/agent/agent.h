@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The dom0 agent: a static binary started by the initramfs (or by hand on a
  * real host).  It reads a job (JSON), runs each listed workload through a

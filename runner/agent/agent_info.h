@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the agent reports about the hypervisor it runs on. */
 #ifndef IPIBENCH_AGENT_INFO_H
 #define IPIBENCH_AGENT_INFO_H

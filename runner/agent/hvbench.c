@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* XEN_SYSCTL_ipibench from dom0: see hvbench.h. */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The agent's side of XEN_SYSCTL_ipibench (hv-patch/, probes/include/
  * ipibench/abi.h): the hypercall through libxencall (libxenctrl's

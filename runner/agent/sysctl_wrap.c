@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * xencall1() wrapped at link time (-Wl,--wrap=xencall1, runner/runner.mk):
  * libxenctrl's sysctls (its do_sysctl() is inline in each of its objects,

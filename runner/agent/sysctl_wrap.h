@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every sysctl the agent makes goes out with the hypervisor's interface
  * version: see runner/sysctliface.h. */
 #ifndef IPIBENCH_SYSCTL_WRAP_H

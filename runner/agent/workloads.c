@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The agent's workload registry, from runner/agent/workloads/list.h. */
 #include "runner/agent/agent.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The host this command runs on: a Xen dom0, in the x2APIC mode it booted.
  * The agent runs here as a child process; a run whose mode is not the one

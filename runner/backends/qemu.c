@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The embedded host: Xen under qemu-system-x86_64 (TCG), a q35 machine with
  * an x2APIC CPU model and an Intel IOMMU doing interrupt remapping, dom0

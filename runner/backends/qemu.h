@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The qemu backend's command line, apart from the process handling so that
  * unit tests can check it.

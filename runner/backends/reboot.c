@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A real test host rebooted through GRUB: `ipibench host install` puts one
  * menu entry per x2APIC mode in GRUB's custom.cfg.  The run of mode M

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The host side of the local and reboot backends and of `ipibench host`:
  * the host's file layout and host.json, the state a matrix keeps across

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A skeleton host backend, to copy when adding one (as fio's
  * engines/skeleton_external.c).  It is built with the other backends so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target for the config parser (runner/config.c through inih):
  * any input either loads into a config that keeps every promise config.h

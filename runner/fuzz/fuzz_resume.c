@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * libFuzzer target for the check of results.json that `ipibench run
  * --resume` (and `host status`) make before using it (results_check in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* GRUB's environment block: parse, format, edit, and store it in place. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * GRUB's environment block (grub-editenv's format: 1024 bytes, '#'-padded),
  * which the reboot backend edits for its one-shot boots (next_entry) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GRUB menu entries of `ipibench host install` (custom.cfg). */
 #include <limits.h>
 #include <stdio.h>

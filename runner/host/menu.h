@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The GRUB menu `ipibench host install` writes: one entry per x2APIC mode in
  * custom.cfg, between two marker lines so that uninstall finds them again.

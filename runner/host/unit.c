@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The systemd unit's text, from the template the shipped file matches. */
 #include <string.h>
 

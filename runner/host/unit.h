@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench-resume.service, the systemd unit that resumes a matrix after each
  * reboot of a test host (runner/host/ipibench-resume.service is its text).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * runner/tests/hostcfg.h: load a config made of a [host] section and the
  * including test's own HOSTCFG_REST (its [matrix] and workloads), for the

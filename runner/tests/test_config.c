@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Configs: valid ones load with defaults; every kind of mistake is refused with FILE:LINE. */
 #include <glob.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Console milestones: the lines Xen, dom0 and the agent really print. */
 #include <setjmp.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The guest lifecycle (runner/guest.h) against a fake xl and xentrace on
  * PATH, written by the test: they record their argv in FAKE/calls, keep a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_state's pure parts: the pinning words of Xen's command line and the
  * microcode revision from /proc/cpuinfo. */
 #include <setjmp.h>

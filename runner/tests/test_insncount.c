@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * runner/insncount.c: symbols from an ELF file, the plugin's argument, and
  * the plugin's lines folded into agent.json's workloads (refusing lines

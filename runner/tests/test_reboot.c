@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The reboot backend's host side: GRUB's environment block (checked against
  * grub-editenv when it is installed), the custom.cfg entries, the shipped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * results.json as the runner reads it back (run --resume): untrusted input,
  * checked before anything uses it, refused with one line naming the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sysctl interface version probe (runner/sysctliface.c) against fake hypervisors. */
 #include <errno.h>
 #include <setjmp.h>

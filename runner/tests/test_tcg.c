@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* QEMU's TCG threading: the [host] tcg key and the qemu backend's command line. */
 #include <setjmp.h>
 #include <stdarg.h>

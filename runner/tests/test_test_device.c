@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * irq_delivery's test device on the embedded host: the [host] test_device
  * key and the qemu backend's command line (QEMU_TEST_DEVICE, on by

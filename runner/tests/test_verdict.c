@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reason a run is recorded failed with, from its agent.json
  * (runner/verdict.h), with the real layout check of topology/check.h. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The workload table's timing and sender params (issue 10): timing is loop
  * or per-call, sender one routine, senders exactly two (or nothing), runs

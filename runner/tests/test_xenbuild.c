@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Hypervisor builds: version names, modes per version, [matrix] xen and --xen. */
 #include <setjmp.h>
 #include <stdarg.h>

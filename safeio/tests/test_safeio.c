@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* safeio: bounded reads refuse what is not a regular file or too large;
  * atomic writes never follow a planted link, never leave a temp file, and
  * leave the old content on failure; the name rule. */

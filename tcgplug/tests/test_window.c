@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tcgplug/window.c: the plugin's arguments, its windows and its output line. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian packages `make deb` built (BUILD/deb): lintian finds no warning
 # or error that is not overridden with its reason (debian/*.lintian-overrides),
 # the packages hold what a test host needs where the command looks for it,

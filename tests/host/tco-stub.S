@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tests/host/test_tco.sh: a multiboot stub for the test host's QEMU board
  * that does what dom0's iTCO_wdt does at probe on it (drivers/watchdog/

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The test host's board (mk/test-host-board.sh) against the ICH9 TCO
 # watchdog reset that took the emulated host down under HVM guests
 # (issue 17): a multiboot stub (tco-stub.S) does what dom0's iTCO_wdt

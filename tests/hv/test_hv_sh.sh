@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # mk/hv.sh's choices that need no download and no build: the version read
 # from a tree's xen/Makefile, the build folder's name, the series chosen by
 # version, and each refusal's one line.  Run by `make hv-script-test` (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers for the QEMU integration tests: run the built ipibench, capture. */
 #ifndef IPIBENCH_ITEST_H
 #define IPIBENCH_ITEST_H

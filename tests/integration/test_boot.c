@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The foundation's integration test: the patched Xen boots under QEMU in
  * each x2APIC mode and selects the matching driver; every failure path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The hypervisor series under faults (issue 11), in one mixed-mode boot of
  * 16 CPUs (tests/integration/data/faults.ini; the fault workload,

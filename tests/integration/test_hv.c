@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The patched hypervisor's workloads at 40 CPUs (x2APIC clusters of 16, 16
  * and 8), all three modes in one `ipibench run`: the ICR writes each mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench boot --insn-calls (tcgplug's calls=all): the cost of the
  * benchmark option itself, CONFIG_IPIBENCH on (build/xen, make hv) against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Instruction counts under QEMU (tcgplug/'s plugin, [host] insn_counts):
  * one boot per mode at 12 CPUs, flush_tlb_all and ipi_mask.  Every

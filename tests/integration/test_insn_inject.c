@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The injected change (issue 15, item 3): the same config
  * (tests/integration/data/insn-inject.ini: 16 CPUs, physical and mixed,

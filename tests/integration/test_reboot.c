@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The reboot backend end to end: a QEMU machine boots from a BIOS disk
  * image through real GRUB (mk/grub-disk.sh).  On the first boot dom0 runs

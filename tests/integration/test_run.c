@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * `ipibench run` end to end on the smoke config: an invalid config is
  * refused with file:line before anything runs; a matrix killed between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A non-dense topology booted in the three modes (profile test-holes-14:
  * 3 dies x 5 cores, 14 of 15 CPUs present): the hypervisor reports the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Under `set -o pipefail`, `PRODUCER | grep -q PATTERN` fails when it
 # matches: grep exits at the first match, the producer's next write gets
 # SIGPIPE (exit 141), and pipefail makes that the pipeline's status.  It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A tiny cmocka suite that misbehaves on request, for test_tally.c:
  *   fake_suite honest     4 tests, all pass

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench-tally: run test binaries and keep an honest tally for `make test`.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/tally/: the tally of make unit/integration/test (ipibench-tally) and
 # the test that it is honest (test_tally, on fake_suite's misbehaving
 # cmocka binaries; the first binary of the unit stage).

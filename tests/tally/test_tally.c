@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The tally of `make test` is honest: ipibench-tally on fake_suite's
  * misbehaving cmocka binaries (tests/tally/fake_suite.c) counts each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tests/unit/unit.h: what every component's unit tests want alike
  * (header-only; cmocka tests of runner/, probes/, safeio/ and analysis/):

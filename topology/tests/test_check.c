@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The layout check of a run: the committed 96-CPU bench's runs (real agent
  * output, dense IDs, 16 hotplug slots) check out in every mode; synthetic

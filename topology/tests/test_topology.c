@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * topology: QEMU's APIC ID numbering for several topologies (dense, holes
  * from core and thread counts that are not powers of two, dies, hotplug

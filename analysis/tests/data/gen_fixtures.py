@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Regenerate the analysis/ test fixtures (deterministic: fixed seeds).
 
     python3 analysis/tests/data/gen_fixtures.py

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipbipi: the guest IPI workload of mk/guest (issue 17) for comparing a
  * guest's two IPI paths in one kernel.  A kthread bound to CPU 0 sends

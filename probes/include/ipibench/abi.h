@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ipibench ABI for user space: the TRC_HW_APIC trace events and the
  * XEN_SYSCTL_ipibench benchmark interface added by hv-patch/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Xen's x2APIC destination modes (x2apic-mode=) and the genapic driver the
  * hypervisor names for each: the contract every part checks runs against.

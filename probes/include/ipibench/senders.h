@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The x2APIC send routines a workload can choose (`sender`, `senders`):
  * their names, indexed by XEN_SYSCTL_IPIBENCH_SENDER_* (abi.h): genapic 0,

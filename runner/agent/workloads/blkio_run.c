@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * blkio: real device interrupts.  O_DIRECT reads of one block at random
  * offsets of a block device (the scratch virtio disk the QEMU backend

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fault: inject a fault into a hypervisor run and report what the host did
  * about it (issue 11's tests; runner/agent/workloads/fault_run.c runs it).

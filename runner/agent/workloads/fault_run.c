@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fault: the run half (fault.c declares the params and says what each
  * action does).  result["fault"]:

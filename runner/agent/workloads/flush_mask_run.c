@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * flush_mask: flush_mask(mask, FLUSH_TLB) x iterations from one CPU,
  * waiting for every CPU's acknowledgement as Xen does.  Params and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * flush_tlb_all: the seed's workload, flush_tlb_all() x iterations from
  * one CPU inside the hypervisor.  shorthand true lets send_IPI_mask()

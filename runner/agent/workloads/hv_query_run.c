@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * hv_query: what the benchmark interface reports about the APIC setup:
  * genapic, per-CPU APIC ID / logical ID / cluster, online, disabled and

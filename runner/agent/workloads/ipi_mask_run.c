@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipi_mask: one IPI on the benchmark vector to a CPU mask, waiting until
  * every destination has taken it, x iterations.  shorthand false calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* irq_delivery: its parameters, read by the runner's config check and the agent (list.h). */
 #include "runner/wlspec.h"
 

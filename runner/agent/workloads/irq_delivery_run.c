@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * irq_delivery: the hypervisor's test device (a PCI device Xen owns, QEMU's
  * edu) has its MSI bound to 'mask' through the IRQ's set_affinity (with

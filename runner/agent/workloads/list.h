@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The workloads, one line each: WORKLOAD(name) names runner/agent/workloads/
  * name.c (its declaration: const struct wl_type wl_name, read by the

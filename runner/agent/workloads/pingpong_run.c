@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * pingpong: unicast IPI round trips between two CPUs (cpu sends, peer
  * answers from its handler); pick peer in cpu's x2APIC cluster or in

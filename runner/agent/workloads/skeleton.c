@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * skeleton: a commented template for a new workload's declaration (as
  * fio's engines/skeleton_external.c).  Not in list.h, so neither registry

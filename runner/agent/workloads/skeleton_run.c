@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * skeleton: the run half of the template (skeleton.c is the declaration).
  * Agent only: here is where the Xen calls go (runner/agent/hvbench.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sysctl_refusals: send XEN_SYSCTL_ipibench the invalid requests it must
  * refuse (foreign CPU mask, reserved vector, zero and huge iteration

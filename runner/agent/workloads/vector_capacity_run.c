@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * vector_capacity: allocate external IRQ vectors through the APIC
  * driver's vector_allocation_cpumask() over a CPU set until none is left,

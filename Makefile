@@ -99,7 +99,7 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 # libgslcblas.a, libjansson.a, libinih.a, libc.a): resolving GSL's symbols
 # and relocating five shared libraries cost more than `ipibench trace
 # summary` spends on a 100 KB trace (0.72 against 1.61 ms for `trace
-# --help`; probes/README.md "Speed").  The Debian package links it
+# --help`; docs/measurements.md, "The trace reader's speed").  The Debian package links it
 # dynamically (IPIBENCH_STATIC= in debian/rules), so that the archive's
 # security updates of jansson & co reach it.
 # The linker writes its output in small pieces, and the page cache keeps

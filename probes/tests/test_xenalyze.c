@@ -141,7 +141,7 @@ static void test_counts_match_xenalyze(void **st)
 	globfree(&g);
 }
 
-/* The real recordings, kept xz-compressed (probes/README.md "Speed"). */
+/* The real recordings, kept xz-compressed (docs/measurements.md, "The trace reader's speed"). */
 static void test_real_counts_match_xenalyze(void **st)
 {
 	glob_t g;

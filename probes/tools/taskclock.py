@@ -13,7 +13,7 @@ command the minimum, first quartile and median task-clock in ms.  On this
 are 3-5x its CPU time and swing with the load; task-clock is the CPU time
 the process got (it still includes time stolen by the hypervisor, so the
 median of interleaved runs is the figure to compare).  Commands are split
-on spaces (no shell).  Used for probes/README.md "Speed".
+on spaces (no shell).  Used for docs/measurements.md, "The trace reader's speed".
 """
 import statistics
 import subprocess

@@ -188,6 +188,13 @@ UNIT_EXTRA += host-board-test
 shell-lint:
 	@bash tests/lint/test_pipefail_grep.sh
 UNIT_EXTRA += shell-lint
+# No words about how the project was developed (issue numbers, work
+# sessions, dates and load figures as narration, the build machine's
+# paths) in the tracked files or the manual pages (tests/lint/words.py).
+.PHONY: words-lint
+words-lint:
+	@bash tests/lint/test_words.sh $(BUILD)/man
+UNIT_EXTRA += words-lint
 
 # The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
 # sharing make hv's source package and ccache: what test_faults boots to

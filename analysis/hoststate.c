@@ -124,8 +124,7 @@ void hoststate_render_md(const json_t *hs, struct sbuf *md)
 	if (json_object_size(differs)) {
 		sb_printf(md, "**The host state differs between the runs compared here:** a difference "
 			  "between them may be the host's, not the mode's (idle states, frequency, "
-			  "SMT, microcode, the firmware's hotplug slots: README.md, \"What changes IPI "
-			  "latency on a real host\").\n\n");
+			  "SMT, microcode, the firmware's hotplug slots: docs/real-hosts.md).\n\n");
 		json_object_foreach(differs, key, v) {
 			const char *val;
 			json_t *runs;

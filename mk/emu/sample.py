@@ -16,7 +16,8 @@ lives, every 0.25 s append one JSON line per QEMU child of PID to OUT:
 
 QEMU names its vCPU threads "CPU N/TCG" (multi-threaded TCG) or
 "ALL CPUs/TCG" (single) when started with -name ...,debug-threads=on, as
-the qemu backend does.  Used for README.md, "What an emulated time means".
+the qemu backend does.  Used for docs/statistics.md (what an emulated time
+can and cannot show).
 """
 import glob
 import json

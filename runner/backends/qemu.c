@@ -69,7 +69,7 @@ static const struct host_setting qemu_settings[] = {
 	  "attach QEMU's edu PCI device, the test device irq_delivery rings (false: "
 	  "irq_delivery is refused with ENODEV)", "test_device", NULL },
 	/* Recorded: the workloads' insn_counts come from it.  Off by default:
-	 * the plugin slows the emulation (README.md, "Instruction counts"). */
+	 * the plugin slows the emulation (docs/measurements.md). */
 	{ "insn_counts", HS_BOOL, HS_FIELD(struct qemu_settings, insn_counts), 0, 0, NULL, "false",
 	  "count the instructions of the IPI paths with the TCG plugin tcgplug/libipicount.so "
 	  "(results: each workload's insn_counts)", "insn_counts", NULL },

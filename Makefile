@@ -199,6 +199,13 @@ UNIT_EXTRA += shell-lint
 words-lint:
 	@bash tests/lint/test_words.sh $(BUILD)/man
 UNIT_EXTRA += words-lint
+# debian/copyright true for every tracked file: each SPDX line against the
+# Files paragraph of its path and Debian's licensecheck, and an SPDX line
+# in every source file (tests/lint/licence.py).
+.PHONY: licence-check
+licence-check:
+	@bash tests/lint/test_licence.sh
+UNIT_EXTRA += licence-check
 
 # The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
 # sharing make hv's source package and ccache: what test_faults boots to

@@ -102,15 +102,14 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 # The command is a static PIE against Debian's archives (libgsl.a,
 # libgslcblas.a, libjansson.a, libinih.a, libc.a): resolving GSL's symbols
 # and relocating five shared libraries cost more than `ipibench trace
-# summary` spends on a 100 KB trace (0.72 against 1.61 ms for `trace
-# --help`; probes/README.md "Speed").  The Debian package links it
-# dynamically (IPIBENCH_STATIC= in debian/rules), so that the archive's
-# security updates of jansson & co reach it.
+# summary` spends on a 100 KB trace (docs/measurements.md, the start-up
+# time).  The Debian package links it dynamically (IPIBENCH_STATIC= in
+# debian/rules), so that the archive's security updates of jansson & co
+# reach it.
 # The linker writes its output in small pieces, and the page cache keeps
-# them as 4 KiB folios: exec'ing that file cost 0.08 ms more at every start
-# (`ipibench --version` 0.64 against 0.555 ms, the same 44 page faults)
-# than a copy of it written in 1 MiB pieces, until the pages leave the
-# cache.  So the binary is linked to $@.ld and copied (cp writes big
+# them as 4 KiB folios: exec'ing that file cost more at every start (the
+# same page faults; docs/measurements.md) than a copy of it written in
+# 1 MiB pieces, until the pages leave the cache.  So the binary is linked to $@.ld and copied (cp writes big
 # pieces), then renamed over $@ (a running ipibench keeps its old inode).
 IPIBENCH_STATIC ?= 1
 LDFLAGS_ipibench := $(if $(IPIBENCH_STATIC),-static-pie)
@@ -312,9 +311,9 @@ test-guests-nic: host-image hv build guest
 # FUZZ_CFLAGS) and names its seeds FUZZ_CORPUS_<name> := DIR.  `make fuzz`
 # runs each for FUZZ_TIME s; `make fuzz-smoke` (part of make unit and make
 # test, each run a test of its own in the tally) shares FUZZ_SMOKE_TIME s
-# between them, at least FUZZ_SMOKE_MIN s each (45 s in all, as with the
-# one target there was; 10 s each, the minimum, for the five there are
-# now).  mk/fuzz.sh keeps what they find in build/fuzz/.
+# between them, at least FUZZ_SMOKE_MIN s each (by default 45 s in all,
+# but never under 10 s a target).  mk/fuzz.sh keeps what they find in
+# build/fuzz/.
 FUZZ_TIME ?= 600
 FUZZ_SMOKE_TIME ?= 45
 FUZZ_SMOKE_MIN ?= 10

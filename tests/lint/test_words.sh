@@ -20,7 +20,7 @@ $words --self-test "$top/tests/lint/data/words" || fails=$((fails + 1))
 # The folder mode, as the manual pages are checked: a finding names the
 # file, the line and the rule, and the status is 1.
 mkdir -p "$t/man/man1"
-printf '.TH X 1\n.SH NOTES\nSee issue 17.\n' >"$t/man/man1/x.1"
+printf '.TH X 1 2026-12-06\n.SH NOTES\nSee issue 17.\n' >"$t/man/man1/x.1"
 printf '.TH Y 1\n.SH NOTES\nSee docs/ci.md.\n' >"$t/man/man1/y.1"
 out=$($words --dir "$t/man"); rc=$?
 if [ "$rc" -eq 1 ] && [ "$(grep -c ': issue-ref: ' <<<"$out")" -eq 1 ] &&

@@ -53,8 +53,10 @@ RULES = [
     ("time-utc", r"\b\d{1,2}:\d\d(:\d\d)?\s*UTC\b"),
     # Load stories: "load average 12", "at load 3-4".
     ("load", r"\bload\s+averages?\b|\b(at|under)\s+(a\s+)?load\s+(of\s+)?\d"),
-    # The build machine's paths.
-    ("build-path", r"(?<![\w.])/work/|/tmp/bash_jobs"),
+    # The build machine's paths: its work tree, its job logs, and the
+    # scratch folders named after a work period or a helper ("/tmp/h13/",
+    # "/tmp/s7/"; an example's /tmp/kernel.xt or /tmp/out is no such name).
+    ("build-path", r"(?<![\w.])/work/|/tmp/(bash_jobs|[a-z]{1,3}\d+[a-z]*/)"),
 ]
 COMPILED = [(name, re.compile(pat, re.IGNORECASE)) for name, pat in RULES]
 
@@ -85,6 +87,10 @@ def line_exempt(path, line):
     # debian/changelog's trailer line: dch writes the date there, in
     # Debian's own format (" -- Name <mail>  Sun, 06 Dec 2026 ...").
     if path.endswith("debian/changelog") and line.startswith(" -- "):
+        return True
+    # A manual page's title line: its third field is the page's date, as
+    # the man(7) format has it (help2man and pandoc write one).
+    if line.startswith(".TH "):
         return True
     return False
 
@@ -172,6 +178,10 @@ def self_test(fixdir):
     if not line_exempt("debian/changelog", " -- A B <a@b.org>  Sun, 06 Dec 2026 05:00:00 +0000") \
             or line_exempt("debian/changelog", "  * Built 2026-12-06."):
         print("FAIL debian/changelog: the trailer line alone is exempt")
+        fails += 1
+    if not line_exempt("build/man/man1/ipibench.1", '.TH IPIBENCH 1 "2026-12-06" "ipibench 0.1.0"') \
+            or line_exempt("build/man/man1/ipibench.1", "Measured on 2026-12-06."):
+        print("FAIL manual pages: the .TH line alone is exempt")
         fails += 1
     if fails:
         print(f"words self-test: {fails} failed")

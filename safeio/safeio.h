@@ -2,8 +2,9 @@
 /*
  * safeio/: reading untrusted files within limits and writing files so that
  * no reader ever sees half of one.  Every component (runner, agent,
- * analysis, probes' tools) reads and writes through these, so the
- * guarantees are stated once:
+ * analysis, probes' tools) reads the files it is handed (configs, JSON,
+ * traces) and writes its results through these, so the guarantees are
+ * stated once (the kernel's own files, /proc and /sys, are read directly):
  *
  *   sio_read_file()   a regular file (not a FIFO, device or directory) of at
  *                     most MAX bytes, read whole; /dev/zero is refused at

@@ -3,8 +3,12 @@
 #
 # `make bench` and `make test` are the two commands of README.md; each
 # installs (make deps) and builds what it needs.  Each concern lives in its
-# own folder with a small .mk fragment that only lists its sources, tests
-# and libraries; the rules below are shared.
+# own folder with a .mk fragment that lists its sources, tests and
+# libraries and adds the rules of its own artefacts and checks (fuzz
+# targets, the TCG plugin, the trace recorder, ci-template-test); the
+# object, library, binary and test rules below are shared, and the
+# hypervisor, dom0, guest, package, test-host and CI targets are here too
+# (their scripts are in mk/).
 
 SHELL := /bin/bash
 # `make V=1` shows the full commands.
@@ -98,15 +102,14 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 # The command is a static PIE against Debian's archives (libgsl.a,
 # libgslcblas.a, libjansson.a, libinih.a, libc.a): resolving GSL's symbols
 # and relocating five shared libraries cost more than `ipibench trace
-# summary` spends on a 100 KB trace (0.72 against 1.61 ms for `trace
-# --help`; docs/measurements.md, "The trace reader's speed").  The Debian package links it
-# dynamically (IPIBENCH_STATIC= in debian/rules), so that the archive's
-# security updates of jansson & co reach it.
+# summary` spends on a 100 KB trace (docs/measurements.md, "The trace reader's
+# speed").  The Debian package links it dynamically (IPIBENCH_STATIC= in
+# debian/rules), so that the archive's security updates of jansson & co
+# reach it.
 # The linker writes its output in small pieces, and the page cache keeps
-# them as 4 KiB folios: exec'ing that file cost 0.08 ms more at every start
-# (`ipibench --version` 0.64 against 0.555 ms, the same 44 page faults)
-# than a copy of it written in 1 MiB pieces, until the pages leave the
-# cache.  So the binary is linked to $@.ld and copied (cp writes big
+# them as 4 KiB folios: exec'ing that file cost more at every start (the
+# same page faults; docs/measurements.md) than a copy of it written in
+# 1 MiB pieces, until the pages leave the cache.  So the binary is linked to $@.ld and copied (cp writes big
 # pieces), then renamed over $@ (a running ipibench keeps its old inode).
 IPIBENCH_STATIC ?= 1
 LDFLAGS_ipibench := $(if $(IPIBENCH_STATIC),-static-pie)
@@ -176,7 +179,7 @@ hv: deps
 hv-script-test:
 	@bash tests/hv/test_hv_sh.sh
 UNIT_EXTRA += hv-script-test
-# The test host's emulated board against the TCO watchdog reset (issue 17):
+# The test host's emulated board against the TCO watchdog reset (docs/guests.md):
 # a multiboot stub under QEMU, about 15 s (tests/host/test_tco.sh).
 .PHONY: host-board-test
 host-board-test:
@@ -188,6 +191,20 @@ UNIT_EXTRA += host-board-test
 shell-lint:
 	@bash tests/lint/test_pipefail_grep.sh
 UNIT_EXTRA += shell-lint
+# No words about how the project was developed (issue numbers, work
+# sessions, dates and load figures as narration, the build machine's
+# paths) in the tracked files or the manual pages (tests/lint/words.py).
+.PHONY: words-lint
+words-lint:
+	@bash tests/lint/test_words.sh $(BUILD)/man
+UNIT_EXTRA += words-lint
+# debian/copyright true for every tracked file: each SPDX line against the
+# Files paragraph of its path and Debian's licensecheck, and an SPDX line
+# in every source file (tests/lint/licence.py).
+.PHONY: licence-check
+licence-check:
+	@bash tests/lint/test_licence.sh
+UNIT_EXTRA += licence-check
 
 # The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
 # sharing make hv's source package and ccache: what test_faults boots to
@@ -259,24 +276,24 @@ test-host: host-image $(if $(TEST_HOST_E2E),deb)
 # stage, then the local backend, the hard reset and the panicking entry.
 .PHONY: test-host-faults
 # Its limit (TEST_HOST_TIMEOUT, from QEMU's start) is 45 min, not the
-# script's 40: 24.5 min at load 3-4, two to three times as slow at load
-# 6-13 (README.md).  Not in .ci/run (README.md says why).
+# script's 40: it takes two to three times as long on a busy machine as on
+# an idle one (docs/measurements.md).  Not in .ci/run (docs/ci.md says why).
 test-host-faults: host-image deb
 	@TEST_HOST_DEBS=$(BUILD)/deb TEST_HOST_FAULTS=1 TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2700} \
 		bash mk/test-host.sh $(HOST_DIR)
 # make test-guests: configs/seed-004.ini's guest runs on the test host
-# (issue 17): the image booted directly on make hv's patched Xen with SVM
+# (docs/guests.md): the image booted directly on make hv's patched Xen with SVM
 # in the emulated CPU, `ipibench run` on it driving a PVH guest per IPI
 # path through xl, then checks of results.json, the traces, that no guest
 # is left (xl list), and `ipibench report` on the set (mk/test-host.sh
-# TEST_HOST_HVM; 4-7 min here).  .ci/run runs it.  GUEST_CONFIGS: the
-# configs run there in turn (TEST_HOST_HVM_CONFIGS); `make test-guests-nic`
-# runs configs/seed-004-nic.ini's HVM guests with an emulated NIC instead
-# (README: the time it takes), with credit2's migration resistance off
+# TEST_HOST_HVM; its time: docs/measurements.md).  .ci/run runs it.
+# GUEST_CONFIGS: the configs run there in turn (TEST_HOST_HVM_CONFIGS);
+# `make test-guests-nic` runs configs/seed-004-nic.ini's HVM guests with an
+# emulated NIC instead, with credit2's migration resistance off
 # (TEST_HOST_XEN_ARGS, default sched_credit2_migrate_resist=0): a dom0
 # stranded on credit2's runqueue with both pCPUs idle hung the host under
-# these guests (README "The emulated host went away"; the proposed fix is
-# hv-patch/upstream/0001).  Not in .ci/run: README says why.
+# these guests (docs/guests.md; the proposed fix is
+# hv-patch/upstream/0001).  Not in .ci/run: docs/ci.md says why.
 GUEST_CONFIGS ?= configs/seed-004.ini
 .PHONY: test-guests test-guests-nic
 test-guests: host-image hv build guest
@@ -294,9 +311,9 @@ test-guests-nic: host-image hv build guest
 # FUZZ_CFLAGS) and names its seeds FUZZ_CORPUS_<name> := DIR.  `make fuzz`
 # runs each for FUZZ_TIME s; `make fuzz-smoke` (part of make unit and make
 # test, each run a test of its own in the tally) shares FUZZ_SMOKE_TIME s
-# between them, at least FUZZ_SMOKE_MIN s each (45 s in all, as with the
-# one target there was; 10 s each, the minimum, for the five there are
-# now).  mk/fuzz.sh keeps what they find in build/fuzz/.
+# between them, at least FUZZ_SMOKE_MIN s each (by default 45 s in all,
+# but never under 10 s a target).  mk/fuzz.sh keeps what they find in
+# build/fuzz/.
 FUZZ_TIME ?= 600
 FUZZ_SMOKE_TIME ?= 45
 FUZZ_SMOKE_MIN ?= 10

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * analysis/report.c: `ipibench report DIR|FILE... [-o OUT]`.
+ * analysis/report.c: `ipibench report INPUT... [-o OUT]` (the inputs and
+ * options: report_usage() below).
  *
  * Pools every ok run of each workload x mode (per host and CPU count) from
  * the inputs, computes the model once (report_model.c, report.h), then
  * renders it: the plots (report_plots.c: PNG + SVG, scripts and data
- * kept), OUT/report.md (printed to stdout too) by render_md() and
- * OUT/report.json by render_json(), both here.  Sections: inputs and
- * method, the seed reproduction, one per workload, the CPU sweep,
- * hyperfine and perf stat inputs, failed runs.
+ * kept), OUT/report.md by render_md() and OUT/report.json by
+ * render_json(), both here; cmd_report() also writes report.md to stdout.
+ * Sections, in render_md()'s order: inputs and method, the layout, the
+ * seed reproduction, one per workload block, the builds compared, the ICR
+ * and vector charts, the CPU sweeps, hyperfine and perf stat inputs, the
+ * guests, failed runs.
  */
 #include <ctype.h>
 #include <math.h>

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/report_model.c: the compute pass of `ipibench report`: fills
- * the model of report.h from the sorted dataset.  Nothing is formatted
- * here except by compare.c, whose comparisons come with their Markdown.
+ * the model of report.h from the sorted dataset (report_compute()), the
+ * comparisons through compare.c's cmp_*_compute().  No Markdown or JSON is
+ * written here (report.c renders the model, with compare.c's cmp_*_md()
+ * and cmp_*_json()); only the names the renderers use are made: block
+ * labels, plot file names and titles.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * These describe a sample.  Tests between modes, loops or boots are in
  * ministat.c and run on run-level samples only (compare.c): per-call
  * samples of one boot are not independent observations of a mode, so no
- * p-value or interval is computed from them (issue 10).
+ * p-value or interval is computed from them (docs/statistics.md).
  */
 #include <math.h>
 #include <stddef.h>

@@ -26,6 +26,7 @@ PKGS=(
 	libglib2.0-dev
 	# make deb (debian/), make host-image
 	debhelper lintian help2man mmdebstrap
+	licensecheck python3-debian	# make licence-check (tests/lint/licence.py)
 )
 # Node.js for gitlab-ci-local (analysis/ci-local.sh, the CI template test):
 # Debian's nodejs (18), npm and libnode-dev (Node's headers: node-gyp builds

@@ -24,7 +24,7 @@
 # (tco_timer_expired: watchdog_perform_action, QEMU's default action
 # reset), which -no-reboot turns into QEMU exiting with status 0: the whole
 # host gone, no message anywhere.  Under nested TCG an HVM guest starves
-# dom0 that long (issue 17; README "The emulated host went away").  With
+# dom0 that long (docs/guests.md).  With
 # the strap an expiry is only counted, never acted on.  A real host's
 # watchdog is its own business: this is the emulated board's.
 # TEST_HOST_TCO_RESET=1 leaves QEMU's default, to see the reset happen.

@@ -27,9 +27,9 @@
 # TEST_HOST_BOOT=direct boots the image's own Xen, dom0 kernel and initramfs
 # (IMAGEDIR/rootfs/boot, the command lines of grub.cfg's default entry) with
 # QEMU's -kernel/-initrd instead of BIOS and GRUB: the same dom0 userspace
-# from the same disk, without GRUB in the path (login at 217-308 s at load
-# 5-12; through GRUB 280-489 s at load 8-21, since the machine keeps Xen's
-# stacks off GRUB's code pages: see the QEMU line).
+# from the same disk, without GRUB in the path (login sooner than through
+# GRUB, docs/measurements.md, since the machine keeps Xen's stacks off
+# GRUB's code pages: see the QEMU line).
 # Not with TEST_HOST_DEBS: the reboot backend needs GRUB's one-shot entries.
 # TEST_HOST_XEN=FILE (direct only) boots that hypervisor instead of the
 # image's Debian one, with the same command line: an ELF such as
@@ -59,7 +59,7 @@
 # reason, ...) into OUTDIR/qmp-events.log, the CPUs' registers at a
 # SHUTDOWN (below).  TEST_HOST_TCO_RESET=1: the board's TCO watchdog may
 # reset it, as QEMU's q35 does by default (mk/test-host-board.sh: what
-# took the host down under HVM guests, issue 17).
+# took the host down under HVM guests, docs/guests.md).
 #
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
@@ -68,9 +68,10 @@ set -uo pipefail
 img=${1:?usage: mk/test-host.sh IMAGEDIR [OUTDIR]}/disk.img
 out=${2:-$(dirname "$img")/boot}
 # From QEMU's start to the last check, not per step (elapsed): one boot
-# to login is 1.5-8 min here (README); the end-to-end stage 7-12 min, with
-# TEST_HOST_FAULTS 24-40 min at load 3-8, so 40 min is not ample for that
-# under load: make test-host-faults and .ci/run give it more.
+# to login, the end-to-end stage and TEST_HOST_FAULTS take the times of
+# docs/measurements.md, two to three times as long on a busy machine, so
+# 40 min is not ample for TEST_HOST_FAULTS: make test-host-faults gives it
+# more.
 timeout=${TEST_HOST_TIMEOUT:-2400}
 boot=${TEST_HOST_BOOT:-grub}
 password=ipibench
@@ -174,7 +175,7 @@ if [ -n "$hvm" ]; then
 	# deliver that vector once more, as an exception, whatever the guest's
 	# IF.  A guest IPI upcall taken in user mode was so delivered again at
 	# the handler's first instruction, before its SWAPGS: a page fault on
-	# %gs, recursive, "stack guard page was hit" (README).  The multi-
+	# %gs, recursive, "stack guard page was hit" (docs/guests.md).  The multi-
 	# threaded TCG has no kick timer.
 	tcg_thread=${TEST_HOST_TCG_THREAD:-multi}
 	extra+=(-virtfs "local,path=$share,mount_tag=e2e,security_model=none")
@@ -381,7 +382,7 @@ guest_set() {
 	# The result set on the host's own disk while xentrace writes, then
 	# copied out; IPB-RUN rc= whatever happened.  Also copied every 20 s
 	# while it runs: the emulated host has gone down under an HVM guest
-	# (README), and what was there by then is kept, with Xen's log and the
+	# (docs/guests.md), and what was there by then is kept, with Xen's log and the
 	# device models' (out/live-NAME/).
 	send "cd /mnt/e2e && mkdir -p out/live-$gn && { while sleep 20; do cp -r /tmp/$gn out/ 2>/dev/null; xl dmesg >out/live-$gn/xl-dmesg.txt 2>&1; cp /var/log/xen/qemu-dm-*.log out/live-$gn/ 2>/dev/null; sync; done & } && ./ipibench run -c $gn.ini -o /tmp/$gn; echo IPB-RUN $gn rc=\$?; kill %1; cp -r /tmp/$gn out/; xl list >out/xl-list-$gn.txt 2>&1; sync; cd; echo IPB-COPIED $gn"
 	step "$gn: ipibench run plans the guest runs" "ipibench run: [0-9]+ guest runs"
@@ -430,8 +431,8 @@ guest_set() {
 			fail "$gn: ipibench trace diff: $(tail -1 "$out/trace-diff-$gn.txt")"
 	fi
 	if [ $kind = nic ]; then
-		# Issue 17: the host went down under these guests (the board's TCO
-		# watchdog after a dom0 stall, mk/test-host-board.sh, README).
+		# The host once went down under these guests (the board's TCO
+		# watchdog after a dom0 stall, mk/test-host-board.sh, docs/guests.md).
 		kill -0 "$qpid" 2>/dev/null && ok "$gn: the test host is still up after its HVM guests" ||
 			fail "$gn: the test host went down with an HVM guest${qmp:+ (QMP: $(shutdown_why))}"
 		# The report's NIC section: exits per interrupt, pirq -> apic.

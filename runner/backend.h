@@ -7,9 +7,11 @@
  * them alike and asks about a property (the HB_* flags), not a name; the
  * exception is `ipibench boot`, which is the qemu backend's own command.
  *
- * Settings: the [host] keys every backend has (backend, name, cpus,
- * maxcpus, timeout) are host_common_settings[] over struct host_config; any
- * other key belongs to a backend, which declares it in its own table
+ * Settings: the [host] keys every backend has are backend, topology and
+ * profile (read by runner/config.c itself) and cpus, maxcpus, timeout and
+ * name (host_common_settings[] in runner/backends.c, over struct
+ * host_config); any other key belongs to a backend, which declares it in
+ * its own table
  * (.settings, as fio's engines declare options[]) over a settings struct of
  * its own (.settings_size bytes, opaque to the runner).  runner/config.c
  * checks a config's [host] keys against the chosen backend's table, and

@@ -27,7 +27,7 @@
  *     names (update it); unit tests of the backend's own parts go in
  *     runner/tests/test_NAME.c.
  *  6. Docs: the backend's paragraph in docs/design.md ("Hosts"), and
- *     README.md where it says how to run on such a host.
+ *     docs/real-hosts.md where it says how to run on such a host.
  */
 #include <errno.h>
 #include <fcntl.h>

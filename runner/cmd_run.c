@@ -92,7 +92,7 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	json_object_set_new(host, "emulated", json_boolean(be->flags & HB_EMULATED));
 	/*
 	 * The settings a backend records (qemu's tcg_threading: what an
-	 * emulated time is made of depends on it, README.md), each key in
+	 * emulated time is made of depends on it, docs/statistics.md), each key in
 	 * every results.json, null where the backend has no such setting.
 	 */
 	for (size_t i = 0; host_backends[i]; i++)

@@ -272,8 +272,8 @@ const char *cfg_ipi_path_name(enum cfg_ipi_path p)
  * model (SeaBIOS, hvmloader) with its console on the emulated UART.
  * held: the guest does not power itself off after IPB-GUEST-DONE
  * (mk/guest/init's ipb.hold) and the run ends by xl destroy: the emulated
- * test host went down when an HVM guest powered itself off (README, "An
- * HVM guest with an emulated NIC").  The one switch of that end. */
+ * test host went down when an HVM guest powered itself off
+ * (docs/guests.md).  The one switch of that end. */
 #define HOLD_ARG "ipb.hold"
 static const struct {
 	const char *name;

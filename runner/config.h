@@ -12,7 +12,7 @@
  *                     in DIR/xen-LABEL/ when there are several)
  *   [workload:NAME]   type = <workload type>, then that type's parameters
  *   [guest]           optional: the guest the workloads are to run in
- *                     (issue 17; on the local backend): type
+ *                     (docs/guests.md; on the local backend): type
  *                     (pvh | hvm), vcpus, memory (MiB), cmdline (the guest
  *                     kernel's extra arguments), ipi_path (evtchn | apic:
  *                     the ipbipi workload's IPIs, mk/guest/init),

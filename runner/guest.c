@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * One guest run through xl (runner/guest.h): the lifecycle that
- * mk/guest/host-run.sh and mk/guest/host-nic.sh had in shell, with every
+ * One guest run through xl (runner/guest.h says its steps), with every
  * wait bounded and the guest, its load and what dom0 was given for it
  * released on every way out.  What differs between kinds of guest is a
  * row of kinds[] below.
@@ -1054,7 +1053,7 @@ int guest_ab_summary(const char *text, struct guest_load *l, char *err, size_t e
 			return -1;
 		}
 	/* 0 complete is a figure (the emulated host's NIC path can be that
-	 * slow: README), more failed than complete is not ab's. */
+	 * slow: docs/guests.md), more failed than complete is not ab's. */
 	if (n[1] > n[0]) {
 		snprintf(err, errlen, "%lu complete requests, %lu failed", n[0], n[1]);
 		return -1;

@@ -9,7 +9,7 @@
  * and `xl destroy` it on every way out, checked with `xl list`.
  *
  * An HVM guest with a NIC (cfg_guest_nic_runs()) has its load driven
- * from dom0 around the recordings (what mk/guest/host-nic.sh did in shell): before xl
+ * from dom0 around the recordings: before xl
  * create, xen-netback loaded and the bridge the xl config names
  * (CFG_GUEST_BRIDGE) there with dom0's address (made when it is not there,
  * and then removed at the end; a bridge that is there without dom0's
@@ -22,7 +22,8 @@
  * cfg_guest_held()): its run ends by xl destroy after IPB-GUEST-DONE, an
  * ok end with destroyed set and the reason in guest_result.end_reason
  * (chosen when the emulated test host went down under HVM guests, before
- * the cause was found: the board's TCO watchdog after a dom0 stall, README).
+ * the cause was found: the board's TCO watchdog after a dom0 stall,
+ * docs/guests.md).
  *
  * Every wait is bounded; xl, xentrace, modprobe, ip, ping and ab are run
  * by fork/exec (no shell),

@@ -19,10 +19,10 @@ void host_paths_default(struct host_paths *p)
 unsigned int host_default_timeout(unsigned int cpus, bool tcg_single)
 {
 	/*
-	 * Measured here (mixed mode, to the agent): 8 CPUs ~40 s, 96 ~80 s
+	 * Measured under QEMU TCG (mixed mode, to the agent): 8 CPUs ~40 s, 96 ~80 s
 	 * idle and ~250 s loaded; multi-threaded TCG grows about as N^2.8
 	 * (256 CPUs: 946 s idle), single-threaded about linearly (512 CPUs:
-	 * 289 s idle, 128: 255 s at load 14-21).  Twice the multi curve on
+	 * 289 s idle, 128: 255 s on a busy machine).  Twice the multi curve on
 	 * top of the old 240 + 4 per CPU.
 	 */
 	double t = 240.0 + 4.0 * cpus;

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* runner/: public interface of the ipibench command's own verbs. */
+/*
+ * runner/: the verbs of the ipibench command that live in runner/ (boot,
+ * run, host; runner/main.c dispatches to them and to analysis.h's report
+ * and history and probes.h's trace), and the version the command prints
+ * and results.json records.  Each verb's synopsis and options are its own
+ * --help (the usage text in its cmd_<verb>.c).
+ */
 #ifndef IPIBENCH_RUNNER_H
 #define IPIBENCH_RUNNER_H
 
 #define IPIBENCH_VERSION "0.1.0"
 
-/* `ipibench boot --mode physical|cluster|mixed --cpus N [--timeout S]` */
+/* `ipibench boot`: one boot of the patched Xen under QEMU (cmd_boot.c). */
 int cmd_boot(int argc, char **argv);
-/* `ipibench run -c CONFIG [-o DIR]`, `ipibench run --resume DIR` */
+/* `ipibench run`: a config's matrix, --resume, --list (cmd_run.c). */
 int cmd_run(int argc, char **argv);
-/* `ipibench host install|uninstall|status` */
+/* `ipibench host install|uninstall|status`: a reboot-backend host (cmd_host.c). */
 int cmd_host(int argc, char **argv);
 
 #endif

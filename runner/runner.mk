@@ -22,7 +22,8 @@ gnu11_SRCS += $(filter runner/agent/%,$(agent_SRCS))
 # ---- fuzzing the config parser and the resume check (libFuzzer, clang) ---
 # `make fuzz` / `make fuzz-smoke` run every $(FUZZ_BINS) from its
 # FUZZ_CORPUS_<name>.  Each target links the runner's sources (config.c
-# needs the backend registry and the workload table), safeio and opts.  (clang
+# needs the backend registry and the workload table), safeio, topology, opts
+# and tcgplug/window.c (the plugin's window keys are checked there).  (clang
 # warns about the { NULL } ends of wlspec.c's tables, which gcc accepts.)
 # $(1): the target, runner/fuzz/$(1).c; $(2): its seed corpus.
 define runner_fuzz

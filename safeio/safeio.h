@@ -2,8 +2,9 @@
 /*
  * safeio/: reading untrusted files within limits and writing files so that
  * no reader ever sees half of one.  Every component (runner, agent,
- * analysis, probes' tools) reads and writes through these, so the
- * guarantees are stated once:
+ * analysis, probes' tools) reads the files it is handed (configs, JSON,
+ * traces) and writes its results through these, so the guarantees are
+ * stated once (the kernel's own files, /proc and /sys, are read directly):
  *
  *   sio_read_file()   a regular file (not a FIFO, device or directory) of at
  *                     most MAX bytes, read whole; /dev/zero is refused at
@@ -12,18 +13,24 @@
  *                     line/column jansson reports.
  *   struct sio_atomic one file written atomically, as git's lockfile API:
  *                     a temp file with a unique name in the target's own
- *                     directory (created O_EXCL|O_NOFOLLOW, so a planted
- *                     symlink is never followed and two writers never share
- *                     it), written, fsync'ed, renamed over the target, and
+ *                     directory (created by mkostemp, O_CREAT|O_EXCL: an
+ *                     existing name, a planted symlink included, is never
+ *                     opened, and two writers never share it), written,
+ *                     chmod'ed and fsync'ed, renamed over the target, and
  *                     the directory fsync'ed.  Any write error, even one
  *                     fwrite reported only through ferror(), fails commit
  *                     and the target keeps its old content.
- *   sio_quote()       the one way an untrusted string enters a one-line
- *                     message: quoted, escaped, cut.
+ *   sio_quote()       how an untrusted string enters a one-line message:
+ *                     quoted, escaped, cut (sio_shown(): left as it is
+ *                     when it is printable ASCII).
  *   sio_name_ok()     the one rule for names that become parts of paths or
  *                     appear in reports (host names, workload names, run
  *                     ids): [A-Za-z0-9][A-Za-z0-9._-]*, at most
  *                     SIO_NAME_MAX bytes, no "..".
+ *
+ * And sio_write_file(), sio_write_json() (whole files through struct
+ * sio_atomic), sio_mkdtemp_in() (a private folder beside a target) and
+ * sio_json_kind() (a JSON value's type, for refusals).
  *
  * Errors are one line, written into err (errlen bytes); functions return 0
  * on success and -1 on failure unless stated otherwise.

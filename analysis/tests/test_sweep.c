@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/tests/test_sweep.c: `ipibench report` over a CPU sweep of two
- * topologies (issue 14, item 4): one series per mode and topology, ICR
+ * topologies: one series per mode and topology, ICR
  * writes per operation measured and implied by the layout, time per
  * operation from timed loops or per-call samples, log-log plots.
  *

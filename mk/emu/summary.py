@@ -5,8 +5,8 @@
 Per boot (run): the median, mean and p95 of the per-call 'flush' samples
 (us), ICR writes per call, and what the host gave that QEMU while the
 workload ran (its window comes from run.log's progress stamps, on the
-clock of QEMU's start, as the samples' 'age'): the load average at the
-start, QEMU's host CPU time per second (cores), the busiest vCPU thread's
+clock of QEMU's start, as the samples' 'age'): the host's 1-minute load
+(/proc/loadavg) at the start, QEMU's host CPU time per second (cores), the busiest vCPU thread's
 (the sender's) cores, and of the sender's wall time the share on a host
 CPU, waiting for one (run queue) and neither (asleep: blocked in QEMU),
 and how many vCPU threads were waiting for a host CPU on average.

@@ -63,7 +63,7 @@ static void test_seed_file(void **st)
 		rows++;
 	}
 	assert_int_equal(rows, 26);
-	/* The facts the brief asks of the file. */
+	/* The facts the file must record: the NIC's driver, the load, the source. */
 	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "nic"), "driver")), "igb");
 	assert_non_null(strstr(json_string_value(json_object_get(json_object_get(root, "workload"), "throughput")),
 			       "ab -n 10000 -c 200"));

@@ -657,8 +657,7 @@ static const char *dir_of(json_t *r, const char *kind, const char *side)
 }
 
 /* The kernel path (event channels) as before, the APIC path as after, the
- * seed-mask traces of the ipbipi guest (README "An HVM guest on the test
- * host"): every measured row is trace summary's count of its file, every
+ * seed-mask traces of the ipbipi guest (docs/guests.md): every measured row is trace summary's count of its file, every
  * seed column is the reference file's, and the directions are those of
  * the numbers.  Under emulation the seed's collapse of INJ_VIRQ and
  * INTR_WINDOW does not appear: per exit they go up, the other way. */

@@ -39,11 +39,12 @@ struct qemu_settings {
  * QEMU's TCG threading for the embedded host: "multi" (one host thread per
  * vCPU, QEMU's own default for x86 on x86) or "single" (one host thread
  * running the vCPUs in turn).  Multi stays the default: every committed
- * result was measured with it, and README.md ("What an emulated time
- * means") shows that under either threading a time per flush is mostly the
+ * result was measured with it, and docs/statistics.md (what an emulated
+ * time can and cannot show) says that under either threading a time per flush is mostly the
  * host's scheduling of QEMU's threads, so switching would change what the
  * figures mean without making them hardware times.  Single is the lever for
- * big boots (96 CPUs up in 28 s instead of 146 s here, loaded).
+ * big boots (96 CPUs up in 28 s instead of 146 s on a busy machine,
+ * docs/measurements.md).
  */
 #define TCG_DEFAULT "multi"
 /* "multi" or "single" (the [host] tcg choices): 1; anything else: 0. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The workload table's timing and sender params (issue 10): timing is loop
- * or per-call, sender one routine, senders exactly two (or nothing), runs
- * 1 to 10000; the defaults are filled in.  And (issue 12) one declaration
+ * The workload table's timing and sender params (docs/workloads.md): timing
+ * is loop or per-call, sender one routine, senders exactly two (or
+ * nothing), runs 1 to 10000; the defaults are filled in.  And one declaration
  * per workload: each is complete, and a job entry -- what the agent and
  * `ipibench boot --job` check -- obeys the rules a config obeys, with the
  * same defaults (the drift bugs of the agent's old rules each have a case).
@@ -91,7 +91,7 @@ static void test_senders(void **s)
 	assert_null(wl_param_find(wl_type_find("pingpong"), "sender"));
 }
 
-/* The fault workload (issue 11): its action is one of its own choices, its
+/* The fault workload (runner/agent/workloads/fault.c): its action is one of its own choices, its
  * victim a workload type other than itself. */
 static int fault_entry_ok(const char *json)
 {
@@ -228,7 +228,7 @@ static void test_declarations(void **s)
 	}
 }
 
-/* The agent's old rules, each now the runner's (issue 12). */
+/* The agent's old rules, each now the runner's (runner/wlspec.c). */
 static void test_job_drift(void **s)
 {
 	char err[256];

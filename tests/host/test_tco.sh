@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The test host's board (mk/test-host-board.sh) against the ICH9 TCO
 # watchdog reset that took the emulated host down under HVM guests
-# (issue 17): a multiboot stub (tco-stub.S) does what dom0's iTCO_wdt
+# (docs/guests.md): a multiboot stub (tco-stub.S) does what dom0's iTCO_wdt
 # does at probe (NO_REBOOT cleared, the timer running, here 1.2 s) and
 # then never pets it.
 #  - QEMU's default board (TEST_HOST_TCO_RESET=1): QEMU exits by itself

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The hypervisor series under faults (issue 11), in one mixed-mode boot of
+ * The hypervisor series under faults (docs/hv-series.md), in one mixed-mode boot of
  * 16 CPUs (tests/integration/data/faults.ini; the fault workload,
  * runner/agent/workloads/fault.c, injects each fault and reports):
  *  - the process issuing the sysctls is SIGKILLed in the middle of

@@ -3,13 +3,13 @@
  * ipibench boot --insn-calls (tcgplug's calls=all): the cost of the
  * benchmark option itself, CONFIG_IPIBENCH on (build/xen, make hv) against
  * off (build/xen-noipibench, make hv-off), counted over every IPI path
- * call of one 12-CPU physical boot each (README.md, "The option's own
- * cost").  Asserted: both builds are counted (the off one has none of the
+ * call of one 12-CPU physical boot each (docs/measurements.md, the
+ * option's own cost).  Asserted: both builds are counted (the off one has none of the
  * benchmark's symbols), no window is dropped or left out; the flush IPI's
  * sends differ by one constant, positive and small, in most buckets
  * (a call with an interrupt inside carries its entry stub: not all), and
  * that constant is at most 0.5% of the sender's side of a flush to the 11
- * others (the send and flush_area_mask()'s own part, issue 15's target);
+ * others (the send and flush_area_mask()'s own part, the option's bound);
  * flush_area_mask()'s local-only calls and the receivers' handler, which
  * the option does not touch (the counters are gated and counted in
  * do_IRQ()), are the same; do_IRQ() pays a few instructions for its gate.  The bench's mode still refuses the off build, before

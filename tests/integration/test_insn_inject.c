@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The injected change (issue 15, item 3): the same config
+ * The injected change (docs/ci.md: the instruction-count history): the same config
  * (tests/integration/data/insn-inject.ini: 16 CPUs, physical and mixed,
  * the TCG plugin on) run on make hv's build and on make hv-inject's, the
  * series plus tests/integration/data/inject-send-work.patch (a few

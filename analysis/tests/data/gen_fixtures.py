@@ -24,7 +24,7 @@ Writes, next to this script:
                             that certain, boots as the unit cannot tell
   ministat/seed512-{mixed,physical,cluster}.txt   samples reconstructed
                             from the seed's committed 512-CPU ministat table
-                            (issue 10): ministat prints exactly its figures
+                            (docs/statistics.md): ministat prints exactly its figures
 """
 import json, math, os, random
 from fractions import Fraction

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ipbipi: the guest IPI workload of mk/guest (issue 17) for comparing a
+ * ipbipi: the guest IPI workload of mk/guest (docs/guests.md) for comparing a
  * guest's two IPI paths in one kernel.  A kthread bound to CPU 0 sends
  * reschedule IPIs to CPU 1, one every interval_us, until the module is
  * removed, by path:

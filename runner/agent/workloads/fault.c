@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fault: inject a fault into a hypervisor run and report what the host did
- * about it (issue 11's tests; runner/agent/workloads/fault_run.c runs it).
+ * about it (tests/integration/test_faults.c; runner/agent/workloads/fault_run.c
+ * runs it).
  * A child process of the agent runs the 'victim' workload; after its
  * 'after_chunks'-th chunk the agent
  *   kill:       SIGKILLs the child (the process issuing the sysctls),

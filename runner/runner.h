@@ -5,11 +5,14 @@
 
 #define IPIBENCH_VERSION "0.1.0"
 
-/* `ipibench boot --mode physical|cluster|mixed --cpus N [--timeout S]` */
+/* Each verb and its synopsis (opts/opts.h), which its --help, `ipibench
+ * --help` and its manual page print. */
+struct opts_synopsis;
 int cmd_boot(int argc, char **argv);
-/* `ipibench run -c CONFIG [-o DIR]`, `ipibench run --resume DIR` */
+extern const struct opts_synopsis boot_synopsis;
 int cmd_run(int argc, char **argv);
-/* `ipibench host install|uninstall|status` */
+extern const struct opts_synopsis run_synopsis;
 int cmd_host(int argc, char **argv);
+extern const struct opts_synopsis host_synopsis;
 
 #endif

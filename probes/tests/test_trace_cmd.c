@@ -134,7 +134,7 @@ static void test_help_and_usage(void **st)
 	assert_non_null(strstr(out, "(no measured counterpart)"));
 	assert_non_null(strstr(out, "vlapic_accept_pic_intr (PVH has no vPIC"));
 	assert_int_equal(run("--help", NULL), 0);
-	assert_non_null(strstr(out, "diff A B [--json] [--top N] [--reference FILE]"));
+	assert_non_null(strstr(out, "diff A B [--json] [--strict] [--top N] [--reference FILE]"));
 	assert_int_equal(run("irq", "--help", NULL), 0);
 	assert_int_equal(run("bogus", NULL), 2);
 	assert_int_equal(run("summary", NULL), 2);

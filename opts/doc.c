@@ -375,6 +375,22 @@ int opts_page(FILE *f, enum opts_fmt fmt, const struct opts_synopsis *syn,
 	return fflush(f) ? 1 : 0;
 }
 
+void opts_text(FILE *f, enum opts_fmt fmt, const char *s)
+{
+	struct out o = { .f = f, .fmt = fmt };
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+
+		put_text(&o, s, n);
+		s += n;
+		if (*s == '\n') {
+			fputc(fmt == OPTS_FMT_MAN ? '\n' : ' ', f);
+			s++;
+		}
+	}
+}
+
 static void cmd_text(FILE *f, const void *data)
 {
 	const struct opts_cmd *cmd = data;

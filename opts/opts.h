@@ -122,6 +122,9 @@ int opts_page(FILE *f, enum opts_fmt fmt, const struct opts_synopsis *syn,
 	      void (*write)(FILE *f, const void *data), const void *data);
 /* The page of a command parsed by opts_parse() (its usage() as WRITE). */
 int opts_cmd_page(FILE *f, enum opts_fmt fmt, const struct opts_cmd *cmd);
+/* S escaped for FMT (a '\n' in it: a new line in roff, a space in Markdown,
+ * where it may be a table's cell); no newline after it. */
+void opts_text(FILE *f, enum opts_fmt fmt, const char *s);
 /* opts_help()'s mark while a page is written: 1 when it wrote it. */
 int opts_doc_mark(FILE *f, const struct opt *opts);
 /* The manual pages of ipibench, for every page's SEE ALSO: "ipibench(1)", ... */

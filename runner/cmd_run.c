@@ -686,6 +686,17 @@ static int opt_list(const struct opt *o, const char *arg)
 	return OPTS_STOP;
 }
 
+/* --list-keys=man|md: ipibench.ini(5) or docs/configs.md (hidden). */
+static int opt_list_keys(const struct opt *o, const char *arg)
+{
+	(void)o;
+	if (opts_fmt(arg) < 0) {
+		fprintf(stderr, "ipibench run: --list-keys=man or =md, not '%s'\n", arg);
+		return 2;
+	}
+	return config_doc(stdout, opts_fmt(arg)) ? 1 : OPTS_STOP;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *cfgfile = NULL, *out = NULL, *resume = NULL, *xen = NULL;
@@ -702,6 +713,7 @@ int cmd_run(int argc, char **argv)
 		OPT_CALLBACK_NOARG(0, "list", NULL,
 				   "list the [host] keys of each backend and the workload\n"
 				   "types with their parameters", opt_list),
+		{ 0, "list-keys", OPT_T_CALLBACK, NULL, "man|md", "", opt_list_keys, OPT_HIDDEN },
 		OPT_BOOLEAN('q', "quiet", &quiet, "only one line per run"),
 		OPT_END(),
 	};

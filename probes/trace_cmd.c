@@ -112,7 +112,7 @@ static const char common_help_tail[] =
 
 /* Each subcommand's form, in its --help and the synopsis below. */
 #define FORM_SUMMARY "summary FILE... [--json] [--strict]"
-#define FORM_DIFF "diff A B [--json] [--strict] [--top N] [--reference FILE]"
+#define FORM_DIFF "diff A B [--json] [--strict] [--top N] [--guest-reference FILE]"
 #define FORM_IPI "ipi FILE... [--tsc-khz KHZ] [--json] [--strict]"
 #define FORM_IRQ "irq FILE... [--json] [--strict]"
 
@@ -158,7 +158,7 @@ static const struct subcmd subcmds[] = {
 	  "(largest absolute change first).  --top N shows only the first N rows\n"
 	  "(0, the default, shows all; N up to 4294967295).\n"
 	  "\n"
-	  "--reference FILE (results/reference/seed-004.json: the seed's two xentrace\n"
+	  "--guest-reference FILE (results/reference/seed-004.json: the seed's two xentrace\n"
 	  "HVM profiles of netperf, before and after its guest change) puts the\n"
 	  "reference beside the rows, its before beside A and its after beside B:\n"
 	  "seed before, seed after, their ratio, the ratio per exit of the seed and of\n"
@@ -1681,8 +1681,10 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 		OPT_CALLBACK(0, "tsc-khz", &(o)->tsc_khz, "KHZ",		\
 			     "ipi: the TSC's kHz, for ns (default: the file's)", opt_tsc_khz), \
 		OPT_CALLBACK(0, "top", &(o)->top, "N", "diff: only the first N rows (0: all)", opt_top), \
-		OPT_STRING(0, "reference", &(o)->reference, "FILE",	\
-			   "diff: the seed's profiles beside the rows (results/reference/seed-004.json)"), \
+		OPT_STRING(0, "guest-reference", &(o)->reference, "FILE", \
+			   "diff: the seed's HVM profiles beside the rows\n"	\
+			   "(results/reference/seed-004.json; report's option of that name)"), \
+		OPT_ALIAS(0, "reference", &(o)->reference, "FILE"),	\
 		OPT_END(),						\
 	}
 
@@ -1756,7 +1758,8 @@ int cmd_trace(int argc, char **argv)
 	if (tr_hvm_env(&pass, &why))	/* refused once, before any file */
 		return 2;
 	if (o.reference && sc->fn != do_diff) {
-		fprintf(stderr, "ipibench trace %s: --reference is an option of diff only\n", sc->name);
+		fprintf(stderr, "ipibench trace %s: --guest-reference is an option of diff only\n",
+			sc->name);
 		return 2;
 	}
 	return sc->per_file ? for_each_file(sc->per_file, &o, nfiles, files) :

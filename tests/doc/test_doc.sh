@@ -49,21 +49,20 @@ for p in "${pages[@]}"; do
 	w=$(MANWIDTH=80 man -l "$f" 2>&1 >/dev/null)
 	[ -z "$w" ] || bad "$p: man -l: $w"
 	name=${p%.*}
-	lexgrog "$f" 2>&1 | grep -qF "\"$name - " || bad "$p: lexgrog finds no NAME for $name"
+	lexgrog "$f" 2>&1 | grep -F "\"$name - " >/dev/null || bad "$p: lexgrog finds no NAME for $name"
 done
 
 # ---- options: --help, the page, commands.md ---------------------------------
 # The option names (-x and --xx) of a list of "-x, --xx ARG" terms on stdin.
 names() { grep -oE '(^|[ ,(`])--?[A-Za-z0-9][A-Za-z0-9-]*' | sed 's/^[ ,(`]//' | sort -u; }
-# The terms of a --help's options: lines "  -x, --xx" or "      --xx".
-help_terms() { grep -E '^  (-[A-Za-z0-9](, --[a-z0-9-]+)?|    --[a-z0-9-]+)' | sed -E 's/^ +//; s/ .*//; s/,$//' |
-	sed -E 's/^(-[A-Za-z0-9])$/\1/'; }
+# The options of a --help: lines "  -x, --xx", "  -x" or "      --xx".
 help_opts() { grep -E '^  (-[A-Za-z0-9],? |-[A-Za-z0-9]$|    --[a-z0-9-]+)' | sed -E 's/^ +//' |
 	sed -E 's/^((-[A-Za-z0-9], )?--?[A-Za-z0-9-]+).*/\1/' | names; }
 # The rendered page's OPTIONS section: its tags, at 7 columns.
 man_opts() { MANWIDTH=250 man -l "$1" 2>/dev/null | sed -n '/^OPTIONS$/,/^[A-Z]/p' |
 	grep -E '^ {7}-' | sed -E 's/^ +//' | sed -E 's/^((-[A-Za-z0-9], )?--?[A-Za-z0-9-]+).*/\1/' | names; }
 # The options of "## HEADING" in commands.md: its "- `...`" items.
+# shellcheck disable=SC2016 # the backquotes are Markdown's
 md_opts() { awk -v h="## $2" '$0 == h { on = 1; next } /^## / { on = 0 } on' "$1" |
 	grep -E '^- `-' | sed -E 's/^- `//; s/`.*//' | sed -E 's/^((-[A-Za-z0-9], )?--?[A-Za-z0-9-]+).*/\1/' | names; }
 # The usage: paragraph of a --help, one form per line, spaces squeezed.
@@ -78,10 +77,12 @@ check_cmd() {	# check_cmd PAGE HEADING HELP-COMMAND...
 	[ -s "$TMP/h" ] || { bad "$label --help lists no option"; return; }
 	man_opts "$MAN/$page" >"$TMP/m"
 	md_opts docs/commands.md "$head" >"$TMP/d"
-	comm -23 "$TMP/h" "$TMP/m" | sed "s|^|$label --help has |; s|$| but $page has not|" >"$TMP/x"
-	comm -13 "$TMP/h" "$TMP/m" | sed "s|^|$page has |; s|$| but $label --help has not|" >>"$TMP/x"
-	comm -23 "$TMP/h" "$TMP/d" | sed "s|^|$label --help has |; s|$| but docs/commands.md ($head) has not|" >>"$TMP/x"
-	comm -13 "$TMP/h" "$TMP/d" | sed "s|^|docs/commands.md ($head) has |; s|$| but $label --help has not|" >>"$TMP/x"
+	{
+		comm -23 "$TMP/h" "$TMP/m" | sed "s|^|$label --help has |; s|$| but $page has not|"
+		comm -13 "$TMP/h" "$TMP/m" | sed "s|^|$page has |; s|$| but $label --help has not|"
+		comm -23 "$TMP/h" "$TMP/d" | sed "s|^|$label --help has |; s|$| but docs/commands.md ($head) has not|"
+		comm -13 "$TMP/h" "$TMP/d" | sed "s|^|docs/commands.md ($head) has |; s|$| but $label --help has not|"
+	} >"$TMP/x"
 	while read -r l; do bad "$l"; done <"$TMP/x"
 	# the synopsis names only options the command takes
 	usage_of <"$TMP/help" | names | comm -23 - "$TMP/h" |
@@ -97,6 +98,28 @@ for s in summary diff ipi irq; do
 	check_cmd ipibench-trace.1 "ipibench trace" "$IPB" trace "$s"
 done
 check_cmd ipibench-agent.8 "ipibench-agent" "$AGENT"
+
+# One spelling per option: the old spellings are still taken (parsed before
+# --help stops the command), the new ones too, a misspelling is not.
+spell() {	# spell RC WORDS...
+	local want=$1 rc
+	shift
+	"$@" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq "$want" ] || bad "$*: exit $rc, not $want"
+}
+for v in run boot; do
+	for o in -o --output --out; do spell 0 "$IPB" "$v" "$o" x --help; done
+	spell 2 "$IPB" "$v" --outt x --help
+done
+for o in -o --output --out; do spell 0 "$AGENT" "$o" x --help; done
+for o in --guest-reference --reference; do spell 0 "$IPB" trace diff "$o" x --help; done
+for v in report history; do spell 0 "$IPB" "$v" --output x --help; done
+for v in run boot report history; do
+	"$IPB" "$v" --help | grep -E -- '--out ' >/dev/null && bad "ipibench $v --help lists --out"
+done
+"$IPB" trace diff --help | grep -E -- ' --reference ' >/dev/null && bad "ipibench trace diff --help lists --reference"
+"$AGENT" --help | grep -E -- '--out ' >/dev/null && bad "ipibench-agent --help lists --out"
 
 # ipibench --help shows each verb's synopsis as the verb's own --help does.
 "$IPB" --help >"$TMP/top"

@@ -18,6 +18,7 @@ grep -q '^\.PHONY:' "$TMP/db" || { echo "make-help-test: FAILED: no .PHONY in ma
 sed -n 's/^\.PHONY: //p' "$TMP/db" | tr ' ' '\n' | grep -v '^$' | grep -v / | sort -u >"$TMP/phony"
 internal=$(sed -n 's/^INTERNAL_TARGETS := //p' "$TMP/db")
 [ -n "$internal" ] || { echo "make-help-test: FAILED: no INTERNAL_TARGETS in the Makefile" >&2; exit 1; }
+# shellcheck disable=SC2086 # one target a word
 printf '%s\n' $internal | sort -u >"$TMP/internal"
 comm -23 "$TMP/phony" "$TMP/internal" >"$TMP/public"
 # Every target of the database: "NAME:" lines that are not variables.

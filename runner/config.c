@@ -619,72 +619,61 @@ static const struct guest_key {
 	const char *type, *range, *def;
 } guest_keys[] = {
 	{ "type", gk_type, GK_ANY, NULL, 0,
-	  "pvh (default) or hvm (through Debian's device model; an HVM run ends by\n"
-	  "xl destroy after the guest's IPB-GUEST-DONE: ipb.hold, docs/results-schema.md)",
+	  "the guest's type: pvh, or hvm (through Debian's device model; an HVM run\n"
+	  "ends by xl destroy after the guest's IPB-GUEST-DONE: ipb.hold,\n"
+	  "docs/results-schema.md)",
 	  "choice", "pvh, hvm", "pvh" },
-	{ "vcpus", gk_vcpus, GK_ANY, NULL, 0,
-	  "1.." STR(CFG_GUEST_VCPUS_MAX) " (default " STR(CFG_GUEST_VCPUS_DEFAULT) ")",
+	{ "vcpus", gk_vcpus, GK_ANY, NULL, 0, "the guest's vCPUs",
 	  "integer", "1 to " STR(CFG_GUEST_VCPUS_MAX), STR(CFG_GUEST_VCPUS_DEFAULT) },
-	{ "memory", gk_memory, GK_ANY, NULL, 0,
-	  "MiB, " STR(CFG_GUEST_MEMORY_MIN) ".." STR(CFG_GUEST_MEMORY_MAX) " (default "
-	  STR(CFG_GUEST_MEMORY_DEFAULT) ")",
-	  "integer (MiB)", STR(CFG_GUEST_MEMORY_MIN) " to " STR(CFG_GUEST_MEMORY_MAX),
+	{ "memory", gk_memory, GK_ANY, NULL, 0, "the guest's memory, MiB",
+	  "integer", STR(CFG_GUEST_MEMORY_MIN) " to " STR(CFG_GUEST_MEMORY_MAX),
 	  STR(CFG_GUEST_MEMORY_DEFAULT) },
-	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0,
-	  "the guest kernel's extra arguments, at most " STR(CFG_GUEST_CMDLINE_MAX)
-	  " bytes, no '\"' or '\\'",
+	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0, "the guest kernel's extra arguments",
 	  "text", "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or '\\'", "empty" },
 	{ "ipi_path", gk_ipi_path, GK_PVH | GK_HVM,
 	  "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's", 0,
 	  "the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
-	  "evtchn (default: the kernel's, event channels), apic (x2APIC ICR writes);\n"
+	  "evtchn (the kernel's, event channels), apic (x2APIC ICR writes);\n"
 	  "one guest run per path",
 	  "list", "evtchn, apic", "evtchn" },
-	{ "paging", gk_paging, GK_ANY, NULL, 0, "shadow (default) or hap",
+	{ "paging", gk_paging, GK_ANY, NULL, 0, "the guest's paging: shadow, or hap (nested paging)",
 	  "choice", "shadow, hap", "shadow" },
 	{ "kernel", gk_path, GK_ANY, NULL, 0,
-	  "the guest kernel on this host (default " CFG_GUEST_KERNEL_DEFAULT ";\n"
-	  "an HVM guest's is a bzImage: build/guest/vmlinuz)",
+	  "the guest kernel on this host (an HVM guest's is a bzImage:\n"
+	  "build/guest/vmlinuz)",
 	  "path", "a file on this host", CFG_GUEST_KERNEL_DEFAULT },
-	{ "ramdisk", gk_path, GK_ANY, NULL, 0,
-	  "its initramfs (default " CFG_GUEST_RAMDISK_DEFAULT ")",
+	{ "ramdisk", gk_path, GK_ANY, NULL, 0, "its initramfs",
 	  "path", "a file on this host", CFG_GUEST_RAMDISK_DEFAULT },
 	{ "trace_mask", gk_trace_mask, GK_ANY, NULL, 0,
-	  "xentrace -e of the HVM recording (default " STR(CFG_GUEST_TRACE_MASK_DEFAULT)
-	  "; the scheduler\nclass " STR(CFG_GUEST_SCHED_MASK) " is recorded before it)",
+	  "xentrace -e of the HVM recording (the scheduler class\n"
+	  STR(CFG_GUEST_SCHED_MASK) " is recorded before it)",
 	  "hex integer", "0x1 to 0xffffffff", STR(CFG_GUEST_TRACE_MASK_DEFAULT) },
-	{ "trace_secs", gk_trace_secs, GK_ANY, NULL, 0,
-	  "xentrace -T of each recording, 1..600 (default " STR(CFG_GUEST_TRACE_SECS_DEFAULT) ")",
-	  "integer (s)", "1 to 600", STR(CFG_GUEST_TRACE_SECS_DEFAULT) },
-	{ "timeout", gk_timeout, GK_ANY, NULL, 0,
-	  "seconds from xl create to the workload's end, 30..86400 (default "
-	  STR(CFG_GUEST_TIMEOUT_DEFAULT) ")",
-	  "integer (s)", "30 to 86400", STR(CFG_GUEST_TIMEOUT_DEFAULT) },
+	{ "trace_secs", gk_trace_secs, GK_ANY, NULL, 0, "xentrace -T of each recording, seconds",
+	  "integer", "1 to 600", STR(CFG_GUEST_TRACE_SECS_DEFAULT) },
+	{ "timeout", gk_timeout, GK_ANY, NULL, 0, "seconds from xl create to the workload's end",
+	  "integer", "30 to 86400", STR(CFG_GUEST_TIMEOUT_DEFAULT) },
 	{ "nic", gk_nic, GK_HVM | GK_NIC, "a pvh guest has no device model to emulate it (type = hvm)",
-	  1, "the emulated NIC's model, e1000e (MSI-X; default: no NIC); on the bridge\n"
-	  CFG_GUEST_BRIDGE ", which ipibench makes (and removes) when it is not there",
+	  1, "the emulated NIC's model (MSI-X; none: no NIC); on the bridge " CFG_GUEST_BRIDGE ",\n"
+	  "which ipibench makes (and removes) when it is not there",
 	  "choice", "e1000e", "none" },
 	{ "nic_address", gk_nic_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "the guest's IPv4 address on the bridge (default " CFG_GUEST_NIC_ADDRESS_DEFAULT ")",
+	  "the guest's IPv4 address on the bridge",
 	  "IPv4 address", "dotted quad", CFG_GUEST_NIC_ADDRESS_DEFAULT },
 	{ "dom0_address", gk_dom0_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "dom0's on the bridge, /" STR(CFG_GUEST_NIC_PREFIX) " (default: the first of\n"
-	  "nic_address's /" STR(CFG_GUEST_NIC_PREFIX) ", " CFG_GUEST_DOM0_ADDRESS_DEFAULT
-	  " for " CFG_GUEST_NIC_ADDRESS_DEFAULT ")",
+	  "dom0's on the bridge (" CFG_GUEST_DOM0_ADDRESS_DEFAULT " for " CFG_GUEST_NIC_ADDRESS_DEFAULT ")",
 	  "IPv4 address", "in nic_address's /" STR(CFG_GUEST_NIC_PREFIX) ", not it",
 	  "the first of nic_address's /" STR(CFG_GUEST_NIC_PREFIX) },
 	{ "msi_path", gk_msi_path, GK_HVM | GK_NIC, NOPV_ARG " is HVM-only (type = hvm)", 0,
-	  "the NIC's MSIs, a list: pirq (default: event channels), apic (" NOPV_ARG ":\n"
-	  "the emulated local APIC delivers them); with a NIC one guest run per path",
+	  "the NIC's MSIs, a list: pirq (event channels), apic (" NOPV_ARG ": the\n"
+	  "emulated local APIC delivers them); with a NIC one guest run per path",
 	  "list", "pirq, apic", "pirq" },
 	{ "ping_secs", gk_ping_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "ping -f's -w from dom0 to the guest, through both recordings, 5..3600\n"
-	  "(default " STR(CFG_GUEST_PING_SECS_DEFAULT) "; stopped when they end)",
-	  "integer (s)", "5 to 3600", STR(CFG_GUEST_PING_SECS_DEFAULT) },
+	  "ping -f's -w from dom0 to the guest, through both recordings, seconds\n"
+	  "(stopped when they end)",
+	  "integer", "5 to 3600", STR(CFG_GUEST_PING_SECS_DEFAULT) },
 	{ "ab_secs", gk_ab_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "ab -t against the guest's httpd after the recordings, -c 1, 1..3600 (default "
-	  STR(CFG_GUEST_AB_SECS_DEFAULT) ")",
-	  "integer (s)", "1 to 3600", STR(CFG_GUEST_AB_SECS_DEFAULT) },
+	  "ab -t against the guest's httpd after the recordings, -c 1, seconds",
+	  "integer", "1 to 3600", STR(CFG_GUEST_AB_SECS_DEFAULT) },
 };
 #define NGUEST_KEYS (sizeof(guest_keys) / sizeof(guest_keys[0]))
 _Static_assert(NGUEST_KEYS <= CFG_GUEST_KEYS_MAX, "struct parse's guest_lines[] is too small");
@@ -786,6 +775,7 @@ void config_guest_help(FILE *f)
 			fprintf(f, "    %-12s %s%.*s\n", first ? k->key : "", first ? kinds : "", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
+		fprintf(f, "    %-12s %s (default %s)\n", "", k->range, k->def);
 	}
 }
 

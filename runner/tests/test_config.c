@@ -969,19 +969,26 @@ static void test_guest(void **s)
 	config_guest_help(f);
 	fclose(f);
 	static const char *const lines[] = {
-		"    type         pvh (default) or hvm",
-		"    vcpus        1..128 (default 2)\n",
-		"    memory       MiB, 64..65536 (default 256)\n",
-		"    trace_mask   xentrace -e of the HVM recording (default 0x0008ffff; the scheduler\n"
-		"                 class 0x000affff is recorded before it)\n",
-		"    nic          hvm: the emulated NIC's model, e1000e",
+		"    type         the guest's type: pvh, or hvm",
+		"    vcpus        the guest's vCPUs\n"
+		"                 1 to 128 (default 2)\n",
+		"    memory       the guest's memory, MiB\n"
+		"                 64 to 65536 (default 256)\n",
+		"    trace_mask   xentrace -e of the HVM recording (the scheduler class\n"
+		"                 0x000affff is recorded before it)\n"
+		"                 0x1 to 0xffffffff (default 0x0008ffff)\n",
+		"    nic          hvm: the emulated NIC's model",
+		"                 e1000e (default none)\n",
 		"    msi_path     hvm: the NIC's MSIs, a list",
 		"    ipi_path     pvh, hvm without a nic: the guest workload's IPIs",
 		"    ping_secs    hvm with a nic: ping -f's -w",
-		"    ab_secs      hvm with a nic: ab -t against the guest's httpd after the recordings, -c 1, 1..3600 (default 10)\n",
-		"    nic_address  hvm with a nic: the guest's IPv4 address on the bridge (default 10.0.0.2)\n",
+		"    ab_secs      hvm with a nic: ab -t against the guest's httpd after the recordings, -c 1, "
+		"seconds\n                 1 to 3600 (default 10)\n",
+		"    nic_address  hvm with a nic: the guest's IPv4 address on the bridge\n"
+		"                 dotted quad (default 10.0.0.2)\n",
 		"    dom0_address hvm with a nic: ",
-		"    timeout      seconds from xl create to the workload's end, 30..86400 (default 900)\n",
+		"    timeout      seconds from xl create to the workload's end\n"
+		"                 30 to 86400 (default 900)\n",
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		if (!strstr(help, lines[i]))

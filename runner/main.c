@@ -51,12 +51,32 @@ static void usage(FILE *f)
 		"is ipibench-<command>(1).\n");
 }
 
+/* The manual page: what ipibench is, then a section per command. */
 static void page_text(FILE *f, const void *data)
 {
 	(void)data;
-	usage(f);
-	fprintf(f, "\nFiles: a config is an INI file (ipibench.ini(5)); results are kept in\n"
-		"a directory per run (DIR/results.json, docs/results-schema.md).\n");
+	opts_usage_lines(f, &synopsis);
+	fputs("\001SH DESCRIPTION\n"
+	      "ipibench measures how Xen delivers IPIs in its x2APIC destination modes\n"
+	      "(physical, cluster, mixed): it boots a Xen patched with the ipibench series\n"
+	      "in each mode, under QEMU or on a real host, runs workloads in dom0 through\n"
+	      "the benchmark interface the series adds, keeps the results, and reports,\n"
+	      "compares and traces them.  Each command has its own manual page,\n"
+	      "ipibench-COMMAND(1), and 'ipibench COMMAND --help' lists its options.\n"
+	      "\001SH COMMANDS\n", f);
+	for (size_t i = 0; i < NVERBS; i++) {
+		fprintf(f, "\001SS %s\n%s (ipibench-%s(1)).\n", verb_name(&verbs[i]),
+			verbs[i].syn->summary, verb_name(&verbs[i]));
+		opts_forms(f, verbs[i].syn, "  ", "  ");
+		fputc('\n', f);
+	}
+	fputs("\001SH FILES\n"
+	      "A config is an INI file (ipibench.ini(5); configs/ has examples).  A run\n"
+	      "keeps its results in one directory: DIR/config.ini, DIR/results.json\n"
+	      "(docs/results-schema.md) and what each boot left.\n"
+	      "\n"
+	      "Exit status: the command's (its page says which); 2 for a usage error or\n"
+	      "a command ipibench does not have.\n", f);
 }
 
 int main(int argc, char **argv)

@@ -54,27 +54,52 @@ TEST_LIBS := -lcmocka
 .PHONY: all deps hv hv-off hv-inject dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
 all: build
 
+# `make help` names every public target: everything a user or CI runs.
+# The .PHONY targets that are not (the default goal's alias, the helpers
+# of other rules, the per-test runs unit/..., integration/..., fuzz/NAME,
+# versions/NAME: those with a '/') are listed here; tests/doc/test_make_help.sh
+# holds `make help` against the .PHONY targets and this list.
+INTERNAL_TARGETS := all FORCE
 help:
-	@echo "make deps         install the Debian packages ipibench needs (sudo if not root)"
-	@echo "make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
-	@echo "make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
-	@echo "make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
-	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
-	@echo "make guest        build the [guest] kernel + initramfs (build/guest)"
-	@echo "make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin (make plugin)"
-	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
-	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
-	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology, insn counts (CI runs it)"
-	@echo "make test-versions  the series on Xen 4.20 and staging from ../shared: test_hv on each, a [matrix] xen run (CI)"
-	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
-	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
-	@echo "make deb          $(BUILD)/deb/ipibench_*.deb and ipibench-xen-4.17_*.deb (dpkg-buildpackage)"
-	@echo "make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
-	@echo "make test-guests  the seed-004 guest runs (PVH guests through xl, both IPI paths) on the test host"
-	@echo "make test-guests-nic  seed-004-nic: HVM guests with an emulated e1000e, both MSI paths, dom0's ping -f and ab"
-	@echo "make test-host-faults  the test host end to end, with the local backend and the fault cases"
-	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
-	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
+	@echo "make help: this list.  Build and run (README.md):"
+	@echo "  make deps         install the Debian packages building and make bench need (sudo if not root)"
+	@echo "  make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin"
+	@echo "  make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
+	@echo "  make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
+	@echo "  make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
+	@echo "  make dom0         build the dom0 kernel + initramfs (agent inside)"
+	@echo "  make guest        build the [guest] kernel + initramfs ($(GUEST_DIR))"
+	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
+	@echo "  make bench        run CONFIG=$(CONFIG) on its host (default: QEMU), then its report"
+	@echo "  make bench-trace  ipibench trace summary against xenalyze, with hyperfine"
+	@echo "  make man          the manual pages, in $(BUILD)/man"
+	@echo "  make docs         regenerate docs/commands.md and docs/configs.md from the binary"
+	@echo "  make clean        remove the objects and binaries ($(BUILD)/rel, asan, bin)"
+	@echo "Tests (each ends with 'ipibench tests: N passed, N failed'):"
+	@echo "  make test         unit tests (ASan+UBSan), fuzz smoke, checks, QEMU integration tests"
+	@echo "  make unit         the unit stage only"
+	@echo "  make integration  the QEMU stage only"
+	@echo "  make test-slow    the longer QEMU tests: faults, topology, instruction counts (CI)"
+	@echo "  make test-versions  the series on Xen 4.20 and staging from ../shared (CI)"
+	@echo "  make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
+	@echo "  make test-host-faults  the test host end to end, with the local backend and the fault cases"
+	@echo "  make test-guests  the seed-004 guest runs (PVH guests through xl, both IPI paths) on the test host"
+	@echo "  make test-guests-nic  seed-004-nic: HVM guests with an emulated e1000e, both MSI paths"
+	@echo "  make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
+	@echo "  make fuzz-smoke   each fuzz target briefly (part of make unit)"
+	@echo "Checks (each part of make unit):"
+	@echo "  make shell-lint   no 'PRODUCER | grep -q' under pipefail in the scripts"
+	@echo "  make doc-test     manual pages and docs against --help and the key tables"
+	@echo "  make make-help-test  this list against the Makefile's targets"
+	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
+	@echo "  make host-board-test  the test host's emulated board (about 15 s)"
+	@echo "  make ci-template-test  the GitLab CI template, with gitlab-ci-local"
+	@echo "  make ci-fetch-test  ci.sh publish fetching the previous history"
+	@echo "  make deb-test     lintian and the packages' contents (builds make deb)"
+	@echo "Packages and CI:"
+	@echo "  make deb          $(BUILD)/deb/ipibench_*.deb and ipibench-xen-4.17_*.deb (dpkg-buildpackage)"
+	@echo "  make host-image   the Debian 12 + Xen test host disk image (cached in $(HOST_DIR))"
+	@echo "  make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 
 deps:
 	@bash mk/deps.sh
@@ -238,6 +263,58 @@ GUEST_DIR := $(BUILD)/guest
 .PHONY: guest
 guest: deps dom0
 	@bash mk/guest-initramfs.sh $(GUEST_DIR) $(DOM0_DIR)
+
+# ---- manual pages and the generated docs --------------------------------
+# make man: every page in $(BUILD)/man (debian/rules installs them), each
+# printed by the binary from the tables its --help and its config parser
+# use (opts/doc.c, runner/config_doc.c).  make docs: docs/commands.md and
+# docs/configs.md, the same in Markdown (committed; make doc-test fails
+# when they are stale).
+MAN_DIR := $(BUILD)/man
+MAN_VERBS := run boot host trace report history
+MAN_PAGES := $(MAN_DIR)/ipibench.1 $(patsubst %,$(MAN_DIR)/ipibench-%.1,$(MAN_VERBS)) \
+	$(MAN_DIR)/ipibench-agent.8 $(MAN_DIR)/ipibench.ini.5
+.PHONY: man docs doc-test make-help-test
+man: $(MAN_PAGES)
+$(MAN_DIR)/ipibench.1: $(BUILD)/bin/ipibench
+	@mkdir -p $(@D)
+	$(Q)$< --help=man >$@.tmp && mv $@.tmp $@
+$(MAN_DIR)/ipibench-%.1: $(BUILD)/bin/ipibench
+	@mkdir -p $(@D)
+	$(Q)$< $* --help=man >$@.tmp && mv $@.tmp $@
+$(MAN_DIR)/ipibench-agent.8: $(AGENT)
+	@mkdir -p $(@D)
+	$(Q)$< --help=man >$@.tmp && mv $@.tmp $@
+$(MAN_DIR)/ipibench.ini.5: $(BUILD)/bin/ipibench
+	@mkdir -p $(@D)
+	$(Q)$< run --list-keys=man >$@.tmp && mv $@.tmp $@
+GEN_DOCS := $(BUILD)/gen/docs
+$(GEN_DOCS)/commands.md: $(BUILD)/bin/ipibench $(AGENT)
+	@mkdir -p $(@D)
+	$(Q){ printf '%s\n' '<!-- SPDX-License-Identifier: GPL-3.0-or-later -->' \
+	    '<!-- Generated by `make docs` from each command'"'"'s --help=md: edit the' \
+	    '     command'"'"'s help and option table, not this file. -->' '# Commands' '' \
+	    'Every command of ipibench and its options, as its --help and its manual' \
+	    'page say them.  The config file'"'"'s keys are in [configs.md](configs.md).' '' && \
+	  $< --help=md && \
+	  for v in $(MAN_VERBS); do $< $$v --help=md || exit 1; done && \
+	  $(AGENT) --help=md; } >$@.tmp && mv $@.tmp $@
+$(GEN_DOCS)/configs.md: $(BUILD)/bin/ipibench
+	@mkdir -p $(@D)
+	$(Q)$< run --list-keys=md >$@.tmp && mv $@.tmp $@
+docs: $(GEN_DOCS)/commands.md $(GEN_DOCS)/configs.md
+	cp $(GEN_DOCS)/commands.md docs/commands.md
+	cp $(GEN_DOCS)/configs.md docs/configs.md
+# The pages render without a warning and name themselves; every option of
+# each --help is in its page and in docs/commands.md and nothing else is;
+# every config key is in ipibench.ini(5), docs/configs.md and run --list;
+# the committed docs are what the binary prints (as git's t0450).
+doc-test: man $(GEN_DOCS)/commands.md $(GEN_DOCS)/configs.md
+	@bash tests/doc/test_doc.sh $(BUILD)
+UNIT_EXTRA += doc-test
+make-help-test:
+	@bash tests/doc/test_make_help.sh
+UNIT_EXTRA += make-help-test
 
 # ---- the Debian packages -------------------------------------------------
 # make deb: ipibench_VERSION_amd64.deb (command, agent, man page) and

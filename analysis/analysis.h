@@ -3,9 +3,12 @@
 #ifndef IPIBENCH_ANALYSIS_H
 #define IPIBENCH_ANALYSIS_H
 
-/* `ipibench report DIR... [-o OUT]` */
+/* Each verb and its synopsis (opts/opts.h), which its --help, `ipibench
+ * --help` and its manual page print. */
+struct opts_synopsis;
 int cmd_report(int argc, char **argv);
-/* `ipibench history RESULTS... [-o OUT]` */
+extern const struct opts_synopsis report_synopsis;
 int cmd_history(int argc, char **argv);
+extern const struct opts_synopsis history_synopsis;
 
 #endif

@@ -56,9 +56,13 @@
 	"difference%% - half-width%% > %.3g (Student's t, Welch's where the variances " \
 	"differ); sets without run-level samples are not judged"
 
+const struct opts_synopsis history_synopsis = {
+	"ipibench history", "time series and regression detection across result sets",
+	"RESULTS... [-o DIR] [--threshold PCT] [--insn-threshold PCT]\n"
+	"           [--fail-on-regression[=any|latest]] [--link LABEL=HREF]... [-q]", 1,
+};
+
 static const char history_help[] =
-	"usage: ipibench history RESULTS... [-o OUT] [--threshold PCT]\n"
-	"                        [--fail-on-regression[=any|latest]]\n"
 	"\n"
 	"Time series of median latency per host (host.name), CPU count, workload and\n"
 	"mode across result sets, with regression flags, plots and an index.html.\n"
@@ -85,9 +89,9 @@ static const char history_help[] =
 
 static const char history_help_tail[] =
 	"\n"
-	"Writes OUT/history.md (also printed), OUT/history.json, OUT/index.html\n"
+	"Writes DIR/history.md (also printed), DIR/history.json, DIR/index.html\n"
 	"(every plot with its table) and per host/CPUs/workload a plot\n"
-	"OUT/history-*.png and .svg with its .gp script and .dat data.\n"
+	"DIR/history-*.png and .svg with its .gp script and .dat data.\n"
 	"\n"
 	"Exit status: 0 ok, 1 bad input or output error, 2 usage, 3 regression\n"
 	"(with --fail-on-regression).\n";
@@ -976,6 +980,7 @@ static int render(struct history *h)
 
 static void history_usage(FILE *f, const struct opts_cmd *cmd)
 {
+	opts_usage_lines(f, &history_synopsis);
 	fputs(history_help, f);
 	opts_help(f, cmd->opts);
 	fputs(history_help_tail, f);
@@ -1031,7 +1036,7 @@ static int parse_args(struct history *h, int *fail, int argc, char **argv, int *
 		      char ***inputs)
 {
 	const struct opt opts[] = {
-		OPT_STRING('o', "output", &h->out, "OUT", "output directory (default: history)"),
+		OPT_STRING('o', "output", &h->out, "DIR", "output directory (default: history)"),
 		OPT_CALLBACK('t', "threshold", &h->threshold, "PCT",
 			     "regression threshold in percent (default: 5)", opt_threshold),
 		OPT_CALLBACK(0, "insn-threshold", &h->insn_threshold, "PCT",
@@ -1045,7 +1050,8 @@ static int parse_args(struct history *h, int *fail, int argc, char **argv, int *
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};
-	const struct opts_cmd cmd = { .name = "ipibench history", .opts = opts, .usage = history_usage };
+	const struct opts_cmd cmd = { .name = "ipibench history", .opts = opts, .usage = history_usage,
+				      .syn = &history_synopsis };
 
 	return an_parse_args(&cmd, "RESULTS", argc, argv, ninputs, inputs);
 }

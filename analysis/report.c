@@ -28,9 +28,14 @@
 #include "analysis/report.h"
 #include "probes/trace.h"
 
+const struct opts_synopsis report_synopsis = {
+	"ipibench report", "statistics, comparison tables and plots of result directories",
+	"INPUT... [-o DIR] [--baseline MODE] [--reference FILE]\n"
+	"         [--ministat-reference FILE] [--guest-reference FILE]\n"
+	"         [--no-reference] [-q]", 1,
+};
+
 static const char report_help[] =
-	"usage: ipibench report INPUT... [-o OUT] [--baseline MODE] [--reference FILE]\n"
-	"                       [--ministat-reference FILE] [--guest-reference FILE]\n"
 	"\n"
 	"Statistics, comparison tables and plots of ipibench results.\n"
 	"INPUT is a results directory (its results.json plus any hyperfine JSON or\n"
@@ -42,9 +47,9 @@ static const char report_help[] =
 
 static const char report_help_tail[] =
 	"\n"
-	"Writes OUT/report.md (also printed), OUT/report.json, and for each plot\n"
-	"OUT/NAME.png, NAME.svg with the NAME.gp script and NAME.dat data that\n"
-	"drew them (re-run with `cd OUT && gnuplot NAME.gp`).  Needs gnuplot.\n"
+	"Writes DIR/report.md (also printed), DIR/report.json, and for each plot\n"
+	"DIR/NAME.png, NAME.svg with the NAME.gp script and NAME.dat data that\n"
+	"drew them (re-run with `cd DIR && gnuplot NAME.gp`).  Needs gnuplot.\n"
 	"\n"
 	"Statistics (each says its unit: calls, loops, boots, pairs, runs):\n"
 	"  per-call latency  descriptive only (median, p5/p95, IQR; quantiles by\n"
@@ -1059,6 +1064,7 @@ static int write_outputs(struct report *r, const struct sbuf *md)
 
 static void report_usage(FILE *f, const struct opts_cmd *cmd)
 {
+	opts_usage_lines(f, &report_synopsis);
 	fputs(report_help, f);
 	opts_help(f, cmd->opts);
 	fputs(report_help_tail, f);
@@ -1072,7 +1078,7 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 		      char ***inputs)
 {
 	const struct opt opts[] = {
-		OPT_STRING('o', "output", &r->out, "OUT", "output directory (default: report)"),
+		OPT_STRING('o', "output", &r->out, "DIR", "output directory (default: report)"),
 		OPT_STRING('b', "baseline", &r->baseline, "MODE",
 			   "mode the others are compared with (default: physical)"),
 		OPT_STRING(0, "reference", reference, "FILE", "seed reference figures\n"
@@ -1088,7 +1094,8 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};
-	const struct opts_cmd cmd = { .name = "ipibench report", .opts = opts, .usage = report_usage };
+	const struct opts_cmd cmd = { .name = "ipibench report", .opts = opts, .usage = report_usage,
+				      .syn = &report_synopsis };
 
 	return an_parse_args(&cmd, "INPUT", argc, argv, ninputs, inputs);
 }

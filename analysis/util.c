@@ -276,7 +276,7 @@ int an_parse_args(const struct opts_cmd *cmd, const char *input, int argc, char 
 		return rc;
 	if (*ninputs)
 		return -1;
-	fprintf(stderr, "%s: no input; usage: %s %s... [-o OUT]\n", cmd->name, cmd->name, input);
+	fprintf(stderr, "%s: no input; usage: %s %s... [-o DIR]\n", cmd->name, cmd->name, input);
 	return 2;
 }
 

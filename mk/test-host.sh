@@ -426,7 +426,7 @@ guest_set() {
 	first=$(set -- $ids; echo "$1") last=$(set -- $ids; eval "echo \${$#}")
 	a=$share/out/$gn/guests/$first-r0/hvm.xt b=$share/out/$gn/guests/$last-r0/hvm.xt
 	if [ "$first" != "$last" ] && [ -s "$a" ] && [ -s "$b" ]; then
-		"$top/build/bin/ipibench" trace diff "$a" "$b" --reference "$top/results/reference/seed-004.json" \
+		"$top/build/bin/ipibench" trace diff "$a" "$b" --guest-reference "$top/results/reference/seed-004.json" \
 			>"$out/trace-diff-$gn.txt" 2>&1 && ok "$gn: trace diff $first -> $last against the seed: $out/trace-diff-$gn.txt" ||
 			fail "$gn: ipibench trace diff: $(tail -1 "$out/trace-diff-$gn.txt")"
 	fi

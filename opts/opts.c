@@ -64,10 +64,32 @@ static void help_line(FILE *f, const struct opt *o)
 
 void opts_help(FILE *f, const struct opt *opts)
 {
+	if (opts_doc_mark(f, opts))
+		return;
 	for (const struct opt *o = opts; o->type != OPT_T_END; o++)
 		if (!(o->flags & OPT_HIDDEN))
 			help_line(f, o);
 	help_line(f, has_short(opts, 'h') ? &help_long : &help_opt);
+}
+
+void opts_forms(FILE *f, const struct opts_synopsis *syn, const char *first, const char *indent)
+{
+	const char *p = syn->forms;
+
+	for (int i = 0; i == 0 || *p; i++) {
+		size_t n = strcspn(p, "\n");
+
+		if (*p == ' ')	/* the form goes on */
+			fprintf(f, "%s%*s%.*s\n", indent, (int)strlen(syn->name) + 1, "", (int)n, p);
+		else
+			fprintf(f, "%s%s %.*s\n", i ? indent : first, syn->name, (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+void opts_usage_lines(FILE *f, const struct opts_synopsis *syn)
+{
+	opts_forms(f, syn, "usage: ", "       ");
 }
 
 /* getopt values: an entry's is LONG_ONLY + its index, --help's HELP. */
@@ -103,7 +125,8 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *nrest, ch
 				*s++ = ':', *s++ = ':';
 		}
 	}
-	lo[k++] = (struct option){ "help", no_argument, NULL, HELP };
+	/* --help=man|md: the manual page (opts/doc.c), not listed. */
+	lo[k++] = (struct option){ "help", optional_argument, NULL, HELP };
 	if (!has_short(opts, 'h'))
 		*s++ = 'h';
 	*s = '\0';
@@ -117,6 +140,16 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *nrest, ch
 	while ((c = getopt_long(argc, argv, so, lo, &idx)) != -1) {
 		const struct opt *o = NULL;
 
+		if (c == HELP && optarg) {
+			int fmt = opts_fmt(optarg);
+
+			if (fmt < 0 || !cmd->syn) {
+				fprintf(stderr, "%s: --help takes no argument; see '%s --help'\n",
+					cmd->name, cmd->name);
+				return 2;
+			}
+			return opts_cmd_page(stdout, fmt, cmd);
+		}
 		if (c == HELP || (c == 'h' && !has_short(opts, 'h'))) {
 			cmd->usage(stdout, cmd);
 			return 0;

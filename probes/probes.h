@@ -3,7 +3,11 @@
 #ifndef IPIBENCH_PROBES_H
 #define IPIBENCH_PROBES_H
 
-/* `ipibench trace summary|diff|ipi|irq FILE... [--json]` */
+/* `ipibench trace summary|diff|ipi|irq FILE...` and its synopsis
+ * (opts/opts.h), which its --help, `ipibench --help` and its manual page
+ * print. */
+struct opts_synopsis;
 int cmd_trace(int argc, char **argv);
+extern const struct opts_synopsis trace_synopsis;
 
 #endif

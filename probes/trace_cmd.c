@@ -110,8 +110,19 @@ static const char common_help_tail[] =
 	"exit status: 0 ok, 1 a file could not be read (or --strict and an anomaly),\n"
 	"2 usage error.\n";
 
+/* Each subcommand's form, in its --help and the synopsis below. */
+#define FORM_SUMMARY "summary FILE... [--json] [--strict]"
+#define FORM_DIFF "diff A B [--json] [--strict] [--top N] [--guest-reference FILE]"
+#define FORM_IPI "ipi FILE... [--tsc-khz KHZ] [--json] [--strict]"
+#define FORM_IRQ "irq FILE... [--json] [--strict]"
+
+const struct opts_synopsis trace_synopsis = {
+	"ipibench trace", "read xentrace files: event counts, profiles, IPI and IRQ tables",
+	FORM_SUMMARY "\n" FORM_DIFF "\n" FORM_IPI "\n" FORM_IRQ, 1,
+};
+
 static const struct subcmd subcmds[] = {
-	{ "summary", &summary_analysis, NULL, 1, 0, "summary FILE... [--json]",
+	{ "summary", &summary_analysis, NULL, 1, 0, FORM_SUMMARY,
 	  "One row per event name with its count (Xen's events by their xentrace\n"
 	  "`formats` names, TRC_64_FLAG variants folded, runstate changes decoded,\n"
 	  "ipibench's APIC events as apic:*, unknown events by hex ID), then the\n"
@@ -141,13 +152,13 @@ static const struct subcmd subcmds[] = {
 	  "\"hvm\".\"guests\").\n"
 	  "Each FILE is summarised on its own; a FILE.xz (xz's magic) is unpacked in\n"
 	  "memory first (liblzma, at most 2 GiB unpacked).\n" },
-	{ "diff", NULL, do_diff, 2, 2, "diff A B [--json] [--top N] [--reference FILE]",
+	{ "diff", NULL, do_diff, 2, 2, FORM_DIFF,
 	  "The two profiles side by side: event name, count in A, count in B, change\n"
 	  "(B - A) and ratio (B / A, \"-\" when A has none), sorted by impact\n"
 	  "(largest absolute change first).  --top N shows only the first N rows\n"
 	  "(0, the default, shows all; N up to 4294967295).\n"
 	  "\n"
-	  "--reference FILE (results/reference/seed-004.json: the seed's two xentrace\n"
+	  "--guest-reference FILE (results/reference/seed-004.json: the seed's two xentrace\n"
 	  "HVM profiles of netperf, before and after its guest change) puts the\n"
 	  "reference beside the rows, its before beside A and its after beside B:\n"
 	  "seed before, seed after, their ratio, the ratio per exit of the seed and of\n"
@@ -176,7 +187,7 @@ static const struct subcmd subcmds[] = {
 	  "vectors and interrupts per IPI sent, exits per interrupt, and each exit reason\n"
 	  "per IPI sent: count and denominator of A and of B, the two ratios, their ratio,\n"
 	  "and which way it moved (up, down, flat: exact, by integer comparison).\n" },
-	{ "ipi", &ipi_analysis, NULL, 1, 0, "ipi FILE... [--tsc-khz KHZ] [--json]",
+	{ "ipi", &ipi_analysis, NULL, 1, 0, FORM_IPI,
 	  "Per IPI operation (apic:send_ipi_mask, apic:send_ipi_allbut,\n"
 	  "apic:send_ipi_self) by mode - physical, logical (cluster/mixed),\n"
 	  "shorthand (ALLBUT), self - the number of operations and the distribution\n"
@@ -191,7 +202,7 @@ static const struct subcmd subcmds[] = {
 	  "TSC cycles become ns with --tsc-khz KHZ, else with the apic:tsc_khz record\n"
 	  "the ipibench collector writes; without either, cycles only.\n"
 	  "Percentiles come from a log-linear histogram: within 1/64 of the sample.\n" },
-	{ "irq", &irq_analysis, NULL, 1, 0, "irq FILE... [--json]",
+	{ "irq", &irq_analysis, NULL, 1, 0, FORM_IRQ,
 	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, apic:ipi_recv,\n"
 	  "and bogus_vector = TRC_HW_IRQ_UNMAPPED_VECTOR), per IRQ (count, mean\n"
 	  "handling cycles from do_irq's TSCs) and per IPI vector.\n" },
@@ -200,9 +211,7 @@ static const struct subcmd subcmds[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ipibench trace <subcommand> FILE... [options]\n\nsubcommands:\n");
-	for (size_t i = 0; i < NSUB; i++)
-		fprintf(f, "  %s\n", subcmds[i].usage);
+	opts_usage_lines(f, &trace_synopsis);
 	fprintf(f, "\n'ipibench trace <subcommand> --help' explains each.\n");
 }
 
@@ -1665,20 +1674,43 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
  * files - what is left of argv - in *FILES (*NFILES of them); otherwise the
  * exit status (--help, a usage error).
  */
+/* The options of every subcommand into O. */
+#define TRACE_OPTS(o) {							\
+		OPT_BOOLEAN(0, "json", &(o)->json, "print JSON instead of a table"), \
+		OPT_BOOLEAN(0, "strict", &(o)->strict, "exit with status 1 if any anomaly was found"), \
+		OPT_CALLBACK(0, "tsc-khz", &(o)->tsc_khz, "KHZ",		\
+			     "ipi: the TSC's kHz, for ns (default: the file's)", opt_tsc_khz), \
+		OPT_CALLBACK(0, "top", &(o)->top, "N", "diff: only the first N rows (0: all)", opt_top), \
+		OPT_STRING(0, "guest-reference", &(o)->reference, "FILE", \
+			   "diff: the seed's HVM profiles beside the rows\n"	\
+			   "(results/reference/seed-004.json; report's option of that name)"), \
+		OPT_ALIAS(0, "reference", &(o)->reference, "FILE"),	\
+		OPT_END(),						\
+	}
+
+/* The manual page's text: every subcommand's, and the options once. */
+static void page_text(FILE *f, const void *data)
+{
+	/* static: the page is made from the table after this returns */
+	static struct topts o;
+	static const struct opt opts[] = TRACE_OPTS(&o);
+
+	(void)data;
+	opts_usage_lines(f, &trace_synopsis);
+	fputs("\001SH DESCRIPTION\n", f);
+	fputs(common_help, f);
+	fputs("\001SH SUBCOMMANDS\n", f);
+	for (size_t i = 0; i < NSUB; i++)
+		fprintf(f, "\001SS %s\n%s\n", subcmds[i].usage, subcmds[i].help);
+	opts_help(f, opts);
+	fputs(common_help_tail, f);
+}
+
 static int parse_topts(const struct subcmd *sc, int argc, char **argv, struct topts *o,
 		       int *nfiles, char ***files)
 {
 	char name[64];
-	const struct opt opts[] = {
-		OPT_BOOLEAN(0, "json", &o->json, "print JSON instead of a table"),
-		OPT_BOOLEAN(0, "strict", &o->strict, "exit with status 1 if any anomaly was found"),
-		OPT_CALLBACK(0, "tsc-khz", &o->tsc_khz, "KHZ",
-			     "ipi: the TSC's kHz, for ns (default: the file's)", opt_tsc_khz),
-		OPT_CALLBACK(0, "top", &o->top, "N", "diff: only the first N rows (0: all)", opt_top),
-		OPT_STRING(0, "reference", &o->reference, "FILE",
-			   "diff: the seed's profiles beside the rows (results/reference/seed-004.json)"),
-		OPT_END(),
-	};
+	const struct opt opts[] = TRACE_OPTS(o);
 	const struct opts_cmd cmd = { .name = name, .opts = opts, .usage = sub_usage, .data = sc };
 	int rc;
 
@@ -1707,6 +1739,9 @@ int cmd_trace(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* the manual page (opts/doc.c) */
+	if (!strncmp(argv[1], "--help=", 7) && opts_fmt(argv[1] + 7) >= 0)
+		return opts_page(stdout, opts_fmt(argv[1] + 7), &trace_synopsis, page_text, NULL);
 	for (size_t i = 0; i < NSUB; i++)
 		if (!strcmp(argv[1], subcmds[i].name))
 			sc = &subcmds[i];
@@ -1723,7 +1758,8 @@ int cmd_trace(int argc, char **argv)
 	if (tr_hvm_env(&pass, &why))	/* refused once, before any file */
 		return 2;
 	if (o.reference && sc->fn != do_diff) {
-		fprintf(stderr, "ipibench trace %s: --reference is an option of diff only\n", sc->name);
+		fprintf(stderr, "ipibench trace %s: --guest-reference is an option of diff only\n",
+			sc->name);
 		return 2;
 	}
 	return sc->per_file ? for_each_file(sc->per_file, &o, nfiles, files) :

@@ -21,17 +21,23 @@
 #include "topology/check.h"
 
 /* The options that set one of the qemu backend's [host] keys, by its rules. */
-static const struct { const char *opt, *key; } keyed[] = {
-	{ "mem", "memory" }, { "disk-mb", "disk_mb" }, { "cmdline", "cmdline" }, { "tcg", "tcg" },
-	{ "dom0-cmdline", "dom0_cmdline" },
+static const struct { const char *opt, *key, *argh; } keyed[] = {
+	{ "mem", "memory", "MIB" }, { "disk-mb", "disk_mb", "MIB" }, { "cmdline", "cmdline", "S" },
+	{ "tcg", "tcg", "multi|single" }, { "dom0-cmdline", "dom0_cmdline", "S" },
+};
+#define NKEYED (sizeof(keyed) / sizeof(keyed[0]))
+
+const struct opts_synopsis boot_synopsis = {
+	"ipibench boot", "boot the patched Xen in one x2APIC mode and report what it selected",
+	"--mode MODE [--cpus N] [-o DIR] [--job FILE] [options]", 1,
 };
 
 static void usage(FILE *f, const struct opts_cmd *cmd)
 {
 	char profiles[256];
 
+	opts_usage_lines(f, &boot_synopsis);
 	fprintf(f,
-"usage: ipibench boot --mode MODE [--cpus N] [options]\n"
 "\n"
 "Boot the patched Xen under QEMU in one x2APIC destination mode, run the\n"
 "dom0 agent (and a job, if given), and report the APIC driver Xen selected.\n"
@@ -41,20 +47,40 @@ static void usage(FILE *f, const struct opts_cmd *cmd)
 "\n"
 "MODE is %s (x2apic-mode=MODE; default %s).\n"
 "A --profile is one of %s.\n"
+"\n"
+"The options named after the qemu backend's [host] keys (--mem, --disk-mb,\n"
+"--cmdline, --tcg, --dom0-cmdline) set them by the rules a config's are\n"
+"checked by (TCG threading multi: a host thread per vCPU; single: one host\n"
+"thread runs the vCPUs in turn).\n"
 "\n", mode_list(), ipibench_mode_name(IPIBENCH_MODE_DEFAULT),
 		topo_profile_names(profiles, sizeof(profiles)));
 	opts_help(f, cmd->opts);
-	fprintf(f,
-"and the qemu backend's [host] keys, by the rules a config's are checked by\n"
-"(TCG threading multi: a host thread per vCPU; single: one host thread runs\n"
-"the vCPUs in turn):\n");
-	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++) {
-		const struct host_setting *s = host_setting_find(backend_qemu.settings, keyed[i].key);
-		char line[512];
+}
 
-		fprintf(f, "      --%-19s [host] %s: %s\n", keyed[i].opt, s->key,
-			host_setting_describe(s, line, sizeof(line)));
-	}
+/* The help line of the option KEYED[I].opt: its [host] key's rule. */
+static const char *keyed_help(const char *opt)
+{
+	static char help[NKEYED][512];
+
+	for (size_t i = 0; i < NKEYED; i++)
+		if (!strcmp(keyed[i].opt, opt)) {
+			const struct host_setting *s = host_setting_find(backend_qemu.settings,
+									 keyed[i].key);
+			char line[400];
+
+			snprintf(help[i], sizeof(help[i]), "[host] %s: %s", s->key,
+				 host_setting_describe(s, line, sizeof(line)));
+			return help[i];
+		}
+	return "";
+}
+
+static const char *keyed_argh(const char *opt)
+{
+	for (size_t i = 0; i < NKEYED; i++)
+		if (!strcmp(keyed[i].opt, opt))
+			return keyed[i].argh;
+	return "V";
 }
 
 /* --OPT (one of keyed[]) sets its [host] key of the qemu backend in *value. */
@@ -62,7 +88,7 @@ static int opt_qemu_key(const struct opt *o, const char *arg)
 {
 	char err[256];
 
-	for (size_t i = 0; i < sizeof(keyed) / sizeof(keyed[0]); i++)
+	for (size_t i = 0; i < NKEYED; i++)
 		if (!strcmp(keyed[i].opt, o->long_name)) {
 			if (!host_setting_set(host_setting_find(backend_qemu.settings, keyed[i].key),
 					      o->value, arg, err, sizeof(err)))
@@ -231,7 +257,7 @@ static int opt_profile(const struct opt *o, const char *arg)
 	return 0;
 }
 
-#define OPT_QEMU_KEY(l, q) { 0, (l), OPT_T_CALLBACK, (q), "V", NULL, opt_qemu_key, OPT_HIDDEN }
+#define OPT_QEMU_KEY(l, q) { 0, (l), OPT_T_CALLBACK, (q), keyed_argh(l), keyed_help(l), opt_qemu_key, 0 }
 
 int cmd_boot(int argc, char **argv)
 {
@@ -260,16 +286,17 @@ int cmd_boot(int argc, char **argv)
 			     "maxcpus is the product of the levels", opt_topology),
 		OPT_CALLBACK(0, "profile", &bt, "NAME", "a named machine's topology and CPUs (above)",
 			     opt_profile),
-		OPT_STRING(0, "out", &out, "DIR",
+		OPT_STRING('o', "output", &out, "DIR",
 			   "keep console.log and agent.json here\n(default BUILD/boot/MODE-NCPUS)"),
-		OPT_STRING(0, "job", &job, "FILE", "a job (JSON) for the agent to run"),
+		OPT_ALIAS(0, "out", &out, "DIR"),
+		OPT_STRING('j', "job", &job, "FILE", "a job (JSON) for the agent to run"),
 		OPT_STRING(0, "xen", &xen, "BUILD",
 			   "the hypervisor build: a version name (4.20:\n"
 			   "build/xen-4.20/xen) or a path (default build/xen/xen);\n"
 			   "a mode that build's Xen version has not is refused"),
-		OPT_STRING(0, "kernel", &q->kernel, "PATH", "override the built dom0 kernel"),
-		OPT_STRING(0, "initrd", &q->initrd, "PATH", "override the built initramfs"),
-		OPT_STRING(0, "qemu", &q->qemu, "PATH", "override the emulator"),
+		OPT_STRING(0, "kernel", &q->kernel, "FILE", "override the built dom0 kernel"),
+		OPT_STRING(0, "initrd", &q->initrd, "FILE", "override the built initramfs"),
+		OPT_STRING(0, "qemu", &q->qemu, "FILE", "override the emulator"),
 		OPT_BOOLEAN(0, "no-test-device", &no_test_device,
 			    "leave out the irq_delivery test device (QEMU's edu):\n"
 			    "irq_delivery is then refused with ENODEV"),
@@ -291,7 +318,8 @@ int cmd_boot(int argc, char **argv)
 		OPT_QEMU_KEY("tcg", q),
 		OPT_END(),
 	};
-	const struct opts_cmd cmd = { .name = "ipibench boot", .opts = opts, .usage = usage };
+	const struct opts_cmd cmd = { .name = "ipibench boot", .opts = opts, .usage = usage,
+				      .syn = &boot_synopsis };
 	char **rest;
 	int nrest, rc;
 

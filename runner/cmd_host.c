@@ -51,13 +51,18 @@ static const struct opt install_opts[] = {
 	OPT_END(),
 };
 
+const struct opts_synopsis host_synopsis = {
+	"ipibench host", "prepare a real Xen test host for the reboot backend",
+	"install [--root DIR] [--xen FILE] [--kernel FILE] [--initrd FILE]\n"
+	"        [--xen-cmdline S] [--dom0-cmdline S] [--results DIR] [--yes]\n"
+	"uninstall [--root DIR]\n"
+	"status [--root DIR]", 1,
+};
+
 static void usage(FILE *f)
 {
+	opts_usage_lines(f, &host_synopsis);
 	fprintf(f,
-"usage: ipibench host install [--root DIR] [--xen FILE] [--kernel FILE] [--initrd FILE]\n"
-"                             [--xen-cmdline S] [--dom0-cmdline S] [--results DIR] [--yes]\n"
-"       ipibench host uninstall [--root DIR]\n"
-"       ipibench host status [--root DIR]\n"
 "\n"
 "Prepare this Xen host for 'backend = reboot': install copies the patched Xen\n"
 "to /boot/ipibench/, writes one GRUB menu entry per x2APIC mode (%s:\n"
@@ -75,6 +80,12 @@ static void usage(FILE *f)
 static void opts_usage(FILE *f, const struct opts_cmd *cmd)
 {
 	(void)cmd;
+	usage(f);
+}
+
+static void page_text(FILE *f, const void *data)
+{
+	(void)data;
 	usage(f);
 }
 
@@ -336,6 +347,7 @@ static int cmd_install(int argc, char **argv)
 {
 	static const struct opts_cmd cmd = {
 		.name = "ipibench host install", .opts = install_opts, .usage = opts_usage,
+		.syn = &host_synopsis,
 	};
 	struct host_layout layout, *l = &layout;
 	struct host_install h;
@@ -561,7 +573,8 @@ static int root_only(int argc, char **argv, const char **root)
 {
 	const struct opt opts[] = { install_opts[0], OPT_END() };	/* --root */
 	char name[64], **rest;
-	const struct opts_cmd cmd = { .name = name, .opts = opts, .usage = opts_usage };
+	const struct opts_cmd cmd = { .name = name, .opts = opts, .usage = opts_usage,
+				      .syn = &host_synopsis };
 	int nrest, rc;
 
 	snprintf(name, sizeof(name), "ipibench host %s", argv[0]);
@@ -587,6 +600,9 @@ int cmd_host(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	/* the manual page (opts/doc.c) */
+	if (!strncmp(argv[1], "--help=", 7) && opts_fmt(argv[1] + 7) >= 0)
+		return opts_page(stdout, opts_fmt(argv[1] + 7), &host_synopsis, page_text, NULL);
 	if (!strcmp(argv[1], "install"))
 		return cmd_install(argc - 1, argv + 1);
 	if ((rc = root_only(argc - 1, argv + 1, &root)) >= 0)

@@ -24,12 +24,15 @@
 #include "safeio/safeio.h"
 #include "topology/check.h"
 
+const struct opts_synopsis run_synopsis = {
+	"ipibench run", "run a config's build x mode x repetition matrix and keep the results",
+	"-c CONFIG [-o DIR] [--xen BUILD] [-q]\n--resume DIR [-q]\n--list", 1,
+};
+
 static void usage(FILE *f, const struct opts_cmd *cmd)
 {
+	opts_usage_lines(f, &run_synopsis);
 	fputs(
-"usage: ipibench run -c CONFIG [-o DIR] [--xen BUILD]\n"
-"       ipibench run --resume DIR\n"
-"       ipibench run --list\n"
 "\n"
 "Boot the config's host in each x2APIC mode of [matrix] (repetitions in the\n"
 "given order), check the driver the hypervisor reports, run every\n"
@@ -683,13 +686,26 @@ static int opt_list(const struct opt *o, const char *arg)
 	return OPTS_STOP;
 }
 
+/* --list-keys=man|md: ipibench.ini(5) or docs/configs.md (hidden). */
+static int opt_list_keys(const struct opt *o, const char *arg)
+{
+	(void)o;
+	if (opts_fmt(arg) < 0) {
+		fprintf(stderr, "ipibench run: --list-keys=man or =md, not '%s'\n", arg);
+		return 2;
+	}
+	return config_doc(stdout, opts_fmt(arg)) ? 1 : OPTS_STOP;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *cfgfile = NULL, *out = NULL, *resume = NULL, *xen = NULL;
 	bool quiet = false;
 	const struct opt opts[] = {
-		OPT_STRING('c', "config", &cfgfile, "FILE", "the config (INI; see configs/)"),
-		OPT_STRING('o', "out", &out, "DIR", "results directory (default results/runs/NAME-DATE)"),
+		OPT_STRING('c', "config", &cfgfile, "CONFIG",
+			   "the config (INI; ipibench.ini(5), configs/)"),
+		OPT_STRING('o', "output", &out, "DIR", "results directory (default results/runs/NAME-DATE)"),
+		OPT_ALIAS(0, "out", &out, "DIR"),
 		OPT_STRING(0, "resume", &resume, "DIR", "finish the pending and failed runs of DIR"),
 		OPT_STRING(0, "xen", &xen, "BUILD",
 			   "run on this hypervisor build instead of [matrix] xen:\n"
@@ -697,10 +713,12 @@ int cmd_run(int argc, char **argv)
 		OPT_CALLBACK_NOARG(0, "list", NULL,
 				   "list the [host] keys of each backend and the workload\n"
 				   "types with their parameters", opt_list),
+		{ 0, "list-keys", OPT_T_CALLBACK, NULL, "man|md", "", opt_list_keys, OPT_HIDDEN },
 		OPT_BOOLEAN('q', "quiet", &quiet, "only one line per run"),
 		OPT_END(),
 	};
-	const struct opts_cmd cmd = { .name = "ipibench run", .opts = opts, .usage = usage };
+	const struct opts_cmd cmd = { .name = "ipibench run", .opts = opts, .usage = usage,
+				      .syn = &run_synopsis };
 	struct config c;
 	char err[512], dirbuf[PATH_MAX], cfgpath[PATH_MAX + 16], **rest;
 	int nrest, rc;

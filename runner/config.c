@@ -143,6 +143,8 @@ static int backend_settings(const char *file, struct parse *ps, char *err, size_
 }
 
 #define LIST_MAX 256
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /*
  * The items of K's list value V ("a, b, c": commas and spaces between), cut
@@ -165,86 +167,136 @@ static size_t list_items(struct parse *ps, const char *k, const char *v, char *b
 	return n;
 }
 
-static int matrix_key(struct parse *ps, const char *k, const char *v)
+/* [matrix]'s keys: one setter each (matrix_keys[] below). */
+static int mk_modes(struct parse *ps, const char *k, const char *v)
 {
 	struct config *c = ps->c;
-
 	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
 	size_t n;
 
-	if (!strcmp(k, "modes")) {
-		if (!(n = list_items(ps, k, v, buf, items)))
-			return 0;
-		c->matrix.nmodes = 0;
-		for (size_t j = 0; j < n; j++) {
-			const char *m = items[j];
+	if (!(n = list_items(ps, k, v, buf, items)))
+		return 0;
+	c->matrix.nmodes = 0;
+	for (size_t j = 0; j < n; j++) {
+		const char *m = items[j];
 
-			if (!mode_genapic(m))
-				return set_err(ps, "modes: '%s' is not a mode (%s)", m, mode_list());
-			for (unsigned int i = 0; i < c->matrix.nmodes; i++)
-				if (!strcmp(c->matrix.modes[i], m))
-					return set_err(ps, "modes: '%s' is listed twice", m);
-			if (c->matrix.nmodes == CFG_MAX_MODES)
-				return set_err(ps, "modes: too many modes in '%s'", v);
-			snprintf(c->matrix.modes[c->matrix.nmodes++], 16, "%s", m);
-		}
-		c->matrix.modes_given = 1;
-		ps->modes_line = ps->line;
-		return 1;
+		if (!mode_genapic(m))
+			return set_err(ps, "modes: '%s' is not a mode (%s)", m, mode_list());
+		for (unsigned int i = 0; i < c->matrix.nmodes; i++)
+			if (!strcmp(c->matrix.modes[i], m))
+				return set_err(ps, "modes: '%s' is listed twice", m);
+		if (c->matrix.nmodes == CFG_MAX_MODES)
+			return set_err(ps, "modes: too many modes in '%s'", v);
+		snprintf(c->matrix.modes[c->matrix.nmodes++], 16, "%s", m);
 	}
-	if (!strcmp(k, "xen")) {
-		/* Resolved in finish(): whether each is built is not a syntax matter. */
-		if (!(n = list_items(ps, k, v, buf, items)))
-			return 0;
-		ps->nxen = 0;
-		for (size_t j = 0; j < n; j++) {
-			const char *x = items[j];
+	c->matrix.modes_given = 1;
+	ps->modes_line = ps->line;
+	return 1;
+}
 
-			if (ps->nxen == CFG_MAX_XEN)
-				return set_err(ps, "xen: at most %d builds", CFG_MAX_XEN);
-			if (strlen(x) >= sizeof(ps->xen_specs[0]))
-				return set_err(ps, "xen: a build name longer than %zu bytes",
-					       sizeof(ps->xen_specs[0]) - 1);
-			for (unsigned int i = 0; i < ps->nxen; i++)
-				if (!strcmp(ps->xen_specs[i], x))
-					return set_err(ps, "xen: %s is listed twice", x);
-			snprintf(ps->xen_specs[ps->nxen++], sizeof(ps->xen_specs[0]), "%s", x);
-		}
-		ps->xen_line = ps->line;
-		return 1;
+static int mk_xen(struct parse *ps, const char *k, const char *v)
+{
+	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
+	size_t n;
+
+	/* Resolved in finish(): whether each is built is not a syntax matter. */
+	if (!(n = list_items(ps, k, v, buf, items)))
+		return 0;
+	ps->nxen = 0;
+	for (size_t j = 0; j < n; j++) {
+		const char *x = items[j];
+
+		if (ps->nxen == CFG_MAX_XEN)
+			return set_err(ps, "xen: at most %d builds", CFG_MAX_XEN);
+		if (strlen(x) >= sizeof(ps->xen_specs[0]))
+			return set_err(ps, "xen: a build name longer than %zu bytes",
+				       sizeof(ps->xen_specs[0]) - 1);
+		for (unsigned int i = 0; i < ps->nxen; i++)
+			if (!strcmp(ps->xen_specs[i], x))
+				return set_err(ps, "xen: %s is listed twice", x);
+		snprintf(ps->xen_specs[ps->nxen++], sizeof(ps->xen_specs[0]), "%s", x);
 	}
-	if (!strcmp(k, "repetitions"))
-		return get_uint(ps, k, v, 1, 1000, &c->matrix.repetitions);
-	if (!strcmp(k, "cpus")) {
-		ps->matrix_cpus_line = ps->line;
-		if (!(n = list_items(ps, k, v, buf, items)))
+	ps->xen_line = ps->line;
+	return 1;
+}
+
+static int mk_repetitions(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, 1, 1000, &ps->c->matrix.repetitions);
+}
+
+static int mk_cpus(struct parse *ps, const char *k, const char *v)
+{
+	struct config *c = ps->c;
+	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
+	size_t n;
+
+	ps->matrix_cpus_line = ps->line;
+	if (!(n = list_items(ps, k, v, buf, items)))
+		return 0;
+	c->matrix.ncpus = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (c->matrix.ncpus == CFG_MAX_SWEEP)
+			return set_err(ps, "cpus: at most 16 CPU counts in '%s'", v);
+		if (!get_uint(ps, "cpus", items[j], 1, 4096, &c->matrix.cpus[c->matrix.ncpus]))
 			return 0;
-		c->matrix.ncpus = 0;
-		for (size_t j = 0; j < n; j++) {
-			if (c->matrix.ncpus == CFG_MAX_SWEEP)
-				return set_err(ps, "cpus: at most 16 CPU counts in '%s'", v);
-			if (!get_uint(ps, "cpus", items[j], 1, 4096, &c->matrix.cpus[c->matrix.ncpus]))
-				return 0;
-			for (unsigned int i = 0; i < c->matrix.ncpus; i++)
-				if (c->matrix.cpus[i] == c->matrix.cpus[c->matrix.ncpus])
-					return set_err(ps, "cpus: %s is listed twice", items[j]);
-			c->matrix.ncpus++;
-		}
-		return 1;
+		for (unsigned int i = 0; i < c->matrix.ncpus; i++)
+			if (c->matrix.cpus[i] == c->matrix.cpus[c->matrix.ncpus])
+				return set_err(ps, "cpus: %s is listed twice", items[j]);
+		c->matrix.ncpus++;
 	}
-	if (!strcmp(k, "seed"))
-		return get_uint(ps, k, v, 0, 0x7fffffff, &c->matrix.seed);
-	if (!strcmp(k, "order")) {
-		if (!strcmp(v, "interleaved"))
-			c->matrix.order = ORDER_INTERLEAVED;
-		else if (!strcmp(v, "randomized"))
-			c->matrix.order = ORDER_RANDOMIZED;
-		else if (!strcmp(v, "blocked"))
-			c->matrix.order = ORDER_BLOCKED;
-		else
-			return set_err(ps, "order = '%s': expected interleaved, randomized or blocked", v);
-		return 1;
-	}
+	return 1;
+}
+
+static int mk_seed(struct parse *ps, const char *k, const char *v)
+{
+	return get_uint(ps, k, v, 0, 0x7fffffff, &ps->c->matrix.seed);
+}
+
+static int mk_order(struct parse *ps, const char *k, const char *v)
+{
+	struct config *c = ps->c;
+
+	(void)k;
+	if (!strcmp(v, "interleaved"))
+		c->matrix.order = ORDER_INTERLEAVED;
+	else if (!strcmp(v, "randomized"))
+		c->matrix.order = ORDER_RANDOMIZED;
+	else if (!strcmp(v, "blocked"))
+		c->matrix.order = ORDER_BLOCKED;
+	else
+		return set_err(ps, "order = '%s': expected interleaved, randomized or blocked", v);
+	return 1;
+}
+
+/* [matrix]'s keys: the setter, and what config_keys() documents. */
+static const struct matrix_key {
+	const char *key;
+	int (*set)(struct parse *ps, const char *k, const char *v);
+	const char *type, *range, *def, *help;
+} matrix_keys[] = {
+	{ "modes", mk_modes, "list", "physical, cluster, mixed (each once)", "every mode of the build",
+	  "the x2APIC destination modes to boot, in this order" },
+	{ "repetitions", mk_repetitions, "integer", "1 to 1000", "1",
+	  "boots of each mode (each boot runs every workload once)" },
+	{ "order", mk_order, "choice", "interleaved, randomized, blocked", "interleaved",
+	  "the order of the boots: mode by mode in each repetition (interleaved),\n"
+	  "a seeded shuffle (randomized) or every repetition of a mode together (blocked)" },
+	{ "seed", mk_seed, "integer", "0 to 2147483647", "0",
+	  "seed of order = randomized and of the paired senders' order" },
+	{ "cpus", mk_cpus, "list", "1 to 4096 each, at most 16, each once", "none: [host] cpus",
+	  "a CPU sweep: one result set per CPU count, in DIR/cN/" },
+	{ "xen", mk_xen, "list", "version names (4.17, 4.20) or paths, at most " STR(CFG_MAX_XEN),
+	  "the default build (build/xen)",
+	  "hypervisor builds (runner/xenbuild.h): one result set per build in\n"
+	  "DIR/xen-LABEL/ when there are several" },
+};
+
+static int matrix_key(struct parse *ps, const char *k, const char *v)
+{
+	for (size_t i = 0; i < sizeof(matrix_keys) / sizeof(matrix_keys[0]); i++)
+		if (!strcmp(k, matrix_keys[i].key))
+			return matrix_keys[i].set(ps, k, v);
 	return set_err(ps, "unknown key '%s' in [matrix]", k);
 }
 
@@ -550,8 +602,6 @@ enum {
 	GK_ANY = GK_PVH | GK_HVM | GK_NIC,
 };
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 /*
  * One [guest] key: its setter, the guest kinds that have it (given to
  * another, it is refused on its line with NOT_HERE, after KEY or KEY =
@@ -565,55 +615,65 @@ static const struct guest_key {
 	const char *not_here;
 	int show_value;
 	const char *help;
+	/* for config_keys(): the value's type, the values it takes, its default */
+	const char *type, *range, *def;
 } guest_keys[] = {
 	{ "type", gk_type, GK_ANY, NULL, 0,
-	  "pvh (default) or hvm (through Debian's device model; an HVM run ends by\n"
-	  "xl destroy after the guest's IPB-GUEST-DONE: ipb.hold, docs/results-schema.md)" },
-	{ "vcpus", gk_vcpus, GK_ANY, NULL, 0,
-	  "1.." STR(CFG_GUEST_VCPUS_MAX) " (default " STR(CFG_GUEST_VCPUS_DEFAULT) ")" },
-	{ "memory", gk_memory, GK_ANY, NULL, 0,
-	  "MiB, " STR(CFG_GUEST_MEMORY_MIN) ".." STR(CFG_GUEST_MEMORY_MAX) " (default "
-	  STR(CFG_GUEST_MEMORY_DEFAULT) ")" },
-	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0,
-	  "the guest kernel's extra arguments, at most " STR(CFG_GUEST_CMDLINE_MAX)
-	  " bytes, no '\"' or '\\'" },
+	  "the guest's type: pvh, or hvm (through Debian's device model; an HVM run\n"
+	  "ends by xl destroy after the guest's IPB-GUEST-DONE: ipb.hold,\n"
+	  "docs/results-schema.md)",
+	  "choice", "pvh, hvm", "pvh" },
+	{ "vcpus", gk_vcpus, GK_ANY, NULL, 0, "the guest's vCPUs",
+	  "integer", "1 to " STR(CFG_GUEST_VCPUS_MAX), STR(CFG_GUEST_VCPUS_DEFAULT) },
+	{ "memory", gk_memory, GK_ANY, NULL, 0, "the guest's memory, MiB",
+	  "integer", STR(CFG_GUEST_MEMORY_MIN) " to " STR(CFG_GUEST_MEMORY_MAX),
+	  STR(CFG_GUEST_MEMORY_DEFAULT) },
+	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0, "the guest kernel's extra arguments",
+	  "text", "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or '\\'", "empty" },
 	{ "ipi_path", gk_ipi_path, GK_PVH | GK_HVM,
 	  "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's", 0,
 	  "the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
-	  "evtchn (default: the kernel's, event channels), apic (x2APIC ICR writes);\n"
-	  "one guest run per path" },
-	{ "paging", gk_paging, GK_ANY, NULL, 0, "shadow (default) or hap" },
+	  "evtchn (the kernel's, event channels), apic (x2APIC ICR writes);\n"
+	  "one guest run per path",
+	  "list", "evtchn, apic", "evtchn" },
+	{ "paging", gk_paging, GK_ANY, NULL, 0, "the guest's paging: shadow, or hap (nested paging)",
+	  "choice", "shadow, hap", "shadow" },
 	{ "kernel", gk_path, GK_ANY, NULL, 0,
-	  "the guest kernel on this host (default " CFG_GUEST_KERNEL_DEFAULT ";\n"
-	  "an HVM guest's is a bzImage: build/guest/vmlinuz)" },
-	{ "ramdisk", gk_path, GK_ANY, NULL, 0,
-	  "its initramfs (default " CFG_GUEST_RAMDISK_DEFAULT ")" },
+	  "the guest kernel on this host (an HVM guest's is a bzImage:\n"
+	  "build/guest/vmlinuz)",
+	  "path", "a file on this host", CFG_GUEST_KERNEL_DEFAULT },
+	{ "ramdisk", gk_path, GK_ANY, NULL, 0, "its initramfs",
+	  "path", "a file on this host", CFG_GUEST_RAMDISK_DEFAULT },
 	{ "trace_mask", gk_trace_mask, GK_ANY, NULL, 0,
-	  "xentrace -e of the HVM recording (default " STR(CFG_GUEST_TRACE_MASK_DEFAULT)
-	  "; the scheduler\nclass " STR(CFG_GUEST_SCHED_MASK) " is recorded before it)" },
-	{ "trace_secs", gk_trace_secs, GK_ANY, NULL, 0,
-	  "xentrace -T of each recording, 1..600 (default " STR(CFG_GUEST_TRACE_SECS_DEFAULT) ")" },
-	{ "timeout", gk_timeout, GK_ANY, NULL, 0,
-	  "seconds from xl create to the workload's end, 30..86400 (default "
-	  STR(CFG_GUEST_TIMEOUT_DEFAULT) ")" },
+	  "xentrace -e of the HVM recording (the scheduler class\n"
+	  STR(CFG_GUEST_SCHED_MASK) " is recorded before it)",
+	  "hex integer", "0x1 to 0xffffffff", STR(CFG_GUEST_TRACE_MASK_DEFAULT) },
+	{ "trace_secs", gk_trace_secs, GK_ANY, NULL, 0, "xentrace -T of each recording, seconds",
+	  "integer", "1 to 600", STR(CFG_GUEST_TRACE_SECS_DEFAULT) },
+	{ "timeout", gk_timeout, GK_ANY, NULL, 0, "seconds from xl create to the workload's end",
+	  "integer", "30 to 86400", STR(CFG_GUEST_TIMEOUT_DEFAULT) },
 	{ "nic", gk_nic, GK_HVM | GK_NIC, "a pvh guest has no device model to emulate it (type = hvm)",
-	  1, "the emulated NIC's model, e1000e (MSI-X; default: no NIC); on the bridge\n"
-	  CFG_GUEST_BRIDGE ", which ipibench makes (and removes) when it is not there" },
+	  1, "the emulated NIC's model (MSI-X; none: no NIC); on the bridge " CFG_GUEST_BRIDGE ",\n"
+	  "which ipibench makes (and removes) when it is not there",
+	  "choice", "e1000e", "none" },
 	{ "nic_address", gk_nic_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "the guest's IPv4 address on the bridge (default " CFG_GUEST_NIC_ADDRESS_DEFAULT ")" },
+	  "the guest's IPv4 address on the bridge",
+	  "IPv4 address", "dotted quad", CFG_GUEST_NIC_ADDRESS_DEFAULT },
 	{ "dom0_address", gk_dom0_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "dom0's on the bridge, /" STR(CFG_GUEST_NIC_PREFIX) " (default: the first of\n"
-	  "nic_address's /" STR(CFG_GUEST_NIC_PREFIX) ", " CFG_GUEST_DOM0_ADDRESS_DEFAULT
-	  " for " CFG_GUEST_NIC_ADDRESS_DEFAULT ")" },
+	  "dom0's on the bridge (" CFG_GUEST_DOM0_ADDRESS_DEFAULT " for " CFG_GUEST_NIC_ADDRESS_DEFAULT ")",
+	  "IPv4 address", "in nic_address's /" STR(CFG_GUEST_NIC_PREFIX) ", not it",
+	  "the first of nic_address's /" STR(CFG_GUEST_NIC_PREFIX) },
 	{ "msi_path", gk_msi_path, GK_HVM | GK_NIC, NOPV_ARG " is HVM-only (type = hvm)", 0,
-	  "the NIC's MSIs, a list: pirq (default: event channels), apic (" NOPV_ARG ":\n"
-	  "the emulated local APIC delivers them); with a NIC one guest run per path" },
+	  "the NIC's MSIs, a list: pirq (event channels), apic (" NOPV_ARG ": the\n"
+	  "emulated local APIC delivers them); with a NIC one guest run per path",
+	  "list", "pirq, apic", "pirq" },
 	{ "ping_secs", gk_ping_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "ping -f's -w from dom0 to the guest, through both recordings, 5..3600\n"
-	  "(default " STR(CFG_GUEST_PING_SECS_DEFAULT) "; stopped when they end)" },
+	  "ping -f's -w from dom0 to the guest, through both recordings, seconds\n"
+	  "(stopped when they end)",
+	  "integer", "5 to 3600", STR(CFG_GUEST_PING_SECS_DEFAULT) },
 	{ "ab_secs", gk_ab_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "ab -t against the guest's httpd after the recordings, -c 1, 1..3600 (default "
-	  STR(CFG_GUEST_AB_SECS_DEFAULT) ")" },
+	  "ab -t against the guest's httpd after the recordings, -c 1, seconds",
+	  "integer", "1 to 3600", STR(CFG_GUEST_AB_SECS_DEFAULT) },
 };
 #define NGUEST_KEYS (sizeof(guest_keys) / sizeof(guest_keys[0]))
 _Static_assert(NGUEST_KEYS <= CFG_GUEST_KEYS_MAX, "struct parse's guest_lines[] is too small");
@@ -715,6 +775,7 @@ void config_guest_help(FILE *f)
 			fprintf(f, "    %-12s %s%.*s\n", first ? k->key : "", first ? kinds : "", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
+		fprintf(f, "    %-12s %s (default %s)\n", "", k->range, k->def);
 	}
 }
 
@@ -1394,4 +1455,140 @@ json_t *config_job(const struct config *c, size_t run)
 	json_object_set_new(job, "workloads", wls);
 	job_seed_pairs(job, c->matrix.seed, run);
 	return job;
+}
+
+/* ---- every key, for the manual page and docs/configs.md ------------------- */
+
+/* "(default X)" in HELP: X into BUF; "none" when there is none. */
+static const char *help_default(const char *help, char *buf, size_t len)
+{
+	const char *d = strstr(help, "(default ");
+	size_t n;
+
+	if (!d)
+		return "none";
+	d += strlen("(default ");
+	n = strcspn(d, ")");
+	snprintf(buf, len, "%.*s", (int)n, d);
+	return buf;
+}
+
+static void host_settings_keys(const struct host_setting *tab, const char *scope,
+			       void (*fn)(const struct cfg_key *k, void *data), void *data)
+{
+	static const char *const types[] = {
+		[HS_UINT] = "integer", [HS_TEXT] = "text", [HS_CHOICE] = "choice",
+		[HS_NAME] = "name", [HS_BOOL] = "boolean",
+	};
+
+	for (const struct host_setting *s = tab; s && s->key; s++) {
+		char range[256], def[128];
+		struct cfg_key k = { "host", scope, s->key, types[s->type], range, NULL, s->help };
+
+		switch (s->type) {
+		case HS_UINT:
+			snprintf(range, sizeof(range), "%ld to %ld", s->min, s->max);
+			break;
+		case HS_CHOICE:
+			wl_or_list(range, sizeof(range), s->choices);
+			break;
+		case HS_NAME:
+			snprintf(range, sizeof(range), "letters, digits, '.', '_' and '-', a letter or "
+				 "digit first, no '..', at most %zu bytes", s->size - 1);
+			break;
+		case HS_BOOL:
+			snprintf(range, sizeof(range), "true or false");
+			break;
+		case HS_TEXT:
+			snprintf(range, sizeof(range), "at most %zu bytes%s%s%s", s->size - 1,
+				 s->reject ? ", none of '" : "", s->reject ? s->reject : "",
+				 s->reject ? "'" : "");
+			break;
+		}
+		k.def = s->def ? (*s->def ? s->def : "empty") : help_default(s->help, def, sizeof(def));
+		fn(&k, data);
+	}
+}
+
+void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
+{
+	static const char *const wl_types_of[] = {
+		[WL_UINT] = "integer", [WL_BOOL] = "boolean", [WL_CPUS] = "CPU set",
+		[WL_STRING] = "text", [WL_CHOICE] = "choice", [WL_CHOICES] = "list",
+	};
+	char range[512], scope[96];
+	struct cfg_key k;
+
+	k = (struct cfg_key){ "host", NULL, "backend", "choice",
+			      host_backend_names(range, sizeof(range), 0), host_backends[0]->name,
+			      "where the Xen host comes from: the backends below" };
+	fn(&k, data);
+	host_settings_keys(host_common_settings, NULL, fn, data);
+	k = (struct cfg_key){ "host", NULL, "topology", "text", "sockets=S,dies=D,cores=C,threads=T",
+			      "none: QEMU's dense IDs",
+			      "the CPU topology (QEMU's -smp levels; each gets ceil(log2(count))\n"
+			      "bits of the x2APIC ID): maxcpus is their product, cpus defaults to it" };
+	fn(&k, data);
+	k = (struct cfg_key){ "host", NULL, "profile", "choice",
+			      topo_profile_names(range, sizeof(range)), "none",
+			      "a named machine's topology and CPUs, instead of topology\n"
+			      "(ipibench run --list describes each)" };
+	fn(&k, data);
+	for (size_t i = 0; host_backends[i]; i++) {
+		snprintf(scope, sizeof(scope), "backend = %s", host_backends[i]->name);
+		host_settings_keys(host_backends[i]->settings, scope, fn, data);
+	}
+	for (size_t i = 0; i < sizeof(matrix_keys) / sizeof(matrix_keys[0]); i++) {
+		const struct matrix_key *m = &matrix_keys[i];
+
+		k = (struct cfg_key){ "matrix", NULL, m->key, m->type, m->range, m->def, m->help };
+		fn(&k, data);
+	}
+	for (size_t i = 0; i < NGUEST_KEYS; i++) {
+		const struct guest_key *g = &guest_keys[i];
+
+		k = (struct cfg_key){ "guest", g->kinds == GK_ANY ? NULL :
+				      g->kinds == GK_NIC ? "type = hvm with a nic" :
+				      g->kinds == (GK_HVM | GK_NIC) ? "type = hvm" :
+				      "type = pvh, or hvm without a nic",
+				      g->key, g->type, g->range, g->def, g->help };
+		fn(&k, data);
+	}
+	{
+		const char *names[64];
+		size_t n = 0;
+
+		for (; wl_types[n] && n < 63; n++)
+			names[n] = wl_types[n]->type;
+		names[n] = NULL;
+		k = (struct cfg_key){ "workload:NAME", NULL, "type", "choice",
+				      wl_or_list(range, sizeof(range), names), "required (first)",
+				      "the workload's type: the keys below are its parameters" };
+		fn(&k, data);
+	}
+	for (size_t i = 0; wl_types[i]; i++) {
+		const struct wl_type *t = wl_types[i];
+
+		snprintf(scope, sizeof(scope), "type = %s", t->type);
+		for (const struct wl_param *p = t->params; p->key; p++) {
+			if (p->kind == WL_UINT)
+				snprintf(range, sizeof(range), "%ld to %ld", p->min, p->max);
+			else if (p->kind == WL_BOOL)
+				snprintf(range, sizeof(range), "true/false, yes/no, 1/0");
+			else if (p->kind == WL_CPUS)
+				snprintf(range, sizeof(range), "all, all-but-self, or a list: 1,17,33 or 0-7,9");
+			else if (p->kind == WL_CHOICE)
+				wl_or_list(range, sizeof(range), p->choices());
+			else if (p->kind == WL_CHOICES) {
+				char list[256];
+
+				snprintf(range, sizeof(range), "empty, or %ld to %ld of %s", p->min, p->max,
+					 wl_or_list(list, sizeof(list), p->choices()));
+			} else
+				snprintf(range, sizeof(range), "text");
+			k = (struct cfg_key){ "workload:NAME", scope, p->key, wl_types_of[p->kind], range,
+					      !p->def ? "required" : *p->def ? p->def : "empty", p->help };
+			fn(&k, data);
+		}
+	}
 }

@@ -183,6 +183,20 @@ int config_guest_xl(const struct cfg_guest *g, const char *name, const char *ker
 		    const char *ramdisk, char *buf, size_t len);
 /* `run --list`'s lines of [guest]'s keys (config.c's guest_keys[]). */
 void config_guest_help(FILE *f);
+/*
+ * Every key a config may have, from the tables the parser reads it by
+ * ([host]: host_common_settings[] and each backend's; [matrix]:
+ * matrix_keys[]; [guest]: guest_keys[]; [workload:NAME]: each workload
+ * type's params), for ipibench.ini(5) and docs/configs.md: FN(key, DATA)
+ * for each, in order.  SCOPE says when the key applies (NULL: always).
+ */
+struct cfg_key {
+	const char *section, *scope, *key, *type, *range, *def, *help;
+};
+void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data);
+/* ipibench.ini(5) (FMT OPTS_FMT_MAN) or docs/configs.md (OPTS_FMT_MD) of
+ * config_keys() on F (runner/config_doc.c); 0, or 1 on a write error. */
+int config_doc(FILE *f, int fmt);
 /* Whether a guest of G's type is held after its workload (ipb.hold) and
  * its run ends by xl destroy rather than by its power-off. */
 int cfg_guest_held(const struct cfg_guest *g);

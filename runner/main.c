@@ -8,38 +8,75 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "opts/opts.h"
 #include "probes/probes.h"
 #include "runner/runner.h"
 
+/* Each verb's synopsis is its own (its --help prints it too). */
 struct verb {
-	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *usage;
-	const char *help;
+	const struct opts_synopsis *syn;
 };
 
 static const struct verb verbs[] = {
-	{ "boot", cmd_boot, "--mode MODE --cpus N [--xen BUILD] [--topology T | --profile P] [--timeout S]",
-	  "boot the patched Xen in one x2APIC mode and report what it selected" },
-	{ "run", cmd_run, "-c CONFIG [-o DIR] [--xen BUILD] | --resume DIR",
-	  "run a config's build x mode x repetition matrix and keep the results" },
-	{ "host", cmd_host, "install|uninstall|status",
-	  "prepare a real Xen test host for the reboot backend" },
-	{ "trace", cmd_trace, "summary|diff|ipi|irq FILE... [--json]",
-	  "read xentrace files: event counts, profiles, IPI and IRQ tables" },
-	{ "report", cmd_report, "DIR... [-o OUT]",
-	  "statistics, comparison tables and plots of result directories" },
-	{ "history", cmd_history, "RESULTS... [-o OUT]",
-	  "time series and regression detection across result sets" },
+	{ cmd_boot, &boot_synopsis },
+	{ cmd_run, &run_synopsis },
+	{ cmd_host, &host_synopsis },
+	{ cmd_trace, &trace_synopsis },
+	{ cmd_report, &report_synopsis },
+	{ cmd_history, &history_synopsis },
 };
+#define NVERBS (sizeof(verbs) / sizeof(verbs[0]))
+
+static const struct opts_synopsis synopsis = {
+	"ipibench", "benchmark and trace x2APIC IPI delivery in Xen",
+	"<command> [options]\n--help\n--version", 1
+};
+
+/* A verb's name: its synopsis's, after "ipibench ". */
+static const char *verb_name(const struct verb *v)
+{
+	return v->syn->name + strlen("ipibench ");
+}
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ipibench <command> [options]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		fprintf(f, "  %-8s %s\n           %s\n", verbs[i].name,
-			verbs[i].usage, verbs[i].help);
-	fprintf(f, "\n'ipibench <command> --help' shows a command's options.\n");
+	opts_usage_lines(f, &synopsis);
+	fprintf(f, "\ncommands:\n");
+	for (size_t i = 0; i < NVERBS; i++) {
+		fprintf(f, "  %-8s %s\n", verb_name(&verbs[i]), verbs[i].syn->summary);
+		opts_forms(f, verbs[i].syn, "    ", "    ");
+	}
+	fprintf(f, "\n'ipibench <command> --help' shows a command's options; its manual page\n"
+		"is ipibench-<command>(1).\n");
+}
+
+/* The manual page: what ipibench is, then a section per command. */
+static void page_text(FILE *f, const void *data)
+{
+	(void)data;
+	opts_usage_lines(f, &synopsis);
+	fputs("\001SH DESCRIPTION\n"
+	      "ipibench measures how Xen delivers IPIs in its x2APIC destination modes\n"
+	      "(physical, cluster, mixed): it boots a Xen patched with the ipibench series\n"
+	      "in each mode, under QEMU or on a real host, runs workloads in dom0 through\n"
+	      "the benchmark interface the series adds, keeps the results, and reports,\n"
+	      "compares and traces them.  Each command has its own manual page,\n"
+	      "ipibench-COMMAND(1), and 'ipibench COMMAND --help' lists its options.\n"
+	      "\001SH COMMANDS\n", f);
+	for (size_t i = 0; i < NVERBS; i++) {
+		fprintf(f, "\001SS %s\n%s (ipibench-%s(1)).\n", verb_name(&verbs[i]),
+			verbs[i].syn->summary, verb_name(&verbs[i]));
+		opts_forms(f, verbs[i].syn, "  ", "  ");
+		fputc('\n', f);
+	}
+	fputs("\001SH FILES\n"
+	      "A config is an INI file (ipibench.ini(5); configs/ has examples).  A run\n"
+	      "keeps its results in one directory: DIR/config.ini, DIR/results.json\n"
+	      "(docs/results-schema.md) and what each boot left.\n"
+	      "\n"
+	      "Exit status: the command's (its page says which); 2 for a usage error or\n"
+	      "a command ipibench does not have.\n", f);
 }
 
 int main(int argc, char **argv)
@@ -53,12 +90,15 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* the manual page (opts/doc.c) */
+	if (!strncmp(argv[1], "--help=", 7) && opts_fmt(argv[1] + 7) >= 0)
+		return opts_page(stdout, opts_fmt(argv[1] + 7), &synopsis, page_text, NULL);
 	if (!strcmp(argv[1], "--version")) {
 		printf("ipibench %s\n", IPIBENCH_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		if (!strcmp(argv[1], verbs[i].name))
+	for (size_t i = 0; i < NVERBS; i++)
+		if (!strcmp(argv[1], verb_name(&verbs[i])))
 			return verbs[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "ipibench: '%s' is not a command; see 'ipibench --help'\n",
 		argv[1]);

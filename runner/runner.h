@@ -11,11 +11,17 @@
 
 #define IPIBENCH_VERSION "0.1.0"
 
+/* Each verb and its synopsis (opts/opts.h), which its --help, `ipibench
+ * --help` and its manual page print. */
+struct opts_synopsis;
 /* `ipibench boot`: one boot of the patched Xen under QEMU (cmd_boot.c). */
 int cmd_boot(int argc, char **argv);
+extern const struct opts_synopsis boot_synopsis;
 /* `ipibench run`: a config's matrix, --resume, --list (cmd_run.c). */
 int cmd_run(int argc, char **argv);
+extern const struct opts_synopsis run_synopsis;
 /* `ipibench host install|uninstall|status`: a reboot-backend host (cmd_host.c). */
 int cmd_host(int argc, char **argv);
+extern const struct opts_synopsis host_synopsis;
 
 #endif

@@ -79,7 +79,7 @@ busy; sleep 1; kill -INT \$p; wait \$p; echo "rec: xentrace rc=\$?"
 cp /tmp/xentrace.xt /out/xentrace.xt; rm -f /tmp/xentrace.xt
 if [ -f /out/job.json ]; then
 	# The agent traces the workloads whose job entry asks ("trace": {...}).
-	ipibench-agent --job /out/job.json --out /out; echo "rec: agent rc=\$?"
+	ipibench-agent --job /out/job.json --output /out; echo "rec: agent rc=\$?"
 else
 	echo "rec: ipibench-xtrace start"
 	ipibench-xtrace -e all -s 32 -p 20 /out/ipibench.xt > /out/ipibench.json & p=\$!

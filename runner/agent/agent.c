@@ -4,7 +4,7 @@
  * Xen host's dom0), reports what the hypervisor says about itself, runs the
  * workloads a job lists and writes OUT/agent.json atomically.
  *
- *   ipibench-agent [--job FILE] [--out DIR] [--list] [--help]
+ *   ipibench-agent [--job FILE] [--output DIR] [--list] [--help]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,10 +26,25 @@
 
 #define AGENT_VERSION "1"
 
+static const struct opts_synopsis synopsis = {
+	"ipibench-agent", "run ipibench's workloads in a Xen dom0 and report what Xen says",
+	"[--job FILE] [-o DIR] [-v]\n--list", 8,
+};
+
 static void usage(FILE *f, const struct opts_cmd *cmd)
 {
-	fputs("usage: ipibench-agent [--job FILE] [--out DIR] [--list]\n", f);
+	opts_usage_lines(f, &synopsis);
+	fputs("\n"
+	      "The dom0 side of ipibench, run by 'ipibench boot' and 'ipibench run' in\n"
+	      "each boot of the host (or by hand), it reports what the hypervisor says\n"
+	      "about itself (genapic, APIC IDs, clusters), runs the workloads the job\n"
+	      "lists through the patched Xen's benchmark sysctl and writes DIR/agent.json\n"
+	      "atomically.  It needs root and a Xen built with the ipibench series.\n"
+	      "\n", f);
 	opts_help(f, cmd->opts);
+	fputs("\nExit status: 0 ok (a workload that failed is said in agent.json), 1 Xen's\n"
+	      "interfaces could not be opened or agent.json not written, 2 usage or a job\n"
+	      "file that cannot be read.\n", f);
 }
 
 static int opt_list(const struct opt *o, const char *arg)
@@ -169,14 +184,16 @@ int main(int argc, char **argv)
 	const struct opt opts[] = {
 		OPT_STRING('j', "job", &jobfile, "FILE",
 			   "JSON job: {\"workloads\": [{\"name\", \"type\", \"params\"}...]}"),
-		OPT_STRING('o', "out", &ctx.outdir, "DIR",
+		OPT_STRING('o', "output", &ctx.outdir, "DIR",
 			   "where agent.json (and traces) are written (default .)"),
+		OPT_ALIAS(0, "out", &ctx.outdir, "DIR"),
 		OPT_CALLBACK_NOARG('l', "list", NULL, "list the workload types this agent can run",
 				   opt_list),
-		OPT_BOOLEAN('v', NULL, &verbose, "verbose"),
+		OPT_BOOLEAN('v', "verbose", &verbose, "say more on stderr"),
 		OPT_END(),
 	};
-	const struct opts_cmd cmd = { .name = "ipibench-agent", .opts = opts, .usage = usage };
+	const struct opts_cmd cmd = { .name = "ipibench-agent", .opts = opts, .usage = usage,
+				      .syn = &synopsis };
 	json_t *job = NULL, *out, *results;
 	char err[256] = "", **rest;
 	int nrest, rc = 0;

@@ -86,7 +86,8 @@ int host_agent_exec(const struct host_opts *o, const char *job, const char *outd
 	if ((log = host_log_and_pipe(logpath, pfd, r)) < 0)
 		return -1;
 	{
-		char *args[] = { (char *)exe, "--out", (char *)outdir, "--job", (char *)job, NULL };
+		/* -o: what an agent of any version takes (--output, once --out) */
+		char *args[] = { (char *)exe, "-o", (char *)outdir, "--job", (char *)job, NULL };
 
 		if (!job)
 			args[3] = NULL;

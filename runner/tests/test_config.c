@@ -969,24 +969,105 @@ static void test_guest(void **s)
 	config_guest_help(f);
 	fclose(f);
 	static const char *const lines[] = {
-		"    type         pvh (default) or hvm",
-		"    vcpus        1..128 (default 2)\n",
-		"    memory       MiB, 64..65536 (default 256)\n",
-		"    trace_mask   xentrace -e of the HVM recording (default 0x0008ffff; the scheduler\n"
-		"                 class 0x000affff is recorded before it)\n",
-		"    nic          hvm: the emulated NIC's model, e1000e",
+		"    type         the guest's type: pvh, or hvm",
+		"    vcpus        the guest's vCPUs\n"
+		"                 1 to 128 (default 2)\n",
+		"    memory       the guest's memory, MiB\n"
+		"                 64 to 65536 (default 256)\n",
+		"    trace_mask   xentrace -e of the HVM recording (the scheduler class\n"
+		"                 0x000affff is recorded before it)\n"
+		"                 0x1 to 0xffffffff (default 0x0008ffff)\n",
+		"    nic          hvm: the emulated NIC's model",
+		"                 e1000e (default none)\n",
 		"    msi_path     hvm: the NIC's MSIs, a list",
 		"    ipi_path     pvh, hvm without a nic: the guest workload's IPIs",
 		"    ping_secs    hvm with a nic: ping -f's -w",
-		"    ab_secs      hvm with a nic: ab -t against the guest's httpd after the recordings, -c 1, 1..3600 (default 10)\n",
-		"    nic_address  hvm with a nic: the guest's IPv4 address on the bridge (default 10.0.0.2)\n",
+		"    ab_secs      hvm with a nic: ab -t against the guest's httpd after the recordings, -c 1, "
+		"seconds\n                 1 to 3600 (default 10)\n",
+		"    nic_address  hvm with a nic: the guest's IPv4 address on the bridge\n"
+		"                 dotted quad (default 10.0.0.2)\n",
 		"    dom0_address hvm with a nic: ",
-		"    timeout      seconds from xl create to the workload's end, 30..86400 (default 900)\n",
+		"    timeout      seconds from xl create to the workload's end\n"
+		"                 30 to 86400 (default 900)\n",
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		if (!strstr(help, lines[i]))
 			fail_msg("run --list: no '%s' in:\n%s", lines[i], help);
 	free(help);
+}
+
+/*
+ * Every key config_keys() documents (ipibench.ini(5), docs/configs.md) is
+ * one the parser takes in its section (a bad value may be refused, the key
+ * is not), and a key it does not document is refused as unknown.
+ */
+struct keys_seen {
+	unsigned int n, host, matrix, guest, workload;
+};
+
+static void key_taken(const struct cfg_key *k, void *data)
+{
+	struct keys_seen *seen = data;
+	char text[1024], err[512] = "", backend[32] = "qemu", type[64] = "flush_tlb_all";
+	struct config c;
+	int n;
+
+	seen->n++;
+	assert_non_null(k->type);
+	assert_non_null(k->range);
+	assert_non_null(k->def);
+	assert_true(k->help && *k->help);
+	if (k->scope && !strcmp(k->section, "host"))
+		assert_int_equal(sscanf(k->scope, "backend = %31s", backend), 1);
+	if (k->scope && !strncmp(k->section, "workload", 8))
+		assert_int_equal(sscanf(k->scope, "type = %63s", type), 1);
+	if (!strcmp(k->section, "host")) {
+		seen->host++;
+		if (!strcmp(k->key, "backend"))
+			n = snprintf(text, sizeof(text), "[host]\nbackend = %s\n[workload:w]\ntype = hv_query\n",
+				     backend);
+		else
+			n = snprintf(text, sizeof(text), "[host]\nbackend = %s\n%s = 1\n[workload:w]\n"
+				     "type = hv_query\n", backend, k->key);
+	} else if (!strcmp(k->section, "matrix")) {
+		seen->matrix++;
+		n = snprintf(text, sizeof(text), "[host]\n[matrix]\n%s = 1\n[workload:w]\ntype = hv_query\n",
+			     k->key);
+	} else if (!strcmp(k->section, "guest")) {
+		seen->guest++;
+		n = snprintf(text, sizeof(text), "[host]\nbackend = local\n[guest]\n%s = 1\n", k->key);
+	} else {
+		assert_string_equal(k->section, "workload:NAME");
+		seen->workload++;
+		n = snprintf(text, sizeof(text), "[host]\n[workload:w]\ntype = %s\n%s%s\n", type,
+			     strcmp(k->key, "type") ? k->key : "", strcmp(k->key, "type") ? " = 1" : "");
+	}
+	assert_true(n > 0 && (size_t)n < sizeof(text));
+	if (!config_load_string("x.ini", text, &c, err, sizeof(err)))
+		config_free(&c);
+	if (strstr(err, "unknown key") || strstr(err, "not of backend"))
+		fail_msg("[%s] %s (%s): documented but refused: %s", k->section, k->key,
+			 k->scope ? k->scope : "always", err);
+}
+
+static void test_documented_keys(void **s)
+{
+	struct keys_seen seen = { 0 };
+
+	(void)s;
+	config_keys(key_taken, &seen);
+	/* Each section's table is there ([host]: backend, topology, profile,
+	 * the common and the backends' keys; [matrix]: 6; [guest]: 17). */
+	assert_true(seen.host >= 8);
+	assert_int_equal(seen.matrix, 6);
+	assert_int_equal(seen.guest, 17);
+	assert_true(seen.workload > 10);
+	/* and the parser refuses what is not documented */
+	expect_error("[host]\nbogus = 1\n[workload:w]\ntype = hv_query\n", "unknown key 'bogus'");
+	expect_error("[host]\n[matrix]\nbogus = 1\n[workload:w]\ntype = hv_query\n",
+		     "unknown key 'bogus' in [matrix]");
+	expect_error("[host]\nbackend = local\n[guest]\nbogus = 1\n", "unknown key 'bogus' in [guest]");
+	expect_error("[host]\n[workload:w]\ntype = hv_query\nbogus = 1\n", "unknown key 'bogus'");
 }
 
 int main(void)
@@ -1008,6 +1089,7 @@ int main(void)
 		cmocka_unit_test(test_backend_settings),
 		cmocka_unit_test(test_workload_rules),
 		cmocka_unit_test(test_guest),
+		cmocka_unit_test(test_documented_keys),
 	};
 	return cmocka_run_group_tests_name("runner: config", tests, NULL, NULL);
 }

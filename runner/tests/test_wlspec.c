@@ -329,7 +329,7 @@ static void test_boot_job(void **s)
 	fputs("{\"workloads\": [{\"name\": \"pp\", \"type\": \"pingpong\", "
 	      "\"params\": {\"a\": 0, \"b\": 1}}]}", f);
 	fclose(f);
-	assert_int_equal(cmd_boot(5, (char *[]){ "boot", "--job", job, "--out", out, NULL }), 2);
+	assert_int_equal(cmd_boot(5, (char *[]){ "boot", "--job", job, "--output", out, NULL }), 2);
 	/* Nothing was written for the agent. */
 	snprintf(job, sizeof(job), "%s/out/job.json", dir);
 	assert_int_equal(access(job, F_OK), -1);

@@ -30,7 +30,7 @@ static void boot_mode(const char *mode, const char *genapic, const char *pin)
 
 	snprintf(dir, sizeof(dir), OUT "/%s", mode);
 	itest_run(&o, (const char *[]){ "boot", "--mode", mode, "--cpus", "8",
-					 "--out", dir, pin ? "--cmdline" : NULL, pin, NULL });
+					 "--output", dir, pin ? "--cmdline" : NULL, pin, NULL });
 	assert_int_equal(o.status, 0);
 	char want[64];
 	snprintf(want, sizeof(want), "genapic: %s\n", genapic);
@@ -87,7 +87,7 @@ static void test_timeout(void **s)
 
 	(void)s;
 	itest_run(&o, (const char *[]){ "boot", "--mode", "mixed", "--cpus", "8",
-					 "--timeout", "3", "--out", OUT "/timeout", NULL });
+					 "--timeout", "3", "--output", OUT "/timeout", NULL });
 	assert_int_not_equal(o.status, 0);
 	assert_non_null(strstr(o.text, "ipibench boot: timeout after 3s"));
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
@@ -101,7 +101,7 @@ static void test_missing_qemu(void **s)
 	(void)s;
 	itest_run(&o, (const char *[]){ "boot", "--mode", "mixed", "--qemu",
 					 "/nonexistent/qemu-system-x86_64",
-					 "--out", OUT "/noqemu", NULL });
+					 "--output", OUT "/noqemu", NULL });
 	assert_int_not_equal(o.status, 0);
 	assert_non_null(strstr(o.text, "/nonexistent/qemu-system-x86_64 not found"));
 	free(o.text);
@@ -122,7 +122,7 @@ static void test_xen_panic(void **s)
 		fputc(i * 7, f);
 	fclose(f);
 	itest_run(&o, (const char *[]){ "boot", "--mode", "mixed", "--cpus", "8",
-					 "--kernel", bad, "--out", OUT "/panic", NULL });
+					 "--kernel", bad, "--output", OUT "/panic", NULL });
 	assert_int_not_equal(o.status, 0);
 	assert_non_null(strstr(o.text, "ipibench boot: Xen panicked"));
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
@@ -137,7 +137,7 @@ static void test_mode_overridden(void **s)
 	/* Without interrupt remapping Xen turns cluster into mixed. */
 	itest_run(&o, (const char *[]){ "boot", "--mode", "cluster", "--cpus", "8",
 					 "--cmdline", "iommu=no-intremap",
-					 "--out", OUT "/override", NULL });
+					 "--output", OUT "/override", NULL });
 	assert_int_not_equal(o.status, 0);
 	assert_non_null(strstr(o.text,
 		"requested x2apic-mode=cluster but Xen selected x2apic_mixed"));

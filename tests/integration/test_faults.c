@@ -297,7 +297,7 @@ static void test_option_off(void **s)
 	itest_run(&o, (const char *[]){ "boot", "--mode", "mixed", "--cpus", "4",
 					 "--xen", OFF_XEN,
 					 "--job", "tests/integration/data/faults-off-job.json",
-					 "--out", OUT "-off", NULL });
+					 "--output", OUT "-off", NULL });
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
 	/* It boots, in the mode asked for. */
 	if (o.status)

@@ -262,7 +262,7 @@ static void test_xapic_refuses_senders(void **s)
 	itest_run(&o, (const char *[]){ "boot", "--mode", "physical", "--cpus", "4",
 					 "--cmdline", "x2apic=false", "--no-test-device",
 					 "--job", "tests/integration/data/xapic-job.json",
-					 "--out", OUT "-xapic", NULL });
+					 "--output", OUT "-xapic", NULL });
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
 	free(o.text);
 	a = json_load_file(OUT "-xapic/agent.json", 0, &je);
@@ -452,7 +452,7 @@ static void test_cluster_mode_per_version(void **s)
 	}
 	assert_null(itest_run_of(results, "cluster"));
 	itest_run(&o, (const char *[]){ "boot", "--mode", "cluster", "--cpus", "4",
-					 "--out", OUT "-cluster", NULL });
+					 "--output", OUT "-cluster", NULL });
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
 	print_message("boot --mode cluster: exit %d: %s", o.status, o.text);
 	assert_int_not_equal(o.status, 0);

@@ -39,7 +39,7 @@ static json_t *calls[2];    /* 0: option off, 1: on */
 static json_t *boot(const char *xen, const char *dir)
 {
 	const char *args[] = { "boot", "--mode", "physical", "--cpus", "12", "--maxcpus", "14",
-			       "--insn-calls", "--xen", xen, "--out", dir, NULL };
+			       "--insn-calls", "--xen", xen, "--output", dir, NULL };
 	struct cmd_out r;
 	char path[256], err[512];
 	json_t *agent, *ic;
@@ -166,7 +166,7 @@ static void test_option_cost(void **s)
 static void test_bench_mode_refuses_off(void **s)
 {
 	const char *bench[] = { "boot", "--mode", "physical", "--cpus", "2", "--insn-counts",
-				"--xen", OFF_XEN, "--out", OUT "/refused", NULL };
+				"--xen", OFF_XEN, "--output", OUT "/refused", NULL };
 	const char *both[] = { "boot", "--mode", "physical", "--insn-counts", "--insn-calls", NULL };
 	struct cmd_out r;
 

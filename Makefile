@@ -89,6 +89,8 @@ help:
 	@echo "  make fuzz-smoke   each fuzz target briefly (part of make unit)"
 	@echo "Checks (each part of make unit):"
 	@echo "  make shell-lint   no 'PRODUCER | grep -q' under pipefail in the scripts"
+	@echo "  make words-lint   no words about how the project was developed, in the tree and the manual pages"
+	@echo "  make licence-check  every source file's SPDX line against debian/copyright and licensecheck"
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
 	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
@@ -220,7 +222,7 @@ UNIT_EXTRA += shell-lint
 # sessions, dates and load figures as narration, the build machine's
 # paths) in the tracked files or the manual pages (tests/lint/words.py).
 .PHONY: words-lint
-words-lint:
+words-lint: man
 	@bash tests/lint/test_words.sh $(BUILD)/man
 UNIT_EXTRA += words-lint
 # debian/copyright true for every tracked file: each SPDX line against the

@@ -38,7 +38,8 @@ if [ -n "$mandir" ]; then
 	if [ -d "$mandir" ]; then
 		dirs+=("$mandir")
 	else
-		echo "note $mandir: no manual pages there (make man), not checked"
+		echo "FAIL $mandir: no manual pages there (make man builds them)"
+		fails=$((fails + 1))
 	fi
 fi
 if $words --tree "$top" "${dirs[@]}"; then

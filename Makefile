@@ -72,8 +72,22 @@ help:
 	@echo "make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 	@echo "make bench-trace  ipibench trace summary vs xenalyze, with hyperfine"
 
+# The Debian packages, in three lists (mk/deps.sh says why each is there):
+# make deps what building and make bench need; make deps-test adds what
+# the tests need (make test, unit, integration, test-slow run it); make
+# deps-ci adds what only CI's targets need (.ci/run runs it).
+.PHONY: deps-test deps-ci
 deps:
-	@bash mk/deps.sh
+	@bash mk/deps.sh build
+deps-test:
+	@bash mk/deps.sh test
+deps-ci:
+	@bash mk/deps.sh ci
+# make deps's apt source derivation on both forms of apt sources (fixtures).
+.PHONY: apt-sources-test
+apt-sources-test:
+	@bash tests/deps/test_apt_sources.sh
+UNIT_EXTRA += apt-sources-test
 
 # ---- objects, libraries, binaries -------------------------------------
 $(BUILD)/rel/%.o: %.c
@@ -229,7 +243,7 @@ guest: deps dom0
 # (mk/deb.sh; debian/ says how).  make deb-test: lintian and the packages'
 # contents (tests/deb/test_deb.sh), a unit check of the tally.
 .PHONY: deb deb-test
-deb: hv
+deb: deps-test hv
 	@bash mk/deb.sh $(BUILD)
 deb-test: deb
 	@bash tests/deb/test_deb.sh $(BUILD)
@@ -243,7 +257,7 @@ UNIT_EXTRA += deb-test
 # and checks what the host says (mk/test-host.sh).  Needs root.
 HOST_DIR := $(BUILD)/host
 .PHONY: host-image test-host
-host-image: deps
+host-image: deps-ci
 	@bash mk/host-image.sh $(HOST_DIR)
 # TEST_HOST_E2E=1: also end to end with the packages (make deb) installed
 # on the booted host and a reboot-backend matrix through real reboots.
@@ -354,12 +368,12 @@ integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 
-# $(call tally_stages,RUNS): make deps and the tally tool (without them, the
+# $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs
 # (make -k: a failure stops nothing else), then the closing line.
 define tally_stages
 	@rm -f $(TALLY_FILE); \
-	if ! $(MAKE) --no-print-directory deps $(TALLY); then \
+	if ! $(MAKE) --no-print-directory deps-test $(TALLY); then \
 		echo "ipibench tests: 0 passed, 1 failed"; exit 1; \
 	fi; \
 	$(TALLY) expect $(TALLY_FILE) $(1) && \

@@ -283,7 +283,8 @@ enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
 
 /* Read one input (a results directory, results.json, hyperfine JSON or
  * perf stat CSV: detected by content).  A directory contributes its
- * results.json and any hyperfine/perf files at its top level.  On error
+ * results.json, or without one the cN/ and xen-LABEL/ result sets of a
+ * sweep or build axis, and any hyperfine/perf files at its top level.  On error
  * returns -1 with a one-line message naming the file in err. */
 int dataset_add(struct dataset *d, const char *path, char *err);
 int dataset_add_results(struct dataset *d, const char *path, char *err);

@@ -32,8 +32,9 @@ static const char report_help[] =
 	"Statistics, comparison tables and plots of ipibench results.\n"
 	"INPUT is a results directory (its results.json plus any hyperfine JSON or\n"
 	"perf stat CSV next to it) or a file, detected by content: results.json,\n"
-	"hyperfine --export-json output, or `perf stat -x,` output.  Several\n"
-	"directories merge (e.g. one per CPU count: a CPU sweep).\n"
+	"hyperfine --export-json output, or `perf stat -x,` output.  A sweep's or\n"
+	"a build axis's directory is read whole (its cN/ or xen-LABEL/ result\n"
+	"sets).  Several directories merge (e.g. one per CPU count: a CPU sweep).\n"
 	"\n"
 	"options:\n";
 

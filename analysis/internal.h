@@ -350,6 +350,11 @@ int plot_render(const char *outdir, const char *name, const char *data,
 		const char *body, int width, int height, char *err);
 /* 0 when the gnuplot binary can be found, else -1 with err filled. */
 int plot_check(char *err);
+/* Set: without gnuplot, plot_render() writes NAME.dat and NAME.gp, draws
+ * nothing, counts the plot in plot_undrawn and returns 0 (report: gnuplot
+ * is a Recommends); clear: a missing gnuplot is an error. */
+extern bool plot_undrawn_ok;
+extern size_t plot_undrawn;
 /* The gnuplot binary: $IPIBENCH_GNUPLOT or "gnuplot". */
 const char *plot_gnuplot(void);
 /* s as a gnuplot string literal that gnuplot reads back as exactly s:

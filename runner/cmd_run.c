@@ -15,6 +15,7 @@
 #include "runner/config.h"
 #include "runner/guest.h"
 #include "runner/hostopts.h"
+#include "runner/needs.h"
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
@@ -29,6 +30,7 @@ static void usage(FILE *f, const struct opts_cmd *cmd)
 	fputs(
 "usage: ipibench run -c CONFIG [-o DIR] [--xen BUILD]\n"
 "       ipibench run --resume DIR\n"
+"       ipibench run -c CONFIG --needs\n"
 "       ipibench run --list\n"
 "\n"
 "Boot the config's host in each x2APIC mode of [matrix] (repetitions in the\n"
@@ -36,6 +38,9 @@ static void usage(FILE *f, const struct opts_cmd *cmd)
 "[workload:NAME] in that one boot and keep the results in DIR/results.json\n"
 "(rewritten atomically after each run).  A run that was stopped, killed or\n"
 "failed is finished by --resume, without redoing the completed runs.\n"
+"--needs prints the make targets of the source tree that build what CONFIG\n"
+"needs here (make bench builds them), or refuses in one line naming the host\n"
+"it needs (exit status 2).\n"
 "\n", f);
 	opts_help(f, cmd->opts);
 }
@@ -686,7 +691,7 @@ static int opt_list(const struct opt *o, const char *arg)
 int cmd_run(int argc, char **argv)
 {
 	const char *cfgfile = NULL, *out = NULL, *resume = NULL, *xen = NULL;
-	bool quiet = false;
+	bool quiet = false, needs = false;
 	const struct opt opts[] = {
 		OPT_STRING('c', "config", &cfgfile, "FILE", "the config (INI; see configs/)"),
 		OPT_STRING('o', "out", &out, "DIR", "results directory (default results/runs/NAME-DATE)"),
@@ -698,6 +703,8 @@ int cmd_run(int argc, char **argv)
 				   "list the [host] keys of each backend and the workload\n"
 				   "types with their parameters", opt_list),
 		OPT_BOOLEAN('q', "quiet", &quiet, "only one line per run"),
+		OPT_BOOLEAN(0, "needs", &needs, "print the make targets CONFIG needs built on this\n"
+			    "machine, or refuse naming the host it needs; run nothing"),
 		OPT_END(),
 	};
 	const struct opts_cmd cmd = { .name = "ipibench run", .opts = opts, .usage = usage };
@@ -707,7 +714,7 @@ int cmd_run(int argc, char **argv)
 
 	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
 		return rc;
-	if (nrest || (!cfgfile == !resume)) {
+	if (nrest || (!cfgfile == !resume) || (needs && (resume || out || xen))) {
 		usage(stderr, &cmd);
 		return 2;
 	}
@@ -739,6 +746,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ipibench run: %s: [guest]: %s\n", cfgfile, gbad);
 		config_free(&c);
 		return 2;
+	}
+	if (needs) {
+		struct host_needs hn = { .xen_caps = NULL };
+
+		rc = config_needs(&c, cfgfile, &hn, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "ipibench run: %s\n", err);
+		else
+			printf("%s\n", hn.targets);
+		config_free(&c);
+		return rc ? 2 : 0;
 	}
 	if (xen && config_set_xen(&c, xen, err, sizeof(err))) {
 		fprintf(stderr, "ipibench run: %s\n", err);

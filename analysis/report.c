@@ -40,7 +40,8 @@ static const char report_help[] =
 
 static const char report_help_tail[] =
 	"\n"
-	"Writes OUT/report.md (also printed), OUT/report.json, and for each plot\n"
+	"Writes OUT/report.md (also printed; --summary prints its headline\n"
+	"instead), OUT/report.json, and for each plot\n"
 	"OUT/NAME.png, NAME.svg with the NAME.gp script and NAME.dat data that\n"
 	"drew them (re-run with `cd OUT && gnuplot NAME.gp`).  Without gnuplot\n"
 	"the plots are not drawn (their NAME.gp and NAME.dat are written) and one\n"
@@ -1089,6 +1090,8 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 			   "(default: results/reference/seed-004.json)"),
 		OPT_BOOLEAN(0, "no-reference", &r->no_ref, "leave the seed reproduction section out\n"
 			    "(and the seed beside the guest runs)"),
+		OPT_BOOLEAN(0, "summary", &r->summary, "print the headline (each workload's modes\n"
+			    "against the baseline) instead of the whole report.md"),
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};
@@ -1135,6 +1138,71 @@ static int report_load(struct report *r, const char *reference, const char *ms_r
 	return 0;
 }
 
+/* ==== --summary ============================================================= */
+/* The headline on the terminal (make bench): each workload's modes, their
+ * run-level time per operation against the baseline and their ICR writes,
+ * then where the whole report is. */
+static void render_summary(const struct report *r, struct sbuf *o)
+{
+	const struct dataset *d = &r->d;
+	size_t ok = 0, failed = 0;
+	bool emulated = false;
+	char b1[48], b2[48];
+
+	for (size_t i = 0; i < d->nsets; i++) {
+		ok += d->sets[i].runs_ok;
+		failed += d->sets[i].runs_failed;
+		emulated |= d->sets[i].emulated;
+	}
+	sb_printf(o, "%zu result set%s, %zu runs ok, %zu failed%s\n", d->nsets,
+		  d->nsets == 1 ? "" : "s", ok, failed,
+		  emulated ? "; emulated (QEMU TCG): compare the ratios, not the times" : "");
+	if (r->nblocks) {
+		sb_printf(o, "\n| workload | host | CPUs | mode | ns per op | against %s (95%%) "
+			  "| ICR writes per op |\n|---|---|---:|---|---:|---|---:|\n", r->baseline);
+	}
+	size_t other = 0;
+	for (size_t i = 0; i < r->nblocks; i++) {
+		const struct rblock *b = &r->blocks[i];
+		const struct cmp_ms *ms = b->cmp.done ? &b->cmp.ms : NULL;
+		if (!ms && !b->has.samples && !b->has.icr) {
+			other++;	/* vector capacity, say: its own table */
+			continue;
+		}
+		for (size_t m = 0; m < b->end - b->first; m++) {
+			const struct rmode *rm = &b->modes[m];
+			const char *mode = rm->g->mode;
+			size_t j = 0;
+			while (ms && j < ms->k && strcmp(ms->names[j], mode))
+				j++;
+			bool have = ms && j < ms->k;
+			double ns = have ? ms->v[j].avg : rm->g->n ? rm->g->sum.median : NAN;
+			char vs[96] = "-";
+			if (have && j == 0)
+				snprintf(vs, sizeof(vs), "baseline");
+			else if (have && ms->d[j].ok)
+				snprintf(vs, sizeof(vs), "%+.1f%% +/- %.1f%%%s", ms->d[j].pct,
+					 ms->d[j].pct_half, ms->d[j].proven ? "" : ", no difference proven");
+			sb_printf(o, "| %s | %s | %ld | %s | %s | %s | %s |\n", b->label, b->g0->host,
+				  b->g0->cpus, mode, fnum(b1, ns), vs, fnum(b2, rm->icr_per_op));
+		}
+	}
+	if (r->nblocks > other)
+		sb_puts(o, "\nns per op: the mean of the unit the comparison is on (boots, or the "
+			"timed loops of one boot), else the median of the calls.\n");
+	if (other)
+		sb_printf(o, "%s%zu workload block%s without times or ICR counts (vector capacity): "
+			  "in the report\n", r->nblocks > other ? "" : "\n", other,
+			  other == 1 ? "" : "s");
+	if (r->nguests)
+		sb_printf(o, "\n%zu guest run%s: their exits and injections are in the report\n",
+			  r->nguests, r->nguests == 1 ? "" : "s");
+	if (d->nfailed)
+		sb_printf(o, "\n%zu failed run%s: listed in the report\n", d->nfailed,
+			  d->nfailed == 1 ? "" : "s");
+	sb_printf(o, "\nThe whole report: %s/report.md (and report.json, the plots)\n", r->out);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	/* the default baseline: the first mode of ipibench/modes.h (physical) */
@@ -1159,7 +1227,14 @@ int cmd_report(int argc, char **argv)
 	render_md(&r, &md);
 	if (write_outputs(&r, &md))
 		goto fail;
-	fwrite(md.s, 1, md.len, stdout);
+	if (r.summary) {
+		struct sbuf sm = { 0 };
+		render_summary(&r, &sm);
+		fwrite(sm.s, 1, sm.len, stdout);
+		sb_free(&sm);
+	} else {
+		fwrite(md.s, 1, md.len, stdout);
+	}
 	fflush(stdout);
 	if (plot_undrawn_ok) {
 		/* Said even with -q: the report is not the one asked for. */

@@ -667,6 +667,45 @@ static void no_gnuplot_on_path_draws_nothing_else_written(void **state)
 	free(empty), free(out), free(errf);
 }
 
+/* --summary: the headline on stdout (each mode against the baseline, the
+ * ICR writes), where the report is, and the files as without it. */
+static void summary_on_stdout(void **state)
+{
+	char *o = *state;
+	char *out = path2(o, "out"), *sf = path2(o, "stdout");
+	char *argv[] = { "report", "-q", "--summary", "--no-reference", "-o", out,
+			 DATA "/three-mode", NULL };
+	fflush(stdout);
+	int saved = dup(1), fd = open(sf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 1);
+	close(fd);
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	int rc = cmd_report(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	assert_int_equal(rc, 0);
+	char want[600];
+	snprintf(want, sizeof(want), "\nThe whole report: %s/report.md (and report.json, the "
+		 "plots)\n", out);
+	expect_in_file(sf, "1 result set, 6 runs ok, 1 failed; emulated (QEMU TCG): compare the "
+		       "ratios, not the times\n",
+		       "| workload | host | CPUs | mode | ns per op | against physical (95%) | "
+		       "ICR writes per op |\n",
+		       "| flush | qemu-tcg | 16 | physical | 1263531 | baseline | 15.00 |\n",
+		       "| flush | qemu-tcg | 16 | mixed | 1120834 | -11.3% +/- 3.1% | 1.00 |\n",
+		       "| irq | qemu-tcg | 16 | cluster | 50512 | +0.1% +/- 3.0%, no difference "
+		       "proven | - |\n",
+		       "1 workload block without times or ICR counts (vector capacity): in the "
+		       "report\n", "\n1 failed run: listed in the report\n", want);
+	expect_not_in_file(sf, "# ipibench report", "| vectors |");
+	char *md = path2(out, "report.md");
+	expect_in_file(md, "# ipibench report");
+	free(md), free(out), free(sf);
+}
+
 static void detect_by_content(void **state)
 {
 	(void)state;
@@ -733,6 +772,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(no_gnuplot_on_path_draws_nothing_else_written,
 						tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(summary_on_stdout, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),
 		cmocka_unit_test(directory_scan_and_genapic_warning),
 	};

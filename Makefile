@@ -134,8 +134,11 @@ $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) -o $@
 
-# The dom0 agent: one static binary against libxen-dev's archives.
+# The dom0 agent: one static binary against libxen-dev's archives (make
+# agent: what a local-backend bench runs here).
 AGENT := $(BUILD)/bin/ipibench-agent
+.PHONY: agent
+agent: $(AGENT)
 $(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a \
 	  $(BUILD)/rel/libopts.a
 	@mkdir -p $(@D)
@@ -392,13 +395,22 @@ test-slow:
 include mk/versions.mk
 
 # The run, then its report (tables, the seed comparison, plots); a run with
-# failed parts still gets its report, and make still fails.  A stopped bench
-# is finished with `build/bin/ipibench run --resume DIR`.
-bench: hv dom0 build
+# failed parts still gets its report, and make still fails.  First
+# `ipibench run --needs` says what CONFIG needs on this machine: the
+# targets built next (hv, dom0, plugin, agent, guest: runner/needs.h), or
+# one line naming the host it needs (backend = local off a Xen dom0,
+# backend = reboot before `ipibench host install`), and nothing more is
+# built.  The terminal gets the report's headline (report --summary); the
+# whole report is in DIR/report/report.md.  A stopped bench is finished
+# with `build/bin/ipibench run --resume DIR`.
+bench: deps $(BUILD)/bin/ipibench
+	@needs=$$($(BUILD)/bin/ipibench run -c $(CONFIG) --needs) || exit 2; \
+	if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi
 	@out=$${BENCH_OUT:-results/runs/$(notdir $(basename $(CONFIG)))-$$(date +%Y%m%d-%H%M%S)}; \
 	$(BUILD)/bin/ipibench run -c $(CONFIG) -o "$$out" $(HV_RUN_ARGS); rc=$$?; \
-	$(BUILD)/bin/ipibench report "$$out" -o "$$out/report" || rc=1; \
-	echo "bench: results in $$out/results.json, report in $$out/report/report.md"; \
+	echo; \
+	$(BUILD)/bin/ipibench report -q --summary "$$out" -o "$$out/report" || rc=1; \
+	echo "bench: results in $$out/"; \
 	exit $$rc
 
 # CI publishing: the smoke results of the integration test (or a fresh smoke

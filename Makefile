@@ -417,7 +417,7 @@ bench: deps $(BUILD)/bin/ipibench
 # run), its report, and the history with earlier sets from results/history.
 CI_SMOKE := $(BUILD)/itest/run/smoke
 CI_OUT := $(BUILD)/ci/public
-ci-publish: hv dom0 build
+ci-publish: deps-ci hv dom0 build
 	@test -f $(CI_SMOKE)/results.json || $(BUILD)/bin/ipibench run -c configs/smoke.ini -o $(CI_SMOKE)
 	IPIBENCH_HISTORY_DIR=results/history bash analysis/ci.sh publish $(CI_OUT) $(CI_SMOKE)
 	@echo "ci-publish: $(CI_OUT)/index.html"

@@ -180,7 +180,7 @@ qemu_ok() {
 # source packages (make hv) and bookworm-backports (QEMU).
 have_target() {
 	apt-get indextargets --no-release-info --format '$(RELEASE) $(IDENTIFIER)' 2>/dev/null |
-		grep -qx "$1"
+		grep -x "$1" >/dev/null
 }
 need=()
 have_target "bookworm Sources" || need+=(src)

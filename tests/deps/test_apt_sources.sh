@@ -166,5 +166,17 @@ expect "stanza: no apt sources at all" \
 	"deps: no apt sources in $t/empty (sources.list or sources.list.d/*.sources): cannot derive an apt source
 status 1" "$(stanza "$t/empty" deb-src bookworm)"
 
+# The three lists: each a superset of the one before, no package twice,
+# and every line of mk/deps.sh's arrays gives its packages' reason.
+b=$(bash "$top/mk/deps.sh" list build) t_=$(bash "$top/mk/deps.sh" list test) c=$(bash "$top/mk/deps.sh" list ci)
+expect "lists: build, then test's, then ci's" "$b" "$(printf '%s\n' "$t_" | head -n "$(printf '%s\n' "$b" | wc -l)")"
+expect "lists: test, then ci's" "$t_" "$(printf '%s\n' "$c" | head -n "$(printf '%s\n' "$t_" | wc -l)")"
+expect "lists: no package twice" "" "$(printf '%s\n' "$c" | sort | uniq -d)"
+expect "lists: time is there for bench-trace" "time" "$(printf '%s\n' "$t_" | grep -x time)"
+expect "lists: every array line says why" "" \
+	"$(awk '/^(BUILD|TEST|CI)_PKGS=\(/{on=1; next} on && /^\)/{on=0} on && !/#/' "$top/mk/deps.sh")"
+expect "lists: a bad level" "usage: mk/deps.sh list build|test|ci
+status 2" "$(bash "$top/mk/deps.sh" list all 2>&1; echo "status $?")"
+
 [ "$fails" -eq 0 ] || { echo "test_apt_sources: $fails failed"; exit 1; }
 echo "test_apt_sources: all passed"

@@ -143,8 +143,10 @@ build|test|ci) level=${1:-build} ;;
 esac
 
 PKGS=("${BUILD_PKGS[@]}")
+# Checked with the lists apt has now (whether anything is missing); the
+# headers installed are resolved again after apt-get update, so that they
+# are those of the kernel make dom0 will take.
 hdr=$(guest_headers)
-[ -z "$hdr" ] || PKGS+=("$hdr")
 if [ "$level" != build ]; then
 	PKGS+=("${TEST_PKGS[@]}")
 	read -ra node <<<"$(node_pkgs)"
@@ -164,7 +166,7 @@ as_root() {
 }
 
 missing=()
-for p in "${PKGS[@]}" "${BPO_PKGS[@]}"; do
+for p in "${PKGS[@]}" ${hdr:+"$hdr"} "${BPO_PKGS[@]}"; do
 	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$st" = installed ] || missing+=("$p")
 done
@@ -218,13 +220,10 @@ fi
 
 echo "deps: installing ${missing[*]:-(backports only)}"
 as_root apt-get update -q
-if [ -z "$hdr" ]; then
-	hdr=$(guest_headers)
-	[ -n "$hdr" ] || { echo "deps: cannot resolve linux-image-amd64's headers" >&2; exit 1; }
-	PKGS+=("$hdr")
-fi
+hdr=$(guest_headers)
+[ -n "$hdr" ] || { echo "deps: cannot resolve linux-image-amd64's headers" >&2; exit 1; }
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-	"${PKGS[@]}"
+	"${PKGS[@]}" "$hdr"
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 	-t bookworm-backports "${BPO_PKGS[@]}"
 qemu_ok || { echo "deps: qemu-system-x86_64 >= $BPO_MIN_QEMU not available" >&2; exit 1; }

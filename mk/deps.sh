@@ -218,10 +218,16 @@ if [ ${#need[@]} -gt 0 ]; then
 	echo "deps: added $SRC_FILE ($added); remove it with: sudo rm $SRC_FILE && sudo apt-get update"
 fi
 
-echo "deps: installing ${missing[*]:-(backports only)}"
 as_root apt-get update -q
+old=$hdr
 hdr=$(guest_headers)
 [ -n "$hdr" ] || { echo "deps: cannot resolve linux-image-amd64's headers" >&2; exit 1; }
+if [ -n "$old" ] && [ "$old" != "$hdr" ]; then
+	for i in "${!missing[@]}"; do
+		[ "${missing[$i]}" != "$old" ] || missing[i]=$hdr
+	done
+fi
+echo "deps: installing ${missing[*]:-(backports only)}"
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 	"${PKGS[@]}" "$hdr"
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \

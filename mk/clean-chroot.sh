@@ -71,7 +71,7 @@ setup)
 	# npm's global config (Debian's npm reads /etc/npmrc).
 	g=$(npm config get globalconfig 2>/dev/null || true)
 	[ -z "$g" ] || [ ! -f "$g" ] || cp "$g" "$dir/etc/npmrc"
-	echo "clean-chroot: $dir ready (bookworm from $mirror, apt sources: $form)"
+	echo "clean-chroot: $dir ready (bookworm from the host's Debian archive, apt sources: $form)"
 	;;
 run|again)
 	[ -x "$dir/bin/bash" ] || { echo "clean-chroot: $dir: run setup first" >&2; exit 1; }

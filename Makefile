@@ -103,8 +103,22 @@ help:
 	@echo "  make host-image   the Debian 12 + Xen test host disk image (cached in $(HOST_DIR))"
 	@echo "  make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 
+# The Debian packages, in three lists (mk/deps.sh says why each is there):
+# make deps what building and make bench need; make deps-test adds what
+# the tests need (make test, unit, integration, test-slow run it); make
+# deps-ci adds what only CI's targets need (.ci/run runs it).
+.PHONY: deps-test deps-ci
 deps:
-	@bash mk/deps.sh
+	@bash mk/deps.sh build
+deps-test:
+	@bash mk/deps.sh test
+deps-ci:
+	@bash mk/deps.sh ci
+# make deps's apt source derivation on both forms of apt sources (fixtures).
+.PHONY: apt-sources-test
+apt-sources-test:
+	@bash tests/deps/test_apt_sources.sh
+UNIT_EXTRA += apt-sources-test
 
 # ---- objects, libraries, binaries -------------------------------------
 $(BUILD)/rel/%.o: %.c
@@ -150,8 +164,11 @@ $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) -o $@
 
-# The dom0 agent: one static binary against libxen-dev's archives.
+# The dom0 agent: one static binary against libxen-dev's archives (make
+# agent: what a local-backend bench runs here).
 AGENT := $(BUILD)/bin/ipibench-agent
+.PHONY: agent
+agent: $(AGENT)
 $(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a \
 	  $(BUILD)/rel/libopts.a
 	@mkdir -p $(@D)
@@ -325,7 +342,7 @@ UNIT_EXTRA += make-help-test
 # (mk/deb.sh; debian/ says how).  make deb-test: lintian and the packages'
 # contents (tests/deb/test_deb.sh), a unit check of the tally.
 .PHONY: deb deb-test
-deb: hv
+deb: deps-test hv
 	@bash mk/deb.sh $(BUILD)
 deb-test: deb
 	@bash tests/deb/test_deb.sh $(BUILD)
@@ -339,7 +356,7 @@ UNIT_EXTRA += deb-test
 # and checks what the host says (mk/test-host.sh).  Needs root.
 HOST_DIR := $(BUILD)/host
 .PHONY: host-image test-host
-host-image: deps
+host-image: deps-ci
 	@bash mk/host-image.sh $(HOST_DIR)
 # TEST_HOST_E2E=1: also end to end with the packages (make deb) installed
 # on the booted host and a reboot-backend matrix through real reboots.
@@ -450,12 +467,12 @@ integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 
-# $(call tally_stages,RUNS): make deps and the tally tool (without them, the
+# $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs
 # (make -k: a failure stops nothing else), then the closing line.
 define tally_stages
 	@rm -f $(TALLY_FILE); \
-	if ! $(MAKE) --no-print-directory deps $(TALLY); then \
+	if ! $(MAKE) --no-print-directory deps-test $(TALLY); then \
 		echo "ipibench tests: 0 passed, 1 failed"; exit 1; \
 	fi; \
 	$(TALLY) expect $(TALLY_FILE) $(1) && \
@@ -474,20 +491,29 @@ test-slow:
 include mk/versions.mk
 
 # The run, then its report (tables, the seed comparison, plots); a run with
-# failed parts still gets its report, and make still fails.  A stopped bench
-# is finished with `build/bin/ipibench run --resume DIR`.
-bench: hv dom0 build
+# failed parts still gets its report, and make still fails.  First
+# `ipibench run --needs` says what CONFIG needs on this machine: the
+# targets built next (hv, dom0, plugin, agent, guest: runner/needs.h), or
+# one line naming the host it needs (backend = local off a Xen dom0,
+# backend = reboot before `ipibench host install`), and nothing more is
+# built.  The terminal gets the report's headline (report --summary); the
+# whole report is in DIR/report/report.md.  A stopped bench is finished
+# with `build/bin/ipibench run --resume DIR`.
+bench: deps $(BUILD)/bin/ipibench
+	@needs=$$($(BUILD)/bin/ipibench run -c $(CONFIG) --needs) || exit 2; \
+	if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi
 	@out=$${BENCH_OUT:-results/runs/$(notdir $(basename $(CONFIG)))-$$(date +%Y%m%d-%H%M%S)}; \
 	$(BUILD)/bin/ipibench run -c $(CONFIG) -o "$$out" $(HV_RUN_ARGS); rc=$$?; \
-	$(BUILD)/bin/ipibench report "$$out" -o "$$out/report" || rc=1; \
-	echo "bench: results in $$out/results.json, report in $$out/report/report.md"; \
+	echo; \
+	$(BUILD)/bin/ipibench report -q --summary "$$out" -o "$$out/report" || rc=1; \
+	echo "bench: results in $$out/"; \
 	exit $$rc
 
 # CI publishing: the smoke results of the integration test (or a fresh smoke
 # run), its report, and the history with earlier sets from results/history.
 CI_SMOKE := $(BUILD)/itest/run/smoke
 CI_OUT := $(BUILD)/ci/public
-ci-publish: hv dom0 build
+ci-publish: deps-ci hv dom0 build
 	@test -f $(CI_SMOKE)/results.json || $(BUILD)/bin/ipibench run -c configs/smoke.ini -o $(CI_SMOKE)
 	IPIBENCH_HISTORY_DIR=results/history bash analysis/ci.sh publish $(CI_OUT) $(CI_SMOKE)
 	@echo "ci-publish: $(CI_OUT)/index.html"

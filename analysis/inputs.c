@@ -1380,6 +1380,73 @@ int dataset_found_results(struct dataset *d, const char *path, char *err)
 	return add_file_found(d, path, &st, true, err);
 }
 
+/* A result set's folder in a sweep or build axis (runner/cmd_run.c):
+ * cN (N CPUs) or xen-LABEL. */
+static bool set_folder_name(const char *nm)
+{
+	if (nm[0] == 'c' && nm[1]) {
+		for (const char *p = nm + 1; *p; p++)
+			if (!isdigit((unsigned char)*p))
+				return false;
+		return true;
+	}
+	return !strncmp(nm, "xen-", 4) && nm[4];
+}
+
+/* cN by N, then xen-LABEL by name. */
+static int cmp_set_folders(const struct dirent **a, const struct dirent **b)
+{
+	const char *x = (*a)->d_name, *y = (*b)->d_name;
+	bool cx = x[0] == 'c', cy = y[0] == 'c';
+	if (cx != cy)
+		return cx ? -1 : 1;
+	if (cx) {
+		size_t lx = strlen(x), ly = strlen(y);
+		if (lx != ly)
+			return lx < ly ? -1 : 1;
+	}
+	return strcmp(x, y);
+}
+
+static int set_folder_filter(const struct dirent *e)
+{
+	return set_folder_name(e->d_name);
+}
+
+/*
+ * The result sets of a sweep ([matrix] cpus: DIR/cN/results.json) or of
+ * several builds ([matrix] xen: DIR/xen-LABEL/results.json), for a DIR
+ * without a results.json of its own.  A folder or results.json that is a
+ * symbolic link is refused, as DIR/results.json is.
+ */
+static int add_set_folders(struct dataset *d, const char *path, char *err)
+{
+	struct dirent **ents;
+	int n = scandir(path, &ents, set_folder_filter, cmp_set_folders), rc = 0;
+	if (n < 0) {
+		an_err(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char *sub = xasprintf("%s/%s", path, ents[i]->d_name);
+		char *rj = xasprintf("%s/results.json", sub);
+		struct stat st;
+		bool there = !rc && lstat(sub, &st) == 0;
+		if (there && S_ISLNK(st.st_mode)) {
+			an_err(err, "%s: a symbolic link: refused (copy the folder instead)", sub);
+			rc = -1;
+		} else if (there && S_ISDIR(st.st_mode) && lstat(rj, &st) == 0) {
+			progress("reading %s", rj);
+			rc = add_file_found(d, rj, &st, true, err);
+		}
+		free(rj);
+		free(sub);
+		free(ents[i]);
+	}
+	free(ents);
+	return rc;
+}
+
 int dataset_add(struct dataset *d, const char *path, char *err)
 {
 	struct stat st;
@@ -1396,6 +1463,8 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 	if (lstat(rj, &st) == 0) {
 		progress("reading %s", rj);
 		rc = add_file_found(d, rj, &st, true, err);
+	} else {
+		rc = add_set_folders(d, path, err);
 	}
 	free(rj);
 	if (rc)
@@ -1423,7 +1492,8 @@ int dataset_add(struct dataset *d, const char *path, char *err)
 	free(ents);
 	if (!rc && d->nsets + d->nhf + d->nperf == before) {
 		an_err(err,
-		       "%s: no results.json, hyperfine JSON or perf stat CSV in this directory",
+		       "%s: no results.json (nor cN/ or xen-LABEL/ ones), hyperfine JSON or "
+		       "perf stat CSV in this directory",
 		       path);
 		rc = -1;
 	}

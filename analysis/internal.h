@@ -283,7 +283,8 @@ enum input_kind { IN_UNKNOWN, IN_RESULTS, IN_HYPERFINE, IN_PERF };
 
 /* Read one input (a results directory, results.json, hyperfine JSON or
  * perf stat CSV: detected by content).  A directory contributes its
- * results.json and any hyperfine/perf files at its top level.  On error
+ * results.json, or without one the cN/ and xen-LABEL/ result sets of a
+ * sweep or build axis, and any hyperfine/perf files at its top level.  On error
  * returns -1 with a one-line message naming the file in err. */
 int dataset_add(struct dataset *d, const char *path, char *err);
 int dataset_add_results(struct dataset *d, const char *path, char *err);
@@ -349,6 +350,11 @@ int plot_render(const char *outdir, const char *name, const char *data,
 		const char *body, int width, int height, char *err);
 /* 0 when the gnuplot binary can be found, else -1 with err filled. */
 int plot_check(char *err);
+/* Set: without gnuplot, plot_render() writes NAME.dat and NAME.gp, draws
+ * nothing, counts the plot in plot_undrawn and returns 0 (report: gnuplot
+ * is a Recommends); clear: a missing gnuplot is an error. */
+extern bool plot_undrawn_ok;
+extern size_t plot_undrawn;
 /* The gnuplot binary: $IPIBENCH_GNUPLOT or "gnuplot". */
 const char *plot_gnuplot(void);
 /* s as a gnuplot string literal that gnuplot reads back as exactly s:

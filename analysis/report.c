@@ -40,16 +40,20 @@ static const char report_help[] =
 	"Statistics, comparison tables and plots of ipibench results.\n"
 	"INPUT is a results directory (its results.json plus any hyperfine JSON or\n"
 	"perf stat CSV next to it) or a file, detected by content: results.json,\n"
-	"hyperfine --export-json output, or `perf stat -x,` output.  Several\n"
-	"directories merge (e.g. one per CPU count: a CPU sweep).\n"
+	"hyperfine --export-json output, or `perf stat -x,` output.  A sweep's or\n"
+	"a build axis's directory is read whole (its cN/ or xen-LABEL/ result\n"
+	"sets).  Several directories merge (e.g. one per CPU count: a CPU sweep).\n"
 	"\n"
 	"options:\n";
 
 static const char report_help_tail[] =
 	"\n"
-	"Writes DIR/report.md (also printed), DIR/report.json, and for each plot\n"
+	"Writes DIR/report.md (also printed; --summary prints its headline\n"
+	"instead), DIR/report.json, and for each plot\n"
 	"DIR/NAME.png, NAME.svg with the NAME.gp script and NAME.dat data that\n"
-	"drew them (re-run with `cd DIR && gnuplot NAME.gp`).  Needs gnuplot.\n"
+	"drew them (re-run with `cd DIR && gnuplot NAME.gp`).  Without gnuplot\n"
+	"the plots are not drawn (their NAME.gp and NAME.dat are written) and one\n"
+	"line says so; IPIBENCH_GNUPLOT names another gnuplot, which must be there.\n"
 	"\n"
 	"Statistics (each says its unit: calls, loops, boots, pairs, runs):\n"
 	"  per-call latency  descriptive only (median, p5/p95, IQR; quantiles by\n"
@@ -105,8 +109,12 @@ static int cmp_groups(const void *a, const void *b)
 
 static void md_plot(struct sbuf *md, const char *name, const char *what)
 {
-	sb_printf(md, "\n![%s](%s.png) ([SVG](%s.svg), [script](%s.gp))\n",
-		  what, name, name, name);
+	if (plot_undrawn_ok)
+		sb_printf(md, "\n(%s: not drawn, gnuplot is not installed; `gnuplot %s.gp` "
+			  "here draws it from [its script](%s.gp) and data)\n", what, name, name);
+	else
+		sb_printf(md, "\n![%s](%s.png) ([SVG](%s.svg), [script](%s.gp))\n",
+			  what, name, name, name);
 }
 
 /* ==== report.md ============================================================ */
@@ -1091,6 +1099,8 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 			   "(default: results/reference/seed-004.json)"),
 		OPT_BOOLEAN(0, "no-reference", &r->no_ref, "leave the seed reproduction section out\n"
 			    "(and the seed beside the guest runs)"),
+		OPT_BOOLEAN(0, "summary", &r->summary, "print the headline (each workload's modes\n"
+			    "against the baseline) instead of the whole report.md"),
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};
@@ -1105,8 +1115,17 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 static int report_load(struct report *r, const char *reference, const char *ms_reference,
 		       const char *guest_reference, char **inputs, int n)
 {
-	if (plot_check(r->err))
-		return -1;
+	/* No gnuplot: everything but the drawings (unless IPIBENCH_GNUPLOT
+	 * names one, which must then be there). */
+	const char *g = getenv("IPIBENCH_GNUPLOT");
+	plot_undrawn = 0;
+	plot_undrawn_ok = false;
+	if (plot_check(r->err)) {
+		if (g && *g)
+			return -1;
+		plot_undrawn_ok = true;
+		r->err[0] = '\0';
+	}
 	for (int i = 0; i < n; i++)
 		if (dataset_add(&r->d, inputs[i], r->err))
 			return -1;
@@ -1127,6 +1146,71 @@ static int report_load(struct report *r, const char *reference, const char *ms_r
 		qsort(r->d.groups, r->d.ngroups, sizeof(*r->d.groups), cmp_groups);
 	report_compute(r);
 	return 0;
+}
+
+/* ==== --summary ============================================================= */
+/* The headline on the terminal (make bench): each workload's modes, their
+ * run-level time per operation against the baseline and their ICR writes,
+ * then where the whole report is. */
+static void render_summary(const struct report *r, struct sbuf *o)
+{
+	const struct dataset *d = &r->d;
+	size_t ok = 0, failed = 0;
+	bool emulated = false;
+	char b1[48], b2[48];
+
+	for (size_t i = 0; i < d->nsets; i++) {
+		ok += d->sets[i].runs_ok;
+		failed += d->sets[i].runs_failed;
+		emulated |= d->sets[i].emulated;
+	}
+	sb_printf(o, "%zu result set%s, %zu runs ok, %zu failed%s\n", d->nsets,
+		  d->nsets == 1 ? "" : "s", ok, failed,
+		  emulated ? "; emulated (QEMU TCG): compare the ratios, not the times" : "");
+	if (r->nblocks) {
+		sb_printf(o, "\n| workload | host | CPUs | mode | ns per op | against %s (95%%) "
+			  "| ICR writes per op |\n|---|---|---:|---|---:|---|---:|\n", r->baseline);
+	}
+	size_t other = 0;
+	for (size_t i = 0; i < r->nblocks; i++) {
+		const struct rblock *b = &r->blocks[i];
+		const struct cmp_ms *ms = b->cmp.done ? &b->cmp.ms : NULL;
+		if (!ms && !b->has.samples && !b->has.icr) {
+			other++;	/* vector capacity, say: its own table */
+			continue;
+		}
+		for (size_t m = 0; m < b->end - b->first; m++) {
+			const struct rmode *rm = &b->modes[m];
+			const char *mode = rm->g->mode;
+			size_t j = 0;
+			while (ms && j < ms->k && strcmp(ms->names[j], mode))
+				j++;
+			bool have = ms && j < ms->k;
+			double ns = have ? ms->v[j].avg : rm->g->n ? rm->g->sum.median : NAN;
+			char vs[96] = "-";
+			if (have && j == 0)
+				snprintf(vs, sizeof(vs), "baseline");
+			else if (have && ms->d[j].ok)
+				snprintf(vs, sizeof(vs), "%+.1f%% +/- %.1f%%%s", ms->d[j].pct,
+					 ms->d[j].pct_half, ms->d[j].proven ? "" : ", no difference proven");
+			sb_printf(o, "| %s | %s | %ld | %s | %s | %s | %s |\n", b->label, b->g0->host,
+				  b->g0->cpus, mode, fnum(b1, ns), vs, fnum(b2, rm->icr_per_op));
+		}
+	}
+	if (r->nblocks > other)
+		sb_puts(o, "\nns per op: the mean of the unit the comparison is on (boots, or the "
+			"timed loops of one boot), else the median of the calls.\n");
+	if (other)
+		sb_printf(o, "%s%zu workload block%s without times or ICR counts (vector capacity): "
+			  "in the report\n", r->nblocks > other ? "" : "\n", other,
+			  other == 1 ? "" : "s");
+	if (r->nguests)
+		sb_printf(o, "\n%zu guest run%s: their exits and injections are in the report\n",
+			  r->nguests, r->nguests == 1 ? "" : "s");
+	if (d->nfailed)
+		sb_printf(o, "\n%zu failed run%s: listed in the report\n", d->nfailed,
+			  d->nfailed == 1 ? "" : "s");
+	sb_printf(o, "\nThe whole report: %s/report.md (and report.json, the plots)\n", r->out);
 }
 
 int cmd_report(int argc, char **argv)
@@ -1153,15 +1237,31 @@ int cmd_report(int argc, char **argv)
 	render_md(&r, &md);
 	if (write_outputs(&r, &md))
 		goto fail;
-	fwrite(md.s, 1, md.len, stdout);
+	if (r.summary) {
+		struct sbuf sm = { 0 };
+		render_summary(&r, &sm);
+		fwrite(sm.s, 1, sm.len, stdout);
+		sb_free(&sm);
+	} else {
+		fwrite(md.s, 1, md.len, stdout);
+	}
 	fflush(stdout);
-	progress("report: wrote %s/report.md, report.json and %zu plots (PNG + SVG)", r.out,
-		 r.nplots);
+	if (plot_undrawn_ok) {
+		/* Said even with -q: the report is not the one asked for. */
+		fprintf(stderr, "ipibench report: gnuplot is not installed: %zu plots not drawn "
+			"(their NAME.gp and NAME.dat are in %s: `gnuplot NAME.gp` there draws one); "
+			"install gnuplot-nox for them\n", plot_undrawn, r.out);
+		progress("report: wrote %s/report.md and report.json", r.out);
+	} else {
+		progress("report: wrote %s/report.md, report.json and %zu plots (PNG + SVG)", r.out,
+			 r.nplots);
+	}
 	rc = 0;
 	goto out;
 fail:
 	an_error("report", r.err);
 out:
+	plot_undrawn_ok = false;
 	sb_free(&md);
 	report_model_free(&r);
 	guests_free(&r);

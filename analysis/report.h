@@ -186,6 +186,7 @@ struct rgmove {
 struct report {
 	const char *out, *baseline;
 	bool no_ref;		/* --no-reference: no seed section at all */
+	bool summary;		/* --summary: the headline on stdout, not report.md */
 	struct dataset d;
 	struct reference ref, ref_ms;	/* seed-96cpu.json, seed-512cpu.json */
 	bool have_ref, have_ref_ms;

@@ -6,7 +6,8 @@
 #   apt_private_init DIR "SUITES..."   make DIR/{parts,lists,cache}, write
 #                                      DIR/parts/debian-src.sources (the
 #                                      deb-src stanza mk/deps.sh derives from
-#                                      the machine's debian.sources) and set
+#                                      the machine's apt sources, in either
+#                                      form) and set
 #                                      the array apt_opts for apt-get
 #   apt_private_update LOG             apt-get update of that state into LOG
 #

@@ -58,7 +58,7 @@ else
 fi
 
 # The Debian source packages ipibench can fetch: XEN -> the suites of the
-# deb-src entry (derived from the machine's debian.sources by mk/deps.sh)
+# deb-src entry (derived from the machine's apt sources by mk/deps.sh)
 # and whether the machine's own apt has it ("system": make deps enabled
 # bookworm's deb-src) or a private apt state under the build folder is used
 # (so that the system's `apt-get source xen` keeps giving 4.17).

@@ -23,7 +23,7 @@ $(XENALYZE): probes/tools/build-xenalyze.sh
 # `make bench-trace`: hyperfine, ipibench trace summary vs xenalyze --summary
 # (see probes/README.md).  A benchmark, not a test.
 .PHONY: bench-trace
-bench-trace: $(BUILD)/bin/ipibench $(GENTRACE) $(XENALYZE)
+bench-trace: deps-test $(BUILD)/bin/ipibench $(GENTRACE) $(XENALYZE)
 	@bash probes/tools/bench-trace.sh
 
 # ---- fuzzing the reader (libFuzzer, clang) ------------------------------

@@ -136,6 +136,20 @@ enum host_backend_flags {
 	HB_RUNS_HERE = 1 << 2,
 };
 
+/*
+ * What a config's host needs before `ipibench run` can use it
+ * (host_backend_ops.needs, runner/needs.h): the tree's make targets that
+ * build it, and where the checks of this machine read.
+ */
+struct host_needs {
+	char targets[256];       /* make targets, space-separated (host_needs_add()) */
+	const char *xen_caps;    /* Xen's capabilities file (/proc/xen/capabilities) */
+	const char *root;        /* the installed host's root (NULL: IPIBENCH_HOST_ROOT or /) */
+	int default_build;       /* the config boots the default build (make hv's) */
+};
+/* Add TARGET to n->targets (once). */
+void host_needs_add(struct host_needs *n, const char *target);
+
 struct host_backend_ops {
 	const char *name;
 	const char *help;
@@ -157,6 +171,14 @@ struct host_backend_ops {
 	int (*run)(const struct host_opts *opts, struct host_result *res);
 	/* Free-form description of the host for results.json (may be NULL). */
 	void (*describe)(const struct host_opts *opts, char *buf, size_t len);
+	/*
+	 * What a run with SETTINGS (its settings struct) needs: the make
+	 * targets that build it, added to n (host_needs_add()), and 0; or -1
+	 * when this machine cannot be such a host, with what it needs in err
+	 * ("a Xen dom0 (...); this machine is not one"), which follows
+	 * "backend = NAME needs ".  NULL: nothing.
+	 */
+	int (*needs)(const void *settings, struct host_needs *n, char *err, size_t errlen);
 };
 
 /* Every backend, NULL-terminated; the first is a config's default. */

@@ -15,6 +15,7 @@
 #include "runner/config.h"
 #include "runner/guest.h"
 #include "runner/hostopts.h"
+#include "runner/needs.h"
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
@@ -26,7 +27,7 @@
 
 const struct opts_synopsis run_synopsis = {
 	"ipibench run", "run a config's build x mode x repetition matrix and keep the results",
-	"-c CONFIG [-o DIR] [--xen BUILD] [-q]\n--resume DIR [-q]\n--list", 1,
+	"-c CONFIG [-o DIR] [--xen BUILD] [-q]\n--resume DIR [-q]\n-c CONFIG --needs\n--list", 1,
 };
 
 static void usage(FILE *f, const struct opts_cmd *cmd)
@@ -39,6 +40,9 @@ static void usage(FILE *f, const struct opts_cmd *cmd)
 "[workload:NAME] in that one boot and keep the results in DIR/results.json\n"
 "(rewritten atomically after each run).  A run that was stopped, killed or\n"
 "failed is finished by --resume, without redoing the completed runs.\n"
+"--needs prints the make targets of the source tree that build what CONFIG\n"
+"needs here (make bench builds them), or refuses in one line naming the host\n"
+"it needs (exit status 2).\n"
 "\n", f);
 	opts_help(f, cmd->opts);
 }
@@ -700,7 +704,7 @@ static int opt_list_keys(const struct opt *o, const char *arg)
 int cmd_run(int argc, char **argv)
 {
 	const char *cfgfile = NULL, *out = NULL, *resume = NULL, *xen = NULL;
-	bool quiet = false;
+	bool quiet = false, needs = false;
 	const struct opt opts[] = {
 		OPT_STRING('c', "config", &cfgfile, "CONFIG",
 			   "the config (INI; ipibench.ini(5), configs/)"),
@@ -715,6 +719,8 @@ int cmd_run(int argc, char **argv)
 				   "types with their parameters", opt_list),
 		{ 0, "list-keys", OPT_T_CALLBACK, NULL, "man|md", "", opt_list_keys, OPT_HIDDEN },
 		OPT_BOOLEAN('q', "quiet", &quiet, "only one line per run"),
+		OPT_BOOLEAN(0, "needs", &needs, "print the make targets CONFIG needs built on this\n"
+			    "machine, or refuse naming the host it needs; run nothing"),
 		OPT_END(),
 	};
 	const struct opts_cmd cmd = { .name = "ipibench run", .opts = opts, .usage = usage,
@@ -725,7 +731,7 @@ int cmd_run(int argc, char **argv)
 
 	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
 		return rc;
-	if (nrest || (!cfgfile == !resume)) {
+	if (nrest || (!cfgfile == !resume) || (needs && (resume || out || xen))) {
 		usage(stderr, &cmd);
 		return 2;
 	}
@@ -757,6 +763,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ipibench run: %s: [guest]: %s\n", cfgfile, gbad);
 		config_free(&c);
 		return 2;
+	}
+	if (needs) {
+		struct host_needs hn = { .xen_caps = NULL };
+
+		rc = config_needs(&c, cfgfile, &hn, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "ipibench run: %s\n", err);
+		else
+			printf("%s\n", hn.targets);
+		config_free(&c);
+		return rc ? 2 : 0;
 	}
 	if (xen && config_set_xen(&c, xen, err, sizeof(err))) {
 		fprintf(stderr, "ipibench run: %s\n", err);

@@ -601,6 +601,111 @@ static void missing_gnuplot_is_an_error(void **state)
 	assert_int_equal(plot_check(err), 0);
 }
 
+/* gnuplot not on PATH (and IPIBENCH_GNUPLOT unset): the report, its JSON,
+ * every plot's script and data are written, no drawing, report.md says
+ * which plots were not drawn, one line on stderr (even with -q) says why,
+ * and the exit status is 0. */
+static void no_gnuplot_on_path_draws_nothing_else_written(void **state)
+{
+	char *o = *state;
+	char *empty = path2(o, "bin"), *out = path2(o, "out"), *errf = path2(o, "stderr");
+	assert_int_equal(mkdir(empty, 0700), 0);
+	char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	setenv("PATH", empty, 1);
+	unsetenv("IPIBENCH_GNUPLOT");
+	char *argv[] = { "report", "-q", "-o", out, DATA "/three-mode", DATA "/sweep-8",
+			 DATA "/sweep-32/results.json", NULL };
+	fflush(stderr);
+	int saved = dup(2), fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	int rc = run_quiet(cmd_report, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	setenv("PATH", path, 1);
+	free(path);
+	assert_int_equal(rc, 0);
+	char *f = path2(out, "report.json");
+	assert_true(file_size(f) > 0);
+	free(f);
+	const char *names[] = { "latency-qemu-tcg-flush-16cpu", "sweep-qemu-tcg-flush" };
+	for (size_t i = 0; i < 2; i++) {
+		char p[600];
+		snprintf(p, sizeof(p), "%s/%s.gp", out, names[i]);
+		assert_true(file_size(p) > 0);
+		snprintf(p, sizeof(p), "%s/%s.dat", out, names[i]);
+		assert_true(file_size(p) > 0);
+		snprintf(p, sizeof(p), "%s/%s.png", out, names[i]);
+		assert_int_equal(file_size(p), -1);
+		snprintf(p, sizeof(p), "%s/%s.svg", out, names[i]);
+		assert_int_equal(file_size(p), -1);
+	}
+	assert_false(has_tmp_files(out));
+	f = path2(out, "report.md");
+	expect_in_file(f, "(per-call latency per mode: not drawn, gnuplot is not installed; "
+		       "`gnuplot latency-qemu-tcg-flush-16cpu.gp` here draws it from [its "
+		       "script](latency-qemu-tcg-flush-16cpu.gp) and data)");
+	expect_not_in_file(f, ".png)");
+	free(f);
+	/* the count said is that of the scripts written */
+	size_t ngp = 0;
+	DIR *dp = opendir(out);
+	assert_non_null(dp);
+	for (struct dirent *de; (de = readdir(dp));)
+		ngp += strlen(de->d_name) > 3 && !strcmp(de->d_name + strlen(de->d_name) - 3, ".gp");
+	closedir(dp);
+	assert_true(ngp >= 8);
+	char *e = slurp(errf);
+	assert_non_null(e);
+	char want[700];
+	snprintf(want, sizeof(want), "ipibench report: gnuplot is not installed: %zu plots not drawn "
+		 "(their NAME.gp and NAME.dat are in %s: `gnuplot NAME.gp` there draws one); "
+		 "install gnuplot-nox for them\n", ngp, out);
+	assert_string_equal(e, want);
+	free(e);
+	free(empty), free(out), free(errf);
+}
+
+/* --summary: the headline on stdout (each mode against the baseline, the
+ * ICR writes), where the report is, and the files as without it. */
+static void summary_on_stdout(void **state)
+{
+	char *o = *state;
+	char *out = path2(o, "out"), *sf = path2(o, "stdout");
+	char *argv[] = { "report", "-q", "--summary", "--no-reference", "-o", out,
+			 DATA "/three-mode", NULL };
+	fflush(stdout);
+	int saved = dup(1), fd = open(sf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 1);
+	close(fd);
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	int rc = cmd_report(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	assert_int_equal(rc, 0);
+	char want[600];
+	snprintf(want, sizeof(want), "\nThe whole report: %s/report.md (and report.json, the "
+		 "plots)\n", out);
+	expect_in_file(sf, "1 result set, 6 runs ok, 1 failed; emulated (QEMU TCG): compare the "
+		       "ratios, not the times\n",
+		       "| workload | host | CPUs | mode | ns per op | against physical (95%) | "
+		       "ICR writes per op |\n",
+		       "| flush | qemu-tcg | 16 | physical | 1263531 | baseline | 15.00 |\n",
+		       "| flush | qemu-tcg | 16 | mixed | 1120834 | -11.3% +/- 3.1% | 1.00 |\n",
+		       "| irq | qemu-tcg | 16 | cluster | 50512 | +0.1% +/- 3.0%, no difference "
+		       "proven | - |\n",
+		       "1 workload block without times or ICR counts (vector capacity): in the "
+		       "report\n", "\n1 failed run: listed in the report\n", want);
+	expect_not_in_file(sf, "# ipibench report", "| vectors |");
+	char *md = path2(out, "report.md");
+	expect_in_file(md, "# ipibench report");
+	free(md), free(out), free(sf);
+}
+
 static void detect_by_content(void **state)
 {
 	(void)state;
@@ -665,6 +770,9 @@ int main(void)
 		cmocka_unit_test(host_state_flagged),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(no_gnuplot_on_path_draws_nothing_else_written,
+						tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(summary_on_stdout, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),
 		cmocka_unit_test(directory_scan_and_genapic_warning),
 	};

@@ -375,6 +375,78 @@ static void too_many_series_said(void **state)
 	free(out);
 }
 
+/* The inputs' paths of report.json, in order, must be WANT (NULL-ended). */
+static void expect_inputs(json_t *j, const char *dir, const char *const *want)
+{
+	json_t *in = json_object_get(j, "inputs");
+	size_t n = 0;
+	for (; want[n]; n++) {
+		char *p = path2(dir, want[n]);
+		const char *got = json_string_value(json_object_get(json_array_get(in, n), "path"));
+		if (!got || strcmp(got, p))
+			fail_msg("inputs[%zu]: %s, not %s", n, got ? got : "(none)", p);
+		free(p);
+	}
+	assert_int_equal(json_array_size(in), n);
+}
+
+/* `ipibench report DIR` on the folder `ipibench run` gives a sweep (its
+ * config.ini and DIR/cN/results.json per CPU count) reads every CPU count,
+ * in CPU order, and nothing else there; a build axis's DIR/xen-LABEL/ the
+ * same; a set folder that is a symbolic link is refused. */
+static void sweep_folder_read_whole(void **state)
+{
+	const char *dir = *state;
+	static const int cpus[] = { 32, 8, 16 };
+	char *sw = path2(dir, "sweep");
+	assert_int_equal(mkdir(sw, 0700), 0);
+	char *ini = path2(sw, "config.ini");
+	FILE *f = fopen(ini, "w");
+	assert_non_null(f);
+	fputs("[host]\nbackend = qemu\n", f);
+	fclose(f);
+	for (size_t i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "c%d", cpus[i]);
+		free(put_set(sw, name, false, cpus[i], true));
+	}
+	/* not set folders: a c-name that is not a count, an empty cN */
+	free(put_set(sw, "c16x", false, 64, true));
+	char *empty = path2(sw, "c64");
+	assert_int_equal(mkdir(empty, 0700), 0);
+	char *out = path2(dir, "out");
+	json_t *j = report(out, &sw, 1);
+	expect_inputs(j, sw, (const char *const[]){ "c8/results.json", "c16/results.json",
+							  "c32/results.json", NULL });
+	json_t *s = json_array_get(json_object_get(j, "sweeps"), 0);
+	assert_non_null(s);
+	assert_int_equal(json_array_size(json_object_get(s, "points")), 3);
+	assert_float_equal(jnum(point(s, 32, "physical, dense"), "ns_per_op"), 31500.0, 1e-6);
+	json_decref(j);
+
+	/* a build axis: DIR/xen-LABEL/ */
+	char *bx = path2(dir, "builds");
+	assert_int_equal(mkdir(bx, 0700), 0);
+	free(put_set(bx, "xen-4.20", false, 8, true));
+	free(put_set(bx, "xen-4.17", false, 8, true));
+	char *out2 = path2(dir, "out2");
+	j = report(out2, &bx, 1);
+	expect_inputs(j, bx, (const char *const[]){ "xen-4.17/results.json",
+							   "xen-4.20/results.json", NULL });
+	json_decref(j);
+
+	/* a set folder that is a symbolic link */
+	char *ln = path2(dir, "linked"), *c8 = path2(ln, "c8"), *target = path2(sw, "c8");
+	assert_int_equal(mkdir(ln, 0700), 0);
+	assert_int_equal(symlink(target, c8), 0);
+	fflush(stderr);
+	expect_exit(cmd_report, 1, "report", "-q", "--no-reference", "-o", out2, ln);
+	/* and a folder with neither results.json nor set folders */
+	expect_exit(cmd_report, 1, "report", "-q", "--no-reference", "-o", out2, empty);
+	free(ln), free(c8), free(target), free(bx), free(out2), free(out), free(empty);
+	free(ini), free(sw);
+}
+
 int main(void)
 {
 	an_quiet = true;
@@ -386,6 +458,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(topology_validated_and_keyed, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(too_many_series_said, tmpdir_setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(sweep_folder_read_whole, tmpdir_setup,
 						tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

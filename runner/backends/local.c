@@ -221,6 +221,28 @@ static void local_describe(const struct host_opts *o, char *buf, size_t len)
 	host_describe_real("local backend", buf, len);
 }
 
+/* This machine must be a Xen dom0 (read from n->xen_caps); the agent runs
+ * here (make agent). */
+static int local_needs(const void *settings, struct host_needs *n, char *err, size_t errlen)
+{
+	const char *caps = n->xen_caps ? n->xen_caps : "/proc/xen/capabilities";
+	char line[256] = "";
+	FILE *f = fopen(caps, "r");
+
+	(void)settings;
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (!f || !strstr(line, "control_d")) {
+		snprintf(err, errlen, "a Xen dom0 (%s says control_d); this machine is not one", caps);
+		return -1;
+	}
+	host_needs_add(n, "agent");
+	return 0;
+}
+
 const struct host_backend_ops backend_local = {
 	.name = "local",
 	.help = "this host: a Xen dom0, in the x2APIC mode it booted",
@@ -228,4 +250,5 @@ const struct host_backend_ops backend_local = {
 	.describe_key = "description",
 	.run = local_run,
 	.describe = local_describe,
+	.needs = local_needs,
 };

@@ -453,6 +453,21 @@ static void qemu_describe(const struct host_opts *o, char *buf, size_t len)
 	snprintf(buf, len, "%s", qemu_version(q && q->qemu ? q->qemu : QEMU_BINARY));
 }
 
+/* The tree's Xen (make hv) and dom0 (make dom0: kernel, initramfs, the
+ * agent), and the TCG plugin (make plugin) for instruction counts. */
+static int qemu_needs(const void *settings, struct host_needs *n, char *err, size_t errlen)
+{
+	const struct qemu_settings *q = settings;
+
+	(void)err, (void)errlen;
+	if (n->default_build)
+		host_needs_add(n, "hv");
+	host_needs_add(n, "dom0");
+	if (q && (q->insn_counts || q->insn_calls))
+		host_needs_add(n, "plugin");
+	return 0;
+}
+
 const struct host_backend_ops backend_qemu = {
 	.name = "qemu",
 	.help = "Xen under qemu-system-x86_64 (TCG), q35 + x2APIC + intel-iommu intremap",
@@ -462,4 +477,5 @@ const struct host_backend_ops backend_qemu = {
 	.describe_key = "qemu_version",
 	.run = qemu_run,
 	.describe = qemu_describe,
+	.needs = qemu_needs,
 };

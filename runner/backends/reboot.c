@@ -492,6 +492,22 @@ static const struct host_setting reboot_settings[] = {
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 
+/* A host `ipibench host install` prepared (its host.json); nothing of the
+ * tree is booted: the installed Xen and dom0 are. */
+static int reboot_needs(const void *settings, struct host_needs *n, char *err, size_t errlen)
+{
+	struct host_layout l;
+
+	(void)settings;
+	host_layout_init(&l, n->root);
+	if (access(l.host_json, F_OK)) {
+		snprintf(err, errlen, "an installed host: run 'ipibench host install' on it first "
+			 "(no %.300s)", l.host_json);
+		return -1;
+	}
+	return 0;
+}
+
 const struct host_backend_ops backend_reboot = {
 	.name = "reboot",
 	.help = "a real test host rebooted through GRUB into each mode ('ipibench host install')",
@@ -500,4 +516,5 @@ const struct host_backend_ops backend_reboot = {
 	.describe_key = "description",
 	.run = reboot_run,
 	.describe = reboot_describe,
+	.needs = reboot_needs,
 };

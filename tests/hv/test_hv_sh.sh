@@ -12,7 +12,7 @@ fails=0
 
 # A fake top: mk/hv.sh, mk/deps.sh, mk/apt-private.sh and a series layout of our own.
 mkdir -p "$t/top/mk" "$t/top/hv-patch/4.20" "$t/build"
-cp "$top/mk/hv.sh" "$top/mk/deps.sh" "$top/mk/apt-private.sh" "$t/top/mk/"
+cp "$top/mk/hv.sh" "$top/mk/deps.sh" "$top/mk/apt-sources.awk" "$top/mk/apt-private.sh" "$t/top/mk/"
 : >"$t/top/hv-patch/series"            # 4.17, the layout before the move
 : >"$t/top/hv-patch/4.20/series"
 hv="$t/top/mk/hv.sh"

@@ -63,7 +63,10 @@ INTERNAL_TARGETS := all FORCE
 help:
 	@echo "make help: this list.  Build and run (README.md):"
 	@echo "  make deps         install the Debian packages building and make bench need (sudo if not root)"
+	@echo "  make deps-test    make deps, and the packages the tests need (make test runs it)"
+	@echo "  make deps-ci      make deps-test, and what only CI needs (.ci/run runs it)"
 	@echo "  make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin"
+	@echo "  make agent        build the dom0 agent only ($(AGENT))"
 	@echo "  make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
 	@echo "  make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "  make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
@@ -94,6 +97,7 @@ help:
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
 	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
+	@echo "  make apt-sources-test  mk/deps.sh's apt sources (one-line and deb822) and its three lists"
 	@echo "  make host-board-test  the test host's emulated board (about 15 s)"
 	@echo "  make ci-template-test  the GitLab CI template, with gitlab-ci-local"
 	@echo "  make ci-fetch-test  ci.sh publish fetching the previous history"

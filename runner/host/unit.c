@@ -13,6 +13,7 @@ static const char unit_template[] =
 "# disables it when the matrix is done, as 'ipibench host uninstall' does.\n"
 "[Unit]\n"
 "Description=ipibench: resume the pending x2APIC mode matrix\n"
+"Documentation=man:ipibench-host(1) man:ipibench-run(1)\n"
 "ConditionPathExists=/var/lib/ipibench/pending\n"
 "# Debian's xen.service (an LSB script) mounts xenfs on /proc/xen and starts\n"
 "# xenstored; other distributions have proc-xen.mount and xenstored.service.\n"

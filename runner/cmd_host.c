@@ -328,7 +328,7 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 			return 1;
 		}
 	}
-	if (!l->root[0] && find_program("systemctl") && system("systemctl daemon-reload"))
+	if (!l->root[0] && !access("/run/systemd/system", F_OK) && system("systemctl daemon-reload"))
 		fprintf(stderr, "ipibench host install: warning: systemctl daemon-reload failed\n");
 	/* 5. The record. */
 	iso_now(h->installed, sizeof(h->installed));
@@ -452,9 +452,10 @@ static int cmd_uninstall(const struct host_layout *l)
 	 * package's unit stays (the package removes it); /etc's was install's. */
 	if (unlink(l->unit_link) && errno != ENOENT)
 		problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->unit_link, strerror(errno));
+	int etc_unit = !access(l->unit, F_OK);
 	if (unlink(l->unit) && errno != ENOENT)
 		problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->unit, strerror(errno));
-	if (!l->root[0] && find_program("systemctl"))
+	if (!l->root[0] && !access("/run/systemd/system", F_OK))
 		(void)!system("systemctl daemon-reload");
 	unlink(l->pending);
 	/* GRUB: the entries, a one-shot boot into one of them, our variables. */
@@ -487,8 +488,9 @@ static int cmd_uninstall(const struct host_layout *l)
 	sync();
 	if (problems)
 		return 1;
-	printf("ipibench host uninstall: GRUB entries, %s, %s and %s removed, %s disabled "
-	       "(results kept)\n", l->boot_dir, l->unit, l->host_json, HOST_UNIT_NAME);
+	printf("ipibench host uninstall: GRUB entries, %s%s%s and %s removed, %s disabled "
+	       "(results kept)\n", l->boot_dir, etc_unit ? ", " : "", etc_unit ? l->unit : "",
+	       l->host_json, HOST_UNIT_NAME);
 	return 0;
 }
 

@@ -340,11 +340,13 @@ make-help-test:
 UNIT_EXTRA += make-help-test
 
 # ---- the Debian packages -------------------------------------------------
-# make deb: ipibench_VERSION_amd64.deb (command, agent, man page) and
-# ipibench-xen-4.17_VERSION_amd64.deb (make hv's hypervisor) in
-# $(BUILD)/deb, by dpkg-buildpackage in a scratch copy of the tracked files
-# (mk/deb.sh; debian/ says how).  make deb-test: lintian and the packages'
-# contents (tests/deb/test_deb.sh), a unit check of the tally.
+# make deb: ipibench_VERSION_amd64.deb (command, agent, manual pages of
+# make man, ipibench-resume.service, maintainer scripts),
+# ipibench-xen-4.17_VERSION_amd64.deb (make hv's hypervisor) and the source
+# package in $(BUILD)/deb, by dpkg-buildpackage in a scratch copy of the
+# tracked files (mk/deb.sh; debian/ says how).  make deb-test: lintian on
+# the source and binary packages, their contents, relations and maintainer
+# scripts (tests/deb/test_deb.sh), a unit check of the tally.
 .PHONY: deb deb-test
 deb: deps-test hv
 	@bash mk/deb.sh $(BUILD)

@@ -14,7 +14,11 @@
 # install`, a physical + mixed matrix with backend = reboot through real
 # reboots (GRUB's one-shot entries, ipibench-resume.service resuming it),
 # then host status, the results copied out and reported here, host
-# uninstall, and GRUB and systemd compared with before.
+# uninstall, and GRUB and systemd compared with before; then host install
+# again, a matrix left pending (its run killed at its reboot command) and
+# apt-get purge: the maintainer scripts end the matrix and remove
+# /boot/ipibench, the GRUB block, the grubenv variables, the unit and its
+# link, /var/lib/ipibench; GRUB and systemd compared with before install.
 # TEST_HOST_FAULTS=1 (with TEST_HOST_DEBS; make test-host TEST_HOST_E2E=1
 # TEST_HOST_FAULTS=1) adds, between the matrix and host status: backend =
 # local on the host as the matrix left it (its last entry: the patched Xen
@@ -619,6 +623,24 @@ if [ -n "$debs" ]; then
 			fail "GRUB or systemd differ from before install: $(plain | sed -n '/^--- \/root\/before/,/IPB-DIFF/p' | head -20)"
 	else
 		fail "no IPB-DIFF"
+	fi
+	send "sh /mnt/e2e/e2e-guest.sh purge"
+	step "ipibench host install again" "IPB-REINSTALL rc=0"
+	step "a matrix left pending at its first reboot" "IPB-PENDING "
+	st=$(plain | grep -a '^IPB-PENDING ' | tail -1)
+	echo "     $st"
+	grep -q "unit=enabled pending=yes next_entry=ipibench-physical" <<<"$st" &&
+		ok "pending: the unit enabled, the pending file, the one-shot entry" || fail "not pending: $st"
+	step "apt-get purge ipibench ipibench-xen-4.17" "IPB-PURGE rc=0"
+	step "after purge" "IPB-LEFT "
+	st=$(plain | grep -a '^IPB-LEFT ' | tail -1)
+	[ "$st" = "IPB-LEFT []" ] && ok "purge: nothing of ipibench left (/boot/ipibench, the GRUB block, grubenv, the unit and its link, /var/lib/ipibench)" ||
+		fail "purge left: $st"
+	if wait_for "IPB-PDIFF rc="; then
+		grep -aq "IPB-PDIFF rc=0" "$log" && ok "purge: GRUB and systemd as before install" ||
+			fail "purge: GRUB or systemd differ from before install: $(plain | sed -n '/^--- \/root\/before/,/IPB-PDIFF/p' | tail -20)"
+	else
+		fail "no IPB-PDIFF"
 	fi
 	res=$share/out/e2e/results.json
 	if [ -f "$res" ]; then

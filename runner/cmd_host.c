@@ -2,8 +2,8 @@
 /*
  * ipibench host install|uninstall|status: prepare a real Xen test host for
  * the reboot backend (GRUB entries per x2APIC mode in custom.cfg, the
- * patched Xen in /boot/ipibench, ipibench-resume.service, host.json) and
- * take it all away again.  --root DIR works on a mounted image instead of /.
+ * patched Xen in /boot/ipibench, host.json; ipibench-resume.service is the
+ * package's, or written to /etc from a checkout) and take it all away again.  --root DIR works on a mounted image instead of /.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,11 +68,13 @@ static void usage(FILE *f)
 "to /boot/ipibench/, writes one GRUB menu entry per x2APIC mode (%s:\n"
 "ids ipibench-MODE) into /boot/grub/custom.cfg (sourced by\n"
 "Debian's grub.cfg through /etc/grub.d/41_custom; no update-grub needed),\n"
-"installs " HOST_UNIT_NAME " and records it all in /var/lib/ipibench/host.json.\n"
+"uses the package's " HOST_UNIT_NAME " (from a checkout: writes it to\n"
+"/etc/systemd/system/) and records it all in /var/lib/ipibench/host.json.\n"
 "The reboot backend boots each entry once (next_entry in grubenv, as\n"
 "grub-reboot does) and the unit resumes the matrix after each boot.\n"
-"uninstall removes all of it (results stay); status shows what is installed\n"
-"and which run is pending.  install and uninstall need root.\n"
+"uninstall removes all of it and disables the unit (results stay); status\n"
+"shows what is installed and which run is pending.  install and uninstall\n"
+"need root.\n"
 "\n", mode_list());
 	opts_help(f, install_opts);
 }
@@ -308,19 +310,36 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 		fprintf(stderr, "ipibench host install: %s\n", err);
 		return 1;
 	}
-	/* 4. The unit (enabled by the reboot backend when a matrix starts). */
+	/* 4. The unit (enabled by the reboot backend when a matrix starts): the
+	 * package's when it is the one this command would write (it runs this
+	 * binary), else written to /etc, where it overrides the package's. */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	if (host_unit_text(exe, build_dir(), text, sizeof(text))) {
 		fprintf(stderr, "ipibench host install: unit text too long\n");
 		return 1;
 	}
-	dirname_of(l->unit, path, sizeof(path));
-	if (run_mkdirs(path) || write_text(l->unit, text, 0644, err, sizeof(err))) {
-		fprintf(stderr, "ipibench host install: %s\n", err[0] ? err : strerror(errno));
-		return 1;
+	const char *unit = NULL;
+	for (size_t i = 0; i < sizeof(l->unit_pkg) / sizeof(l->unit_pkg[0]) && !unit; i++) {
+		char *pkg = read_text(l->unit_pkg[i]);
+		if (pkg && !strcmp(pkg, text))
+			unit = l->unit_pkg[i];
+		free(pkg);
 	}
-	if (!l->root[0] && find_program("systemctl") && system("systemctl daemon-reload"))
+	if (unit) {
+		if (unlink(l->unit) && errno != ENOENT) {
+			fprintf(stderr, "ipibench host install: %s: %s\n", l->unit, strerror(errno));
+			return 1;
+		}
+	} else {
+		unit = l->unit;
+		dirname_of(l->unit, path, sizeof(path));
+		if (run_mkdirs(path) || write_text(l->unit, text, 0644, err, sizeof(err))) {
+			fprintf(stderr, "ipibench host install: %s\n", err[0] ? err : strerror(errno));
+			return 1;
+		}
+	}
+	if (!l->root[0] && !access("/run/systemd/system", F_OK) && system("systemctl daemon-reload"))
 		fprintf(stderr, "ipibench host install: warning: systemctl daemon-reload failed\n");
 	/* 5. The record. */
 	iso_now(h->installed, sizeof(h->installed));
@@ -332,7 +351,7 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 	       host_entry_list(ids, sizeof(ids), ", "), l->custom_cfg);
 	printf("  xen: %s (GRUB %s)\n  dom0: %s%s%s\n  unit: %s\n  results: %s\n",
 	       h->xen, h->grub_xen, h->grub_kernel, h->grub_initrd[0] ? " + " : "",
-	       h->grub_initrd, l->unit, h->results);
+	       h->grub_initrd, unit, h->results);
 	old = read_text(l->grub_cfg);
 	if (!old || !strstr(old, "custom.cfg"))
 		printf("  warning: %s does not source custom.cfg: run update-grub "
@@ -441,12 +460,14 @@ static int cmd_uninstall(const struct host_layout *l)
 
 	if (need_root(l, "uninstall"))
 		return 1;
-	/* Unit first: nothing must resume a matrix halfway through. */
+	/* Unit first: nothing must resume a matrix halfway through.  The
+	 * package's unit stays (the package removes it); /etc's was install's. */
 	if (unlink(l->unit_link) && errno != ENOENT)
 		problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->unit_link, strerror(errno));
+	int etc_unit = !access(l->unit, F_OK);
 	if (unlink(l->unit) && errno != ENOENT)
 		problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->unit, strerror(errno));
-	if (!l->root[0] && find_program("systemctl"))
+	if (!l->root[0] && !access("/run/systemd/system", F_OK))
 		(void)!system("systemctl daemon-reload");
 	unlink(l->pending);
 	/* GRUB: the entries, a one-shot boot into one of them, our variables. */
@@ -479,8 +500,9 @@ static int cmd_uninstall(const struct host_layout *l)
 	sync();
 	if (problems)
 		return 1;
-	printf("ipibench host uninstall: GRUB entries, %s, %s and %s removed "
-	       "(results kept)\n", l->boot_dir, HOST_UNIT_NAME, l->host_json);
+	printf("ipibench host uninstall: GRUB entries, %s%s%s and %s removed, %s disabled "
+	       "(results kept)\n", l->boot_dir, etc_unit ? ", " : "", etc_unit ? l->unit : "",
+	       l->host_json, HOST_UNIT_NAME);
 	return 0;
 }
 
@@ -513,10 +535,10 @@ static int cmd_status(const struct host_layout *l)
 		       h.kernel, h.initrd);
 		printf("  xen cmdline: %s x2apic-mode=MODE ipibench.run=RUN\n", h.xen_cmdline);
 		struct stat ls;
+		const char *unit = host_unit_path(l);
 		/* lstat: the link points at the unit's path on the host, not under --root. */
-		printf("  unit: %s (%s)\n", l->unit,
-		       access(l->unit, R_OK) ? "MISSING" :
-		       lstat(l->unit_link, &ls) ? "disabled" : "enabled");
+		printf("  unit: %s (%s)\n", unit ? unit : l->unit,
+		       !unit ? "MISSING" : lstat(l->unit_link, &ls) ? "disabled" : "enabled");
 		printf("  results: %s\n", h.results);
 	}
 	int rc = grubenv_load(l->grubenv, &e, err, sizeof(err));

@@ -7,6 +7,10 @@
 #   e2e-guest.sh finish    after the matrix: status, results to out/,
 #                          host uninstall, and GRUB and systemd compared
 #                          with what they were before install
+#   e2e-guest.sh purge     host install again, a matrix left pending as a
+#                          reboot leaves it (the run killed at its reboot
+#                          command), then apt-get purge: nothing of
+#                          ipibench left, GRUB and systemd as before install
 # With TEST_HOST_FAULTS=1, between the two (each RESULTS/NAME, out/NAME):
 #   e2e-guest.sh local     backend = local on the host as the matrix left it
 #                          (its last entry, the patched Xen in mixed mode)
@@ -73,15 +77,49 @@ finish)
 	echo "IPB-COPY rc=$?"
 	ipibench host uninstall
 	echo "IPB-UNINSTALL rc=$?"
-	snap >/root/after.txt
+	# The package's own unit stays while it is installed (purge removes it).
+	snap | grep -v '^lib/systemd/system/ipibench-resume.service ' >/root/after.txt
 	if diff -u /root/before.txt /root/after.txt; then
 		echo "IPB-DIFF rc=0 (GRUB and systemd as before install)"
 	else
 		echo "IPB-DIFF rc=1"
 	fi
 	;;
+purge)
+	ipibench host install --yes
+	echo "IPB-REINSTALL rc=$?"
+	# The first run's reboot, without the reboot: the matrix stays pending.
+	IPIBENCH_REBOOT_CMD=true ipibench run -c "$share/e2e.ini" -o "$results-purge" >/root/purge-run.log 2>&1 &
+	pid=$!
+	n=0
+	until grep -q "rebooting: true" /root/purge-run.log || [ $n -ge 300 ]; do sleep 1; n=$((n + 1)); done
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	echo "IPB-PENDING unit=$(systemctl is-enabled ipibench-resume.service 2>&1)" \
+		"pending=$(test -e /var/lib/ipibench/pending && echo yes || echo no)" \
+		"next_entry=$(grub-editenv /boot/grub/grubenv list | sed -n 's/^next_entry=//p')"
+	apt-get purge -y -q ipibench ipibench-xen-4.17
+	echo "IPB-PURGE rc=$?"
+	left=
+	for f in /boot/ipibench /var/lib/ipibench /lib/systemd/system/ipibench-resume.service \
+		 /usr/lib/systemd/system/ipibench-resume.service /etc/systemd/system/ipibench-resume.service \
+		 /etc/systemd/system/multi-user.target.wants/ipibench-resume.service /usr/lib/ipibench; do
+		if [ -e "$f" ] || [ -L "$f" ]; then left="$left $f"; fi
+	done
+	grep -qs '^### BEGIN ipibench' /boot/grub/custom.cfg && left="$left custom.cfg-block"
+	grub-editenv /boot/grub/grubenv list | grep -q '^ipibench_\|^next_entry=ipibench' &&
+		left="$left grubenv:$(grub-editenv /boot/grub/grubenv list | grep '^ipibench_\|^next_entry=ipibench' | tr '\n' ' ')"
+	dpkg -l ipibench ipibench-xen-4.17 2>/dev/null | grep -q '^[ir]' && left="$left dpkg-status"
+	echo "IPB-LEFT [${left# }]"
+	snap >/root/purged.txt
+	if diff -u /root/before.txt /root/purged.txt; then
+		echo "IPB-PDIFF rc=0 (GRUB and systemd as before install)"
+	else
+		echo "IPB-PDIFF rc=1"
+	fi
+	;;
 *)
-	echo "usage: e2e-guest.sh install|local|kill|panic|after|finish" >&2
+	echo "usage: e2e-guest.sh install|local|kill|panic|after|finish|purge" >&2
 	exit 2
 	;;
 esac

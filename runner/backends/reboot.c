@@ -49,8 +49,21 @@ void host_layout_init(struct host_layout *l, const char *root)
 	snprintf(l->host_json, sizeof(l->host_json), "%s/var/lib/ipibench/host.json", l->root);
 	snprintf(l->pending, sizeof(l->pending), "%s/var/lib/ipibench/pending", l->root);
 	snprintf(l->unit, sizeof(l->unit), "%s/etc/systemd/system/" HOST_UNIT_NAME, l->root);
+	snprintf(l->unit_pkg[0], sizeof(l->unit_pkg[0]), "%s/lib/systemd/system/" HOST_UNIT_NAME, l->root);
+	snprintf(l->unit_pkg[1], sizeof(l->unit_pkg[1]), "%s/usr/lib/systemd/system/" HOST_UNIT_NAME,
+		 l->root);
 	snprintf(l->unit_link, sizeof(l->unit_link),
 		 "%s/etc/systemd/system/multi-user.target.wants/" HOST_UNIT_NAME, l->root);
+}
+
+const char *host_unit_path(const struct host_layout *l)
+{
+	if (!access(l->unit, R_OK))
+		return l->unit;
+	for (size_t i = 0; i < sizeof(l->unit_pkg) / sizeof(l->unit_pkg[0]); i++)
+		if (!access(l->unit_pkg[i], R_OK))
+			return l->unit_pkg[i];
+	return NULL;
 }
 
 #define HJ_STR(X) \
@@ -320,9 +333,11 @@ static int confirm(const struct host_opts *o, const struct host_install *h, char
 static int enable_unit(const struct host_layout *l, char *err, size_t len)
 {
 	char dir[1300];
+	const char *unit = host_unit_path(l);
 
-	if (access(l->unit, R_OK)) {
-		snprintf(err, len, "%.400s missing: run 'ipibench host install' again", l->unit);
+	if (!unit) {
+		snprintf(err, len, "%.400s missing (neither the package's nor one 'ipibench host "
+			 "install' wrote): run 'ipibench host install' again", l->unit);
 		return -1;
 	}
 	snprintf(dir, sizeof(dir), "%s", l->unit_link);
@@ -330,7 +345,7 @@ static int enable_unit(const struct host_layout *l, char *err, size_t len)
 	run_mkdirs(dir);
 	unlink(l->unit_link);
 	/* What `systemctl enable` does; the target is the unit's path on the host. */
-	if (symlink("/etc/systemd/system/" HOST_UNIT_NAME, l->unit_link)) {
+	if (symlink(unit + strlen(l->root), l->unit_link)) {
 		snprintf(err, len, "%.400s: %s", l->unit_link, strerror(errno));
 		return -1;
 	}

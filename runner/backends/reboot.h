@@ -31,11 +31,20 @@ struct host_layout {
 	char grub_dir[1200], grubenv[1200], grub_cfg[1200], custom_cfg[1200];
 	char boot_dir[1200];    /* ROOT/boot/ipibench: the installed Xen */
 	char state_dir[1200], host_json[1200], pending[1200];
-	char unit[1200], unit_link[1200];
+	char unit[1200];        /* ROOT/etc/systemd/system/UNIT: a checkout's install writes it */
+	char unit_pkg[2][1200]; /* ROOT/lib/systemd/system/UNIT, ROOT/usr/lib/...: the package's */
+	char unit_link[1200];   /* the multi-user.target.wants link: enabled */
 };
 
 /* ROOT from root, else IPIBENCH_HOST_ROOT, else "". */
 void host_layout_init(struct host_layout *l, const char *root);
+
+/*
+ * The unit systemd loads, as a path under ROOT: /etc's (written by a
+ * checkout's `host install`) over the package's, as systemd orders them.
+ * NULL when neither exists.
+ */
+const char *host_unit_path(const struct host_layout *l);
 
 /* What `host install` recorded in host.json. */
 struct host_install {

@@ -7,11 +7,13 @@
 /* The template of runner/host/ipibench-resume.service (a unit test keeps them equal). */
 static const char unit_template[] =
 "# ipibench-resume.service: after each reboot of a test host, finish the\n"
-"# x2APIC mode matrix the reboot backend left pending.  Installed by\n"
-"# 'ipibench host install', enabled by the reboot backend before its first\n"
-"# reboot, disabled when the matrix is done, removed by 'ipibench host uninstall'.\n"
+"# x2APIC mode matrix the reboot backend left pending.  Shipped by the Debian\n"
+"# package (from a checkout, 'ipibench host install' writes it to /etc), not\n"
+"# enabled: the reboot backend enables it before its first reboot and\n"
+"# disables it when the matrix is done, as 'ipibench host uninstall' does.\n"
 "[Unit]\n"
 "Description=ipibench: resume the pending x2APIC mode matrix\n"
+"Documentation=man:ipibench-host(1) man:ipibench-run(1)\n"
 "ConditionPathExists=/var/lib/ipibench/pending\n"
 "# Debian's xen.service (an LSB script) mounts xenfs on /proc/xen and starts\n"
 "# xenstored; other distributions have proc-xen.mount and xenstored.service.\n"

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,6 +473,57 @@ static void test_host_install_status_uninstall(void **s)
 	assert_int_equal(host((const char *[]){ "host", "status", "--root", tu_dir, NULL }), 1);
 }
 
+/* The package's unit, when it is the one install would write, is used as it
+ * is: nothing in /etc (an earlier /etc copy goes), the enable link points at
+ * it, and uninstall leaves it to the package. */
+static void test_host_install_packaged_unit(void **s)
+{
+	char p[256], k[256], i[256], x[256], exe[PATH_MAX], text[4096];
+	struct host_layout l;
+	struct stat st;
+	ssize_t n;
+
+	(void)s;
+	snprintf(p, sizeof(p), "mkdir -p %s/boot/grub %s/src %s/lib/systemd/system", tu_dir, tu_dir,
+		 tu_dir);
+	assert_int_equal(system(p), 0);
+	snprintf(k, sizeof(k), "%s/boot/vmlinuz-test", tu_dir);
+	spit(k, "kernel");
+	snprintf(i, sizeof(i), "%s/boot/initrd.img-test", tu_dir);
+	spit(i, "initrd");
+	snprintf(x, sizeof(x), "%s/src/xen.gz", tu_dir);
+	spit(x, "xen");
+	host_layout_init(&l, tu_dir);
+	const char *install[] = { "host", "install", "--root", tu_dir, "--xen", x, "--kernel", k,
+				  "--initrd", i, "--xen-cmdline", "loglvl=all", "--dom0-cmdline", "ro", NULL };
+
+	/* A package's unit for another binary: install writes its own to /etc. */
+	spit(l.unit_pkg[0], "[Service]\nExecStart=/usr/lib/ipibench/bin/ipibench run --resume x\n");
+	assert_int_equal(host(install), 0);
+	assert_int_equal(access(l.unit, R_OK), 0);
+	assert_string_equal(host_unit_path(&l), l.unit);
+
+	/* The package's unit runs this binary: it is the one used. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	assert_int_equal(host_unit_text(exe, build_dir(), text, sizeof(text)), 0);
+	spit(l.unit_pkg[0], text);
+	assert_int_equal(host(install), 0);
+	assert_int_equal(access(l.unit, F_OK), -1);
+	assert_string_equal(host_unit_path(&l), l.unit_pkg[0]);
+	assert_int_equal(host((const char *[]){ "host", "status", "--root", tu_dir, NULL }), 0);
+
+	/* Enabled as the backend enables it, then uninstalled. */
+	snprintf(p, sizeof(p), "mkdir -p %s/etc/systemd/system/multi-user.target.wants", tu_dir);
+	assert_int_equal(system(p), 0);
+	assert_int_equal(symlink("/lib/systemd/system/" HOST_UNIT_NAME, l.unit_link), 0);
+	assert_int_equal(host((const char *[]){ "host", "uninstall", "--root", tu_dir, NULL }), 0);
+	assert_int_equal(lstat(l.unit_link, &st), -1);
+	assert_int_equal(access(l.unit_pkg[0], R_OK), 0);       /* the package's, kept */
+	assert_int_equal(access(l.host_json, F_OK), -1);
+}
+
 static void test_host_errors(void **s)
 {
 	char k[256];
@@ -552,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_last_pending),
 		cmocka_unit_test_setup_teardown(test_host_install_status_uninstall, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_install_packaged_unit, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_errors, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_json_refused, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_options, tu_setup, tu_teardown),

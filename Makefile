@@ -54,6 +54,7 @@ help:
 	@echo "make deps         install the Debian packages ipibench needs (sudo if not root)"
 	@echo "make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
 	@echo "make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
+	@echo "make hv-debug     the same as a debug build (CONFIG_DEBUG, DEBUG_LOCKS), in $(HV_DEBUG_DIR)"
 	@echo "make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
 	@echo "make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "make guest        build the [guest] kernel + initramfs (build/guest)"
@@ -195,6 +196,18 @@ UNIT_EXTRA += shell-lint
 HV_OFF_DIR := $(BUILD)/xen-noipibench
 hv-off: hv
 	@HV_OUT=$(HV_OFF_DIR) HV_FRAGMENT=hv-patch/noipibench.config \
+		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
+		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
+# The same series in a debug build, as Xen developers build
+# (hv-patch/debug.config: CONFIG_DEBUG, CONFIG_DEBUG_LOCKS), in make hv's
+# folder with -debug appended (build/xen-4.17-debug, build/xen-src-ID-debug),
+# sharing its source package and ccache: what test_hotplug boots (ITEST_XEN;
+# make test-versions' debug/NAME runs, mk/versions.mk).
+HV_DEBUG_DIR := $(HV_DIR)-debug
+.PHONY: hv-debug
+hv-debug: hv
+	@HV_OUT=$(HV_DEBUG_DIR) HV_FRAGMENT=hv-patch/debug.config \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash mk/hv.sh $(BUILD) $(HV_ARGS)
 

@@ -61,8 +61,8 @@ help:
 	@echo "make build        build $(BUILD)/bin/ipibench, the agent and the TCG plugin (make plugin)"
 	@echo "make bench        run CONFIG=$(CONFIG) on its host (default: QEMU)"
 	@echo "make test         unit tests (ASan+UBSan), fuzz smoke, QEMU integration tests"
-	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), topology, insn counts (CI runs it)"
-	@echo "make test-versions  the series on Xen 4.20 and staging from ../shared: test_hv on each, a [matrix] xen run (CI)"
+	@echo "make test-slow    the longer QEMU tests: faults (kill, offline, option off), hotplug on a debug build, topology, insn counts (CI runs it)"
+	@echo "make test-versions  the series on Xen 4.20 and staging from ../shared: test_hv on each, test_hotplug on their debug builds, a [matrix] xen run (CI)"
 	@echo "make unit         the unit stage only; make integration: the QEMU stage only"
 	@echo "make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
 	@echo "make deb          $(BUILD)/deb/ipibench_*.deb and ipibench-xen-4.17_*.deb (dpkg-buildpackage)"
@@ -350,7 +350,7 @@ UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
-	test_insn_inject test_insn_calls)
+	test_insn_inject test_insn_calls test_hotplug)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
@@ -366,6 +366,9 @@ $(ITEST_RUNS) $(SLOW_RUNS): integration/%: % hv dom0 build $(TALLY)
 integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
+# test_hotplug boots make hv-debug's 4.17 build (make test-versions: each
+# line's, mk/versions.mk).
+integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
 
 # $(call tally_stages,RUNS): make deps and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

@@ -39,14 +39,16 @@ $(addprefix tv-hv/,$(TV_NAMES)): tv-hv/%: deps
 		: >"$(TV_DIR)/$$top.unpacked"; \
 	fi; \
 	$(MAKE) --no-print-directory hv XEN_SRC=$(TV_DIR)/$$top; \
-	bash mk/hv.sh --dir $(BUILD) --src $(TV_DIR)/$$top >$(TV_DIR)/$*.build
+	bash mk/hv.sh --dir $(BUILD) --src $(TV_DIR)/$$top >$(TV_DIR)/$*.build; \
+	echo "$(TV_DIR)/$$top" >$(TV_DIR)/$*.src
 
-# tv-hv-debug/NAME: the same tree, unpacked by tv-hv/NAME, as a debug build;
-# its build folder in $(TV_DIR)/NAME.debug.
+# tv-hv-debug/NAME: the same tree (tv-hv/NAME unpacked it and wrote its
+# path to $(TV_DIR)/NAME.src) as a debug build; its build folder in
+# $(TV_DIR)/NAME.debug.
 $(addprefix tv-hv-debug/,$(TV_NAMES)): tv-hv-debug/%: tv-hv/%
-	@set -e; src=$$(sed -n 's/^SRC_DIR=//p' $$(cat $(TV_DIR)/$*.build)/build-info); \
+	@set -e; src=$$(cat $(TV_DIR)/$*.src); \
 	$(MAKE) --no-print-directory hv-debug XEN_SRC=$$src; \
-	echo "$$(cat $(TV_DIR)/$*.build)-debug" >$(TV_DIR)/$*.debug
+	echo "$$(bash mk/hv.sh --dir $(BUILD) --src $$src)-debug" >$(TV_DIR)/$*.debug
 
 $(addprefix debug/,$(TV_NAMES)): debug/%: tv-hv-debug/% $(TV_TEST_HOTPLUG) dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \

@@ -69,6 +69,7 @@ help:
 	@echo "  make agent        build the dom0 agent only ($(AGENT))"
 	@echo "  make hv           fetch Xen XEN=4.17|4.20 (or XEN_SRC=DIR), apply its series, build $(HV_XEN)"
 	@echo "  make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
+	@echo "  make hv-debug     the same as a debug build (CONFIG_DEBUG, DEBUG_LOCKS), in $(HV_DEBUG_DIR)"
 	@echo "  make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
 	@echo "  make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "  make guest        build the [guest] kernel + initramfs ($(GUEST_DIR))"
@@ -82,8 +83,8 @@ help:
 	@echo "  make test         unit tests (ASan+UBSan), fuzz smoke, checks, QEMU integration tests"
 	@echo "  make unit         the unit stage only"
 	@echo "  make integration  the QEMU stage only"
-	@echo "  make test-slow    the longer QEMU tests: faults, topology, instruction counts (CI)"
-	@echo "  make test-versions  the series on Xen 4.20 and staging from ../shared (CI)"
+	@echo "  make test-slow    the longer QEMU tests: faults, hotplug on a debug build, topology, instruction counts (CI)"
+	@echo "  make test-versions  the series on Xen 4.20 and staging from ../shared, release and debug builds (CI)"
 	@echo "  make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
 	@echo "  make test-host-faults  the test host end to end, with the local backend and the fault cases"
 	@echo "  make test-guests  the seed-004 guest runs (PVH guests through xl, both IPI paths) on the test host"
@@ -260,6 +261,18 @@ UNIT_EXTRA += licence-check
 HV_OFF_DIR := $(BUILD)/xen-noipibench
 hv-off: hv
 	@HV_OUT=$(HV_OFF_DIR) HV_FRAGMENT=hv-patch/noipibench.config \
+		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
+		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
+# The same series in a debug build, as Xen developers build
+# (hv-patch/debug.config: CONFIG_DEBUG, CONFIG_DEBUG_LOCKS), in make hv's
+# folder with -debug appended (build/xen-4.17-debug, build/xen-src-ID-debug),
+# sharing its source package and ccache: what test_hotplug boots (ITEST_XEN;
+# make test-versions' debug/NAME runs, mk/versions.mk).
+HV_DEBUG_DIR := $(HV_DIR)-debug
+.PHONY: hv-debug
+hv-debug: hv
+	@HV_OUT=$(HV_DEBUG_DIR) HV_FRAGMENT=hv-patch/debug.config \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash mk/hv.sh $(BUILD) $(HV_ARGS)
 
@@ -456,7 +469,7 @@ UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
-	test_insn_inject test_insn_calls)
+	test_insn_inject test_insn_calls test_hotplug)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
@@ -472,6 +485,9 @@ $(ITEST_RUNS) $(SLOW_RUNS): integration/%: % hv dom0 build $(TALLY)
 integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
+# test_hotplug boots make hv-debug's 4.17 build (make test-versions: each
+# line's, mk/versions.mk).
+integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
 
 # $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

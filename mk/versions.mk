@@ -5,6 +5,10 @@
 #    $(TV_SHARED)/xen-NAME/ into build/upstream/, `make hv XEN_SRC=` it
 #    (hv-patch/X/ by the tree's version), then tests/integration/test_hv on
 #    that build (ITEST_XEN) through the tally, so its counts show;
+#  - debug/NAME for each NAME in TV_NAMES: the same tree as a debug build
+#    (`make hv-debug XEN_SRC=`: CONFIG_DEBUG, DEBUG_LOCKS), then
+#    tests/integration/test_hotplug on it (CPUs offline and online with and
+#    without a run);
 #  - versions/matrix: one short workload on `[matrix] xen = 4.17,
 #    src-4.20.4` and its report's "Between builds" (mk/test-matrix-xen.sh).
 # A missing or second tarball, a tree whose series does not apply or
@@ -14,8 +18,9 @@ TV_SHARED ?= ../shared
 TV_NAMES := 4.20 staging
 TV_DIR := $(BUILD)/upstream
 TV_TEST_HV := $(BUILD)/asan/tests/integration/test_hv
-TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix)
-.PHONY: test-versions $(TV_RUNS) $(addprefix tv-hv/,$(TV_NAMES))
+TV_TEST_HOTPLUG := $(BUILD)/asan/tests/integration/test_hotplug
+TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix) $(addprefix debug/,$(TV_NAMES))
+.PHONY: test-versions $(TV_RUNS) $(addprefix tv-hv/,$(TV_NAMES)) $(addprefix tv-hv-debug/,$(TV_NAMES))
 
 # tv-hv/NAME: the tree unpacked (once per tarball) and built; its build
 # folder in $(TV_DIR)/NAME.build.
@@ -34,7 +39,20 @@ $(addprefix tv-hv/,$(TV_NAMES)): tv-hv/%: deps
 		: >"$(TV_DIR)/$$top.unpacked"; \
 	fi; \
 	$(MAKE) --no-print-directory hv XEN_SRC=$(TV_DIR)/$$top; \
-	bash mk/hv.sh --dir $(BUILD) --src $(TV_DIR)/$$top >$(TV_DIR)/$*.build
+	bash mk/hv.sh --dir $(BUILD) --src $(TV_DIR)/$$top >$(TV_DIR)/$*.build; \
+	echo "$(TV_DIR)/$$top" >$(TV_DIR)/$*.src
+
+# tv-hv-debug/NAME: the same tree (tv-hv/NAME unpacked it and wrote its
+# path to $(TV_DIR)/NAME.src) as a debug build; its build folder in
+# $(TV_DIR)/NAME.debug.
+$(addprefix tv-hv-debug/,$(TV_NAMES)): tv-hv-debug/%: tv-hv/%
+	@set -e; src=$$(cat $(TV_DIR)/$*.src); \
+	$(MAKE) --no-print-directory hv-debug XEN_SRC=$$src; \
+	echo "$$(bash mk/hv.sh --dir $(BUILD) --src $$src)-debug" >$(TV_DIR)/$*.debug
+
+$(addprefix debug/,$(TV_NAMES)): debug/%: tv-hv-debug/% $(TV_TEST_HOTPLUG) dom0 build $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
+		env ITEST_XEN=$$(cat $(TV_DIR)/$*.debug)/xen ./$(TV_TEST_HOTPLUG)
 
 $(addprefix versions/,$(TV_NAMES)): versions/%: tv-hv/% $(TV_TEST_HV) dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \

@@ -9,6 +9,9 @@
  *   offline:    takes 'offline_cpu' offline (xc_cpu_offline) and, once
  *               the child is done, online again,
  *   concurrent: (no fault) two children run the victim at once;
+ *   hotplug:    takes 'offline_cpu' offline and online again with no run
+ *               at all (no child, no victim: what a host's administrator
+ *               does between runs);
  * then checks the host: a next run, the vectors vector_capacity finds
  * (against a count taken before the fault), a device interrupt, and which
  * CPUs are online.
@@ -20,14 +23,15 @@
 
 static const char *const *actions(void)
 {
-	static const char *const names[] = { "kill", "offline", "concurrent", NULL };
+	static const char *const names[] = { "kill", "offline", "concurrent", "hotplug", NULL };
 
 	return names;
 }
 
 static const struct wl_param params[] = {
 	{ "action", WL_CHOICE, 0, 0, "kill",
-	  "kill (the child), offline (a CPU under it) or concurrent (two children at once)", 0,
+	  "kill (the child), offline (a CPU under it), concurrent (two children at once) "
+	  "or hotplug (a CPU offline and online with no run)", 0,
 	  actions },
 	{ "victim", WL_STRING, 0, 0, "flush_tlb_all",
 	  "the workload type the child runs (its iterations, mask and cpu are these)", 0, NULL },
@@ -37,7 +41,7 @@ static const struct wl_param params[] = {
 	WL_CPU,
 	{ "after_chunks", WL_UINT, 1, 1000000, "5",
 	  "inject the fault once the child's run has done this many chunks", 0, NULL },
-	{ "offline_cpu", WL_UINT, 1, 4095, "1", "offline: the CPU taken offline", 0, NULL },
+	{ "offline_cpu", WL_UINT, 1, 4095, "1", "offline, hotplug: the CPU taken offline", 0, NULL },
 	{ "vectors_mask", WL_CPUS, 0, 0, "1-2",
 	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", 0, NULL },
 	{ "irq_cpu", WL_UINT, 0, 4095, "1",
@@ -62,7 +66,8 @@ static int check(const json_t *p, char *err, size_t errlen)
 
 const struct wl_type wl_fault = {
 	.type = "fault",
-	.help = "kill the agent's child / offline a CPU in the middle of a run, or two runs at once",
+	.help = "kill the agent's child / offline a CPU in the middle of a run, two runs at once, "
+		"or a CPU offline and online between runs",
 	.params = params,
 	.check = check,
 };

@@ -3,12 +3,13 @@
  * fault: the run half (fault.c declares the params and says what each
  * action does).  result["fault"]:
  *   "before":  {"vectors": N, "online": [CPUs]}  (taken before the fault)
- *   "child" (kill, offline) or "children" (concurrent): per child
+ *   "child" (kill, offline) or "children" (concurrent): per child (none
+ *              for hotplug)
  *              {"exit": "code"|"signal", "code"/"signal": N, "timed_out",
  *               "ms", "result": the victim's status, error, refused,
  *               operations, chunks, irte (irq_delivery; when the child wrote one)}
  *   "killed_after_chunks" (kill), "offline": {"rc", "errno", "ms"},
- *              "online": {"rc", "errno"} (offline)
+ *              "online": {"rc", "errno"} (offline, hotplug)
  *   "after":   {"next_run": {"status", "attempts", "first_refusal", "ms"},
  *               "vectors": {"status", "vectors"}, "irq": {"status",
  *               "iterations", "handled"}, "online": [CPUs], "query": ...}
@@ -397,6 +398,36 @@ static json_t *after(struct agent_ctx *ctx, const json_t *params)
 	return o;
 }
 
+/* Take offline_cpu offline, wait for the child C (NULL: none, hotplug)
+ * and bring the CPU online again, into F's "offline", "child" and
+ * "online"; -1 (ERR said, F's "after" filled in) when the CPU did not come
+ * back. */
+static int offline_online(struct agent_ctx *ctx, const json_t *params, json_t *f,
+			  struct child *c, int64_t t0, int64_t timeout, char *err, size_t errlen)
+{
+	unsigned int cpu = hvbench_uint(params, "offline_cpu");
+	int64_t t1 = now_ms();
+	int r, e;
+
+	r = xc_cpu_offline(ctx->xch, (int)cpu);
+	e = r ? errno : 0;
+	json_object_set_new(f, "offline", json_pack("{s:i, s:i, s:s?, s:I}",
+		"cpu", cpu, "rc", r, "errno", e ? hvbench_errno_name(e) : NULL,
+		"ms", (json_int_t)(now_ms() - t1)));
+	if (c)
+		json_object_set_new(f, "child", child_wait(c, t0, t0 + timeout));
+	r = xc_cpu_online(ctx->xch, (int)cpu);
+	e = r ? errno : 0;
+	json_object_set_new(f, "online", json_pack("{s:i, s:i, s:s?}",
+		"cpu", cpu, "rc", r, "errno", e ? hvbench_errno_name(e) : NULL));
+	if (r) {
+		snprintf(err, errlen, "xc_cpu_online(%u): %s", cpu, strerror(e));
+		json_object_set_new(f, "after", after(ctx, params));
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the actions ---------------------------------------------------- */
 
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
@@ -440,7 +471,11 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	json_decref(v);
 	entry = entry_of("victim", victim, params, NULL);
 
-	if (!strcmp(action, "concurrent")) {
+	if (!strcmp(action, "hotplug")) {
+		json_decref(entry);
+		if (offline_online(ctx, params, f, NULL, 0, 0, err, errlen))
+			return -1;
+	} else if (!strcmp(action, "concurrent")) {
 		int go[2];
 		json_t *kids = json_array();
 
@@ -483,27 +518,8 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 			kill(c[0].pid, SIGKILL);
 			json_object_set_new(f, "killed_after_chunks", json_integer(after_chunks));
 			json_object_set_new(f, "child", child_wait(&c[0], t0, t0 + timeout));
-		} else {
-			unsigned int cpu = hvbench_uint(params, "offline_cpu");
-			int64_t t1 = now_ms();
-			int e;
-
-			r = xc_cpu_offline(ctx->xch, (int)cpu);
-			e = r ? errno : 0;
-
-			json_object_set_new(f, "offline", json_pack("{s:i, s:i, s:s?, s:I}",
-				"cpu", cpu, "rc", r, "errno", e ? hvbench_errno_name(e) : NULL,
-				"ms", (json_int_t)(now_ms() - t1)));
-			json_object_set_new(f, "child", child_wait(&c[0], t0, t0 + timeout));
-			r = xc_cpu_online(ctx->xch, (int)cpu);
-			e = r ? errno : 0;
-			json_object_set_new(f, "online", json_pack("{s:i, s:i, s:s?}",
-				"cpu", cpu, "rc", r, "errno", e ? hvbench_errno_name(e) : NULL));
-			if (r) {
-				snprintf(err, errlen, "xc_cpu_online(%u): %s", cpu, strerror(e));
-				json_object_set_new(f, "after", after(ctx, params));
-				return -1;
-			}
+		} else if (offline_online(ctx, params, f, &c[0], t0, timeout, err, errlen)) {
+			return -1;
 		}
 	}
 	json_object_set_new(f, "after", after(ctx, params));

@@ -25,8 +25,8 @@ xen=$build/xen-4.17
 for f in xen xen.gz xen.config build-info; do
 	[ -f "$xen/$f" ] || { echo "deb: $xen/$f missing (make hv)" >&2; exit 1; }
 done
-for p in dpkg-buildpackage dh help2man; do
-	command -v $p >/dev/null || { echo "deb: $p not found (make deps: dpkg-dev, debhelper, help2man)" >&2; exit 1; }
+for p in dpkg-buildpackage dh; do
+	command -v $p >/dev/null || { echo "deb: $p not found (make deps-test: dpkg-dev, debhelper)" >&2; exit 1; }
 done
 git rev-parse --show-toplevel >/dev/null 2>&1 ||
 	{ echo "deb: $top is not a git work tree: the package is built from its tracked files" >&2; exit 1; }

@@ -61,7 +61,7 @@ TEST_PKGS=(
 	jq                      # host-board-test (tests/host/test_tco.sh) reads QMP events
 	curl                    # ci-fetch-test (analysis/ci.sh publish fetches the history)
 	grub-pc-bin grub-common e2fsprogs  # test_reboot: the GRUB test disk (mk/grub-disk.sh)
-	debhelper help2man lintian  # make deb, deb-test
+	debhelper lintian       # make deb, deb-test
 	g++                     # ci-template-test: node-gyp builds gitlab-ci-local's re2
 	hyperfine time          # make bench-trace (probes/tools/bench-trace.sh runs /usr/bin/time)
 	licensecheck python3-debian  # licence-check (tests/lint/licence.py)

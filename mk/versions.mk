@@ -6,7 +6,8 @@
 #    (hv-patch/X/ by the tree's version), then tests/integration/test_hv on
 #    that build (ITEST_XEN) through the tally, so its counts show;
 #  - debug/NAME for each NAME in TV_NAMES: the same tree as a debug build
-#    (`make hv-debug XEN_SRC=`: CONFIG_DEBUG, DEBUG_LOCKS), then
+#    (`make hv-debug XEN_SRC=`: CONFIG_DEBUG, DEBUG_LOCKS; the tree's own
+#    build when its defaults already make it one, as staging's do), then
 #    tests/integration/test_hotplug on it (CPUs offline and online with and
 #    without a run);
 #  - versions/matrix: one short workload on `[matrix] xen = 4.17,
@@ -45,10 +46,18 @@ $(addprefix tv-hv/,$(TV_NAMES)): tv-hv/%: deps
 # tv-hv-debug/NAME: the same tree (tv-hv/NAME unpacked it and wrote its
 # path to $(TV_DIR)/NAME.src) as a debug build; its build folder in
 # $(TV_DIR)/NAME.debug.
+# A tree whose own defaults already make its build a debug one (staging's
+# Kconfig turns CONFIG_DEBUG on, and DEBUG_LOCKS follows it) is not built
+# twice: its build's xen.config says so, and test_hotplug checks it again.
 $(addprefix tv-hv-debug/,$(TV_NAMES)): tv-hv-debug/%: tv-hv/%
-	@set -e; src=$$(cat $(TV_DIR)/$*.src); \
-	$(MAKE) --no-print-directory hv-debug XEN_SRC=$$src; \
-	echo "$$(bash mk/hv.sh --dir $(BUILD) --src $$src)-debug" >$(TV_DIR)/$*.debug
+	@set -e; src=$$(cat $(TV_DIR)/$*.src); rel=$$(cat $(TV_DIR)/$*.build); \
+	if grep -qx 'CONFIG_DEBUG=y' $$rel/xen.config && grep -qx 'CONFIG_DEBUG_LOCKS=y' $$rel/xen.config; then \
+		echo "test-versions: $$rel is a debug build already (CONFIG_DEBUG, DEBUG_LOCKS)"; \
+		echo "$$rel" >$(TV_DIR)/$*.debug; \
+	else \
+		$(MAKE) --no-print-directory hv-debug XEN_SRC=$$src; \
+		echo "$$(bash mk/hv.sh --dir $(BUILD) --src $$src)-debug" >$(TV_DIR)/$*.debug; \
+	fi
 
 $(addprefix debug/,$(TV_NAMES)): debug/%: tv-hv-debug/% $(TV_TEST_HOTPLUG) dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \

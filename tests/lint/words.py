@@ -206,18 +206,28 @@ def check_dir(d):
     return nfiles, hits
 
 
+def check_dirs(dirs):
+    """(files, findings) of every file under each of DIRS; None when one
+    cannot be read (check_dir said why)."""
+    nfiles = hits = 0
+    for d in dirs:
+        r = check_dir(d)
+        if r is None:
+            return None
+        nfiles += r[0]
+        hits += r[1]
+    return nfiles, hits
+
+
 def main(argv):
     args = argv[1:]
     if len(args) == 2 and args[0] == "--self-test":
         return self_test(args[1])
     if len(args) >= 1 and args[0] == "--dir":
-        nfiles = hits = 0
-        for d in args[1:]:
-            r = check_dir(d)
-            if r is None:
-                return 2
-            nfiles += r[0]
-            hits += r[1]
+        r = check_dirs(args[1:])
+        if r is None:
+            return 2
+        nfiles, hits = r
         print(f"words: {nfiles} files checked, {hits} finding(s)")
         return 1 if hits else 0
     if len(args) < 2 or args[0] != "--tree":
@@ -239,12 +249,11 @@ def main(argv):
     if nfiles < 100:
         print(f"words: only {nfiles} files checked (not a git tree?)")
         return 1
-    for d in args[2:]:
-        r = check_dir(d)
-        if r is None:
-            return 2
-        nfiles += r[0]
-        hits += r[1]
+    r = check_dirs(args[2:])
+    if r is None:
+        return 2
+    nfiles += r[0]
+    hits += r[1]
     print(f"words: {nfiles} files checked, {hits} finding(s)")
     return 1 if hits else 0
 

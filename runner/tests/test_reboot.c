@@ -389,6 +389,18 @@ static int host(const char *const *args)
 	return cmd_host(n, argv);
 }
 
+/* The files `host install` copies and names under tu_dir: K the dom0
+ * kernel, I its initramfs, X the patched Xen. */
+static void boot_files(char k[static 256], char i[static 256], char x[static 256])
+{
+	snprintf(k, 256, "%s/boot/vmlinuz-test", tu_dir);
+	spit(k, "kernel");
+	snprintf(i, 256, "%s/boot/initrd.img-test", tu_dir);
+	spit(i, "initrd");
+	snprintf(x, 256, "%s/src/xen.gz", tu_dir);
+	spit(x, "xen");
+}
+
 static void test_host_install_status_uninstall(void **s)
 {
 	char p[256], k[256], i[256], x[256], res[256];
@@ -403,12 +415,7 @@ static void test_host_install_status_uninstall(void **s)
 	spit(p, "menuentry 'mine' {\n}\n");
 	snprintf(p, sizeof(p), "%s/boot/grub/grub.cfg", tu_dir);
 	spit(p, "source ${config_directory}/custom.cfg\n");
-	snprintf(k, sizeof(k), "%s/boot/vmlinuz-test", tu_dir);
-	spit(k, "kernel");
-	snprintf(i, sizeof(i), "%s/boot/initrd.img-test", tu_dir);
-	spit(i, "initrd");
-	snprintf(x, sizeof(x), "%s/src/xen.gz", tu_dir);
-	spit(x, "xen");
+	boot_files(k, i, x);
 	snprintf(res, sizeof(res), "%s/results", tu_dir);
 
 	assert_int_equal(host((const char *[]){ "host", "install", "--root", tu_dir, "--xen", x,
@@ -487,12 +494,7 @@ static void test_host_install_packaged_unit(void **s)
 	snprintf(p, sizeof(p), "mkdir -p %s/boot/grub %s/src %s/lib/systemd/system", tu_dir, tu_dir,
 		 tu_dir);
 	assert_int_equal(system(p), 0);
-	snprintf(k, sizeof(k), "%s/boot/vmlinuz-test", tu_dir);
-	spit(k, "kernel");
-	snprintf(i, sizeof(i), "%s/boot/initrd.img-test", tu_dir);
-	spit(i, "initrd");
-	snprintf(x, sizeof(x), "%s/src/xen.gz", tu_dir);
-	spit(x, "xen");
+	boot_files(k, i, x);
 	host_layout_init(&l, tu_dir);
 	const char *install[] = { "host", "install", "--root", tu_dir, "--xen", x, "--kernel", k,
 				  "--initrd", i, "--xen-cmdline", "loglvl=all", "--dom0-cmdline", "ro", NULL };

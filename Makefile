@@ -71,6 +71,7 @@ help:
 	@echo "  make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "  make hv-debug     the same as a debug build (CONFIG_DEBUG, DEBUG_LOCKS), in $(HV_DEBUG_DIR)"
 	@echo "  make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
+	@echo "  make hv-series    the series for XEN (or XEN_SRC) as format-patch files + cover letter, From you, in $(BUILD)/hv-series/"
 	@echo "  make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "  make guest        build the [guest] kernel + initramfs ($(GUEST_DIR))"
 	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
@@ -98,6 +99,7 @@ help:
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
 	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
+	@echo "  make hv-series-check  the single-source series' markers, and mk/hv-series.py's own tests"
 	@echo "  make apt-sources-test  mk/deps.sh's apt sources (one-line and deb822) and its three lists"
 	@echo "  make host-board-test  the test host's emulated board (about 15 s)"
 	@echo "  make ci-template-test  the GitLab CI template, with gitlab-ci-local"
@@ -287,6 +289,22 @@ hv-inject: hv
 	@HV_OUT=$(HV_INJECT_DIR) HV_PATCH=$(HV_INJECT_PATCH) \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
+# The series as xen-devel reads it: `git format-patch` files and a cover
+# letter for the line of XEN (or XEN_SRC's tree), From and Signed-off-by
+# your git identity, in build/hv-series/LINE-or-ID/ (mk/hv-series.py,
+# docs/hv-series.md), ready for git send-email.
+HV_SERIES_DIR := $(BUILD)/hv-series/$(if $(XEN_SRC),$(notdir $(HV_DIR)),$(XEN))
+.PHONY: hv-series hv-series-check
+hv-series: deps
+	@HV_EXPORT=$(HV_SERIES_DIR) bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
+# The series' markers and names are sound, and its generator does what it
+# says (tests/hv/test_hv_series.py): part of make unit.
+hv-series-check:
+	@python3 mk/hv-series.py check
+	@python3 tests/hv/test_hv_series.py
+UNIT_EXTRA += hv-series-check
 
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)

@@ -22,6 +22,10 @@
 #                      part of the series hash too
 #   HV_DL_DIR, HV_CCACHE_DIR   where the source package and ccache live
 #                      (default DIR/dl, DIR/ccache), so two builds share them
+#   HV_EXPORT=DIR      build nothing: export the line's series for this
+#                      source as `git format-patch` files with a cover
+#                      letter into DIR (make hv-series), From and
+#                      Signed-off-by the user's git identity
 #
 # In the folder:
 #   xen          the hypervisor (multiboot ELF, what QEMU's -kernel takes)
@@ -31,12 +35,13 @@
 #                (one line, read by the runner and copied into results),
 #                then BUILT= and, for a tree, SRC_DIR=
 #
-# The series for Xen X.Y is hv-patch/X.Y/ (hv-patch/staging/ for an
-# "-unstable" tree), its Kconfig fragment hv-patch/X.Y/xen.config or else
-# hv-patch/xen.config; a series still in hv-patch/ itself (the layout
-# before per-version folders) is taken as 4.17's.  A version with no series
-# is refused, naming those there are.  No rebuild when the source, the series and this script are
-# unchanged (their hashes are the first line of build-info).
+# The series is kept once (hv-patch/: the new files in src/, each patch's
+# hooks into Xen's own files per line) and made for the Xen line whose
+# version pattern in hv-patch/lines matches the tree's version, by
+# mk/hv-series.py; the Kconfig fragment is hv-patch/xen.config.  A version
+# no line matches is refused, naming the lines there are.  No rebuild when
+# the source, the series and this script are unchanged (their hashes are
+# the first line of build-info).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "hv: $*" >&2; exit 1; }
@@ -81,30 +86,19 @@ tree_version() {
 	echo "$v.$s$e"
 }
 
-# The series name for a version: X.Y, or staging for X.Y-unstable.
-series_name() {
-	case "$1" in
-	*-unstable*) echo staging ;;
-	*) echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p' ;;
-	esac
-}
-
-# The folder holding series NAME's patches (and its xen.config), or nothing.
-series_dir() {
-	if [ -f "$top/hv-patch/$1/series" ]; then
-		echo "$top/hv-patch/$1"
-	elif [ "$1" = 4.17 ] && [ -f "$top/hv-patch/series" ]; then
-		echo "$top/hv-patch"
-	fi
+# The Xen line of a version (hv-patch/lines: NAME PATTERN, a shell
+# pattern), or nothing.
+line_of() {
+	local name pat
+	while read -r name pat; do
+		case "$name" in '' | '#'*) continue ;; esac
+		# shellcheck disable=SC2254
+		case "$1" in $pat) echo "$name"; return ;; esac
+	done <"$top/hv-patch/lines"
 }
 
 supported() {
-	local l=() d
-	[ -f "$top/hv-patch/series" ] && l+=(4.17)
-	for d in "$top"/hv-patch/*/series; do
-		[ -f "$d" ] && l+=("$(basename "$(dirname "$d")")")
-	done
-	printf '%s\n' "${l[@]}" | sort -uV | paste -sd' '
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/hv-patch/lines" | awk '{print $1}' | sort -V | paste -sd' '
 }
 
 # The build folder's name.
@@ -134,11 +128,12 @@ if [ -n "$xpatch" ]; then
 	xpatch=$(cd "$(dirname "$xpatch")" && pwd)/$(basename "$xpatch")
 fi
 if [ -n "$print_dir" ]; then echo "$out"; exit 0; fi
+[ -z "${HV_EXPORT:-}" ] || mkdir -p "$HV_EXPORT"
 # A tree's version is known before anything is written: refuse early.
 if [ -n "$src_dir" ]; then
 	ver=$(tree_version "$src_dir")
-	[ -n "$(series_dir "$(series_name "$ver")")" ] ||
-		die "Xen $ver (XEN_SRC=$src_dir) has no patch series (hv-patch/$(series_name "$ver")/); supported: $(supported)"
+	[ -n "$(line_of "$ver")" ] ||
+		die "Xen $ver (XEN_SRC=$src_dir) is on no line of hv-patch/lines; supported: $(supported)"
 fi
 
 # Before per-version folders, the 4.17 build was build/xen: move it (its
@@ -212,21 +207,28 @@ else
 	}
 fi
 
-series=$(series_name "$ver")
-sdir=$(series_dir "$series")
-[ -n "$sdir" ] ||
-	die "Xen $ver${src_dir:+ (XEN_SRC=$src_dir)} has no patch series (hv-patch/$series/); supported: $(supported)"
-frag=$sdir/xen.config
-[ -f "$frag" ] || frag=$top/hv-patch/xen.config
+series=$(line_of "$ver")
+[ -n "$series" ] ||
+	die "Xen $ver${src_dir:+ (XEN_SRC=$src_dir)} is on no line of hv-patch/lines; supported: $(supported)"
+frag=$top/hv-patch/xen.config
+gen=$top/mk/hv-series.py
 
-# The patch series and the fragment name what is built (results carry this
-# hash); this script's own hash only decides whether to rebuild.
+if [ -n "${HV_EXPORT:-}" ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	out=$tmp
+	get_tree
+	python3 "$gen" export --line "$series" --tree "$tmp/src.tmp" --out "$HV_EXPORT"
+	exit 0
+fi
+
+# The series (as made for this line) and the fragment name what is built
+# (results carry this hash); this script's own hash only decides whether
+# to rebuild.
 series_hash() {
 	{
-		cat "$frag" ${extra:+"$extra"} "$sdir/series"
-		grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
-			cat "$sdir/$p"
-		done
+		cat "$frag" ${extra:+"$extra"}
+		python3 "$gen" hash --line "$series"
 		[ -z "$xpatch" ] || cat "$xpatch"
 	} | sha256sum | cut -c1-16
 }
@@ -244,11 +246,9 @@ rm -rf "$src" "$out/src.tmp"
 echo "hv: Xen $ver from $source into $src"
 get_tree
 mv "$out/src.tmp" "$src"
-grep -v '^\s*\(#\|$\)' "$sdir/series" | while read -r p; do
-	echo "hv: applying ${sdir#$top/}/$p"
-	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$sdir/$p" ||
-		die "${sdir#$top/}/$p does not apply to Xen $ver ($source)"
-done
+echo "hv: applying the series for Xen $series (hv-patch/series, $(grep -c . "$top/hv-patch/series") patches)"
+python3 "$gen" apply --quiet --line "$series" --tree "$src" ||
+	die "the series for Xen $series does not apply to Xen $ver ($source)"
 if [ -n "$xpatch" ]; then
 	echo "hv: applying ${xpatch#$top/} (HV_PATCH)"
 	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$xpatch" ||

@@ -10,11 +10,10 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fails=0
 
-# A fake top: mk/hv.sh, mk/deps.sh, mk/apt-private.sh and a series layout of our own.
-mkdir -p "$t/top/mk" "$t/top/hv-patch/4.20" "$t/build"
-cp "$top/mk/hv.sh" "$top/mk/deps.sh" "$top/mk/apt-sources.awk" "$top/mk/apt-private.sh" "$t/top/mk/"
-: >"$t/top/hv-patch/series"            # 4.17, the layout before the move
-: >"$t/top/hv-patch/4.20/series"
+# A fake top: mk/hv.sh, mk/deps.sh, mk/apt-private.sh and lines of our own.
+mkdir -p "$t/top/mk" "$t/top/hv-patch" "$t/build"
+cp "$top/mk/hv.sh" "$top/mk/hv-series.py" "$top/mk/deps.sh" "$top/mk/apt-sources.awk" "$top/mk/apt-private.sh" "$t/top/mk/"
+printf '# name pattern\n4.20 4.20.*\n4.17 4.17.*\n' >"$t/top/hv-patch/lines"
 hv="$t/top/mk/hv.sh"
 
 tree() {  # DIR VERSION SUBVERSION EXTRAVERSION
@@ -54,10 +53,10 @@ expect "folder of a changed git checkout" "$t/build/xen-src-$d-dirty" \
 	"$(bash "$hv" --dir "$t/build" --src "$t/g")"
 
 expect "a version without a series, refused naming those there are" \
-	"hv: Xen 4.21.0 (XEN_SRC=$t/x421) has no patch series (hv-patch/4.21/); supported: 4.17 4.20" \
+	"hv: Xen 4.21.0 (XEN_SRC=$t/x421) is on no line of hv-patch/lines; supported: 4.17 4.20" \
 	"$(bash "$hv" "$t/build" --src "$t/x421" 2>&1)"
 expect "staging without a series" \
-	"hv: Xen 4.23-unstable (XEN_SRC=$t/stg) has no patch series (hv-patch/staging/); supported: 4.17 4.20" \
+	"hv: Xen 4.23-unstable (XEN_SRC=$t/stg) is on no line of hv-patch/lines; supported: 4.17 4.20" \
 	"$(bash "$hv" "$t/build" --src "$t/stg" 2>&1)"
 expect "nothing written for a refused tree" "" "$(ls "$t/build")"
 expect "not a Xen tree" "hv: XEN_SRC=$t/notxen: no xen/Makefile there: not a Xen source tree" \

@@ -1,0 +1,369 @@
+/* @file from=irq-delivery */
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ipibench's test device: a PCI device Xen keeps for itself so that the
+ * irq_delivery benchmark raises a real device MSI, which reaches its CPU
+ * through the IOMMU's interrupt remapping like any other device interrupt.
+ *
+ * The device is QEMU's "edu" (PCI 1234:11e8, QEMU's docs/specs/edu.rst):
+ * BAR0 is MMIO, a write to 0x60 raises its interrupt (an MSI once MSI is
+ * enabled), a write to 0x64 acknowledges it.  It is taken at boot, before
+ * dom0 exists: the first 1234:11e8 found, or the one named by
+ * "ipibench-dev=[SEG:]BUS:DEV.FUNC"; "ipibench-dev=off" leaves it alone.
+ * Dom0 sees its configuration space read-only and its BAR read-only.
+ *
+ * The IRQ is Xen's own (create_irq(), pci_enable_msi(), setup_msi_irq()),
+ * so binding it to CPUs goes through set_msi_affinity(), which rewrites
+ * the IRTE when interrupts are remapped, and fixup_irqs() moves it off a
+ * CPU that goes offline.
+ */
+
+#include <xen/cpumask.h>
+#include <xen/errno.h>
+#include <xen/init.h>
+#include <xen/iommu.h>
+#include <xen/irq.h>
+#include <xen/lib.h>
+#include <xen/param.h>
+#include <xen/pci.h>
+#include <xen/pci_regs.h>
+#include <xen/percpu.h>
+#include <xen/rangeset.h>
+#include <xen/time.h>
+#include <xen/vmap.h>
+#include <asm/io.h>
+#include <asm/ipibench-dev.h>
+#include <asm/msi.h>
+
+#define EDU_VENDOR         0x1234
+#define EDU_DEVICE         0x11e8
+#define EDU_REG_ID         0x00    /* 0xRRrr00edu: major, minor, 0xed */
+#define EDU_REG_IRQ_STATUS 0x24
+#define EDU_REG_IRQ_RAISE  0x60
+#define EDU_REG_IRQ_ACK    0x64
+#define EDU_IRQ_BIT        0x1
+
+/* How long binding may wait for an earlier vector move to complete. */
+#define BIND_WAIT          MILLISECS(1)
+
+static struct {
+    bool off;            /* ipibench-dev=off */
+    bool named;          /* ipibench-dev=SBDF */
+    pci_sbdf_t sbdf;
+    void __iomem *base;  /* BAR0, NULL while absent */
+    int irq;
+    unsigned int pos;    /* MSI capability */
+    int handled_cpu;     /* last CPU the handler ran on, -1 after ring */
+} dev = { .irq = -1 };
+
+DEFINE_PER_CPU(unsigned long, ipibench_dev_irqs);
+
+static int __init cf_check parse_ipibench_dev(const char *s)
+{
+    unsigned int seg, bus, slot, func;
+    const char *e;
+
+    if ( !strcmp(s, "off") )
+    {
+        dev.off = true;
+        return 0;
+    }
+
+    e = parse_pci_seg(s, &seg, &bus, &slot, &func, NULL);
+    if ( !e || *e )
+        return -EINVAL;
+    dev.sbdf = PCI_SBDF(seg, bus, slot, func);
+    dev.named = true;
+
+    return 0;
+}
+custom_param("ipibench-dev", parse_ipibench_dev);
+
+/*
+ * The handler records its CPU, then acknowledges the device as a driver
+ * would: the acknowledgement is outside what the ringing CPU times.
+ */
+/* @if line=4.17 */
+static void cf_check dev_interrupt(int irq, void *dev_id,
+                                  struct cpu_user_regs *regs)
+/* @end */
+/* @if line=staging,4.20 */
+static void cf_check dev_interrupt(int irq, void *dev_id)
+/* @end */
+{
+    this_cpu(ipibench_dev_irqs)++;
+    write_atomic(&dev.handled_cpu, smp_processor_id());
+    writel(EDU_IRQ_BIT, dev.base + EDU_REG_IRQ_ACK);
+}
+
+static struct irqaction dev_action = {
+    .handler = dev_interrupt,
+    .name    = "ipibench-dev",
+};
+
+static bool __init is_edu(pci_sbdf_t sbdf)
+{
+    return pci_conf_read16(sbdf, PCI_VENDOR_ID) == EDU_VENDOR &&
+           pci_conf_read16(sbdf, PCI_DEVICE_ID) == EDU_DEVICE;
+}
+
+static bool __init find_edu(pci_sbdf_t *found)
+{
+    unsigned int bus, slot, func;
+
+    for ( bus = 0; bus < 256; bus++ )
+        for ( slot = 0; slot < 32; slot++ )
+            for ( func = 0; func < 8; func++ )
+            {
+                pci_sbdf_t sbdf = PCI_SBDF(0, bus, slot, func);
+
+                if ( pci_conf_read16(sbdf, PCI_VENDOR_ID) == 0xffff )
+                {
+                    if ( !func )
+                        break;
+                    continue;
+                }
+                if ( is_edu(sbdf) )
+                {
+                    *found = sbdf;
+                    return true;
+                }
+                if ( !func &&
+                     !(pci_conf_read8(sbdf, PCI_HEADER_TYPE) & 0x80) )
+                    break;
+            }
+
+    return false;
+}
+
+static int __init setup_msi(void)
+{
+    struct msi_info msi = { .sbdf = dev.sbdf, .entry_nr = 1 };
+    struct msi_desc *msi_desc = NULL;
+    struct irq_desc *desc;
+/* @if line=staging */
+    struct pci_dev *pdev;
+/* @end */
+    unsigned long flags;
+    int rc;
+
+    rc = create_irq(NULL, false);
+    if ( rc < 0 )
+        return rc;
+    msi.irq = rc;
+
+    pcidevs_lock();
+/* @if line=4.20 */
+    rc = pci_enable_msi(pci_get_pdev(NULL, msi.sbdf), &msi, &msi_desc);
+/* @end */
+/* @if line=4.17 */
+    rc = pci_enable_msi(&msi, &msi_desc);
+/* @end */
+/* @if line=staging */
+    pdev = pci_get_pdev(NULL, msi.sbdf);
+    rc = pdev ? pci_enable_msi(pdev, &msi, &msi_desc) : -ENODEV;
+/* @end */
+    if ( !rc )
+    {
+        desc = irq_to_desc(msi.irq);
+        spin_lock_irqsave(&desc->lock, flags);
+        rc = setup_msi_irq(desc, msi_desc);
+        spin_unlock_irqrestore(&desc->lock, flags);
+        if ( rc )
+            pci_disable_msi(msi_desc);
+    }
+    pcidevs_unlock();
+
+    if ( !rc )
+        rc = setup_irq(msi.irq, 0, &dev_action);
+    if ( rc )
+    {
+        if ( msi_desc )
+            msi_free_irq(msi_desc);
+        else
+            destroy_irq(msi.irq);
+        return rc;
+    }
+
+    dev.irq = msi.irq;
+
+    return 0;
+}
+
+static int __init cf_check ipibench_dev_init(void)
+{
+    uint64_t bar;
+    uint16_t cmd;
+    int rc;
+
+    if ( dev.off )
+        return 0;
+    if ( dev.named ? !is_edu(dev.sbdf) : !find_edu(&dev.sbdf) )
+    {
+        if ( dev.named )
+            printk(XENLOG_WARNING "ipibench: %pp is not a test device\n",
+                   &dev.sbdf);
+        return 0;
+    }
+
+/* @if line=4.17 */
+    dev.pos = pci_find_cap_offset(dev.sbdf.seg, dev.sbdf.bus, dev.sbdf.dev,
+                                  dev.sbdf.fn, PCI_CAP_ID_MSI);
+/* @end */
+/* @if line=staging,4.20 */
+    dev.pos = pci_find_cap_offset(dev.sbdf, PCI_CAP_ID_MSI);
+/* @end */
+    bar = pci_conf_read32(dev.sbdf, PCI_BASE_ADDRESS_0);
+    if ( !dev.pos || (bar & PCI_BASE_ADDRESS_SPACE_IO) ||
+         (bar & PCI_BASE_ADDRESS_MEM_TYPE_MASK) ==
+         PCI_BASE_ADDRESS_MEM_TYPE_64 ||
+         !(bar & PCI_BASE_ADDRESS_MEM_MASK) )
+    {
+        printk(XENLOG_WARNING "ipibench: %pp: no MSI or no 32-bit BAR0\n",
+               &dev.sbdf);
+        return 0;
+    }
+    bar &= PCI_BASE_ADDRESS_MEM_MASK;
+
+    /* Owned by Xen: dom0 can neither reprogram its MSI nor ring it. */
+    rc = pci_ro_device(dev.sbdf.seg, dev.sbdf.bus, dev.sbdf.devfn);
+    if ( !rc )
+        rc = rangeset_add_singleton(mmio_ro_ranges, PFN_DOWN(bar));
+    if ( rc )
+    {
+        printk(XENLOG_WARNING "ipibench: %pp: cannot hide it (%d)\n",
+               &dev.sbdf, rc);
+        return 0;
+    }
+
+    /* Memory decoding for BAR0, bus mastering for its MSI writes. */
+    cmd = pci_conf_read16(dev.sbdf, PCI_COMMAND);
+    pci_conf_write16(dev.sbdf, PCI_COMMAND,
+                     cmd | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+
+    dev.base = ioremap(bar, PAGE_SIZE);
+    if ( !dev.base )
+        return 0;
+    if ( (readl(dev.base + EDU_REG_ID) & 0xff) != 0xed )
+    {
+        printk(XENLOG_WARNING "ipibench: %pp: unexpected ID %#x\n",
+               &dev.sbdf, readl(dev.base + EDU_REG_ID));
+        goto fail;
+    }
+
+    rc = setup_msi();
+    if ( rc )
+    {
+        printk(XENLOG_WARNING "ipibench: %pp: MSI setup failed (%d)\n",
+               &dev.sbdf, rc);
+        goto fail;
+    }
+
+    printk(XENLOG_INFO "ipibench: test device %pp, IRQ %d, IRTE %d\n",
+           &dev.sbdf, dev.irq, ipibench_dev_irte());
+
+    return 0;
+
+ fail:
+    iounmap(dev.base);
+    dev.base = NULL;
+
+    return 0;
+}
+__initcall(ipibench_dev_init);
+
+bool ipibench_dev_present(void)
+{
+    return dev.irq >= 0;
+}
+
+uint32_t ipibench_dev_sbdf(void)
+{
+    return ipibench_dev_present() ? dev.sbdf.sbdf : ~0U;
+}
+
+int ipibench_dev_bind(const cpumask_t *mask)
+{
+    struct irq_desc *desc;
+    unsigned long flags;
+    s_time_t deadline = NOW() + BIND_WAIT;
+    bool bound;
+
+    if ( !ipibench_dev_present() )
+        return -ENODEV;
+
+    desc = irq_to_desc(dev.irq);
+    for ( ; ; )
+    {
+        spin_lock_irqsave(&desc->lock, flags);
+        /*
+         * set_msi_affinity(): a vector and destination on 'mask', and the
+         * MSI message (or, remapped, the IRTE) rewritten.  It leaves the
+         * IRQ alone while an earlier move is still in progress.
+         */
+        desc->handler->set_affinity(desc, mask);
+        bound = cpumask_subset(desc->arch.cpu_mask, mask) ||
+                (cpumask_intersects(desc->arch.cpu_mask, mask) &&
+                 cpumask_equal(desc->affinity, mask));
+        spin_unlock_irqrestore(&desc->lock, flags);
+
+        if ( bound )
+            return 0;
+        if ( NOW() > deadline )
+            return -EBUSY;
+        /* An interrupt at the new destination completes the move. */
+        ipibench_dev_ring();
+        while ( ipibench_dev_handled_cpu() < 0 && NOW() <= deadline )
+            cpu_relax();
+    }
+}
+
+void ipibench_dev_ring(void)
+{
+    write_atomic(&dev.handled_cpu, -1);
+    /* The handler's CPU must see -1 before the interrupt it writes after. */
+    smp_mb();
+    writel(EDU_IRQ_BIT, dev.base + EDU_REG_IRQ_RAISE);
+}
+
+int ipibench_dev_handled_cpu(void)
+{
+    return read_atomic(&dev.handled_cpu);
+}
+
+int ipibench_dev_irte(void)
+{
+    const struct msi_desc *msi_desc;
+
+    if ( !ipibench_dev_present() || !iommu_intremap )
+        return -1;
+    msi_desc = irq_to_desc(dev.irq)->msi_desc;
+
+    return msi_desc ? msi_desc->remap_index : -1;
+}
+
+void ipibench_dev_msi_msg(uint32_t *addr_lo, uint32_t *data)
+{
+    const struct msi_desc *msi_desc;
+
+    *addr_lo = *data = 0;
+    if ( !ipibench_dev_present() )
+        return;
+    msi_desc = irq_to_desc(dev.irq)->msi_desc;
+
+    /* What the device itself sends (VT-d remapped: a handle, no CPU). */
+    *addr_lo = pci_conf_read32(dev.sbdf, msi_lower_address_reg(dev.pos));
+    *data = pci_conf_read16(dev.sbdf,
+                            msi_data_reg(dev.pos,
+                                         msi_desc->msi_attrib.is_64));
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

@@ -1,0 +1,1417 @@
+/* @file from=sysctl-flush */
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ipibench: measure the local APIC IPI and external interrupt paths of the
+ * APIC driver in use (XEN_SYSCTL_ipibench, CONFIG_IPIBENCH).
+ *
+ * Every operation but the query runs in chunks on the requested physical
+ * CPU, through continue_hypercall_on_cpu(), i.e. from a tasklet with
+ * interrupts enabled, like the callers of flush_tlb_all() and friends.  A
+ * chunk stops after CHUNK_NS and keeps its results here until its caller
+ * fetches them.
+ *
+ * A run has an owner (its run id) and a state, protected by bench_lock:
+ *
+ *   NONE --start--> CHUNK --chunk ends--> IDLE --continue--> CHUNK ...
+ *                     |                    |
+ *                     | error, CPU offline | idle for IDLE_TIMEOUT (timer),
+ *                     v                    v fetch of the last chunk
+ *                  RECLAIM (releasing, in batches) --> NONE
+ *
+ * Nothing but the chunk touches the run's resources in CHUNK; a chunk that
+ * never runs (its CPU went offline before the tasklet ran: the tasklet then
+/* @if from=vector-capacity */
+ * skips it) is ended by the CPU_DEAD notifier.  IRQs held by the run are
+ * released RELEASE_BATCH at a time, by a tasklet or by the next start
+ * (as a hypercall continuation), never all at once.
+/* @end */
+/* @if until=vector-capacity */
+ * skips it) is ended by the CPU_DEAD notifier.
+/* @end */
+ */
+
+#include <xen/cpu.h>
+#include <xen/cpumask.h>
+#include <xen/errno.h>
+#include <xen/guest_access.h>
+#include <xen/init.h>
+#include <xen/irq.h>
+#include <xen/lib.h>
+#include <xen/sched.h>
+#include <xen/spinlock.h>
+#include <xen/string.h>
+#include <xen/tasklet.h>
+#include <xen/time.h>
+#include <xen/timer.h>
+#include <xen/xmalloc.h>
+#include <asm/apic.h>
+#include <asm/apic-trace.h>
+#include <asm/flushtlb.h>
+#include <asm/genapic.h>
+#include <asm/io_apic.h>
+#include <asm/ipibench.h>
+/* @if from=irq-delivery */
+#include <asm/ipibench-dev.h>
+/* @end */
+#include <asm/irq.h>
+/* @if line=staging,4.20 */
+#include <asm/irq-vectors.h>
+/* @end */
+#include <asm/smp.h>
+/* @if line=4.17 */
+#include <irq_vectors.h>
+#include <mach_apic.h>
+/* @end */
+#include <public/sysctl.h>
+
+/* A chunk holds its CPU for about this long (longer only for one call). */
+#define CHUNK_NS             MICROSECS(1000)
+/*
+ * The first call of a chunk may wait this long for its IPI or interrupt,
+ * so that every chunk makes progress even where one call takes longer
+ * than CHUNK_NS (under emulation: an IPI to 39 CPUs takes 1-2 ms of
+ * wall time under TCG); later calls stop at CHUNK_NS.  A call still in
+ * flight then is waited for by the next chunk.
+ */
+#define FIRST_CALL_NS        MILLISECS(20)
+/* Samples per chunk: what a fetch may return (info.max_samples). */
+#define MAX_SAMPLES          1024
+#define MAX_ITERATIONS       1000000
+/*
+ * A run nobody continues or fetches for this long is abandoned.  NOW()
+ * follows wall time: under emulation on a loaded host, the gap between a
+ * chunk and its caller's next call was seen to exceed 1 s.
+ */
+#define IDLE_TIMEOUT         SECONDS(5)
+/*
+ * A call whose IPI or interrupt has been waited for this long in all (in
+ * the chunks' own time, not counting the gaps between them) is lost.
+ */
+#define LOST_NS              SECONDS(1)
+/* A waiting sender reads the clock once per this many polls. */
+#define WAIT_SPINS_PER_CLOCK 256
+/* @if from=vector-capacity */
+/* IRQs destroyed per batch when a run is released. */
+#define RELEASE_BATCH        64
+/* @end */
+
+static uint8_t __read_mostly bench_vector;
+
+/*
+ * Shared with the interrupt handlers.  ipi_mask: the sender bumps
+ * bench_seq, each destination copies it into its own line of bench.acks,
+ * so that no two receivers write the same cache line and none needs a
+ * locked operation (a cluster IPI reaches up to 16 CPUs at once).
+ */
+struct bench_ack {
+    unsigned int seq;
+} __aligned(SMP_CACHE_BYTES);
+static struct bench_ack bench_seq;
+/* @if from=pingpong */
+static struct {
+    unsigned int cpu, peer;
+    bool active;
+    bool pong;
+} pingpong;
+/* @end */
+
+enum run_state {
+    RUN_NONE,           /* no run */
+    RUN_IDLE,           /* a run between two calls of its owner */
+    RUN_CHUNK,          /* a chunk is scheduled or running */
+    RUN_RECLAIM,        /* an ended run's resources are being released */
+};
+
+enum phase {
+    PHASE_RUN,          /* iterations */
+/* @if from=vector-capacity */
+    PHASE_FREE,         /* vector_capacity: releasing the IRQs */
+/* @end */
+    PHASE_DONE,         /* all iterations done: only the results remain */
+};
+
+static DEFINE_SPINLOCK(bench_lock);
+static struct timer bench_idle_timer;
+static void cf_check bench_reclaim(void *unused);
+static DECLARE_TASKLET(bench_reclaim_tasklet, bench_reclaim, NULL);
+
+static struct {
+    enum run_state state;
+    uint32_t run_id, next_id;
+    s_time_t last;      /* end of the run's last call */
+    int abort;          /* set by the CPU notifier: -ENXIO */
+    uint32_t ended_id;  /* an ended run, and what its owner is told */
+    int ended_rc;
+
+    /* The run. */
+    enum phase phase;
+/* @if from=pingpong */
+    unsigned int op, flags, sender, cpu, peer, iterations, pos;
+/* @end */
+/* @if until=pingpong */
+    unsigned int op, flags, sender, cpu, iterations, pos;
+/* @end */
+    cpumask_t mask;     /* the caller's mask */
+    cpumask_t targets;  /* mask minus cpu: IPI destinations */
+    cpumask_t used;     /* CPUs whose going offline aborts the run */
+    unsigned int dests; /* IPI destinations per call */
+    unsigned int loop_calls;                /* F_LOOP: calls in next chunk */
+
+    /* The call in flight, if any (its IPI may outlive a chunk). */
+    s_time_t first_deadline;                /* the chunk's first call */
+    bool inflight;
+    unsigned int seq, wait_from;
+    s_time_t waited;
+    uint64_t fl_cycles;
+    uint32_t fl_send_cycles, fl_icr_writes, fl_flags;
+
+    /* The last chunk. */
+    unsigned int done, path, status, result;
+    uint64_t icr_writes, ipis_sent, ipis_received;
+    unsigned int nr_samples;                /* valid entries in samples[] */
+    cpumask_t snap;                         /* CPUs in irqs[] and ipis[] */
+    xen_sysctl_ipibench_sample_t *samples;
+    uint64_t *irqs, *ipis;                  /* per-CPU deltas */
+/* @if from=vector-capacity */
+    uint32_t *vectors;                      /* per CPU */
+/* @end */
+    struct bench_ack *acks;                 /* per CPU, ipi_mask */
+/* @if from=vector-capacity */
+
+    /* vector_capacity */
+    int *held;
+    unsigned int nr_held;
+/* @end */
+
+/* @if from=irq-delivery */
+    uint64_t *dev_irqs;                     /* per-CPU deltas */
+/* @end */
+} bench = { .next_id = 1 };
+
+static unsigned long icr_writes(void)
+{
+    return this_cpu(ipibench_counters).icr_writes;
+}
+
+static unsigned long shorthand_sends(void)
+{
+    return this_cpu(ipibench_counters).sends_shorthand;
+}
+
+/* @if line=4.17 */
+static void cf_check bench_ipi_interrupt(struct cpu_user_regs *regs)
+/* @end */
+/* @if line=staging,4.20 */
+static void cf_check bench_ipi_interrupt(void)
+/* @end */
+{
+    unsigned int cpu = smp_processor_id();
+
+    ack_APIC_irq();
+    apic_ipi_received(bench_vector);
+    /* do_IRQ() counts the system IPIs by vector, this one here. */
+    if ( ipibench_live )
+        this_cpu(ipibench_counters).ipis_received++;
+
+/* @if from=pingpong */
+    if ( read_atomic(&pingpong.active) )
+    {
+        if ( cpu == pingpong.peer )
+            alternative_vcall(genapic.send_IPI_mask,
+                              cpumask_of(pingpong.cpu), bench_vector);
+        else if ( cpu == pingpong.cpu )
+            write_atomic(&pingpong.pong, true);
+        return;
+    }
+
+/* @end */
+    if ( bench.acks )
+        write_atomic(&bench.acks[cpu].seq, read_atomic(&bench_seq.seq));
+}
+
+/* ---- timing helpers ------------------------------------------------- */
+
+static void cycles_to_sample(xen_sysctl_ipibench_sample_t *s,
+                             uint64_t cycles)
+{
+    s->cycles = cycles;
+    s->ns = cpu_khz ? muldiv64(cycles, 1000000, cpu_khz) : 0;
+}
+
+static uint32_t sat32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : v;
+}
+
+static bool timed_out(s_time_t deadline)
+{
+    return NOW() > deadline;
+}
+
+/* ---- the calls of a run --------------------------------------------- */
+
+static bool op_is_flush(void)
+{
+    return bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_all ||
+           bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_mask;
+}
+
+static void flush_call(void)
+{
+    if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_all )
+        flush_tlb_all();
+    else
+        flush_mask(&bench.mask, FLUSH_TLB);
+}
+
+/*
+ * Start the call of an asynchronous operation: its completion is awaited
+ * by wait_call().
+ *  ipi_mask: one IPI to bench.targets through send_IPI_mask(), the path
+ *    every Xen IPI takes (without the shorthand if so asked).
+/* @if from=pingpong */
+ *  pingpong: cpu -> peer, whose handler sends peer -> cpu.
+/* @end */
+/* @if from=irq-delivery */
+ *  irq_delivery: the test device's MSI (ipibench-dev.c: full barrier,
+ *    then its MMIO doorbell).
+/* @end */
+ * send_IPI_mask() and the genapic hooks order the prior writes before the
+ * ICR write themselves (smp_mb() in the x2APIC ones).
+ */
+static void send_call(void)
+{
+    switch ( bench.op )
+    {
+    case XEN_SYSCTL_IPIBENCH_OP_ipi_mask:
+        bench.seq = bench_seq.seq + 1;
+        bench.wait_from = cpumask_first(&bench.targets);
+        write_atomic(&bench_seq.seq, bench.seq);
+        send_IPI_mask(&bench.targets, bench_vector);
+/* @if from=pingpong */
+        break;
+
+    case XEN_SYSCTL_IPIBENCH_OP_pingpong:
+        write_atomic(&pingpong.pong, false);
+        alternative_vcall(genapic.send_IPI_mask, cpumask_of(bench.peer),
+                          bench_vector);
+/* @end */
+/* @if from=irq-delivery */
+        break;
+
+    case XEN_SYSCTL_IPIBENCH_OP_irq_delivery:
+        /* The test device's MSI (ipibench-dev.c), rung by an MMIO write. */
+        ipibench_dev_ring();
+/* @end */
+        break;
+    }
+
+    bench.inflight = true;
+    bench.waited = 0;
+}
+
+static bool call_complete(void)
+{
+    unsigned int cpu;
+
+    switch ( bench.op )
+    {
+    case XEN_SYSCTL_IPIBENCH_OP_ipi_mask:
+        for ( cpu = bench.wait_from; cpu < nr_cpu_ids;
+              cpu = cpumask_next(cpu, &bench.targets) )
+        {
+            if ( read_atomic(&bench.acks[cpu].seq) != bench.seq )
+            {
+                bench.wait_from = cpu;
+                return false;
+            }
+        }
+        bench.wait_from = cpu;
+        return true;
+/* @if from=pingpong */
+
+    case XEN_SYSCTL_IPIBENCH_OP_pingpong:
+        return read_atomic(&pingpong.pong);
+/* @end */
+/* @if from=irq-delivery */
+
+    case XEN_SYSCTL_IPIBENCH_OP_irq_delivery:
+        return ipibench_dev_handled_cpu() >= 0;
+/* @end */
+    }
+
+    return true;
+}
+
+/*
+ * Wait for the call in flight: 0 once it has completed, -EAGAIN when
+ * 'deadline' passes first (the next chunk waits on), -ENXIO when a
+ * CPU of the run is going offline, -ETIMEDOUT once the call has been
+ * waited for LOST_NS in all.  No wait outlasts its deadline (CHUNK_NS,
+ * FIRST_CALL_NS for a chunk's first call) by more than
+ * WAIT_SPINS_PER_CLOCK polls.
+ */
+static int wait_call(s_time_t deadline)
+{
+    unsigned int spins = 0;
+    s_time_t since = 0, now;
+    int abort;
+
+    while ( !call_complete() )
+    {
+        cpu_relax();
+        if ( ++spins % WAIT_SPINS_PER_CLOCK )
+            continue;
+
+        now = NOW();
+        if ( since )
+            bench.waited += now - since;
+        since = now;
+        if ( (abort = read_atomic(&bench.abort)) != 0 )
+            return abort;
+        if ( bench.waited > LOST_NS )
+            return -ETIMEDOUT;
+        if ( now > deadline )
+            return -EAGAIN;
+    }
+
+    bench.inflight = false;
+
+    return 0;
+/* @if from=vector-capacity */
+}
+
+/* ---- vector_capacity ------------------------------------------------ */
+
+/* Destroy up to 'max' of the IRQs vector_capacity holds. */
+static void release_held(unsigned int max)
+{
+    while ( bench.nr_held && max-- )
+        destroy_irq(bench.held[--bench.nr_held]);
+}
+
+static bool irq_desc_available(void)
+{
+    unsigned int irq;
+
+    for ( irq = nr_irqs_gsi; irq < nr_irqs; irq++ )
+        if ( irq_to_desc(irq)->arch.used == IRQ_UNUSED )
+            return true;
+
+    return false;
+}
+
+static void capacity_count(void)
+{
+    unsigned int i, cpu;
+
+    for ( i = 0; i < bench.nr_held; i++ )
+        for_each_cpu ( cpu, irq_to_desc(bench.held[i])->arch.cpu_mask )
+            bench.vectors[cpu]++;
+    bench.result = bench.nr_held;
+}
+
+/*
+ * Allocate vectors for IRQs bound to bench.mask until none is left (one
+ * chunk or more), count them per CPU, then free them (one chunk or more):
+ * the only iteration of the run is done when the last one is freed.
+ */
+static unsigned int capacity_chunk(s_time_t deadline)
+{
+    if ( bench.phase == PHASE_RUN )
+    {
+        while ( !timed_out(deadline) && !read_atomic(&bench.abort) )
+        {
+            int irq = create_irq(&bench.mask, false);
+
+            if ( irq < 0 )
+            {
+                if ( !irq_desc_available() )
+                    bench.status |= XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT;
+                capacity_count();
+                bench.phase = PHASE_FREE;
+                break;
+            }
+            bench.held[bench.nr_held++] = irq;
+        }
+        return 0;
+    }
+
+    while ( bench.nr_held && !timed_out(deadline) )
+        release_held(RELEASE_BATCH);
+
+    return !bench.nr_held;
+/* @end */
+}
+
+/* ---- chunks ----------------------------------------------------------- */
+
+static void snapshot(bool after)
+{
+    unsigned int cpu;
+
+    if ( !after )
+        cpumask_copy(&bench.snap, &cpu_online_map);
+
+    for_each_cpu ( cpu, &bench.snap )
+    {
+/* @if from=irq-delivery */
+        uint64_t irqs, ipis, dev;
+/* @end */
+/* @if until=irq-delivery */
+        uint64_t irqs, ipis;
+/* @end */
+
+        if ( !cpu_online(cpu) )
+        {
+            /* Gone (and perhaps back, counting from 0): no delta. */
+/* @if from=irq-delivery */
+            bench.irqs[cpu] = bench.ipis[cpu] = bench.dev_irqs[cpu] = 0;
+/* @end */
+/* @if until=irq-delivery */
+            bench.irqs[cpu] = bench.ipis[cpu] = 0;
+/* @end */
+            continue;
+        }
+        irqs = per_cpu(ipibench_counters, cpu).irqs;
+        ipis = per_cpu(ipibench_counters, cpu).ipis_received;
+/* @if from=irq-delivery */
+        dev = per_cpu(ipibench_dev_irqs, cpu);
+/* @end */
+        if ( !after )
+        {
+            bench.irqs[cpu] = irqs;
+            bench.ipis[cpu] = ipis;
+/* @if from=irq-delivery */
+            bench.dev_irqs[cpu] = dev;
+/* @end */
+            continue;
+        }
+        bench.irqs[cpu] = irqs >= bench.irqs[cpu] ? irqs - bench.irqs[cpu] : 0;
+        bench.ipis[cpu] = ipis >= bench.ipis[cpu] ? ipis - bench.ipis[cpu] : 0;
+/* @if from=irq-delivery */
+        bench.dev_irqs[cpu] = dev >= bench.dev_irqs[cpu]
+                              ? dev - bench.dev_irqs[cpu] : 0;
+/* @end */
+    }
+}
+
+/* Per-call timing: one sample per iteration, until 'deadline'. */
+static int run_iterations(s_time_t deadline, unsigned int *done)
+{
+    unsigned int i = 0;
+    int rc = 0;
+
+    while ( bench.pos + i < bench.iterations && i < MAX_SAMPLES )
+    {
+        xen_sysctl_ipibench_sample_t *s = &bench.samples[i];
+        unsigned long icr = icr_writes(), sh = shorthand_sends();
+        uint64_t t0 = rdtsc_ordered(), t1;
+
+        if ( op_is_flush() )
+        {
+            flush_call();
+            cycles_to_sample(s, rdtsc_ordered() - t0);
+            s->icr_writes = icr_writes() - icr;
+            s->flags = shorthand_sends() != sh
+                       ? XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND : 0;
+        }
+        else
+        {
+            if ( !bench.inflight )
+            {
+                send_call();
+                t1 = rdtsc_ordered();
+                bench.fl_cycles = t1 - t0;
+                bench.fl_send_cycles = sat32(t1 - t0);
+                bench.fl_icr_writes = icr_writes() - icr;
+                bench.fl_flags = shorthand_sends() != sh
+                                 ? XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND : 0;
+                t0 = t1;
+            }
+            rc = wait_call(i ? deadline : bench.first_deadline);
+            bench.fl_cycles += rdtsc_ordered() - t0;
+            if ( rc )
+                break;
+            cycles_to_sample(s, bench.fl_cycles);
+            s->send_cycles = bench.fl_send_cycles;
+            s->icr_writes = bench.fl_icr_writes;
+            s->flags = bench.fl_flags;
+        }
+
+/* @if from=irq-delivery */
+        s->cpu = bench.op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery
+                 ? ipibench_dev_handled_cpu()
+                 : bench.op == XEN_SYSCTL_IPIBENCH_OP_pingpong ? bench.peer
+                                                               : bench.cpu;
+/* @end */
+/* @if from=pingpong until=irq-delivery */
+        s->cpu = bench.op == XEN_SYSCTL_IPIBENCH_OP_pingpong ? bench.peer
+                                                             : bench.cpu;
+/* @end */
+/* @if until=pingpong */
+        s->cpu = bench.cpu;
+/* @end */
+        i++;
+        if ( timed_out(deadline) || read_atomic(&bench.abort) )
+            break;
+    }
+
+    *done = i;
+    bench.nr_samples = i;
+
+    return rc == -EAGAIN ? 0 : rc;
+}
+
+/*
+ * XEN_SYSCTL_IPIBENCH_F_LOOP: 'n' consecutive calls timed as a whole.  The
+ * timed window holds one TSC read, the calls, and one TSC read: no
+ * counter, no sample, no chunk deadline check between the calls.  The
+ * waits of the asynchronous calls read the clock every
+ * WAIT_SPINS_PER_CLOCK polls (only a slow call gets there), so that a
+ * call still in flight at the deadline ends the chunk; the next chunk's
+ * window then times the rest of its wait.
+ */
+static int loop_calls(unsigned int n, s_time_t deadline, unsigned int *done,
+                      uint64_t *cycles)
+{
+    uint64_t t0, t1;
+    unsigned int i;
+    int rc = 0;
+
+    if ( op_is_flush() )
+    {
+        t0 = rdtsc_ordered();
+        for ( i = 0; i < n; i++ )
+            flush_call();
+        t1 = rdtsc_ordered();
+    }
+    else
+    {
+        t0 = rdtsc_ordered();
+        for ( i = 0; i < n; i++ )
+        {
+            if ( !bench.inflight )
+                send_call();
+            if ( (rc = wait_call(i ? deadline : bench.first_deadline)) != 0 )
+                break;
+        }
+        t1 = rdtsc_ordered();
+    }
+
+    *done = i;
+    *cycles = t1 - t0;
+
+    return rc == -EAGAIN ? 0 : rc;
+}
+
+/*
+ * One chunk of a loop run: bench.loop_calls calls (1 in the run's first
+ * chunk) as one sample.  The next chunk gets as many calls as fit in
+ * CHUNK_NS at this chunk's rate, at most twice as many as this one and at
+ * most MAX_SAMPLES, so that a chunk holds the CPU for about CHUNK_NS.
+ */
+static int run_loop(s_time_t deadline, unsigned int *done)
+{
+    unsigned long icr = icr_writes(), sh = shorthand_sends();
+    xen_sysctl_ipibench_sample_t *s = &bench.samples[0];
+    unsigned int n = min(bench.loop_calls, bench.iterations - bench.pos);
+    uint64_t cycles = 0, next;
+    int rc;
+
+    rc = loop_calls(n, deadline, done, &cycles);
+    bench.nr_samples = 0;
+    if ( rc )
+        return rc;
+
+    cycles_to_sample(s, cycles);
+    s->icr_writes = sat32(icr_writes() - icr);
+    s->cpu = bench.cpu;
+    s->flags = XEN_SYSCTL_IPIBENCH_SAMPLE_LOOP;
+    if ( shorthand_sends() != sh )
+        s->flags |= XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND;
+    bench.nr_samples = *done ? 1 : 0;
+
+    next = s->ns ? (uint64_t)n * CHUNK_NS / s->ns : 2 * n;
+    next = min_t(uint64_t, next, 2 * n);
+    next = min_t(uint64_t, next, MAX_SAMPLES);
+    bench.loop_calls = max_t(uint64_t, next, 1);
+
+    return 0;
+}
+
+static void release_run_locked(void);
+static void end_run_locked(int rc);
+
+static long cf_check bench_chunk(void *unused)
+{
+    s_time_t now = NOW(), deadline = now + CHUNK_NS;
+    unsigned long icr = icr_writes(), sh = shorthand_sends();
+    unsigned long ga = this_cpu(ipibench_counters).sends_genapic;
+    unsigned int i = 0, cpu;
+    int rc = 0;
+
+    bench.first_deadline = now + FIRST_CALL_NS;
+    memset(bench.samples, 0, sizeof(*bench.samples) * MAX_SAMPLES);
+    bench.nr_samples = 0;
+    for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+/* @if from=irq-delivery */
+        bench.irqs[cpu] = bench.ipis[cpu] = bench.dev_irqs[cpu] = 0;
+/* @end */
+/* @if until=irq-delivery */
+        bench.irqs[cpu] = bench.ipis[cpu] = 0;
+/* @end */
+    snapshot(false);
+
+    this_cpu(ipibench_send).sender = bench.sender;
+    this_cpu(ipibench_send).no_shorthand =
+        bench.flags & XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND;
+
+    if ( read_atomic(&bench.abort) )
+        rc = read_atomic(&bench.abort);
+/* @if from=vector-capacity */
+    else if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity )
+        i = capacity_chunk(deadline);
+/* @end */
+    else if ( bench.flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
+        rc = run_loop(deadline, &i);
+    else
+        rc = run_iterations(deadline, &i);
+
+    this_cpu(ipibench_send).sender = 0;
+    this_cpu(ipibench_send).no_shorthand = false;
+
+    snapshot(true);
+    bench.done = i;
+    bench.pos += i;
+    bench.icr_writes = icr_writes() - icr;
+    bench.path = 0;
+    if ( shorthand_sends() != sh )
+        bench.path |= XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND;
+/* @if from=pingpong */
+    /* pingpong calls the genapic hook directly. */
+    if ( this_cpu(ipibench_counters).sends_genapic != ga ||
+         (i && bench.op == XEN_SYSCTL_IPIBENCH_OP_pingpong) )
+/* @end */
+/* @if until=pingpong */
+    if ( this_cpu(ipibench_counters).sends_genapic != ga )
+/* @end */
+        bench.path |= XEN_SYSCTL_IPIBENCH_PATH_GENAPIC;
+/* @if from=irq-delivery */
+    if ( i && bench.op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery )
+        bench.path |= XEN_SYSCTL_IPIBENCH_PATH_MSI |
+                      (ipibench_dev_irte() >= 0
+                       ? XEN_SYSCTL_IPIBENCH_PATH_REMAPPED : 0);
+/* @end */
+    /* An ALLBUT shorthand also reaches the parked CPUs. */
+    bench.ipis_sent = (uint64_t)i *
+                      (bench.path & XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND &&
+                       bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_all
+                       ? ipi_allbut_destinations() : bench.dests);
+    bench.ipis_received = 0;
+    for_each_cpu ( cpu, &bench.snap )
+        bench.ipis_received += bench.ipis[cpu];
+
+    spin_lock(&bench_lock);
+    ASSERT(bench.state == RUN_CHUNK);
+    if ( !rc && read_atomic(&bench.abort) )
+        rc = read_atomic(&bench.abort);
+    if ( rc )
+        end_run_locked(rc);
+    else
+    {
+        if ( bench.pos >= bench.iterations )
+        {
+            /* Only the results remain: release the rest now. */
+            bench.phase = PHASE_DONE;
+            release_run_locked();
+        }
+        bench.state = RUN_IDLE;
+        bench.last = NOW();
+        set_timer(&bench_idle_timer, bench.last + IDLE_TIMEOUT);
+    }
+    spin_unlock(&bench_lock);
+
+    return rc;
+}
+
+/* ---- run state ------------------------------------------------------- */
+
+/* @if from=vector-capacity */
+/*
+ * Release what a run holds but the IRQs of vector_capacity (those go
+/* @end */
+/* @if from=irq-delivery */
+ * RELEASE_BATCH at a time): the ping-pong (the test device's IRQ is
+ * Xen's for good).
+/* @end */
+/* @if from=vector-capacity until=irq-delivery */
+ * RELEASE_BATCH at a time): the ping-pong.
+/* @end */
+/* @if from=vector-capacity */
+ */
+/* @end */
+/* @if from=pingpong until=vector-capacity */
+/* Release what a run holds: the ping-pong. */
+/* @end */
+/* @if until=pingpong */
+/* Release what a run holds. */
+/* @end */
+static void release_run_locked(void)
+{
+/* @if from=pingpong */
+    write_atomic(&pingpong.active, false);
+/* @end */
+    bench.inflight = false;
+}
+
+/* End the live run: its owner is told 'rc' from now on. */
+static void end_run_locked(int rc)
+{
+    ASSERT(bench.state == RUN_IDLE || bench.state == RUN_CHUNK);
+
+    bench.ended_id = bench.run_id;
+    bench.ended_rc = rc;
+    bench.run_id = 0;
+    release_run_locked();
+    bench.state = RUN_RECLAIM;
+    tasklet_schedule(&bench_reclaim_tasklet);
+}
+
+/* RUN_RECLAIM: one batch; true once nothing is held (state RUN_NONE). */
+static bool reclaim_batch_locked(void)
+{
+    ASSERT(bench.state == RUN_RECLAIM);
+
+/* @if from=vector-capacity */
+    release_held(RELEASE_BATCH);
+    if ( bench.nr_held )
+        return false;
+/* @end */
+    bench.state = RUN_NONE;
+    ipibench_live = false;
+
+    return true;
+}
+
+static void cf_check bench_reclaim(void *unused)
+{
+    spin_lock(&bench_lock);
+    if ( bench.state == RUN_RECLAIM && !reclaim_batch_locked() )
+        tasklet_schedule(&bench_reclaim_tasklet);
+    spin_unlock(&bench_lock);
+}
+
+static bool idle_expired_locked(void)
+{
+    return bench.state == RUN_IDLE && NOW() - bench.last >= IDLE_TIMEOUT;
+}
+
+/* The owner is gone: abandon the run (its id gets -ESRCH). */
+static void cf_check bench_idle_timeout(void *unused)
+{
+    /*
+     * While CPUs go up or down the owner may be unable to call (an offline
+     * took up to 5.9 s under emulation): that is not idleness.  The idle
+     * time restarts, and the CPU notifier ends a run whose CPU went away
+     * with -ENXIO for its owner.
+     */
+    if ( !get_cpu_maps() )
+    {
+        spin_lock(&bench_lock);
+        if ( bench.state == RUN_IDLE )
+        {
+            bench.last = NOW();
+            set_timer(&bench_idle_timer, bench.last + IDLE_TIMEOUT);
+        }
+        spin_unlock(&bench_lock);
+        return;
+    }
+
+    spin_lock(&bench_lock);
+    if ( idle_expired_locked() )
+    {
+        end_run_locked(-ESRCH);
+        bench.ended_id = 0;
+    }
+    else if ( bench.state == RUN_IDLE )
+        set_timer(&bench_idle_timer, bench.last + IDLE_TIMEOUT);
+    spin_unlock(&bench_lock);
+    put_cpu_maps();
+}
+
+static int cf_check cpu_callback(struct notifier_block *nfb,
+                                 unsigned long action, void *hcpu)
+{
+    unsigned int cpu = (unsigned long)hcpu;
+
+    /*
+     * Only CPU_DOWN_PREPARE and CPU_DEAD concern a run.  Both are called
+     * from cpu_down() with interrupts enabled, as every other user of
+     * bench_lock takes it.  CPU_STARTING and CPU_DYING (in stop_machine)
+     * run with interrupts disabled: taking the lock there is what
+     * check_lock() refuses, so every other action returns before it.
+     */
+    if ( action != CPU_DOWN_PREPARE && action != CPU_DEAD )
+        return NOTIFY_DONE;
+
+    spin_lock(&bench_lock);
+    switch ( action )
+    {
+    case CPU_DOWN_PREPARE:
+        if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
+             bench.phase == PHASE_DONE || !cpumask_test_cpu(cpu, &bench.used) )
+            break;
+        if ( bench.state == RUN_CHUNK )
+            /* The chunk sees it and ends the run. */
+            write_atomic(&bench.abort, -ENXIO);
+        else
+            end_run_locked(-ENXIO);
+        break;
+
+    case CPU_DEAD:
+        /*
+         * A chunk that had not run on the CPU never will: the tasklet of
+         * continue_hypercall_on_cpu() skips it on any other CPU.
+         */
+        if ( bench.state == RUN_CHUNK && bench.cpu == cpu )
+            end_run_locked(-ENXIO);
+        break;
+    }
+    spin_unlock(&bench_lock);
+
+    return NOTIFY_DONE;
+}
+
+static struct notifier_block cpu_nfb = {
+    .notifier_call = cpu_callback,
+};
+
+static int __init cf_check ipibench_init(void)
+{
+    BUILD_BUG_ON(XEN_SYSCTL_IPIBENCH_SENDER_physical !=
+                 IPIBENCH_SENDER_x2apic_phys);
+    BUILD_BUG_ON(XEN_SYSCTL_IPIBENCH_SENDER_cluster !=
+                 IPIBENCH_SENDER_x2apic_cluster);
+
+    alloc_direct_apic_vector(&bench_vector, bench_ipi_interrupt);
+    init_timer(&bench_idle_timer, bench_idle_timeout, NULL, 0);
+    register_cpu_notifier(&cpu_nfb);
+
+    return 0;
+}
+__initcall(ipibench_init);
+
+/* ---- sysctl ---------------------------------------------------------- */
+
+static int alloc_buffers(void)
+{
+    if ( !bench.samples )
+        bench.samples = xzalloc_array(xen_sysctl_ipibench_sample_t,
+                                      MAX_SAMPLES);
+    if ( !bench.irqs )
+        bench.irqs = xzalloc_array(uint64_t, nr_cpu_ids);
+    if ( !bench.ipis )
+        bench.ipis = xzalloc_array(uint64_t, nr_cpu_ids);
+/* @if from=vector-capacity */
+    if ( !bench.vectors )
+        bench.vectors = xzalloc_array(uint32_t, nr_cpu_ids);
+    if ( !bench.held )
+        bench.held = xzalloc_array(int, nr_irqs);
+/* @end */
+    if ( !bench.acks )
+        bench.acks = xzalloc_array(struct bench_ack, nr_cpu_ids);
+/* @if from=irq-delivery */
+    if ( !bench.dev_irqs )
+        bench.dev_irqs = xzalloc_array(uint64_t, nr_cpu_ids);
+/* @end */
+
+/* @if from=vector-capacity */
+    return bench.samples && bench.irqs && bench.ipis && bench.vectors &&
+/* @end */
+/* @if from=irq-delivery */
+           bench.held && bench.acks && bench.dev_irqs ? 0 : -ENOMEM;
+/* @end */
+/* @if from=vector-capacity until=irq-delivery */
+           bench.held && bench.acks ? 0 : -ENOMEM;
+/* @end */
+/* @if until=vector-capacity */
+    return bench.samples && bench.irqs && bench.ipis && bench.acks
+           ? 0 : -ENOMEM;
+/* @end */
+}
+
+static int copy_mask(const struct xen_sysctl_ipibench *op, cpumask_t *mask)
+{
+    unsigned int bytes = DIV_ROUND_UP(op->mask_bits, 8), i;
+    uint8_t buf[DIV_ROUND_UP(XEN_SYSCTL_IPIBENCH_MAX_CPUS, 8)];
+
+    cpumask_clear(mask);
+    if ( op->mask_bits > XEN_SYSCTL_IPIBENCH_MAX_CPUS )
+        return -EINVAL;
+    if ( bytes && copy_from_guest(buf, op->mask, bytes) )
+        return -EFAULT;
+
+    for ( i = 0; i < op->mask_bits; i++ )
+    {
+        if ( !(buf[i / 8] & (1U << (i % 8))) )
+            continue;
+        if ( i >= nr_cpu_ids || !cpu_online(i) )
+            return -EINVAL;
+        cpumask_set_cpu(i, mask);
+    }
+
+    return 0;
+}
+
+static bool online(unsigned int cpu)
+{
+    return cpu < nr_cpu_ids && cpu_online(cpu);
+}
+
+/* Validate a start and set the run up (state RUN_NONE, under sysctl_lock). */
+static int run_setup(const struct xen_sysctl_ipibench *op)
+{
+    unsigned int dests = 0;
+    int rc;
+
+    if ( op->start || !op->iterations || op->iterations > MAX_ITERATIONS ||
+         !online(op->cpu) || (op->vector && op->vector != bench_vector) )
+        return -EINVAL;
+    if ( op->sender )
+    {
+        /* Only these send their IPIs through send_IPI_mask(). */
+        if ( op->op != XEN_SYSCTL_IPIBENCH_OP_flush_all &&
+             op->op != XEN_SYSCTL_IPIBENCH_OP_flush_mask &&
+             op->op != XEN_SYSCTL_IPIBENCH_OP_ipi_mask )
+            return -EINVAL;
+        rc = x2apic_send_IPI_mask_available(op->sender);
+        if ( rc )
+            return rc;
+    }
+/* @if from=vector-capacity */
+    if ( (op->flags & XEN_SYSCTL_IPIBENCH_F_LOOP) &&
+/* @end */
+/* @if from=irq-delivery */
+         (op->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity ||
+          op->op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery) )
+/* @end */
+/* @if from=vector-capacity until=irq-delivery */
+         op->op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity )
+/* @end */
+/* @if from=vector-capacity */
+        return -EINVAL;
+/* @end */
+
+    rc = copy_mask(op, &bench.mask);
+    if ( rc )
+        return rc;
+    cpumask_andnot(&bench.targets, &bench.mask, cpumask_of(op->cpu));
+    cpumask_copy(&bench.used, &bench.mask);
+    cpumask_set_cpu(op->cpu, &bench.used);
+
+    switch ( op->op )
+    {
+    case XEN_SYSCTL_IPIBENCH_OP_flush_all:
+        /* Its destinations are whatever CPUs are online at each call. */
+        cpumask_copy(&bench.used, cpumask_of(op->cpu));
+        dests = num_online_cpus() - 1;
+        break;
+
+    case XEN_SYSCTL_IPIBENCH_OP_flush_mask:
+    case XEN_SYSCTL_IPIBENCH_OP_ipi_mask:
+        if ( cpumask_empty(&bench.targets) )
+            return -EINVAL;
+        dests = cpumask_weight(&bench.targets);
+        break;
+
+/* @if from=pingpong */
+    case XEN_SYSCTL_IPIBENCH_OP_pingpong:
+        if ( !online(op->peer) || op->peer == op->cpu )
+            return -EINVAL;
+        cpumask_set_cpu(op->peer, &bench.used);
+        dests = 2;
+        break;
+
+/* @end */
+/* @if from=vector-capacity */
+    case XEN_SYSCTL_IPIBENCH_OP_vector_capacity:
+        if ( op->iterations != 1 || cpumask_empty(&bench.mask) )
+            return -EINVAL;
+        break;
+
+/* @end */
+/* @if from=irq-delivery */
+    case XEN_SYSCTL_IPIBENCH_OP_irq_delivery:
+        if ( cpumask_empty(&bench.mask) )
+            return -EINVAL;
+        dests = 1;
+        break;
+
+/* @end */
+    default:
+        return -EINVAL;
+    }
+
+    bench.op = op->op;
+    bench.flags = op->flags;
+    bench.sender = op->sender;
+    bench.cpu = op->cpu;
+/* @if from=pingpong */
+    bench.peer = op->peer;
+/* @end */
+    bench.iterations = op->iterations;
+    bench.dests = dests;
+    bench.loop_calls = 1;
+    bench.pos = 0;
+    bench.phase = PHASE_RUN;
+    bench.inflight = false;
+/* @if from=vector-capacity */
+    bench.nr_held = 0;
+/* @end */
+    bench.status = 0;
+    bench.result = 0;
+    bench.abort = 0;
+/* @if from=vector-capacity */
+    memset(bench.vectors, 0, sizeof(*bench.vectors) * nr_cpu_ids);
+/* @end */
+/* @if from=irq-delivery */
+
+    if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery )
+    {
+        /* Its IRQ's set_affinity hook: remapped, an IRTE update. */
+        rc = ipibench_dev_bind(&bench.mask);
+        if ( rc )
+            return rc;
+    }
+/* @end */
+/* @if from=pingpong */
+
+    if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_pingpong )
+    {
+        pingpong.cpu = bench.cpu;
+        pingpong.peer = bench.peer;
+        smp_wmb();
+        write_atomic(&pingpong.active, true);
+    }
+/* @end */
+
+    return 0;
+}
+
+/* What a caller whose run_id is not the live run is told. */
+static int not_live(const struct xen_sysctl_ipibench *op)
+{
+    return op->run_id && op->run_id == bench.ended_id ? bench.ended_rc
+                                                       : -ESRCH;
+}
+
+static int bench_start(struct xen_sysctl_ipibench *op)
+{
+    int rc;
+
+    spin_lock(&bench_lock);
+    if ( bench.state == RUN_CHUNK ||
+         (bench.state == RUN_IDLE && !idle_expired_locked()) )
+    {
+        spin_unlock(&bench_lock);
+        return -EBUSY;
+    }
+    if ( bench.state == RUN_IDLE )
+    {
+        /* Its owner is gone (the timer has not fired yet). */
+        end_run_locked(-ESRCH);
+        bench.ended_id = 0;
+    }
+    if ( bench.state == RUN_RECLAIM && !reclaim_batch_locked() )
+    {
+        /* Go on releasing, a batch per call, without sysctl_lock held. */
+        spin_unlock(&bench_lock);
+        return -ERESTART;
+    }
+    spin_unlock(&bench_lock);
+
+    /*
+     * The CPUs online stay as run_setup() finds them until the run is
+     * RUN_CHUNK, where the CPU notifier sees it: a CPU of the run going
+     * down after that ends it with -ENXIO.  While a CPU goes up or down
+     * the call is restarted: a CPU still online during its offline would
+     * pass the checks, and the run would wait for IPIs it never gets.
+     */
+    if ( !get_cpu_maps() )
+        return -ERESTART;
+
+    /* RUN_NONE: nothing else touches the run until it is RUN_CHUNK. */
+    bench.ended_id = 0;
+    rc = run_setup(op);
+    if ( rc )
+    {
+        spin_lock(&bench_lock);
+        release_run_locked();
+/* @if from=vector-capacity */
+        if ( bench.nr_held )
+        {
+            bench.state = RUN_RECLAIM;
+            tasklet_schedule(&bench_reclaim_tasklet);
+        }
+/* @end */
+        spin_unlock(&bench_lock);
+        put_cpu_maps();
+        return rc;
+    }
+
+    spin_lock(&bench_lock);
+    bench.run_id = bench.next_id++;
+    if ( !bench.next_id )
+        bench.next_id = 1;
+    op->run_id = bench.run_id;
+    /* The counters count from here to the state's return to RUN_NONE. */
+    ipibench_live = true;
+    bench.state = RUN_CHUNK;
+    spin_unlock(&bench_lock);
+    put_cpu_maps();
+
+    return 0;
+}
+
+static int bench_continue(const struct xen_sysctl_ipibench *op)
+{
+    int rc = 0;
+
+    spin_lock(&bench_lock);
+    if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
+         op->run_id != bench.run_id )
+        rc = not_live(op);
+    else if ( bench.state == RUN_CHUNK )
+        rc = -EBUSY;
+    else if ( op->op != bench.op || op->cpu != bench.cpu ||
+/* @if from=pingpong */
+              op->peer != bench.peer || op->start != bench.pos ||
+/* @end */
+/* @if until=pingpong */
+              op->start != bench.pos ||
+/* @end */
+              op->iterations != bench.iterations ||
+              op->sender != bench.sender || bench.phase == PHASE_DONE ||
+              (op->flags ^ bench.flags) & ~XEN_SYSCTL_IPIBENCH_F_CONTINUE )
+        rc = -EINVAL;
+    else
+        bench.state = RUN_CHUNK;
+    spin_unlock(&bench_lock);
+
+    return rc;
+}
+
+static int bench_run(struct xen_sysctl_ipibench *op)
+{
+    int rc;
+
+    if ( op->flags & XEN_SYSCTL_IPIBENCH_F_CONTINUE )
+        rc = bench_continue(op);
+    else
+        rc = bench_start(op);
+    if ( rc )
+        return rc;
+
+    /* RUN_CHUNK: bench_chunk() (or the CPU notifier) leaves it. */
+    rc = continue_hypercall_on_cpu(bench.cpu, bench_chunk, NULL);
+    if ( rc )
+    {
+        spin_lock(&bench_lock);
+        end_run_locked(rc == -EINVAL ? -ENXIO : rc);
+        spin_unlock(&bench_lock);
+        rc = bench.ended_rc;
+    }
+
+    return rc;
+}
+
+static int bench_fetch(struct xen_sysctl_ipibench *op)
+{
+    unsigned int cpu, n;
+    int rc = 0;
+
+    spin_lock(&bench_lock);
+    if ( bench.state == RUN_CHUNK && op->run_id == bench.run_id )
+        rc = -EBUSY;
+    else if ( bench.state != RUN_IDLE || op->run_id != bench.run_id )
+        rc = not_live(op);
+    spin_unlock(&bench_lock);
+    if ( rc )
+        return rc;
+
+    /*
+     * RUN_IDLE: only this caller's next call (under sysctl_lock, like this
+     * one) or the idle timer change the run; the timer cannot expire while
+     * its owner is in a call.
+     */
+    n = min(bench.nr_samples, op->nr_samples);
+    if ( n && copy_to_guest(op->samples, bench.samples, n) )
+        return -EFAULT;
+
+    for ( cpu = 0; cpu < min(op->nr_cpus, nr_cpu_ids); cpu++ )
+    {
+        xen_sysctl_ipibench_cpu_t c = {
+            .irqs = cpumask_test_cpu(cpu, &bench.snap) ? bench.irqs[cpu] : 0,
+            .ipis = cpumask_test_cpu(cpu, &bench.snap) ? bench.ipis[cpu] : 0,
+/* @if from=vector-capacity */
+            .vectors = bench.vectors[cpu],
+/* @end */
+/* @if from=irq-delivery */
+            .dev_irqs = cpumask_test_cpu(cpu, &bench.snap)
+                        ? bench.dev_irqs[cpu] : 0,
+/* @end */
+        };
+
+        if ( copy_to_guest_offset(op->cpus, cpu, &c, 1) )
+            return -EFAULT;
+    }
+
+    op->nr_cpus = nr_cpu_ids;
+    op->done = bench.done;
+    op->icr_writes = bench.icr_writes;
+    op->ipis_sent = bench.ipis_sent;
+    op->ipis_received = bench.ipis_received;
+    op->path = bench.path;
+    op->status = bench.status;
+    op->result = bench.result;
+
+    spin_lock(&bench_lock);
+    if ( bench.state == RUN_IDLE && op->run_id == bench.run_id )
+    {
+        bench.last = NOW();
+        if ( bench.phase == PHASE_DONE )
+        {
+            /* The last chunk is fetched: the run is over. */
+            bench.run_id = 0;
+            bench.state = RUN_NONE;
+            ipibench_live = false;
+        }
+    }
+    spin_unlock(&bench_lock);
+
+    return 0;
+}
+
+static int bench_query(struct xen_sysctl_ipibench *op)
+{
+    xen_sysctl_ipibench_info_t info = {
+        .nr_cpu_ids = nr_cpu_ids,
+        .online_cpus = num_online_cpus(),
+        .present_cpus = num_present_cpus(),
+        .disabled_cpus = disabled_cpus,
+        .unaccounted_cpus = unaccounted_cpus,
+        .shorthand_eligible = ipi_shorthand_allowed() &&
+                              (park_offline_cpus ||
+                               cpumask_equal(&cpu_online_map,
+                                             &cpu_present_map)),
+        .tsc_khz = cpu_khz,
+        .vector = bench_vector,
+        .x2apic = x2apic_enabled,
+/* @if line=4.20 */
+        .int_dest_mode = INT_DEST_MODE,
+        .int_delivery_mode = INT_DELIVERY_MODE,
+/* @end */
+/* @if line=4.17 */
+        .int_dest_mode = INT_DEST_MODE,
+        .int_delivery_mode = INT_DELIVERY_MODE,
+/* @end */
+/* @if line=staging */
+        /* Physical destination, fixed delivery: the only ones since 4.21. */
+        .int_dest_mode = 0,
+        .int_delivery_mode = 0,
+/* @end */
+        .max_iterations = MAX_ITERATIONS,
+        .max_samples = MAX_SAMPLES,
+        .idle_timeout_ms = IDLE_TIMEOUT / MILLISECS(1),
+        .run_live = read_atomic(&bench.state) != RUN_NONE,
+/* @if from=irq-delivery */
+        .dev_sbdf = ipibench_dev_sbdf(),
+        .dev_irte = ipibench_dev_irte(),
+/* @end */
+    };
+    unsigned int cpu;
+
+/* @if from=irq-delivery */
+    ipibench_dev_msi_msg(&info.dev_msi_addr, &info.dev_msi_data);
+/* @end */
+    safe_strcpy(info.genapic, genapic.name);
+    if ( copy_to_guest(op->info, &info, 1) )
+        return -EFAULT;
+
+    for ( cpu = 0; cpu < min(op->nr_cpus, nr_cpu_ids); cpu++ )
+    {
+        uint32_t apicid = cpu_physical_id(cpu);
+        bool up = cpu_online(cpu);
+        xen_sysctl_ipibench_cpu_t c = {
+            .apic_id = apicid,
+            .flags = up ? XEN_SYSCTL_IPIBENCH_CPU_ONLINE : 0,
+            /* Counted while runs were live (ipibench_live), not since boot. */
+            .irqs = up ? per_cpu(ipibench_counters, cpu).irqs : 0,
+            .ipis = up ? per_cpu(ipibench_counters, cpu).ipis_received : 0,
+            .vectors = up ? irq_free_vectors(cpu) : 0,
+/* @if from=irq-delivery */
+            .dev_irqs = up ? per_cpu(ipibench_dev_irqs, cpu) : 0,
+/* @end */
+        };
+
+        if ( x2apic_enabled && apicid != BAD_APICID )
+        {
+            c.cluster = apicid >> 4;
+            c.logical_id = (c.cluster << 16) | (1U << (apicid & 0xf));
+        }
+        if ( copy_to_guest_offset(op->cpus, cpu, &c, 1) )
+            return -EFAULT;
+    }
+    op->nr_cpus = nr_cpu_ids;
+
+    return 0;
+}
+
+int ipibench_sysctl(struct xen_sysctl_ipibench *op)
+{
+    int rc;
+
+/* @if from=irq-delivery */
+    if ( op->op > XEN_SYSCTL_IPIBENCH_OP_irq_delivery ||
+/* @end */
+/* @if from=vector-capacity until=irq-delivery */
+    if ( op->op > XEN_SYSCTL_IPIBENCH_OP_vector_capacity ||
+/* @end */
+/* @if from=pingpong until=vector-capacity */
+    if ( op->op > XEN_SYSCTL_IPIBENCH_OP_pingpong ||
+/* @end */
+/* @if until=pingpong */
+    if ( op->op > XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
+/* @end */
+         (op->flags & ~(XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND |
+                        XEN_SYSCTL_IPIBENCH_F_CONTINUE |
+                        XEN_SYSCTL_IPIBENCH_F_LOOP)) ||
+         op->sender > XEN_SYSCTL_IPIBENCH_SENDER_cluster )
+        return -EINVAL;
+
+    switch ( op->op )
+    {
+    case XEN_SYSCTL_IPIBENCH_OP_query:
+        return bench_query(op);
+
+    case XEN_SYSCTL_IPIBENCH_OP_fetch:
+        return bench_fetch(op);
+    }
+
+    rc = alloc_buffers();
+    if ( rc )
+        return rc;
+
+    return bench_run(op);
+}
+
+/*
+ * Local variables:
+ * mode: C
+ * c-file-style: "BSD"
+ * c-basic-offset: 4
+ * tab-width: 4
+ * indent-tabs-mode: nil
+ * End:
+ */

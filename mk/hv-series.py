@@ -1,0 +1,512 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The ipibench hypervisor series, kept once, made for each Xen line.
+
+hv-patch/ holds:
+  series                  the patches in order: one NAME per line
+  lines                   the Xen lines: NAME VERSION-PATTERN, one per line
+  patches/NAME/message    the commit message (subject, blank line, body;
+                          an optional "---" line starts the notes that
+                          git send-email shows below the message)
+  patches/NAME/LINE.diff  the patch's changes to Xen's own files on LINE
+                          (unified diff, -p1 from the tree's top)
+  src/PATH                the files the series adds, at PATH in Xen's tree,
+                          once for every line, with marker lines that say
+                          which patch and which line each part belongs to
+  cover-letter            the cover letter (subject, blank line, body),
+                          with the same markers
+
+A marker is a line of its own, in a comment of the file's kind:
+  /* @file from=NAME */     unmarked lines belong to patch NAME (the file
+                            is added by it)
+  /* @if from=NAME until=NAME line=L1,L2 */ ... /* @end */
+                            the lines between belong to the patches from
+                            NAME (included) until NAME (excluded), on the
+                            lines named; each key is optional
+Blocks do not nest.  A file empty at a patch does not exist there.
+
+Commands:
+  apply  --line L --tree DIR            the whole series, written into DIR
+  export --line L --tree DIR --out OUT  DIR copied into a git repository,
+         one commit per patch, `git format-patch --cover-letter` into OUT;
+         From and Signed-off-by are the user's git identity (refused when
+         there is none); --no-signoff leaves Signed-off-by out
+  stage  --line L --upto NAME --tree DIR   the patches up to NAME only
+  hash   --line L                       what names the series (build-info)
+  check                                 the markers and names are sound
+  import --base REV --tree L=DIR ...    re-make src/ and the LINE.diff
+         files from per-line git trees holding one commit per patch on top
+         of REV (the maintainer's edit loop: edit, commit --fixup, rebase,
+         import)
+"""
+import argparse
+import difflib
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HV = os.path.join(TOP, "hv-patch")
+MARK = re.compile(r"^\s*(?:/\*|#|<!--)\s*@(file|if|end)\b(.*?)\s*(?:\*/|-->)?\s*$")
+
+
+class SeriesError(Exception):
+    pass
+
+
+def die(msg):
+    print("hv-series: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def read_list(path):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            s = line.split("#", 1)[0].strip()
+            if s:
+                out.append((n, s.split()))
+    return out
+
+
+class Series:
+    def __init__(self, hv=HV):
+        self.hv = hv
+        self.names = []
+        for n, words in read_list(os.path.join(hv, "series")):
+            if len(words) != 1 or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", words[0]):
+                raise SeriesError("%s/series:%d: want one patch name [a-z0-9-]" % (hv, n))
+            if words[0] in self.names:
+                raise SeriesError("%s/series:%d: %s twice" % (hv, n, words[0]))
+            self.names.append(words[0])
+        self.lines = {}
+        for n, words in read_list(os.path.join(hv, "lines")):
+            if len(words) != 2:
+                raise SeriesError("%s/lines:%d: want NAME VERSION-PATTERN" % (hv, n))
+            self.lines[words[0]] = words[1]
+        self.src = os.path.join(hv, "src")
+
+    def index(self, name, where):
+        if name not in self.names:
+            raise SeriesError("%s: no patch %r in %s/series" % (where, name, self.hv))
+        return self.names.index(name)
+
+    def src_files(self):
+        out = []
+        for d, _, files in os.walk(self.src):
+            for f in files:
+                out.append(os.path.relpath(os.path.join(d, f), self.src))
+        return sorted(out)
+
+    def parse(self, path, where):
+        """[(text, (from, until, lines|None))] for a marked file."""
+        default = None
+        cond = None
+        out = []
+        with open(path, encoding="utf-8") as f:
+            for n, text in enumerate(f, 1):
+                m = MARK.match(text)
+                loc = "%s:%d" % (where, n)
+                if not m:
+                    out.append((text, cond if cond else default))
+                    continue
+                kind, args = m.group(1), m.group(2).split()
+                kv = {}
+                for a in args:
+                    if "=" not in a:
+                        raise SeriesError("%s: marker argument %r is not key=value" % (loc, a))
+                    k, v = a.split("=", 1)
+                    if k not in ("from", "until", "line") or k in kv:
+                        raise SeriesError("%s: marker key %r unknown or repeated" % (loc, k))
+                    kv[k] = v
+                frm = self.index(kv["from"], loc) if "from" in kv else None
+                until = self.index(kv["until"], loc) if "until" in kv else None
+                lines = None
+                if "line" in kv:
+                    lines = kv["line"].split(",")
+                    for ln in lines:
+                        if ln not in self.lines:
+                            raise SeriesError("%s: no Xen line %r in %s/lines" % (loc, ln, self.hv))
+                if kind == "file":
+                    if default or cond or until is not None or lines or frm is None:
+                        raise SeriesError("%s: one @file from=NAME, before any @if" % loc)
+                    default = (frm, None, None)
+                elif kind == "if":
+                    if cond:
+                        raise SeriesError("%s: @if inside @if (blocks do not nest)" % loc)
+                    if frm is None and until is None and lines is None:
+                        raise SeriesError("%s: @if with no condition" % loc)
+                    base = default[0] if default else 0
+                    cond = (frm if frm is not None else base, until, lines)
+                else:
+                    if args or not cond:
+                        raise SeriesError("%s: @end without @if" % loc)
+                    cond = None
+        if cond:
+            raise SeriesError("%s: @if not closed by @end" % where)
+        if default is None:
+            raise SeriesError("%s: no @file from=NAME marker" % where)
+        return out
+
+    def content(self, rel, line, k):
+        """The text of src file rel on line at patch index k (inclusive)."""
+        parsed = self.parse(os.path.join(self.src, rel), "hv-patch/src/" + rel)
+        return "".join(t for t, (frm, until, lines) in parsed
+                       if frm <= k and (until is None or k < until)
+                       and (lines is None or line in lines))
+
+    def message(self, name):
+        path = os.path.join(self.hv, "patches", name, "message")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if not text.strip() or "\n\n" not in text.strip() + "\n\n":
+            raise SeriesError("%s: want a subject line, a blank line, a body" % path)
+        return text
+
+    def hook(self, name, line):
+        p = os.path.join(self.hv, "patches", name, line + ".diff")
+        return p if os.path.exists(p) else None
+
+    def check_line(self, line):
+        if line not in self.lines:
+            raise SeriesError("no Xen line %r (hv-patch/lines has %s)"
+                              % (line, " ".join(self.lines)))
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, **kw)
+    if r.returncode:
+        raise SeriesError("%s failed (exit %d)" % (" ".join(cmd), r.returncode))
+    return r
+
+
+def apply_patch(s, tree, k, line):
+    name = s.names[k]
+    h = s.hook(name, line)
+    if h:
+        r = subprocess.run(["patch", "-d", tree, "-p1", "-s", "-N", "-F1",
+                            "--no-backup-if-mismatch", "-i", h],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode:
+            raise SeriesError("hv-patch/patches/%s/%s.diff does not apply to %s:\n%s"
+                              % (name, line, tree, r.stdout.rstrip()))
+    for rel in s.src_files():
+        text = s.content(rel, line, k)
+        dst = os.path.join(tree, rel)
+        if text:
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with open(dst, "w", encoding="utf-8") as f:
+                f.write(text)
+        elif os.path.exists(dst):
+            os.unlink(dst)
+
+
+def cmd_apply(s, a, upto=None):
+    s.check_line(a.line)
+    last = len(s.names) - 1 if upto is None else s.index(upto, "--upto")
+    for k in range(last + 1):
+        apply_patch(s, a.tree, k, a.line)
+        if not a.quiet:
+            print("hv-series: applied %s (%d/%d)" % (s.names[k], k + 1, len(s.names)))
+
+
+def series_hash(s, line):
+    h = hashlib.sha256()
+    h.update(("\n".join(s.names) + "\n").encode())
+    for k, name in enumerate(s.names):
+        h.update(s.message(name).encode())
+        hk = s.hook(name, line)
+        if hk:
+            with open(hk, "rb") as f:
+                h.update(f.read())
+        for rel in s.src_files():
+            h.update(rel.encode() + b"\0" + s.content(rel, line, k).encode())
+    if os.path.exists(os.path.join(s.hv, "cover-letter")):
+        with open(os.path.join(s.hv, "cover-letter"), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def git_identity(repo):
+    def get(key):
+        r = subprocess.run(["git", "-C", repo, "config", key], stdout=subprocess.PIPE, text=True)
+        return r.stdout.strip()
+    name, email = get("user.name"), get("user.email")
+    if not name or not email:
+        raise SeriesError("no git identity: the series is exported From and Signed-off-by "
+                          "you; set it with git config --global user.name/user.email")
+    return name, email
+
+
+def cover_text(s, line):
+    path = os.path.join(s.hv, "cover-letter")
+    if not os.path.exists(path):
+        return None
+    parsed = s.parse(path, "hv-patch/cover-letter")
+    return "".join(t for t, (_, _, lines) in parsed if lines is None or line in lines)
+
+
+def cmd_export(s, a):
+    s.check_line(a.line)
+    ident = git_identity(os.path.dirname(os.path.abspath(s.hv)))
+    env = dict(os.environ, GIT_AUTHOR_NAME=ident[0], GIT_AUTHOR_EMAIL=ident[1],
+               GIT_COMMITTER_NAME=ident[0], GIT_COMMITTER_EMAIL=ident[1])
+    with tempfile.TemporaryDirectory(prefix="hv-series.") as tmp:
+        repo = os.path.join(tmp, "xen")
+        shutil.copytree(a.tree, repo, symlinks=True,
+                        ignore=shutil.ignore_patterns(".git"))
+        q = dict(cwd=repo, env=env, stdout=subprocess.DEVNULL)
+        run(["git", "init", "-q"], **q)
+        run(["git", "add", "-A"], **q)
+        run(["git", "commit", "-q", "--no-verify", "-m", "base"], **q)
+        for k, name in enumerate(s.names):
+            apply_patch(s, repo, k, a.line)
+            run(["git", "add", "-A"], **q)
+            msg = s.message(name)
+            body, _, notes = msg.partition("\n---\n")
+            body = body.rstrip("\n") + "\n"
+            if not a.no_signoff:
+                body += "\nSigned-off-by: %s <%s>\n" % ident
+            msgfile = os.path.join(tmp, "msg")
+            with open(msgfile, "w", encoding="utf-8") as f:
+                f.write(body)
+            run(["git", "commit", "-q", "--no-verify", "--allow-empty", "-F", msgfile], **q)
+            if notes.strip():
+                run(["git", "notes", "add", "-F", "-"], input=notes.encode(), cwd=repo,
+                    env=env, stdout=subprocess.DEVNULL)
+        os.makedirs(a.out, exist_ok=True)
+        for old in os.listdir(a.out):
+            if old.endswith(".patch"):
+                os.unlink(os.path.join(a.out, old))
+        run(["git", "format-patch", "-q", "--cover-letter", "--notes",
+             "--subject-prefix=" + a.subject_prefix, "-o", os.path.abspath(a.out),
+             "HEAD~%d" % len(s.names)], cwd=repo, env=env, stdout=subprocess.DEVNULL)
+    cover = cover_text(s, a.line)
+    if cover:
+        fill_cover(os.path.join(a.out, "0000-cover-letter.patch"), cover)
+    print("hv-series: %d patches and a cover letter for Xen %s in %s (From: %s <%s>)"
+          % (len(s.names), a.line, a.out, ident[0], ident[1]))
+
+
+def fill_cover(path, cover):
+    subject, _, body = cover.partition("\n\n")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    text = text.replace("*** SUBJECT HERE ***", subject.strip())
+    text = text.replace("*** BLURB HERE ***", body.rstrip("\n"))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def cmd_check(s, a):
+    for name in s.names:
+        s.message(name)
+        if not os.path.isdir(os.path.join(s.hv, "patches", name)):
+            raise SeriesError("hv-patch/patches/%s: no such folder" % name)
+    for d in os.listdir(os.path.join(s.hv, "patches")):
+        if d not in s.names:
+            raise SeriesError("hv-patch/patches/%s: not in hv-patch/series" % d)
+        for f in os.listdir(os.path.join(s.hv, "patches", d)):
+            if f != "message" and not (f.endswith(".diff") and f[:-5] in s.lines):
+                raise SeriesError("hv-patch/patches/%s/%s: neither message nor LINE.diff" % (d, f))
+    for rel in s.src_files():
+        s.parse(os.path.join(s.src, rel), "hv-patch/src/" + rel)
+    if os.path.exists(os.path.join(s.hv, "cover-letter")):
+        s.parse(os.path.join(s.hv, "cover-letter"), "hv-patch/cover-letter")
+    print("hv-series: %d patches, %d files, %d lines: sound"
+          % (len(s.names), len(s.src_files()), len(s.lines)))
+
+
+# ---- import: per-line git trees -> src/ with markers, and the hooks ------
+
+def git_out(repo, *args):
+    return subprocess.run(["git", "-C", repo] + list(args), check=True,
+                          stdout=subprocess.PIPE, text=True).stdout
+
+
+def weave_add(weave, prev_idx, new_lines, key):
+    """Add version key to the weave: new_lines against the weave entries
+    prev_idx (the indexes of the previous version's lines, in order)."""
+    old = [weave[i][0] for i in prev_idx]
+    sm = difflib.SequenceMatcher(None, old, new_lines, autojunk=False)
+    inserts = []  # (weave position to insert before, [lines])
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            for o in range(i2 - i1):
+                weave[prev_idx[i1 + o]][1].add(key)
+        if tag in ("insert", "replace"):
+            pos = prev_idx[i1] if i1 < len(prev_idx) else None
+            if pos is None:
+                pos = (prev_idx[-1] + 1) if prev_idx else len(weave)
+            inserts.append((pos, new_lines[j1:j2]))
+    for pos, lines in sorted(inserts, key=lambda x: -x[0]):
+        weave[pos:pos] = [[t, {key}] for t in lines]
+
+
+def weave_indexes(weave, key):
+    return [i for i, (_, ks) in enumerate(weave) if key in ks]
+
+
+def comment_for(rel):
+    if rel.endswith((".c", ".h")):
+        return "/* %s */\n"
+    return "# %s\n"
+
+
+def cmd_import(s, a):
+    trees = dict(t.split("=", 1) for t in a.tree)
+    for line in trees:
+        s.check_line(line)
+    order = [ln for ln in s.lines if ln in trees]
+    n = len(s.names)
+    commits = {}
+    for line in order:
+        revs = git_out(trees[line], "rev-list", "--reverse", "%s..HEAD" % a.base).split()
+        if len(revs) != n:
+            raise SeriesError("%s: %d commits on top of %s, hv-patch/series has %d"
+                              % (trees[line], len(revs), a.base, n))
+        commits[line] = revs
+    # The files the series adds: new in some commit of the first line.
+    added = set()
+    for line in order:
+        for rev in commits[line]:
+            for st in git_out(trees[line], "show", "--format=", "--name-status", rev).splitlines():
+                if st.startswith("A\t"):
+                    added.add(st.split("\t", 1)[1])
+    added = sorted(added)
+    # Messages from the first line's commits, without trailers that name
+    # a person (export adds the user's own), notes after a "---" line.
+    for k, rev in enumerate(commits[order[0]]):
+        d = os.path.join(s.hv, "patches", s.names[k])
+        os.makedirs(d, exist_ok=True)
+        msg = git_out(trees[order[0]], "log", "-1", "--format=%B", rev)
+        msg = "".join(ln for ln in msg.splitlines(keepends=True)
+                      if not re.match(r"(Signed-off-by|Co-developed-by):", ln)).rstrip() + "\n"
+        r = subprocess.run(["git", "-C", trees[order[0]], "notes", "show", rev],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if r.returncode == 0 and r.stdout.strip():
+            msg += "---\n" + r.stdout.rstrip() + "\n"
+        with open(os.path.join(d, "message"), "w", encoding="utf-8") as f:
+            f.write(msg)
+    # Hooks: each commit's diff of Xen's own files.
+    for line in order:
+        for k, rev in enumerate(commits[line]):
+            d = os.path.join(s.hv, "patches", s.names[k])
+            os.makedirs(d, exist_ok=True)
+            diff = git_out(trees[line], "diff", "--no-color", rev + "~1", rev, "--", ".",
+                           *[":!" + p for p in added])
+            path = os.path.join(d, line + ".diff")
+            if diff:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(diff)
+            elif os.path.exists(path):
+                os.unlink(path)
+    # src: a weave of every (line, patch) version of each added file.
+    shutil.rmtree(s.src, ignore_errors=True)
+    for rel in added:
+        weave = []
+        for line in order:
+            for k, rev in enumerate(commits[line]):
+                r = subprocess.run(["git", "-C", trees[line], "show", "%s:%s" % (rev, rel)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                text = r.stdout.splitlines(keepends=True) if r.returncode == 0 else []
+                # Against this line's previous patch and the first line's
+                # same patch: what the lines share is woven once.
+                near = {(line, k - 1), (order[0], k)}
+                prev = [i for i, (_, ks) in enumerate(weave) if ks & near]
+                weave_add(weave, prev, text, (line, k))
+        write_weave(s, rel, weave, order, n)
+
+
+def write_weave(s, rel, weave, order, n):
+    fmt = comment_for(rel)
+    first = min(k for _, ks in weave for (_, k) in ks)
+    out = [fmt % ("@file from=" + s.names[first])]
+    cur = None
+    for text, ks in weave:
+        if not ks:
+            continue
+        cond = describe(s, ks, order, n, first)
+        if cond != cur:
+            if cur:
+                out.append(fmt % "@end")
+            if cond:
+                out.append(fmt % ("@if " + cond))
+            cur = cond
+        out.append(text)
+    if cur:
+        out.append(fmt % "@end")
+    path = os.path.join(s.src, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(out)
+
+
+def describe(s, ks, order, n, first):
+    lines = sorted({ln for ln, _ in ks}, key=order.index)
+    ranges = set()
+    for ln in lines:
+        idx = sorted(k for l2, k in ks if l2 == ln)
+        if idx != list(range(idx[0], idx[-1] + 1)):
+            raise SeriesError("a line of the weave comes and goes twice on %s" % ln)
+        ranges.add((idx[0], idx[-1] + 1))
+    if len(ranges) != 1:
+        raise SeriesError("a line of the weave has other patches on other lines: %r" % sorted(ks))
+    frm, until = ranges.pop()
+    parts = []
+    if frm != first:
+        parts.append("from=" + s.names[frm])
+    if until != n:
+        parts.append("until=" + s.names[until])
+    if len(lines) != len(order):
+        parts.append("line=" + ",".join(lines))
+    return " ".join(parts)
+
+
+def main():
+    p = argparse.ArgumentParser(prog="hv-series", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--hv", default=HV, help="the series folder (default: hv-patch/)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for c in ("apply", "export", "stage", "hash"):
+        sp = sub.add_parser(c)
+        sp.add_argument("--line", required=True)
+        if c != "hash":
+            sp.add_argument("--tree", required=True)
+            sp.add_argument("--quiet", action="store_true")
+        if c == "stage":
+            sp.add_argument("--upto", required=True)
+        if c == "export":
+            sp.add_argument("--out", required=True)
+            sp.add_argument("--no-signoff", action="store_true")
+            sp.add_argument("--subject-prefix", default="PATCH")
+    sub.add_parser("check")
+    sp = sub.add_parser("import")
+    sp.add_argument("--base", required=True)
+    sp.add_argument("--tree", action="append", required=True)
+    a = p.parse_args()
+    try:
+        s = Series(a.hv)
+        if a.cmd == "apply":
+            cmd_apply(s, a)
+        elif a.cmd == "stage":
+            cmd_apply(s, a, a.upto)
+        elif a.cmd == "export":
+            cmd_export(s, a)
+        elif a.cmd == "hash":
+            s.check_line(a.line)
+            print(series_hash(s, a.line))
+        elif a.cmd == "check":
+            cmd_check(s, a)
+        else:
+            cmd_import(s, a)
+    except (SeriesError, OSError) as e:
+        die(str(e))
+
+
+if __name__ == "__main__":
+    main()

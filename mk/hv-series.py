@@ -33,7 +33,13 @@ Commands:
          there is none); --no-signoff leaves Signed-off-by out
   stage  --line L --upto NAME --tree DIR   the patches up to NAME only
   hash   --line L                       what names the series (build-info)
+  tree   --line L --tree DIR --out REPO  DIR copied into a git repository
+         REPO, one commit per patch on top of a commit tagged hv-base (the
+         per-line tree that import reads back)
   check                                 the markers and names are sound
+  absorb --line L --file REL --new PATH   make src/REL give PATH on line L
+         at the last patch, keeping the markers: a new line joins the part
+         of the line it replaces or, if none, of the line before it
   import --base REV --tree L=DIR ...    re-make src/ and the LINE.diff
          files from per-line git trees holding one commit per patch on top
          of REV (the maintainer's edit loop: edit, commit --fixup, rebase,
@@ -250,34 +256,50 @@ def cover_text(s, line):
     return "".join(t for t, (_, _, lines) in parsed if lines is None or line in lines)
 
 
+def build_repo(s, line, tree, repo, ident, signoff):
+    env = dict(os.environ, GIT_AUTHOR_NAME=ident[0], GIT_AUTHOR_EMAIL=ident[1],
+               GIT_COMMITTER_NAME=ident[0], GIT_COMMITTER_EMAIL=ident[1])
+    shutil.copytree(tree, repo, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    q = dict(cwd=repo, env=env, stdout=subprocess.DEVNULL)
+    run(["git", "init", "-q"], **q)
+    run(["git", "add", "-A"], **q)
+    run(["git", "commit", "-q", "--no-verify", "-m", "base"], **q)
+    run(["git", "tag", "hv-base"], **q)
+    for k, name in enumerate(s.names):
+        apply_patch(s, repo, k, line)
+        run(["git", "add", "-A"], **q)
+        msg = s.message(name)
+        body, _, notes = msg.partition("\n---\n")
+        body = body.rstrip("\n") + "\n"
+        if signoff:
+            body += "\nSigned-off-by: %s <%s>\n" % ident
+        run(["git", "commit", "-q", "--no-verify", "--allow-empty", "-F", "-"],
+            input=body.encode(), cwd=repo, env=env, stdout=subprocess.DEVNULL)
+        if notes.strip():
+            run(["git", "notes", "add", "-F", "-"], input=notes.encode(), cwd=repo,
+                env=env, stdout=subprocess.DEVNULL)
+    return env
+
+
+def cmd_tree(s, a):
+    s.check_line(a.line)
+    try:
+        ident = git_identity(os.path.dirname(os.path.abspath(s.hv)))
+    except SeriesError:
+        ident = ("hv-series", "hv-series@localhost")
+    if os.path.exists(a.out):
+        raise SeriesError("%s exists: give a new folder" % a.out)
+    build_repo(s, a.line, a.tree, a.out, ident, False)
+    print("hv-series: %s: the series for Xen %s, %d commits on tag hv-base"
+          % (a.out, a.line, len(s.names)))
+
+
 def cmd_export(s, a):
     s.check_line(a.line)
     ident = git_identity(os.path.dirname(os.path.abspath(s.hv)))
-    env = dict(os.environ, GIT_AUTHOR_NAME=ident[0], GIT_AUTHOR_EMAIL=ident[1],
-               GIT_COMMITTER_NAME=ident[0], GIT_COMMITTER_EMAIL=ident[1])
     with tempfile.TemporaryDirectory(prefix="hv-series.") as tmp:
         repo = os.path.join(tmp, "xen")
-        shutil.copytree(a.tree, repo, symlinks=True,
-                        ignore=shutil.ignore_patterns(".git"))
-        q = dict(cwd=repo, env=env, stdout=subprocess.DEVNULL)
-        run(["git", "init", "-q"], **q)
-        run(["git", "add", "-A"], **q)
-        run(["git", "commit", "-q", "--no-verify", "-m", "base"], **q)
-        for k, name in enumerate(s.names):
-            apply_patch(s, repo, k, a.line)
-            run(["git", "add", "-A"], **q)
-            msg = s.message(name)
-            body, _, notes = msg.partition("\n---\n")
-            body = body.rstrip("\n") + "\n"
-            if not a.no_signoff:
-                body += "\nSigned-off-by: %s <%s>\n" % ident
-            msgfile = os.path.join(tmp, "msg")
-            with open(msgfile, "w", encoding="utf-8") as f:
-                f.write(body)
-            run(["git", "commit", "-q", "--no-verify", "--allow-empty", "-F", msgfile], **q)
-            if notes.strip():
-                run(["git", "notes", "add", "-F", "-"], input=notes.encode(), cwd=repo,
-                    env=env, stdout=subprocess.DEVNULL)
+        env = build_repo(s, a.line, a.tree, repo, ident, not a.no_signoff)
         os.makedirs(a.out, exist_ok=True)
         for old in os.listdir(a.out):
             if old.endswith(".patch"):
@@ -467,12 +489,78 @@ def describe(s, ks, order, n, first):
     return " ".join(parts)
 
 
+def emit(s, rel, parsed, default):
+    fmt = comment_for(rel)
+    out = [fmt % ("@file from=" + s.names[default[0]])]
+    cur = None
+    for text, cond in parsed:
+        key = None if cond == default else cond
+        if key != cur:
+            if cur:
+                out.append(fmt % "@end")
+            if key:
+                frm, until, lines = key
+                parts = []
+                if frm != default[0]:
+                    parts.append("from=" + s.names[frm])
+                if until is not None:
+                    parts.append("until=" + s.names[until])
+                if lines:
+                    parts.append("line=" + ",".join(lines))
+                out.append(fmt % ("@if " + " ".join(parts)))
+            cur = key
+        out.append(text)
+    if cur:
+        out.append(fmt % "@end")
+    return "".join(out)
+
+
+def cmd_absorb(s, a):
+    s.check_line(a.line)
+    path = os.path.join(s.src, a.file)
+    where = "hv-patch/src/" + a.file
+    parsed = s.parse(path, where)
+    default = None
+    with open(path, encoding="utf-8") as f:
+        for text in f:
+            m = MARK.match(text)
+            if m and m.group(1) == "file":
+                default = (s.index(m.group(2).split("=", 1)[1].strip(), where), None, None)
+                break
+    last = len(s.names) - 1
+    vis = [i for i, (t, (frm, until, lines)) in enumerate(parsed)
+           if frm <= last and until is None and (lines is None or a.line in lines)]
+    with open(a.new, encoding="utf-8") as f:
+        new = f.read().splitlines(keepends=True)
+    old = [parsed[i][0] for i in vis]
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    out = list(parsed)
+    for tag, i1, i2, j1, j2 in reversed(sm.get_opcodes()):
+        if tag == "equal":
+            continue
+        if i1 < i2:
+            like = parsed[vis[i1]][1]
+        elif i1 > 0:
+            like = parsed[vis[i1 - 1]][1]
+        else:
+            like = default
+        # What replaces a line's own variant stays that line's; what is
+        # only added is for every line.
+        cond = (like[0], None, like[2] if i1 < i2 else None)
+        pos = vis[i1] if i1 < len(vis) else (vis[-1] + 1 if vis else len(out))
+        for i in reversed(range(i1, i2)):
+            del out[vis[i]]
+        out[pos:pos] = [(t, cond) for t in new[j1:j2]]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(emit(s, a.file, out, default))
+
+
 def main():
     p = argparse.ArgumentParser(prog="hv-series", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--hv", default=HV, help="the series folder (default: hv-patch/)")
     sub = p.add_subparsers(dest="cmd", required=True)
-    for c in ("apply", "export", "stage", "hash"):
+    for c in ("apply", "export", "stage", "hash", "tree"):
         sp = sub.add_parser(c)
         sp.add_argument("--line", required=True)
         if c != "hash":
@@ -480,11 +568,16 @@ def main():
             sp.add_argument("--quiet", action="store_true")
         if c == "stage":
             sp.add_argument("--upto", required=True)
-        if c == "export":
+        if c in ("export", "tree"):
             sp.add_argument("--out", required=True)
+        if c == "export":
             sp.add_argument("--no-signoff", action="store_true")
             sp.add_argument("--subject-prefix", default="PATCH")
     sub.add_parser("check")
+    sp = sub.add_parser("absorb")
+    sp.add_argument("--line", required=True)
+    sp.add_argument("--file", required=True)
+    sp.add_argument("--new", required=True)
     sp = sub.add_parser("import")
     sp.add_argument("--base", required=True)
     sp.add_argument("--tree", action="append", required=True)
@@ -500,6 +593,10 @@ def main():
         elif a.cmd == "hash":
             s.check_line(a.line)
             print(series_hash(s, a.line))
+        elif a.cmd == "tree":
+            cmd_tree(s, a)
+        elif a.cmd == "absorb":
+            cmd_absorb(s, a)
         elif a.cmd == "check":
             cmd_check(s, a)
         else:

@@ -151,6 +151,21 @@ class Series(unittest.TestCase):
                      "--out", os.path.join(self.t, "out"), env=env, ok=False)
         self.assertIn("no git identity", r.stderr)
 
+    def test_absorb_keeps_each_part_where_it_was(self):
+        new = os.path.join(self.t, "new.c")
+        write(new, "/* SPDX-License-Identifier: GPL-2.0-only */\nint core;\nint added;\n"
+                   "int extra;\nvoid handler(int x);\n")
+        self.gen("absorb", "--line", "new", "--file", "xen/bench.c", "--new", new)
+        self.gen("check")
+        self.gen("stage", "--quiet", "--line", "old", "--upto", "core", "--tree", self.tree)
+        self.assertEqual(read(os.path.join(self.tree, "xen/bench.c")),
+                         "/* SPDX-License-Identifier: GPL-2.0-only */\nint core;\nint added;\n"
+                         "int placeholder;\nvoid handler(struct regs *r);\n")
+        t = os.path.join(self.t, "t2")
+        write(os.path.join(t, "xen/Makefile"), MAKEFILE)
+        self.gen("apply", "--quiet", "--line", "new", "--tree", t)
+        self.assertEqual(read(os.path.join(t, "xen/bench.c")), read(new))
+
     def test_import_round_trip(self):
         # Per-line trees made by apply, one commit per patch: import them
         # into a fresh hv-patch and apply again: the same trees.

@@ -165,11 +165,35 @@ class Series:
                        if frm <= k and (until is None or k < until)
                        and (lines is None or line in lines))
 
-    def message(self, name):
+    def message(self, name, line=None):
+        """The commit message of patch name (for line: its @if line=
+        blocks taken or left; without a line, every marker checked)."""
         path = os.path.join(self.hv, "patches", name, "message")
+        out = []
+        cond = None
         with open(path, encoding="utf-8") as f:
-            text = f.read()
-        if not text.strip() or "\n\n" not in text.strip() + "\n\n":
+            for n, text in enumerate(f, 1):
+                m = MARK.match(text)
+                if not m:
+                    if cond is None or line is None or line in cond:
+                        out.append(text)
+                    continue
+                loc = "hv-patch/patches/%s/message:%d" % (name, n)
+                args = m.group(2).split()
+                if m.group(1) == "if" and not cond and len(args) == 1 \
+                        and args[0].startswith("line="):
+                    cond = args[0][5:].split(",")
+                    for ln in cond:
+                        if ln not in self.lines:
+                            raise SeriesError("%s: no Xen line %r in %s/lines" % (loc, ln, self.hv))
+                elif m.group(1) == "end" and cond and not args:
+                    cond = None
+                else:
+                    raise SeriesError("%s: a message takes only @if line=L1,L2 ... @end" % loc)
+        if cond:
+            raise SeriesError("hv-patch/patches/%s/message: @if not closed by @end" % name)
+        text = "".join(out)
+        if "\n\n" not in text.strip() + "\n\n" or not text.strip():
             raise SeriesError("%s: want a subject line, a blank line, a body" % path)
         return text
 
@@ -224,7 +248,7 @@ def series_hash(s, line):
     h = hashlib.sha256()
     h.update(("\n".join(s.names) + "\n").encode())
     for k, name in enumerate(s.names):
-        h.update(s.message(name).encode())
+        h.update(s.message(name, line).encode())
         hk = s.hook(name, line)
         if hk:
             with open(hk, "rb") as f:
@@ -268,7 +292,7 @@ def build_repo(s, line, tree, repo, ident, signoff):
     for k, name in enumerate(s.names):
         apply_patch(s, repo, k, line)
         run(["git", "add", "-A"], **q)
-        msg = s.message(name)
+        msg = s.message(name, line)
         body, _, notes = msg.partition("\n---\n")
         body = body.rstrip("\n") + "\n"
         if signoff:

@@ -40,8 +40,9 @@ Commands:
   absorb --line L --file REL --new PATH   make src/REL give PATH on line L
          at the last patch, keeping the markers: a new line joins the part
          of the line it replaces or, if none, of the line before it
-  import --base REV --tree L=DIR ...    re-make src/ and the LINE.diff
-         files from per-line git trees holding one commit per patch on top
+  import --base REV --tree L=DIR ... [--messages]   re-make src/ and the
+         LINE.diff files (and, with --messages, every message) from
+         per-line git trees holding one commit per patch on top
          of REV (the maintainer's edit loop: edit, commit --fixup, rebase,
          import)
 """
@@ -424,8 +425,9 @@ def cmd_import(s, a):
                 if st.startswith("A\t"):
                     added.add(st.split("\t", 1)[1])
     added = sorted(added)
-    # Messages from the first line's commits, without trailers that name
-    # a person (export adds the user's own), notes after a "---" line.
+    # Messages from the first line's commits (only for a patch without one,
+    # unless --messages), without trailers that name a person (export adds
+    # the user's own), notes after a "---" line.
     for k, rev in enumerate(commits[order[0]]):
         d = os.path.join(s.hv, "patches", s.names[k])
         os.makedirs(d, exist_ok=True)
@@ -436,8 +438,10 @@ def cmd_import(s, a):
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         if r.returncode == 0 and r.stdout.strip():
             msg += "---\n" + r.stdout.rstrip() + "\n"
-        with open(os.path.join(d, "message"), "w", encoding="utf-8") as f:
-            f.write(msg)
+        path = os.path.join(d, "message")
+        if a.messages or not os.path.exists(path):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(msg)
     # Hooks: each commit's diff of Xen's own files.
     for line in order:
         for k, rev in enumerate(commits[line]):
@@ -605,6 +609,8 @@ def main():
     sp = sub.add_parser("import")
     sp.add_argument("--base", required=True)
     sp.add_argument("--tree", action="append", required=True)
+    sp.add_argument("--messages", action="store_true",
+                    help="take every message from the trees' commits")
     a = p.parse_args()
     try:
         s = Series(a.hv)

@@ -1,4 +1,4 @@
-/* @file from=irq-delivery */
+/* @file from=ipibench-dev */
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ipibench's test device: a PCI device Xen keeps for itself so that the

@@ -1,4 +1,4 @@
-/* @file from=irq-delivery */
+/* @file from=ipibench-dev */
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef __ASM_X86_IPIBENCH_DEV_H__
 #define __ASM_X86_IPIBENCH_DEV_H__

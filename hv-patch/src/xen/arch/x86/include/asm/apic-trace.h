@@ -1,4 +1,4 @@
-/* @file from=apic-trace */
+/* @file from=apic-trace-events */
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef __ASM_X86_APIC_TRACE_H__
 #define __ASM_X86_APIC_TRACE_H__

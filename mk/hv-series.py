@@ -14,7 +14,8 @@ hv-patch/ holds:
                           once for every line, with marker lines that say
                           which patch and which line each part belongs to
   cover-letter            the cover letter (subject, blank line, body),
-                          with the same markers
+                          with @if line= blocks as a message may have
+  revision                the series' revision: 3 exports [PATCH v3 n/m]
 
 A marker is a line of its own, in a comment of the file's kind:
   /* @file from=NAME */     unmarked lines belong to patch NAME (the file
@@ -166,10 +167,9 @@ class Series:
                        if frm <= k and (until is None or k < until)
                        and (lines is None or line in lines))
 
-    def message(self, name, line=None):
-        """The commit message of patch name (for line: its @if line=
-        blocks taken or left; without a line, every marker checked)."""
-        path = os.path.join(self.hv, "patches", name, "message")
+    def line_text(self, path, where, line=None):
+        """A message or the cover letter: its @if line= blocks taken or
+        left for line (without a line, every marker checked)."""
         out = []
         cond = None
         with open(path, encoding="utf-8") as f:
@@ -179,7 +179,7 @@ class Series:
                     if cond is None or line is None or line in cond:
                         out.append(text)
                     continue
-                loc = "hv-patch/patches/%s/message:%d" % (name, n)
+                loc = "%s:%d" % (where, n)
                 args = m.group(2).split()
                 if m.group(1) == "if" and not cond and len(args) == 1 \
                         and args[0].startswith("line="):
@@ -190,13 +190,18 @@ class Series:
                 elif m.group(1) == "end" and cond and not args:
                     cond = None
                 else:
-                    raise SeriesError("%s: a message takes only @if line=L1,L2 ... @end" % loc)
+                    raise SeriesError("%s: here only @if line=L1,L2 ... @end" % loc)
         if cond:
-            raise SeriesError("hv-patch/patches/%s/message: @if not closed by @end" % name)
+            raise SeriesError("%s: @if not closed by @end" % where)
         text = "".join(out)
         if "\n\n" not in text.strip() + "\n\n" or not text.strip():
-            raise SeriesError("%s: want a subject line, a blank line, a body" % path)
+            raise SeriesError("%s: want a subject line, a blank line, a body" % where)
         return text
+
+    def message(self, name, line=None):
+        """The commit message of patch name, for line."""
+        return self.line_text(os.path.join(self.hv, "patches", name, "message"),
+                              "hv-patch/patches/%s/message" % name, line)
 
     def hook(self, name, line):
         p = os.path.join(self.hv, "patches", name, line + ".diff")
@@ -215,12 +220,34 @@ def run(cmd, **kw):
     return r
 
 
+def hook_for_tree(path, tree):
+    """The hook's text without the files a tree does not have (the release
+    snapshots CI builds carry no tools/flask, whose policy the series
+    changes): (text, [paths left out])."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    parts = re.split(r"(?m)^(?=diff --git )", text)
+    keep, skipped = [], []
+    for part in parts:
+        m = re.match(r"diff --git a/(\S+) b/", part)
+        new = re.search(r"(?m)^--- /dev/null$", part)
+        if m and not new and not os.path.exists(os.path.join(tree, m.group(1))):
+            skipped.append(m.group(1))
+            continue
+        keep.append(part)
+    return "".join(keep), skipped
+
+
 def apply_patch(s, tree, k, line):
     name = s.names[k]
     h = s.hook(name, line)
     if h:
+        text, skipped = hook_for_tree(h, tree)
+        for path in skipped:
+            print("hv-series: %s has no %s: patches/%s/%s.diff's change to it left out"
+                  % (tree, path, name, line), file=sys.stderr)
         r = subprocess.run(["patch", "-d", tree, "-p1", "-s", "-N", "-F1",
-                            "--no-backup-if-mismatch", "-i", h],
+                            "--no-backup-if-mismatch"], input=text,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode:
             raise SeriesError("hv-patch/patches/%s/%s.diff does not apply to %s:\n%s"
@@ -277,8 +304,7 @@ def cover_text(s, line):
     path = os.path.join(s.hv, "cover-letter")
     if not os.path.exists(path):
         return None
-    parsed = s.parse(path, "hv-patch/cover-letter")
-    return "".join(t for t, (_, _, lines) in parsed if lines is None or line in lines)
+    return s.line_text(path, "hv-patch/cover-letter", line)
 
 
 def build_repo(s, line, tree, repo, ident, signoff):
@@ -329,8 +355,17 @@ def cmd_export(s, a):
         for old in os.listdir(a.out):
             if old.endswith(".patch"):
                 os.unlink(os.path.join(a.out, old))
+        prefix = a.subject_prefix or "PATCH"
+        rev = os.path.join(s.hv, "revision")
+        if not a.subject_prefix and os.path.exists(rev):
+            with open(rev, encoding="utf-8") as f:
+                n = f.read().strip()
+            if not re.fullmatch(r"[1-9][0-9]*", n):
+                raise SeriesError("%s: want the series' revision, a number" % rev)
+            if n != "1":
+                prefix = "PATCH v" + n
         run(["git", "format-patch", "-q", "--cover-letter", "--notes",
-             "--subject-prefix=" + a.subject_prefix, "-o", os.path.abspath(a.out),
+             "--subject-prefix=" + prefix, "-o", os.path.abspath(a.out),
              "HEAD~%d" % len(s.names)], cwd=repo, env=env, stdout=subprocess.DEVNULL)
     cover = cover_text(s, a.line)
     if cover:
@@ -363,7 +398,7 @@ def cmd_check(s, a):
     for rel in s.src_files():
         s.parse(os.path.join(s.src, rel), "hv-patch/src/" + rel)
     if os.path.exists(os.path.join(s.hv, "cover-letter")):
-        s.parse(os.path.join(s.hv, "cover-letter"), "hv-patch/cover-letter")
+        cover_text(s, None)
     print("hv-series: %d patches, %d files, %d lines: sound"
           % (len(s.names), len(s.src_files()), len(s.lines)))
 
@@ -600,7 +635,8 @@ def main():
             sp.add_argument("--out", required=True)
         if c == "export":
             sp.add_argument("--no-signoff", action="store_true")
-            sp.add_argument("--subject-prefix", default="PATCH")
+            sp.add_argument("--subject-prefix",
+                            help="default: PATCH vN, N from hv-patch/revision")
     sub.add_parser("check")
     sp = sub.add_parser("absorb")
     sp.add_argument("--line", required=True)

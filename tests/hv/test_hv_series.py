@@ -91,6 +91,21 @@ class Series(unittest.TestCase):
                          "int extra;\nvoid handler(struct regs *r);\n")
         self.assertIn("obj-y += bench.o", read(os.path.join(self.tree, "xen/Makefile")))
 
+    def test_hook_into_a_file_the_tree_lacks_is_left_out_and_said(self):
+        with open(os.path.join(self.hv, "patches/core/old.diff"), "a", encoding="utf-8") as f:
+            f.write("diff --git a/tools/policy.te b/tools/policy.te\n--- a/tools/policy.te\n"
+                    "+++ b/tools/policy.te\n@@ -1 +1 @@\n-a\n+a b\n")
+        r = self.gen("apply", "--quiet", "--line", "old", "--tree", self.tree)
+        self.assertIn("has no tools/policy.te: patches/core/old.diff's change to it left out",
+                      r.stderr)
+        self.assertIn("obj-y += bench.o", read(os.path.join(self.tree, "xen/Makefile")))
+        write(os.path.join(self.tree, "tools/policy.te"), "a\n")
+        t = os.path.join(self.t, "t3")
+        write(os.path.join(t, "xen/Makefile"), MAKEFILE)
+        write(os.path.join(t, "tools/policy.te"), "a\n")
+        self.gen("apply", "--quiet", "--line", "old", "--tree", t)
+        self.assertEqual(read(os.path.join(t, "tools/policy.te")), "a b\n")
+
     def test_stage_stops_at_its_patch(self):
         self.gen("stage", "--quiet", "--line", "new", "--upto", "core", "--tree", self.tree)
         self.assertEqual(read(os.path.join(self.tree, "xen/bench.c")),

@@ -71,6 +71,8 @@ help:
 	@echo "  make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "  make hv-debug     the same as a debug build (CONFIG_DEBUG, DEBUG_LOCKS), in $(HV_DEBUG_DIR)"
 	@echo "  make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
+	@echo "  make hv-prefix-check  XEN_SRC=TREE [HV_PREFIX_N=N] or HV_SERIES=DIR: every prefix of the series builds, release and debug"
+	@echo "  make hv-style     Xen's CODING_STYLE on the series HV_SERIES=DIR (hv-patch/staging), or XEN_SRC=TREE HV_RANGE=A..B"
 	@echo "  make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "  make guest        build the [guest] kernel + initramfs ($(GUEST_DIR))"
 	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
@@ -95,6 +97,7 @@ help:
 	@echo "  make shell-lint   no 'PRODUCER | grep -q' under pipefail in the scripts"
 	@echo "  make words-lint   no words about how the project was developed, in the tree and the manual pages"
 	@echo "  make licence-check  every source file's SPDX line against debian/copyright and licensecheck"
+	@echo "  make xen-style-test  the hypervisor series' CODING_STYLE check on its good and bad samples"
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
 	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
@@ -254,6 +257,20 @@ UNIT_EXTRA += words-lint
 licence-check:
 	@bash tests/lint/test_licence.sh
 UNIT_EXTRA += licence-check
+# Xen's CODING_STYLE on the lines a hypervisor series adds to C files
+# (tests/lint/xen_style.py): the checker on its good and bad samples.
+.PHONY: xen-style-test
+xen-style-test:
+	@bash tests/lint/test_xen_style.sh
+UNIT_EXTRA += xen-style-test
+# The check itself on a series: the patches of HV_SERIES (default
+# hv-patch/staging) in the order of its series file, or the commits
+# HV_RANGE (e.g. v2..HEAD) of the git tree XEN_SRC.
+.PHONY: hv-style
+hv-style:
+	@$(if $(HV_RANGE),python3 tests/lint/xen_style.py --git $(XEN_SRC) $(HV_RANGE),\
+	d=$(or $(HV_SERIES),hv-patch/staging); \
+	python3 tests/lint/xen_style.py $$(grep -v '^\s*\(#\|$$\)' "$$d/series" | sed "s|^|$$d/|"))
 
 # The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
 # sharing make hv's source package and ccache: what test_faults boots to
@@ -275,6 +292,19 @@ hv-debug: hv
 	@HV_OUT=$(HV_DEBUG_DIR) HV_FRAGMENT=hv-patch/debug.config \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
+# Every prefix of a series builds and links, release and debug
+# (mk/hv-prefix-build.sh, docs/hv-series.md): XEN_SRC=TREE, a git tree
+# whose top HV_PREFIX_N commits (or those after HV_PREFIX_BASE) are the
+# series, or HV_SERIES=DIR, a series folder applied with git am to a copy
+# of XEN_SRC.  Each prefix in one copy of the tree under
+# $(BUILD)/hv-prefix/, make O= per config, one ccache.  Two builds per
+# patch: not part of make test.
+.PHONY: hv-prefix-check
+hv-prefix-check:
+	@[ -n "$(XEN_SRC)" ] || { echo "make hv-prefix-check: XEN_SRC=TREE (a git tree with the series on top, or the source HV_SERIES=DIR applies to)" >&2; exit 2; }
+	@HV_CCACHE_DIR=$${HV_CCACHE_DIR:-$(BUILD)/hv-prefix/ccache} bash mk/hv-prefix-build.sh \
+		$(if $(HV_SERIES),--series $(HV_SERIES) --src $(XEN_SRC),$(if $(HV_PREFIX_N),-n $(HV_PREFIX_N)) $(XEN_SRC))
 
 # The series plus one test-only patch that adds work in the x2APIC send
 # loops (tests/integration/data/inject-send-work.patch, never part of

@@ -101,6 +101,7 @@ help:
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
 	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
+	@echo "  make hv-prefix-test  mk/hv-prefix-build.sh on a stand-in tree: its lines, the first failing prefix, --series"
 	@echo "  make apt-sources-test  mk/deps.sh's apt sources (one-line and deb822) and its three lists"
 	@echo "  make host-board-test  the test host's emulated board (about 15 s)"
 	@echo "  make ci-template-test  the GitLab CI template, with gitlab-ci-local"
@@ -231,6 +232,11 @@ hv: deps
 hv-script-test:
 	@bash tests/hv/test_hv_sh.sh
 UNIT_EXTRA += hv-script-test
+# make hv-prefix-check's script on a stand-in tree (no Xen build).
+.PHONY: hv-prefix-test
+hv-prefix-test:
+	@bash tests/hv/test_hv_prefix.sh
+UNIT_EXTRA += hv-prefix-test
 # The test host's emulated board against the TCO watchdog reset (docs/guests.md):
 # a multiboot stub under QEMU, about 15 s (tests/host/test_tco.sh).
 .PHONY: host-board-test

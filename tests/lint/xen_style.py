@@ -195,7 +195,7 @@ def check_line(text, st, finding):
         closes = comments and comments[0][0] is None and \
             comments[0][1] is not None
         if closes:
-            if not stripped.startswith("*/"):
+            if not re.match(r"^\*+/$", stripped):
                 finding("comment-form",
                         "the '*/' closing a multi-line comment on a line "
                         "of its own")
@@ -261,6 +261,10 @@ def check_line(text, st, finding):
             st.prev_end = cs[-1]
             if re.search(r"\b(else|do)$", cs):
                 st.prev_end = ";"
+            elif cs.endswith(":") and not re.match(
+                    r"^([A-Za-z_]\w*|case\b.*|default)\s*:$", cs):
+                # The ':' of a conditional expression goes on.
+                st.prev_end = "?"
         elif not stripped:
             st.prev_end = ";"
 

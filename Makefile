@@ -72,6 +72,7 @@ help:
 	@echo "  make hv-debug     the same as a debug build (CONFIG_DEBUG, DEBUG_LOCKS), in $(HV_DEBUG_DIR)"
 	@echo "  make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
 	@echo "  make hv-series    the series for XEN (or XEN_SRC) as format-patch files + cover letter, From you, in $(BUILD)/hv-series/"
+	@echo "  make hv-prefix-check  every prefix of the series for XEN (or XEN_SRC) builds, release and debug (long)"
 	@echo "  make dom0         build the dom0 kernel + initramfs (agent inside)"
 	@echo "  make guest        build the [guest] kernel + initramfs ($(GUEST_DIR))"
 	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
@@ -96,10 +97,13 @@ help:
 	@echo "  make shell-lint   no 'PRODUCER | grep -q' under pipefail in the scripts"
 	@echo "  make words-lint   no words about how the project was developed, in the tree and the manual pages"
 	@echo "  make licence-check  every source file's SPDX line against debian/copyright and licensecheck"
+	@echo "  make xen-style-test  the hypervisor series' CODING_STYLE check on its good and bad samples"
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
 	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
-	@echo "  make hv-series-check  the single-source series' markers, and mk/hv-series.py's own tests"
+	@echo "  make hv-series-check  the single-source series' markers, mk/hv-series.py's own tests"
+	@echo "  make hv-style     Xen's CODING_STYLE on the lines the series adds, on every Xen line"
+	@echo "  make hv-prefix-test  mk/hv-prefix-build.sh on a stand-in tree: its lines, the first failing prefix, --series"
 	@echo "  make apt-sources-test  mk/deps.sh's apt sources (one-line and deb822) and its three lists"
 	@echo "  make host-board-test  the test host's emulated board (about 15 s)"
 	@echo "  make ci-template-test  the GitLab CI template, with gitlab-ci-local"
@@ -230,6 +234,11 @@ hv: deps
 hv-script-test:
 	@bash tests/hv/test_hv_sh.sh
 UNIT_EXTRA += hv-script-test
+# make hv-prefix-check's script on a stand-in tree (no Xen build).
+.PHONY: hv-prefix-test
+hv-prefix-test:
+	@bash tests/hv/test_hv_prefix.sh
+UNIT_EXTRA += hv-prefix-test
 # The test host's emulated board against the TCO watchdog reset (docs/guests.md):
 # a multiboot stub under QEMU, about 15 s (tests/host/test_tco.sh).
 .PHONY: host-board-test
@@ -256,6 +265,24 @@ UNIT_EXTRA += words-lint
 licence-check:
 	@bash tests/lint/test_licence.sh
 UNIT_EXTRA += licence-check
+# Xen's CODING_STYLE on the lines a hypervisor series adds to C files
+# (tests/lint/xen_style.py): the checker on its good and bad samples.
+.PHONY: xen-style-test
+xen-style-test:
+	@bash tests/lint/test_xen_style.sh
+UNIT_EXTRA += xen-style-test
+# The check itself on the series, as each line's patches add it
+# (mk/hv-series.py patchset: no tree needed): part of make unit.
+HV_LINES := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*$$/d' hv-patch/lines | awk '{print $$1}')
+.PHONY: hv-style
+hv-style:
+	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	for l in $(HV_LINES); do \
+		python3 mk/hv-series.py patchset --line $$l --out $$d/$$l; \
+		python3 tests/lint/xen_style.py $$d/$$l/*.patch; \
+		echo "hv-style: the $$l line's $$(ls $$d/$$l | wc -l) patches follow CODING_STYLE"; \
+	done
+UNIT_EXTRA += hv-style
 
 # The same series with CONFIG_IPIBENCH off (hv-patch/noipibench.config),
 # sharing make hv's source package and ccache: what test_faults boots to
@@ -277,6 +304,19 @@ hv-debug: hv
 	@HV_OUT=$(HV_DEBUG_DIR) HV_FRAGMENT=hv-patch/debug.config \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
+# Every prefix of the series builds and links, release and debug
+# (mk/hv-prefix-build.sh, docs/hv-series.md), for the line of XEN or
+# XEN_SRC: the series made as a git tree (mk/hv.sh with HV_GITTREE), each
+# prefix built in one copy of it under $(BUILD)/hv-prefix/, make O= per
+# config, one ccache.  Two builds per patch: not part of make test.
+HV_PREFIX_TREE := $(BUILD)/hv-prefix/series-$(if $(XEN_SRC),$(notdir $(HV_DIR)),$(XEN))
+.PHONY: hv-prefix-check
+hv-prefix-check: deps
+	@rm -rf $(HV_PREFIX_TREE)
+	@HV_GITTREE=$(HV_PREFIX_TREE) bash mk/hv.sh $(BUILD) $(HV_ARGS)
+	@HV_CCACHE_DIR=$${HV_CCACHE_DIR:-$(BUILD)/hv-prefix/ccache} bash mk/hv-prefix-build.sh \
+		-n $$(grep -c . hv-patch/series) $(HV_PREFIX_TREE)
 
 # The series plus one test-only patch that adds work in the x2APIC send
 # loops (tests/integration/data/inject-send-work.patch, never part of
@@ -303,6 +343,7 @@ hv-series: deps
 # says (tests/hv/test_hv_series.py): part of make unit.
 hv-series-check:
 	@python3 mk/hv-series.py check
+	@python3 mk/hv-series.py --hv hv-patch/upstream check
 	@python3 tests/hv/test_hv_series.py
 UNIT_EXTRA += hv-series-check
 
@@ -426,7 +467,7 @@ test-host-faults: host-image deb
 # (TEST_HOST_XEN_ARGS, default sched_credit2_migrate_resist=0): a dom0
 # stranded on credit2's runqueue with both pCPUs idle hung the host under
 # these guests (docs/guests.md; the proposed fix is
-# hv-patch/upstream/0001).  Not in .ci/run: docs/ci.md says why.
+# hv-patch/upstream/, credit2-migrate-resist).  Not in .ci/run: docs/ci.md says why.
 GUEST_CONFIGS ?= configs/seed-004.ini
 .PHONY: test-guests test-guests-nic
 test-guests: host-image hv build guest

@@ -34,6 +34,9 @@ Commands:
          there is none); --no-signoff leaves Signed-off-by out
   stage  --line L --upto NAME --tree DIR   the patches up to NAME only
   hash   --line L                       what names the series (build-info)
+  patchset --line L [--out DIR]         without a tree: each patch as a
+         diff (its hooks, and its part of the new files) into DIR, or all
+         of them to stdout: what a style check reads
   tree   --line L --tree DIR --out REPO  DIR copied into a git repository
          REPO, one commit per patch on top of a commit tagged hv-base (the
          per-line tree that import reads back)
@@ -364,10 +367,11 @@ def cmd_export(s, a):
                 raise SeriesError("%s: want the series' revision, a number" % rev)
             if n != "1":
                 prefix = "PATCH v" + n
-        run(["git", "format-patch", "-q", "--cover-letter", "--notes",
+        cover = cover_text(s, a.line)
+        run(["git", "format-patch", "-q", "--notes"] +
+            (["--cover-letter"] if cover or len(s.names) > 1 else []) + [
              "--subject-prefix=" + prefix, "-o", os.path.abspath(a.out),
              "HEAD~%d" % len(s.names)], cwd=repo, env=env, stdout=subprocess.DEVNULL)
-    cover = cover_text(s, a.line)
     if cover:
         fill_cover(os.path.join(a.out, "0000-cover-letter.patch"), cover)
     print("hv-series: %d patches and a cover letter for Xen %s in %s (From: %s <%s>)"
@@ -618,6 +622,45 @@ def cmd_absorb(s, a):
         f.write(emit(s, a.file, out, default))
 
 
+def patch_diff(s, line, k):
+    """Patch k on line, without a tree: its hooks as they are, and its
+    part of each new file as a diff against the previous patch's."""
+    out = []
+    h = s.hook(s.names[k], line)
+    if h:
+        with open(h, encoding="utf-8") as f:
+            out.append(f.read())
+    for rel in s.src_files():
+        before = s.content(rel, line, k - 1) if k else ""
+        after = s.content(rel, line, k)
+        if before == after:
+            continue
+        d = list(difflib.unified_diff(before.splitlines(keepends=True),
+                                      after.splitlines(keepends=True),
+                                      "/dev/null" if not before else "a/" + rel,
+                                      "b/" + rel, n=3))
+        out.append("diff --git a/%s b/%s\n" % (rel, rel))
+        if not before:
+            out.append("new file mode 100644\n")
+        out.extend(ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n"
+                   for ln in d)
+    return "".join(out)
+
+
+def cmd_patchset(s, a):
+    s.check_line(a.line)
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+    for k, name in enumerate(s.names):
+        text = patch_diff(s, a.line, k)
+        if a.out:
+            with open(os.path.join(a.out, "%04d-%s.patch" % (k + 1, name)), "w",
+                      encoding="utf-8") as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text)
+
+
 def main():
     p = argparse.ArgumentParser(prog="hv-series", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -638,6 +681,9 @@ def main():
             sp.add_argument("--subject-prefix",
                             help="default: PATCH vN, N from hv-patch/revision")
     sub.add_parser("check")
+    sp = sub.add_parser("patchset")
+    sp.add_argument("--line", required=True)
+    sp.add_argument("--out")
     sp = sub.add_parser("absorb")
     sp.add_argument("--line", required=True)
     sp.add_argument("--file", required=True)
@@ -663,6 +709,8 @@ def main():
             cmd_tree(s, a)
         elif a.cmd == "absorb":
             cmd_absorb(s, a)
+        elif a.cmd == "patchset":
+            cmd_patchset(s, a)
         elif a.cmd == "check":
             cmd_check(s, a)
         else:

@@ -22,6 +22,8 @@
 #                      part of the series hash too
 #   HV_DL_DIR, HV_CCACHE_DIR   where the source package and ccache live
 #                      (default DIR/dl, DIR/ccache), so two builds share them
+#   HV_GITTREE=DIR     build nothing: make the line's series as a git tree
+#                      in DIR, one commit per patch (make hv-prefix-check)
 #   HV_EXPORT=DIR      build nothing: export the line's series for this
 #                      source as `git format-patch` files with a cover
 #                      letter into DIR (make hv-series), From and
@@ -213,12 +215,16 @@ series=$(line_of "$ver")
 frag=$top/hv-patch/xen.config
 gen=$top/mk/hv-series.py
 
-if [ -n "${HV_EXPORT:-}" ]; then
+if [ -n "${HV_EXPORT:-}${HV_GITTREE:-}" ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	out=$tmp
 	get_tree
-	python3 "$gen" export --line "$series" --tree "$tmp/src.tmp" --out "$HV_EXPORT"
+	if [ -n "${HV_EXPORT:-}" ]; then
+		python3 "$gen" export --line "$series" --tree "$tmp/src.tmp" --out "$HV_EXPORT"
+	else
+		python3 "$gen" tree --line "$series" --tree "$tmp/src.tmp" --out "$HV_GITTREE"
+	fi
 	exit 0
 fi
 

@@ -10,8 +10,8 @@
 #       the tag or ref HV_PREFIX_BASE, else 1) are the series: prefix k is
 #       the commit N-k below the top.
 #   mk/hv-prefix-build.sh [-w WORK] --series DIR --src TREE
-#       DIR holds `git format-patch` files and a `series` file (the layout
-#       of hv-patch/*/): they are applied with git am, in the series' order,
+#       DIR holds `git format-patch` files and a `series` file naming them
+#       in order: they are applied with git am,
 #       to a copy of TREE (a git tree or an unpacked source); a patch that
 #       does not apply fails as its prefix.
 #

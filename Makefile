@@ -267,7 +267,8 @@ hv-off: hv
 # The same series in a debug build, as Xen developers build
 # (hv-patch/debug.config: CONFIG_DEBUG, CONFIG_DEBUG_LOCKS), in make hv's
 # folder with -debug appended (build/xen-4.17-debug, build/xen-src-ID-debug),
-# sharing its source package and ccache: what test_hotplug boots (ITEST_XEN;
+# sharing its source package and ccache: what test_hotplug and
+# test_sysctl_abi boot (ITEST_XEN;
 # make test-versions' debug/NAME runs, mk/versions.mk).
 HV_DEBUG_DIR := $(HV_DIR)-debug
 .PHONY: hv-debug
@@ -469,7 +470,7 @@ UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
-	test_insn_inject test_insn_calls test_hotplug)
+	test_insn_inject test_insn_calls test_hotplug test_sysctl_abi)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
@@ -488,6 +489,7 @@ integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 # test_hotplug boots make hv-debug's 4.17 build (make test-versions: each
 # line's, mk/versions.mk).
 integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
+integration/$(BUILD)/asan/tests/integration/test_sysctl_abi: hv-debug
 
 # $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

@@ -296,7 +296,8 @@ hv-off: hv
 # The same series in a debug build, as Xen developers build
 # (hv-patch/debug.config: CONFIG_DEBUG, CONFIG_DEBUG_LOCKS), in make hv's
 # folder with -debug appended (build/xen-4.17-debug, build/xen-src-ID-debug),
-# sharing its source package and ccache: what test_hotplug boots (ITEST_XEN;
+# sharing its source package and ccache: what test_hotplug and
+# test_sysctl_abi boot (ITEST_XEN;
 # make test-versions' debug/NAME runs, mk/versions.mk).
 HV_DEBUG_DIR := $(HV_DIR)-debug
 .PHONY: hv-debug
@@ -528,7 +529,7 @@ UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
-	test_insn_inject test_insn_calls test_hotplug)
+	test_insn_inject test_insn_calls test_hotplug test_sysctl_abi)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
@@ -536,6 +537,20 @@ SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS)): unit/%: % $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
 unit/$(BUILD)/asan/probes/tests/test_xenalyze: $(XENALYZE)
+# test_abi_drift reads each line's series as its patches (mk/hv-series.py
+# patchset), laid out as IPIBENCH_ROOT/hv-patch/LINE/series.
+ABI_ROOT := $(BUILD)/abi-root
+unit/$(BUILD)/asan/probes/tests/test_abi_drift: abi-root
+unit/$(BUILD)/asan/probes/tests/test_abi_drift: export IPIBENCH_ROOT := $(abspath $(ABI_ROOT))
+INTERNAL_TARGETS += abi-root
+.PHONY: abi-root
+abi-root:
+	@rm -rf $(ABI_ROOT) && mkdir -p $(ABI_ROOT)/hv-patch
+	@for l in $(HV_LINES); do \
+		python3 mk/hv-series.py patchset --line $$l --out $(ABI_ROOT)/hv-patch/$$l && \
+		(cd $(ABI_ROOT)/hv-patch/$$l && ls *.patch >series) || exit 1; \
+	done
+	@ln -s $(abspath hv-patch/src) $(ABI_ROOT)/hv-patch/src
 $(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
 	@$(TALLY) cmd $(TALLY_FILE) $@ $(or $(TIMEOUT_$*),$(EXTRA_TIMEOUT)) \
 		$(MAKE) --no-print-directory $*
@@ -547,6 +562,7 @@ integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 # test_hotplug boots make hv-debug's 4.17 build (make test-versions: each
 # line's, mk/versions.mk).
 integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
+integration/$(BUILD)/asan/tests/integration/test_sysctl_abi: hv-debug
 
 # $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

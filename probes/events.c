@@ -239,7 +239,6 @@ static const struct evname table[] = {
 	{ 0x00804002, "apic:send_ipi_allbut" },
 	{ 0x00804003, "apic:send_ipi_self" },
 	{ 0x00804004, "apic:mask_to_apicid" },
-	{ 0x00804005, "apic:vector_alloc_mask" },
 	{ 0x00804006, "apic:ipi_recv" },
 	{ 0x00804007, "apic:icr_write" },
 	{ 0x008040ff, "apic:tsc_khz" },

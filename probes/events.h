@@ -8,7 +8,7 @@
 
 /*
  * ipibench's own APIC events (hv-patch/), as published by
- * probes/include/ipibench/abi.h (TRC_HW_APIC_*).  The reader uses these
+ * probes/include/ipibench/apic-trace.h (TRC_HW_APIC_*).  The reader uses these
  * short names; the static assertions below fail the build if the two ever
  * disagree.
  */
@@ -17,7 +17,6 @@
 #define IPB_TRC_APIC_SEND_IPI_ALLBUT (IPB_TRC_HW_APIC + 0x002)	/* vec, dests, cycles */
 #define IPB_TRC_APIC_SEND_IPI_SELF (IPB_TRC_HW_APIC + 0x003)	/* vec */
 #define IPB_TRC_APIC_MASK_TO_APICID (IPB_TRC_HW_APIC + 0x004)	/* weight, dest, logical */
-#define IPB_TRC_APIC_VECTOR_ALLOC_MASK (IPB_TRC_HW_APIC + 0x005) /* cpu, weight */
 #define IPB_TRC_APIC_IPI_RECV (IPB_TRC_HW_APIC + 0x006)		/* vec */
 #define IPB_TRC_APIC_ICR_WRITE (IPB_TRC_HW_APIC + 0x007)	/* dest field, icr low */
 /* Written by the collector (probes/collect.c), never by Xen: d0 = TSC kHz. */
@@ -27,18 +26,15 @@
 #define IPB_TRC_HW_IRQ_HANDLED 0x00802008u		/* irq, tsc in, tsc out (low 32 bits) */
 #define IPB_TRC_HW_IRQ_UNMAPPED_VECTOR 0x00802007u	/* vector */
 
-#if __has_include("ipibench/abi.h")
-#include "ipibench/abi.h"
-_Static_assert(IPB_TRC_HW_APIC == TRC_HW_APIC, "abi.h: TRC_HW_APIC");
-_Static_assert(IPB_TRC_APIC_SEND_IPI_MASK == TRC_HW_APIC_SEND_IPI_MASK, "abi.h");
-_Static_assert(IPB_TRC_APIC_SEND_IPI_ALLBUT == TRC_HW_APIC_SEND_IPI_ALLBUT, "abi.h");
-_Static_assert(IPB_TRC_APIC_SEND_IPI_SELF == TRC_HW_APIC_SEND_IPI_SELF, "abi.h");
-_Static_assert(IPB_TRC_APIC_MASK_TO_APICID == TRC_HW_APIC_MASK_TO_APICID, "abi.h");
-_Static_assert(IPB_TRC_APIC_VECTOR_ALLOC_MASK == TRC_HW_APIC_VECTOR_ALLOC_MASK, "abi.h");
-_Static_assert(IPB_TRC_APIC_IPI_RECV == TRC_HW_APIC_IPI_RECV, "abi.h");
-_Static_assert(IPB_TRC_APIC_ICR_WRITE == TRC_HW_APIC_ICR_WRITE, "abi.h");
-_Static_assert(IPB_IPI_LOGICAL == TRC_HW_APIC_LOGICAL, "abi.h");
-#endif
+#include "ipibench/apic-trace.h"
+_Static_assert(IPB_TRC_HW_APIC == TRC_HW_APIC, "apic-trace.h: TRC_HW_APIC");
+_Static_assert(IPB_TRC_APIC_SEND_IPI_MASK == TRC_HW_APIC_SEND_IPI_MASK, "apic-trace.h");
+_Static_assert(IPB_TRC_APIC_SEND_IPI_ALLBUT == TRC_HW_APIC_SEND_IPI_ALLBUT, "apic-trace.h");
+_Static_assert(IPB_TRC_APIC_SEND_IPI_SELF == TRC_HW_APIC_SEND_IPI_SELF, "apic-trace.h");
+_Static_assert(IPB_TRC_APIC_MASK_TO_APICID == TRC_HW_APIC_MASK_TO_APICID, "apic-trace.h");
+_Static_assert(IPB_TRC_APIC_IPI_RECV == TRC_HW_APIC_IPI_RECV, "apic-trace.h");
+_Static_assert(IPB_TRC_APIC_ICR_WRITE == TRC_HW_APIC_ICR_WRITE, "apic-trace.h");
+_Static_assert(IPB_IPI_LOGICAL == TRC_HW_APIC_LOGICAL, "apic-trace.h");
 
 /* The name of an event ID (xentrace's `formats` names for Xen's events,
  * TRC_64_FLAG variants folded, runstate changes decoded), or NULL. */

@@ -1,21 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * probes/include/ipibench/abi.h must agree with the public headers the
- * hypervisor patch series adds (xen/include/public/trace.h and sysctl.h).
+ * One ABI: XEN_SYSCTL_ipibench is written once, in the hypervisor's public
+ * header hv-patch/src/xen/include/public/ipibench.h, which user space
+ * includes too (probes/include/ipibench/abi.h).  What is left to check:
  *
- * The public header text is taken from the patches themselves: every line
- * the series adds to those two files (hv-patch/X/series, in order).  Every
- * series there is (hv-patch/4.17/, hv-patch/4.20/, hv-patch/staging/ ...)
- * is checked, each as a group of its own: all of them must give abi.h's
- * one interface.  Both
- * texts are parsed the same way: the #defines of the ipibench namespaces
- * are evaluated, the xen_sysctl_ipibench* structs are laid out with the
- * x86-64 rules.  Then
- *   - both sides must have the same defines with the same values and the
- *     same structs with the same fields at the same offsets and sizes;
- *   - the parsed abi.h must match what the compiler makes of abi.h
- *     (offsetof/sizeof and the macro values), so the parser is checked too;
- *   - a mutated copy of the public text must be reported as drift.
+ *  - the layout, pinned at compile time below: an offset or a size that
+ *    changes must come with a new XEN_SYSCTL_IPIBENCH_VERSION (change both
+ *    here together);
+ *  - every series (hv-patch/X/series, the patches in order): the text it
+ *    gives xen/include/public/ipibench.h is that file byte for byte; its
+ *    sysctl.h hunks add the #include, XEN_SYSCTL_ipibench with abi.h's
+ *    number and the union member under the x86 guard, and nothing else of
+ *    the interface; its trace.h defines exactly ipibench/apic-trace.h's
+ *    TRC_HW_APIC_* values (that part of the ABI is still written twice);
+ *  - a changed copy of each text is reported.
  */
 #include <ctype.h>
 #include <glob.h>
@@ -26,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -34,44 +33,92 @@
 
 #include "ipibench/abi.h"
 
-#define MAX_DEFS 128
-#define MAX_STRUCTS 16
-#define MAX_FIELDS 48
-#define NAMELEN 64
+/* ---- the layout (x86-64) --------------------------------------------- */
 
-struct def {
-	char name[NAMELEN];
-	char expr[160];
-	long long value;
-	int state;              /* 0 unevaluated, 1 evaluating, 2 done */
-};
+_Static_assert(XEN_SYSCTL_IPIBENCH_VERSION == 1,
+	       "a new interface version: update the layout checks below");
+_Static_assert(XEN_SYSCTL_ipibench == 31, "the sysctl op number");
 
-struct field {
-	char name[NAMELEN];
-	size_t offset, size;
-};
+#define AT(s, f, off) \
+	_Static_assert(offsetof(struct s, f) == (off), #s "." #f)
 
-struct layout {
-	char name[NAMELEN];
-	struct field fields[MAX_FIELDS];
-	int nr_fields;
-	size_t size;
-};
+AT(xen_sysctl_ipibench_sample, cycles, 0);
+AT(xen_sysctl_ipibench_sample, ns, 8);
+AT(xen_sysctl_ipibench_sample, icr_writes, 16);
+AT(xen_sysctl_ipibench_sample, cpu, 20);
+AT(xen_sysctl_ipibench_sample, send_cycles, 24);
+AT(xen_sysctl_ipibench_sample, flags, 28);
+_Static_assert(sizeof(struct xen_sysctl_ipibench_sample) == 32, "sample");
 
-struct parsed {
-	struct def defs[MAX_DEFS];
-	int nr_defs;
-	struct layout structs[MAX_STRUCTS];
-	int nr_structs;
-	char error[256];
-};
+AT(xen_sysctl_ipibench_cpu, apic_id, 0);
+AT(xen_sysctl_ipibench_cpu, logical_id, 4);
+AT(xen_sysctl_ipibench_cpu, cluster, 8);
+AT(xen_sysctl_ipibench_cpu, flags, 12);
+AT(xen_sysctl_ipibench_cpu, irqs, 16);
+AT(xen_sysctl_ipibench_cpu, ipis, 24);
+AT(xen_sysctl_ipibench_cpu, dev_irqs, 32);
+AT(xen_sysctl_ipibench_cpu, vectors, 40);
+AT(xen_sysctl_ipibench_cpu, pad, 44);
+_Static_assert(sizeof(struct xen_sysctl_ipibench_cpu) == 48, "cpu");
+/* 64 bits, as Xen counts them. */
+_Static_assert(sizeof(((struct xen_sysctl_ipibench_cpu *)0)->dev_irqs) == 8,
+	       "dev_irqs");
 
-/* ---- reading the files ----------------------------------------------- */
+AT(xen_sysctl_ipibench_info, version, 0);
+AT(xen_sysctl_ipibench_info, nr_cpu_ids, 4);
+AT(xen_sysctl_ipibench_info, online_cpus, 8);
+AT(xen_sysctl_ipibench_info, present_cpus, 12);
+AT(xen_sysctl_ipibench_info, disabled_cpus, 16);
+AT(xen_sysctl_ipibench_info, unaccounted_cpus, 20);
+AT(xen_sysctl_ipibench_info, shorthand_eligible, 24);
+AT(xen_sysctl_ipibench_info, tsc_khz, 28);
+AT(xen_sysctl_ipibench_info, vector, 32);
+AT(xen_sysctl_ipibench_info, x2apic, 36);
+AT(xen_sysctl_ipibench_info, max_iterations, 40);
+AT(xen_sysctl_ipibench_info, max_samples, 44);
+AT(xen_sysctl_ipibench_info, idle_timeout_ms, 48);
+AT(xen_sysctl_ipibench_info, run_live, 52);
+AT(xen_sysctl_ipibench_info, dev_sbdf, 56);
+AT(xen_sysctl_ipibench_info, dev_irte, 60);
+AT(xen_sysctl_ipibench_info, dev_msi_addr, 64);
+AT(xen_sysctl_ipibench_info, dev_msi_data, 68);
+AT(xen_sysctl_ipibench_info, genapic, 72);
+_Static_assert(sizeof(struct xen_sysctl_ipibench_info) == 104, "info");
 
-/* The series the group being run checks: hv-patch/X (main() runs the
- * tests once for each hv-patch/X/series).  4.17's is the default build's
- * and must be there. */
+AT(xen_sysctl_ipibench, op, 0);
+AT(xen_sysctl_ipibench, flags, 4);
+AT(xen_sysctl_ipibench, run_id, 8);
+AT(xen_sysctl_ipibench, cpu, 12);
+AT(xen_sysctl_ipibench, peer, 16);
+AT(xen_sysctl_ipibench, vector, 20);
+AT(xen_sysctl_ipibench, sender, 24);
+AT(xen_sysctl_ipibench, iterations, 28);
+AT(xen_sysctl_ipibench, start, 32);
+AT(xen_sysctl_ipibench, nr_cpus, 36);
+AT(xen_sysctl_ipibench, nr_samples, 40);
+AT(xen_sysctl_ipibench, done, 44);
+AT(xen_sysctl_ipibench, mask.bitmap, 48);
+AT(xen_sysctl_ipibench, mask.nr_bits, 56);
+AT(xen_sysctl_ipibench, samples, 64);
+AT(xen_sysctl_ipibench, cpus, 72);
+AT(xen_sysctl_ipibench, info, 80);
+AT(xen_sysctl_ipibench, icr_writes, 88);
+AT(xen_sysctl_ipibench, ipis_sent, 96);
+AT(xen_sysctl_ipibench, ipis_received, 104);
+AT(xen_sysctl_ipibench, path, 112);
+AT(xen_sysctl_ipibench, status, 116);
+AT(xen_sysctl_ipibench, result, 120);
+AT(xen_sysctl_ipibench, pad, 124);
+/* The whole of struct xen_sysctl's 128-byte union. */
+_Static_assert(sizeof(struct xen_sysctl_ipibench) == 128, "request");
+
+/* ---- reading the series ---------------------------------------------- */
+
+#define HEADER "hv-patch/src/xen/include/public/ipibench.h"
 #define DEFAULT_SERIES "hv-patch/4.17"
+
+/* The series the group being run checks (main() runs the tests once for
+ * each hv-patch/X/series); 4.17's must be there. */
 static char series_dir[256] = DEFAULT_SERIES;
 static char repo_root[4096];
 
@@ -100,23 +147,22 @@ static int find_root(char *root, size_t len)
 	return -1;
 }
 
-/* The lines the series adds to the two public headers, in order; a line a
- * later patch removes again is dropped. */
 struct lines {
 	char **v;
 	size_t n;
 };
 
-/* Insert s at index 'at' (at == l->n: append). */
 static void lines_insert(struct lines *l, size_t at, const char *s)
 {
+	if (at > l->n)
+		at = l->n;
 	l->v = realloc(l->v, (l->n + 1) * sizeof(*l->v));
 	memmove(&l->v[at + 1], &l->v[at], (l->n - at) * sizeof(*l->v));
 	l->v[at] = strdup(s);
 	l->n++;
 }
 
-/* The first line equal to s at or after from, else the last one; -1 if none. */
+/* The first line equal to s at or after from, else the last one; -1. */
 static long lines_find(const struct lines *l, const char *s, size_t from)
 {
 	for (size_t i = from; i < l->n; i++)
@@ -128,7 +174,6 @@ static long lines_find(const struct lines *l, const char *s, size_t from)
 	return -1;
 }
 
-/* Remove the line lines_find() finds; its index, or -1 if none. */
 static long lines_remove(struct lines *l, const char *s, size_t from)
 {
 	long i = lines_find(l, s, from);
@@ -141,17 +186,42 @@ static long lines_remove(struct lines *l, const char *s, size_t from)
 	return i;
 }
 
-static char *public_text_from_series(const char *root, int *nr_patches)
+/* What the series gives FILE (a path in Xen's tree). */
+struct series_text {
+	char *added;            /* the lines the series adds, in order */
+	int unguarded_member;   /* the union member (last) added outside the x86 #if */
+	int member_seen;
+};
+
+static int is_member(const char *l)
 {
-	char path[8192], *series, *save = NULL, *text;
+	char w[3][64];
+
+	return sscanf(l, " %63s %63s %63s", w[0], w[1], w[2]) == 3 &&
+	       !strcmp(w[0], "struct") && !strcmp(w[1], "xen_sysctl_ipibench") &&
+	       !strcmp(w[2], "ipibench;");
+}
+
+#define X86_GUARD "#if defined(__i386__) || defined(__x86_64__)"
+
+/*
+ * The lines the series adds to FILE: a line a later patch removes is
+ * dropped, lines added right after a removed one replace it, lines added
+ * after a context line the series added go right after it.  For sysctl.h
+ * also whether the union member is added inside an x86 #if of its hunk.
+ */
+static int read_series(const char *root, const char *file, struct series_text *out)
+{
+	char path[8192], *series, *save = NULL;
 	struct lines added = { NULL, 0 };
 	size_t len = 1;
+	int rc = -1;
 
-	*nr_patches = 0;
+	memset(out, 0, sizeof(*out));
 	snprintf(path, sizeof(path), "%s/%s/series", root, series_dir);
 	series = tu_slurp(path);
 	if (!series)
-		return NULL;
+		return -1;
 	for (char *line = strtok_r(series, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		while (isspace((unsigned char)*line))
@@ -161,41 +231,56 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 		snprintf(path, sizeof(path), "%s/%s/%s", root, series_dir, line);
 		char *patch = tu_slurp(path);
 		if (!patch) {
-			/* A series naming a missing patch is broken: no text. */
 			fprintf(stderr, "test_abi_drift: %s/series: %s: cannot read it\n",
 				series_dir, line);
-			free(series);
-			for (size_t i = 0; i < added.n; i++)
-				free(added.v[i]);
-			free(added.v);
-			return NULL;
+			goto out;
 		}
-		(*nr_patches)++;
 		int wanted = 0;
-		/* Lines a patch adds right after removing one replace it
-		 * in place (a field renamed keeps its position); lines added
-		 * after a context line the series added go right after it (a
-		 * field appended to a struct stays in it), searched from the
-		 * hunk's previous line on; other added lines are appended. */
 		long at = -1;
 		size_t cur = 0;
+		/* The #if nesting seen in the current hunk: +1 in X86_GUARD. */
+		int depth = 0, in_x86 = 0;
 		char *psave = NULL;
+
 		for (char *l = strtok_r(patch, "\n", &psave); l;
 		     l = strtok_r(NULL, "\n", &psave)) {
 			if (!strncmp(l, "+++ ", 4)) {
-				wanted = strstr(l, "xen/include/public/sysctl.h") ||
-					 strstr(l, "xen/include/public/trace.h");
+				wanted = strlen(l) >= strlen(file) &&
+					 !strcmp(l + strlen(l) - strlen(file), file);
 				continue;
 			}
-			if (!strncmp(l, "diff --git", 10) || !strncmp(l, "--- ", 4)) {
-				if (l[0] == 'd')
-					wanted = 0;
+			if (!strncmp(l, "diff --git", 10)) {
+				wanted = 0;
 				continue;
 			}
+			if (!strncmp(l, "--- ", 4))
+				continue;
 			if (!strncmp(l, "@@", 2)) {
 				at = -1;
 				cur = 0;
-			} else if (wanted && l[0] == '+') {
+				depth = in_x86 = 0;
+				continue;
+			}
+			if (wanted && (l[0] == '+' || l[0] == ' ')) {
+				const char *t = l + 1;
+
+				if (!strncmp(t, "#if", 3)) {
+					depth++;
+					if (!strcmp(t, X86_GUARD))
+						in_x86 = depth;
+				} else if (!strncmp(t, "#endif", 6) && depth > 0) {
+					if (in_x86 == depth)
+						in_x86 = 0;
+					depth--;
+				}
+				/* Where the last patch that adds it, or has it
+				 * as context, puts it. */
+				if (is_member(t)) {
+					out->member_seen |= l[0] == '+';
+					out->unguarded_member = !in_x86;
+				}
+			}
+			if (wanted && l[0] == '+') {
 				if (at >= 0)
 					lines_insert(&added, (size_t)at++, l + 1);
 				else
@@ -203,6 +288,8 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 				cur = at >= 0 ? (size_t)at : added.n;
 			} else if (wanted && l[0] == '-') {
 				long i = lines_remove(&added, l + 1, cur);
+				if (i >= 0 && i < at)
+					at--;
 				if (i >= 0 && at < 0)
 					at = i;
 				if (i >= 0)
@@ -218,515 +305,190 @@ static char *public_text_from_series(const char *root, int *nr_patches)
 		}
 		free(patch);
 	}
-	free(series);
 	for (size_t i = 0; i < added.n; i++)
 		len += strlen(added.v[i]) + 1;
-	text = malloc(len);
-	text[0] = '\0';
+	out->added = malloc(len);
+	out->added[0] = '\0';
 	for (size_t i = 0; i < added.n; i++) {
-		strcat(text, added.v[i]);
-		strcat(text, "\n");
+		strcat(out->added, added.v[i]);
+		strcat(out->added, "\n");
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < added.n; i++)
 		free(added.v[i]);
-	}
 	free(added.v);
-	return text;
+	free(series);
+	return rc;
 }
 
-/* ---- parsing --------------------------------------------------------- */
+/* ---- the checks (0, or -1 with why in err) ----------------------------- */
 
-static void strip_comments(char *s)
+static int bad(char *err, size_t len, const char *fmt, ...)
 {
-	char *r = s, *w = s;
+	va_list ap;
 
-	while (*r) {
-		if (r[0] == '/' && r[1] == '*') {
-			char *end = strstr(r + 2, "*/");
-			/* keep line structure */
-			for (char *p = r; p < (end ? end + 2 : r + strlen(r)); p++)
-				if (*p == '\n')
-					*w++ = '\n';
-			r = end ? end + 2 : r + strlen(r);
-			*w++ = ' ';
-		} else if (r[0] == '/' && r[1] == '/') {
-			while (*r && *r != '\n')
-				r++;
-		} else {
-			*w++ = *r++;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Case-insensitive: does s hold "ipibench"? */
+static int mentions_ipibench(const char *s)
+{
+	for (; *s; s++)
+		if (!strncasecmp(s, "ipibench", 8))
+			return 1;
+	return 0;
+}
+
+/* sysctl.h: the include, the op number, the member (guarded), no more. */
+static int check_sysctl(const struct series_text *t, char *err, size_t len)
+{
+	int include = 0, number = 0;
+	char *copy = strdup(t->added), *save = NULL;
+	int rc = 0;
+
+	for (char *l = strtok_r(copy, "\n", &save); l && !rc;
+	     l = strtok_r(NULL, "\n", &save)) {
+		long v;
+		char name[64];
+
+		if (!strcmp(l, "#include \"ipibench.h\""))
+			include++;
+		else if (sscanf(l, " #define %63s %li", name, &v) == 2 &&
+			 !strcmp(name, "XEN_SYSCTL_ipibench")) {
+			if (v != XEN_SYSCTL_ipibench)
+				rc = bad(err, len, "sysctl.h: XEN_SYSCTL_ipibench is %ld, "
+					  "abi.h says %d", v, XEN_SYSCTL_ipibench);
+			number++;
+		} else if (is_member(l)) {
+			continue;
+		} else if (mentions_ipibench(l)) {
+			rc = bad(err, len, "sysctl.h: more of the interface than its "
+				  "op number, union member and #include: \"%s\"", l);
 		}
 	}
-	*w = '\0';
+	free(copy);
+	if (rc)
+		return rc;
+	if (include != 1)
+		return bad(err, len, "sysctl.h: #include \"ipibench.h\" added %d times",
+			    include);
+	if (number != 1)
+		return bad(err, len, "sysctl.h: XEN_SYSCTL_ipibench defined %d times",
+			    number);
+	if (!t->member_seen)
+		return bad(err, len, "sysctl.h: no union member "
+			    "struct xen_sysctl_ipibench ipibench");
+	if (t->unguarded_member)
+		return bad(err, len, "sysctl.h: the union member is not under "
+			    X86_GUARD);
+	return 0;
 }
 
-static int interesting_define(const char *name)
+/* public/ipibench.h: the file in hv-patch/src, byte for byte. */
+static int check_header(const char *series_text, const char *file, char *err,
+			size_t len)
 {
-	return !strncmp(name, "TRC_HW_APIC", 11) ||
-	       !strncmp(name, "XEN_SYSCTL_IPIBENCH", 19) ||
-	       !strcmp(name, "XEN_SYSCTL_ipibench");
+	size_t i = 0, line = 1;
+
+	if (!*series_text)
+		return bad(err, len, "the series adds no xen/include/public/ipibench.h");
+	while (series_text[i] && series_text[i] == file[i]) {
+		if (file[i] == '\n')
+			line++;
+		i++;
+	}
+	if (series_text[i] || file[i])
+		return bad(err, len, "xen/include/public/ipibench.h differs from "
+			    HEADER " at line %zu", line);
+	return 0;
 }
 
-static struct def *find_def(struct parsed *p, const char *name)
-{
-	for (int i = 0; i < p->nr_defs; i++)
-		if (!strcmp(p->defs[i].name, name))
-			return &p->defs[i];
-	return NULL;
-}
-
-/* A small evaluator: numbers, known names, ( ) + - | << and casts-free. */
-struct eval {
-	struct parsed *p;
-	const char *s;
-	int err;
+static const struct { const char *name; long value; } trace_ids[] = {
+#define T(n) { #n, n }
+	T(TRC_HW_APIC), T(TRC_HW_APIC_SEND_IPI_MASK), T(TRC_HW_APIC_SEND_IPI_ALLBUT),
+	T(TRC_HW_APIC_SEND_IPI_SELF), T(TRC_HW_APIC_MASK_TO_APICID),
+	T(TRC_HW_APIC_IPI_RECV), T(TRC_HW_APIC_ICR_WRITE), T(TRC_HW_APIC_LOGICAL),
+#undef T
 };
+#define NR_TRACE_IDS (sizeof(trace_ids) / sizeof(trace_ids[0]))
 
-static long long eval_or(struct eval *e);
-static int eval_def(struct parsed *p, struct def *d);
-
-static void skip_ws(struct eval *e)
+/* trace.h: "#define TRC_HW_APIC_X VALUE", VALUE a number or
+ * "(TRC_HW_APIC + N)": exactly apic-trace.h's names and values. */
+static int check_trace(const char *text, char *err, size_t len)
 {
-	while (isspace((unsigned char)*e->s))
-		e->s++;
-}
+	char *copy = strdup(text), *save = NULL;
+	int seen[NR_TRACE_IDS] = { 0 }, rc = 0;
+	long base = -1;
 
-static long long eval_primary(struct eval *e)
-{
-	skip_ws(e);
-	if (*e->s == '(') {
-		e->s++;
-		long long v = eval_or(e);
-		skip_ws(e);
-		if (*e->s == ')')
-			e->s++;
+	for (char *l = strtok_r(copy, "\n", &save); l && !rc;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char name[64], rest[128];
+		long v, n;
+		size_t k;
+
+		if (sscanf(l, " #define %63s %127[^\n]", name, rest) != 2 ||
+		    strncmp(name, "TRC_HW_APIC", 11))
+			continue;
+		if (sscanf(rest, "(TRC_HW_APIC + %li)", &n) == 1 && base >= 0)
+			v = base + n;
+		else if (sscanf(rest, "%li", &v) != 1)
+			rc = bad(err, len, "trace.h: %s: cannot read \"%s\"", name, rest);
+		if (rc)
+			break;
+		if (!strcmp(name, "TRC_HW_APIC"))
+			base = v;
+		for (k = 0; k < NR_TRACE_IDS; k++)
+			if (!strcmp(trace_ids[k].name, name))
+				break;
+		if (k == NR_TRACE_IDS)
+			rc = bad(err, len, "trace.h: %s is not in ipibench/apic-trace.h", name);
+		else if (trace_ids[k].value != v)
+			rc = bad(err, len, "trace.h: %s is %#lx, ipibench/apic-trace.h "
+				  "says %#lx", name, v, trace_ids[k].value);
 		else
-			e->err = 1;
-		return v;
+			seen[k]++;
 	}
-	if (isdigit((unsigned char)*e->s)) {
-		char *end;
-		long long v = strtoll(e->s, &end, 0);
-		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
-			end++;
-		e->s = end;
-		return v;
-	}
-	if (isalpha((unsigned char)*e->s) || *e->s == '_') {
-		char name[NAMELEN];
-		size_t n = 0;
-		while ((isalnum((unsigned char)*e->s) || *e->s == '_') &&
-		       n < sizeof(name) - 1)
-			name[n++] = *e->s++;
-		name[n] = '\0';
-		struct def *d = find_def(e->p, name);
-		if (!d || eval_def(e->p, d)) {
-			e->err = 1;
-			return 0;
-		}
-		return d->value;
-	}
-	e->err = 1;
-	return 0;
+	free(copy);
+	for (size_t k = 0; !rc && k < NR_TRACE_IDS; k++)
+		if (seen[k] != 1)
+			rc = bad(err, len, "trace.h: %s defined %d times", trace_ids[k].name,
+				  seen[k]);
+	return rc;
 }
 
-static long long eval_add(struct eval *e)
-{
-	long long v = eval_primary(e);
-
-	for (;;) {
-		skip_ws(e);
-		if (*e->s == '+') {
-			e->s++;
-			v += eval_primary(e);
-		} else if (*e->s == '-') {
-			e->s++;
-			v -= eval_primary(e);
-		} else {
-			return v;
-		}
-	}
-}
-
-static long long eval_shift(struct eval *e)
-{
-	long long v = eval_add(e);
-
-	for (;;) {
-		skip_ws(e);
-		if (e->s[0] == '<' && e->s[1] == '<') {
-			e->s += 2;
-			v <<= eval_add(e);
-		} else {
-			return v;
-		}
-	}
-}
-
-static long long eval_or(struct eval *e)
-{
-	long long v = eval_shift(e);
-
-	for (;;) {
-		skip_ws(e);
-		if (*e->s == '|') {
-			e->s++;
-			v |= eval_shift(e);
-		} else {
-			return v;
-		}
-	}
-}
-
-static int eval_def(struct parsed *p, struct def *d)
-{
-	if (d->state == 2)
-		return 0;
-	if (d->state == 1)
-		return -1;      /* recursive */
-	d->state = 1;
-	struct eval e = { .p = p, .s = d->expr };
-	d->value = eval_or(&e);
-	skip_ws(&e);
-	if (e.err || *e.s) {
-		snprintf(p->error, sizeof(p->error), "cannot evaluate %s = %s",
-			 d->name, d->expr);
-		return -1;
-	}
-	d->state = 2;
-	return 0;
-}
-
-/* size and alignment of a field type, 0 if unknown */
-static size_t type_size(const char *type)
-{
-	static const struct { const char *name; size_t size; } types[] = {
-		{ "char", 1 }, { "uint8_t", 1 }, { "uint16_t", 2 },
-		{ "uint32_t", 4 }, { "uint64_t", 8 }, { "uint64_aligned_t", 8 },
-		{ "ipibench_u64", 8 },
-	};
-
-	if (!strncmp(type, "XEN_GUEST_HANDLE_64(", 20))
-		return 8;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(type, types[i].name))
-			return types[i].size;
-	return 0;
-}
-
-static int parse_struct_body(struct parsed *p, struct layout *st, char *body)
-{
-	size_t off = 0, align = 1;
-	char *save = NULL;
-
-	for (char *decl = strtok_r(body, ";", &save); decl;
-	     decl = strtok_r(NULL, ";", &save)) {
-		char type[NAMELEN * 2], name[NAMELEN];
-		size_t count = 1;
-
-		while (isspace((unsigned char)*decl))
-			decl++;
-		if (!*decl)
-			continue;
-		/* "TYPE NAME" or "TYPE NAME[N]"; TYPE may be a handle macro */
-		char *last = decl + strlen(decl);
-		while (last > decl && isspace((unsigned char)last[-1]))
-			*--last = '\0';
-		char *br = strchr(decl, '[');
-		if (br) {
-			char *endp;
-			long n = strtol(br + 1, &endp, 0);
-			if (n <= 0 || *endp != ']') {
-				snprintf(p->error, sizeof(p->error),
-					 "%s: bad array in '%s'", st->name, decl);
-				return -1;
-			}
-			count = (size_t)n;
-			*br = '\0';
-		}
-		char *sp = decl + strlen(decl);
-		while (sp > decl && !isspace((unsigned char)sp[-1]))
-			sp--;
-		snprintf(name, sizeof(name), "%s", sp);
-		while (sp > decl && isspace((unsigned char)sp[-1]))
-			sp--;
-		snprintf(type, sizeof(type), "%.*s", (int)(sp - decl), decl);
-		size_t sz = type_size(type);
-		if (!sz || !*name) {
-			snprintf(p->error, sizeof(p->error),
-				 "%s: unknown type '%s' of '%s'", st->name, type,
-				 name);
-			return -1;
-		}
-		if (st->nr_fields == MAX_FIELDS)
-			return -1;
-		off = (off + sz - 1) / sz * sz;
-		struct field *f = &st->fields[st->nr_fields++];
-		snprintf(f->name, sizeof(f->name), "%s", name);
-		f->offset = off;
-		f->size = sz * count;
-		off += f->size;
-		if (sz > align)
-			align = sz;
-	}
-	st->size = (off + align - 1) / align * align;
-	return 0;
-}
-
-static int parse(struct parsed *p, const char *input)
-{
-	char *text = strdup(input), *s;
-
-	memset(p, 0, sizeof(*p));
-	strip_comments(text);
-
-	/* defines, line by line */
-	for (s = text; *s;) {
-		char *eol = strchr(s, '\n');
-		size_t n = eol ? (size_t)(eol - s) : strlen(s);
-		char line[512];
-
-		snprintf(line, sizeof(line), "%.*s", (int)n, s);
-		char *l = line;
-		while (isspace((unsigned char)*l))
-			l++;
-		if (!strncmp(l, "#define", 7)) {
-			char name[NAMELEN];
-			int used = 0;
-			if (sscanf(l + 7, " %63[A-Za-z0-9_]%n", name, &used) == 1 &&
-			    interesting_define(name) && p->nr_defs < MAX_DEFS) {
-				struct def *d = &p->defs[p->nr_defs++];
-				char *e = l + 7 + used;
-				while (isspace((unsigned char)*e))
-					e++;
-				snprintf(d->name, sizeof(d->name), "%s", name);
-				snprintf(d->expr, sizeof(d->expr), "%s", e);
-				char *end = d->expr + strlen(d->expr);
-				while (end > d->expr && isspace((unsigned char)end[-1]))
-					*--end = '\0';
-			}
-		}
-		s = eol ? eol + 1 : s + n;
-	}
-	for (int i = 0; i < p->nr_defs; i++)
-		if (eval_def(p, &p->defs[i])) {
-			free(text);
-			return -1;
-		}
-
-	/* structs */
-	for (s = text; (s = strstr(s, "struct ")) != NULL;) {
-		char name[NAMELEN];
-		int used = 0;
-
-		if (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_')) {
-			s += 7;
-			continue;
-		}
-		if (sscanf(s + 7, " %63[A-Za-z0-9_]%n", name, &used) != 1) {
-			s += 7;
-			continue;
-		}
-		char *after = s + 7 + used;
-		while (isspace((unsigned char)*after))
-			after++;
-		if (*after != '{' || strncmp(name, "xen_sysctl_ipibench", 19)) {
-			s = after;
-			continue;
-		}
-		char *close = strchr(after, '}');
-		if (!close || p->nr_structs == MAX_STRUCTS) {
-			snprintf(p->error, sizeof(p->error), "struct %s: no end",
-				 name);
-			free(text);
-			return -1;
-		}
-		struct layout *st = &p->structs[p->nr_structs++];
-		snprintf(st->name, sizeof(st->name), "%s", name);
-		*close = '\0';
-		if (parse_struct_body(p, st, after + 1)) {
-			free(text);
-			return -1;
-		}
-		s = close + 1;
-	}
-	free(text);
-	return 0;
-}
-
-static const struct layout *find_struct(const struct parsed *p,
-					const char *name)
-{
-	for (int i = 0; i < p->nr_structs; i++)
-		if (!strcmp(p->structs[i].name, name))
-			return &p->structs[i];
-	return NULL;
-}
-
-/* Differences between two parsed headers, one line each into out. */
-static int compare(struct parsed *a, struct parsed *b, char *out, size_t len)
-{
-	int diffs = 0;
-	size_t used = 0;
-
-#define DIFF(...)                                                        \
-	do {                                                             \
-		diffs++;                                                 \
-		if (used < len)                                          \
-			used += (size_t)snprintf(out + used, len - used, \
-						 __VA_ARGS__);           \
-	} while (0)
-
-	out[0] = '\0';
-	for (int i = 0; i < a->nr_defs; i++) {
-		struct def *d = find_def(b, a->defs[i].name);
-		if (!d)
-			DIFF("abi.h lacks %s\n", a->defs[i].name);
-		else if (d->value != a->defs[i].value)
-			DIFF("%s: public %#llx, abi.h %#llx\n", d->name,
-			     a->defs[i].value, d->value);
-	}
-	for (int i = 0; i < b->nr_defs; i++)
-		if (!find_def(a, b->defs[i].name))
-			DIFF("public header lacks %s\n", b->defs[i].name);
-	for (int i = 0; i < a->nr_structs; i++) {
-		const struct layout *x = &a->structs[i];
-		const struct layout *y = find_struct(b, x->name);
-		if (!y) {
-			DIFF("abi.h lacks struct %s\n", x->name);
-			continue;
-		}
-		if (x->size != y->size)
-			DIFF("struct %s: size public %zu, abi.h %zu\n", x->name,
-			     x->size, y->size);
-		if (x->nr_fields != y->nr_fields)
-			DIFF("struct %s: %d fields public, %d abi.h\n", x->name,
-			     x->nr_fields, y->nr_fields);
-		for (int f = 0; f < x->nr_fields && f < y->nr_fields; f++) {
-			const struct field *fx = &x->fields[f], *fy = &y->fields[f];
-			if (strcmp(fx->name, fy->name) ||
-			    fx->offset != fy->offset || fx->size != fy->size)
-				DIFF("struct %s field %d: public %s@%zu+%zu, abi.h %s@%zu+%zu\n",
-				     x->name, f, fx->name, fx->offset, fx->size,
-				     fy->name, fy->offset, fy->size);
-		}
-	}
-	for (int i = 0; i < b->nr_structs; i++)
-		if (!find_struct(a, b->structs[i].name))
-			DIFF("public header lacks struct %s\n",
-			     b->structs[i].name);
-#undef DIFF
-	return diffs;
-}
-
-/* ---- what the compiler makes of abi.h -------------------------------- */
-
-struct compiled_field {
-	const char *strct, *field;
-	size_t offset, size;
-};
-#define F(s, f) { #s, #f, offsetof(struct s, f), sizeof(((struct s *)0)->f) }
-static const struct compiled_field compiled_fields[] = {
-	F(xen_sysctl_ipibench_sample, cycles),
-	F(xen_sysctl_ipibench_sample, ns),
-	F(xen_sysctl_ipibench_sample, icr_writes),
-	F(xen_sysctl_ipibench_sample, cpu),
-	F(xen_sysctl_ipibench_sample, send_cycles),
-	F(xen_sysctl_ipibench_sample, flags),
-	F(xen_sysctl_ipibench_cpu, apic_id),
-	F(xen_sysctl_ipibench_cpu, logical_id),
-	F(xen_sysctl_ipibench_cpu, cluster),
-	F(xen_sysctl_ipibench_cpu, flags),
-	F(xen_sysctl_ipibench_cpu, irqs),
-	F(xen_sysctl_ipibench_cpu, ipis),
-	F(xen_sysctl_ipibench_cpu, vectors),
-	F(xen_sysctl_ipibench_cpu, dev_irqs),
-	F(xen_sysctl_ipibench_info, genapic),
-	F(xen_sysctl_ipibench_info, nr_cpu_ids),
-	F(xen_sysctl_ipibench_info, online_cpus),
-	F(xen_sysctl_ipibench_info, present_cpus),
-	F(xen_sysctl_ipibench_info, disabled_cpus),
-	F(xen_sysctl_ipibench_info, unaccounted_cpus),
-	F(xen_sysctl_ipibench_info, shorthand_eligible),
-	F(xen_sysctl_ipibench_info, tsc_khz),
-	F(xen_sysctl_ipibench_info, vector),
-	F(xen_sysctl_ipibench_info, x2apic),
-	F(xen_sysctl_ipibench_info, int_dest_mode),
-	F(xen_sysctl_ipibench_info, int_delivery_mode),
-	F(xen_sysctl_ipibench_info, max_iterations),
-	F(xen_sysctl_ipibench_info, max_samples),
-	F(xen_sysctl_ipibench_info, idle_timeout_ms),
-	F(xen_sysctl_ipibench_info, run_live),
-	F(xen_sysctl_ipibench_info, dev_sbdf),
-	F(xen_sysctl_ipibench_info, dev_irte),
-	F(xen_sysctl_ipibench_info, dev_msi_addr),
-	F(xen_sysctl_ipibench_info, dev_msi_data),
-	F(xen_sysctl_ipibench_info, pad),
-	F(xen_sysctl_ipibench, run_id),
-	F(xen_sysctl_ipibench, op),
-	F(xen_sysctl_ipibench, flags),
-	F(xen_sysctl_ipibench, cpu),
-	F(xen_sysctl_ipibench, peer),
-	F(xen_sysctl_ipibench, vector),
-	F(xen_sysctl_ipibench, iterations),
-	F(xen_sysctl_ipibench, start),
-	F(xen_sysctl_ipibench, mask_bits),
-	F(xen_sysctl_ipibench, nr_cpus),
-	F(xen_sysctl_ipibench, nr_samples),
-	F(xen_sysctl_ipibench, done),
-	F(xen_sysctl_ipibench, mask),
-	F(xen_sysctl_ipibench, samples),
-	F(xen_sysctl_ipibench, cpus),
-	F(xen_sysctl_ipibench, info),
-	F(xen_sysctl_ipibench, icr_writes),
-	F(xen_sysctl_ipibench, ipis_sent),
-	F(xen_sysctl_ipibench, ipis_received),
-	F(xen_sysctl_ipibench, path),
-	F(xen_sysctl_ipibench, status),
-	F(xen_sysctl_ipibench, result),
-	F(xen_sysctl_ipibench, sender),
-};
-#undef F
-static const struct { const char *name; size_t size; } compiled_sizes[] = {
-	{ "xen_sysctl_ipibench_sample", sizeof(struct xen_sysctl_ipibench_sample) },
-	{ "xen_sysctl_ipibench_cpu", sizeof(struct xen_sysctl_ipibench_cpu) },
-	{ "xen_sysctl_ipibench_info", sizeof(struct xen_sysctl_ipibench_info) },
-	{ "xen_sysctl_ipibench", sizeof(struct xen_sysctl_ipibench) },
-};
-#define D(n) { #n, (long long)(n) }
-static const struct { const char *name; long long value; } compiled_defs[] = {
-	D(TRC_HW_APIC), D(TRC_HW_APIC_SEND_IPI_MASK),
-	D(TRC_HW_APIC_SEND_IPI_ALLBUT), D(TRC_HW_APIC_SEND_IPI_SELF),
-	D(TRC_HW_APIC_MASK_TO_APICID), D(TRC_HW_APIC_VECTOR_ALLOC_MASK),
-	D(TRC_HW_APIC_IPI_RECV), D(TRC_HW_APIC_ICR_WRITE),
-	D(TRC_HW_APIC_LOGICAL), D(XEN_SYSCTL_ipibench),
-	D(XEN_SYSCTL_IPIBENCH_OP_query),
-	D(XEN_SYSCTL_IPIBENCH_OP_fetch), D(XEN_SYSCTL_IPIBENCH_OP_flush_all),
-	D(XEN_SYSCTL_IPIBENCH_OP_flush_mask),
-	D(XEN_SYSCTL_IPIBENCH_OP_ipi_mask), D(XEN_SYSCTL_IPIBENCH_OP_pingpong),
-	D(XEN_SYSCTL_IPIBENCH_OP_vector_capacity),
-	D(XEN_SYSCTL_IPIBENCH_OP_irq_delivery),
-	D(XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND), D(XEN_SYSCTL_IPIBENCH_F_CONTINUE),
-	D(XEN_SYSCTL_IPIBENCH_F_LOOP),
-	D(XEN_SYSCTL_IPIBENCH_SENDER_genapic),
-	D(XEN_SYSCTL_IPIBENCH_SENDER_physical),
-	D(XEN_SYSCTL_IPIBENCH_SENDER_cluster),
-	D(XEN_SYSCTL_IPIBENCH_MAX_CPUS),
-	D(XEN_SYSCTL_IPIBENCH_PATH_GENAPIC),
-	D(XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND),
-	D(XEN_SYSCTL_IPIBENCH_PATH_MSI), D(XEN_SYSCTL_IPIBENCH_PATH_REMAPPED),
-	D(XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT),
-	D(XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND),
-	D(XEN_SYSCTL_IPIBENCH_SAMPLE_LOOP),
-	D(XEN_SYSCTL_IPIBENCH_CPU_ONLINE),
-};
-#undef D
-
-/* ---- fixtures and tests ---------------------------------------------- */
+/* ---- tests ------------------------------------------------------------ */
 
 struct fixture {
-	char root[4096];
-	char *public_text, *abi_text;
-	int nr_patches;
-	struct parsed pub, abi;
+	struct series_text sysctl, header, trace;
+	char *file;             /* HEADER */
 };
+
+/* The file as the series adds it: without mk/hv-series.py's marker lines
+ * (a line of its own, "/* @file ...", "/* @if ..." or "/* @end"). */
+static void drop_markers(char *s)
+{
+	char *out = s, *line = s;
+
+	while (*line) {
+		char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+		const char *p = line;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "/* @file ", 9) && strncmp(p, "/* @if ", 7) &&
+		    strncmp(p, "/* @end", 7)) {
+			memmove(out, line, n);
+			out += n;
+		}
+		line += n;
+	}
+	*out = '\0';
+}
 
 static int setup(void **state)
 {
@@ -735,12 +497,14 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	snprintf(fx->root, sizeof(fx->root), "%s", repo_root);
-	fx->public_text = public_text_from_series(fx->root, &fx->nr_patches);
-	snprintf(path, sizeof(path), "%s/probes/include/ipibench/abi.h",
-		 fx->root);
-	fx->abi_text = tu_slurp(path);
-	if (!fx->public_text || !fx->abi_text)
+	snprintf(path, sizeof(path), "%s/" HEADER, repo_root);
+	fx->file = tu_slurp(path);
+	if (fx->file)
+		drop_markers(fx->file);
+	if (!fx->file ||
+	    read_series(repo_root, "xen/include/public/sysctl.h", &fx->sysctl) ||
+	    read_series(repo_root, "xen/include/public/ipibench.h", &fx->header) ||
+	    read_series(repo_root, "xen/include/public/trace.h", &fx->trace))
 		return -1;
 	*state = fx;
 	return 0;
@@ -750,201 +514,107 @@ static int teardown(void **state)
 {
 	struct fixture *fx = *state;
 
-	free(fx->public_text);
-	free(fx->abi_text);
+	free(fx->sysctl.added);
+	free(fx->header.added);
+	free(fx->trace.added);
+	free(fx->file);
 	free(fx);
 	return 0;
 }
 
-static void test_both_parse(void **state)
+static void test_header_is_the_file(void **state)
 {
 	struct fixture *fx = *state;
+	char err[256];
 
-	assert_true(fx->nr_patches > 0);
-	if (parse(&fx->pub, fx->public_text))
-		fail_msg("public header: %s", fx->pub.error);
-	if (parse(&fx->abi, fx->abi_text))
-		fail_msg("abi.h: %s", fx->abi.error);
-	assert_int_equal(fx->pub.nr_structs, 4);
-	assert_true(fx->pub.nr_defs >= 20);
+	if (check_header(fx->header.added, fx->file, err, sizeof(err)))
+		fail_msg("%s: %s", series_dir, err);
 }
 
-/* The IDs the trace reader relies on, fixed by the design. */
-static void test_trace_ids_in_patch(void **state)
+static void test_sysctl_hunks(void **state)
 {
 	struct fixture *fx = *state;
-	static const struct { const char *name; long long v; } ids[] = {
-		{ "TRC_HW_APIC", 0x00804000 },
-		{ "TRC_HW_APIC_SEND_IPI_MASK", 0x00804001 },
-		{ "TRC_HW_APIC_SEND_IPI_ALLBUT", 0x00804002 },
-		{ "TRC_HW_APIC_SEND_IPI_SELF", 0x00804003 },
-		{ "TRC_HW_APIC_MASK_TO_APICID", 0x00804004 },
-		{ "TRC_HW_APIC_VECTOR_ALLOC_MASK", 0x00804005 },
-		{ "TRC_HW_APIC_IPI_RECV", 0x00804006 },
-		{ "TRC_HW_APIC_ICR_WRITE", 0x00804007 },
-		{ "TRC_HW_APIC_LOGICAL", 0x800 },
-	};
+	char err[256];
 
-	assert_int_equal(parse(&fx->pub, fx->public_text), 0);
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		struct def *d = find_def(&fx->pub, ids[i].name);
-		if (!d)
-			fail_msg("patch does not define %s", ids[i].name);
-		assert_int_equal(d->value, ids[i].v);
-	}
+	if (check_sysctl(&fx->sysctl, err, sizeof(err)))
+		fail_msg("%s: %s", series_dir, err);
 }
 
-/*
- * The v2 contract: sysctl 31 (30 is XEN_SYSCTL_dt_overlay from 4.18 on),
- * no private version (the sysctl's interface_version versions it), no
- * implementation constants (chunk length, samples per chunk: the query
- * reports the limits), a run_id in the request.
- */
-static void test_v2_contract(void **state)
+static void test_trace_ids(void **state)
 {
 	struct fixture *fx = *state;
-	static const char *const gone[] = {
-		"XEN_SYSCTL_IPIBENCH_VERSION", "XEN_SYSCTL_IPIBENCH_CHUNK_SAMPLES",
-		"XEN_SYSCTL_IPIBENCH_CHUNK_US", "XEN_SYSCTL_IPIBENCH_MAX_ITERATIONS",
-	};
-	struct def *d;
+	char err[256];
 
-	assert_int_equal(parse(&fx->pub, fx->public_text), 0);
-	d = find_def(&fx->pub, "XEN_SYSCTL_ipibench");
-	assert_non_null(d);
-	assert_int_equal(d->value, 31);
-	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
-		if (find_def(&fx->pub, gone[i]))
-			fail_msg("the public header still defines %s", gone[i]);
-	assert_int_equal(offsetof(struct xen_sysctl_ipibench, run_id), 0);
-	assert_int_equal(sizeof(((struct xen_sysctl_ipibench *)0)->run_id), 4);
+	if (check_trace(fx->trace.added, err, sizeof(err)))
+		fail_msg("%s: %s", series_dir, err);
 }
 
-static void test_no_drift(void **state)
-{
-	struct fixture *fx = *state;
-	char diffs[4096];
-
-	assert_int_equal(parse(&fx->pub, fx->public_text), 0);
-	assert_int_equal(parse(&fx->abi, fx->abi_text), 0);
-	if (compare(&fx->pub, &fx->abi, diffs, sizeof(diffs)))
-		fail_msg("abi.h drifted from the patch's public header:\n%s",
-			 diffs);
-}
-
-/* The parser reads abi.h as the compiler does. */
-static void test_parser_matches_compiler(void **state)
-{
-	struct fixture *fx = *state;
-	size_t nr_table = sizeof(compiled_fields) / sizeof(compiled_fields[0]);
-	size_t seen = 0;
-
-	assert_int_equal(parse(&fx->abi, fx->abi_text), 0);
-	for (int s = 0; s < fx->abi.nr_structs; s++) {
-		const struct layout *st = &fx->abi.structs[s];
-		int sized = 0;
-		for (size_t i = 0; i < sizeof(compiled_sizes) / sizeof(compiled_sizes[0]); i++)
-			if (!strcmp(compiled_sizes[i].name, st->name)) {
-				assert_int_equal(st->size, compiled_sizes[i].size);
-				sized = 1;
-			}
-		if (!sized)
-			fail_msg("struct %s is not in the test's size table",
-				 st->name);
-		for (int f = 0; f < st->nr_fields; f++) {
-			const struct field *fd = &st->fields[f];
-			size_t i;
-			for (i = 0; i < nr_table; i++)
-				if (!strcmp(compiled_fields[i].strct, st->name) &&
-				    !strcmp(compiled_fields[i].field, fd->name))
-					break;
-			if (i == nr_table)
-				fail_msg("%s.%s is not in the test's field table",
-					 st->name, fd->name);
-			assert_int_equal(fd->offset, compiled_fields[i].offset);
-			assert_int_equal(fd->size, compiled_fields[i].size);
-			seen++;
-		}
-	}
-	assert_int_equal(seen, nr_table);
-
-	size_t nr_defs = sizeof(compiled_defs) / sizeof(compiled_defs[0]);
-	assert_int_equal((size_t)fx->abi.nr_defs, nr_defs);
-	for (size_t i = 0; i < nr_defs; i++) {
-		struct def *d = find_def(&fx->abi, compiled_defs[i].name);
-		if (!d)
-			fail_msg("parser missed %s", compiled_defs[i].name);
-		assert_int_equal(d->value, compiled_defs[i].value);
-	}
-}
-
+/* Replace the first FROM in TEXT by TO (malloc'd; NULL if not there). */
 static char *replace_once(const char *text, const char *from, const char *to)
 {
-	const char *at = strstr(text, from);
-	size_t n;
-	char *out;
+	const char *p = strstr(text, from);
+	char *r;
 
-	if (!at)
+	if (!p)
 		return NULL;
-	n = strlen(text) - strlen(from) + strlen(to) + 1;
-	out = malloc(n);
-	snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to,
-		 at + strlen(from));
-	return out;
+	r = malloc(strlen(text) - strlen(from) + strlen(to) + 1);
+	sprintf(r, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+	return r;
 }
 
-/* The comparison really fails on drift: mutate the public side. */
-static void test_detects_drift(void **state)
+/* The checks see a change: each mutation of a good text is reported. */
+static void test_detects_changes(void **state)
 {
 	struct fixture *fx = *state;
-	static const struct { const char *from, *to; } mutations[] = {
-		{ "TRC_HW_APIC + 0x7", "TRC_HW_APIC + 0x8" },
+	static const struct { const char *from, *to; } sysctl_muts[] = {
 		{ "XEN_SYSCTL_ipibench                      31",
-		  "XEN_SYSCTL_ipibench                      30" },
-		{ "uint32_t run_id;", "uint32_t version;" },
-		{ "uint32_t idle_timeout_ms;", "uint32_t idle_timeout_us;" },
-		{ "uint32_t send_cycles;", "uint64_aligned_t send_cycles;" },
-		{ "uint32_t nr_samples;", "uint32_t nr_samples, extra;" },
-		{ "char genapic[32];", "char genapic[16];" },
-		{ "uint32_t peer;", "uint32_t partner;" },
-		{ "XEN_SYSCTL_IPIBENCH_F_LOOP           (1U << 2)",
-		  "XEN_SYSCTL_IPIBENCH_F_LOOP           (1U << 3)" },
-		{ "uint32_t sender;", "uint32_t pad;" },
+		  "XEN_SYSCTL_ipibench                      32" },
+		{ "#include \"ipibench.h\"", "#include \"xen.h\"" },
+		{ "struct xen_sysctl_ipibench          ipibench;",
+		  "struct xen_sysctl_ipibench          bench;" },
+		{ "#include \"ipibench.h\"",
+		  "#include \"ipibench.h\"\n#define XEN_SYSCTL_IPIBENCH_OP_query 0" },
 	};
-	char diffs[4096];
-	int tried = 0;
+	struct series_text t = fx->sysctl;
+	char err[256], *m;
 
-	assert_int_equal(parse(&fx->abi, fx->abi_text), 0);
-	for (size_t i = 0; i < sizeof(mutations) / sizeof(mutations[0]); i++) {
-		char *mutated = replace_once(fx->public_text, mutations[i].from,
-					     mutations[i].to);
-		struct parsed *p = calloc(1, sizeof(*p));
-
-		if (!mutated) {
-			free(p);
-			continue;
-		}
-		tried++;
-		if (parse(p, mutated) == 0 &&
-		    compare(p, &fx->abi, diffs, sizeof(diffs)) == 0)
-			fail_msg("mutation '%s' -> '%s' not detected",
-				 mutations[i].from, mutations[i].to);
-		free(mutated);
-		free(p);
+	for (size_t i = 0; i < sizeof(sysctl_muts) / sizeof(sysctl_muts[0]); i++) {
+		m = replace_once(fx->sysctl.added, sysctl_muts[i].from, sysctl_muts[i].to);
+		if (!m)
+			fail_msg("%s: sysctl.h has no \"%s\"", series_dir, sysctl_muts[i].from);
+		t.added = m;
+		assert_int_equal(check_sysctl(&t, err, sizeof(err)), -1);
+		free(m);
 	}
-	/* The "uint32_t nr_samples, extra" form must not parse silently. */
-	assert_true(tried >= 5);
+	t.added = fx->sysctl.added;
+	t.unguarded_member = 1;
+	assert_int_equal(check_sysctl(&t, err, sizeof(err)), -1);
+
+	m = replace_once(fx->header.added, "uint64_aligned_t dev_irqs;",
+			 "uint32_t dev_irqs;");
+	assert_non_null(m);
+	assert_int_equal(check_header(m, fx->file, err, sizeof(err)), -1);
+	free(m);
+
+	m = replace_once(fx->trace.added, "(TRC_HW_APIC + 0x6)", "(TRC_HW_APIC + 0x5)");
+	assert_non_null(m);
+	assert_int_equal(check_trace(m, err, sizeof(err)), -1);
+	free(m);
+	m = replace_once(fx->trace.added, "#define TRC_HW_APIC_IPI_RECV",
+			 "#define TRC_HW_APIC_VECTOR_ALLOC_MASK (TRC_HW_APIC + 0x5)\n"
+			 "#define TRC_HW_APIC_IPI_RECV");
+	assert_non_null(m);
+	assert_int_equal(check_trace(m, err, sizeof(err)), -1);
+	free(m);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_both_parse),
-		cmocka_unit_test(test_trace_ids_in_patch),
-		cmocka_unit_test(test_v2_contract),
-		cmocka_unit_test(test_no_drift),
-		cmocka_unit_test(test_parser_matches_compiler),
-		cmocka_unit_test(test_detects_drift),
+		cmocka_unit_test(test_header_is_the_file),
+		cmocka_unit_test(test_sysctl_hunks),
+		cmocka_unit_test(test_trace_ids),
+		cmocka_unit_test(test_detects_changes),
 	};
 	char pattern[8192], name[300];
 	int failed = 0, has_default = 0;

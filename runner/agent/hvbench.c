@@ -89,14 +89,45 @@ uint8_t *hvbench_mask_buffer(struct hvbench *hb)
 	return hb->mask;
 }
 
+int hvbench_op_sends(uint32_t op)
+{
+	return op == XEN_SYSCTL_IPIBENCH_OP_flush_all ||
+	       op == XEN_SYSCTL_IPIBENCH_OP_flush_mask ||
+	       op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask;
+}
+
+int hvbench_op_masked(uint32_t op)
+{
+	return op == XEN_SYSCTL_IPIBENCH_OP_flush_mask ||
+	       op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
+	       op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity ||
+	       op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery;
+}
+
+int hvbench_op_vector(uint32_t op)
+{
+	return op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
+	       op == XEN_SYSCTL_IPIBENCH_OP_pingpong;
+}
+
 int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op)
 {
 	int rc;
 
-	op->mask = (uintptr_t)hb->mask;
-	op->samples = (uintptr_t)hb->samples;
-	op->cpus = (uintptr_t)hb->cpus;
-	op->info = (uintptr_t)hb->info;
+	/*
+	 * Only the buffers the op reads or writes: the others must be null.
+	 * (The _raw setter: xenctrl.h's set_xen_guest_handle takes its own
+	 * hypercall buffer type.)
+	 */
+	if (op->op == XEN_SYSCTL_IPIBENCH_OP_query) {
+		set_xen_guest_handle_raw(op->cpus, hb->cpus);
+		set_xen_guest_handle_raw(op->info, hb->info);
+	} else if (op->op == XEN_SYSCTL_IPIBENCH_OP_fetch) {
+		set_xen_guest_handle_raw(op->samples, hb->samples);
+		set_xen_guest_handle_raw(op->cpus, hb->cpus);
+	} else if (op->mask.nr_bits) {
+		set_xen_guest_handle_raw(op->mask.bitmap, hb->mask);
+	}
 
 	memset(hb->sysctl, 0, sizeof(*hb->sysctl));
 	hb->sysctl->cmd = XEN_SYSCTL_ipibench;
@@ -125,7 +156,7 @@ const char *hvbench_errno_name(int e)
 		{ ENOSYS, "ENOSYS" }, { ENODATA, "ENODATA" },
 		{ EBADMSG, "EBADMSG" }, { EOVERFLOW, "EOVERFLOW" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" },
-		{ ENODEV, "ENODEV" }, { ENXIO, "ENXIO" },
+		{ ENODEV, "ENODEV" }, { ENXIO, "ENXIO" }, { EPROTO, "EPROTO" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -138,6 +169,10 @@ const char *hvbench_query_error(int e, char *err, size_t errlen)
 {
 	if (hvbench_absent(e))
 		snprintf(err, errlen, "%s", HVBENCH_ABSENT);
+	else if (e == EPROTO)
+		snprintf(err, errlen, "ipibench query: the hypervisor's interface is "
+			 "not this agent's (XEN_SYSCTL_IPIBENCH_VERSION %u)",
+			 (unsigned int)XEN_SYSCTL_IPIBENCH_VERSION);
 	else
 		snprintf(err, errlen, "ipibench query refused: %s (%s)",
 			 hvbench_errno_name(e), strerror(e));
@@ -157,6 +192,9 @@ int hvbench_query_raw(struct hvbench *hb,
 
 	if (rc)
 		return rc;
+	/* A hypervisor with another layout of the interface. */
+	if (hb->info->version != XEN_SYSCTL_IPIBENCH_VERSION)
+		return EPROTO;
 	hb->info->genapic[sizeof(hb->info->genapic) - 1] = '\0';
 	/* The fetch buffer holds what the hypervisor says a fetch returns. */
 	if (!hb->samples || hb->max_samples < hb->info->max_samples) {
@@ -226,10 +264,6 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 	json_object_set_new(q, "tsc_khz", json_integer(info->tsc_khz));
 	json_object_set_new(q, "vector", json_integer(info->vector));
 	json_object_set_new(q, "x2apic", json_boolean(info->x2apic));
-	json_object_set_new(q, "int_dest_mode",
-			    json_string(info->int_dest_mode ? "logical" : "physical"));
-	json_object_set_new(q, "int_delivery_mode",
-			    json_string(info->int_delivery_mode ? "lowest" : "fixed"));
 	json_object_set_new(q, "max_iterations", json_integer(info->max_iterations));
 	json_object_set_new(q, "max_samples", json_integer(info->max_samples));
 	json_object_set_new(q, "idle_timeout_ms", json_integer(info->idle_timeout_ms));
@@ -248,7 +282,7 @@ int hvbench_query(struct agent_ctx *ctx, json_t **out, char *err, size_t errlen)
 		json_object_set_new(o, "irqs", json_integer((json_int_t)cpus[c].irqs));
 		json_object_set_new(o, "ipis", json_integer((json_int_t)cpus[c].ipis));
 		json_object_set_new(o, "free_vectors", json_integer(cpus[c].vectors));
-		json_object_set_new(o, "dev_irqs", json_integer(cpus[c].dev_irqs));
+		json_object_set_new(o, "dev_irqs", json_integer((json_int_t)cpus[c].dev_irqs));
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(q, "cpus", arr);
@@ -596,19 +630,21 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 
 	memset(lp, 0, sizeof(*lp));
 	while (first || start < req->iterations) {
+		/* Only what the op takes: Xen refuses any other field non-zero. */
+		int sends = hvbench_op_sends(req->op);
 		struct xen_sysctl_ipibench op = {
 			.run_id = run_id,
 			.op = req->op,
-			.flags = (req->shorthand ? 0 : XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND) |
+			.flags = (sends && !req->shorthand ? XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND : 0) |
 				 (req->loop ? XEN_SYSCTL_IPIBENCH_F_LOOP : 0) |
 				 (first ? 0 : XEN_SYSCTL_IPIBENCH_F_CONTINUE),
 			.cpu = req->cpu,
-			.peer = req->peer,
-			.vector = req->vector,
+			.peer = req->op == XEN_SYSCTL_IPIBENCH_OP_pingpong ? req->peer : 0,
+			.vector = hvbench_op_vector(req->op) ? req->vector : 0,
 			.iterations = req->iterations,
 			.start = start,
-			.mask_bits = nr_bits,
-			.sender = sender,
+			.mask.nr_bits = hvbench_op_masked(req->op) ? nr_bits : 0,
+			.sender = sends ? sender : 0,
 		};
 
 		memcpy(hb->mask, bits, MASK_BYTES);

@@ -35,11 +35,23 @@ struct hvbench *hvbench_open(struct agent_ctx *ctx, char *err, size_t errlen);
 void hvbench_close(struct hvbench *hb);
 
 /*
- * One XEN_SYSCTL_ipibench call.  op->mask/samples/cpus/info are filled in
- * from hb's buffers (hvbench_query_raw() sizes the samples buffer: query
- * first).  Returns 0 or the (positive) errno Xen refused with.
+ * One XEN_SYSCTL_ipibench call.  The handles the op uses are filled in
+ * from hb's buffers (query: cpus, info; fetch: samples, cpus; a run op:
+ * mask.bitmap when mask.nr_bits is set), the others left as the caller set
+ * them (hvbench_query_raw() sizes the samples buffer: query first).
+ * Returns 0 or the (positive) errno Xen refused with; EPROTO from a query
+ * whose info.version is not XEN_SYSCTL_IPIBENCH_VERSION.
  */
 int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op);
+
+/*
+ * Which inputs a run op takes (public/ipibench.h's table): sender and
+ * F_NO_SHORTHAND (flush_all, flush_mask, ipi_mask); a mask (flush_mask,
+ * ipi_mask, vector_capacity, irq_delivery); vector (ipi_mask, pingpong).
+ */
+int hvbench_op_sends(uint32_t op);
+int hvbench_op_masked(uint32_t op);
+int hvbench_op_vector(uint32_t op);
 
 /* Whether errno e says the interface is absent (EOPNOTSUPP, ENOSYS). */
 int hvbench_absent(int e);

@@ -2,7 +2,8 @@
 /*
  * sysctl_refusals: send XEN_SYSCTL_ipibench the invalid requests it must
  * refuse (foreign CPU mask, reserved vector, zero and huge iteration
- * counts, bad version/op/flags, ...), check each errno, then check the
+ * counts, bad op/flags, a field the op does not take non-zero, ...),
+ * check each errno, then check the
  * host still works (a query and a one-iteration flush_tlb_all).
  * Params: sysctl_refusals.c.  result["cases"]: [{name, expected, got, ok}].
  */
@@ -77,7 +78,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		    .cpu = XEN_SYSCTL_IPIBENCH_MAX_CPUS - 1 } },
 		{ "mask_too_long", EINVAL, M_NONE,
 		  { .op = XEN_SYSCTL_IPIBENCH_OP_ipi_mask, .iterations = 1,
-		    .mask_bits = XEN_SYSCTL_IPIBENCH_MAX_CPUS + 1 } },
+		    .mask.nr_bits = XEN_SYSCTL_IPIBENCH_MAX_CPUS + 1 } },
 		{ "empty_mask", EINVAL, M_NONE,
 		  { .op = XEN_SYSCTL_IPIBENCH_OP_ipi_mask, .iterations = 1 } },
 		{ "pingpong_with_itself", EINVAL, M_NONE,
@@ -119,6 +120,47 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		{ "cluster_sender_without_x2apic", ENODEV, M_OTHER,
 		  { .op = XEN_SYSCTL_IPIBENCH_OP_ipi_mask, .iterations = 1,
 		    .sender = XEN_SYSCTL_IPIBENCH_SENDER_cluster } },
+		/*
+		 * A field or flag the op neither reads nor writes, non-zero
+		 * (public/ipibench.h's table): refused, by every kind of call,
+		 * before anything else is looked at (a fetch or continuation
+		 * without a run would be ESRCH otherwise).
+		 */
+		{ "query_with_cpu", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_query, .cpu = 1 } },
+		{ "query_with_pad", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_query, .pad = 1 } },
+		{ "query_with_loop", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_query,
+		    .flags = XEN_SYSCTL_IPIBENCH_F_LOOP } },
+		{ "fetch_with_iterations", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_fetch, .iterations = 1 } },
+		{ "fetch_with_mask", EINVAL, M_OTHER,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_fetch } },
+		{ "start_with_peer", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1,
+		    .peer = 1 } },
+		{ "start_with_nr_samples", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1,
+		    .nr_samples = 1 } },
+		{ "start_with_fetch_output", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1,
+		    .done = 1 } },
+		{ "start_with_pad", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1,
+		    .pad = 1 } },
+		{ "flush_all_with_mask", EINVAL, M_OTHER,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 1 } },
+		{ "flush_mask_with_vector", EINVAL, M_OTHER,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_mask, .iterations = 1,
+		    .vector = vector } },
+		{ "pingpong_with_no_shorthand", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_pingpong, .iterations = 1,
+		    .peer = other, .flags = XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND } },
+		{ "continue_with_nr_samples", EINVAL, M_NONE,
+		  { .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 10,
+		    .start = 5, .flags = XEN_SYSCTL_IPIBENCH_F_CONTINUE,
+		    .nr_samples = 1 } },
 	};
 	json_t *arr = json_array();
 
@@ -129,15 +171,17 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		if (x2apic && strstr(cases[i].name, "_without_x2apic"))
 			continue;
 		memset(m, 0, XEN_SYSCTL_IPIBENCH_MAX_CPUS / 8);
-		if (op.op != XEN_SYSCTL_IPIBENCH_OP_pingpong || !op.peer)
+		/* The run ops' CPU (a query or fetch takes none). */
+		if (op.op >= XEN_SYSCTL_IPIBENCH_OP_flush_all &&
+		    (op.op != XEN_SYSCTL_IPIBENCH_OP_pingpong || !op.peer))
 			op.cpu = op.cpu ? op.cpu : cpu;
 		if (cases[i].mask == M_OTHER) {
 			set_bit8(m, other);
-			op.mask_bits = other + 1;
+			op.mask.nr_bits = other + 1;
 		} else if (cases[i].mask == M_FOREIGN) {
 			set_bit8(m, other);
 			set_bit8(m, foreign);
-			op.mask_bits = foreign + 1;
+			op.mask.nr_bits = foreign + 1;
 		}
 		if (!strcmp(cases[i].name, "pingpong_with_itself"))
 			op.cpu = cpu;

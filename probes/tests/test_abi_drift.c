@@ -468,7 +468,7 @@ struct fixture {
 };
 
 /* The file as the series adds it: without mk/hv-series.py's marker lines
- * (a line of its own, "/* @file ...", "/* @if ..." or "/* @end"). */
+ * (a comment line of its own opening with @file, @if or @end). */
 static void drop_markers(char *s)
 {
 	char *out = s, *line = s;

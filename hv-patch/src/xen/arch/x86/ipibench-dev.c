@@ -7,15 +7,20 @@
  *
  * The device is QEMU's "edu" (PCI 1234:11e8, QEMU's docs/specs/edu.rst):
  * BAR0 is MMIO, a write to 0x60 raises its interrupt (an MSI once MSI is
- * enabled), a write to 0x64 acknowledges it.  It is taken at boot, before
- * dom0 exists: the first 1234:11e8 found, or the one named by
- * "ipibench-dev=[SEG:]BUS:DEV.FUNC"; "ipibench-dev=off" leaves it alone.
- * Dom0 sees its configuration space read-only and its BAR read-only.
+ * enabled), a write to 0x64 acknowledges it.  Nothing is taken unless
+ * the command line names it: "ipibench-dev=[SEG:]BUS:DEV.FUNC".  It is
+ * taken at boot, before dom0 exists; from then on dom0 sees its
+ * configuration space and its BAR read-only.  A device that is not a
+ * 1234:11e8, has no MSI or no 32-bit BAR0, or whose set-up fails is left
+ * as it was found: not hidden, writable, its command register (bus
+ * mastering included) restored, MSI off.
  *
- * The IRQ is Xen's own (create_irq(), pci_enable_msi(), setup_msi_irq()),
- * so binding it to CPUs goes through set_msi_affinity(), which rewrites
- * the IRTE when interrupts are remapped, and fixup_irqs() moves it off a
- * CPU that goes offline.
+ * The IRQ is Xen's own (create_irq(), pci_enable_msi(), setup_msi_irq()).
+ * Binding it to CPUs takes Xen's path for moving an IRQ: irq_set_affinity()
+ * asks for the move, the next acknowledgement of the interrupt carries it
+ * out (set_msi_affinity(), which rewrites the IRTE when interrupts are
+ * remapped), the first interrupt at the new destination releases the old
+ * vector; fixup_irqs() moves it off a CPU that goes offline.
  */
 
 #include <xen/cpumask.h>
@@ -43,17 +48,21 @@
 #define EDU_REG_IRQ_ACK    0x64
 #define EDU_IRQ_BIT        0x1
 
-/* How long binding may wait for an earlier vector move to complete. */
-#define BIND_WAIT          MILLISECS(1)
+/*
+ * How long binding may take: two interrupts (the move, then its completion
+ * at the new destination), or more while an earlier move completes.
+ */
+#define BIND_WAIT          MILLISECS(20)
 
 static struct {
-    bool off;            /* ipibench-dev=off */
     bool named;          /* ipibench-dev=SBDF */
     pci_sbdf_t sbdf;
     void __iomem *base;  /* BAR0, NULL while absent */
     int irq;
+    struct msi_desc *msi_desc;
     unsigned int pos;    /* MSI capability */
     int handled_cpu;     /* last CPU the handler ran on, -1 after ring */
+    bool binding;        /* ipibench_dev_bind()'s rings: not counted */
 } dev = { .irq = -1 };
 
 DEFINE_PER_CPU(unsigned long, ipibench_dev_irqs);
@@ -61,15 +70,11 @@ DEFINE_PER_CPU(unsigned long, ipibench_dev_irqs);
 static int __init cf_check parse_ipibench_dev(const char *s)
 {
     unsigned int seg, bus, slot, func;
+    bool def_seg;
     const char *e;
 
-    if ( !strcmp(s, "off") )
-    {
-        dev.off = true;
-        return 0;
-    }
-
-    e = parse_pci_seg(s, &seg, &bus, &slot, &func, NULL);
+    /* parse_pci_seg() writes def_seg: NULL would fault before the console. */
+    e = parse_pci_seg(s, &seg, &bus, &slot, &func, &def_seg);
     if ( !e || *e )
         return -EINVAL;
     dev.sbdf = PCI_SBDF(seg, bus, slot, func);
@@ -91,7 +96,8 @@ static void cf_check dev_interrupt(int irq, void *dev_id,
 static void cf_check dev_interrupt(int irq, void *dev_id)
 /* @end */
 {
-    this_cpu(ipibench_dev_irqs)++;
+    if ( !read_atomic(&dev.binding) )
+        this_cpu(ipibench_dev_irqs)++;
     write_atomic(&dev.handled_cpu, smp_processor_id());
     writel(EDU_IRQ_BIT, dev.base + EDU_REG_IRQ_ACK);
 }
@@ -107,43 +113,16 @@ static bool __init is_edu(pci_sbdf_t sbdf)
            pci_conf_read16(sbdf, PCI_DEVICE_ID) == EDU_DEVICE;
 }
 
-static bool __init find_edu(pci_sbdf_t *found)
-{
-    unsigned int bus, slot, func;
-
-    for ( bus = 0; bus < 256; bus++ )
-        for ( slot = 0; slot < 32; slot++ )
-            for ( func = 0; func < 8; func++ )
-            {
-                pci_sbdf_t sbdf = PCI_SBDF(0, bus, slot, func);
-
-                if ( pci_conf_read16(sbdf, PCI_VENDOR_ID) == 0xffff )
-                {
-                    if ( !func )
-                        break;
-                    continue;
-                }
-                if ( is_edu(sbdf) )
-                {
-                    *found = sbdf;
-                    return true;
-                }
-                if ( !func &&
-                     !(pci_conf_read8(sbdf, PCI_HEADER_TYPE) & 0x80) )
-                    break;
-            }
-
-    return false;
-}
-
+/*
+ * The device's MSI, on an IRQ of Xen's with dev_action as its handler.  On
+ * failure nothing is left: MSI off in the device, the IRQ freed.
+ */
 static int __init setup_msi(void)
 {
     struct msi_info msi = { .sbdf = dev.sbdf, .entry_nr = 1 };
     struct msi_desc *msi_desc = NULL;
     struct irq_desc *desc;
-/* @if line=staging */
     struct pci_dev *pdev;
-/* @end */
     unsigned long flags;
     int rc;
 
@@ -153,14 +132,12 @@ static int __init setup_msi(void)
     msi.irq = rc;
 
     pcidevs_lock();
-/* @if line=4.20 */
-    rc = pci_enable_msi(pci_get_pdev(NULL, msi.sbdf), &msi, &msi_desc);
-/* @end */
-/* @if line=4.17 */
-    rc = pci_enable_msi(&msi, &msi_desc);
-/* @end */
-/* @if line=staging */
+    /* Known to Xen once it has scanned the bus (iommu_hardware_setup()). */
     pdev = pci_get_pdev(NULL, msi.sbdf);
+/* @if line=4.17 */
+    rc = pdev ? pci_enable_msi(&msi, &msi_desc) : -ENODEV;
+/* @end */
+/* @if line=staging,4.20 */
     rc = pdev ? pci_enable_msi(pdev, &msi, &msi_desc) : -ENODEV;
 /* @end */
     if ( !rc )
@@ -169,40 +146,66 @@ static int __init setup_msi(void)
         spin_lock_irqsave(&desc->lock, flags);
         rc = setup_msi_irq(desc, msi_desc);
         spin_unlock_irqrestore(&desc->lock, flags);
-        if ( rc )
-            pci_disable_msi(msi_desc);
+    }
+    if ( rc && msi_desc )
+    {
+        pci_disable_msi(msi_desc);
+        msi_free_irq(msi_desc);
     }
     pcidevs_unlock();
-
-    if ( !rc )
-        rc = setup_irq(msi.irq, 0, &dev_action);
     if ( rc )
     {
-        if ( msi_desc )
-            msi_free_irq(msi_desc);
-        else
+        if ( !msi_desc )
             destroy_irq(msi.irq);
         return rc;
     }
 
+    rc = setup_irq(msi.irq, 0, &dev_action);
+    if ( rc )
+    {
+        pcidevs_lock();
+        pci_disable_msi(msi_desc);
+        msi_free_irq(msi_desc);
+        pcidevs_unlock();
+        return rc;
+    }
+
     dev.irq = msi.irq;
+    dev.msi_desc = msi_desc;
 
     return 0;
 }
 
+/* Undo setup_msi(). */
+static void __init release_msi(void)
+{
+    release_irq(dev.irq, NULL);
+    pcidevs_lock();
+    pci_disable_msi(dev.msi_desc);
+    msi_free_irq(dev.msi_desc);
+    pcidevs_unlock();
+    dev.msi_desc = NULL;
+    dev.irq = -1;
+}
+
+/*
+ * Take the device named on the command line.  Each step that fails undoes
+ * the ones before it, so that dom0 gets the device as firmware left it;
+ * pci_ro_device(), which cannot be undone, comes last.
+ */
 static int __init cf_check ipibench_dev_init(void)
 {
     uint64_t bar;
     uint16_t cmd;
     int rc;
 
-    if ( dev.off )
+    if ( !dev.named )
         return 0;
-    if ( dev.named ? !is_edu(dev.sbdf) : !find_edu(&dev.sbdf) )
+    if ( !is_edu(dev.sbdf) )
     {
-        if ( dev.named )
-            printk(XENLOG_WARNING "ipibench: %pp is not a test device\n",
-                   &dev.sbdf);
+        printk(XENLOG_WARNING "ipibench: %pp is not a test device (%#x:%#x)\n",
+               &dev.sbdf, pci_conf_read16(dev.sbdf, PCI_VENDOR_ID),
+               pci_conf_read16(dev.sbdf, PCI_DEVICE_ID));
         return 0;
     }
 
@@ -225,13 +228,11 @@ static int __init cf_check ipibench_dev_init(void)
     }
     bar &= PCI_BASE_ADDRESS_MEM_MASK;
 
-    /* Owned by Xen: dom0 can neither reprogram its MSI nor ring it. */
-    rc = pci_ro_device(dev.sbdf.seg, dev.sbdf.bus, dev.sbdf.devfn);
-    if ( !rc )
-        rc = rangeset_add_singleton(mmio_ro_ranges, PFN_DOWN(bar));
+    /* Dom0 may map its BAR, but not write to it (ring it). */
+    rc = rangeset_add_singleton(mmio_ro_ranges, PFN_DOWN(bar));
     if ( rc )
     {
-        printk(XENLOG_WARNING "ipibench: %pp: cannot hide it (%d)\n",
+        printk(XENLOG_WARNING "ipibench: %pp: BAR0 not made read-only (%d)\n",
                &dev.sbdf, rc);
         return 0;
     }
@@ -243,19 +244,27 @@ static int __init cf_check ipibench_dev_init(void)
 
     dev.base = ioremap(bar, PAGE_SIZE);
     if ( !dev.base )
-        return 0;
+    {
+        rc = -ENOMEM;
+        goto fail;
+    }
     if ( (readl(dev.base + EDU_REG_ID) & 0xff) != 0xed )
     {
         printk(XENLOG_WARNING "ipibench: %pp: unexpected ID %#x\n",
                &dev.sbdf, readl(dev.base + EDU_REG_ID));
+        rc = -ENODEV;
         goto fail;
     }
 
     rc = setup_msi();
     if ( rc )
+        goto fail;
+
+    /* Owned by Xen: dom0 can neither reprogram its MSI nor ring it. */
+    rc = pci_ro_device(dev.sbdf.seg, dev.sbdf.bus, dev.sbdf.devfn);
+    if ( rc )
     {
-        printk(XENLOG_WARNING "ipibench: %pp: MSI setup failed (%d)\n",
-               &dev.sbdf, rc);
+        release_msi();
         goto fail;
     }
 
@@ -265,8 +274,15 @@ static int __init cf_check ipibench_dev_init(void)
     return 0;
 
  fail:
-    iounmap(dev.base);
+    printk(XENLOG_WARNING "ipibench: %pp: not taken, left to dom0 (%d)\n",
+           &dev.sbdf, rc);
+    if ( dev.base )
+        iounmap(dev.base);
     dev.base = NULL;
+    pci_conf_write16(dev.sbdf, PCI_COMMAND, cmd);
+    if ( rangeset_remove_singleton(mmio_ro_ranges, PFN_DOWN(bar)) )
+        printk(XENLOG_WARNING "ipibench: %pp: BAR0 left read-only\n",
+               &dev.sbdf);
 
     return 0;
 }
@@ -282,6 +298,17 @@ uint32_t ipibench_dev_sbdf(void)
     return ipibench_dev_present() ? dev.sbdf.sbdf : ~0U;
 }
 
+/* Whether the IRQ is at home on 'mask', no move pending or in progress. */
+static bool bound_locked(const struct irq_desc *desc, const cpumask_t *mask)
+{
+    if ( (desc->status & IRQ_MOVE_PENDING) || desc->arch.move_in_progress )
+        return false;
+
+    return cpumask_subset(desc->arch.cpu_mask, mask) ||
+           (cpumask_intersects(desc->arch.cpu_mask, mask) &&
+            cpumask_equal(desc->affinity, mask));
+}
+
 int ipibench_dev_bind(const cpumask_t *mask)
 {
     struct irq_desc *desc;
@@ -293,29 +320,37 @@ int ipibench_dev_bind(const cpumask_t *mask)
         return -ENODEV;
 
     desc = irq_to_desc(dev.irq);
+    /* The interrupts that move it are not the run's: leave them uncounted. */
+    write_atomic(&dev.binding, true);
     for ( ; ; )
     {
         spin_lock_irqsave(&desc->lock, flags);
+        bound = bound_locked(desc, mask);
         /*
-         * set_msi_affinity(): a vector and destination on 'mask', and the
-         * MSI message (or, remapped, the IRTE) rewritten.  It leaves the
-         * IRQ alone while an earlier move is still in progress.
+         * Ask for the move as for any other IRQ.  The acknowledgement of
+         * the next interrupt carries it out (move_native_irq(): masked, a
+         * vector and destination on 'mask', the MSI message or IRTE
+         * rewritten); one that finds an earlier move still in progress
+         * drops the request, which is then made again here.
          */
-        desc->handler->set_affinity(desc, mask);
-        bound = cpumask_subset(desc->arch.cpu_mask, mask) ||
-                (cpumask_intersects(desc->arch.cpu_mask, mask) &&
-                 cpumask_equal(desc->affinity, mask));
+        if ( !bound && (!(desc->status & IRQ_MOVE_PENDING) ||
+                        !cpumask_equal(desc->arch.pending_mask, mask)) )
+            irq_set_affinity(desc, mask);
         spin_unlock_irqrestore(&desc->lock, flags);
 
-        if ( bound )
-            return 0;
-        if ( NOW() > deadline )
-            return -EBUSY;
-        /* An interrupt at the new destination completes the move. */
+        if ( bound || NOW() > deadline )
+            break;
+        /*
+         * An interrupt moves it, the next one, at the new destination,
+         * completes the move (irq_complete_move()).
+         */
         ipibench_dev_ring();
         while ( ipibench_dev_handled_cpu() < 0 && NOW() <= deadline )
             cpu_relax();
     }
+    write_atomic(&dev.binding, false);
+
+    return bound ? 0 : -EBUSY;
 }
 
 void ipibench_dev_ring(void)

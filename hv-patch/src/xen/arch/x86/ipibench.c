@@ -15,16 +15,24 @@
  *   NONE --start--> CHUNK --chunk ends--> IDLE --continue--> CHUNK ...
  *                     |                    |
  *                     | error, CPU offline | idle for IDLE_TIMEOUT (timer),
+ *                     | RUN_LIFETIME over  | RUN_LIFETIME over (timer),
  *                     v                    v fetch of the last chunk
  *                  RECLAIM (releasing, in batches) --> NONE
  *
- * Nothing but the chunk touches the run's resources in CHUNK; a chunk that
- * never runs (its CPU went offline before the tasklet ran: the tasklet then
-/* @if from=vector-capacity */
- * skips it) is ended by the CPU_DEAD notifier.  IRQs held by the run are
- * released RELEASE_BATCH at a time, by a tasklet or by the next start
- * (as a hypercall continuation), never all at once.
-/* @end */
+ * Every run ends RUN_LIFETIME after its start at the latest, whatever its
+ * owner does (-ETIME), and vector_capacity never takes a CPU's last
+ * RESERVE_VECTORS free vectors or the last RESERVE_IRQS free IRQ
+ * descriptors.
+ *
+ * A chunk holds the CPU maps (get_cpu_maps()) while it runs, and a start
+ * or continuation holds them from its checks until its chunk is queued:
+ * no CPU goes up or down while a chunk runs, and the CPU notifier never
+ * runs in the middle of one.  A chunk that finds a hotplug in progress
+ * does nothing (done == 0).  A CPU going down while a run holds IRQs has
+ * them all released in CPU_DOWN_PREPARE, before fixup_irqs() needs free
+ * vectors for the IRQs of that CPU.  Otherwise IRQs held by the run are
+ * released RELEASE_BATCH at a time, by a tasklet or by the next start (as
+ * a hypercall continuation).
 /* @if until=vector-capacity */
  * skips it) is ended by the CPU_DEAD notifier.
 /* @end */
@@ -93,8 +101,32 @@
 /* @if from=vector-capacity */
 /* IRQs destroyed per batch when a run is released. */
 #define RELEASE_BATCH        64
+/*
+ * The longest a run lives, from its start, whatever its owner does: then
+ * it ends with -ETIME for its owner, and what it holds is released.  A
+ * run of flush_all calls to 15 CPUs under emulation takes about 1 ms per
+ * call: the lifetime leaves room for tens of thousands of calls; longer
+ * measurements are several runs.
+ */
+#define RUN_LIFETIME         SECONDS(60)
+/*
+ * Free dynamic vectors vector_capacity leaves on every CPU, and free IRQ
+ * descriptors it leaves in all.  32 vectors: as many as one device's
+ * multi-message MSI may ask for (the PCI maximum), and room for
+ * fixup_irqs() to move the IRQs of a CPU going offline.  128 descriptors:
+ * the MSI-X vectors of a few devices dom0 sets up meanwhile (one per queue
+ * and CPU on a NIC or NVMe controller).
+ */
+#define RESERVE_VECTORS      32
+#define RESERVE_IRQS         128
+/* How soon the timer looks again when it fired during a CPU hotplug. */
+#define HOTPLUG_RETRY        MILLISECS(100)
 /* @end */
 
+/*
+ * The vector of the ipi_mask and pingpong IPIs: 0 until the first such run
+ * takes it (get_bench_vector()), then kept.
+ */
 static uint8_t __read_mostly bench_vector;
 
 /*
@@ -138,6 +170,7 @@ static DECLARE_TASKLET(bench_reclaim_tasklet, bench_reclaim, NULL);
 static struct {
     enum run_state state;
     uint32_t run_id, next_id;
+    s_time_t born;      /* start of the run: it ends RUN_LIFETIME later */
     s_time_t last;      /* end of the run's last call */
     int abort;          /* set by the CPU notifier: -ENXIO */
     uint32_t ended_id;  /* an ended run, and what its owner is told */
@@ -147,6 +180,7 @@ static struct {
     enum phase phase;
 /* @if from=pingpong */
     unsigned int op, flags, sender, cpu, peer, iterations, pos;
+    unsigned int vector, mask_bits;         /* as the start gave them */
 /* @end */
 /* @if until=pingpong */
     unsigned int op, flags, sender, cpu, iterations, pos;
@@ -181,6 +215,8 @@ static struct {
     /* vector_capacity */
     int *held;
     unsigned int nr_held;
+    cpumask_t capmask;  /* CPUs still above RESERVE_VECTORS */
+    unsigned int free_descs;                /* counted at each chunk start */
 /* @end */
 
 /* @if from=irq-delivery */
@@ -211,7 +247,7 @@ static void cf_check bench_ipi_interrupt(void)
     apic_ipi_received(bench_vector);
     /* do_IRQ() counts the system IPIs by vector, this one here. */
     if ( ipibench_live )
-        this_cpu(ipibench_counters).ipis_received++;
+        ipibench_count(ipis_received, 1);
 
 /* @if from=pingpong */
     if ( read_atomic(&pingpong.active) )
@@ -390,13 +426,63 @@ static void release_held(unsigned int max)
         destroy_irq(bench.held[--bench.nr_held]);
 }
 
-static bool irq_desc_available(void)
+static unsigned int irq_descs_free(void)
 {
-    unsigned int irq;
+    unsigned int irq, n = 0;
 
     for ( irq = nr_irqs_gsi; irq < nr_irqs; irq++ )
         if ( irq_to_desc(irq)->arch.used == IRQ_UNUSED )
+            n++;
+
+    return n;
+}
+
+/*
+ * Take one more IRQ with a vector on a CPU of bench.capmask, unless that
+ * would leave fewer than RESERVE_VECTORS free vectors on a CPU it got its
+ * vector on (all the CPUs of the vector's allocation domain: a cluster in
+ * cluster mode) or fewer than RESERVE_IRQS free IRQ descriptors.  False
+ * once no CPU of the mask can give one more.
+ */
+static bool capacity_take(void)
+{
+    const struct irq_desc *desc;
+    unsigned int cpu;
+    int irq;
+
+    while ( !cpumask_empty(&bench.capmask) )
+    {
+        if ( bench.free_descs <= RESERVE_IRQS )
+        {
+            bench.status |= XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT;
+            return false;
+        }
+
+        irq = create_irq(&bench.capmask, false);
+        if ( irq < 0 )
+        {
+            /* Out of vectors (or of descriptors) below the reserve. */
+            if ( !irq_descs_free() )
+                bench.status |= XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT;
+            return false;
+        }
+        bench.free_descs--;
+
+        desc = irq_to_desc(irq);
+        for_each_cpu ( cpu, desc->arch.cpu_mask )
+            if ( irq_free_vectors(cpu) < RESERVE_VECTORS )
+                break;
+        if ( cpu >= nr_cpu_ids )
+        {
+            bench.held[bench.nr_held++] = irq;
             return true;
+        }
+
+        /* Below the reserve there: give it back, and no more there. */
+        cpumask_andnot(&bench.capmask, &bench.capmask, desc->arch.cpu_mask);
+        destroy_irq(irq);
+        bench.free_descs++;
+    }
 
     return false;
 }
@@ -412,27 +498,24 @@ static void capacity_count(void)
 }
 
 /*
- * Allocate vectors for IRQs bound to bench.mask until none is left (one
- * chunk or more), count them per CPU, then free them (one chunk or more):
- * the only iteration of the run is done when the last one is freed.
+ * Allocate vectors for IRQs bound to bench.mask until only the reserve is
+ * left (one chunk or more), count them per CPU, then free them (one chunk
+ * or more): the only iteration of the run is done when the last one is
+ * freed.
  */
 static unsigned int capacity_chunk(s_time_t deadline)
 {
     if ( bench.phase == PHASE_RUN )
     {
+        bench.free_descs = irq_descs_free();
         while ( !timed_out(deadline) && !read_atomic(&bench.abort) )
         {
-            int irq = create_irq(&bench.mask, false);
-
-            if ( irq < 0 )
+            if ( !capacity_take() )
             {
-                if ( !irq_desc_available() )
-                    bench.status |= XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT;
                 capacity_count();
                 bench.phase = PHASE_FREE;
                 break;
             }
-            bench.held[bench.nr_held++] = irq;
         }
         return 0;
     }
@@ -473,8 +556,8 @@ static void snapshot(bool after)
 /* @end */
             continue;
         }
-        irqs = per_cpu(ipibench_counters, cpu).irqs;
-        ipis = per_cpu(ipibench_counters, cpu).ipis_received;
+        irqs = read_atomic(&per_cpu(ipibench_counters, cpu).irqs);
+        ipis = read_atomic(&per_cpu(ipibench_counters, cpu).ipis_received);
 /* @if from=irq-delivery */
         dev = per_cpu(ipibench_dev_irqs, cpu);
 /* @end */
@@ -640,8 +723,28 @@ static int run_loop(s_time_t deadline, unsigned int *done)
     return 0;
 }
 
+/*
+ * The IPI destinations of a chunk's 'calls' calls of an op that sends
+ * through send_IPI_mask(), 'sh' of which used the ALLBUT shorthand (which
+ * also reaches the parked CPUs), from what was online while the chunk ran
+ * (the CPU maps held: no CPU went up or down meanwhile).  flush_all
+ * flushes the CPUs online at each call, not the run's mask.
+ */
+static uint64_t ipis_sent(unsigned int calls, unsigned long sh)
+{
+    unsigned int dests = bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_all
+                         ? num_online_cpus() - 1 : bench.dests;
+
+    if ( sh > calls )
+        sh = calls;
+
+    return (uint64_t)sh * ipi_allbut_destinations() +
+           (uint64_t)(calls - sh) * dests;
+}
+
 static void release_run_locked(void);
 static void end_run_locked(int rc);
+static s_time_t run_expiry_locked(void);
 
 static long cf_check bench_chunk(void *unused)
 {
@@ -649,11 +752,22 @@ static long cf_check bench_chunk(void *unused)
     unsigned long icr = icr_writes(), sh = shorthand_sends();
     unsigned long ga = this_cpu(ipibench_counters).sends_genapic;
     unsigned int i = 0, cpu;
-    int rc = 0;
+    bool maps = get_cpu_maps();
+    int rc = read_atomic(&bench.abort);
 
     bench.first_deadline = now + FIRST_CALL_NS;
-    memset(bench.samples, 0, sizeof(*bench.samples) * MAX_SAMPLES);
     bench.nr_samples = 0;
+    if ( !maps || rc )
+    {
+        /*
+         * A CPU is going up or down (the CPU notifier may be changing the
+         * run: touch nothing of it), or the run was aborted: no iteration.
+         */
+        cpumask_clear(&bench.snap);
+        goto out;
+    }
+
+    memset(bench.samples, 0, sizeof(*bench.samples) * MAX_SAMPLES);
     for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
 /* @if from=irq-delivery */
         bench.irqs[cpu] = bench.ipis[cpu] = bench.dev_irqs[cpu] = 0;
@@ -667,10 +781,8 @@ static long cf_check bench_chunk(void *unused)
     this_cpu(ipibench_send).no_shorthand =
         bench.flags & XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND;
 
-    if ( read_atomic(&bench.abort) )
-        rc = read_atomic(&bench.abort);
+    if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity )
 /* @if from=vector-capacity */
-    else if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity )
         i = capacity_chunk(deadline);
 /* @end */
     else if ( bench.flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
@@ -682,6 +794,8 @@ static long cf_check bench_chunk(void *unused)
     this_cpu(ipibench_send).no_shorthand = false;
 
     snapshot(true);
+
+ out:
     bench.done = i;
     bench.pos += i;
     bench.icr_writes = icr_writes() - icr;
@@ -703,11 +817,10 @@ static long cf_check bench_chunk(void *unused)
                       (ipibench_dev_irte() >= 0
                        ? XEN_SYSCTL_IPIBENCH_PATH_REMAPPED : 0);
 /* @end */
-    /* An ALLBUT shorthand also reaches the parked CPUs. */
-    bench.ipis_sent = (uint64_t)i *
-                      (bench.path & XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND &&
-                       bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_all
-                       ? ipi_allbut_destinations() : bench.dests);
+    if ( op_is_flush() || bench.op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask )
+        bench.ipis_sent = ipis_sent(i, shorthand_sends() - sh);
+    else
+        bench.ipis_sent = (uint64_t)i * bench.dests;
     bench.ipis_received = 0;
     for_each_cpu ( cpu, &bench.snap )
         bench.ipis_received += bench.ipis[cpu];
@@ -716,6 +829,8 @@ static long cf_check bench_chunk(void *unused)
     ASSERT(bench.state == RUN_CHUNK);
     if ( !rc && read_atomic(&bench.abort) )
         rc = read_atomic(&bench.abort);
+    if ( !rc && NOW() >= bench.born + RUN_LIFETIME )
+        rc = -ETIME;
     if ( rc )
         end_run_locked(rc);
     else
@@ -728,9 +843,11 @@ static long cf_check bench_chunk(void *unused)
         }
         bench.state = RUN_IDLE;
         bench.last = NOW();
-        set_timer(&bench_idle_timer, bench.last + IDLE_TIMEOUT);
+        set_timer(&bench_idle_timer, run_expiry_locked());
     }
     spin_unlock(&bench_lock);
+    if ( maps )
+        put_cpu_maps();
 
     return rc;
 }
@@ -802,42 +919,114 @@ static void cf_check bench_reclaim(void *unused)
     spin_unlock(&bench_lock);
 }
 
-static bool idle_expired_locked(void)
+/* When the live run (RUN_IDLE) expires: idle too long, or too old. */
+static s_time_t run_expiry_locked(void)
 {
-    return bench.state == RUN_IDLE && NOW() - bench.last >= IDLE_TIMEOUT;
+    return min(bench.last + IDLE_TIMEOUT, bench.born + RUN_LIFETIME);
 }
 
-/* The owner is gone: abandon the run (its id gets -ESRCH). */
+/* Whether the live run has outlived RUN_LIFETIME. */
+static bool too_old_locked(void)
+{
+    return (bench.state == RUN_IDLE || bench.state == RUN_CHUNK) &&
+           NOW() >= bench.born + RUN_LIFETIME;
+}
+
+static bool idle_expired_locked(void)
+{
+    return bench.state == RUN_IDLE && NOW() >= run_expiry_locked();
+}
+
+/*
+ * End the live run RUN_IDLE if it has expired: with -ETIME for its owner
+ * once it has outlived RUN_LIFETIME, else (its owner is gone) with
+ * -ESRCH.  True if it ended.
+ */
+static bool expire_locked(void)
+{
+    if ( !idle_expired_locked() )
+        return false;
+
+    if ( too_old_locked() )
+        end_run_locked(-ETIME);
+    else
+    {
+        end_run_locked(-ESRCH);
+        bench.ended_id = 0;
+    }
+
+    return true;
+}
+
+/* RUN_IDLE past RUN_LIFETIME: end it now, -ETIME for its owner. */
+static void end_if_too_old_locked(void)
+{
+    if ( bench.state == RUN_IDLE && too_old_locked() )
+        end_run_locked(-ETIME);
+}
+
+/* Free everything the run holds now, not in batches (a CPU goes down). */
+static void release_all_locked(void)
+{
+    release_held(UINT_MAX);
+    if ( bench.state == RUN_RECLAIM )
+        reclaim_batch_locked();
+}
+
+/*
+ * The owner is gone (idle for IDLE_TIMEOUT: -ESRCH), or the run is over
+ * RUN_LIFETIME (-ETIME, whatever its owner does).
+ */
 static void cf_check bench_idle_timeout(void *unused)
 {
     /*
      * While CPUs go up or down the owner may be unable to call (an offline
-     * took up to 5.9 s under emulation): that is not idleness.  The idle
-     * time restarts, and the CPU notifier ends a run whose CPU went away
-     * with -ENXIO for its owner.
+     * took up to 5.9 s under emulation): that is not idleness, and the
+     * CPU notifier may be changing the run.  The timer runs on CPU 0,
+     * where the hotplug itself runs and handles softirqs while it waits:
+     * get_cpu_maps() succeeds there for the hotplug (the write owner), so
+     * cpu_in_hotplug_context() is checked too.  The idle time restarts,
+     * here and when the hotplug ends (cpu_callback()), and the timer looks
+     * again shortly; the CPU notifier ends a run whose CPU went away with
+     * -ENXIO for its owner.
      */
-    if ( !get_cpu_maps() )
+    if ( cpu_in_hotplug_context() || !get_cpu_maps() )
     {
         spin_lock(&bench_lock);
         if ( bench.state == RUN_IDLE )
         {
             bench.last = NOW();
-            set_timer(&bench_idle_timer, bench.last + IDLE_TIMEOUT);
+            set_timer(&bench_idle_timer, NOW() + HOTPLUG_RETRY);
         }
+        else if ( bench.state == RUN_CHUNK )
+            set_timer(&bench_idle_timer, NOW() + HOTPLUG_RETRY);
         spin_unlock(&bench_lock);
         return;
     }
 
     spin_lock(&bench_lock);
-    if ( idle_expired_locked() )
-    {
-        end_run_locked(-ESRCH);
-        bench.ended_id = 0;
-    }
-    else if ( bench.state == RUN_IDLE )
-        set_timer(&bench_idle_timer, bench.last + IDLE_TIMEOUT);
+    if ( bench.state == RUN_CHUNK && too_old_locked() )
+        /* The chunk (a few ms at most) sees it and ends the run. */
+        write_atomic(&bench.abort, -ETIME);
+    else if ( !expire_locked() && bench.state == RUN_IDLE )
+        set_timer(&bench_idle_timer, run_expiry_locked());
     spin_unlock(&bench_lock);
     put_cpu_maps();
+}
+
+/* Whether a CPU going down ends the live run. */
+static bool run_needs_cpu_locked(unsigned int cpu)
+{
+    if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
+         bench.phase == PHASE_DONE )
+        return false;
+
+    /*
+     * vector_capacity: any CPU.  The IRQs of the CPU going down move to
+     * other CPUs, and their vectors to those CPUs' free ones: the count
+     * would be wrong, and the held vectors are what those IRQs need.
+     */
+    return cpumask_test_cpu(cpu, &bench.used) || bench.nr_held;
 }
 
 static int cf_check cpu_callback(struct notifier_block *nfb,
@@ -846,36 +1035,63 @@ static int cf_check cpu_callback(struct notifier_block *nfb,
     unsigned int cpu = (unsigned long)hcpu;
 
     /*
-     * Only CPU_DOWN_PREPARE and CPU_DEAD concern a run.  Both are called
-     * from cpu_down() with interrupts enabled, as every other user of
-     * bench_lock takes it.  CPU_STARTING and CPU_DYING (in stop_machine)
-     * run with interrupts disabled: taking the lock there is what
-     * check_lock() refuses, so every other action returns before it.
+     * CPU_DOWN_PREPARE, CPU_DEAD and the ends of a hotplug concern a run.
+     * They are called from cpu_down() and cpu_up() with interrupts
+     * enabled, as every other user of bench_lock takes it.  CPU_STARTING
+     * and CPU_DYING (in stop_machine) run with interrupts disabled: taking
+     * the lock there is what check_lock() refuses, so every other action
+     * returns before it.  All of them run with the CPU maps write-locked:
+     * no chunk runs meanwhile (bench_chunk() holds them for reading).
      */
-    if ( action != CPU_DOWN_PREPARE && action != CPU_DEAD )
+    switch ( action )
+    {
+    case CPU_DOWN_PREPARE:
+    case CPU_DEAD:
+    case CPU_DOWN_FAILED:
+    case CPU_ONLINE:
+    case CPU_UP_CANCELED:
+        break;
+    default:
         return NOTIFY_DONE;
+    }
 
     spin_lock(&bench_lock);
     switch ( action )
     {
     case CPU_DOWN_PREPARE:
-        if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
-             bench.phase == PHASE_DONE || !cpumask_test_cpu(cpu, &bench.used) )
-            break;
-        if ( bench.state == RUN_CHUNK )
-            /* The chunk sees it and ends the run. */
-            write_atomic(&bench.abort, -ENXIO);
-        else
-            end_run_locked(-ENXIO);
+        if ( run_needs_cpu_locked(cpu) )
+        {
+            if ( bench.state == RUN_CHUNK )
+                /* The chunk is queued, not running: it ends the run. */
+                write_atomic(&bench.abort, -ENXIO);
+            else
+                end_run_locked(-ENXIO);
+        }
+        /*
+         * Now, not in the reclaim tasklet: fixup_irqs() runs before any
+         * tasklet could, and needs free vectors on the CPUs that stay for
+         * the IRQs of this one.
+         */
+        release_all_locked();
         break;
 
     case CPU_DEAD:
         /*
          * A chunk that had not run on the CPU never will: the tasklet of
-         * continue_hypercall_on_cpu() skips it on any other CPU.
+         * continue_hypercall_on_cpu() skips it on any other CPU.  (A chunk
+         * is queued with the CPU maps held, before CPU_DOWN_PREPARE, and so
+         * runs before the CPU goes: this does not happen.)
          */
         if ( bench.state == RUN_CHUNK && bench.cpu == cpu )
             end_run_locked(-ENXIO);
+        fallthrough;
+    default:
+        /* The hotplug is over: the owner's idle time starts again. */
+        if ( bench.state == RUN_IDLE )
+        {
+            bench.last = NOW();
+            set_timer(&bench_idle_timer, run_expiry_locked());
+        }
         break;
     }
     spin_unlock(&bench_lock);
@@ -894,7 +1110,6 @@ static int __init cf_check ipibench_init(void)
     BUILD_BUG_ON(XEN_SYSCTL_IPIBENCH_SENDER_cluster !=
                  IPIBENCH_SENDER_x2apic_cluster);
 
-    alloc_direct_apic_vector(&bench_vector, bench_ipi_interrupt);
     init_timer(&bench_idle_timer, bench_idle_timeout, NULL, 0);
     register_cpu_notifier(&cpu_nfb);
 
@@ -943,16 +1158,16 @@ static int alloc_buffers(void)
 
 static int copy_mask(const struct xen_sysctl_ipibench *op, cpumask_t *mask)
 {
-    unsigned int bytes = DIV_ROUND_UP(op->mask_bits, 8), i;
+    unsigned int bytes = DIV_ROUND_UP(op->mask.nr_bits, 8), i;
     uint8_t buf[DIV_ROUND_UP(XEN_SYSCTL_IPIBENCH_MAX_CPUS, 8)];
 
     cpumask_clear(mask);
-    if ( op->mask_bits > XEN_SYSCTL_IPIBENCH_MAX_CPUS )
+    if ( op->mask.nr_bits > XEN_SYSCTL_IPIBENCH_MAX_CPUS )
         return -EINVAL;
-    if ( bytes && copy_from_guest(buf, op->mask, bytes) )
+    if ( bytes && copy_from_guest(buf, op->mask.bitmap, bytes) )
         return -EFAULT;
 
-    for ( i = 0; i < op->mask_bits; i++ )
+    for ( i = 0; i < op->mask.nr_bits; i++ )
     {
         if ( !(buf[i / 8] & (1U << (i % 8))) )
             continue;
@@ -967,6 +1182,37 @@ static int copy_mask(const struct xen_sysctl_ipibench *op, cpumask_t *mask)
 static bool online(unsigned int cpu)
 {
     return cpu < nr_cpu_ids && cpu_online(cpu);
+}
+
+/*
+ * Take the benchmark's IPI vector (starts are serialised by sysctl_lock).
+ *
+ * It comes from the high-priority pool (0xf1-0xf8), in the priority class
+ * of the system IPIs (0xf9-0xff) it is measured against.  The local APIC
+ * holds off a vector while one of its class or above is in service, and
+ * Xen defers the EOI of a guest-bound level interrupt until the guest has
+ * handled it: a dynamic vector (0x20-0xef) would then wait behind guests,
+ * which no system IPI ever does.  The pool has 8 vectors shared with the
+ * serial console, posted interrupts, thermal and CMCI, so it is taken at
+ * the first run that needs it, not at boot, never freed (an IPI may still
+ * be in flight), and a run that cannot get one fails with -ENOSPC.
+ */
+static int get_bench_vector(void)
+{
+    int vector;
+
+    if ( bench_vector )
+        return 0;
+
+    vector = try_alloc_hipriority_vector();
+    if ( vector < 0 )
+        return vector;
+    set_direct_apic_vector(vector, bench_ipi_interrupt);
+    /* The handler is in place before any CPU may be sent the vector. */
+    smp_wmb();
+    bench_vector = vector;
+
+    return 0;
 }
 
 /* Validate a start and set the run up (state RUN_NONE, under sysctl_lock). */
@@ -1053,6 +1299,14 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
         return -EINVAL;
     }
 
+    if ( op->op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
+         op->op == XEN_SYSCTL_IPIBENCH_OP_pingpong )
+    {
+        rc = get_bench_vector();
+        if ( rc )
+            return rc;
+    }
+
     bench.op = op->op;
     bench.flags = op->flags;
     bench.sender = op->sender;
@@ -1061,6 +1315,8 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     bench.peer = op->peer;
 /* @end */
     bench.iterations = op->iterations;
+    bench.vector = op->vector;
+    bench.mask_bits = op->mask.nr_bits;
     bench.dests = dests;
     bench.loop_calls = 1;
     bench.pos = 0;
@@ -1068,6 +1324,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     bench.inflight = false;
 /* @if from=vector-capacity */
     bench.nr_held = 0;
+    cpumask_copy(&bench.capmask, &bench.mask);
 /* @end */
     bench.status = 0;
     bench.result = 0;
@@ -1111,17 +1368,12 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     int rc;
 
     spin_lock(&bench_lock);
+    /* Another caller's run, unless it has expired (the timer is late). */
     if ( bench.state == RUN_CHUNK ||
-         (bench.state == RUN_IDLE && !idle_expired_locked()) )
+         (bench.state == RUN_IDLE && !expire_locked()) )
     {
         spin_unlock(&bench_lock);
         return -EBUSY;
-    }
-    if ( bench.state == RUN_IDLE )
-    {
-        /* Its owner is gone (the timer has not fired yet). */
-        end_run_locked(-ESRCH);
-        bench.ended_id = 0;
     }
     if ( bench.state == RUN_RECLAIM && !reclaim_batch_locked() )
     {
@@ -1132,16 +1384,10 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     spin_unlock(&bench_lock);
 
     /*
-     * The CPUs online stay as run_setup() finds them until the run is
-     * RUN_CHUNK, where the CPU notifier sees it: a CPU of the run going
-     * down after that ends it with -ENXIO.  While a CPU goes up or down
-     * the call is restarted: a CPU still online during its offline would
-     * pass the checks, and the run would wait for IPIs it never gets.
+     * RUN_NONE: nothing else touches the run until it is RUN_CHUNK.  The
+     * CPU maps are held (bench_run()): the CPUs online stay as
+     * run_setup() finds them until the chunk is queued.
      */
-    if ( !get_cpu_maps() )
-        return -ERESTART;
-
-    /* RUN_NONE: nothing else touches the run until it is RUN_CHUNK. */
     bench.ended_id = 0;
     rc = run_setup(op);
     if ( rc )
@@ -1156,7 +1402,6 @@ static int bench_start(struct xen_sysctl_ipibench *op)
         }
 /* @end */
         spin_unlock(&bench_lock);
-        put_cpu_maps();
         return rc;
     }
 
@@ -1165,11 +1410,13 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     if ( !bench.next_id )
         bench.next_id = 1;
     op->run_id = bench.run_id;
+    bench.born = NOW();
     /* The counters count from here to the state's return to RUN_NONE. */
     ipibench_live = true;
     bench.state = RUN_CHUNK;
+    /* For the lifetime, whatever the chunks do. */
+    set_timer(&bench_idle_timer, bench.born + RUN_LIFETIME);
     spin_unlock(&bench_lock);
-    put_cpu_maps();
 
     return 0;
 }
@@ -1179,6 +1426,8 @@ static int bench_continue(const struct xen_sysctl_ipibench *op)
     int rc = 0;
 
     spin_lock(&bench_lock);
+    if ( op->run_id == bench.run_id )
+        end_if_too_old_locked();
     if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
          op->run_id != bench.run_id )
         rc = not_live(op);
@@ -1192,7 +1441,9 @@ static int bench_continue(const struct xen_sysctl_ipibench *op)
               op->start != bench.pos ||
 /* @end */
               op->iterations != bench.iterations ||
-              op->sender != bench.sender || bench.phase == PHASE_DONE ||
+              op->sender != bench.sender || op->vector != bench.vector ||
+              op->mask.nr_bits != bench.mask_bits ||
+              bench.phase == PHASE_DONE ||
               (op->flags ^ bench.flags) & ~XEN_SYSCTL_IPIBENCH_F_CONTINUE )
         rc = -EINVAL;
     else
@@ -1206,22 +1457,37 @@ static int bench_run(struct xen_sysctl_ipibench *op)
 {
     int rc;
 
+    /*
+     * The CPU maps are held from the checks until the chunk is queued: a
+     * CPU the run uses stays online meanwhile, and its CPU_DOWN_PREPARE
+     * comes after: the chunk is queued on its CPU before the tasklets of
+     * stop_machine, runs before the CPU goes, and ends the run with
+     * -ENXIO (it is never skipped, which would end the call with
+     * -EINVAL).  While a CPU goes up or down the call is restarted: a CPU
+     * still online during its offline would pass the checks, and the run
+     * would wait for IPIs it never gets.
+     */
+    if ( !get_cpu_maps() )
+        return -ERESTART;
+
     if ( op->flags & XEN_SYSCTL_IPIBENCH_F_CONTINUE )
         rc = bench_continue(op);
     else
         rc = bench_start(op);
-    if ( rc )
-        return rc;
 
     /* RUN_CHUNK: bench_chunk() (or the CPU notifier) leaves it. */
-    rc = continue_hypercall_on_cpu(bench.cpu, bench_chunk, NULL);
-    if ( rc )
+    if ( !rc )
     {
-        spin_lock(&bench_lock);
-        end_run_locked(rc == -EINVAL ? -ENXIO : rc);
-        spin_unlock(&bench_lock);
-        rc = bench.ended_rc;
+        rc = continue_hypercall_on_cpu(bench.cpu, bench_chunk, NULL);
+        if ( rc )
+        {
+            spin_lock(&bench_lock);
+            end_run_locked(rc == -EINVAL ? -ENXIO : rc);
+            spin_unlock(&bench_lock);
+            rc = bench.ended_rc;
+        }
     }
+    put_cpu_maps();
 
     return rc;
 }
@@ -1232,6 +1498,9 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     int rc = 0;
 
     spin_lock(&bench_lock);
+    /* Fetching does not keep a run past its lifetime. */
+    if ( op->run_id == bench.run_id )
+        end_if_too_old_locked();
     if ( bench.state == RUN_CHUNK && op->run_id == bench.run_id )
         rc = -EBUSY;
     else if ( bench.state != RUN_IDLE || op->run_id != bench.run_id )
@@ -1242,8 +1511,9 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
 
     /*
      * RUN_IDLE: only this caller's next call (under sysctl_lock, like this
-     * one) or the idle timer change the run; the timer cannot expire while
-     * its owner is in a call.
+     * one) or the timer change the run.  The timer may end it meanwhile
+     * (RUN_LIFETIME); what is copied here stays until the next start,
+     * which sysctl_lock keeps out.
      */
     n = min(bench.nr_samples, op->nr_samples);
     if ( n && copy_to_guest(op->samples, bench.samples, n) )
@@ -1254,12 +1524,10 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
         xen_sysctl_ipibench_cpu_t c = {
             .irqs = cpumask_test_cpu(cpu, &bench.snap) ? bench.irqs[cpu] : 0,
             .ipis = cpumask_test_cpu(cpu, &bench.snap) ? bench.ipis[cpu] : 0,
-/* @if from=vector-capacity */
-            .vectors = bench.vectors[cpu],
-/* @end */
 /* @if from=irq-delivery */
             .dev_irqs = cpumask_test_cpu(cpu, &bench.snap)
                         ? bench.dev_irqs[cpu] : 0,
+            .vectors = bench.vectors[cpu],
 /* @end */
         };
 
@@ -1296,6 +1564,7 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
 static int bench_query(struct xen_sysctl_ipibench *op)
 {
     xen_sysctl_ipibench_info_t info = {
+        .version = XEN_SYSCTL_IPIBENCH_VERSION,
         .nr_cpu_ids = nr_cpu_ids,
         .online_cpus = num_online_cpus(),
         .present_cpus = num_present_cpus(),
@@ -1308,19 +1577,6 @@ static int bench_query(struct xen_sysctl_ipibench *op)
         .tsc_khz = cpu_khz,
         .vector = bench_vector,
         .x2apic = x2apic_enabled,
-/* @if line=4.20 */
-        .int_dest_mode = INT_DEST_MODE,
-        .int_delivery_mode = INT_DELIVERY_MODE,
-/* @end */
-/* @if line=4.17 */
-        .int_dest_mode = INT_DEST_MODE,
-        .int_delivery_mode = INT_DELIVERY_MODE,
-/* @end */
-/* @if line=staging */
-        /* Physical destination, fixed delivery: the only ones since 4.21. */
-        .int_dest_mode = 0,
-        .int_delivery_mode = 0,
-/* @end */
         .max_iterations = MAX_ITERATIONS,
         .max_samples = MAX_SAMPLES,
         .idle_timeout_ms = IDLE_TIMEOUT / MILLISECS(1),
@@ -1349,10 +1605,8 @@ static int bench_query(struct xen_sysctl_ipibench *op)
             /* Counted while runs were live (ipibench_live), not since boot. */
             .irqs = up ? per_cpu(ipibench_counters, cpu).irqs : 0,
             .ipis = up ? per_cpu(ipibench_counters, cpu).ipis_received : 0,
-            .vectors = up ? irq_free_vectors(cpu) : 0,
-/* @if from=irq-delivery */
             .dev_irqs = up ? per_cpu(ipibench_dev_irqs, cpu) : 0,
-/* @end */
+            .vectors = up ? irq_free_vectors(cpu) : 0,
         };
 
         if ( x2apic_enabled && apicid != BAD_APICID )
@@ -1366,6 +1620,63 @@ static int bench_query(struct xen_sysctl_ipibench *op)
     op->nr_cpus = nr_cpu_ids;
 
     return 0;
+}
+
+/*
+ * Whether every field and flag op->op neither reads nor writes is zero
+ * (the table in public/ipibench.h): a later version may give them a
+ * meaning, which a caller written for this one must not trigger.
+ */
+static bool unused_zero(const struct xen_sysctl_ipibench *op)
+{
+    unsigned int o = op->op;
+    bool query = o == XEN_SYSCTL_IPIBENCH_OP_query;
+    bool fetch = o == XEN_SYSCTL_IPIBENCH_OP_fetch;
+    bool run = !query && !fetch;
+    bool sends = o == XEN_SYSCTL_IPIBENCH_OP_flush_all ||
+                 o == XEN_SYSCTL_IPIBENCH_OP_flush_mask ||
+                 o == XEN_SYSCTL_IPIBENCH_OP_ipi_mask;
+    bool pingpong = o == XEN_SYSCTL_IPIBENCH_OP_pingpong;
+    bool masked = o == XEN_SYSCTL_IPIBENCH_OP_flush_mask ||
+                  o == XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
+                  o == XEN_SYSCTL_IPIBENCH_OP_vector_capacity ||
+                  o == XEN_SYSCTL_IPIBENCH_OP_irq_delivery;
+    bool vector = o == XEN_SYSCTL_IPIBENCH_OP_ipi_mask || pingpong;
+    unsigned int flags = 0;
+
+    if ( run )
+        flags |= XEN_SYSCTL_IPIBENCH_F_CONTINUE;
+    if ( sends )
+        flags |= XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND;
+    if ( sends || pingpong )
+        flags |= XEN_SYSCTL_IPIBENCH_F_LOOP;
+
+    if ( (op->flags & ~flags) || op->pad )
+        return false;
+    /* run_id: a start's output, every other call's input but a query's. */
+    if ( query && op->run_id )
+        return false;
+    if ( !run && (op->cpu || op->iterations || op->start) )
+        return false;
+    if ( (!pingpong && op->peer) || (!vector && op->vector) ||
+         (!sends && op->sender) )
+        return false;
+    if ( !masked &&
+         (op->mask.nr_bits || !guest_handle_is_null(op->mask.bitmap)) )
+        return false;
+    if ( run && (op->nr_cpus || !guest_handle_is_null(op->cpus)) )
+        return false;
+    if ( !fetch && (op->nr_samples || !guest_handle_is_null(op->samples)) )
+        return false;
+    if ( !query && !guest_handle_is_null(op->info) )
+        return false;
+    /* A fetch's outputs. */
+    if ( !fetch && (op->done || op->icr_writes || op->ipis_sent ||
+                    op->ipis_received || op->path || op->status ||
+                    op->result) )
+        return false;
+
+    return true;
 }
 
 int ipibench_sysctl(struct xen_sysctl_ipibench *op)
@@ -1384,10 +1695,8 @@ int ipibench_sysctl(struct xen_sysctl_ipibench *op)
 /* @if until=pingpong */
     if ( op->op > XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
 /* @end */
-         (op->flags & ~(XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND |
-                        XEN_SYSCTL_IPIBENCH_F_CONTINUE |
-                        XEN_SYSCTL_IPIBENCH_F_LOOP)) ||
-         op->sender > XEN_SYSCTL_IPIBENCH_SENDER_cluster )
+         op->sender > XEN_SYSCTL_IPIBENCH_SENDER_cluster ||
+         !unused_zero(op) )
         return -EINVAL;
 
     switch ( op->op )

@@ -70,8 +70,13 @@
  *
  * A run belongs to its caller: a run that is not continued or fetched for
  * info.idle_timeout_ms is abandoned, and everything it holds is released;
- * another caller may then start a run at once.  A CPU the run uses going
- * offline aborts the run (-ENXIO) and releases it.
+ * another caller may then start a run at once.  Every run also ends 60 s
+ * after its start at the latest, whatever its caller does (fetching does
+ * not keep it): everything it holds is released, and the caller's next
+ * call for it gets -ETIME.  A longer measurement is several runs.  A CPU
+ * the run uses going offline aborts the run (-ENXIO) and releases it
+ * before the CPU goes; vector_capacity is aborted so by any CPU going
+ * offline.  While a CPU goes up or down a chunk does nothing (done == 0).
  *
  * Timing.  Without XEN_SYSCTL_IPIBENCH_F_LOOP every iteration is timed on
  * its own and gives a sample (per-call sampling, for latency
@@ -83,9 +88,12 @@
  * calls.
  *
  * vector_capacity is a single iteration made of several chunks (allocate
- * vectors for IRQs bound to 'mask' until none is left, count them, free
- * them): its chunks report done == 0 until the vectors have all been
- * released again.
+ * vectors for IRQs bound to 'mask' until only a reserve is left, count
+ * them, free them): its chunks report done == 0 until the vectors have all
+ * been released again.  The reserve: it never takes a CPU's last 32 free
+ * vectors (on the CPU of each vector, all the CPUs it is allocated on),
+ * nor the system's last 128 free IRQ descriptors (status ST_IRQ_LIMIT when
+ * that limit came first); 'result' counts the vectors above the reserve.
  *
  * Errors:
  *  -EPERM       refused by XSM
@@ -108,10 +116,17 @@
  *  -ESRCH       a continuation or fetch whose run_id is not the live run
  *               (finished, abandoned, reclaimed, or someone else's)
  *  -ENOMEM      out of memory, IRQs or vectors for the run's setup
+ *  -ENOSPC      ipi_mask or pingpong: no benchmark vector yet
+ *               (info.vector == 0) and the high-priority vector pool is
+ *               used up
  *  -EFAULT      a handle the operation reads or writes is not accessible
  *  -ETIMEDOUT   an IPI or interrupt was lost (not received after the run
  *               waited for it for a long time); the run is ended
- *  -ENXIO       a CPU the run uses went offline; the run is ended
+ *  -ENXIO       a CPU the run uses went offline (vector_capacity: any CPU);
+ *               the run is ended, cut short, and what it held was released
+ *               before the CPU went
+ *  -ETIME       the run reached its lifetime (60 s from its start); the run
+ *               is ended and what it held released
  */
 #define XEN_SYSCTL_IPIBENCH_VERSION            0x00000001
 
@@ -155,7 +170,7 @@
 #define XEN_SYSCTL_IPIBENCH_PATH_REMAPPED    (1U << 3)
 
 /* 'status' (fetch) */
-#define XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT     (1U << 0) /* out of IRQs first */
+#define XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT     (1U << 0) /* IRQ reserve first */
 
 /* xen_sysctl_ipibench_sample.flags */
 #define XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND (1U << 0)
@@ -203,7 +218,7 @@ struct xen_sysctl_ipibench_info {
     uint32_t unaccounted_cpus;   /* non-zero if some CPUs were not accounted */
     uint32_t shorthand_eligible; /* ALLBUT shorthand usable right now */
     uint32_t tsc_khz;
-    uint32_t vector;             /* vector reserved for benchmark IPIs */
+    uint32_t vector;             /* of benchmark IPIs, 0 before the first */
     uint32_t x2apic;             /* 1 in x2APIC mode */
     uint32_t max_iterations;     /* limit of 'iterations' */
     uint32_t max_samples;        /* samples a fetch may return */

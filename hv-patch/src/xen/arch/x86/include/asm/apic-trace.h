@@ -134,17 +134,6 @@ static inline void trace_apic_mask_to_apicid(const cpumask_t *mask,
 
 /* @if line=4.17 */
         __trace_var(TRC_HW_APIC_MASK_TO_APICID, true, sizeof(d), d);
-    }
-}
-
-static inline void trace_apic_vector_alloc_mask(unsigned int cpu,
-                                                const cpumask_t *mask)
-{
-    if ( apic_trace_enabled() )
-    {
-        uint32_t d[] = { cpu, mask ? cpumask_weight(mask) : 0 };
-
-        __trace_var(TRC_HW_APIC_VECTOR_ALLOC_MASK, true, sizeof(d), d);
 /* @end */
 /* @if line=staging,4.20 */
         trace_time(TRC_HW_APIC_MASK_TO_APICID, sizeof(d), d);
@@ -152,19 +141,6 @@ static inline void trace_apic_vector_alloc_mask(unsigned int cpu,
     }
 }
 
-/* @if from=ipibench-counters line=4.20 */
-static inline void trace_apic_vector_alloc_mask(unsigned int cpu,
-                                                const cpumask_t *mask)
-{
-    if ( apic_trace_enabled() )
-    {
-        uint32_t d[] = { cpu, mask ? cpumask_weight(mask) : 0 };
-
-        trace_time(TRC_HW_APIC_VECTOR_ALLOC_MASK, sizeof(d), d);
-    }
-}
-
-/* @end */
 /* @if from=ipibench-counters */
 /*
  * Per-CPU IPI statistics for XEN_SYSCTL_ipibench (CONFIG_IPIBENCH only;
@@ -196,16 +172,29 @@ struct ipibench_counters {
 };
 DECLARE_PER_CPU(struct ipibench_counters, ipibench_counters);
 
+/*
+ * Add 'n' to this CPU's counter 'field' in one instruction (an add to
+ * memory): an interrupt on this CPU, whose handler may count too, cannot
+ * come between its read and its write, as it can with a plain += (a load,
+ * an add and a store) where interrupts are on.  Every update of the
+ * counters goes through it.  Only this CPU writes its counters; the other
+ * CPUs only read them.
+ */
+#define ipibench_count(field, n)                                     \
+    asm volatile ( "addq %1, %0"                                     \
+                   : "+m" (this_cpu(ipibench_counters).field)        \
+                   : "er" ((unsigned long)(n)) )
+
 static inline void ipibench_count_icr_writes(unsigned int writes)
 {
     if ( unlikely(ipibench_live) )
-        this_cpu(ipibench_counters).icr_writes += writes;
+        ipibench_count(icr_writes, writes);
 }
 
 static inline void ipibench_count_shorthand(void)
 {
     if ( unlikely(ipibench_live) )
-        this_cpu(ipibench_counters).sends_shorthand++;
+        ipibench_count(sends_shorthand, 1);
 }
 
 /* do_IRQ()'s count (irq.c), out of line: irqs and, by vector, IPIs. */

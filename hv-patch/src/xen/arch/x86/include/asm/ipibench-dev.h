@@ -17,8 +17,8 @@ bool ipibench_dev_present(void);
 uint32_t ipibench_dev_sbdf(void);       /* ~0 when absent */
 
 /*
- * Route the MSI to 'mask' through its set_affinity hook.  -EBUSY: an
- * earlier move did not complete in time.
+ * Route the MSI to 'mask' (irq_set_affinity(), then interrupts until the
+ * move has completed).  -EBUSY: it did not complete in time.
  */
 int ipibench_dev_bind(const cpumask_t *mask);
 
@@ -34,7 +34,7 @@ int ipibench_dev_irte(void);
 /* The MSI address (low 32 bits) and data programmed in the device. */
 void ipibench_dev_msi_msg(uint32_t *addr_lo, uint32_t *data);
 
-/* Device interrupts handled, per CPU, since boot. */
+/* Device interrupts handled, per CPU, since boot (binding's own apart). */
 DECLARE_PER_CPU(unsigned long, ipibench_dev_irqs);
 
 #endif /* __ASM_X86_IPIBENCH_DEV_H__ */

@@ -669,6 +669,11 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 			return -1;
 	} else if (!strncmp(action, "hold", 4)) {
 		json_decref(entry);
+		/* hold-offline: the test device's interrupt on the CPU that
+		 * goes offline, for fixup_irqs() to move. */
+		if (strcmp(action, "hold"))
+			json_object_set_new(f, "irq_before",
+					    device_irq(ctx, hvbench_uint(params, "offline_cpu")));
 		entry = json_pack("{s:O}", "hold", params);
 		if (child_start(ctx, entry, 1, -1, -1, action, 0, &c[0], err, errlen)) {
 			json_decref(entry);

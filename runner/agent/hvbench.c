@@ -157,6 +157,7 @@ const char *hvbench_errno_name(int e)
 		{ EBADMSG, "EBADMSG" }, { EOVERFLOW, "EOVERFLOW" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" },
 		{ ENODEV, "ENODEV" }, { ENXIO, "ENXIO" }, { EPROTO, "EPROTO" },
+		{ ETIME, "ETIME" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -426,6 +427,10 @@ static void refused(json_t *result, int e, const struct hvbench_req *req, const 
 	json_object_set_new(r, "name", json_string(hvbench_errno_name(e)));
 	json_object_set_new(r, "call", json_string(what));
 	json_object_set_new(result, "refused", r);
+	/* The hypervisor ended the run before its last call: a CPU it used
+	 * went offline, or it reached its lifetime. */
+	if (e == ENXIO || e == ETIME)
+		json_object_set_new(result, "cut_short", json_true());
 	if (!strcmp(what, "query"))
 		hvbench_query_error(e, err, errlen);
 	else if (hvbench_absent(e))
@@ -452,7 +457,9 @@ const char *hvbench_errno_hint(int e)
 		return ": the run is no longer live (abandoned after the idle timeout, "
 		       "or someone else's)";
 	case ENXIO:
-		return ": a CPU the run uses went offline; the run was ended";
+		return ": a CPU the run uses went offline; the run was cut short";
+	case ETIME:
+		return ": the run reached its lifetime (60 s); the run was cut short";
 	case ETIMEDOUT:
 		return ": an IPI or interrupt was lost; the run was ended";
 	case EPERM:

@@ -114,7 +114,8 @@ static int fault_entry_ok(const char *json)
 static void test_fault(void **s)
 {
 	(void)s;
-	for (const char *const *a = (const char *const[]){ "kill", "offline", "concurrent", "hotplug", NULL };
+	for (const char *const *a = (const char *const[]){ "kill", "offline", "concurrent", "hotplug",
+								"hold", "hold-offline", NULL };
 	     *a; a++) {
 		char j[128];
 
@@ -124,10 +125,11 @@ static void test_fault(void **s)
 	}
 	/* The action is a choice of its declaration: refused by the param's
 	 * own rule, as a config's line is, with the choices from the table. */
-	values_ok("fault", "action", "kill", "offline", "concurrent", "hotplug");
+	values_ok("fault", "action", "kill", "offline", "concurrent", "hotplug", "hold",
+		  "hold-offline");
 	values_bad("fault", "action", "reboot", "");
 	assert_string_equal(param_error("fault", "action", "reboot"),
-			    "action = 'reboot': expected kill, offline, concurrent or hotplug");
+			    "action = 'reboot': expected kill, offline, concurrent, hotplug, hold or hold-offline");
 	assert_false(value_ok("fault", "after_chunks", "0"));
 	assert_false(value_ok("fault", "offline_cpu", "0"));
 	assert_true(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\"}"));

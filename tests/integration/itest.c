@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -250,4 +251,41 @@ json_t *itest_run_config(const char *config, const char *dir, int show)
 		fprintf(stderr, "%s", o.text);
 	free(o.text);
 	return itest_load_results(dir);
+}
+
+json_t *itest_fault_run(const char *name, const char *config, const char *dir, int *status)
+{
+	struct cmd_out o;
+	struct timespec t0, t1;
+	char cmd[4200];
+	json_t *r;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return NULL;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	itest_run(&o, (const char *[]){ "run", "-c", config, "-o", dir, NULL });
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "%s: ipibench run on %s took %ld s, exit %d\n", name,
+		itest_xen() ? itest_xen() : "the default build", (long)(t1.tv_sec - t0.tv_sec),
+		o.status);
+	if (o.status)
+		fprintf(stderr, "%s", o.text);
+	if (status)
+		*status = o.status;
+	if (itest_qemu_alive(o.pid)) {
+		fprintf(stderr, "%s: QEMU still running after ipibench run\n", name);
+		free(o.text);
+		return NULL;
+	}
+	free(o.text);
+	r = itest_load_results(dir);
+	if (!r)
+		fprintf(stderr, "%s: no %s/results.json\n", name, dir);
+	return r;
+}
+
+json_t *itest_fault_of(json_t *results, const char *mode, const char *name)
+{
+	return json_object_get(itest_need_workload(itest_need_run(results, mode), name), "fault");
 }

@@ -60,5 +60,15 @@ json_t *itest_run_config(const char *config, const char *dir, int show);
 json_t *itest_load_results(const char *dir);
 /* A cmocka group teardown for a test's results (a json_t ** as state). */
 int itest_free_results(json_t **results);
+/*
+ * A fault test's setup: `ipibench run -c CONFIG -o DIR` into an emptied
+ * DIR, its time and exit status said on stderr as NAME's (its output too
+ * when it failed), its exit status in *status (when not NULL); then its
+ * results, or NULL (also when its QEMU is still running).
+ */
+json_t *itest_fault_run(const char *name, const char *config, const char *dir, int *status);
+/* The fault report of RESULTS' fault workload NAME in the run of MODE,
+ * which must have done its job (else the current cmocka test fails). */
+json_t *itest_fault_of(json_t *results, const char *mode, const char *name);
 
 #endif

@@ -45,24 +45,8 @@ static json_t *results;
 
 static int setup(void **s)
 {
-	struct cmd_out o;
-	struct timespec t0, t1;
-
 	(void)s;
-	system("rm -rf " OUT);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/faults.ini",
-					 "-o", OUT, NULL });
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fprintf(stderr, "faults: ipibench run took %ld s, exit %d\n",
-		(long)(t1.tv_sec - t0.tv_sec), o.status);
-	if (itest_qemu_alive(o.pid)) {
-		fprintf(stderr, "faults: QEMU still running after ipibench run\n");
-		free(o.text);
-		return -1;
-	}
-	free(o.text);
-	results = itest_load_results(OUT);
+	results = itest_fault_run("faults", "tests/integration/data/faults.ini", OUT, NULL);
 	return results ? 0 : -1;
 }
 
@@ -75,19 +59,7 @@ static int teardown(void **s)
 /* The fault report of workload NAME (which must have done its job). */
 static json_t *fault_of(const char *name)
 {
-	json_t *run = json_array_get(json_object_get(results, "runs"), 0), *w;
-	size_t i;
-
-	if (!run)
-		fail_msg("no run in " OUT "/results.json");
-	json_array_foreach(json_object_get(run, "workloads"), i, w)
-		if (!strcmp(itest_str(w, "name"), name)) {
-			if (strcmp(itest_str(w, "status"), "ok"))
-				fail_msg("%s: %s", name, itest_str(w, "error"));
-			return json_object_get(w, "fault");
-		}
-	fail_msg("no workload %s (run: %s %s)", name, itest_str(run, "status"), itest_str(run, "error"));
-	return NULL;
+	return itest_fault_of(results, "mixed", name);
 }
 
 /* The host works after the fault: a next run (EBUSY at most while the

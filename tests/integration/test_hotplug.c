@@ -8,8 +8,14 @@
  * and under one that does not, then with no run again.  The host must
  * stay up (Xen does not panic, the run and every workload end), each run
  * under an offline must end by itself, finished or with ENXIO (a CPU it
- * uses went away), and the host works afterwards: a next run, every vector
- * back, a device interrupt, all 8 CPUs online.
+ * uses went away), never ESRCH, and the host works afterwards: a next run,
+ * every vector back, a device interrupt, all 8 CPUs online.  While the CPU
+ * is offline no IRQ with an action is left aimed at it (Xen's 'i' debug
+ * key), also when a run held vector_capacity's vectors on every CPU
+ * (offline-held-vectors: that run ends ENXIO, cut short); a flush_all run
+ * under an offline counts the IPIs it really sent; and a looping owner
+ * that fetches forever is cut at the run's lifetime (60 s) with ETIME,
+ * every vector free again afterwards (hold-lifetime).
  *
  * The build booted is ITEST_XEN, by default make hv-debug's of 4.17
  * (build/xen-4.17-debug/xen); make test-versions runs it on the debug build
@@ -39,29 +45,11 @@ static int run_status = -1;
 
 static int setup(void **s)
 {
-	struct cmd_out o;
-	struct timespec t0, t1;
-
 	(void)s;
 	if (!itest_xen() && setenv("ITEST_XEN", DEFAULT_XEN, 1))
 		return -1;
-	system("rm -rf " OUT);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	itest_run(&o, (const char *[]){ "run", "-c", "tests/integration/data/hotplug.ini",
-					 "-o", OUT, NULL });
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fprintf(stderr, "hotplug: ipibench run on %s took %ld s, exit %d\n", itest_xen(),
-		(long)(t1.tv_sec - t0.tv_sec), o.status);
-	if (o.status)
-		fprintf(stderr, "%s", o.text);
-	run_status = o.status;
-	if (itest_qemu_alive(o.pid)) {
-		fprintf(stderr, "hotplug: QEMU still running after ipibench run\n");
-		free(o.text);
-		return -1;
-	}
-	free(o.text);
-	results = itest_load_results(OUT);
+	results = itest_fault_run("hotplug", "tests/integration/data/hotplug.ini", OUT,
+				  &run_status);
 	return results ? 0 : -1;
 }
 
@@ -108,7 +96,7 @@ static void test_host_alive(void **s)
 
 	(void)s;
 	assert_int_equal(run_status, 0);
-	assert_int_equal(json_array_size(json_object_get(run, "workloads")), 5);
+	assert_int_equal(json_array_size(json_object_get(run, "workloads")), 7);
 	json_array_foreach(json_object_get(run, "workloads"), i, w)
 		if (strcmp(itest_str(w, "status"), "ok"))
 			fail_msg("%s: %s", itest_str(w, "name"), itest_str(w, "error"));
@@ -117,9 +105,24 @@ static void test_host_alive(void **s)
 /* The fault report of workload NAME (which must have done its job). */
 static json_t *fault_of(const char *name)
 {
-	json_t *run = itest_need_run(results, "mixed");
+	return itest_fault_of(results, "mixed", name);
+}
 
-	return json_object_get(itest_need_workload(run, name), "fault");
+/* While the CPU was offline no IRQ with an action (a device's, Xen's own
+ * test device's) was left with its vector on it: fixup_irqs() found free
+ * vectors elsewhere for all of them. */
+static void check_nothing_aimed(const char *name, json_t *f)
+{
+	json_t *aimed = json_object_get(f, "irqs_on_offline_cpu"), *l;
+	size_t i;
+
+	if (!json_is_array(aimed))
+		fail_msg("%s: the 'i' debug key's dump was not read", name);
+	json_array_foreach(aimed, i, l)
+		print_message("%s: aimed at offline CPU %lld: %s\n", name,
+			      (long long)itest_int(json_object_get(f, "offline"), "cpu"),
+			      json_string_value(l));
+	assert_int_equal(json_array_size(aimed), 0);
 }
 
 /* The CPU went offline and came back; afterwards a next run, the vectors
@@ -152,6 +155,8 @@ static void check_hotplug(const char *name, json_t *f)
 	assert_int_equal(itest_int(irq, "handled"), itest_int(irq, "iterations"));
 	assert_true(json_equal(json_object_get(a, "online"), json_object_get(b, "online")));
 	assert_int_equal(json_array_size(json_object_get(b, "online")), NCPUS);
+	if (json_object_get(f, "irqs_on_offline_cpu") || json_object_get(f, "offline"))
+		check_nothing_aimed(name, f);
 }
 
 /* With no run: nothing to end, only the host to keep. */
@@ -191,10 +196,75 @@ static void test_hotplug_idle(void **s)
 	check_idle("hotplug-idle");
 }
 
+/* flush_all's IPI destinations are counted from what was sent: with CPU 3
+ * offline for most of the run, fewer than 7 per call (and at least 6). */
 static void test_offline_target(void **s)
 {
+	json_t *r;
+	json_int_t ops, sent;
+
 	(void)s;
 	check_under_run("offline-target", 0);
+	r = json_object_get(json_object_get(fault_of("offline-target"), "child"), "result");
+	if (strcmp(itest_str(r, "status"), "ok"))
+		return;
+	ops = itest_int(r, "operations");
+	sent = itest_int(r, "ipis_sent");
+	print_message("offline-target: %lld calls, %lld IPIs sent, %lld received\n",
+		      (long long)ops, (long long)sent, (long long)itest_int(r, "ipis_received"));
+	assert_true(sent < ops * (NCPUS - 1));
+	assert_true(sent >= ops * (NCPUS - 2));
+}
+
+/*
+ * A looping owner: it holds vector_capacity's vectors and fetches forever.
+ * The run ends at its lifetime (60 s from its start) with ETIME, cut
+ * short, and every vector is free again afterwards.
+ */
+static void test_hold_lifetime(void **s)
+{
+	json_t *f = fault_of("hold-lifetime"), *c = json_object_get(f, "child");
+	json_t *r = json_object_get(c, "result"), *h = json_object_get(r, "hold");
+	json_t *a = json_object_get(f, "after"), *b = json_object_get(f, "before");
+	json_t *q = json_object_get(a, "query_released") ?: json_object_get(a, "query");
+
+	(void)s;
+	print_message("hold-lifetime: held %lld vectors, ended by %s after %lld ms "
+		      "(%lld fetches)\n", (long long)itest_int(r, "vectors"),
+		      itest_str(h, "refused"), (long long)itest_int(h, "held_ms"),
+		      (long long)itest_int(h, "fetches"));
+	assert_false(json_is_true(json_object_get(c, "timed_out")));
+	assert_string_equal(itest_str(c, "exit"), "code");
+	assert_string_equal(itest_str(h, "refused"), "ETIME");
+	assert_true(json_is_true(json_object_get(r, "cut_short")));
+	assert_true(itest_int(h, "held_ms") >= 59000);
+	assert_true(itest_int(h, "held_ms") < 90000);
+	assert_false(json_is_true(json_object_get(q, "run_live")));
+	assert_int_equal(itest_int(q, "free_vectors"), itest_int(b, "free_vectors"));
+	assert_true(itest_int(json_object_get(a, "vectors"), "vectors") + 1 >=
+		    itest_int(b, "vectors"));
+	assert_string_equal(itest_str(json_object_get(a, "next_run"), "status"), "ok");
+}
+
+/*
+ * A CPU goes offline while a run holds vector_capacity's vectors on every
+ * CPU, the test device's interrupt bound to that CPU: the run is cut short
+ * with ENXIO, and no IRQ is left aimed at the offline CPU (the run's IRQs
+ * were released before fixup_irqs() moved the device's).
+ */
+static void test_offline_held_vectors(void **s)
+{
+	json_t *f = fault_of("offline-held-vectors"), *c = json_object_get(f, "child");
+	json_t *r = json_object_get(c, "result");
+
+	(void)s;
+	print_message("offline-held-vectors: held %lld vectors, then %s\n",
+		      (long long)itest_int(r, "vectors"),
+		      itest_str(json_object_get(r, "hold"), "refused"));
+	assert_false(json_is_true(json_object_get(c, "timed_out")));
+	assert_string_equal(itest_str(json_object_get(r, "hold"), "refused"), "ENXIO");
+	assert_true(json_is_true(json_object_get(r, "cut_short")));
+	check_hotplug("offline-held-vectors", f);
 }
 
 static void test_offline_irq_cpu(void **s)
@@ -225,6 +295,8 @@ int main(void)
 		cmocka_unit_test(test_offline_irq_cpu),
 		cmocka_unit_test(test_offline_unused_cpu),
 		cmocka_unit_test(test_hotplug_idle_again),
+		cmocka_unit_test(test_offline_held_vectors),
+		cmocka_unit_test(test_hold_lifetime),
 	};
 
 	return cmocka_run_group_tests_name("hotplug", tests, setup, teardown);

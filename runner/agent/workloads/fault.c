@@ -12,6 +12,11 @@
  *   hotplug:    takes 'offline_cpu' offline and online again with no run
  *               at all (no child, no victim: what a host's administrator
  *               does between runs);
+ *   hold:       (no victim) the child is a looping owner: vector_capacity
+ *               on 'vectors_mask' until it holds its vectors, then a fetch
+ *               every 20 ms, forever, until the hypervisor refuses one;
+ *   hold-offline: as hold, and once the vectors are held 'offline_cpu'
+ *               goes offline (and, once the child is done, online again);
  * then checks the host: a next run, the vectors vector_capacity finds
  * (against a count taken before the fault), a device interrupt, and which
  * CPUs are online.
@@ -23,15 +28,18 @@
 
 static const char *const *actions(void)
 {
-	static const char *const names[] = { "kill", "offline", "concurrent", "hotplug", NULL };
+	static const char *const names[] = { "kill", "offline", "concurrent", "hotplug", "hold",
+					     "hold-offline", NULL };
 
 	return names;
 }
 
 static const struct wl_param params[] = {
 	{ "action", WL_CHOICE, 0, 0, "kill",
-	  "kill (the child), offline (a CPU under it), concurrent (two children at once) "
-	  "or hotplug (a CPU offline and online with no run)", 0,
+	  "kill (the child), offline (a CPU under it), concurrent (two children at once), "
+	  "hotplug (a CPU offline and online with no run), hold (the child holds "
+	  "vector_capacity's vectors and fetches forever) or hold-offline (and a CPU "
+	  "goes offline under it)", 0,
 	  actions },
 	{ "victim", WL_STRING, 0, 0, "flush_tlb_all",
 	  "the workload type the child runs (its iterations, mask and cpu are these)", 0, NULL },

@@ -9,7 +9,12 @@
  *               "ms", "result": the victim's status, error, refused,
  *               operations, chunks, irte (irq_delivery; when the child wrote one)}
  *   "killed_after_chunks" (kill), "offline": {"rc", "errno", "ms"},
- *              "online": {"rc", "errno"} (offline, hotplug)
+ *              "online": {"rc", "errno"} (offline, hotplug),
+ *              "irqs_on_offline_cpu": [the 'i' debug key's lines of the
+ *              IRQs with an action still aimed at the CPU while it was
+ *              offline] (offline, hotplug; null when the dump was not read)
+ *   hold's "child": its "result" has "hold": {"refused": errno name or
+ *              null, "held_ms" (from the start), "fetches", "chunks"}
  *   "after":   {"next_run": {"status", "attempts", "first_refusal", "ms"},
  *               "vectors": {"status", "vectors"}, "irq": {"status",
  *               "iterations", "handled"}, "online": [CPUs], "query": ...}
@@ -111,6 +116,16 @@ static json_t *summary(json_t *res)
 		json_object_set(s, "chunks", v);
 	if ((v = json_object_get(res, "irte")))	/* irq_delivery: libxenctrl worked */
 		json_object_set(s, "irte", v);
+	if ((v = json_object_get(res, "cut_short")))
+		json_object_set(s, "cut_short", v);
+	if ((v = json_object_get(cnt, "ipis_sent")))
+		json_object_set(s, "ipis_sent", v);
+	if ((v = json_object_get(cnt, "ipis_received")))
+		json_object_set(s, "ipis_received", v);
+	if ((v = json_object_get(res, "hold")))
+		json_object_set(s, "hold", v);
+	if ((v = json_object_get(res, "vectors")))	/* hold: what it held */
+		json_object_set(s, "vectors", v);
 	return s;
 }
 
@@ -158,6 +173,9 @@ struct child {
 	int note;          /* read end: one byte once after_chunks are done */
 	char file[4200];   /* where the child leaves its result */
 };
+
+static int hold_run(struct agent_ctx *ctx, const json_t *params, unsigned int after,
+		    json_t *res);
 
 /* The child's side of ctx->on_chunk. */
 static int note_fd = -1;
@@ -231,7 +249,12 @@ static int child_start(struct agent_ctx *ctx, json_t *entry, unsigned int after,
 		note_fd = fds[1];
 		note_after = after;
 		cc.on_chunk = note_chunk;
-		rc = run_entry(&cc, entry, &res);
+		if (json_object_get(entry, "hold")) {
+			res = json_object();
+			rc = hold_run(&cc, json_object_get(entry, "hold"), after, res);
+		} else {
+			rc = run_entry(&cc, entry, &res);
+		}
 		if (sio_write_json(c->file, res, JSON_COMPACT, e, sizeof(e)))
 			_exit(4);
 		_exit(rc ? 1 : 0);
@@ -303,6 +326,169 @@ static json_t *child_wait(struct child *c, int64_t t0, int64_t deadline)
 		unlink(c->file);
 	}
 	return o;
+}
+
+/*
+ * hold, hold-offline: a looping owner.  vector_capacity on vectors_mask,
+ * continued until its allocation is over (a fetch's result, the vectors it
+ * got, is no longer 0: it now holds every vector it may take), then
+ * fetches of that chunk, over and over, every HOLD_FETCH_MS, until the
+ * hypervisor refuses one: res["hold"] says with what, after how long from
+ * the start.  The parent is told (note_chunk) once the vectors are held.
+ */
+#define HOLD_FETCH_MS 20
+#define HOLD_MAX_MS 600000
+#define HOLD_MAX_CHUNKS 100000
+
+static int hold_run(struct agent_ctx *ctx, const json_t *params, unsigned int after,
+		    json_t *res)
+{
+	const struct xen_sysctl_ipibench_info *info;
+	const struct xen_sysctl_ipibench_cpu *cpus;
+	uint8_t online[XEN_SYSCTL_IPIBENCH_MAX_CPUS] = { 0 };
+	static uint8_t bits[XEN_SYSCTL_IPIBENCH_MAX_CPUS / 8];
+	unsigned int nr_cpus, nr_bits = 0, chunks = 0, fetches = 0;
+	uint32_t cpu = hvbench_uint(params, "cpu"), run_id = 0;
+	char err[256] = "";
+	struct hvbench *hb = hvbench_open(ctx, err, sizeof(err));
+	int64_t t0 = now_ms();
+	int e = 0;
+
+	if (!hb || hvbench_query_raw(hb, &info, &cpus, &nr_cpus)) {
+		json_object_set_new(res, "error", json_string(err[0] ? err : "query failed"));
+		hvbench_close(hb);
+		return -1;
+	}
+	for (unsigned int c = 0; c < nr_cpus; c++)
+		online[c] = !!(cpus[c].flags & XEN_SYSCTL_IPIBENCH_CPU_ONLINE);
+	if (hvbench_mask_parse(json_object_get(params, "vectors_mask"), cpu, online, nr_cpus,
+			       bits, &nr_bits, err, sizeof(err))) {
+		json_object_set_new(res, "error", json_string(err));
+		hvbench_close(hb);
+		return -1;
+	}
+	(void)after;
+	for (int held = 0;;) {
+		struct xen_sysctl_ipibench op = {
+			.run_id = run_id,
+			.op = XEN_SYSCTL_IPIBENCH_OP_vector_capacity,
+			.flags = chunks ? XEN_SYSCTL_IPIBENCH_F_CONTINUE : 0,
+			.cpu = cpu,
+			.iterations = 1,
+			.mask_bits = nr_bits,
+		};
+		struct xen_sysctl_ipibench f = {
+			.op = XEN_SYSCTL_IPIBENCH_OP_fetch,
+			.nr_cpus = nr_cpus,
+		};
+
+		memcpy(hvbench_mask_buffer(hb), bits, sizeof(bits));
+		if (!held) {
+			if (chunks >= HOLD_MAX_CHUNKS)
+				break;
+			e = hvbench_call(hb, &op);
+			if (e)
+				break;
+			run_id = op.run_id;
+			chunks++;
+		} else {
+			if (now_ms() - t0 > HOLD_MAX_MS)
+				break;
+			sleep_ms(HOLD_FETCH_MS);
+		}
+		f.run_id = run_id;
+		e = hvbench_call(hb, &f);
+		fetches++;
+		if (e)
+			break;
+		/* Done: the vectors were freed again, nothing is held. */
+		if (f.done)
+			break;
+		if (!held && f.result) {
+			held = 1;
+			json_object_set_new(res, "vectors", json_integer(f.result));
+			note_chunk(ctx, UINT32_MAX);
+		}
+	}
+	json_object_set_new(res, "hold", json_pack("{s:s?, s:I, s:i, s:i}",
+		"refused", e ? hvbench_errno_name(e) : NULL,
+		"held_ms", (json_int_t)(now_ms() - t0), "fetches", fetches, "chunks", chunks));
+	if (e) {
+		json_object_set_new(res, "refused", json_pack("{s:i, s:s}", "errno", e,
+							       "name", hvbench_errno_name(e)));
+		if (e == ENXIO || e == ETIME)
+			json_object_set_new(res, "cut_short", json_true());
+	}
+	hvbench_close(hb);
+	json_object_set_new(res, "status", json_string("failed"));
+	json_object_set_new(res, "error", json_string(e ? "the hypervisor ended the held run"
+							: "the held run was not ended"));
+	return e ? 0 : -1;
+}
+
+/*
+ * The IRQs with an action (a device's, or Xen's own) whose vector is on
+ * CPU while it is offline: Xen's 'i' debug key, read back from the
+ * console ring (the last dump), each IRQ line whose second set (the CPUs
+ * holding its vector) names CPU, unless "mapped, unbound".  NULL when the
+ * dump cannot be read.
+ */
+static int cpu_in_list(const char *s, const char *end, unsigned int cpu)
+{
+	while (s < end) {
+		char *p;
+		unsigned long a = strtoul(s, &p, 10), b = a;
+
+		if (p == s)
+			return 0;
+		if (*p == '-')
+			b = strtoul(p + 1, &p, 10);
+		if (cpu >= a && cpu <= b)
+			return 1;
+		if (*p != ',')
+			return 0;
+		s = p + 1;
+	}
+	return 0;
+}
+
+static json_t *irqs_aimed_at(struct agent_ctx *ctx, unsigned int cpu)
+{
+	unsigned int size = 1 << 20;
+	char *buf, *p, *line, *dump = NULL;
+	json_t *a = NULL;
+
+	if (!ctx->xch || xc_send_debug_keys(ctx->xch, "i"))
+		return NULL;
+	buf = calloc(1, size + 1);
+	if (!buf || xc_readconsolering(ctx->xch, buf, &size, 0, 0, NULL)) {
+		free(buf);
+		return NULL;
+	}
+	buf[size] = '\0';
+	for (p = buf; (p = strstr(p, "IRQ information:")); p++)
+		dump = p;
+	if (dump) {
+		char *stop = strstr(dump, "Direct vector information:");
+
+		if (stop)
+			*stop = '\0';
+		a = json_array();
+		for (line = strtok(dump, "\n"); line; line = strtok(NULL, "\n")) {
+			char *aff = strstr(line, "aff:{"), *second, *close;
+
+			if (!strstr(line, "IRQ:") || !aff || strstr(line, "mapped, unbound"))
+				continue;
+			second = strstr(aff, "}/{");
+			close = second ? strchr(second + 3, '}') : NULL;
+			if (close && cpu_in_list(second + 3, close, cpu)) {
+				line[strcspn(line, "\r")] = '\0';
+				json_array_append_new(a, json_string(line));
+			}
+		}
+	}
+	free(buf);
+	return a;
 }
 
 /* ---- the checks around the fault ------------------------------------ */
@@ -416,6 +602,12 @@ static int offline_online(struct agent_ctx *ctx, const json_t *params, json_t *f
 		"ms", (json_int_t)(now_ms() - t1)));
 	if (c)
 		json_object_set_new(f, "child", child_wait(c, t0, t0 + timeout));
+	/* Still offline: nothing of a device's may be left aimed at it. */
+	if (!r) {
+		json_t *aimed = irqs_aimed_at(ctx, cpu);
+
+		json_object_set_new(f, "irqs_on_offline_cpu", aimed ? aimed : json_null());
+	}
 	r = xc_cpu_online(ctx->xch, (int)cpu);
 	e = r ? errno : 0;
 	json_object_set_new(f, "online", json_pack("{s:i, s:i, s:s?}",
@@ -475,6 +667,30 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		json_decref(entry);
 		if (offline_online(ctx, params, f, NULL, 0, 0, err, errlen))
 			return -1;
+	} else if (!strncmp(action, "hold", 4)) {
+		json_decref(entry);
+		/* hold-offline: the test device's interrupt on the CPU that
+		 * goes offline, for fixup_irqs() to move. */
+		if (strcmp(action, "hold"))
+			json_object_set_new(f, "irq_before",
+					    device_irq(ctx, hvbench_uint(params, "offline_cpu")));
+		entry = json_pack("{s:O}", "hold", params);
+		if (child_start(ctx, entry, 1, -1, -1, action, 0, &c[0], err, errlen)) {
+			json_decref(entry);
+			return -1;
+		}
+		json_decref(entry);
+		t0 = now_ms();
+		if (!strcmp(action, "hold")) {
+			json_object_set_new(f, "child", child_wait(&c[0], t0, t0 + timeout));
+		} else if (!child_noted(&c[0], t0 + timeout)) {
+			json_object_set_new(f, "child", child_wait(&c[0], t0, now_ms()));
+			snprintf(err, errlen, "%s: the vectors were never held: no fault injected",
+				 action);
+			return -1;
+		} else if (offline_online(ctx, params, f, &c[0], t0, timeout, err, errlen)) {
+			return -1;
+		}
 	} else if (!strcmp(action, "concurrent")) {
 		int go[2];
 		json_t *kids = json_array();

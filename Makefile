@@ -469,7 +469,7 @@ UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
-	test_insn_inject test_insn_calls test_hotplug)
+	test_insn_inject test_insn_calls test_hotplug test_testdev test_nmi)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
 .PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
@@ -488,6 +488,8 @@ integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 # test_hotplug boots make hv-debug's 4.17 build (make test-versions: each
 # line's, mk/versions.mk).
 integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
+# test_nmi too (a debug build's lock checks; make test-versions: nmi/NAME).
+integration/$(BUILD)/asan/tests/integration/test_nmi: hv-debug
 
 # $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

@@ -10,6 +10,10 @@
 #    build when its defaults already make it one, as staging's do), then
 #    tests/integration/test_hotplug on it (CPUs offline and online with and
 #    without a run);
+#  - nmi/NAME: tests/integration/test_nmi on that debug build (NMIs
+#    injected during a run with tracing on);
+#  - testdev/NAME: tests/integration/test_testdev on the release build
+#    (the test device taken only when named, given back on failure);
 #  - versions/matrix: one short workload on `[matrix] xen = 4.17,
 #    src-4.20.4` and its report's "Between builds" (mk/test-matrix-xen.sh).
 # A missing or second tarball, a tree whose series does not apply or
@@ -20,7 +24,10 @@ TV_NAMES := 4.20 staging
 TV_DIR := $(BUILD)/upstream
 TV_TEST_HV := $(BUILD)/asan/tests/integration/test_hv
 TV_TEST_HOTPLUG := $(BUILD)/asan/tests/integration/test_hotplug
-TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix) $(addprefix debug/,$(TV_NAMES))
+TV_TEST_NMI := $(BUILD)/asan/tests/integration/test_nmi
+TV_TEST_TESTDEV := $(BUILD)/asan/tests/integration/test_testdev
+TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix) $(addprefix debug/,$(TV_NAMES)) \
+	$(addprefix nmi/,$(TV_NAMES)) $(addprefix testdev/,$(TV_NAMES))
 .PHONY: test-versions $(TV_RUNS) $(addprefix tv-hv/,$(TV_NAMES)) $(addprefix tv-hv-debug/,$(TV_NAMES))
 
 # tv-hv/NAME: the tree unpacked (once per tarball) and built; its build
@@ -62,6 +69,14 @@ $(addprefix tv-hv-debug/,$(TV_NAMES)): tv-hv-debug/%: tv-hv/%
 $(addprefix debug/,$(TV_NAMES)): debug/%: tv-hv-debug/% $(TV_TEST_HOTPLUG) dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
 		env ITEST_XEN=$$(cat $(TV_DIR)/$*.debug)/xen ./$(TV_TEST_HOTPLUG)
+
+$(addprefix nmi/,$(TV_NAMES)): nmi/%: tv-hv-debug/% $(TV_TEST_NMI) dom0 build $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
+		env ITEST_XEN=$$(cat $(TV_DIR)/$*.debug)/xen ./$(TV_TEST_NMI)
+
+$(addprefix testdev/,$(TV_NAMES)): testdev/%: tv-hv/% $(TV_TEST_TESTDEV) dom0 build $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
+		env ITEST_XEN=$$(cat $(TV_DIR)/$*.build)/xen ./$(TV_TEST_TESTDEV)
 
 $(addprefix versions/,$(TV_NAMES)): versions/%: tv-hv/% $(TV_TEST_HV) dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \

@@ -4,7 +4,7 @@
  * series: one boot of 4 CPUs with Xen's trace buffers on from boot
  * (tbuf_size, every event class: the series' TRC_HW_APIC records at every
  * IPI send and receipt) runs an ipi_mask workload, while QEMU's monitor
- * injects an NMI into every CPU (QMP inject-nmi) every 0.2 s from the
+ * injects an NMI into every CPU (QMP inject-nmi) every second from the
  * moment the agent starts (tests/integration/data/qemu-nmi.sh).  An NMI
  * that lands while its CPU is inside the trace path must find nothing it
  * waits for there: the NMI path sends no traced IPI.  Xen is booted with
@@ -87,7 +87,7 @@ static void test_nmi_during_traced_run(void **s)
 	if (setenv("NMI_CONSOLE", OUT "/console.log", 1) || setenv("NMI_COUNT", COUNT, 1))
 		fail_msg("setenv");
 	itest_run(&o, (const char *[]){ "boot", "--mode", "physical", "--cpus", "4",
-					 "--cmdline", "tbuf_size=256 nmi=dom0",
+					 "--cmdline", "tbuf_size=256 nmi=dom0", "--timeout", "600",
 					 "--qemu", "tests/integration/data/qemu-nmi.sh",
 					 "--job", "tests/integration/data/nmi-job.json",
 					 "--output", OUT, NULL });

@@ -7,7 +7,9 @@
  * agent's dom0_test_devices: its command register, whether a config write
  * reads back):
  *  named:    as the qemu backend boots it (ipibench-dev=0000:00:01.0):
- *            Xen owns it, irq_delivery runs, dom0's writes are dropped;
+ *            Xen owns it, irq_delivery runs (its 5 interrupts on CPU 1 by
+ *            Xen's count: binding's own are not counted), dom0's writes
+ *            are dropped;
  *  unnamed:  the device attached without the option: not taken;
  *  absent:   the option names a BDF with no device: not taken;
  *  no-msi:   named, but Xen's MSI support is off (msi=0), so its MSI
@@ -124,6 +126,16 @@ static void test_named(void **s)
 				      "sbdf"), SBDF);
 	assert_string_equal(itest_str(w, "status"), "ok");
 	assert_false(json_is_true(json_object_get(d, "config_writable")));
+	/* Xen's count: the run's 5 interrupts, on CPU 1, none of binding's. */
+	{
+		json_t *dev = json_object_get(json_object_get(w, "counters"), "dev_irqs_per_cpu");
+
+		print_message("named: dev_irqs_per_cpu [%lld, %lld]\n",
+			      (long long)json_integer_value(json_array_get(dev, 0)),
+			      (long long)json_integer_value(json_array_get(dev, 1)));
+		assert_int_equal(json_integer_value(json_array_get(dev, 0)), 0);
+		assert_int_equal(json_integer_value(json_array_get(dev, 1)), 5);
+	}
 	json_decref(a);
 }
 

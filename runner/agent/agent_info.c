@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runner/agent/agent_info.h"
 #include "runner/agent/sysctl_wrap.h"
@@ -156,6 +159,61 @@ static void cpu_model(json_t *out)
 		fclose(f);
 }
 
+/*
+ * PCI 1234:11e8 devices (irq_delivery's test device) as dom0 sees them:
+ * out["dom0_test_devices"], one {sbdf, command, config_writable} each.
+ * config_writable: a write of the Interrupt Line register (0x3c, scratch
+ * for software) reads back, and is undone; Xen drops dom0's writes to a
+ * device it owns (pci_ro_device()).
+ */
+static void dom0_test_devices(json_t *out)
+{
+	const char *dir = "/sys/bus/pci/devices";
+	json_t *devs = json_array();
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		char path[512], *v, *dv;
+		unsigned char cfg[2], line, back = 0;
+		int fd, writable = 0;
+		int is_edu;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/vendor", dir, e->d_name);
+		v = read_text(path);
+		snprintf(path, sizeof(path), "%s/%s/device", dir, e->d_name);
+		dv = read_text(path);
+		is_edu = v && dv && strtoul(v, NULL, 16) == 0x1234 &&
+			 strtoul(dv, NULL, 16) == 0x11e8;
+		free(v);
+		free(dv);
+		if (!is_edu)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/config", dir, e->d_name);
+		fd = open(path, O_RDWR);
+		if (fd < 0 || pread(fd, cfg, 2, 4) != 2 || pread(fd, &line, 1, 0x3c) != 1) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		line ^= 0x5a;
+		if (pwrite(fd, &line, 1, 0x3c) == 1 && pread(fd, &back, 1, 0x3c) == 1)
+			writable = back == line;
+		line ^= 0x5a;
+		if (writable && pwrite(fd, &line, 1, 0x3c) != 1)
+			writable = 0;
+		close(fd);
+		json_array_append_new(devs, json_pack("{s:s,s:i,s:b}", "sbdf", e->d_name,
+						      "command", cfg[0] | cfg[1] << 8,
+						      "config_writable", writable));
+	}
+	if (d)
+		closedir(d);
+	json_object_set_new(out, "dom0_test_devices", devs);
+}
+
 int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen)
 {
 	xc_physinfo_t pi = { 0 };
@@ -202,5 +260,6 @@ int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen)
 	if (json_object_get(out, "cpu_model"))
 		json_object_set(state, "cpu_model", json_object_get(out, "cpu_model"));
 	json_object_set_new(out, "host_state", state);
+	dom0_test_devices(out);
 	return 0;
 }

@@ -162,8 +162,10 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	ARG("-kernel"); ARG(xen);
 	ARG("-append");
 	FMT("console=com1 com1=115200 dom0_mem=%uM dom0_max_vcpus=1 loglvl=all "
-	    "noreboot x2apic-mode=%s console_timestamps=boot%s%s",
-	    q->dom0_mem_mb, o->mode, q->cmdline[0] ? " " : "", q->cmdline);
+	    "noreboot x2apic-mode=%s console_timestamps=boot%s%s%s",
+	    q->dom0_mem_mb, o->mode,
+	    q->test_device ? " ipibench-dev=" QEMU_TEST_DEVICE_SBDF : "",
+	    q->cmdline[0] ? " " : "", q->cmdline);
 	snprintf(r->xen_cmdline, sizeof(r->xen_cmdline), "%s", argv[n - 1]);
 	/* -initrd takes "module args,module": no commas in the paths. */
 	if (strchr(kernel, ',') || strchr(initrd, ',') || strchr(o->workdir, ',')) {

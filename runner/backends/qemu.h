@@ -60,14 +60,17 @@ extern const struct host_backend_ops backend_qemu;
 
 /*
  * The test device Xen takes for irq_delivery (hv-patch's ipibench-dev.c):
- * QEMU's edu, PCI 1234:11e8, on q35's root bus; its MSI goes through the
- * intel-iommu's interrupt remapping.  Left out with [host] test_device =
+ * QEMU's edu, PCI 1234:11e8, on q35's root bus at a fixed address; its MSI
+ * goes through the intel-iommu's interrupt remapping.  Xen takes only the
+ * device its command line names (ipibench-dev=QEMU_TEST_DEVICE_SBDF,
+ * passed with the device).  Both are left out with [host] test_device =
  * false (boot --no-test-device).
  */
 /* The machine: q35 without the SATA and SMBus controllers it has by default
  * (with -nodefaults, its only PCI devices are the host bridge and the LPC). */
 #define QEMU_MACHINE "q35,kernel-irqchip=split,sata=off,smbus=off"
-#define QEMU_TEST_DEVICE "edu,bus=pcie.0"
+#define QEMU_TEST_DEVICE "edu,bus=pcie.0,addr=0x1"
+#define QEMU_TEST_DEVICE_SBDF "0000:00:01.0"
 
 /*
  * QEMU's argv (NULL-terminated) for O (o->settings: a struct

@@ -82,12 +82,12 @@ static void test_command_line(void **s)
 	memset(&r, 0, sizeof(r));
 	n = qemu_build_argv(&o, argv, bufs, &r);
 	assert_true(n > 0 && n < QEMU_MAX_ARGS);
-	assert_string_equal(QEMU_TEST_DEVICE, "edu,bus=pcie.0");
+	assert_string_equal(QEMU_TEST_DEVICE, "edu,bus=pcie.0,addr=0x1");
 	assert_int_equal(device_count(argv, n, QEMU_TEST_DEVICE), 1);
 	/* Its MSI is remapped only because the IOMMU is there too. */
 	assert_int_equal(device_count(argv, n, "intel-iommu,intremap=on,eim=on"), 1);
-	/* Xen finds it by its PCI ID: nothing on Xen's command line. */
-	assert_null(strstr(r.xen_cmdline, "ipibench-dev"));
+	/* Xen takes only the device its command line names: this one. */
+	assert_non_null(strstr(r.xen_cmdline, " ipibench-dev=0000:00:01.0"));
 
 	/* No default devices: each one dom0 registers costs Xen work on every
 	 * CPU, and ipibench uses none of them. */
@@ -108,6 +108,8 @@ static void test_command_line(void **s)
 	assert_int_equal(device_count(argv, n, QEMU_TEST_DEVICE), 0);
 	for (int i = 0; i < n; i++)
 		assert_null(strstr(argv[i], "edu"));
+	/* Nor is anything named for Xen to take. */
+	assert_null(strstr(r.xen_cmdline, "ipibench-dev"));
 }
 
 int main(void)

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * NMIs with tracing on, in the middle of a run, on a debug build of the
+ * series: one boot of 4 CPUs with Xen's trace buffers on from boot
+ * (tbuf_size, every event class: the series' TRC_HW_APIC records at every
+ * IPI send and receipt) runs an ipi_mask workload, while QEMU's monitor
+ * injects an NMI into every CPU (QMP inject-nmi) every second from the
+ * moment the agent starts (tests/integration/data/qemu-nmi.sh).  An NMI
+ * that lands while its CPU is inside the trace path must find nothing it
+ * waits for there: the NMI path sends no traced IPI.  Xen is booted with
+ * nmi=dom0 (a release build's default; a debug build's default, fatal,
+ * panics on any unexplained NMI by design).
+ * The host must survive (no panic, no lock-check failure, the agent done)
+ * and the run end as documented: finished, status ok.
+ *
+ * The build booted is ITEST_XEN, by default make hv-debug's of 4.17
+ * (build/xen-4.17-debug/xen); make test-versions runs it on the debug build
+ * of each line (mk/versions.mk, nmi/NAME).  Its xen.config must say
+ * CONFIG_DEBUG.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "tests/integration/itest.h"
+
+#define OUT "build/itest/nmi"
+#define COUNT "build/itest/nmi.count"
+#define DEFAULT_XEN "build/xen-4.17-debug/xen"
+
+/* The build's xen.config (beside the binary) has LINE. */
+static int config_has(const char *line)
+{
+	char path[4096], buf[512];
+	const char *xen = itest_xen(), *slash = xen ? strrchr(xen, '/') : NULL;
+	int found = 0;
+	FILE *f;
+
+	if (!slash)
+		return 0;
+	snprintf(path, sizeof(path), "%.*s/xen.config", (int)(slash - xen), xen);
+	f = fopen(path, "r");
+	while (f && fgets(buf, sizeof(buf), f))
+		if (!strncmp(buf, line, strlen(line)) && buf[strlen(line)] == '\n')
+			found = 1;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* How often NEEDLE is in FILE. */
+static int count_in(const char *file, const char *needle)
+{
+	char buf[4096];
+	int n = 0;
+	FILE *f = fopen(file, "r");
+
+	while (f && fgets(buf, sizeof(buf), f))
+		n += strstr(buf, needle) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void test_nmi_during_traced_run(void **s)
+{
+	struct cmd_out o;
+	json_error_t je;
+	json_t *a, *w;
+	int injected = 0;
+	FILE *f;
+
+	(void)s;
+	if (!itest_xen() && setenv("ITEST_XEN", DEFAULT_XEN, 1))
+		fail_msg("setenv");
+	if (!config_has("CONFIG_DEBUG=y"))
+		fail_msg("ITEST_XEN=%s: not a debug build (its xen.config lacks CONFIG_DEBUG=y)",
+			 itest_xen() ?: "");
+	system("rm -rf " OUT " " COUNT " " COUNT ".sock");
+	if (setenv("NMI_CONSOLE", OUT "/console.log", 1) || setenv("NMI_COUNT", COUNT, 1))
+		fail_msg("setenv");
+	itest_run(&o, (const char *[]){ "boot", "--mode", "physical", "--cpus", "4",
+					 "--cmdline", "tbuf_size=256 nmi=dom0", "--timeout", "600",
+					 "--qemu", "tests/integration/data/qemu-nmi.sh",
+					 "--job", "tests/integration/data/nmi-job.json",
+					 "--output", OUT, NULL });
+	assert_int_equal(itest_qemu_alive(o.pid), 0);
+	f = fopen(COUNT, "r");
+	if (!f || fscanf(f, "%d", &injected) != 1)
+		injected = 0;
+	if (f)
+		fclose(f);
+	print_message("nmi: %d NMIs injected; console: %d xentrace initialised, %d Panic, "
+		      "%d CHECKLOCK, %d unknown-NMI reports, %d agent done\n", injected,
+		      count_in(OUT "/console.log", "xentrace: initialised"),
+		      count_in(OUT "/console.log", "Panic on CPU"),
+		      count_in(OUT "/console.log", "CHECKLOCK"),
+		      count_in(OUT "/console.log", "NMI received"),
+		      count_in(OUT "/console.log", "ipibench: agent done"));
+	assert_int_equal(count_in(OUT "/console.log", "xentrace: initialised"), 1);
+	assert_true(injected > 0);
+	assert_int_equal(count_in(OUT "/console.log", "Panic on CPU"), 0);
+	assert_int_equal(count_in(OUT "/console.log", "CHECKLOCK"), 0);
+	assert_int_equal(count_in(OUT "/console.log", "ipibench: agent done rc=0"), 1);
+	a = json_load_file(OUT "/agent.json", 0, &je);
+	if (!a)
+		fail_msg("no agent.json (%s); ipibench boot said:\n%s", je.text, o.text);
+	free(o.text);
+	w = json_array_get(json_object_get(a, "workloads"), 0);
+	assert_non_null(w);
+	print_message("nmi: workload %s: %s %s\n", itest_str(w, "name"), itest_str(w, "status"),
+		      itest_str(w, "error"));
+	assert_string_equal(itest_str(w, "status"), "ok");
+	json_decref(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nmi_during_traced_run),
+	};
+	return cmocka_run_group_tests_name("integration: NMI with tracing on", tests, NULL, NULL);
+}

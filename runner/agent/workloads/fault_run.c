@@ -375,7 +375,7 @@ static int hold_run(struct agent_ctx *ctx, const json_t *params, unsigned int af
 			.flags = chunks ? XEN_SYSCTL_IPIBENCH_F_CONTINUE : 0,
 			.cpu = cpu,
 			.iterations = 1,
-			.mask_bits = nr_bits,
+			.mask.nr_bits = nr_bits,
 		};
 		struct xen_sysctl_ipibench f = {
 			.op = XEN_SYSCTL_IPIBENCH_OP_fetch,

@@ -427,14 +427,18 @@ static int hold_run(struct agent_ctx *ctx, const json_t *params, unsigned int af
 }
 
 /*
- * The IRQs with an action (a device's, or Xen's own) whose vector is on
- * CPU while it is offline: Xen's 'i' debug key, read back from the
- * console ring (the last dump), each IRQ line whose second set (the CPUs
- * holding its vector) names CPU, unless "mapped, unbound".  NULL when the
- * dump cannot be read.
+ * The IRQs with an action (a device's, or Xen's own) aimed at CPU alone
+ * while it is offline: Xen's 'i' debug key, read back from the console
+ * ring (the last dump), each IRQ line whose second set (arch.cpu_mask, the
+ * CPUs holding its vector) is CPU and nothing else, unless "mapped,
+ * unbound".  An IRQ whose vector is also on an online CPU still reaches
+ * one (4.17 lists a high-priority vector, the serial's, on every CPU,
+ * online or not).  NULL when the dump cannot be read.
  */
-static int cpu_in_list(const char *s, const char *end, unsigned int cpu)
+static int list_is_only(const char *s, const char *end, unsigned int cpu)
 {
+	int seen = 0;
+
 	while (s < end) {
 		char *p;
 		unsigned long a = strtoul(s, &p, 10), b = a;
@@ -443,13 +447,14 @@ static int cpu_in_list(const char *s, const char *end, unsigned int cpu)
 			return 0;
 		if (*p == '-')
 			b = strtoul(p + 1, &p, 10);
-		if (cpu >= a && cpu <= b)
-			return 1;
-		if (*p != ',')
+		if (a != cpu || b != cpu)
 			return 0;
+		seen = 1;
+		if (*p != ',')
+			break;
 		s = p + 1;
 	}
-	return 0;
+	return seen;
 }
 
 static json_t *irqs_aimed_at(struct agent_ctx *ctx, unsigned int cpu)
@@ -481,7 +486,7 @@ static json_t *irqs_aimed_at(struct agent_ctx *ctx, unsigned int cpu)
 				continue;
 			second = strstr(aff, "}/{");
 			close = second ? strchr(second + 3, '}') : NULL;
-			if (close && cpu_in_list(second + 3, close, cpu)) {
+			if (close && list_is_only(second + 3, close, cpu)) {
 				line[strcspn(line, "\r")] = '\0';
 				json_array_append_new(a, json_string(line));
 			}

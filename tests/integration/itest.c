@@ -289,3 +289,21 @@ json_t *itest_fault_of(json_t *results, const char *mode, const char *name)
 {
 	return json_object_get(itest_need_workload(itest_need_run(results, mode), name), "fault");
 }
+
+int itest_xen_config_has(const char *line)
+{
+	char path[4096], buf[512];
+	const char *xen = itest_xen(), *slash = strrchr(xen, '/');
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*sxen.config", slash ? (int)(slash - xen + 1) : 0, xen);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s: cannot open the build's config (ITEST_XEN=%s)", path, xen);
+	while (fgets(buf, sizeof(buf), f))
+		if (!strcmp(strtok(buf, "\n") ?: "", line))
+			found = 1;
+	fclose(f);
+	return found;
+}

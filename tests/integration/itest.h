@@ -34,6 +34,9 @@ const char *itest_ipibench(void);
  * the test names a build itself, or resumes a run).
  */
 const char *itest_xen(void);
+/* The build ITEST_XEN names has LINE (e.g. "CONFIG_DEBUG=y") in the
+ * xen.config beside it; fails the test when there is none. */
+int itest_xen_config_has(const char *line);
 
 /* A result set's lookups (NULL when absent). */
 json_t *itest_run_of(json_t *results, const char *mode);

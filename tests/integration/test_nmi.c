@@ -35,26 +35,6 @@
 #define COUNT "build/itest/nmi.count"
 #define DEFAULT_XEN "build/xen-4.17-debug/xen"
 
-/* The build's xen.config (beside the binary) has LINE. */
-static int config_has(const char *line)
-{
-	char path[4096], buf[512];
-	const char *xen = itest_xen(), *slash = xen ? strrchr(xen, '/') : NULL;
-	int found = 0;
-	FILE *f;
-
-	if (!slash)
-		return 0;
-	snprintf(path, sizeof(path), "%.*s/xen.config", (int)(slash - xen), xen);
-	f = fopen(path, "r");
-	while (f && fgets(buf, sizeof(buf), f))
-		if (!strncmp(buf, line, strlen(line)) && buf[strlen(line)] == '\n')
-			found = 1;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 /* How often NEEDLE is in FILE. */
 static int count_in(const char *file, const char *needle)
 {
@@ -80,7 +60,7 @@ static void test_nmi_during_traced_run(void **s)
 	(void)s;
 	if (!itest_xen() && setenv("ITEST_XEN", DEFAULT_XEN, 1))
 		fail_msg("setenv");
-	if (!config_has("CONFIG_DEBUG=y"))
+	if (!itest_xen_config_has("CONFIG_DEBUG=y"))
 		fail_msg("ITEST_XEN=%s: not a debug build (its xen.config lacks CONFIG_DEBUG=y)",
 			 itest_xen() ?: "");
 	system("rm -rf " OUT " " COUNT " " COUNT ".sock");

@@ -52,30 +52,11 @@ static json_t *run(void)
 	return itest_need_run(results, "physical");
 }
 
-/* The build's xen.config (beside the binary) has LINE. */
-static int config_has(const char *line)
-{
-	char path[4096], buf[512];
-	const char *xen = itest_xen(), *slash = strrchr(xen, '/');
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%.*sxen.config", slash ? (int)(slash - xen + 1) : 0, xen);
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("%s: cannot open the build's config (ITEST_XEN=%s)", path, xen);
-	while (fgets(buf, sizeof(buf), f))
-		if (!strcmp(strtok(buf, "\n") ?: "", line))
-			found = 1;
-	fclose(f);
-	return found;
-}
-
 static void test_debug_build(void **s)
 {
 	(void)s;
-	assert_true(config_has("CONFIG_DEBUG=y"));
-	assert_true(config_has("CONFIG_IPIBENCH=y"));
+	assert_true(itest_xen_config_has("CONFIG_DEBUG=y"));
+	assert_true(itest_xen_config_has("CONFIG_IPIBENCH=y"));
 }
 
 /* refusals' case NAME, or fail. */

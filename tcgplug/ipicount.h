@@ -140,9 +140,13 @@ void ic_run_start(struct ic_run *r, uint32_t seq, uint32_t op, uint32_t flags);
  */
 int ic_format_run(const struct ic_run *r, char *buf, size_t len);
 
-/* The sysctl's start: op (offset 4) and flags (offset 8) of the request. */
-#define IC_SYSCTL_OP_OFF 4
-#define IC_SYSCTL_FLAGS_OFF 8
+/*
+ * The sysctl's start: op (offset 0) and flags (offset 4) of the request,
+ * struct xen_sysctl_ipibench (tests/test_window.c holds them to the
+ * interface's header).
+ */
+#define IC_SYSCTL_OP_OFF 0
+#define IC_SYSCTL_FLAGS_OFF 4
 #define IC_SYSCTL_F_CONTINUE (1u << 1)
 #define IC_SYSCTL_OP_QUERY 0   /* ends the open run (a new workload) */
 /* True when a request with OP and FLAGS starts a run (not query/fetch). */

@@ -10,6 +10,17 @@
 #include <cmocka.h>
 
 #include "tcgplug/ipicount.h"
+#include <ipibench/abi.h>
+
+/* What the plugin reads of a request is where the interface has it. */
+_Static_assert(offsetof(struct xen_sysctl_ipibench, op) == IC_SYSCTL_OP_OFF,
+	       "IC_SYSCTL_OP_OFF is not the interface's op");
+_Static_assert(offsetof(struct xen_sysctl_ipibench, flags) == IC_SYSCTL_FLAGS_OFF,
+	       "IC_SYSCTL_FLAGS_OFF is not the interface's flags");
+_Static_assert(XEN_SYSCTL_IPIBENCH_F_CONTINUE == IC_SYSCTL_F_CONTINUE,
+	       "IC_SYSCTL_F_CONTINUE is not the interface's");
+_Static_assert(XEN_SYSCTL_IPIBENCH_OP_query == IC_SYSCTL_OP_QUERY,
+	       "IC_SYSCTL_OP_QUERY is not the interface's");
 
 #define BENCH 0xffff82d04031f520ull
 #define SEND 0xffff82d0403409e0ull

@@ -13,27 +13,19 @@
 # HVM guest's own code) into LOG, then quits QEMU.  Everything QEMU sends
 # is untrusted: a line that is not JSON is logged as such, not trusted.
 import json
-import socket
+import os
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qmp  # noqa: E402
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: qmp-events.py SOCKET LOG")
     path, logpath = sys.argv[1], sys.argv[2]
-    s = None
-    for _ in range(600):  # QEMU creates the socket when it starts
-        try:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            break
-        except OSError:
-            s.close()
-            s = None
-            time.sleep(0.1)
-    if s is None:
-        sys.exit(f"qmp-events: {path}: no QMP socket after 60 s")
+    s = qmp.connect(path, "qmp-events")
     f = s.makefile("rwb", buffering=0)
     log = open(logpath, "a", buffering=1)
 

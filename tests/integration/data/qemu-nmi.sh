@@ -6,21 +6,12 @@
 # goes to $NMI_COUNT.
 sock="$NMI_COUNT.sock"
 rm -f "$sock"
-python3 - "$sock" "$NMI_CONSOLE" "$NMI_COUNT" <<'PY' &
+python3 - "$sock" "$NMI_CONSOLE" "$NMI_COUNT" "$(cd "$(dirname "$0")/../../../mk" && pwd)" <<'PY' &
 import select, socket, sys, time
-sock, console, countfile = sys.argv[1:4]
-s = None
-for _ in range(600):
-    try:
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(sock)
-        break
-    except OSError:
-        s.close()
-        s = None
-        time.sleep(0.1)
-if s is None:
-    sys.exit("qemu-nmi: no QMP socket")
+sock, console, countfile, mk = sys.argv[1:5]
+sys.path.insert(0, mk)
+import qmp
+s = qmp.connect(sock, "qemu-nmi")
 f = s.makefile("rwb", buffering=0)
 f.readline()
 f.write(b'{"execute": "qmp_capabilities"}\n')

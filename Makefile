@@ -332,6 +332,21 @@ hv-inject: hv
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash mk/hv.sh $(BUILD) $(HV_ARGS)
 
+# The series plus one test-only patch that takes what is left of the
+# high-priority vector pool once every CPU is up
+# (tests/integration/data/take-hipriority-pool.patch, never part of
+# hv-patch/), sharing make hv's source package and ccache: what
+# test_vector_pool boots, for a run that needs the benchmark vector to be
+# refused with ENOSPC instead of crashing the host.
+HV_POOL_DIR := $(BUILD)/xen-pool-taken
+HV_POOL_PATCH := tests/integration/data/take-hipriority-pool.patch
+.PHONY: hv-pool-taken
+INTERNAL_TARGETS += hv-pool-taken
+hv-pool-taken: hv
+	@HV_OUT=$(HV_POOL_DIR) HV_PATCH=$(HV_POOL_PATCH) \
+		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
+		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+
 # The series as xen-devel reads it: `git format-patch` files and a cover
 # letter for the line of XEN (or XEN_SRC's tree), From and Signed-off-by
 # your git identity, in build/hv-series/LINE-or-ID/ (mk/hv-series.py,
@@ -530,7 +545,7 @@ UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
-	test_insn_inject test_insn_calls test_hotplug test_sysctl_abi test_testdev)
+	test_insn_inject test_insn_calls test_hotplug test_sysctl_abi test_testdev test_vector_pool)
 # Not run by make test, test-slow or CI: make test-nmi (NMIs injected into a
 # debug build during a traced run; docs/hv-series.md says what it shows).
 MANUAL_BINS := $(BUILD)/asan/tests/integration/test_nmi
@@ -568,6 +583,7 @@ integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 # line's, mk/versions.mk).
 integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
 integration/$(BUILD)/asan/tests/integration/test_sysctl_abi: hv-debug
+integration/$(BUILD)/asan/tests/integration/test_vector_pool: hv-pool-taken
 
 # $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
 # closing line by hand), a fresh tally expecting every run, all the runs

@@ -86,7 +86,7 @@ help:
 	@echo "  make unit         the unit stage only"
 	@echo "  make integration  the QEMU stage only"
 	@echo "  make test-slow    the longer QEMU tests: faults, hotplug on a debug build, topology, instruction counts (CI)"
-	@echo "  make test-nmi     NMIs injected into a debug build during a traced run (not in CI)"
+	@echo "  make test-nmi     NMIs injected into a debug build during a traced run (one of make test-slow's)"
 	@echo "  make test-versions  the series on Xen 4.20 and staging from ../shared, release and debug builds (CI)"
 	@echo "  make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
 	@echo "  make test-host-faults  the test host end to end, with the local backend and the fault cases"
@@ -545,14 +545,10 @@ UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
-	test_insn_inject test_insn_calls test_hotplug test_sysctl_abi test_testdev test_vector_pool)
-# Not run by make test, test-slow or CI: make test-nmi (NMIs injected into a
-# debug build during a traced run; docs/hv-series.md says what it shows).
-MANUAL_BINS := $(BUILD)/asan/tests/integration/test_nmi
-ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS) $(MANUAL_BINS),$(INTEGRATION_BINS)))
+	test_insn_inject test_insn_calls test_hotplug test_sysctl_abi test_testdev test_vector_pool test_nmi)
+ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
-MANUAL_RUNS := $(addprefix integration/,$(MANUAL_BINS))
-.PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) $(MANUAL_RUNS) test-slow
+.PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
 
 $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS)): unit/%: % $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
@@ -574,7 +570,7 @@ abi-root:
 $(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
 	@$(TALLY) cmd $(TALLY_FILE) $@ $(or $(TIMEOUT_$*),$(EXTRA_TIMEOUT)) \
 		$(MAKE) --no-print-directory $*
-$(ITEST_RUNS) $(SLOW_RUNS) $(MANUAL_RUNS): integration/%: % hv dom0 build $(TALLY)
+$(ITEST_RUNS) $(SLOW_RUNS): integration/%: % hv dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) ./$*
 integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
@@ -608,7 +604,7 @@ test-slow:
 .PHONY: test-nmi
 integration/$(BUILD)/asan/tests/integration/test_nmi: hv-debug
 test-nmi:
-	$(call tally_stages,$(MANUAL_RUNS))
+	$(call tally_stages,integration/$(BUILD)/asan/tests/integration/test_nmi)
 # make test-versions: the series on 4.20 and staging (CI, after test-slow).
 include mk/versions.mk
 

@@ -9,10 +9,12 @@
 #    (`make hv-debug XEN_SRC=`: CONFIG_DEBUG, DEBUG_LOCKS; the tree's own
 #    build when its defaults already make it one, as staging's do), then
 #    tests/integration/test_hotplug on it (CPUs offline and online with and
-#    without a run); `make debug-abi/staging` runs
-#    tests/integration/test_sysctl_abi on staging's (the interface's
-#    refusals are the same code on every line: make test-slow runs it on
-#    4.17's, which CI's time allows once);
+#    without a run);
+#  - nmi/NAME: tests/integration/test_nmi on that debug build (NMIs
+#    injected during a traced run);
+#  - debug-abi/staging: tests/integration/test_sysctl_abi on staging's
+#    debug build (the interface's refusals; make test-slow runs it on
+#    4.17's);
 #  - versions/matrix: one short workload on `[matrix] xen = 4.17,
 #    src-4.20.4` and its report's "Between builds" (mk/test-matrix-xen.sh).
 # A missing or second tarball, a tree whose series does not apply or
@@ -24,8 +26,10 @@ TV_DIR := $(BUILD)/upstream
 TV_TEST_HV := $(BUILD)/asan/tests/integration/test_hv
 TV_TEST_HOTPLUG := $(BUILD)/asan/tests/integration/test_hotplug
 TV_TEST_SYSCTL_ABI := $(BUILD)/asan/tests/integration/test_sysctl_abi
-TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix) $(addprefix debug/,$(TV_NAMES))
-.PHONY: test-versions $(TV_RUNS) debug-abi/staging $(addprefix tv-hv/,$(TV_NAMES)) $(addprefix tv-hv-debug/,$(TV_NAMES))
+TV_TEST_NMI := $(BUILD)/asan/tests/integration/test_nmi
+TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix) $(addprefix debug/,$(TV_NAMES)) \
+	$(addprefix nmi/,$(TV_NAMES)) debug-abi/staging
+.PHONY: test-versions $(TV_RUNS) $(addprefix tv-hv/,$(TV_NAMES)) $(addprefix tv-hv-debug/,$(TV_NAMES))
 
 # tv-hv/NAME: the tree unpacked (once per tarball) and built; its build
 # folder in $(TV_DIR)/NAME.build.
@@ -66,6 +70,10 @@ $(addprefix tv-hv-debug/,$(TV_NAMES)): tv-hv-debug/%: tv-hv/%
 $(addprefix debug/,$(TV_NAMES)): debug/%: tv-hv-debug/% $(TV_TEST_HOTPLUG) dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
 		env ITEST_XEN=$$(cat $(TV_DIR)/$*.debug)/xen ./$(TV_TEST_HOTPLUG)
+
+$(addprefix nmi/,$(TV_NAMES)): nmi/%: tv-hv-debug/% $(TV_TEST_NMI) dom0 build $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \
+		env ITEST_XEN=$$(cat $(TV_DIR)/$*.debug)/xen ./$(TV_TEST_NMI)
 
 debug-abi/staging: debug-abi/%: tv-hv-debug/% $(TV_TEST_SYSCTL_ABI) dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) \

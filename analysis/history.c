@@ -147,6 +147,7 @@ struct history {
 	struct dataset d;
 	size_t *rank;		/* rank[set] = position in the order */
 	size_t *order;		/* order[pos] = set */
+	const char **cdate;	/* cdate[set]: its commit's date (commit_dates()) */
 	struct series *s;
 	size_t ns;
 	char **links;		/* --link LABEL=HREF, shown atop index.html */
@@ -204,24 +205,32 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 	return rc;
 }
 
-/* The date of a commit: the earliest "created" among its result sets. */
-static const char *commit_date(const struct dataset *d, const char *commit)
+/* The date of each set's commit: the earliest "created" among the result
+ * sets of that commit, computed once (O(n) through a hash by commit) so
+ * that the sort's comparator does not scan the sets. */
+static void commit_dates(struct history *h)
 {
-	const char *best = NULL;
+	const struct dataset *d = &h->d;
+	json_t *first = json_object();	/* commit -> index of its earliest set */
+	for (size_t i = 0; i < d->nsets; i++) {
+		json_t *x = json_object_get(first, d->sets[i].commit);
+		if (!x || strcmp(d->sets[i].created, d->sets[json_integer_value(x)].created) < 0)
+			json_object_set_new_nocheck(first, d->sets[i].commit, json_integer((json_int_t)i));
+	}
+	h->cdate = xcalloc(d->nsets ? d->nsets : 1, sizeof(*h->cdate));
 	for (size_t i = 0; i < d->nsets; i++)
-		if (!strcmp(d->sets[i].commit, commit) &&
-		    (!best || strcmp(d->sets[i].created, best) < 0))
-			best = d->sets[i].created;
-	return best ? best : "";
+		h->cdate[i] = d->sets[json_integer_value(json_object_get(first, d->sets[i].commit))].created;
+	json_decref(first);
 }
 
 static int cmp_sets(const void *a, const void *b)
 {
 	const struct dataset *d = &g_h->d;
-	const struct resultset *x = &d->sets[*(const size_t *)a];
-	const struct resultset *y = &d->sets[*(const size_t *)b];
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct resultset *x = &d->sets[i];
+	const struct resultset *y = &d->sets[j];
 	int c;
-	if ((c = strcmp(commit_date(d, x->commit), commit_date(d, y->commit))))
+	if ((c = strcmp(g_h->cdate[i], g_h->cdate[j])))
 		return c;
 	if ((c = strcmp(x->commit, y->commit)))
 		return c;
@@ -1075,6 +1084,7 @@ static int history_load(struct history *h, char **inputs, int n)
 	h->rank = xcalloc(h->d.nsets, sizeof(size_t));
 	for (size_t i = 0; i < h->d.nsets; i++)
 		h->order[i] = i;
+	commit_dates(h);
 	qsort(h->order, h->d.nsets, sizeof(size_t), cmp_sets);
 	for (size_t i = 0; i < h->d.nsets; i++)
 		h->rank[h->order[i]] = i;
@@ -1113,6 +1123,7 @@ out:
 	free(h.s);
 	free(h.links);
 	free(h.order);
+	free(h.cdate);
 	free(h.rank);
 	dataset_free(&h.d);
 	g_h = NULL;

@@ -27,6 +27,14 @@
 #define AN_SCHEMA_MAJOR 1
 #define AN_ERRLEN 1024
 
+/* What one set of inputs may make report or history do (docs/results-
+ * schema.md, "Bounds"): past a cap the input is refused in one line. */
+#define AN_MAX_SETS 50000		/* result sets (results.json files) */
+#define AN_MAX_WORKLOADS 200000		/* runs[].workloads[] entries, summed */
+#define AN_MAX_LOOPS 1000000		/* workloads[].loops[] entries, summed */
+#define AN_MAX_SAMPLES 16777216		/* samples (ns or cycles), summed: 128 MiB */
+#define AN_MAX_PLOTS 400		/* plots drawn by one report or history */
+
 /* ---- util.c ------------------------------------------------------------ */
 struct sbuf {
 	char *s;
@@ -259,6 +267,11 @@ struct dataset {
 	} *guests;
 	size_t nguests;
 	size_t guests_not_ok[GR_NKINDS];	/* guest_runs[] whose status is not "ok": left out */
+	/* group key -> index in groups (group_get(): O(1) per workload), and
+	 * host -> the topology of its first group (several_topos) */
+	json_t *group_index, *host_topo;
+	size_t groups_cap;
+	size_t nworkloads, nloops, nsamples;	/* against the AN_MAX_ caps */
 	bool separate_sets;	/* history: do not pool across result sets */
 	bool several_builds;	/* the groups are of more than one build */
 	bool several_topos;	/* a host name comes with more than one topology */

@@ -412,9 +412,15 @@ static void block_irqs(const struct rblock *b, struct sbuf *md)
 		struct sbuf list = { 0 };
 		for (size_t c = 0; c < m->g->nirqs; c++)
 			sb_printf(&list, "%s%.0f", c ? " " : "", m->irqs[c]);
-		sb_printf(md, "| %s | %.0f | %.0f (%zu) | %.0f (%zu) | %.2f | %s |\n",
+		/* max / mean of a row of zeros is 0/0: said, not "nan" */
+		char peak[48];
+		if (isnan(m->irq_peak))
+			snprintf(peak, sizeof(peak), "- (no interrupts)");
+		else
+			an_fixed(peak, 2, m->irq_peak);
+		sb_printf(md, "| %s | %.0f | %.0f (%zu) | %.0f (%zu) | %s | %s |\n",
 			  m->g->mode, m->irq_total, m->irq_min, m->irq_imin, m->irq_max,
-			  m->irq_imax, m->irq_peak, list.s);
+			  m->irq_imax, peak, list.s);
 		sb_free(&list);
 	}
 }

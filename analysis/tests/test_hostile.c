@@ -298,6 +298,46 @@ static void p_commit(json_t *j)
 static void p_created(json_t *j) { json_object_set_new(j, "created", json_string("<b>today</b>")); }
 static void p_wstatus(json_t *j) { json_object_set_new(wl0(j), "status", json_string("fine")); }
 
+/* Paired loops: ns, calls, sender and pair; loop 0's pair is BIG. */
+static void paired_loops(json_t *j, size_t n, json_int_t big)
+{
+	json_t *loops = json_array();
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(loops, json_pack("{s:i, s:i, s:s, s:I}", "ns", 1000, "calls", 10,
+						       "sender", k % 2 ? "cluster" : "physical", "pair",
+						       (json_int_t)(k ? k / 2 : (size_t)big)));
+	json_object_set_new(wl0(j), "loops", loops);
+}
+static void p_pair_huge(json_t *j) { paired_loops(j, 4, (json_int_t)1 << 62); }
+static void p_pair_1e8(json_t *j) { paired_loops(j, 2000, 100000000); }
+static void p_insn_huge(json_t *j)
+{
+	json_object_set_new(wl0(j), "insn_counts",
+			    json_pack("{s:i, s:f}", "operations", 8, "send_insns_per_op", 1.2345e200));
+}
+static void p_created_9(json_t *j) { json_object_set_new(j, "created", json_string("9")); }
+static void p_created_feb30(json_t *j)
+{
+	json_object_set_new(j, "created", json_string("2026-02-30T09:00:00Z"));
+}
+
+/* What one input may make the tool do: pair indices are not sizes, numbers
+ * have upper bounds, dates are dates; each refused in one line naming the
+ * JSON path, before any work. */
+static void unbounded_inputs_are_refused(void **state)
+{
+	(void)state;
+	poisoned("pair 2^62", p_pair_huge, "results.json: $.runs[0].workloads[0].loops[0].pair: "
+		 "4611686018427387904 is not a pair index from 0 to 3");
+	poisoned("pair 1e8 in 2000 loops", p_pair_1e8, "results.json: $.runs[0].workloads[0]"
+		 ".loops[0].pair: 100000000 is not a pair index from 0 to 1999");
+	poisoned("insn_counts 1e200", p_insn_huge,
+		 "results.json: $.runs[0].workloads[0].insn_counts.send_insns_per_op: ");
+	poisoned("created 9", p_created_9, "results.json: $.created: \"9\" is not an ISO 8601");
+	poisoned("created Feb 30", p_created_feb30,
+		 "results.json: $.created: \"2026-02-30T09:00:00Z\" is not an ISO 8601");
+}
+
 static void poisoned_fields_are_refused(void **state)
 {
 	(void)state;
@@ -522,6 +562,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(poisoned_fields_are_refused),
+		cmocka_unit_test(unbounded_inputs_are_refused),
 		cmocka_unit_test(files_that_are_not_results),
 		cmocka_unit_test(free_text_is_escaped),
 		cmocka_unit_test(history_escapes_html),

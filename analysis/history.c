@@ -148,6 +148,7 @@ struct history {
 	size_t *rank;		/* rank[set] = position in the order */
 	size_t *order;		/* order[pos] = set */
 	const char **cdate;	/* cdate[set]: its commit's date (commit_dates()) */
+	size_t plots_left_out;	/* blocks past AN_MAX_PLOTS: no plot */
 	struct series *s;
 	size_t ns;
 	char **links;		/* --link LABEL=HREF, shown atop index.html */
@@ -455,7 +456,7 @@ static void block_compute(struct history *h, struct hblock *b)
 {
 	const struct series *s0 = &h->s[b->first];
 	char *raw = xasprintf("history-%s-%ldcpu-%s", s0->host, s0->cpus, s0->workload);
-	b->name = slugify(raw);
+	b->name = plot_slug(raw);
 	free(raw);
 	b->rows = xcalloc(h->d.nsets, sizeof(*b->rows));
 	for (size_t pos = 0; pos < h->d.nsets; pos++) {
@@ -503,6 +504,11 @@ static void history_compute(struct history *h)
 		struct hblock *b = &h->blocks[h->nblocks++];
 		*b = (struct hblock){ .first = i, .end = block_end(h, i) };
 		block_compute(h, b);
+		if (h->nblocks > AN_MAX_PLOTS) {	/* one gnuplot run per block: capped */
+			free(b->name);
+			b->name = NULL;
+			h->plots_left_out++;
+		}
 	}
 }
 
@@ -770,6 +776,10 @@ static void md_block(const struct history *h, const struct hblock *b, struct sbu
 static void render_md(const struct history *h, struct sbuf *md)
 {
 	md_head(h, md);
+	if (h->plots_left_out)
+		sb_printf(md, "\n**%zu plots left out**: one history draws at most %d (the first "
+			  "blocks in order); the tables have every figure.\n", h->plots_left_out,
+			  AN_MAX_PLOTS);
 	for (size_t i = 0; i < h->nblocks; i++)
 		md_block(h, &h->blocks[i], md);
 }
@@ -788,6 +798,9 @@ static void html_head(const struct history *h, struct sbuf *html)
 	sb_printf(html, "%zu result sets, %zu series. <b>Regression rule</b>: ", h->d.nsets, h->ns);
 	html_escape(html, h->rule);
 	sb_puts(html, ".</p>\n");
+	if (h->plots_left_out)
+		sb_printf(html, "<p><b>%zu plots left out</b>: one history draws at most %d.</p>\n",
+			  h->plots_left_out, AN_MAX_PLOTS);
 	if (h->ninsn) {
 		sb_printf(html, "<p><b>Instruction counts</b> (%zu series): ", h->ninsn);
 		html_escape(html, h->insn_rule);
@@ -802,12 +815,16 @@ static void html_block(const struct history *h, const struct hblock *b, struct s
 	const struct series *s0 = &h->s[b->first];
 	char *hw = html_text(s0->workload), *ht = html_text(s0->type),
 	     *hh = html_text(s0->host), *hn = html_text(b->name);
-	sb_printf(html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
-			"<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
-			"<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
-			"<a href=\"%s.dat\">data</a></p>\n<table><tr><th>#</th>"
-			"<th class=\"l\">commit</th><th class=\"l\">created</th>",
-		  hw, ht, hh, s0->cpus, hn, hn, hn, hn, hn, hn);
+	if (b->name)
+		sb_printf(html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
+				"<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
+				"<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
+				"<a href=\"%s.dat\">data</a></p>\n",
+			  hw, ht, hh, s0->cpus, hn, hn, hn, hn, hn, hn);
+	else
+		sb_printf(html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n<p>(plot left out: one history "
+				"draws at most %d)</p>\n", hw, ht, hh, s0->cpus, AN_MAX_PLOTS);
+	sb_puts(html, "<table><tr><th>#</th><th class=\"l\">commit</th><th class=\"l\">created</th>");
 	free(hw), free(ht), free(hh), free(hn);
 	for (size_t k = b->first; k < b->end; k++) {
 		sb_puts(html, "<th>");
@@ -881,9 +898,10 @@ static json_t *render_json(const struct history *h)
 		for (size_t k = h->blocks[i].first; k < h->blocks[i].end; k++) {
 			const struct series *s = &h->s[k];
 			json_array_append_new(jseries, json_pack(
-				"{s:s, s:I, s:s, s:s, s:s, s:s, s:o}",
+				"{s:s, s:I, s:s, s:s, s:s, s:o, s:o}",
 				"host", s->host, "cpus", (json_int_t)s->cpus, "workload", s->workload,
-				"type", s->type, "mode", s->mode, "plot", h->blocks[i].name,
+				"type", s->type, "mode", s->mode, "plot", h->blocks[i].name ?
+				json_string(h->blocks[i].name) : json_null(),
 				"points", json_points(h, s)));
 		}
 	return js;
@@ -953,6 +971,8 @@ static int render_plots(struct history *h)
 	for (size_t i = 0; i < h->nblocks && !rc; i++) {
 		const struct hblock *b = &h->blocks[i];
 		struct sbuf dat = { 0 }, body = { 0 };
+		if (!b->name)
+			continue;
 		progress("history: %s", b->name);
 		plot_data(h, b, &dat);
 		plot_script(h, b, &body);
@@ -1110,6 +1130,9 @@ int cmd_history(int argc, char **argv)
 	if (history_load(&h, inputs, ninputs) || mkdir_p(h.out, h.err) ||
 	    render(&h))
 		goto fail;
+	if (h.plots_left_out)	/* said even with -q */
+		fprintf(stderr, "ipibench history: %zu plots left out: one history draws at most %d\n",
+			h.plots_left_out, AN_MAX_PLOTS);
 	progress("history: %zu result sets, %zu series, %zu regression(s) (%zu at the newest set); wrote %s/index.html",
 		 h.d.nsets, h.ns, h.nreg, h.nlatest, h.out);
 	rc = (fail == 1 && h.nreg) || (fail == 2 && h.nlatest) ? 3 : 0;

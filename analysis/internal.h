@@ -33,7 +33,7 @@
 #define AN_MAX_WORKLOADS 200000		/* runs[].workloads[] entries, summed */
 #define AN_MAX_LOOPS 1000000		/* workloads[].loops[] entries, summed */
 #define AN_MAX_SAMPLES 16777216		/* samples (ns or cycles), summed: 128 MiB */
-#define AN_MAX_PLOTS 400		/* plots drawn by one report or history */
+#define AN_MAX_PLOTS 200		/* plots drawn by one report or history */
 
 /* ---- util.c ------------------------------------------------------------ */
 struct sbuf {
@@ -53,6 +53,10 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int mkdir_p(const char *path, char *err);
 /* Lower-case alnum, everything else '-': a file name part. */
 char *slugify(const char *s);
+/* A plot's file name from RAW (malloc'ed): RAW itself when slugify()
+ * keeps it, else the slug and 16 hex digits of a hash of RAW, so that
+ * names that differ (qemu.tcg, QEMU-tcg, qemu-tcg) never share a file. */
+char *plot_slug(const char *raw);
 /* Escape s for where it is shown (malloc'ed).  Names that passed
  * sio_name_ok() come out unchanged; free text (errors, paths, commands,
  * CPU models) cannot break a table, a code span or a tag:

@@ -148,6 +148,10 @@ static void section_inputs(const struct report *r, struct sbuf *md)
 		sb_printf(md, "%s- perf stat: %s\n", i || d->nhf ? "" : "\n", mp);
 		free(mp);
 	}
+	if (r->plots_left_out)
+		sb_printf(md, "\n**%zu plots left out**: one report draws at most %d (the first "
+			  "in this report's order); the tables below have every figure.\n",
+			  r->plots_left_out, AN_MAX_PLOTS);
 	sb_printf(md,
 		  "\nMethod: every statistic says its unit. **Per-call latency** (ns per "
 		  "operation, all ok runs of a workload x mode pooled) is descriptive only: "
@@ -463,7 +467,8 @@ static void section_charts(const struct report *r, struct sbuf *md)
 		const struct rchart *c = &r->charts[i];
 		sb_printf(md, "\n## %s per mode, %s, %ld CPUs\n", c->icr ?
 			  "ICR writes per operation" : "Vector capacity", c->host, c->cpus);
-		md_plot(md, c->plot, c->icr ? "ICR writes per operation" : "vector capacity");
+		if (c->plot)
+			md_plot(md, c->plot, c->icr ? "ICR writes per operation" : "vector capacity");
 	}
 }
 
@@ -1252,6 +1257,9 @@ int cmd_report(int argc, char **argv)
 		fwrite(md.s, 1, md.len, stdout);
 	}
 	fflush(stdout);
+	if (r.plots_left_out)	/* said even with -q: plots were asked for and not drawn */
+		fprintf(stderr, "ipibench report: %zu plots left out: one report draws at most %d\n",
+			r.plots_left_out, AN_MAX_PLOTS);
 	if (plot_undrawn_ok) {
 		/* Said even with -q: the report is not the one asked for. */
 		fprintf(stderr, "ipibench report: gnuplot is not installed: %zu plots not drawn "

@@ -43,10 +43,10 @@ static double per_op(const struct group *g, double v)
 	return g->has_ops && g->operations > 0 ? v / g->operations : NAN;
 }
 
-/* slugify(raw); raw is freed. */
+/* plot_slug(raw); raw is freed. */
 static char *slug_of(char *raw)
 {
-	char *s = slugify(raw);
+	char *s = plot_slug(raw);
 	free(raw);
 	return s;
 }
@@ -556,7 +556,10 @@ static void hf_compute(struct rhf *x, const struct hf_file *h, size_t f)
 	if (!x->nbox)
 		return;
 	const char *base = strrchr(h->path, '/');
-	x->plot = slug_of(xasprintf("hyperfine-%zu-%s", f + 1, base ? base + 1 : h->path));
+	/* unique by its position f + 1: the file name only helps the reader */
+	char *raw = xasprintf("hyperfine-%zu-%s", f + 1, base ? base + 1 : h->path);
+	x->plot = slugify(raw);
+	free(raw);
 	x->title = xasprintf("hyperfine %s: seconds per run (boxes numbered as the table rows)",
 			     base ? base + 1 : h->path);
 }
@@ -625,6 +628,41 @@ static void builds_compute(struct report *r)
 	}
 }
 
+/* ---- the cap on plots ------------------------------------------------------------ */
+/* Keep PLOT (a name) while fewer than AN_MAX_PLOTS were kept, else free it
+ * and count it as left out: one gnuplot run per plot, so the plots one
+ * input may ask for are bounded. */
+static void plot_keep(struct report *r, char **plot, size_t *kept)
+{
+	if (!*plot)
+		return;
+	if (*kept < AN_MAX_PLOTS) {
+		(*kept)++;
+		return;
+	}
+	free(*plot);
+	*plot = NULL;
+	r->plots_left_out++;
+}
+
+/* The first AN_MAX_PLOTS plots in the order render_plots() draws them. */
+static void plots_cap(struct report *r)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < r->nblocks; i++) {
+		plot_keep(r, &r->blocks[i].latency_plot, &kept);
+		plot_keep(r, &r->blocks[i].irqs_plot, &kept);
+	}
+	for (size_t i = 0; i < r->ncharts; i++)
+		plot_keep(r, &r->charts[i].plot, &kept);
+	for (size_t i = 0; i < r->nsweeps; i++) {
+		plot_keep(r, &r->sweeps[i].plot, &kept);
+		plot_keep(r, &r->sweeps[i].plot_icr, &kept);
+	}
+	for (size_t f = 0; f < r->d.nhf; f++)
+		plot_keep(r, &r->hf[f].plot, &kept);
+}
+
 /* ---- the whole model -------------------------------------------------------------- */
 void report_compute(struct report *r)
 {
@@ -640,6 +678,7 @@ void report_compute(struct report *r)
 	for (size_t f = 0; f < d->nhf; f++)
 		hf_compute(&r->hf[f], &d->hf[f], f);
 	cmp_perf_compute(&r->perf_rep, d->perf, d->nperf);
+	plots_cap(r);
 	r->host_state = hoststate_json(d);
 }
 

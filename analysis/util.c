@@ -139,6 +139,28 @@ char *slugify(const char *s)
 	return d;
 }
 
+/* FNV-1a, 64 bits: a short, stable digest of a name (not a secret). */
+static unsigned long long fnv1a64(const char *s)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+char *plot_slug(const char *raw)
+{
+	char *s = slugify(raw);
+	if (!strcmp(s, raw))
+		return s;
+	/* lossy: "qemu.tcg" and "QEMU-tcg" must not become "qemu-tcg"'s plot */
+	char *d = xasprintf("%s-%016llx", s, fnv1a64(raw));
+	free(s);
+	return d;
+}
+
 void progress(const char *fmt, ...)
 {
 	if (an_quiet)

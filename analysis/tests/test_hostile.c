@@ -506,6 +506,162 @@ static void history_escapes_html(void **state)
 	rm_tree(t.root);
 }
 
+/* Hosts whose names slugify alike (qemu.tcg, QEMU-tcg, qemu-tcg) each get
+ * their own plot files, and report.md and index.html link each host's own
+ * plot: its data file holds that host's samples (1000 k + i). */
+static void similar_names_get_their_own_plots(void **state)
+{
+	(void)state;
+	static const char *const hosts[] = { "qemu.tcg", "QEMU-tcg", "qemu-tcg" };
+	struct tree t;
+	tree_new(&t);
+	char dirs[3][PATH_MAX + 16];
+	for (int k = 0; k < 3; k++) {
+		json_t *j = good_results();
+		json_object_set_new(json_object_get(j, "host"), "name", json_string(hosts[k]));
+		for (size_t m = 0; m < 3; m++) {
+			json_t *ns = json_array();
+			for (int i = 0; i < 8; i++)
+				json_array_append_new(ns, json_integer(1000 * (k + 1) + i));
+			json_t *w = json_array_get(json_object_get(json_array_get(
+					json_object_get(j, "runs"), m), "workloads"), 0);
+			json_object_set_new(json_object_get(w, "samples"), "ns", ns);
+		}
+		snprintf(dirs[k], sizeof(dirs[k]), "%s/%d", t.in, k);
+		assert_int_equal(mkdir(dirs[k], 0755), 0);
+		char f[PATH_MAX + 32];
+		snprintf(f, sizeof(f), "%s/results.json", dirs[k]);
+		write_json(f, j);
+	}
+	struct result r;
+	const char *rep[] = { "report", "-q", "--no-reference", "-o", t.out, "0", "1", "2", NULL };
+	run_in(&r, t.in, rep);
+	if (r.rc != 0)
+		fail_msg("report: status %d: %s", r.rc, r.err);
+	char hout[PATH_MAX + 16];
+	snprintf(hout, sizeof(hout), "%s/h", t.out);
+	const char *his[] = { "history", "-q", "-o", hout, ".", NULL };
+	run_in(&r, t.in, his);
+	if (r.rc != 0)
+		fail_msg("history: status %d: %s", r.rc, r.err);
+	char *md = path2(t.out, "report.md"), *html = path2(hout, "index.html");
+	char *names[2][3];
+	for (int k = 0; k < 3; k++) {
+		char raw[128], want[PATH_MAX + 256], f[PATH_MAX + 256];
+		snprintf(raw, sizeof(raw), "%s-flush-8cpu", hosts[k]);
+		char *slug = plot_slug(raw);
+		names[0][k] = xasprintf("latency-%s", slug);
+		free(slug);
+		snprintf(raw, sizeof(raw), "history-%s-8cpu-flush", hosts[k]);
+		names[1][k] = plot_slug(raw);
+		/* the host's own data in its files */
+		snprintf(want, sizeof(want), "%d", 1000 * (k + 1) + 7);
+		snprintf(f, sizeof(f), "%s/%s.dat", t.out, names[0][k]);
+		if (!file_contains(f, want))
+			fail_msg("%s: no %s (host %s)", f, want, hosts[k]);
+		snprintf(want, sizeof(want), "%d.5", 1000 * (k + 1) + 3);
+		snprintf(f, sizeof(f), "%s/%s.dat", hout, names[1][k]);
+		if (!file_contains(f, want))
+			fail_msg("%s: no %s (host %s)", f, want, hosts[k]);
+		/* linked where the host's section is */
+		snprintf(want, sizeof(want), "on %s, 8 CPUs", hosts[k]);
+		assert_true(file_contains(html, want));
+		snprintf(want, sizeof(want), "](%s.png)", names[0][k]);
+		assert_true(file_contains(md, want));
+		snprintf(want, sizeof(want), "src=\"%s.png\"", names[1][k]);
+		assert_true(file_contains(html, want));
+	}
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < 3; k++)
+			for (int l = k + 1; l < 3; l++)
+				assert_string_not_equal(names[a][k], names[a][l]);
+	/* in report.md, each host's section links its own plot */
+	FILE *fp = fopen(md, "r");
+	assert_non_null(fp);
+	char line[4096];
+	int host = -1, linked = 0;
+	while (fgets(line, sizeof(line), fp)) {
+		for (int k = 0; k < 3; k++) {
+			char h[64];
+			snprintf(h, sizeof(h), " on %s, 8 CPUs", hosts[k]);
+			if (!strncmp(line, "## ", 3) && strstr(line, h))
+				host = k;
+		}
+		if (strstr(line, "](latency-")) {
+			assert_true(host >= 0);
+			char want[256];
+			snprintf(want, sizeof(want), "](%s.png)", names[0][host]);
+			if (!strstr(line, want))
+				fail_msg("section of %s links %s", hosts[host], line);
+			linked++;
+		}
+	}
+	fclose(fp);
+	assert_int_equal(linked, 3);
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < 3; k++)
+			free(names[a][k]);
+	free(md);
+	free(html);
+	rm_tree(t.root);
+}
+
+/* More plots than one report draws: the first AN_MAX_PLOTS are made, the
+ * report says how many were left out (and on stderr), and exits 0. */
+static void plots_are_capped(void **state)
+{
+	(void)state;
+	struct tree t;
+	tree_new(&t);
+	json_t *j = good_results();
+	json_t *run = json_array_get(json_object_get(j, "runs"), 0);
+	json_t *wls = json_object_get(run, "workloads");
+	for (int i = 0; i < AN_MAX_PLOTS + 5; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "w%d", i);
+		json_array_append_new(wls, json_pack("{s:s, s:s, s:s, s:{s:[i, i]}}", "name", name,
+						     "type", "flush_tlb_all", "status", "ok", "samples",
+						     "ns", 100, 200));
+	}
+	char f[PATH_MAX + 32];
+	snprintf(f, sizeof(f), "%s/results.json", t.in);
+	write_json(f, j);
+	/* a stand-in gnuplot (fast): writes the two files gnuplot would */
+	char gp[PATH_MAX + 32];
+	snprintf(gp, sizeof(gp), "%s/gnuplot", t.root);
+	FILE *fg = fopen(gp, "w");
+	assert_non_null(fg);
+	fputs("#!/bin/sh\nd=${2#outdir=}; d=${d#\\'}; d=${d%\\'}\n"
+	      "echo x > \"$d${3%.gp}.png\"; echo x > \"$d${3%.gp}.svg\"\n", fg);
+	fclose(fg);
+	assert_int_equal(chmod(gp, 0755), 0);
+	setenv("IPIBENCH_GNUPLOT", gp, 1);
+	struct result r;
+	const char *args[] = { "report", "-q", "--no-reference", "-o", t.out, "results.json", NULL };
+	run_in(&r, t.in, args);
+	unsetenv("IPIBENCH_GNUPLOT");
+	if (r.rc != 0)
+		fail_msg("report: status %d: %s", r.rc, r.err);
+	char want[128];
+	snprintf(want, sizeof(want), "ipibench report: 7 plots left out: one report draws at most %d\n",
+		 AN_MAX_PLOTS);
+	if (!strstr(r.err, want))
+		fail_msg("stderr: %s", r.err);
+	char *md = path2(t.out, "report.md");
+	/* flush's and the 205 workloads' latency plots, flush's ICR chart */
+	assert_true(file_contains(md, "**7 plots left out**"));
+	free(md);
+	DIR *d = opendir(t.out);
+	assert_non_null(d);
+	struct dirent *e;
+	size_t n = 0;
+	while ((e = readdir(d)))
+		n += strlen(e->d_name) > 3 && !strcmp(e->d_name + strlen(e->d_name) - 3, ".gp");
+	closedir(d);
+	assert_int_equal(n, AN_MAX_PLOTS);
+	rm_tree(t.root);
+}
+
 /* Two reports into one OUT at the same time: both succeed, every plot is
  * whole, and no temporary file or private directory is left. */
 static void concurrent_reports_share_an_output(void **state)
@@ -567,6 +723,8 @@ int main(void)
 		cmocka_unit_test(free_text_is_escaped),
 		cmocka_unit_test(history_escapes_html),
 		cmocka_unit_test(concurrent_reports_share_an_output),
+		cmocka_unit_test(similar_names_get_their_own_plots),
+		cmocka_unit_test(plots_are_capped),
 	};
 	return cmocka_run_group_tests(tests, find_bin, NULL);
 }

@@ -61,12 +61,17 @@ char *plot_slug(const char *raw);
  * sio_name_ok() come out unchanged; free text (errors, paths, commands,
  * CPU models) cannot break a table, a code span or a tag:
  *   md_text   Markdown text, table cells included: \ ` * [ ] < > | & !
- *             and _ (unless inside a word) get a backslash; control
- *             characters (newlines too) become spaces;
+ *             # @ and _ (unless inside a word) get a backslash, and so do
+ *             the ':' of "x://" and the '.' of "www." (no bare URL becomes
+ *             a link); control characters (newlines too) become spaces;
  *   md_code   a Markdown code span around s (a fence longer than any run
  *             of backticks inside, | escaped for tables);
  *   html_text HTML text and attribute values: < > & " ' as entities,
- *             control characters as spaces. */
+ *             control characters as spaces.
+ * In all three, code points that are invisible yet change what is shown
+ * (bidi overrides and isolates U+202A-U+202E, U+2066-U+2069, zero-width
+ * characters, C1 controls: util.c's invisible_at()) are shown as the
+ * text <U+XXXX>, never passed on. */
 char *md_text(const char *s);
 char *md_code(const char *s);
 char *html_text(const char *s);

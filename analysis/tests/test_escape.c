@@ -93,7 +93,7 @@ static void markdown_and_html(void **state)
 	expect_str(md_text("a | b\n| c"), "a \\| b \\| c");
 	expect_str(md_text("<script>alert(1)</script>"), "\\<script\\>alert(1)\\</script\\>");
 	expect_str(md_text("![x](http://e/) `c` *e* [l] &amp; #h \\"),
-		   "\\!\\[x\\](http://e/) \\`c\\` \\*e\\* \\[l\\] \\&amp; \\#h \\\\");
+		   "\\!\\[x\\](http\\://e/) \\`c\\` \\*e\\* \\[l\\] \\&amp; \\#h \\\\");
 	expect_str(md_code("flush"), "`flush`");
 	expect_str(md_code("a`b"), "``a`b``");
 	expect_str(md_code("``x"), "``` ``x ```");
@@ -101,6 +101,35 @@ static void markdown_and_html(void **state)
 	expect_str(html_text("<img src=x onerror=\"a('1')\">&\n"),
 		   "&lt;img src=x onerror=&quot;a(&#39;1&#39;)&quot;&gt;&amp; ");
 	expect_str(html_text("qemu-tcg"), "qemu-tcg");
+}
+
+/* Code points a reader cannot see but that reorder or hide what is shown
+ * (bidi overrides and isolates, zero-width characters, C1 controls) come
+ * out as visible text in Markdown, code spans and HTML; bare URLs and mail
+ * addresses in free text do not become links. */
+static void invisible_and_links(void **state)
+{
+	(void)state;
+	/* "admin" shown as "nimda": U+202E RIGHT-TO-LEFT OVERRIDE ... U+202C */
+	expect_str(md_text("x \u202Enimda\u202C y"), "x \\<U+202E\\>nimda\\<U+202C\\> y");
+	expect_str(md_text("\u202A\u202B\u202D\u2066\u2067\u2068\u2069"),
+		   "\\<U+202A\\>\\<U+202B\\>\\<U+202D\\>\\<U+2066\\>\\<U+2067\\>"
+		   "\\<U+2068\\>\\<U+2069\\>");
+	expect_str(md_text("a\u200Bb\u200Fc\uFEFFd\u00ADe\xc2\x85" "f\u061Cg\u2028h"),
+		   "a\\<U+200B\\>b\\<U+200F\\>c\\<U+FEFF\\>d\\<U+00AD\\>e\\<U+0085\\>f"
+		   "\\<U+061C\\>g\\<U+2028\\>h");
+	/* visible non-ASCII text stays */
+	expect_str(md_text("Monn\u00e9 \u00b5s \u2192"), "Monn\u00e9 \u00b5s \u2192");
+	expect_str(md_code("echo \u2066x\u2069"), "`echo <U+2066>x<U+2069>`");
+	expect_str(html_text("x \u202Eevil\u202C"), "x &lt;U+202E&gt;evil&lt;U+202C&gt;");
+	/* a cut sequence at the end is not read past */
+	expect_str(html_text("x\xe2\x80"), "x\xe2\x80");
+	/* bare URLs, www. and mail addresses: no link */
+	expect_str(md_text("see https://evil.example/x now"), "see https\\://evil.example/x now");
+	expect_str(md_text("go www.evil.example"), "go www\\.evil.example");
+	expect_str(md_text("mail a@evil.example"), "mail a\\@evil.example");
+	/* what is not a URL is left alone */
+	expect_str(md_text("4.17: ok, awww.x"), "4.17: ok, awww.x");
 	expect_str(one_line("a\nb\r\tc"), "a b  c");
 }
 
@@ -235,6 +264,7 @@ int main(void)
 		cmocka_unit_test(gp_quote_single_quoted_strings),
 		cmocka_unit_test(gp_quote_roundtrip_through_gnuplot),
 		cmocka_unit_test(markdown_and_html),
+		cmocka_unit_test(invisible_and_links),
 		cmocka_unit_test(results_json_validation),
 		cmocka_unit_test(hyperfine_validation),
 		cmocka_unit_test(perf_csv_validation),

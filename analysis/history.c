@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "opts/opts.h"
@@ -1045,12 +1046,32 @@ static int opt_fail(const struct opt *o, const char *arg)
 	return 0;
 }
 
+/* HREF of --link: http:// or https://, or a relative reference (no
+ * scheme: no ':' before the first '/', '?' or '#', not "//host"), and no
+ * control character or space (a browser drops those inside a scheme). */
+static bool link_href_ok(const char *href)
+{
+	for (const char *p = href; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+			return false;
+	if (!strncasecmp(href, "http://", 7) || !strncasecmp(href, "https://", 8))
+		return true;
+	return strcspn(href, ":") >= strcspn(href, "/?#") && strncmp(href, "//", 2);
+}
+
 static int opt_link(const struct opt *o, const char *arg)
 {
 	struct history *h = o->value;
+	char b[256];
 
 	if (!strchr(arg, '=') || arg[0] == '=') {
-		fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n", arg);
+		fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n",
+			sio_shown(b, sizeof(b), arg));
+		return 2;
+	}
+	if (!link_href_ok(strchr(arg, '=') + 1)) {
+		fprintf(stderr, "ipibench history: --link %s: HREF must be an http:// or https:// URL "
+			"or a relative link\n", sio_shown(b, sizeof(b), arg));
 		return 2;
 	}
 	h->links = xrealloc(h->links, (h->nlinks + 1) * sizeof(char *));
@@ -1075,7 +1096,8 @@ static int parse_args(struct history *h, int *fail, int argc, char **argv, int *
 				    "exit 3 when a series regressed: at any result set\n"
 				    "(any, the default) or at its newest one (latest)", opt_fail),
 		OPT_CALLBACK('l', "link", h, "LABEL=HREF",
-			     "add a link atop index.html (repeatable; e.g. reports)", opt_link),
+			     "add a link atop index.html (repeatable; e.g. reports):\n"
+			     "HREF an http:// or https:// URL or a relative link", opt_link),
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};

@@ -341,6 +341,19 @@ static void loop_timed_workloads_have_series(void **state)
 	free(dir);
 }
 
+/* --link with http(s) and relative links: made, in index.html as given. */
+static void links_http_and_relative(void **state)
+{
+	char *o = *state;
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, "--link", "CI=https://ci.example/p?a=1",
+		    "--link", "report=../report/report.md", "--link", "top=#regressions",
+		    "--link", "old=HTTP://ci.example/", H);
+	char *p = path2(o, "index.html");
+	assert_true(file_contains(p, "href=\"https://ci.example/p?a=1\""));
+	assert_true(file_contains(p, "href=\"../report/report.md\""));
+	free(p);
+}
+
 static void bad_input_and_usage(void **state)
 {
 	char *o = *state;
@@ -350,6 +363,14 @@ static void bad_input_and_usage(void **state)
 	expect_exit(cmd_history, 2, "history", "-t", "abc", H);
 	expect_exit(cmd_history, 2, "history", "--fail-on-regression=sometimes", H);
 	expect_exit(cmd_history, 0, "history", "--help");
+	/* --link: http(s) or relative only, refused before any input is read */
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=javascript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=JavaScript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x= javascript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=java\tscript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=data:text/html,<b>", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=//evil.example/", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=vbscript:x", H);
 	char *p = path2(o, "index.html");
 	assert_int_equal(file_size(p), -1);
 	free(p);
@@ -364,6 +385,7 @@ int main(void)
 		cmocka_unit_test(boots_are_the_unit_with_repetitions),
 		cmocka_unit_test(insn_counts_flag_a_changed_send_path),
 		cmocka_unit_test(loop_timed_workloads_have_series),
+		cmocka_unit_test_setup_teardown(links_http_and_relative, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(bad_input_and_usage, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

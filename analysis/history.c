@@ -102,6 +102,7 @@ struct point {
 	struct group *g;
 	bool flagged;
 	double change;		/* run-level avg / previous - 1 (NAN: first, none) */
+	bool prev_zero;		/* the previous point's mean is 0: not compared */
 	enum rl_unit unit;	/* of the comparison with the previous point */
 	struct ms_vitals v;	/* run-level vitals in that unit (v.n 0: none) */
 	struct ms_diff diff;	/* against the previous point */
@@ -322,7 +323,15 @@ static void flag_regressions(struct history *h)
 			p->unit = runlevel_unit(pair, 2);
 			group_vitals(q->g, p->unit, &qv);
 			group_vitals(p->g, p->unit, &p->v);
-			if (p->unit == RL_NONE || ms_compare(&qv, &p->v, 0.95, &p->diff))
+			if (p->unit == RL_NONE)
+				continue;
+			/* a previous mean of 0 (all its samples 0) gives no ratio:
+			 * no comparison, said in the cell, never "+inf%" */
+			if (!(qv.avg > 0)) {
+				p->prev_zero = true;
+				continue;
+			}
+			if (ms_compare(&qv, &p->v, 0.95, &p->diff))
 				continue;
 			p->change = p->v.avg / qv.avg - 1.0;
 			double half = p->diff.used == MS_WELCH ? p->diff.welch_pct_half :
@@ -401,6 +410,8 @@ static void point_figures(struct point *p)
 	if (!isnan(p->change))
 		snprintf(chg, sizeof(chg), " (%+.1f%% +/- %.1f%%)", p->diff.pct,
 			 pct_half(&p->diff));
+	else if (p->prev_zero)
+		snprintf(chg, sizeof(chg), " (previous set all 0: not compared)");
 	if (p->v.n)
 		snprintf(p->cell, sizeof(p->cell), "%.0f (%zu %s)%s", p->v.avg, p->v.n,
 			 rl_unit_name(p->unit), chg);
@@ -854,19 +865,26 @@ static json_t *json_points(const struct history *h, const struct series *s)
 		const struct point *pt = &s->pts[p];
 		const struct summary *sm = &pt->g->sum;
 		const struct resultset *rs = &h->d.sets[pt->set];
-		json_array_append_new(pts, json_pack(
-			"{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:o, s:b}",
+		/* every figure through an_jreal(): a value jansson refuses (inf)
+		 * would drop the point and shift the ones after it */
+		json_t *jp = json_pack(
+			"{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:o, s:b, s:b}",
 			"results", rs->path, "commit", rs->commit, "created", rs->created,
 			"n_calls", (json_int_t)sm->n,
-			"median_per_call", sm->n ? json_real(sm->median) : json_null(),
+			"median_per_call", sm->n ? an_jreal(sm->median) : json_null(),
 			"unit", rl_unit_name(pt->unit),
 			"runlevel", pt->v.n ? cmp_vitals_json(&pt->v) : json_null(),
 			"comparison", p ? cmp_diff_json(&pt->diff, "previous set") : json_null(),
-			"change", isnan(pt->change) ? json_null() : json_real(pt->change),
-			"regression", pt->flagged));
+			"change", an_jreal(pt->change),
+			"regression", pt->flagged, "previous_all_zero", pt->prev_zero);
+		if (!jp) {
+			fprintf(stderr, "ipibench history: out of memory\n");
+			abort();
+		}
+		json_array_append_new(pts, jp);
 		if (pt->has_insn)
-			json_object_set_new(json_array_get(pts, p), "insn_counts", json_pack(
-				"{s:f, s:o, s:o, s:o, s:b}", "send_insns_per_op", pt->send,
+			json_object_set_new(jp, "insn_counts", json_pack(
+				"{s:o, s:o, s:o, s:o, s:b}", "send_insns_per_op", an_jreal(pt->send),
 				"handler_insns_mean", isnan(pt->handler) ? json_null() : json_real(pt->handler),
 				"send_change", isnan(pt->send_chg) ? json_null() : json_real(pt->send_chg),
 				"handler_change", isnan(pt->handler_chg) ? json_null() : json_real(pt->handler_chg),

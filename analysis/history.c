@@ -265,6 +265,7 @@ static int cmp_series(const void *a, const void *b)
 static void build_series(struct history *h)
 {
 	struct dataset *d = &h->d;
+	json_t *index = json_object();	/* series key -> index in h->s: O(1) per group */
 	for (size_t i = 0; i < d->ngroups; i++) {
 		struct group *g = &d->groups[i];
 		/* Per-call samples, or timed loops alone (two or more, what
@@ -273,11 +274,14 @@ static void build_series(struct history *h)
 		if (!g->n && runlevel_mode_loops(g) < 2)
 			continue;
 		struct series *s = NULL;
-		for (size_t k = 0; k < h->ns && !s; k++)
-			if (h->s[k].cpus == g->cpus && !strcmp(h->s[k].host, g->host) &&
-			    !strcmp(h->s[k].workload, g->workload) &&
-			    !strcmp(h->s[k].mode, g->mode))
-				s = &h->s[k];
+		char *key = xasprintf("%ld/%zu:%s/%zu:%s/%s", g->cpus, strlen(g->host), g->host,
+				      strlen(g->workload), g->workload, g->mode);
+		json_t *x = json_object_get(index, key);
+		if (x)
+			s = &h->s[json_integer_value(x)];
+		else
+			json_object_set_new_nocheck(index, key, json_integer((json_int_t)h->ns));
+		free(key);
 		if (!s) {
 			h->s = xrealloc(h->s, (h->ns + 1) * sizeof(*h->s));
 			s = &h->s[h->ns++];
@@ -291,6 +295,7 @@ static void build_series(struct history *h)
 		s->pts = xrealloc(s->pts, (s->n + 1) * sizeof(*s->pts));
 		s->pts[s->n++] = (struct point){ .set = g->set, .g = g, .change = NAN };
 	}
+	json_decref(index);
 	for (size_t k = 0; k < h->ns; k++)
 		qsort(h->s[k].pts, h->s[k].n, sizeof(struct point), cmp_points);
 	if (h->ns)	/* qsort(NULL, 0) is undefined */
@@ -388,11 +393,23 @@ static size_t block_end(const struct history *h, size_t i)
 	return j;
 }
 
+/* The point of S at SET: its points are sorted by rank (build_series()),
+ * so a binary search, O(log n). */
 static struct point *point_at(struct series *s, size_t set)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->pts[i].set == set)
-			return &s->pts[i];
+	size_t lo = 0, hi = s->n, want = g_h->rank[set];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, r = g_h->rank[s->pts[mid].set];
+		if (r == want) {	/* the first of its set, as a scan would find */
+			while (mid > 0 && s->pts[mid - 1].set == set)
+				mid--;
+			return &s->pts[mid];
+		}
+		if (r < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

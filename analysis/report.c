@@ -1038,6 +1038,7 @@ static json_t *render_json(const struct report *r)
 {
 	json_t *j = json_pack("{s:i, s:s}", "schema_version", 1, "generator", "ipibench report");
 	json_object_set_new(j, "inputs", json_inputs(r));
+	json_object_set_new(j, "plots_left_out", json_integer((json_int_t)r->plots_left_out));
 	json_object_set(j, "host_state", r->host_state);
 	json_object_set_new(j, "method", json_method(r));
 	if (!r->no_ref)

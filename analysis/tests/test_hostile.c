@@ -651,6 +651,9 @@ static void plots_are_capped(void **state)
 	/* flush's and the 205 workloads' latency plots, flush's ICR chart */
 	assert_true(file_contains(md, "**7 plots left out**"));
 	free(md);
+	char *js = path2(t.out, "report.json");
+	assert_true(file_contains(js, "\"plots_left_out\": 7"));
+	free(js);
 	DIR *d = opendir(t.out);
 	assert_non_null(d);
 	struct dirent *e;

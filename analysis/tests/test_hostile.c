@@ -606,6 +606,43 @@ static void similar_names_get_their_own_plots(void **state)
 	rm_tree(t.root);
 }
 
+/* Ratios without a denominator: counters.operations = 0 (no ICR writes per
+ * operation: no chart, gnuplot never gets an empty one) and a vector
+ * capacity run with no interrupts (max / mean is 0/0): the report is made
+ * and says so, never "nan" or "inf". */
+static void zero_denominators_are_reported(void **state)
+{
+	(void)state;
+	struct tree t;
+	tree_new(&t);
+	json_t *j = good_results(), *run;
+	size_t i;
+	json_array_foreach(json_object_get(j, "runs"), i, run) {
+		json_t *wls = json_object_get(run, "workloads");
+		json_object_set_new(json_object_get(json_array_get(wls, 0), "counters"), "operations",
+				    json_integer(0));
+		json_array_append_new(wls, json_pack("{s:s, s:s, s:s, s:{s:i, s:[i, i, i, i]}}", "name",
+						     "vectors", "type", "vector_capacity", "status", "ok",
+						     "counters", "vectors", 100, "irqs_per_cpu", 0, 0, 0, 0));
+	}
+	char f[PATH_MAX + 32];
+	snprintf(f, sizeof(f), "%s/results.json", t.in);
+	write_json(f, j);
+	struct result r;
+	const char *args[] = { "report", "-q", "--no-reference", "-o", t.out, "results.json", NULL };
+	run_in(&r, t.in, args);
+	if (r.rc != 0)
+		fail_msg("report: status %d: %s", r.rc, r.err);
+	char *md = path2(t.out, "report.md"), *js = path2(t.out, "report.json");
+	assert_false(file_contains(md, "nan"));
+	assert_false(file_contains(md, "inf"));
+	assert_true(file_contains(md, "| - (no interrupts) |"));
+	assert_false(file_contains(md, "(icr-qemu-tcg-8cpu.png)"));
+	free(md);
+	free(js);
+	rm_tree(t.root);
+}
+
 /* More plots than one report draws: the first AN_MAX_PLOTS are made, the
  * report says how many were left out (and on stderr), and exits 0. */
 static void plots_are_capped(void **state)
@@ -728,6 +765,7 @@ int main(void)
 		cmocka_unit_test(concurrent_reports_share_an_output),
 		cmocka_unit_test(similar_names_get_their_own_plots),
 		cmocka_unit_test(plots_are_capped),
+		cmocka_unit_test(zero_denominators_are_reported),
 	};
 	return cmocka_run_group_tests(tests, find_bin, NULL);
 }

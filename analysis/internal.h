@@ -30,7 +30,7 @@
 /* What one set of inputs may make report or history do (docs/results-
  * schema.md, "Bounds"): past a cap the input is refused in one line. */
 #define AN_MAX_SETS 50000		/* result sets (results.json files) */
-#define AN_MAX_WORKLOADS 200000		/* runs[].workloads[] entries, summed */
+#define AN_MAX_WORKLOADS 1000000		/* runs[].workloads[] entries, summed */
 #define AN_MAX_LOOPS 1000000		/* workloads[].loops[] entries, summed */
 #define AN_MAX_SAMPLES 16777216		/* samples (ns or cycles), summed: 128 MiB */
 #define AN_MAX_PLOTS 200		/* plots drawn by one report or history */

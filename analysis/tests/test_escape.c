@@ -233,6 +233,46 @@ static void results_json_validation(void **state)
 	expect_refusal("r.json", "{\"schema_version\": 1, \"runs\": [], \"runs\": []}", "r.json:1:");
 }
 
+/* The caps on what the results read may make report and history do: past
+ * each, the next results file is refused in one line naming it and the
+ * JSON path (the counts start near the cap: the files are small). */
+static void caps_on_the_results_read(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"{\"schema_version\": 1, \"runs\": [{\"id\": \"r\", \"mode\": \"physical\", "
+		"\"status\": \"ok\", \"workloads\": [{\"name\": \"w\", \"type\": \"t\", "
+		"\"status\": \"ok\", \"samples\": {\"ns\": [1, 2]}, "
+		"\"loops\": [{\"ns\": 10, \"calls\": 1}, {\"ns\": 10, \"calls\": 1}]}]}]}";
+	for (int which = 0; which < 5; which++) {
+		struct dataset d = { 0 };
+		char err[AN_ERRLEN] = "";
+		const char *want = NULL;
+		switch (which) {
+		case 0: want = NULL; break;	/* below every cap: read */
+		case 1: d.nworkloads = AN_MAX_WORKLOADS; want = "r.json: runs[0].workloads[0]: more than"; break;
+		case 2: d.nsamples = AN_MAX_SAMPLES - 1; want = "r.json: runs[0].workloads[0].samples: more than"; break;
+		case 3: d.nloops = AN_MAX_LOOPS - 1; want = "r.json: runs[0].workloads[0].loops: more than"; break;
+		case 4: want = "r.json: one result set more than the"; break;
+		}
+		size_t fake = 0;
+		if (which == 4) {	/* AN_MAX_SETS read already (none of them real) */
+			fake = AN_MAX_SETS;
+			d.nsets = fake;
+		}
+		int rc = dataset_add_text(&d, "r.json", text, strlen(text), true, true, err);
+		if (which == 4)
+			d.nsets = 0;
+		if (!want) {
+			if (rc)
+				fail_msg("refused: %s", err);
+		} else if (rc != -1 || !strstr(err, want) || strchr(err, '\n')) {
+			fail_msg("case %d: rc %d: %s", which, rc, err);
+		}
+		dataset_free(&d);
+	}
+}
+
 static void hyperfine_validation(void **state)
 {
 	(void)state;
@@ -265,6 +305,7 @@ int main(void)
 		cmocka_unit_test(gp_quote_roundtrip_through_gnuplot),
 		cmocka_unit_test(markdown_and_html),
 		cmocka_unit_test(invisible_and_links),
+		cmocka_unit_test(caps_on_the_results_read),
 		cmocka_unit_test(results_json_validation),
 		cmocka_unit_test(hyperfine_validation),
 		cmocka_unit_test(perf_csv_validation),

@@ -499,7 +499,8 @@ test-guests-nic: host-image hv build guest
 
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------
 # Each component's .mk adds its target to FUZZ_BINS (with its own build rule,
-# FUZZ_CFLAGS) and names its seeds FUZZ_CORPUS_<name> := DIR.  `make fuzz`
+# FUZZ_CFLAGS) and names its seeds FUZZ_CORPUS_<name> := DIR (and may give
+# libFuzzer options FUZZ_OPTS_<name>: a dictionary, memory limits).  `make fuzz`
 # runs each for FUZZ_TIME s; `make fuzz-smoke` (part of make unit and make
 # test, each run a test of its own in the tally) shares FUZZ_SMOKE_TIME s
 # between them, at least FUZZ_SMOKE_MIN s each (by default 45 s in all,
@@ -514,9 +515,9 @@ FUZZ_SMOKE_EACH := $(shell n=$(words $(FUZZ_NAMES)); t=$$(( $(FUZZ_SMOKE_TIME) /
 define fuzz_rules
 .PHONY: fuzz/$(1) fuzz-smoke/$(1)
 fuzz/$(1): $(BUILD)/fuzz/$(1)
-	@bash mk/fuzz.sh $$< $(FUZZ_TIME) $$(FUZZ_CORPUS_$(1))
+	@bash mk/fuzz.sh $$< $(FUZZ_TIME) $$(FUZZ_CORPUS_$(1)) $$(FUZZ_OPTS_$(1))
 fuzz-smoke/$(1): $(BUILD)/fuzz/$(1)
-	@bash mk/fuzz.sh $$< $(FUZZ_SMOKE_EACH) $$(FUZZ_CORPUS_$(1))
+	@bash mk/fuzz.sh $$< $(FUZZ_SMOKE_EACH) $$(FUZZ_CORPUS_$(1)) $$(FUZZ_OPTS_$(1))
 # Its time limit in the tally: the run, plus building the target.
 TIMEOUT_fuzz-smoke/$(1) := $(shell echo $$(( $(FUZZ_SMOKE_EACH) + 600 )))
 endef

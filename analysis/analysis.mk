@@ -35,3 +35,6 @@ $(BUILD)/fuzz/fuzz_results: $(FUZZ_RESULTS_SRCS) $(wildcard analysis/*.h safeio/
 		$(FUZZ_RESULTS_SRCS) -ljansson -lgsl -lgslcblas -lm -o $@
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_results
 FUZZ_CORPUS_fuzz_results := analysis/fuzz/corpus
+# One results file is at most 64 KiB here: no allocation of it needs 256 MB
+# (a pair index taken as an array size did: 2^62 aborted, 1e8 took 1.6 GB).
+FUZZ_OPTS_fuzz_results := -dict=analysis/fuzz/results.dict -malloc_limit_mb=256 -rss_limit_mb=1024

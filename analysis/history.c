@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "opts/opts.h"
@@ -101,6 +102,7 @@ struct point {
 	struct group *g;
 	bool flagged;
 	double change;		/* run-level avg / previous - 1 (NAN: first, none) */
+	bool prev_zero;		/* the previous point's mean is 0: not compared */
 	enum rl_unit unit;	/* of the comparison with the previous point */
 	struct ms_vitals v;	/* run-level vitals in that unit (v.n 0: none) */
 	struct ms_diff diff;	/* against the previous point */
@@ -147,6 +149,8 @@ struct history {
 	struct dataset d;
 	size_t *rank;		/* rank[set] = position in the order */
 	size_t *order;		/* order[pos] = set */
+	const char **cdate;	/* cdate[set]: its commit's date (commit_dates()) */
+	size_t plots_left_out;	/* blocks past AN_MAX_PLOTS: no plot */
 	struct series *s;
 	size_t ns;
 	char **links;		/* --link LABEL=HREF, shown atop index.html */
@@ -204,24 +208,32 @@ static int find_results(struct dataset *d, const char *path, int depth, char *er
 	return rc;
 }
 
-/* The date of a commit: the earliest "created" among its result sets. */
-static const char *commit_date(const struct dataset *d, const char *commit)
+/* The date of each set's commit: the earliest "created" among the result
+ * sets of that commit, computed once (O(n) through a hash by commit) so
+ * that the sort's comparator does not scan the sets. */
+static void commit_dates(struct history *h)
 {
-	const char *best = NULL;
+	const struct dataset *d = &h->d;
+	json_t *first = json_object();	/* commit -> index of its earliest set */
+	for (size_t i = 0; i < d->nsets; i++) {
+		json_t *x = json_object_get(first, d->sets[i].commit);
+		if (!x || strcmp(d->sets[i].created, d->sets[json_integer_value(x)].created) < 0)
+			json_object_set_new_nocheck(first, d->sets[i].commit, json_integer((json_int_t)i));
+	}
+	h->cdate = xcalloc(d->nsets ? d->nsets : 1, sizeof(*h->cdate));
 	for (size_t i = 0; i < d->nsets; i++)
-		if (!strcmp(d->sets[i].commit, commit) &&
-		    (!best || strcmp(d->sets[i].created, best) < 0))
-			best = d->sets[i].created;
-	return best ? best : "";
+		h->cdate[i] = d->sets[json_integer_value(json_object_get(first, d->sets[i].commit))].created;
+	json_decref(first);
 }
 
 static int cmp_sets(const void *a, const void *b)
 {
 	const struct dataset *d = &g_h->d;
-	const struct resultset *x = &d->sets[*(const size_t *)a];
-	const struct resultset *y = &d->sets[*(const size_t *)b];
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct resultset *x = &d->sets[i];
+	const struct resultset *y = &d->sets[j];
 	int c;
-	if ((c = strcmp(commit_date(d, x->commit), commit_date(d, y->commit))))
+	if ((c = strcmp(g_h->cdate[i], g_h->cdate[j])))
 		return c;
 	if ((c = strcmp(x->commit, y->commit)))
 		return c;
@@ -253,6 +265,7 @@ static int cmp_series(const void *a, const void *b)
 static void build_series(struct history *h)
 {
 	struct dataset *d = &h->d;
+	json_t *index = json_object();	/* series key -> index in h->s: O(1) per group */
 	for (size_t i = 0; i < d->ngroups; i++) {
 		struct group *g = &d->groups[i];
 		/* Per-call samples, or timed loops alone (two or more, what
@@ -261,11 +274,14 @@ static void build_series(struct history *h)
 		if (!g->n && runlevel_mode_loops(g) < 2)
 			continue;
 		struct series *s = NULL;
-		for (size_t k = 0; k < h->ns && !s; k++)
-			if (h->s[k].cpus == g->cpus && !strcmp(h->s[k].host, g->host) &&
-			    !strcmp(h->s[k].workload, g->workload) &&
-			    !strcmp(h->s[k].mode, g->mode))
-				s = &h->s[k];
+		char *key = xasprintf("%ld/%zu:%s/%zu:%s/%s", g->cpus, strlen(g->host), g->host,
+				      strlen(g->workload), g->workload, g->mode);
+		json_t *x = json_object_get(index, key);
+		if (x)
+			s = &h->s[json_integer_value(x)];
+		else
+			json_object_set_new_nocheck(index, key, json_integer((json_int_t)h->ns));
+		free(key);
 		if (!s) {
 			h->s = xrealloc(h->s, (h->ns + 1) * sizeof(*h->s));
 			s = &h->s[h->ns++];
@@ -279,6 +295,7 @@ static void build_series(struct history *h)
 		s->pts = xrealloc(s->pts, (s->n + 1) * sizeof(*s->pts));
 		s->pts[s->n++] = (struct point){ .set = g->set, .g = g, .change = NAN };
 	}
+	json_decref(index);
 	for (size_t k = 0; k < h->ns; k++)
 		qsort(h->s[k].pts, h->s[k].n, sizeof(struct point), cmp_points);
 	if (h->ns)	/* qsort(NULL, 0) is undefined */
@@ -311,7 +328,15 @@ static void flag_regressions(struct history *h)
 			p->unit = runlevel_unit(pair, 2);
 			group_vitals(q->g, p->unit, &qv);
 			group_vitals(p->g, p->unit, &p->v);
-			if (p->unit == RL_NONE || ms_compare(&qv, &p->v, 0.95, &p->diff))
+			if (p->unit == RL_NONE)
+				continue;
+			/* a previous mean of 0 (all its samples 0) gives no ratio:
+			 * no comparison, said in the cell, never "+inf%" */
+			if (!(qv.avg > 0)) {
+				p->prev_zero = true;
+				continue;
+			}
+			if (ms_compare(&qv, &p->v, 0.95, &p->diff))
 				continue;
 			p->change = p->v.avg / qv.avg - 1.0;
 			double half = p->diff.used == MS_WELCH ? p->diff.welch_pct_half :
@@ -368,11 +393,23 @@ static size_t block_end(const struct history *h, size_t i)
 	return j;
 }
 
+/* The point of S at SET: its points are sorted by rank (build_series()),
+ * so a binary search, O(log n). */
 static struct point *point_at(struct series *s, size_t set)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->pts[i].set == set)
-			return &s->pts[i];
+	size_t lo = 0, hi = s->n, want = g_h->rank[set];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, r = g_h->rank[s->pts[mid].set];
+		if (r == want) {	/* the first of its set, as a scan would find */
+			while (mid > 0 && s->pts[mid - 1].set == set)
+				mid--;
+			return &s->pts[mid];
+		}
+		if (r < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
@@ -390,6 +427,8 @@ static void point_figures(struct point *p)
 	if (!isnan(p->change))
 		snprintf(chg, sizeof(chg), " (%+.1f%% +/- %.1f%%)", p->diff.pct,
 			 pct_half(&p->diff));
+	else if (p->prev_zero)
+		snprintf(chg, sizeof(chg), " (previous set all 0: not compared)");
 	if (p->v.n)
 		snprintf(p->cell, sizeof(p->cell), "%.0f (%zu %s)%s", p->v.avg, p->v.n,
 			 rl_unit_name(p->unit), chg);
@@ -446,7 +485,7 @@ static void block_compute(struct history *h, struct hblock *b)
 {
 	const struct series *s0 = &h->s[b->first];
 	char *raw = xasprintf("history-%s-%ldcpu-%s", s0->host, s0->cpus, s0->workload);
-	b->name = slugify(raw);
+	b->name = plot_slug(raw);
 	free(raw);
 	b->rows = xcalloc(h->d.nsets, sizeof(*b->rows));
 	for (size_t pos = 0; pos < h->d.nsets; pos++) {
@@ -494,6 +533,11 @@ static void history_compute(struct history *h)
 		struct hblock *b = &h->blocks[h->nblocks++];
 		*b = (struct hblock){ .first = i, .end = block_end(h, i) };
 		block_compute(h, b);
+		if (h->nblocks > AN_MAX_PLOTS) {	/* one gnuplot run per block: capped */
+			free(b->name);
+			b->name = NULL;
+			h->plots_left_out++;
+		}
 	}
 }
 
@@ -761,6 +805,10 @@ static void md_block(const struct history *h, const struct hblock *b, struct sbu
 static void render_md(const struct history *h, struct sbuf *md)
 {
 	md_head(h, md);
+	if (h->plots_left_out)
+		sb_printf(md, "\n**%zu plots left out**: one history draws at most %d (the first "
+			  "blocks in order); the tables have every figure.\n", h->plots_left_out,
+			  AN_MAX_PLOTS);
 	for (size_t i = 0; i < h->nblocks; i++)
 		md_block(h, &h->blocks[i], md);
 }
@@ -779,6 +827,9 @@ static void html_head(const struct history *h, struct sbuf *html)
 	sb_printf(html, "%zu result sets, %zu series. <b>Regression rule</b>: ", h->d.nsets, h->ns);
 	html_escape(html, h->rule);
 	sb_puts(html, ".</p>\n");
+	if (h->plots_left_out)
+		sb_printf(html, "<p><b>%zu plots left out</b>: one history draws at most %d.</p>\n",
+			  h->plots_left_out, AN_MAX_PLOTS);
 	if (h->ninsn) {
 		sb_printf(html, "<p><b>Instruction counts</b> (%zu series): ", h->ninsn);
 		html_escape(html, h->insn_rule);
@@ -793,12 +844,16 @@ static void html_block(const struct history *h, const struct hblock *b, struct s
 	const struct series *s0 = &h->s[b->first];
 	char *hw = html_text(s0->workload), *ht = html_text(s0->type),
 	     *hh = html_text(s0->host), *hn = html_text(b->name);
-	sb_printf(html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
-			"<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
-			"<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
-			"<a href=\"%s.dat\">data</a></p>\n<table><tr><th>#</th>"
-			"<th class=\"l\">commit</th><th class=\"l\">created</th>",
-		  hw, ht, hh, s0->cpus, hn, hn, hn, hn, hn, hn);
+	if (b->name)
+		sb_printf(html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n"
+				"<p><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a><br>"
+				"<a href=\"%s.svg\">SVG</a> · <a href=\"%s.gp\">gnuplot script</a> · "
+				"<a href=\"%s.dat\">data</a></p>\n",
+			  hw, ht, hh, s0->cpus, hn, hn, hn, hn, hn, hn);
+	else
+		sb_printf(html, "<h2>%s (%s) on %s, %ld CPUs</h2>\n<p>(plot left out: one history "
+				"draws at most %d)</p>\n", hw, ht, hh, s0->cpus, AN_MAX_PLOTS);
+	sb_puts(html, "<table><tr><th>#</th><th class=\"l\">commit</th><th class=\"l\">created</th>");
 	free(hw), free(ht), free(hh), free(hn);
 	for (size_t k = b->first; k < b->end; k++) {
 		sb_puts(html, "<th>");
@@ -827,19 +882,26 @@ static json_t *json_points(const struct history *h, const struct series *s)
 		const struct point *pt = &s->pts[p];
 		const struct summary *sm = &pt->g->sum;
 		const struct resultset *rs = &h->d.sets[pt->set];
-		json_array_append_new(pts, json_pack(
-			"{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:o, s:b}",
+		/* every figure through an_jreal(): a value jansson refuses (inf)
+		 * would drop the point and shift the ones after it */
+		json_t *jp = json_pack(
+			"{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:o, s:b, s:b}",
 			"results", rs->path, "commit", rs->commit, "created", rs->created,
 			"n_calls", (json_int_t)sm->n,
-			"median_per_call", sm->n ? json_real(sm->median) : json_null(),
+			"median_per_call", sm->n ? an_jreal(sm->median) : json_null(),
 			"unit", rl_unit_name(pt->unit),
 			"runlevel", pt->v.n ? cmp_vitals_json(&pt->v) : json_null(),
 			"comparison", p ? cmp_diff_json(&pt->diff, "previous set") : json_null(),
-			"change", isnan(pt->change) ? json_null() : json_real(pt->change),
-			"regression", pt->flagged));
+			"change", an_jreal(pt->change),
+			"regression", pt->flagged, "previous_all_zero", pt->prev_zero);
+		if (!jp) {
+			fprintf(stderr, "ipibench history: out of memory\n");
+			abort();
+		}
+		json_array_append_new(pts, jp);
 		if (pt->has_insn)
-			json_object_set_new(json_array_get(pts, p), "insn_counts", json_pack(
-				"{s:f, s:o, s:o, s:o, s:b}", "send_insns_per_op", pt->send,
+			json_object_set_new(jp, "insn_counts", json_pack(
+				"{s:o, s:o, s:o, s:o, s:b}", "send_insns_per_op", an_jreal(pt->send),
 				"handler_insns_mean", isnan(pt->handler) ? json_null() : json_real(pt->handler),
 				"send_change", isnan(pt->send_chg) ? json_null() : json_real(pt->send_chg),
 				"handler_change", isnan(pt->handler_chg) ? json_null() : json_real(pt->handler_chg),
@@ -872,9 +934,10 @@ static json_t *render_json(const struct history *h)
 		for (size_t k = h->blocks[i].first; k < h->blocks[i].end; k++) {
 			const struct series *s = &h->s[k];
 			json_array_append_new(jseries, json_pack(
-				"{s:s, s:I, s:s, s:s, s:s, s:s, s:o}",
+				"{s:s, s:I, s:s, s:s, s:s, s:o, s:o}",
 				"host", s->host, "cpus", (json_int_t)s->cpus, "workload", s->workload,
-				"type", s->type, "mode", s->mode, "plot", h->blocks[i].name,
+				"type", s->type, "mode", s->mode, "plot", h->blocks[i].name ?
+				json_string(h->blocks[i].name) : json_null(),
 				"points", json_points(h, s)));
 		}
 	return js;
@@ -944,6 +1007,8 @@ static int render_plots(struct history *h)
 	for (size_t i = 0; i < h->nblocks && !rc; i++) {
 		const struct hblock *b = &h->blocks[i];
 		struct sbuf dat = { 0 }, body = { 0 };
+		if (!b->name)
+			continue;
 		progress("history: %s", b->name);
 		plot_data(h, b, &dat);
 		plot_script(h, b, &body);
@@ -1016,12 +1081,32 @@ static int opt_fail(const struct opt *o, const char *arg)
 	return 0;
 }
 
+/* HREF of --link: http:// or https://, or a relative reference (no
+ * scheme: no ':' before the first '/', '?' or '#', not "//host"), and no
+ * control character or space (a browser drops those inside a scheme). */
+static bool link_href_ok(const char *href)
+{
+	for (const char *p = href; *p; p++)
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+			return false;
+	if (!strncasecmp(href, "http://", 7) || !strncasecmp(href, "https://", 8))
+		return true;
+	return strcspn(href, ":") >= strcspn(href, "/?#") && strncmp(href, "//", 2);
+}
+
 static int opt_link(const struct opt *o, const char *arg)
 {
 	struct history *h = o->value;
+	char b[256];
 
 	if (!strchr(arg, '=') || arg[0] == '=') {
-		fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n", arg);
+		fprintf(stderr, "ipibench history: --link %s: use LABEL=HREF\n",
+			sio_shown(b, sizeof(b), arg));
+		return 2;
+	}
+	if (!link_href_ok(strchr(arg, '=') + 1)) {
+		fprintf(stderr, "ipibench history: --link %s: HREF must be an http:// or https:// URL "
+			"or a relative link\n", sio_shown(b, sizeof(b), arg));
 		return 2;
 	}
 	h->links = xrealloc(h->links, (h->nlinks + 1) * sizeof(char *));
@@ -1046,7 +1131,8 @@ static int parse_args(struct history *h, int *fail, int argc, char **argv, int *
 				    "exit 3 when a series regressed: at any result set\n"
 				    "(any, the default) or at its newest one (latest)", opt_fail),
 		OPT_CALLBACK('l', "link", h, "LABEL=HREF",
-			     "add a link atop index.html (repeatable; e.g. reports)", opt_link),
+			     "add a link atop index.html (repeatable; e.g. reports):\n"
+			     "HREF an http:// or https:// URL or a relative link", opt_link),
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};
@@ -1075,6 +1161,7 @@ static int history_load(struct history *h, char **inputs, int n)
 	h->rank = xcalloc(h->d.nsets, sizeof(size_t));
 	for (size_t i = 0; i < h->d.nsets; i++)
 		h->order[i] = i;
+	commit_dates(h);
 	qsort(h->order, h->d.nsets, sizeof(size_t), cmp_sets);
 	for (size_t i = 0; i < h->d.nsets; i++)
 		h->rank[h->order[i]] = i;
@@ -1100,6 +1187,9 @@ int cmd_history(int argc, char **argv)
 	if (history_load(&h, inputs, ninputs) || mkdir_p(h.out, h.err) ||
 	    render(&h))
 		goto fail;
+	if (h.plots_left_out)	/* said even with -q */
+		fprintf(stderr, "ipibench history: %zu plots left out: one history draws at most %d\n",
+			h.plots_left_out, AN_MAX_PLOTS);
 	progress("history: %zu result sets, %zu series, %zu regression(s) (%zu at the newest set); wrote %s/index.html",
 		 h.d.nsets, h.ns, h.nreg, h.nlatest, h.out);
 	rc = (fail == 1 && h.nreg) || (fail == 2 && h.nlatest) ? 3 : 0;
@@ -1113,6 +1203,7 @@ out:
 	free(h.s);
 	free(h.links);
 	free(h.order);
+	free(h.cdate);
 	free(h.rank);
 	dataset_free(&h.d);
 	g_h = NULL;

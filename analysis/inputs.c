@@ -225,6 +225,44 @@ static int jv_numbers(const struct jv *v, json_t *arr, const char *jp, double ma
 	return 0;
 }
 
+/* loops (runlevel.c reads them): at most AN_MAX_LOOPS; pair indices are
+ * dense by construction (0 .. R-1, two loops each), so a pair is an
+ * integer below the number of loops: never a size to allocate. */
+static int validate_loops(const struct jv *v, json_t *loops, const char *jp)
+{
+	size_t i, n = json_array_size(loops);
+	json_t *l;
+
+	if (n > AN_MAX_LOOPS)
+		return jv_fail(v, jp, "%zu loops, more than %d", n, AN_MAX_LOOPS);
+	json_array_foreach(loops, i, l) {
+		char b[256];
+		json_t *p = json_object_get(l, "pair");
+		jv_idx(b, sizeof(b), jp, i);
+		if (p && (!json_is_integer(p) || json_integer_value(p) < 0 ||
+			  (size_t)json_integer_value(p) >= n))
+			return jv_fail(v, JV_KEY(b, "pair"), "%s is not a pair index from 0 to %zu "
+				       "(below the number of loops)", JV_REPR(p), n ? n - 1 : 0);
+	}
+	return 0;
+}
+
+/* insn_counts (tcgplug's plugin): counts and per-operation means, each a
+ * number from 0 to 2^53 (an instruction count a double holds exactly). */
+static int validate_insn_counts(const struct jv *v, json_t *ic, const char *jp)
+{
+	static const char *const keys[] = { "operations", "send_insns_per_op",
+		"wait_insns_per_op", "handlers", "handler_insns_mean", "handler_insns_max",
+		"icr_writes", "icr_writes_hv" };
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_t *x = json_object_get(ic, keys[k]);
+		double d;
+		if (x && jv_number(v, x, JV_KEY(jp, keys[k]), 0, JV_SAMPLE_MAX, &d))
+			return -1;
+	}
+	return 0;
+}
+
 static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 {
 	static const char *const wstatus[] = { "ok", "failed", NULL };
@@ -260,6 +298,14 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 				return -1;
 		}
 	}
+	if (jv_container(v, w, "loops", jp, true, &a))
+		return -1;
+	if (a && validate_loops(v, a, JV_KEY(jp, "loops")))
+		return -1;
+	if (jv_container(v, w, "insn_counts", jp, false, &o))
+		return -1;
+	if (o && validate_insn_counts(v, o, JV_KEY(jp, "insn_counts")))
+		return -1;
 	if (jv_container(v, w, "counters", jp, false, &o))
 		return -1;
 	if (o) {
@@ -369,6 +415,47 @@ static int validate_run(const struct jv *v, json_t *run, const char *jp)
 	return 0;
 }
 
+/* N digits at *p (advanced) as a number in [lo, hi]. */
+static bool iso_num(const char **p, int n, int lo, int hi, int *out)
+{
+	int x = 0;
+	for (int i = 0; i < n; i++, (*p)++) {
+		if (**p < '0' || **p > '9')
+			return false;
+		x = 10 * x + (**p - '0');
+	}
+	*out = x;
+	return x >= lo && x <= hi;
+}
+
+/* YYYY-MM-DDThh:mm:ss[.f...](Z|+hh:mm|-hh:mm), a day that exists: the
+ * ISO 8601 extended form the runner writes. */
+static bool iso8601_ok(const char *s)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, se, x;
+	const char *p = s;
+	if (!iso_num(&p, 4, 0, 9999, &y) || *p++ != '-' || !iso_num(&p, 2, 1, 12, &mo) ||
+	    *p++ != '-' || !iso_num(&p, 2, 1, mdays[mo - 1], &d) || *p++ != 'T' ||
+	    !iso_num(&p, 2, 0, 23, &h) || *p++ != ':' || !iso_num(&p, 2, 0, 59, &mi) ||
+	    *p++ != ':' || !iso_num(&p, 2, 0, 60, &se))
+		return false;
+	if (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+		return false;
+	if (*p == '.') {
+		size_t nd = strspn(++p, "0123456789");
+		if (!nd || nd > 9)
+			return false;
+		p += nd;
+	}
+	if (*p == 'Z')
+		return !p[1];
+	if (*p != '+' && *p != '-')
+		return false;
+	p++;
+	return iso_num(&p, 2, 0, 23, &x) && *p++ == ':' && iso_num(&p, 2, 0, 59, &x) && !*p;
+}
+
 /* created: an ISO 8601 timestamp as the runner writes it (it orders history). */
 static int validate_created(const struct jv *v, json_t *root)
 {
@@ -376,9 +463,9 @@ static int validate_created(const struct jv *v, json_t *root)
 
 	if (jv_str(v, root, "created", "$", 0, &s))
 		return -1;
-	if (s && (!*s || strlen(s) > 40 || s[strspn(s, "0123456789-:.TZ+")] != '\0'))
-		return jv_fail(v, "$.created", "%s is not an ISO 8601 date and time",
-			       JV_REPR(json_object_get(root, "created")));
+	if (s && !iso8601_ok(s))
+		return jv_fail(v, "$.created", "%s is not an ISO 8601 date and time "
+			       "(YYYY-MM-DDThh:mm:ssZ)", JV_REPR(json_object_get(root, "created")));
 	return 0;
 }
 
@@ -488,27 +575,77 @@ struct group *dataset_find(struct dataset *d, size_t set, const char *host,
 	return dataset_find_build(d, set, host, NULL, cpus, workload, mode);
 }
 
+/* A group's key for d->group_index: every part with its length, so no two
+ * keys run into each other. */
+static char *group_key(size_t set, long cpus, const char *host, const char *build,
+		       const char *topo, const char *workload, const char *mode)
+{
+	return xasprintf("%zu/%ld/%zu:%s/%zu:%s/%zu:%s/%zu:%s/%zu:%s", set, cpus, strlen(host), host,
+			 strlen(build), build, strlen(topo), topo, strlen(workload), workload,
+			 strlen(mode), mode);
+}
+
+static char *group_key_of(const struct group *g)
+{
+	return group_key(g->set, g->cpus, g->host, g->build, g->topo, g->workload, g->mode);
+}
+
+/* The index again from d->groups (after the array was sorted). */
+static void group_index_rebuild(struct dataset *d)
+{
+	if (!d->group_index)
+		d->group_index = json_object();
+	json_object_clear(d->group_index);
+	for (size_t i = 0; i < d->ngroups; i++) {
+		char *k = group_key_of(&d->groups[i]);
+		json_object_set_new_nocheck(d->group_index, k, json_integer((json_int_t)i));
+		free(k);
+	}
+}
+
 /* Runs of one host name given different topologies are never pooled
- * either: a group is also keyed by its topology (resultset.topo). */
+ * either: a group is also keyed by its topology (resultset.topo).  Found
+ * through d->group_index (a jansson hash table): O(1) per workload. */
 static struct group *group_get(struct dataset *d, size_t set,
 			       const struct resultset *rs, const char *workload,
 			       const char *type, const char *mode)
 {
-	for (size_t i = 0; i < d->ngroups; i++) {
+	char *key = group_key(set, rs->cpus, rs->host_name, rs->xen_build, rs->topo, workload, mode);
+	for (int pass = 0; pass < 2; pass++) {
+		json_t *x = d->group_index ? json_object_get(d->group_index, key) : NULL;
+		size_t i = x ? (size_t)json_integer_value(x) : 0;
+		if (!x)
+			break;
 		struct group *g = &d->groups[i];
-		if (g->set == set && g->cpus == rs->cpus && !strcmp(g->host, rs->host_name) &&
-		    !strcmp(g->build, rs->xen_build) && !strcmp(g->topo, rs->topo) &&
-		    !strcmp(g->workload, workload) && !strcmp(g->mode, mode))
+		if (i < d->ngroups && g->set == set && g->cpus == rs->cpus &&
+		    !strcmp(g->host, rs->host_name) && !strcmp(g->build, rs->xen_build) &&
+		    !strcmp(g->topo, rs->topo) && !strcmp(g->workload, workload) &&
+		    !strcmp(g->mode, mode)) {
+			free(key);
 			return g;
+		}
+		group_index_rebuild(d);	/* stale: the groups were reordered */
 	}
-	for (size_t i = 0; i < d->ngroups; i++) {
-		if (strcmp(d->groups[i].build, rs->xen_build))
-			d->several_builds = true;
-		if (!strcmp(d->groups[i].host, rs->host_name) && strcmp(d->groups[i].topo, rs->topo))
-			d->several_topos = true;
-	}
+	/* several_builds: some group's build differs from another's (so from
+	 * the first's); several_topos: a host with two topologies. */
+	if (d->ngroups && strcmp(d->groups[0].build, rs->xen_build))
+		d->several_builds = true;
+	if (!d->host_topo)
+		d->host_topo = json_object();
+	json_t *ht = json_object_get(d->host_topo, rs->host_name);
+	if (!ht)
+		json_object_set_new_nocheck(d->host_topo, rs->host_name, json_string_nocheck(rs->topo));
+	else if (strcmp(json_string_value(ht), rs->topo))
+		d->several_topos = true;
 	struct group *g;
-	d->groups = xrealloc(d->groups, (d->ngroups + 1) * sizeof(*d->groups));
+	if (d->ngroups == d->groups_cap) {
+		d->groups_cap = d->groups_cap ? 2 * d->groups_cap : 64;
+		d->groups = xrealloc(d->groups, d->groups_cap * sizeof(*d->groups));
+	}
+	if (!d->group_index)
+		d->group_index = json_object();
+	json_object_set_new_nocheck(d->group_index, key, json_integer((json_int_t)d->ngroups));
+	free(key);
 	g = &d->groups[d->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->set = set;
@@ -721,6 +858,24 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		       path, ri, wi);
 		return -1;
 	}
+	if (++d->nworkloads > AN_MAX_WORKLOADS) {
+		an_err(err, "%s: runs[%zu].workloads[%zu]: more than %d workloads in the results read",
+		       path, ri, wi, AN_MAX_WORKLOADS);
+		return -1;
+	}
+	json_t *samples = json_object_get(w, "samples");
+	size_t nsamp = json_array_size(json_object_get(samples, "ns")) +
+		       json_array_size(json_object_get(samples, "cycles"));
+	if ((d->nsamples += nsamp) > AN_MAX_SAMPLES) {
+		an_err(err, "%s: runs[%zu].workloads[%zu].samples: more than %d samples in the results read",
+		       path, ri, wi, AN_MAX_SAMPLES);
+		return -1;
+	}
+	if ((d->nloops += json_array_size(json_object_get(w, "loops"))) > AN_MAX_LOOPS) {
+		an_err(err, "%s: runs[%zu].workloads[%zu].loops: more than %d loops in the results read",
+		       path, ri, wi, AN_MAX_LOOPS);
+		return -1;
+	}
 	const char *type = jstr(w, "type", name);
 	struct group *g = group_get(d, set, rs, name, type, mode);
 	bool ok = !strcmp(jstr(run, "status", "ok"), "ok") &&
@@ -744,7 +899,6 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		g->iterations = (long)it;
 
 	size_t first_sample = g->n;
-	json_t *samples = json_object_get(w, "samples");
 	json_t *ns = json_object_get(samples, "ns");
 	json_t *cyc = json_object_get(samples, "cycles");
 	size_t bad = 0;
@@ -987,6 +1141,11 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 {
 	if (results_validate(path, root, err))
 		return -1;
+	if (d->nsets >= AN_MAX_SETS) {
+		an_err(err, "%s: one result set more than the %d one report or history reads", path,
+		       AN_MAX_SETS);
+		return -1;
+	}
 	json_t *runs = json_object_get(root, "runs");
 	json_t *host = json_object_get(root, "host");
 	json_t *tool = json_object_get(root, "tool");
@@ -1567,6 +1726,8 @@ void dataset_free(struct dataset *d)
 		runlevel_free(g);
 	}
 	free(d->groups);
+	json_decref(d->group_index);
+	json_decref(d->host_topo);
 	for (size_t i = 0; i < d->nfailed; i++) {
 		free(d->failed[i].set_path);
 		free(d->failed[i].id);

@@ -27,6 +27,14 @@
 #define AN_SCHEMA_MAJOR 1
 #define AN_ERRLEN 1024
 
+/* What one set of inputs may make report or history do (docs/results-
+ * schema.md, "Bounds"): past a cap the input is refused in one line. */
+#define AN_MAX_SETS 50000		/* result sets (results.json files) */
+#define AN_MAX_WORKLOADS 1000000		/* runs[].workloads[] entries, summed */
+#define AN_MAX_LOOPS 1000000		/* workloads[].loops[] entries, summed */
+#define AN_MAX_SAMPLES 16777216		/* samples (ns or cycles), summed: 128 MiB */
+#define AN_MAX_PLOTS 200		/* plots drawn by one report or history */
+
 /* ---- util.c ------------------------------------------------------------ */
 struct sbuf {
 	char *s;
@@ -45,16 +53,25 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int mkdir_p(const char *path, char *err);
 /* Lower-case alnum, everything else '-': a file name part. */
 char *slugify(const char *s);
+/* A plot's file name from RAW (malloc'ed): RAW itself when slugify()
+ * keeps it, else the slug and 16 hex digits of a hash of RAW, so that
+ * names that differ (qemu.tcg, QEMU-tcg, qemu-tcg) never share a file. */
+char *plot_slug(const char *raw);
 /* Escape s for where it is shown (malloc'ed).  Names that passed
  * sio_name_ok() come out unchanged; free text (errors, paths, commands,
  * CPU models) cannot break a table, a code span or a tag:
  *   md_text   Markdown text, table cells included: \ ` * [ ] < > | & !
- *             and _ (unless inside a word) get a backslash; control
- *             characters (newlines too) become spaces;
+ *             # @ and _ (unless inside a word) get a backslash, and so do
+ *             the ':' of "x://" and the '.' of "www." (no bare URL becomes
+ *             a link); control characters (newlines too) become spaces;
  *   md_code   a Markdown code span around s (a fence longer than any run
  *             of backticks inside, | escaped for tables);
  *   html_text HTML text and attribute values: < > & " ' as entities,
- *             control characters as spaces. */
+ *             control characters as spaces.
+ * In all three, code points that are invisible yet change what is shown
+ * (bidi overrides and isolates U+202A-U+202E, U+2066-U+2069, zero-width
+ * characters, C1 controls: util.c's invisible_at()) are shown as the
+ * text <U+XXXX>, never passed on. */
 char *md_text(const char *s);
 char *md_code(const char *s);
 char *html_text(const char *s);
@@ -259,6 +276,11 @@ struct dataset {
 	} *guests;
 	size_t nguests;
 	size_t guests_not_ok[GR_NKINDS];	/* guest_runs[] whose status is not "ok": left out */
+	/* group key -> index in groups (group_get(): O(1) per workload), and
+	 * host -> the topology of its first group (several_topos) */
+	json_t *group_index, *host_topo;
+	size_t groups_cap;
+	size_t nworkloads, nloops, nsamples;	/* against the AN_MAX_ caps */
 	bool separate_sets;	/* history: do not pool across result sets */
 	bool several_builds;	/* the groups are of more than one build */
 	bool several_topos;	/* a host name comes with more than one topology */

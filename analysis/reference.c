@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,26 @@ static double num(json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : 0.0;
 }
 
+/* Member K of O (JSON path JP) absent (0), or a number in [lo, hi]
+ * (integer when INTEGER): else -1 with err naming the file and the path.
+ * A reference is small and hand-written: 1e300 calls or CPUs is refused,
+ * not turned into a negative long. */
+#define REF_NUM_MAX 1e18	/* ns totals: 30 years */
+static int ref_num(json_t *o, const char *k, const char *jp, double lo, double hi, bool integer,
+		   const char *p, char *err)
+{
+	json_t *v = json_object_get(o, k);
+	if (!v)
+		return 0;
+	double x = json_is_number(v) ? json_number_value(v) : NAN;
+	if (!(x >= lo && x <= hi) || (integer && !json_is_integer(v))) {
+		an_err(err, "%s: %s.%s: must be %s from %.0f to %.0f", p, jp, k,
+		       integer ? "an integer" : "a number", lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
 static const char *str(json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);
@@ -89,6 +110,14 @@ static int load_ministat(json_t *root, struct reference *r, const char *p, char 
 			       p, i);
 			return -1;
 		}
+		char jp[64];
+		snprintf(jp, sizeof(jp), "$.ministat.rows[%zu]", i);
+		static const char *const keys[] = { "min", "max", "median", "avg", "stddev" };
+		if (ref_num(row, "n", jp, 2, 1e9, true, p, err))
+			return -1;
+		for (size_t k = 0; k < 5; k++)
+			if (ref_num(row, keys[k], jp, 0, REF_NUM_MAX, false, p, err))
+				return -1;
 		r->ms_mode[i] = xstrdup(str(row, "mode"));
 		ms_vitals_from((size_t)num(row, "n"), num(row, "min"), num(row, "max"),
 			       num(row, "median"), num(row, "avg"), num(row, "stddev"),
@@ -125,6 +154,18 @@ int reference_load_default(const char *path, const char *env, const char *rel,
 	json_t *tot = json_object_get(root, "total_ns");
 	json_t *icr = json_object_get(root, "expected_icr_writes_per_call");
 	size_t nmodes = 0;
+	int bad = ref_num(root, "calls", "$", 1, 9007199254740992.0, true, p, err) ||
+		  ref_num(root, "cpus", "$", 1, 65536, true, p, err);
+	for (size_t i = 0; i < IPIBENCH_NMODES && !bad; i++)
+		bad = ref_num(tot, ipibench_mode_name(i), "$.total_ns", 0, REF_NUM_MAX, false, p,
+			      err) ||
+		      ref_num(icr, ipibench_mode_name(i), "$.expected_icr_writes_per_call", 0, 65536,
+			      false, p, err);
+	if (bad) {
+		json_decref(root);
+		free(p);
+		return -1;
+	}
 	for (size_t i = 0; i < IPIBENCH_NMODES; i++) {
 		r->total_ns[i] = num(tot, ipibench_mode_name(i));
 		r->icr_expected[i] = num(icr, ipibench_mode_name(i));

@@ -148,6 +148,10 @@ static void section_inputs(const struct report *r, struct sbuf *md)
 		sb_printf(md, "%s- perf stat: %s\n", i || d->nhf ? "" : "\n", mp);
 		free(mp);
 	}
+	if (r->plots_left_out)
+		sb_printf(md, "\n**%zu plots left out**: one report draws at most %d (the first "
+			  "in this report's order); the tables below have every figure.\n",
+			  r->plots_left_out, AN_MAX_PLOTS);
 	sb_printf(md,
 		  "\nMethod: every statistic says its unit. **Per-call latency** (ns per "
 		  "operation, all ok runs of a workload x mode pooled) is descriptive only: "
@@ -412,9 +416,15 @@ static void block_irqs(const struct rblock *b, struct sbuf *md)
 		struct sbuf list = { 0 };
 		for (size_t c = 0; c < m->g->nirqs; c++)
 			sb_printf(&list, "%s%.0f", c ? " " : "", m->irqs[c]);
-		sb_printf(md, "| %s | %.0f | %.0f (%zu) | %.0f (%zu) | %.2f | %s |\n",
+		/* max / mean of a row of zeros is 0/0: said, not "nan" */
+		char peak[48];
+		if (isnan(m->irq_peak))
+			snprintf(peak, sizeof(peak), "- (no interrupts)");
+		else
+			an_fixed(peak, 2, m->irq_peak);
+		sb_printf(md, "| %s | %.0f | %.0f (%zu) | %.0f (%zu) | %s | %s |\n",
 			  m->g->mode, m->irq_total, m->irq_min, m->irq_imin, m->irq_max,
-			  m->irq_imax, m->irq_peak, list.s);
+			  m->irq_imax, peak, list.s);
 		sb_free(&list);
 	}
 }
@@ -457,7 +467,8 @@ static void section_charts(const struct report *r, struct sbuf *md)
 		const struct rchart *c = &r->charts[i];
 		sb_printf(md, "\n## %s per mode, %s, %ld CPUs\n", c->icr ?
 			  "ICR writes per operation" : "Vector capacity", c->host, c->cpus);
-		md_plot(md, c->plot, c->icr ? "ICR writes per operation" : "vector capacity");
+		if (c->plot)
+			md_plot(md, c->plot, c->icr ? "ICR writes per operation" : "vector capacity");
 	}
 }
 
@@ -1027,6 +1038,7 @@ static json_t *render_json(const struct report *r)
 {
 	json_t *j = json_pack("{s:i, s:s}", "schema_version", 1, "generator", "ipibench report");
 	json_object_set_new(j, "inputs", json_inputs(r));
+	json_object_set_new(j, "plots_left_out", json_integer((json_int_t)r->plots_left_out));
 	json_object_set(j, "host_state", r->host_state);
 	json_object_set_new(j, "method", json_method(r));
 	if (!r->no_ref)
@@ -1246,6 +1258,9 @@ int cmd_report(int argc, char **argv)
 		fwrite(md.s, 1, md.len, stdout);
 	}
 	fflush(stdout);
+	if (r.plots_left_out)	/* said even with -q: plots were asked for and not drawn */
+		fprintf(stderr, "ipibench report: %zu plots left out: one report draws at most %d\n",
+			r.plots_left_out, AN_MAX_PLOTS);
 	if (plot_undrawn_ok) {
 		/* Said even with -q: the report is not the one asked for. */
 		fprintf(stderr, "ipibench report: gnuplot is not installed: %zu plots not drawn "

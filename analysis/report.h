@@ -216,6 +216,7 @@ struct report {
 	struct tr_hvmref gref;	/* seed-004.json */
 	bool have_gref;
 	size_t nplots;		/* drawn by render_plots() */
+	size_t plots_left_out;	/* past AN_MAX_PLOTS (report_compute()) */
 	char err[AN_ERRLEN];
 };
 

@@ -43,10 +43,10 @@ static double per_op(const struct group *g, double v)
 	return g->has_ops && g->operations > 0 ? v / g->operations : NAN;
 }
 
-/* slugify(raw); raw is freed. */
+/* plot_slug(raw); raw is freed. */
 static char *slug_of(char *raw)
 {
-	char *s = slugify(raw);
+	char *s = plot_slug(raw);
 	free(raw);
 	return s;
 }
@@ -301,6 +301,10 @@ static bool chart_compute(struct report *r, struct rchart *c, const struct group
 		c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof(*c->rows));
 		c->rows[c->nrows++] = row;
 	}
+	/* Nothing to draw (e.g. counters.operations = 0: no ICR writes per
+	 * operation): no chart; the tables show "-". */
+	if (!c->nrows)
+		return false;
 	c->plot = slug_of(xasprintf("%s-%s-%ldcpu", icr ? "icr" : "vectors", gi->host, gi->cpus));
 	return true;
 }
@@ -309,19 +313,22 @@ static bool chart_compute(struct report *r, struct rchart *c, const struct group
 static void charts_compute(struct report *r)
 {
 	struct dataset *d = &r->d;
-	for (int icr = 1; icr >= 0; icr--)
+	for (int icr = 1; icr >= 0; icr--) {
+		json_t *seen = json_object();	/* "CPUS/HOST" of the charts made */
 		for (size_t i = 0; i < d->ngroups; i++) {
 			struct group *gi = &d->groups[i];
-			bool first = true;
-			for (size_t j = 0; j < i; j++)
-				if (!strcmp(d->groups[j].host, gi->host) && d->groups[j].cpus == gi->cpus)
-					first = false;
+			char *key = xasprintf("%ld/%s", gi->cpus, gi->host);
+			bool first = !json_object_get(seen, key);
+			json_object_set_new_nocheck(seen, key, json_true());
+			free(key);
 			if (!first)
 				continue;
 			r->charts = xrealloc(r->charts, (r->ncharts + 1) * sizeof(*r->charts));
 			if (chart_compute(r, &r->charts[r->ncharts], gi, icr))
 				r->ncharts++;
 		}
+		json_decref(seen);
+	}
 }
 
 /* ---- sweeps ------------------------------------------------------------------ */
@@ -491,12 +498,26 @@ static void sweeps_compute(struct report *r)
 	if (r->d.several_builds)
 		return;
 	bool *taken = xcalloc(r->nblocks ? r->nblocks : 1, sizeof(bool));
+	/* next[j]: the next block of j's sweep (same_sweep()), or nblocks;
+	 * linked through a hash of the sweep's key, so O(n) in the blocks */
+	size_t *next = xcalloc(r->nblocks ? r->nblocks : 1, sizeof(size_t));
+	json_t *last = json_object();
+	for (size_t j = r->nblocks; j-- > 0;) {
+		const struct group *g = r->blocks[j].g0;
+		char *key = xasprintf("%d/%zu:%s/%s", g->emulated, strlen(g->workload), g->workload,
+				      g->type);
+		json_t *x = json_object_get(last, key);
+		next[j] = x ? (size_t)json_integer_value(x) : r->nblocks;
+		json_object_set_new_nocheck(last, key, json_integer((json_int_t)j));
+		free(key);
+	}
+	json_decref(last);
 	for (size_t i = 0; i < r->nblocks; i++) {
 		if (taken[i])
 			continue;
 		struct rsweep *s = &r->sweeps[r->nsweeps];
 		*s = (struct rsweep){ .g0 = r->blocks[i].g0 };
-		for (size_t j = i; j < r->nblocks; j++) {
+		for (size_t j = i; j < r->nblocks; j = next[j]) {
 			const struct rblock *b = &r->blocks[j];
 			if (taken[j] || !same_sweep(b->g0, s->g0))
 				continue;
@@ -520,6 +541,7 @@ static void sweeps_compute(struct report *r)
 			free(s->pts);
 		}
 	}
+	free(next);
 	free(taken);
 }
 
@@ -534,7 +556,10 @@ static void hf_compute(struct rhf *x, const struct hf_file *h, size_t f)
 	if (!x->nbox)
 		return;
 	const char *base = strrchr(h->path, '/');
-	x->plot = slug_of(xasprintf("hyperfine-%zu-%s", f + 1, base ? base + 1 : h->path));
+	/* unique by its position f + 1: the file name only helps the reader */
+	char *raw = xasprintf("hyperfine-%zu-%s", f + 1, base ? base + 1 : h->path);
+	x->plot = slugify(raw);
+	free(raw);
 	x->title = xasprintf("hyperfine %s: seconds per run (boxes numbered as the table rows)",
 			     base ? base + 1 : h->path);
 }
@@ -603,6 +628,41 @@ static void builds_compute(struct report *r)
 	}
 }
 
+/* ---- the cap on plots ------------------------------------------------------------ */
+/* Keep PLOT (a name) while fewer than AN_MAX_PLOTS were kept, else free it
+ * and count it as left out: one gnuplot run per plot, so the plots one
+ * input may ask for are bounded. */
+static void plot_keep(struct report *r, char **plot, size_t *kept)
+{
+	if (!*plot)
+		return;
+	if (*kept < AN_MAX_PLOTS) {
+		(*kept)++;
+		return;
+	}
+	free(*plot);
+	*plot = NULL;
+	r->plots_left_out++;
+}
+
+/* The first AN_MAX_PLOTS plots in the order render_plots() draws them. */
+static void plots_cap(struct report *r)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < r->nblocks; i++) {
+		plot_keep(r, &r->blocks[i].latency_plot, &kept);
+		plot_keep(r, &r->blocks[i].irqs_plot, &kept);
+	}
+	for (size_t i = 0; i < r->ncharts; i++)
+		plot_keep(r, &r->charts[i].plot, &kept);
+	for (size_t i = 0; i < r->nsweeps; i++) {
+		plot_keep(r, &r->sweeps[i].plot, &kept);
+		plot_keep(r, &r->sweeps[i].plot_icr, &kept);
+	}
+	for (size_t f = 0; f < r->d.nhf; f++)
+		plot_keep(r, &r->hf[f].plot, &kept);
+}
+
 /* ---- the whole model -------------------------------------------------------------- */
 void report_compute(struct report *r)
 {
@@ -618,6 +678,7 @@ void report_compute(struct report *r)
 	for (size_t f = 0; f < d->nhf; f++)
 		hf_compute(&r->hf[f], &d->hf[f], f);
 	cmp_perf_compute(&r->perf_rep, d->perf, d->nperf);
+	plots_cap(r);
 	r->host_state = hoststate_json(d);
 }
 

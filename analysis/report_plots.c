@@ -350,7 +350,7 @@ int render_plots(struct report *r)
 			return -1;
 	}
 	for (size_t i = 0; i < r->ncharts; i++)
-		if (plot_chart(r, &r->charts[i]))
+		if (r->charts[i].plot && plot_chart(r, &r->charts[i]))
 			return -1;
 	for (size_t i = 0; i < r->nsweeps; i++)
 		if ((r->sweeps[i].plot && plot_sweep(r, &r->sweeps[i], false)) ||

@@ -64,7 +64,7 @@ static int loop_num(json_t *o, const char *key, bool need, double *out, const ch
 }
 
 static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
-		      const char *file, char *err)
+		      size_t nloops, const char *file, char *err)
 {
 	if (!json_is_object(o)) {
 		an_err(err, "%s: %s.loops[%zu]: not an object", file, jp, i);
@@ -92,6 +92,13 @@ static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
 	if (json_object_get(o, "pair")) {
 		if (loop_num(o, "pair", true, &v, jp, i, err, file))
 			return -1;
+		/* Pairs are numbered from 0 in order: an index is below the
+		 * number of loops of its workload. */
+		if (v >= (double)nloops) {
+			an_err(err, "%s: %s.loops[%zu].pair: %.0f is not below the number of loops (%zu)",
+			       file, jp, i, v, nloops);
+			return -1;
+		}
 		l.pair = (long)v;
 	}
 	if (json_object_get(o, "arm")) {
@@ -123,20 +130,24 @@ static void assign_arms(const struct group *g, struct run_rec *r)
 			}
 	}
 	bool same = !b || !strcmp(a, b);
+	/* pair < nloops (parse_loop): which pairs have had a loop, O(n) */
+	bool *seen = xcalloc(r->nloops, sizeof(*seen));
 	for (size_t i = 0; i < r->nloops; i++) {
 		struct loop *l = &r->loops[i];
-		if (l->pair < 0 || l->arm >= 0)
+		if (l->pair < 0)
+			continue;
+		bool earlier = seen[l->pair];
+		seen[l->pair] = true;
+		if (l->arm >= 0)
 			continue;
 		if (!same) {
 			l->arm = strcmp(l->sender, a) ? 1 : 0;
 			continue;
 		}
 		r->arm_by_order = true;
-		l->arm = 0;
-		for (size_t k = 0; k < i; k++)
-			if (r->loops[k].pair == l->pair)
-				l->arm = 1;
+		l->arm = earlier;
 	}
+	free(seen);
 }
 
 int runlevel_add(struct group *g, const char *file, const char *run_id, json_t *w,
@@ -157,8 +168,13 @@ int runlevel_add(struct group *g, const char *file, const char *run_id, json_t *
 		an_err(err, "%s: %s.loops: not an array", file, jp);
 		return -1;
 	}
-	for (size_t i = 0; i < json_array_size(loops); i++)
-		if (parse_loop(r, json_array_get(loops, i), jp, i, file, err))
+	size_t nl = json_array_size(loops);
+	if (nl > AN_MAX_LOOPS) {
+		an_err(err, "%s: %s.loops: %zu loops, more than %d", file, jp, nl, AN_MAX_LOOPS);
+		return -1;
+	}
+	for (size_t i = 0; i < nl; i++)
+		if (parse_loop(r, json_array_get(loops, i), jp, i, nl, file, err))
 			return -1;
 	assign_arms(g, r);
 	return 0;
@@ -252,6 +268,18 @@ double *runlevel_sample(const struct group *g, enum rl_unit unit, size_t *n)
 	return v;
 }
 
+/* Paired loops by pair index, then by position: qsort's order. */
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct loop *a = *(const struct loop *const *)x, *b = *(const struct loop *const *)y;
+
+	if (a->pair != b->pair)
+		return a->pair < b->pair ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Indexed by the loops that are there (sorted by pair), never by the pair
+ * numbers themselves: O(n log n) in the loops of the run. */
 size_t runlevel_pairs(const struct group *g, size_t r, double **a, double **b,
 		      const char **name_a, const char **name_b)
 {
@@ -259,23 +287,22 @@ size_t runlevel_pairs(const struct group *g, size_t r, double **a, double **b,
 	*a = *b = NULL;
 	*name_a = g->senders[0] ? g->senders[0] : "";
 	*name_b = g->senders[1] ? g->senders[1] : "";
-	long maxp = -1;
+	size_t nl = 0;
+	const struct loop **pl = xcalloc(rr->nloops, sizeof(*pl));
 	for (size_t i = 0; i < rr->nloops; i++)
-		if (rr->loops[i].pair > maxp)
-			maxp = rr->loops[i].pair;
-	if (maxp < 0)
-		return 0;
+		if (rr->loops[i].pair >= 0)
+			pl[nl++] = &rr->loops[i];
+	qsort(pl, nl, sizeof(*pl), cmp_pair);
 	size_t np = 0;
-	double *pa = xcalloc((size_t)maxp + 1, sizeof(double));
-	double *pb = xcalloc((size_t)maxp + 1, sizeof(double));
+	double *pa = xcalloc(nl / 2 + 1, sizeof(double));
+	double *pb = xcalloc(nl / 2 + 1, sizeof(double));
 	/* pair p is complete when it has exactly one A and one B loop */
-	for (long p = 0; p <= maxp; p++) {
+	for (size_t i = 0; i < nl;) {
+		size_t e = i;
 		int na = 0, nb = 0;
 		double va = 0, vb = 0;
-		for (size_t i = 0; i < rr->nloops; i++) {
-			const struct loop *l = &rr->loops[i];
-			if (l->pair != p)
-				continue;
+		for (; e < nl && pl[e]->pair == pl[i]->pair; e++) {
+			const struct loop *l = pl[e];
 			if (l->arm == 0) {
 				na++;
 				va = l->ns / l->calls;
@@ -292,7 +319,9 @@ size_t runlevel_pairs(const struct group *g, size_t r, double **a, double **b,
 			pa[np] = va;
 			pb[np++] = vb;
 		}
+		i = e;
 	}
+	free(pl);
 	if (!np) {
 		free(pa);
 		free(pb);

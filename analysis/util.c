@@ -139,6 +139,28 @@ char *slugify(const char *s)
 	return d;
 }
 
+/* FNV-1a, 64 bits: a short, stable digest of a name (not a secret). */
+static unsigned long long fnv1a64(const char *s)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+char *plot_slug(const char *raw)
+{
+	char *s = slugify(raw);
+	if (!strcmp(s, raw))
+		return s;
+	/* lossy: "qemu.tcg" and "QEMU-tcg" must not become "qemu-tcg"'s plot */
+	char *d = xasprintf("%s-%016llx", s, fnv1a64(raw));
+	free(s);
+	return d;
+}
+
 void progress(const char *fmt, ...)
 {
 	if (an_quiet)
@@ -165,13 +187,59 @@ static bool is_alnum(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/*
+ * The code point at P when it is one a reader cannot see but that changes
+ * what is shown: C1 controls, bidi embeddings, overrides and isolates
+ * (U+202A-U+202E, U+2066-U+2069, U+061C, U+200E-U+200F), zero-width and
+ * invisible characters (U+200B-U+200D, U+2060-U+2064, U+FEFF, U+00AD),
+ * line and paragraph separators (U+2028-U+2029).  Its length in bytes
+ * (valid UTF-8 only), 0 for anything else.
+ */
+static size_t invisible_at(const char *p, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	unsigned c;
+	size_t n;
+
+	if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0xbf)
+		c = 0x80 | (u[1] & 0x3f), n = 2;
+	else if (u[0] == 0xd8 && u[1] == 0x9c)
+		c = 0x61c, n = 2;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef && (u[1] & 0xc0) == 0x80 && (u[2] & 0xc0) == 0x80)
+		c = ((u[0] & 0x0fu) << 12) | ((u[1] & 0x3fu) << 6) | (u[2] & 0x3fu), n = 3;
+	else
+		return 0;
+	bool hidden = (c >= 0x80 && c <= 0x9f) || c == 0xad || c == 0x61c ||
+		      (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
+		      (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+	*cp = c;
+	return hidden ? n : 0;
+}
+
+/* A bare URL's start that GitHub's Markdown would make a link: at P, a
+ * "://" after a letter, or "www." at the start of a word. */
+static bool autolink_at(const char *s, const char *p)
+{
+	if (*p == ':' && !strncmp(p, "://", 3) && p > s && is_alnum(p[-1]))
+		return true;
+	return *p == '.' && p - s >= 3 && !strncmp(p - 3, "www", 3) &&
+	       (p - s == 3 || !is_alnum(p[-4]));
+}
+
 char *md_text(const char *s)
 {
 	struct sbuf b = { 0 };
 	sb_puts(&b, "");
 	for (const char *p = s; *p; p++) {
-		if (is_ctl(*p))
+		unsigned cp;
+		size_t n = invisible_at(p, &cp);
+		if (n) {	/* shown, never applied */
+			sb_printf(&b, "\\<U+%04X\\>", cp);
+			p += n - 1;
+		} else if (is_ctl(*p))
 			sb_puts(&b, " ");
+		else if (autolink_at(s, p) || *p == '@')	/* no link, no mail link */
+			sb_printf(&b, "\\%c", *p);
 		else if (strchr("\\`*[]<>|&!#", *p) ||
 			 (*p == '_' && !(p > s && is_alnum(p[-1]) && is_alnum(p[1]))))
 			sb_printf(&b, "\\%c", *p);
@@ -197,7 +265,12 @@ char *md_code(const char *s)
 	bool pad = *s == '`' || (*s && s[strlen(s) - 1] == '`');
 	sb_printf(&b, "%s%s", fence.s, pad ? " " : "");
 	for (const char *p = s; *p; p++) {
-		if (is_ctl(*p))
+		unsigned cp;
+		size_t n = invisible_at(p, &cp);
+		if (n) {
+			sb_printf(&b, "<U+%04X>", cp);
+			p += n - 1;
+		} else if (is_ctl(*p))
 			sb_puts(&b, " ");
 		else if (*p == '|')
 			sb_puts(&b, "\\|");	/* GFM tables split on | even in code */
@@ -214,6 +287,13 @@ char *html_text(const char *s)
 	struct sbuf b = { 0 };
 	sb_puts(&b, "");
 	for (; *s; s++) {
+		unsigned cp;
+		size_t n = invisible_at(s, &cp);
+		if (n) {	/* an entity would still apply: shown as text */
+			sb_printf(&b, "&lt;U+%04X&gt;", cp);
+			s += n - 1;
+			continue;
+		}
 		switch (*s) {
 		case '<': sb_puts(&b, "&lt;"); break;
 		case '>': sb_puts(&b, "&gt;"); break;

@@ -9,8 +9,10 @@
  *   - a refusal is one line naming the file;
  *   - what is accepted is what validation promises: groups have a mode of
  *     ipibench/modes.h, names by sio_name_ok(), finite samples >= 0;
- *   - escaped strings hold no raw control characters; html_text() no raw
- *     < > " '; gp_quote() is one literal gnuplot reads back as the input.
+ *   - escaped strings hold no raw control characters and no bidi override
+ *     or isolate; md_text() no bare URL; html_text() no raw < > " ';
+ *     gp_quote() is one literal gnuplot reads back as the input;
+ *   - loop pairs and run-level samples are bounded by the loops read.
  *
  *   make build/fuzz/fuzz_results
  *   build/fuzz/fuzz_results -max_total_time=60 build/fuzz/corpus-results analysis/fuzz/corpus
@@ -63,6 +65,16 @@ static void check_text(const char *s)
 	no_ctl(m);
 	no_ctl(c);
 	no_ctl(h);
+	/* no bidi override or isolate passed on (shown as <U+XXXX>) */
+	static const char *const bidi[] = { "\xe2\x80\xaa", "\xe2\x80\xab", "\xe2\x80\xac",
+		"\xe2\x80\xad", "\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa7",
+		"\xe2\x81\xa8", "\xe2\x81\xa9" };
+	for (size_t i = 0; i < sizeof(bidi) / sizeof(bidi[0]); i++)
+		CHECK(!strstr(m, bidi[i]) && !strstr(c, bidi[i]) && !strstr(h, bidi[i]));
+	/* no bare URL left for Markdown to link: "x://" has its ':' escaped */
+	for (const char *u = strstr(m, "://"); u; u = strstr(u + 1, "://"))
+		CHECK(u == m || !((u[-1] >= 'a' && u[-1] <= 'z') || (u[-1] >= 'A' && u[-1] <= 'Z') ||
+				  (u[-1] >= '0' && u[-1] <= '9')));
 	CHECK(!strpbrk(h, "<>\"'"));
 	for (const char *p = m; *p; p++)
 		if (strchr("|<>`[]", *p))
@@ -107,6 +119,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				check_text(g->host);
 				check_text(g->workload);
 				check_text(g->mode);
+				/* the run-level samples and loop pairs a report makes:
+				 * bounded by the loops that are there */
+				size_t nl = 0, n;
+				for (size_t r = 0; r < g->nrr; r++) {
+					double *a, *b;
+					const char *na, *nb;
+					size_t np = runlevel_pairs(g, r, &a, &b, &na, &nb);
+					CHECK(2 * np <= g->rr[r].nloops);
+					free(a);
+					free(b);
+					nl += g->rr[r].nloops;
+				}
+				double *x = runlevel_sample(g, RL_LOOPS, &n);
+				CHECK(n <= nl);
+				free(x);
+				x = runlevel_sample(g, RL_BOOTS, &n);
+				CHECK(n <= g->nrr);
+				free(x);
 			}
 			for (size_t i = 0; i < d.nsets; i++) {
 				check_text(d.sets[i].xen_version);

@@ -93,7 +93,7 @@ static void markdown_and_html(void **state)
 	expect_str(md_text("a | b\n| c"), "a \\| b \\| c");
 	expect_str(md_text("<script>alert(1)</script>"), "\\<script\\>alert(1)\\</script\\>");
 	expect_str(md_text("![x](http://e/) `c` *e* [l] &amp; #h \\"),
-		   "\\!\\[x\\](http://e/) \\`c\\` \\*e\\* \\[l\\] \\&amp; \\#h \\\\");
+		   "\\!\\[x\\](http\\://e/) \\`c\\` \\*e\\* \\[l\\] \\&amp; \\#h \\\\");
 	expect_str(md_code("flush"), "`flush`");
 	expect_str(md_code("a`b"), "``a`b``");
 	expect_str(md_code("``x"), "``` ``x ```");
@@ -101,6 +101,35 @@ static void markdown_and_html(void **state)
 	expect_str(html_text("<img src=x onerror=\"a('1')\">&\n"),
 		   "&lt;img src=x onerror=&quot;a(&#39;1&#39;)&quot;&gt;&amp; ");
 	expect_str(html_text("qemu-tcg"), "qemu-tcg");
+}
+
+/* Code points a reader cannot see but that reorder or hide what is shown
+ * (bidi overrides and isolates, zero-width characters, C1 controls) come
+ * out as visible text in Markdown, code spans and HTML; bare URLs and mail
+ * addresses in free text do not become links. */
+static void invisible_and_links(void **state)
+{
+	(void)state;
+	/* "admin" shown as "nimda": U+202E RIGHT-TO-LEFT OVERRIDE ... U+202C */
+	expect_str(md_text("x \u202Enimda\u202C y"), "x \\<U+202E\\>nimda\\<U+202C\\> y");
+	expect_str(md_text("\u202A\u202B\u202D\u2066\u2067\u2068\u2069"),
+		   "\\<U+202A\\>\\<U+202B\\>\\<U+202D\\>\\<U+2066\\>\\<U+2067\\>"
+		   "\\<U+2068\\>\\<U+2069\\>");
+	expect_str(md_text("a\u200Bb\u200Fc\uFEFFd\u00ADe\xc2\x85" "f\u061Cg\u2028h"),
+		   "a\\<U+200B\\>b\\<U+200F\\>c\\<U+FEFF\\>d\\<U+00AD\\>e\\<U+0085\\>f"
+		   "\\<U+061C\\>g\\<U+2028\\>h");
+	/* visible non-ASCII text stays */
+	expect_str(md_text("Monn\u00e9 \u00b5s \u2192"), "Monn\u00e9 \u00b5s \u2192");
+	expect_str(md_code("echo \u2066x\u2069"), "`echo <U+2066>x<U+2069>`");
+	expect_str(html_text("x \u202Eevil\u202C"), "x &lt;U+202E&gt;evil&lt;U+202C&gt;");
+	/* a cut sequence at the end is not read past */
+	expect_str(html_text("x\xe2\x80"), "x\xe2\x80");
+	/* bare URLs, www. and mail addresses: no link */
+	expect_str(md_text("see https://evil.example/x now"), "see https\\://evil.example/x now");
+	expect_str(md_text("go www.evil.example"), "go www\\.evil.example");
+	expect_str(md_text("mail a@evil.example"), "mail a\\@evil.example");
+	/* what is not a URL is left alone */
+	expect_str(md_text("4.17: ok, awww.x"), "4.17: ok, awww.x");
 	expect_str(one_line("a\nb\r\tc"), "a b  c");
 }
 
@@ -204,6 +233,46 @@ static void results_json_validation(void **state)
 	expect_refusal("r.json", "{\"schema_version\": 1, \"runs\": [], \"runs\": []}", "r.json:1:");
 }
 
+/* The caps on what the results read may make report and history do: past
+ * each, the next results file is refused in one line naming it and the
+ * JSON path (the counts start near the cap: the files are small). */
+static void caps_on_the_results_read(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"{\"schema_version\": 1, \"runs\": [{\"id\": \"r\", \"mode\": \"physical\", "
+		"\"status\": \"ok\", \"workloads\": [{\"name\": \"w\", \"type\": \"t\", "
+		"\"status\": \"ok\", \"samples\": {\"ns\": [1, 2]}, "
+		"\"loops\": [{\"ns\": 10, \"calls\": 1}, {\"ns\": 10, \"calls\": 1}]}]}]}";
+	for (int which = 0; which < 5; which++) {
+		struct dataset d = { 0 };
+		char err[AN_ERRLEN] = "";
+		const char *want = NULL;
+		switch (which) {
+		case 0: want = NULL; break;	/* below every cap: read */
+		case 1: d.nworkloads = AN_MAX_WORKLOADS; want = "r.json: runs[0].workloads[0]: more than"; break;
+		case 2: d.nsamples = AN_MAX_SAMPLES - 1; want = "r.json: runs[0].workloads[0].samples: more than"; break;
+		case 3: d.nloops = AN_MAX_LOOPS - 1; want = "r.json: runs[0].workloads[0].loops: more than"; break;
+		case 4: want = "r.json: one result set more than the"; break;
+		}
+		size_t fake = 0;
+		if (which == 4) {	/* AN_MAX_SETS read already (none of them real) */
+			fake = AN_MAX_SETS;
+			d.nsets = fake;
+		}
+		int rc = dataset_add_text(&d, "r.json", text, strlen(text), true, true, err);
+		if (which == 4)
+			d.nsets = 0;
+		if (!want) {
+			if (rc)
+				fail_msg("refused: %s", err);
+		} else if (rc != -1 || !strstr(err, want) || strchr(err, '\n')) {
+			fail_msg("case %d: rc %d: %s", which, rc, err);
+		}
+		dataset_free(&d);
+	}
+}
+
 static void hyperfine_validation(void **state)
 {
 	(void)state;
@@ -235,6 +304,8 @@ int main(void)
 		cmocka_unit_test(gp_quote_single_quoted_strings),
 		cmocka_unit_test(gp_quote_roundtrip_through_gnuplot),
 		cmocka_unit_test(markdown_and_html),
+		cmocka_unit_test(invisible_and_links),
+		cmocka_unit_test(caps_on_the_results_read),
 		cmocka_unit_test(results_json_validation),
 		cmocka_unit_test(hyperfine_validation),
 		cmocka_unit_test(perf_csv_validation),

@@ -341,6 +341,64 @@ static void loop_timed_workloads_have_series(void **state)
 	free(dir);
 }
 
+/* --link with http(s) and relative links: made, in index.html as given. */
+static void links_http_and_relative(void **state)
+{
+	char *o = *state;
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, "--link", "CI=https://ci.example/p?a=1",
+		    "--link", "report=../report/report.md", "--link", "top=#regressions",
+		    "--link", "old=HTTP://ci.example/", H);
+	char *p = path2(o, "index.html");
+	assert_true(file_contains(p, "href=\"https://ci.example/p?a=1\""));
+	assert_true(file_contains(p, "href=\"../report/report.md\""));
+	free(p);
+}
+
+/* A previous set whose mixed samples are all 0: no "+inf%", no flag, the
+ * point kept in history.json, and instruction counts of a later set stay
+ * with that set's point. */
+static void all_zero_previous_set(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	boots_set(dir, "a", "z00701", "2026-11-21T08:00:00Z", 0.0);
+	boots_set(dir, "b", "z00702", "2026-11-22T08:00:00Z", 1.0);
+	insn_set(dir, "c", "z00703", "2026-11-23T08:00:00Z", 500.0);
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, dir);
+	json_t *h = load(o), *s, *p;
+	size_t si, pi, mixed = 0;
+	json_array_foreach(json_object_get(h, "series"), si, s) {
+		json_t *pts = json_object_get(s, "points");
+		assert_int_equal(json_array_size(pts), 3);
+		json_array_foreach(pts, pi, p) {
+			const char *res = json_string_value(json_object_get(p, "results"));
+			assert_non_null(strstr(res, pi == 0 ? "/a/" : pi == 1 ? "/b/" : "/c/"));
+			assert_true((json_object_get(p, "insn_counts") != NULL) == (pi == 2));
+		}
+		if (strcmp(json_string_value(json_object_get(s, "mode")), "mixed"))
+			continue;
+		mixed++;
+		p = json_array_get(pts, 1);
+		assert_true(json_is_true(json_object_get(p, "previous_all_zero")));
+		assert_true(json_is_null(json_object_get(p, "change")));
+		assert_false(json_is_true(json_object_get(p, "regression")));
+	}
+	assert_int_equal(mixed, 1);
+	json_decref(h);
+	char *md = path2(o, "history.md"), *html = path2(o, "index.html");
+	assert_false(file_contains(md, "inf%"));
+	assert_false(file_contains(html, "inf%"));
+	assert_true(file_contains(md, "previous set all 0: not compared"));
+	free(md);
+	free(html);
+	rm_rf(o);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(o);
+	free(dir);
+}
+
 static void bad_input_and_usage(void **state)
 {
 	char *o = *state;
@@ -350,6 +408,14 @@ static void bad_input_and_usage(void **state)
 	expect_exit(cmd_history, 2, "history", "-t", "abc", H);
 	expect_exit(cmd_history, 2, "history", "--fail-on-regression=sometimes", H);
 	expect_exit(cmd_history, 0, "history", "--help");
+	/* --link: http(s) or relative only, refused before any input is read */
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=javascript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=JavaScript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x= javascript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=java\tscript:alert(1)", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=data:text/html,<b>", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=//evil.example/", H);
+	expect_exit(cmd_history, 2, "history", "-q", "-o", o, "--link", "x=vbscript:x", H);
 	char *p = path2(o, "index.html");
 	assert_int_equal(file_size(p), -1);
 	free(p);
@@ -364,6 +430,8 @@ int main(void)
 		cmocka_unit_test(boots_are_the_unit_with_repetitions),
 		cmocka_unit_test(insn_counts_flag_a_changed_send_path),
 		cmocka_unit_test(loop_timed_workloads_have_series),
+		cmocka_unit_test(all_zero_previous_set),
+		cmocka_unit_test_setup_teardown(links_http_and_relative, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(bad_input_and_usage, tmpdir_setup, tmpdir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

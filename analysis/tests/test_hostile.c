@@ -298,6 +298,46 @@ static void p_commit(json_t *j)
 static void p_created(json_t *j) { json_object_set_new(j, "created", json_string("<b>today</b>")); }
 static void p_wstatus(json_t *j) { json_object_set_new(wl0(j), "status", json_string("fine")); }
 
+/* Paired loops: ns, calls, sender and pair; loop 0's pair is BIG. */
+static void paired_loops(json_t *j, size_t n, json_int_t big)
+{
+	json_t *loops = json_array();
+	for (size_t k = 0; k < n; k++)
+		json_array_append_new(loops, json_pack("{s:i, s:i, s:s, s:I}", "ns", 1000, "calls", 10,
+						       "sender", k % 2 ? "cluster" : "physical", "pair",
+						       (json_int_t)(k ? k / 2 : (size_t)big)));
+	json_object_set_new(wl0(j), "loops", loops);
+}
+static void p_pair_huge(json_t *j) { paired_loops(j, 4, (json_int_t)1 << 62); }
+static void p_pair_1e8(json_t *j) { paired_loops(j, 2000, 100000000); }
+static void p_insn_huge(json_t *j)
+{
+	json_object_set_new(wl0(j), "insn_counts",
+			    json_pack("{s:i, s:f}", "operations", 8, "send_insns_per_op", 1.2345e200));
+}
+static void p_created_9(json_t *j) { json_object_set_new(j, "created", json_string("9")); }
+static void p_created_feb30(json_t *j)
+{
+	json_object_set_new(j, "created", json_string("2026-02-30T09:00:00Z"));
+}
+
+/* What one input may make the tool do: pair indices are not sizes, numbers
+ * have upper bounds, dates are dates; each refused in one line naming the
+ * JSON path, before any work. */
+static void unbounded_inputs_are_refused(void **state)
+{
+	(void)state;
+	poisoned("pair 2^62", p_pair_huge, "results.json: $.runs[0].workloads[0].loops[0].pair: "
+		 "4611686018427387904 is not a pair index from 0 to 3");
+	poisoned("pair 1e8 in 2000 loops", p_pair_1e8, "results.json: $.runs[0].workloads[0]"
+		 ".loops[0].pair: 100000000 is not a pair index from 0 to 1999");
+	poisoned("insn_counts 1e200", p_insn_huge,
+		 "results.json: $.runs[0].workloads[0].insn_counts.send_insns_per_op: ");
+	poisoned("created 9", p_created_9, "results.json: $.created: \"9\" is not an ISO 8601");
+	poisoned("created Feb 30", p_created_feb30,
+		 "results.json: $.created: \"2026-02-30T09:00:00Z\" is not an ISO 8601");
+}
+
 static void poisoned_fields_are_refused(void **state)
 {
 	(void)state;
@@ -466,6 +506,202 @@ static void history_escapes_html(void **state)
 	rm_tree(t.root);
 }
 
+/* Hosts whose names slugify alike (qemu.tcg, QEMU-tcg, qemu-tcg) each get
+ * their own plot files, and report.md and index.html link each host's own
+ * plot: its data file holds that host's samples (1000 k + i). */
+static void similar_names_get_their_own_plots(void **state)
+{
+	(void)state;
+	static const char *const hosts[] = { "qemu.tcg", "QEMU-tcg", "qemu-tcg" };
+	struct tree t;
+	tree_new(&t);
+	char dirs[3][PATH_MAX + 16];
+	for (int k = 0; k < 3; k++) {
+		json_t *j = good_results();
+		json_object_set_new(json_object_get(j, "host"), "name", json_string(hosts[k]));
+		for (size_t m = 0; m < 3; m++) {
+			json_t *ns = json_array();
+			for (int i = 0; i < 8; i++)
+				json_array_append_new(ns, json_integer(1000 * (k + 1) + i));
+			json_t *w = json_array_get(json_object_get(json_array_get(
+					json_object_get(j, "runs"), m), "workloads"), 0);
+			json_object_set_new(json_object_get(w, "samples"), "ns", ns);
+		}
+		snprintf(dirs[k], sizeof(dirs[k]), "%s/%d", t.in, k);
+		assert_int_equal(mkdir(dirs[k], 0755), 0);
+		char f[PATH_MAX + 32];
+		snprintf(f, sizeof(f), "%s/results.json", dirs[k]);
+		write_json(f, j);
+	}
+	struct result r;
+	const char *rep[] = { "report", "-q", "--no-reference", "-o", t.out, "0", "1", "2", NULL };
+	run_in(&r, t.in, rep);
+	if (r.rc != 0)
+		fail_msg("report: status %d: %s", r.rc, r.err);
+	char hout[PATH_MAX + 16];
+	snprintf(hout, sizeof(hout), "%s/h", t.out);
+	const char *his[] = { "history", "-q", "-o", hout, ".", NULL };
+	run_in(&r, t.in, his);
+	if (r.rc != 0)
+		fail_msg("history: status %d: %s", r.rc, r.err);
+	char *md = path2(t.out, "report.md"), *html = path2(hout, "index.html");
+	char *names[2][3];
+	for (int k = 0; k < 3; k++) {
+		char raw[128], want[PATH_MAX + 256], f[PATH_MAX + 256];
+		snprintf(raw, sizeof(raw), "%s-flush-8cpu", hosts[k]);
+		char *slug = plot_slug(raw);
+		names[0][k] = xasprintf("latency-%s", slug);
+		free(slug);
+		snprintf(raw, sizeof(raw), "history-%s-8cpu-flush", hosts[k]);
+		names[1][k] = plot_slug(raw);
+		/* the host's own data in its files */
+		snprintf(want, sizeof(want), "%d", 1000 * (k + 1) + 7);
+		snprintf(f, sizeof(f), "%s/%s.dat", t.out, names[0][k]);
+		if (!file_contains(f, want))
+			fail_msg("%s: no %s (host %s)", f, want, hosts[k]);
+		snprintf(want, sizeof(want), "%d.5", 1000 * (k + 1) + 3);
+		snprintf(f, sizeof(f), "%s/%s.dat", hout, names[1][k]);
+		if (!file_contains(f, want))
+			fail_msg("%s: no %s (host %s)", f, want, hosts[k]);
+		/* linked where the host's section is */
+		snprintf(want, sizeof(want), "on %s, 8 CPUs", hosts[k]);
+		assert_true(file_contains(html, want));
+		snprintf(want, sizeof(want), "](%s.png)", names[0][k]);
+		assert_true(file_contains(md, want));
+		snprintf(want, sizeof(want), "src=\"%s.png\"", names[1][k]);
+		assert_true(file_contains(html, want));
+	}
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < 3; k++)
+			for (int l = k + 1; l < 3; l++)
+				assert_string_not_equal(names[a][k], names[a][l]);
+	/* in report.md, each host's section links its own plot */
+	FILE *fp = fopen(md, "r");
+	assert_non_null(fp);
+	char line[4096];
+	int host = -1, linked = 0;
+	while (fgets(line, sizeof(line), fp)) {
+		for (int k = 0; k < 3; k++) {
+			char h[64];
+			snprintf(h, sizeof(h), " on %s, 8 CPUs", hosts[k]);
+			if (!strncmp(line, "## ", 3) && strstr(line, h))
+				host = k;
+		}
+		if (strstr(line, "](latency-")) {
+			assert_true(host >= 0);
+			char want[256];
+			snprintf(want, sizeof(want), "](%s.png)", names[0][host]);
+			if (!strstr(line, want))
+				fail_msg("section of %s links %s", hosts[host], line);
+			linked++;
+		}
+	}
+	fclose(fp);
+	assert_int_equal(linked, 3);
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < 3; k++)
+			free(names[a][k]);
+	free(md);
+	free(html);
+	rm_tree(t.root);
+}
+
+/* Ratios without a denominator: counters.operations = 0 (no ICR writes per
+ * operation: no chart, gnuplot never gets an empty one) and a vector
+ * capacity run with no interrupts (max / mean is 0/0): the report is made
+ * and says so, never "nan" or "inf". */
+static void zero_denominators_are_reported(void **state)
+{
+	(void)state;
+	struct tree t;
+	tree_new(&t);
+	json_t *j = good_results(), *run;
+	size_t i;
+	json_array_foreach(json_object_get(j, "runs"), i, run) {
+		json_t *wls = json_object_get(run, "workloads");
+		json_object_set_new(json_object_get(json_array_get(wls, 0), "counters"), "operations",
+				    json_integer(0));
+		json_array_append_new(wls, json_pack("{s:s, s:s, s:s, s:{s:i, s:[i, i, i, i]}}", "name",
+						     "vectors", "type", "vector_capacity", "status", "ok",
+						     "counters", "vectors", 100, "irqs_per_cpu", 0, 0, 0, 0));
+	}
+	char f[PATH_MAX + 32];
+	snprintf(f, sizeof(f), "%s/results.json", t.in);
+	write_json(f, j);
+	struct result r;
+	const char *args[] = { "report", "-q", "--no-reference", "-o", t.out, "results.json", NULL };
+	run_in(&r, t.in, args);
+	if (r.rc != 0)
+		fail_msg("report: status %d: %s", r.rc, r.err);
+	char *md = path2(t.out, "report.md"), *js = path2(t.out, "report.json");
+	assert_false(file_contains(md, "nan"));
+	assert_false(file_contains(md, "inf"));
+	assert_true(file_contains(md, "| - (no interrupts) |"));
+	assert_false(file_contains(md, "(icr-qemu-tcg-8cpu.png)"));
+	free(md);
+	free(js);
+	rm_tree(t.root);
+}
+
+/* More plots than one report draws: the first AN_MAX_PLOTS are made, the
+ * report says how many were left out (and on stderr), and exits 0. */
+static void plots_are_capped(void **state)
+{
+	(void)state;
+	struct tree t;
+	tree_new(&t);
+	json_t *j = good_results();
+	json_t *run = json_array_get(json_object_get(j, "runs"), 0);
+	json_t *wls = json_object_get(run, "workloads");
+	for (int i = 0; i < AN_MAX_PLOTS + 5; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "w%d", i);
+		json_array_append_new(wls, json_pack("{s:s, s:s, s:s, s:{s:[i, i]}}", "name", name,
+						     "type", "flush_tlb_all", "status", "ok", "samples",
+						     "ns", 100, 200));
+	}
+	char f[PATH_MAX + 32];
+	snprintf(f, sizeof(f), "%s/results.json", t.in);
+	write_json(f, j);
+	/* a stand-in gnuplot (fast): writes the two files gnuplot would */
+	char gp[PATH_MAX + 32];
+	snprintf(gp, sizeof(gp), "%s/gnuplot", t.root);
+	FILE *fg = fopen(gp, "w");
+	assert_non_null(fg);
+	fputs("#!/bin/sh\nd=${2#outdir=}; d=${d#\\'}; d=${d%\\'}\n"
+	      "echo x > \"$d${3%.gp}.png\"; echo x > \"$d${3%.gp}.svg\"\n", fg);
+	fclose(fg);
+	assert_int_equal(chmod(gp, 0755), 0);
+	setenv("IPIBENCH_GNUPLOT", gp, 1);
+	struct result r;
+	const char *args[] = { "report", "-q", "--no-reference", "-o", t.out, "results.json", NULL };
+	run_in(&r, t.in, args);
+	unsetenv("IPIBENCH_GNUPLOT");
+	if (r.rc != 0)
+		fail_msg("report: status %d: %s", r.rc, r.err);
+	char want[128];
+	snprintf(want, sizeof(want), "ipibench report: 7 plots left out: one report draws at most %d\n",
+		 AN_MAX_PLOTS);
+	if (!strstr(r.err, want))
+		fail_msg("stderr: %s", r.err);
+	char *md = path2(t.out, "report.md");
+	/* flush's and the 205 workloads' latency plots, flush's ICR chart */
+	assert_true(file_contains(md, "**7 plots left out**"));
+	free(md);
+	char *js = path2(t.out, "report.json");
+	assert_true(file_contains(js, "\"plots_left_out\": 7"));
+	free(js);
+	DIR *d = opendir(t.out);
+	assert_non_null(d);
+	struct dirent *e;
+	size_t n = 0;
+	while ((e = readdir(d)))
+		n += strlen(e->d_name) > 3 && !strcmp(e->d_name + strlen(e->d_name) - 3, ".gp");
+	closedir(d);
+	assert_int_equal(n, AN_MAX_PLOTS);
+	rm_tree(t.root);
+}
+
 /* Two reports into one OUT at the same time: both succeed, every plot is
  * whole, and no temporary file or private directory is left. */
 static void concurrent_reports_share_an_output(void **state)
@@ -522,10 +758,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(poisoned_fields_are_refused),
+		cmocka_unit_test(unbounded_inputs_are_refused),
 		cmocka_unit_test(files_that_are_not_results),
 		cmocka_unit_test(free_text_is_escaped),
 		cmocka_unit_test(history_escapes_html),
 		cmocka_unit_test(concurrent_reports_share_an_output),
+		cmocka_unit_test(similar_names_get_their_own_plots),
+		cmocka_unit_test(plots_are_capped),
+		cmocka_unit_test(zero_denominators_are_reported),
 	};
 	return cmocka_run_group_tests(tests, find_bin, NULL);
 }

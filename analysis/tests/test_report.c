@@ -548,6 +548,40 @@ static void host_state_flagged(void **state)
 	free(o);
 }
 
+/* --reference with calls, cpus or totals out of range: refused in one line
+ * naming the file and the JSON path (1e300 CPUs printed a negative count). */
+static void reference_bounds(void **state)
+{
+	(void)state;
+	static const struct { const char *key, *sub, *want; double v; } cases[] = {
+		{ "calls", NULL, "$.calls: must be an integer from 1 to", 1e300 },
+		{ "cpus", NULL, "$.cpus: must be an integer from 1 to 65536", 1e300 },
+		{ "cpus", NULL, "$.cpus: must be an integer from 1 to 65536", -96 },
+		{ "calls", NULL, "$.calls: must be an integer from 1 to", 1.5 },
+		{ "total_ns", "mixed", "$.total_ns.mixed: must be a number from 0 to", 1e300 },
+	};
+	char *dir = make_tmpdir(), *f = path2(dir, "ref.json");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *j = json_load_file(REF, 0, NULL);
+		assert_non_null(j);
+		json_t *o = cases[i].sub ? json_object_get(j, cases[i].key) : j;
+		const char *k = cases[i].sub ? cases[i].sub : cases[i].key;
+		/* -96 as an integer, the others as reals (no cast of 1e300) */
+		json_object_set_new(o, k, cases[i].v == -96 ? json_integer(-96) : json_real(cases[i].v));
+		assert_int_equal(json_dump_file(j, f, 0), 0);
+		json_decref(j);
+		struct reference r;
+		char err[AN_ERRLEN] = "";
+		assert_int_equal(reference_load(f, &r, err), -1);
+		if (!strstr(err, cases[i].want) || strchr(err, '\n'))
+			fail_msg("case %zu: %s", i, err);
+	}
+	unlink(f);
+	rm_rf(dir);
+	free(f);
+	free(dir);
+}
+
 static void bad_inputs(void **state)
 {
 	(void)state;
@@ -769,6 +803,7 @@ int main(void)
 		cmocka_unit_test(insn_counts_table),
 		cmocka_unit_test(host_state_flagged),
 		cmocka_unit_test(bad_inputs),
+		cmocka_unit_test(reference_bounds),
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(no_gnuplot_on_path_draws_nothing_else_written,
 						tmpdir_setup, tmpdir_teardown),

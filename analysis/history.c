@@ -528,17 +528,20 @@ static void history_compute(struct history *h)
 		}
 		h->ninsn += counted;
 	}
+	json_t *taken = json_object();
 	for (size_t i = 0; i < h->ns; i = block_end(h, i)) {
 		h->blocks = xrealloc(h->blocks, (h->nblocks + 1) * sizeof(*h->blocks));
 		struct hblock *b = &h->blocks[h->nblocks++];
 		*b = (struct hblock){ .first = i, .end = block_end(h, i) };
 		block_compute(h, b);
+		plot_name_unique(taken, &b->name);
 		if (h->nblocks > AN_MAX_PLOTS) {	/* one gnuplot run per block: capped */
 			free(b->name);
 			b->name = NULL;
 			h->plots_left_out++;
 		}
 	}
+	json_decref(taken);
 }
 
 static void history_model_free(struct history *h)

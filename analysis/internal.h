@@ -57,6 +57,12 @@ char *slugify(const char *s);
  * keeps it, else the slug and 16 hex digits of a hash of RAW, so that
  * names that differ (qemu.tcg, QEMU-tcg, qemu-tcg) never share a file. */
 char *plot_slug(const char *raw);
+/* *PLOT (a plot's file name, or NULL), made unique among the names TAKEN
+ * (a JSON object used as a set) has seen: a name seen before becomes
+ * NAME-2, NAME-3, ... (the first one not seen), and goes into TAKEN.  A
+ * hash suffix alone can be forged (a host named like another's hashed
+ * slug); this pass, over every plot of one report or history, cannot. */
+void plot_name_unique(json_t *taken, char **plot);
 /* Escape s for where it is shown (malloc'ed).  Names that passed
  * sio_name_ok() come out unchanged; free text (errors, paths, commands,
  * CPU models) cannot break a table, a code span or a tag:

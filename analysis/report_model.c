@@ -645,6 +645,25 @@ static void plot_keep(struct report *r, char **plot, size_t *kept)
 	r->plots_left_out++;
 }
 
+/* Every plot's file name its own, in the order render_plots() draws them. */
+static void plots_unique(struct report *r)
+{
+	json_t *taken = json_object();
+	for (size_t i = 0; i < r->nblocks; i++) {
+		plot_name_unique(taken, &r->blocks[i].latency_plot);
+		plot_name_unique(taken, &r->blocks[i].irqs_plot);
+	}
+	for (size_t i = 0; i < r->ncharts; i++)
+		plot_name_unique(taken, &r->charts[i].plot);
+	for (size_t i = 0; i < r->nsweeps; i++) {
+		plot_name_unique(taken, &r->sweeps[i].plot);
+		plot_name_unique(taken, &r->sweeps[i].plot_icr);
+	}
+	for (size_t f = 0; f < r->d.nhf; f++)
+		plot_name_unique(taken, &r->hf[f].plot);
+	json_decref(taken);
+}
+
 /* The first AN_MAX_PLOTS plots in the order render_plots() draws them. */
 static void plots_cap(struct report *r)
 {
@@ -678,6 +697,7 @@ void report_compute(struct report *r)
 	for (size_t f = 0; f < d->nhf; f++)
 		hf_compute(&r->hf[f], &d->hf[f], f);
 	cmp_perf_compute(&r->perf_rep, d->perf, d->nperf);
+	plots_unique(r);
 	plots_cap(r);
 	r->host_state = hoststate_json(d);
 }

@@ -161,6 +161,20 @@ char *plot_slug(const char *raw)
 	return d;
 }
 
+void plot_name_unique(json_t *taken, char **plot)
+{
+	if (!*plot)
+		return;
+	char *n = xstrdup(*plot);
+	for (unsigned k = 2; json_object_get(taken, n); k++) {
+		free(n);
+		n = xasprintf("%s-%u", *plot, k);
+	}
+	json_object_set_new(taken, n, json_true());
+	free(*plot);
+	*plot = n;
+}
+
 void progress(const char *fmt, ...)
 {
 	if (an_quiet)

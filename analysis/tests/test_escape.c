@@ -107,6 +107,42 @@ static void markdown_and_html(void **state)
  * (bidi overrides and isolates, zero-width characters, C1 controls) come
  * out as visible text in Markdown, code spans and HTML; bare URLs and mail
  * addresses in free text do not become links. */
+/* Plot names stay distinct even when a name is forged to equal another's
+ * hashed slug: the second of two equal names gets -2, a third -3. */
+static void plot_names_unique(void **state)
+{
+	(void)state;
+	json_t *taken = json_object();
+	char *real = plot_slug("qemu.tcg-flush-4cpu");
+	char *forged = xstrdup(real);	/* a host named like the hashed slug */
+	char *again = xstrdup(real);
+	char *other = xstrdup("qemu-tcg-flush-4cpu");
+	char *none = NULL;
+
+	plot_name_unique(taken, &real);
+	plot_name_unique(taken, &forged);
+	plot_name_unique(taken, &again);
+	plot_name_unique(taken, &other);
+	plot_name_unique(taken, &none);
+	assert_null(none);
+	assert_string_not_equal(real, forged);
+	assert_string_not_equal(forged, again);
+	assert_string_not_equal(real, again);
+	assert_string_equal(other, "qemu-tcg-flush-4cpu");
+	char *want = xasprintf("%s-2", real);
+	assert_string_equal(forged, want);
+	free(want);
+	/* a name that is already NAME-2 is not given to the next NAME */
+	char *a = xstrdup("x"), *b = xstrdup("x-2"), *c = xstrdup("x");
+	plot_name_unique(taken, &a);
+	plot_name_unique(taken, &b);
+	plot_name_unique(taken, &c);
+	assert_string_equal(c, "x-3");
+	free(a), free(b), free(c);
+	free(real), free(forged), free(again), free(other);
+	json_decref(taken);
+}
+
 static void invisible_and_links(void **state)
 {
 	(void)state;
@@ -305,6 +341,7 @@ int main(void)
 		cmocka_unit_test(gp_quote_roundtrip_through_gnuplot),
 		cmocka_unit_test(markdown_and_html),
 		cmocka_unit_test(invisible_and_links),
+		cmocka_unit_test(plot_names_unique),
 		cmocka_unit_test(caps_on_the_results_read),
 		cmocka_unit_test(results_json_validation),
 		cmocka_unit_test(hyperfine_validation),

@@ -149,6 +149,21 @@ int xt_walk_next(struct xt_walk *w, struct xt_chunk *c)
 			w->off = f->len;
 			return 0;
 		}
+		/* A block of zero bytes where a chunk should start: records
+		 * stop making sense here (a zero-filled file, or the tail a
+		 * crash left), and the rest is skipped, not scanned. */
+		if (left >= XT_ZERO_BLOCK && !f->base[off] &&
+		    !memcmp(f->base + off, f->base + off + 1, XT_ZERO_BLOCK - 1)) {
+			if (w->an) {
+				w->an->garbage_runs++;
+				w->an->skipped_bytes += left;
+				xt_anom_add(w->an, "offset %" PRIu64 ": %u zero bytes where a cpu_change "
+					    "record was expected: no trace from here on, the last %"
+					    PRIu64 " bytes skipped", off, XT_ZERO_BLOCK, left);
+			}
+			w->off = f->len;
+			return 0;
+		}
 		/* Garbage: find the next plausible cpu_change record, by its
 		 * header's bytes (memmem: a file of zeros is passed over at the
 		 * speed of memory, not a byte at a time). */

@@ -13,7 +13,8 @@
  * The file is mapped read-only and walked in place: memory does not grow
  * with the file.  Every irregularity (garbage between chunks, a record that
  * runs past its chunk or the file, a chunk longer than the file, TSC going
- * backwards on one CPU, too many distinct event IDs) is counted in a
+ * backwards on one CPU, too many distinct event IDs, a block of zero
+ * bytes where a chunk should start) is counted in a
  * struct xt_anom and described with its byte offset; nothing is dropped
  * silently.
  */
@@ -85,8 +86,12 @@ void xt_unmap(struct xt_file *f);
  * unpacked file.  Past that, or corrupt or truncated, it is refused with
  * one line naming PATH and the compressed offset. */
 #define XT_XZ_MAX_BYTES (2ull << 30)	/* trace summary's bound: 2 GiB unpacked */
-/* A block of this many zero bytes (aligned in the unpacked data) is not in
- * any trace: it is refused while unpacking, before it fills memory. */
+/* A block of this many zero bytes is not in any trace (a record's header is
+ * never 0, and one comes every 40 bytes at most): aligned in an .xz file's
+ * unpacked data, it is refused while unpacking, before it fills memory;
+ * where a chunk should start in a file, the walker stops there and counts
+ * the rest as skipped (an anomaly naming the offset; a file of zeros has
+ * no chunk, so it is refused), instead of scanning it. */
 #define XT_ZERO_BLOCK (64u << 10)
 int xt_open(struct xt_file *f, const char *path, uint64_t max, char *err, size_t errlen);
 bool xt_is_xz(const void *p, size_t len);

@@ -1031,6 +1031,54 @@ static void test_tsc_khz_decimal(void **st)
 	assert_non_null(strstr(out, "TSC 2000000 kHz"));
 }
 
+/* Zero bytes written where a chunk should start (a zero-filled file, the
+ * tail a crash leaves): the walker stops at the first 64 KiB of them,
+ * naming the offset, instead of scanning on; a file of zeros has no chunk
+ * and is refused in one line. */
+static void test_zero_runs(void **st)
+{
+	char zeros[128], tail[128];
+	struct xtb x;
+	FILE *f;
+	size_t len;
+
+	(void)st;
+	snprintf(zeros, sizeof(zeros), "%s/zeros.xt", tu_dir);
+	snprintf(tail, sizeof(tail), "%s/zero-tail.xt", tu_dir);
+	uint8_t *z = calloc(1, 16u << 20);
+	assert_non_null(z);
+	f = fopen(zeros, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(z, 1, 16u << 20, f), 16u << 20);
+	fclose(f);
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x00081001, 5);
+	xtb_end(&x);
+	len = x.len;
+	xtb_put(&x, z, 1u << 20);
+	write_file(tail, &x);
+	free(x.b);
+	free(z);
+	assert_int_equal(run("summary", zeros, NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, "zeros.xt: not a xentrace file: no cpu_change record from "
+				    "offset 0"));
+	assert_int_equal(run("summary", tail, NULL), 0);
+	char want[160];
+	snprintf(want, sizeof(want), "zero-tail.xt: offset %zu: 65536 zero bytes where a "
+		 "cpu_change record was expected: no trace from here on, the last 1048576 "
+		 "bytes skipped", len);
+	assert_non_null(strstr(out, want));
+	assert_int_equal(run("summary", "--strict", tail, NULL), 1);
+	assert_int_equal(run("ipi", tail, NULL), 0);
+	assert_non_null(strstr(out, want));
+	assert_int_equal(run("irq", tail, NULL), 0);
+	assert_non_null(strstr(out, want));
+	unlink(zeros);
+	unlink(tail);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1051,6 +1099,7 @@ int main(void)
 		cmocka_unit_test(test_xz_zeros),
 		cmocka_unit_test(test_names_escaped),
 		cmocka_unit_test(test_tsc_khz_decimal),
+		cmocka_unit_test(test_zero_runs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tu_teardown);

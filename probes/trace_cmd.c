@@ -102,8 +102,10 @@ static const char common_help[] =
 	"Memory does not grow with the file size (but for an .xz file's unpacked bytes).\n"
 	"A FILE must be a regular file (a FIFO, device or directory is refused at\n"
 	"once; a symlink is followed) of at most 8 GiB (--max-gib), without holes\n"
-	"(a sparse file is refused naming the hole's offset); an .xz FILE unpacks\n"
-	"to at most 2 GiB and is refused at a block of 64 KiB of zero bytes.\n"
+	"(a sparse file is refused naming the hole's offset); 64 KiB of zero bytes\n"
+	"where a chunk should start end the trace there (an anomaly naming the\n"
+	"offset).  An .xz FILE unpacks to at most 2 GiB and is refused at a block\n"
+	"of 64 KiB of zero bytes.\n"
 	"File names are shown quoted and escaped when they are not printable\n"
 	"ASCII; in JSON, bytes that are not UTF-8 are the text \\xNN.\n"
 	"\n"
@@ -1742,7 +1744,8 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 		OPT_BOOLEAN(0, "json", &(o)->json, "print JSON instead of a table"), \
 		OPT_BOOLEAN(0, "strict", &(o)->strict, "exit with status 1 if any anomaly was found"), \
 		OPT_CALLBACK(0, "tsc-khz", &(o)->tsc_khz, "KHZ",		\
-			     "ipi: the TSC's kHz, for ns (default: the file's)", opt_tsc_khz), \
+			     "ipi: the TSC's kHz, for ns: 1000 to 100000000\n"	\
+			     "(default: the file's)", opt_tsc_khz), \
 		OPT_CALLBACK(0, "top", &(o)->top, "N", "diff: only the first N rows (0: all)", opt_top), \
 		OPT_CALLBACK(0, "max-gib", &(o)->max_bytes, "N",		\
 			     "read files of up to N GiB (default 8, at most 1024)", opt_max_gib), \

@@ -21,7 +21,9 @@
  * An input starting with xz's magic is also unpacked (xt_unpack_xz, bound
  * 1 MiB): refused with one line naming it, or read as above.
  * The seeds (probes/fuzz/corpus) include the families the bounds are for:
- * runs of zero bytes between and inside chunks, an .xz of zeros, chunk
+ * runs of zero bytes between and inside chunks, 64 KiB of zeros (the
+ * walker's stop; longer runs after a chunk do not fit in -max_len and are
+ * test_trace_cmd's), an .xz of zeros, chunk
  * headers declaring 4 GiB, and apic:tsc_khz records out of range; FIFOs
  * and sparse files cannot be fuzzed and are tests (test_trace_cmd).
  * A disagreement aborts, so the fuzzer reports it like a crash.

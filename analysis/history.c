@@ -888,8 +888,8 @@ static json_t *json_points(const struct history *h, const struct series *s)
 		/* every figure through an_jreal(): a value jansson refuses (inf)
 		 * would drop the point and shift the ones after it */
 		json_t *jp = json_pack(
-			"{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:o, s:b, s:b}",
-			"results", rs->path, "commit", rs->commit, "created", rs->created,
+			"{s:o, s:s, s:s, s:I, s:o, s:s, s:o, s:o, s:o, s:b, s:b}",
+			"results", sio_json_str(rs->path), "commit", rs->commit, "created", rs->created,
 			"n_calls", (json_int_t)sm->n,
 			"median_per_call", sm->n ? an_jreal(sm->median) : json_null(),
 			"unit", rl_unit_name(pt->unit),
@@ -928,8 +928,8 @@ static json_t *render_json(const struct history *h)
 	json_t *jseries = json_object_get(js, "series");
 	for (size_t pos = 0; pos < d->nsets; pos++) {
 		const struct resultset *rs = &d->sets[h->order[pos]];
-		json_array_append_new(jsets, json_pack("{s:i, s:s, s:s, s:s, s:s, s:I, s:b}",
-			"position", (int)pos + 1, "path", rs->path, "commit", rs->commit,
+		json_array_append_new(jsets, json_pack("{s:i, s:o, s:s, s:s, s:s, s:I, s:b}",
+			"position", (int)pos + 1, "path", sio_json_str(rs->path), "commit", rs->commit,
 			"created", rs->created, "host", rs->host_name,
 			"cpus", (json_int_t)rs->cpus, "emulated", rs->emulated));
 	}

@@ -731,8 +731,8 @@ static json_t *json_inputs(const struct report *r)
 	for (size_t i = 0; i < d->nsets; i++) {
 		const struct resultset *s = &d->sets[i];
 		json_array_append_new(inputs, json_pack(
-			"{s:s, s:s, s:s, s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:I}",
-			"kind", "results", "path", s->path, "host", s->host_name,
+			"{s:s, s:o, s:s, s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:I}",
+			"kind", "results", "path", sio_json_str(s->path), "host", s->host_name,
 			"backend", s->backend, "cpus", (json_int_t)s->cpus,
 			"emulated", s->emulated, "xen_version", s->xen_version,
 			"commit", s->commit, "created", s->created,
@@ -740,11 +740,11 @@ static json_t *json_inputs(const struct report *r)
 			"runs_failed", (json_int_t)s->runs_failed));
 	}
 	for (size_t i = 0; i < d->nhf; i++)
-		json_array_append_new(inputs, json_pack("{s:s, s:s}", "kind", "hyperfine",
-							"path", d->hf[i].path));
+		json_array_append_new(inputs, json_pack("{s:s, s:o}", "kind", "hyperfine",
+							"path", sio_json_str(d->hf[i].path)));
 	for (size_t i = 0; i < d->nperf; i++)
-		json_array_append_new(inputs, json_pack("{s:s, s:s}", "kind", "perf-stat",
-							"path", d->perf[i].path));
+		json_array_append_new(inputs, json_pack("{s:s, s:o}", "kind", "perf-stat",
+							"path", sio_json_str(d->perf[i].path)));
 	return inputs;
 }
 
@@ -803,7 +803,7 @@ static json_t *json_seed_ministat(const struct report *r, const struct rseed *s)
 	json_t *jmeas = json_pack("{s:s}", "unit", rl_unit_name(s->ms_unit));
 	if (s->has_meas)
 		json_object_set_new(jmeas, "rows", cmp_ms_json(&s->ms_meas));
-	return json_pack("{s:s, s:o, s:o}", "reference_path", r->ref_ms.path,
+	return json_pack("{s:o, s:o, s:o}", "reference_path", sio_json_str(r->ref_ms.path),
 			 "reference", cmp_ms_json(&s->ms_ref), "measured", jmeas);
 }
 
@@ -991,7 +991,7 @@ static json_t *json_hyperfine(const struct report *r, size_t f)
 			"max", an_jreal(c->max),
 			"ratio_to_first", k ? an_jreal(c->mean / c0->mean) : json_real(1.0)));
 	}
-	return json_pack("{s:s, s:o, s:s, s:o}", "path", h->path, "commands", jcmds,
+	return json_pack("{s:o, s:o, s:s, s:o}", "path", sio_json_str(h->path), "commands", jcmds,
 			 "unit", "hyperfine runs", "ministat", cmp_hyperfine_json(&x->ms));
 }
 
@@ -1003,13 +1003,15 @@ static json_t *json_perf(const struct report *r, size_t f)
 		const struct perf_row *x = &p->rows[k];
 		char *end;
 		double v = strtod(x->value, &end);
+		/* perf's CSV is not JSON: its fields may be any bytes. */
 		json_array_append_new(rows, json_pack(
-			"{s:s, s:o, s:s, s:s, s:s, s:s, s:s}", "event", x->event,
+			"{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "event", sio_json_str(x->event),
 			"value", end != x->value ? json_real(v) : json_null(),
-			"raw_value", x->value, "unit", x->unit, "variance", x->variance,
-			"metric", x->metric, "metric_unit", x->metric_unit));
+			"raw_value", sio_json_str(x->value), "unit", sio_json_str(x->unit),
+			"variance", sio_json_str(x->variance), "metric", sio_json_str(x->metric),
+			"metric_unit", sio_json_str(x->metric_unit)));
 	}
-	return json_pack("{s:s, s:o}", "path", p->path, "events", rows);
+	return json_pack("{s:o, s:o}", "path", sio_json_str(p->path), "events", rows);
 }
 
 static json_t *json_failed(const struct dataset *d)
@@ -1017,7 +1019,7 @@ static json_t *json_failed(const struct dataset *d)
 	json_t *jf = json_array();
 	for (size_t i = 0; i < d->nfailed; i++) {
 		const struct failed_run *f = &d->failed[i];
-		json_array_append_new(jf, json_pack("{s:s, s:s, s:s, s:s}", "results", f->set_path,
+		json_array_append_new(jf, json_pack("{s:o, s:s, s:s, s:s}", "results", sio_json_str(f->set_path),
 						    "run", f->id, "mode", f->mode, "error", f->error));
 	}
 	return jf;

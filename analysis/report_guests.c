@@ -26,6 +26,7 @@
 #include "analysis/report.h"
 #include "probes/trace.h"
 #include "probes/hvmref.h"
+#include "safeio/safeio.h"
 
 #define TOP_MOVING 5
 
@@ -696,7 +697,7 @@ json_t *guests_json(const struct report *r, enum guest_kind kind)
 			ka, an_jreal(tr_ratio(cb, rg_unit(kind, b))),
 			"moved", ca || cb ? tr_moved(&(struct tr_move){ ca, 1, cb, 1 }) : "-"));
 	}
-	json_object_set_new(o, "seed", json_pack("{s:s,s:s,s:s,s:s,s:s,s:o}", "file", r->gref.path,
+	json_object_set_new(o, "seed", json_pack("{s:o,s:s,s:s,s:s,s:s,s:o}", "file", sio_json_str(r->gref.path),
 		"name", r->gref.name, "before_beside", kd->before, "after_beside", kd->after,
 		"traces", a->key, "rows", rows));
 	return o;

@@ -15,7 +15,8 @@ __attribute__((format(printf, 4, 5)))
 static int refuse(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(err, errlen, "%s: ", path);
+	char q[256];
+	int n = snprintf(err, errlen, "%s: ", sio_shown(q, sizeof(q), path));
 
 	if (n < 0 || (size_t)n >= errlen)
 		return -1;

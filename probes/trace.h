@@ -103,6 +103,12 @@ struct tr_mode {
 	struct hist dests, icr, cost, lat;
 };
 
+/* A TSC frequency that is one (1 MHz to 100 GHz, in kHz): --tsc-khz and the
+ * file's apic:tsc_khz record (outside: ignored, with an anomaly message
+ * naming its offset). */
+#define TR_TSC_KHZ_MIN 1000u
+#define TR_TSC_KHZ_MAX 100000000u
+
 struct tr_ipi {
 	struct tr_mode mode[TR_NMODES];
 	/* Sends grouped by (mode, vector, destinations): ops and ICR writes,

@@ -921,8 +921,15 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 				p->mask_to_apicid[r.d[2] ? 1 : 0]++;
 			continue;
 		case IPB_TRC_APIC_TSC_KHZ:
-			if (r.nextra >= 1 && !p->tsc_khz)
+			if (r.nextra < 1 || p->tsc_khz)
+				continue;
+			if (r.d[0] >= TR_TSC_KHZ_MIN && r.d[0] <= TR_TSC_KHZ_MAX)
 				p->tsc_khz = r.d[0];
+			else
+				xt_anom_add(&p->an, "offset %llu: apic:tsc_khz record says %u kHz, "
+					    "not from %u to %u: ignored (cycles only, unless "
+					    "--tsc-khz)", (unsigned long long)r.off, r.d[0],
+					    TR_TSC_KHZ_MIN, TR_TSC_KHZ_MAX);
 			continue;
 		default:
 			continue;

@@ -24,13 +24,15 @@
 #include "probes/hvmref.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
+#include "safeio/safeio.h"
 
-/* --tsc-khz: at most 1 THz. */
-#define TSC_KHZ_MAX 1e9
+/* --max-gib: the bound on a trace's bytes (XT_MAX_BYTES by default). */
+#define MAX_GIB_MAX 1024u
 
 struct topts {
 	bool json, strict;
 	double tsc_khz;		/* 0: from the file, if it says */
+	uint64_t max_bytes;	/* 0: XT_MAX_BYTES */
 	uint32_t top;		/* diff: rows shown in text (0 = all) */
 	const char *reference;	/* diff: a reference profile (probes/hvmref.h), or NULL */
 };
@@ -98,6 +100,14 @@ static const char common_help[] =
 	"analyse - empty, without any cpu_change record (not a xentrace file), or\n"
 	"without any record in its chunks - is refused with one line (exit 1).\n"
 	"Memory does not grow with the file size (but for an .xz file's unpacked bytes).\n"
+	"A FILE must be a regular file (a FIFO, device or directory is refused at\n"
+	"once; a symlink is followed) of at most 8 GiB (--max-gib), without holes\n"
+	"(a sparse file is refused naming the hole's offset); 64 KiB of zero bytes\n"
+	"where a chunk should start end the trace there (an anomaly naming the\n"
+	"offset).  An .xz FILE unpacks to at most 2 GiB and is refused at a block\n"
+	"of 64 KiB of zero bytes.\n"
+	"File names are shown quoted and escaped when they are not printable\n"
+	"ASCII; in JSON, bytes that are not UTF-8 are the text \\xNN.\n"
 	"\n"
 	"options:\n";
 
@@ -217,6 +227,7 @@ static void usage(FILE *f)
 
 /* ---- helpers -------------------------------------------------------------- */
 
+/* PATH (shown: sio_shown()) as it goes into the messages below. */
 static void report_anom(const char *path, const struct xt_anom *an)
 {
 	for (uint64_t i = 0; i < an->nmsgs && i < XT_MAX_MSGS; i++)
@@ -238,12 +249,13 @@ static void print_anom_line(const struct xt_anom *an)
 	       an->truncated ? "truncated" : "not truncated", an->tsc_backwards);
 }
 
-static int open_file(const char *path, struct xt_file *f)
+static int open_file(const struct topts *o, const char *path, struct xt_file *f)
 {
-	char err[512];
+	char err[768];
 
-	if (xt_open(f, path, XT_XZ_MAX_BYTES, err, sizeof(err))) {
-		fprintf(stderr, "ipibench trace: %s\n", err);
+	if (xt_open(f, path, o->max_bytes ? o->max_bytes : XT_MAX_BYTES, err, sizeof(err))) {
+		fprintf(stderr, "ipibench trace: %s%s\n", err,
+			strstr(err, " this input may have") ? " (--max-gib N raises the bound)" : "");
 		return -1;
 	}
 	return 0;
@@ -254,14 +266,13 @@ static int open_file(const char *path, struct xt_file *f)
  * not a xentrace file) or with no record in its chunks.  Every subcommand
  * refuses it alike: one line naming the file, exit 1.
  */
-static bool refuse_empty(const char *path, uint64_t len, uint64_t chunks, uint64_t records,
-			 const struct xt_anom *an)
+static bool refuse_empty(const char *path, uint64_t len, uint64_t chunks, uint64_t records)
 {
 	if (!len)
 		fprintf(stderr, "ipibench trace: %s: empty file: not a xentrace file\n", path);
-	else if (!chunks)
-		fprintf(stderr, "ipibench trace: %s: not a xentrace file: no cpu_change record (%s)\n",
-			path, an->nmsgs ? an->msgs[0] : "no chunk");
+	else if (!chunks)	/* (nothing of the file's content: a symlink's target may be anything) */
+		fprintf(stderr, "ipibench trace: %s: not a xentrace file: no cpu_change record from "
+			"offset 0 to its end (%" PRIu64 " bytes)\n", path, len);
 	else if (!records)
 		fprintf(stderr, "ipibench trace: %s: no trace records (only cpu_change headers): "
 			"nothing to analyse\n", path);
@@ -291,7 +302,7 @@ static int read_file(const struct analysis *a, const struct topts *o, const char
 	records = *(const uint64_t *)(const void *)((const char *)st + a->records);
 	chunks = a->chunks == NO_CHUNKS ? an->skipped_bytes < f->len :
 		 *(const uint64_t *)(const void *)((const char *)st + a->chunks);
-	if (refuse_empty(path, f->len, chunks, records, an)) {
+	if (refuse_empty(path, f->len, chunks, records)) {
 		*rc = 1;
 		return -1;
 	}
@@ -318,19 +329,26 @@ static int for_each_file(const struct analysis *a, const struct topts *o, int n,
 	}
 	for (int i = 0; i < n; i++) {
 		struct xt_file f;
+		char shown[512];
 
-		if (open_file(files[i], &f)) {
+		sio_shown(shown, sizeof(shown), files[i]);
+		if (open_file(o, files[i], &f)) {
 			rc = 1;
 			continue;
 		}
 		memset(st, 0, a->size);
-		if (!read_file(a, o, files[i], &f, st, &rc)) {
-			if (o->json)
-				json_array_append_new(arr, a->json(files[i], st, o));
-			else {
+		if (!read_file(a, o, shown, &f, st, &rc)) {
+			if (o->json) {
+				json_t *j = a->json(files[i], st, o);
+
+				if (!j || json_array_append_new(arr, j)) {
+					fprintf(stderr, "ipibench trace: %s: out of memory\n", shown);
+					rc = 1;
+				}
+			} else {
 				if (i)
 					putchar('\n');
-				a->text(files[i], st, o);
+				a->text(shown, st, o);
 			}
 		}
 		a->fini(st);
@@ -348,7 +366,13 @@ static int for_each_file(const struct analysis *a, const struct topts *o, int n,
 
 static int emit_json(json_t *root)
 {
-	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
+	int rc;
+
+	if (!root) {
+		fprintf(stderr, "ipibench trace: out of memory making the JSON output\n");
+		return 1;
+	}
+	rc = json_dumpf(root, stdout, JSON_INDENT(2));
 
 	putchar('\n');
 	json_decref(root);
@@ -771,7 +795,7 @@ static json_t *summary_json(const char *path, const void *st, const struct topts
 						      "lost_records", (json_int_t)p->lost,
 						      "wrap_buffer", (json_int_t)p->wraps));
 	}
-	json_t *j = json_pack("{s:s,s:I,s:I,s:I,s:I,s:o,s:o,s:o}", "file", path,
+	json_t *j = json_pack("{s:o,s:I,s:I,s:I,s:I,s:o,s:o,s:o}", "file", sio_json_str(path),
 			      "bytes", (json_int_t)s->bytes, "records", (json_int_t)s->records,
 			      "chunks", (json_int_t)s->chunks, "lost_records", (json_int_t)s->lost,
 			      "events", ev, "cpus", cpus, "anomalies", tr_anom_json(&s->an));
@@ -1229,8 +1253,12 @@ static int do_diff(struct topts *o, int n, char **files)
 			return 1;
 		}
 	}
+	char shown[2][512];
+
+	for (k = 0; k < 2; k++)
+		sio_shown(shown[k], sizeof(shown[k]), files[k]);
 	for (k = 0; k < 2; k++) {
-		if (open_file(files[k], &f[k])) {
+		if (open_file(o, files[k], &f[k])) {
 			if (k)
 				xt_unmap(&f[0]);
 			tr_hvmref_free(&ref);
@@ -1238,7 +1266,7 @@ static int do_diff(struct topts *o, int n, char **files)
 		}
 	}
 	for (k = 0; k < 2; k++) {
-		if (read_file(&summary_analysis, o, files[k], &f[k], &s[k], &rc))
+		if (read_file(&summary_analysis, o, shown[k], &f[k], &s[k], &rc))
 			goto out;
 		rows[k] = tr_summary_rows(&s[k], &nr[k]);
 	}
@@ -1292,17 +1320,17 @@ static int do_diff(struct topts *o, int n, char **files)
 
 		for (i = 0; i < nd; i++)
 			json_array_append_new(arr, diff_json_row(&d[i], base));
-		root = json_pack("{s:{s:s,s:I,s:o},s:{s:s,s:I,s:o},s:o}",
-				 "a", "file", files[0], "records", (json_int_t)s[0].records,
+		root = json_pack("{s:{s:o,s:I,s:o},s:{s:o,s:I,s:o},s:o}",
+				 "a", "file", sio_json_str(files[0]), "records", (json_int_t)s[0].records,
 				 "anomalies", tr_anom_json(&s[0].an),
-				 "b", "file", files[1], "records", (json_int_t)s[1].records,
+				 "b", "file", sio_json_str(files[1]), "records", (json_int_t)s[1].records,
 				 "anomalies", tr_anom_json(&s[1].an), "rows", arr);
 		json_object_set_new(root, "per_ipi", json_pack("{s:s,s:I,s:I,s:o}", "note", ipi_note,
 			"ipis_a", (json_int_t)pipis[0], "ipis_b", (json_int_t)pipis[1],
 			"rows", per_ipi_json(pr, npr)));
 		if (has_ref) {
 			json_object_set_new(root, "reference", json_pack(
-				"{s:s,s:s,s:s,s:s,s:f,s:s,s:s,s:s}", "file", ref.path, "name", ref.name,
+				"{s:o,s:s,s:s,s:s,s:f,s:s,s:s,s:s}", "file", sio_json_str(ref.path), "name", ref.name,
 				"source", ref.source, "xentrace_mask", ref.mask, "seconds", ref.seconds,
 				"before", "A", "after", "B", "note", ref_note));
 			json_object_set_new(root, "vmexit_ratio", json_pack("{s:o,s:o}",
@@ -1313,20 +1341,25 @@ static int do_diff(struct topts *o, int n, char **files)
 		if (emit_json(root))
 			rc = 1;
 	} else {
-		size_t shown = o->top && o->top < nd ? o->top : nd;
+		size_t nshown = o->top && o->top < nd ? o->top : nd;
 
-		printf("A: %s (%" PRIu64 " records)\nB: %s (%" PRIu64 " records)\n", files[0],
-		       s[0].records, files[1], s[1].records);
-		if (has_ref)
+		printf("A: %s (%" PRIu64 " records)\nB: %s (%" PRIu64 " records)\n", shown[0],
+		       s[0].records, shown[1], s[1].records);
+		if (has_ref) {
+			char q[4][512];
+
 			printf("reference: %s (%s: %s; xentrace -e %s, %g s): its before beside A, "
-			       "its after beside B\n", ref.path, ref.name, ref.source, ref.mask,
-			       ref.seconds);
+			       "its after beside B\n", sio_shown(q[0], sizeof(q[0]), ref.path),
+			       sio_shown(q[1], sizeof(q[1]), ref.name),
+			       sio_shown(q[2], sizeof(q[2]), ref.source),
+			       sio_shown(q[3], sizeof(q[3]), ref.mask), ref.seconds);
+		}
 		printf("\n%-28s %12s %12s %12s %8s", "event", "A", "B", "change", "ratio");
 		if (has_ref)
 			printf(" %12s %12s %8s %9s %9s  %s", "seed before", "seed after", "ratio",
 			       "seed/exit", "meas/exit", "seed/measured");
 		putchar('\n');
-		for (i = 0; i < shown; i++) {
+		for (i = 0; i < nshown; i++) {
 			char ratio[32];
 
 			if (d[i].measured) {
@@ -1352,8 +1385,8 @@ static int do_diff(struct topts *o, int n, char **files)
 			}
 			putchar('\n');
 		}
-		if (shown < nd)
-			printf("(%zu more rows; --top 0 shows all)\n", nd - shown);
+		if (nshown < nd)
+			printf("(%zu more rows; --top 0 shows all)\n", nd - nshown);
 		if (has_ref)
 			directions_text(d, nd, base);
 		per_ipi_text(pr, npr, pipis);
@@ -1419,7 +1452,7 @@ static json_t *ipi_json(const char *path, const struct tr_ipi *p, double khz)
 		}
 		free(k);
 	}
-	return json_pack("{s:s,s:o,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "file", path,
+	return json_pack("{s:o,s:o,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "file", sio_json_str(path),
 			 "tsc_khz", khz > 0 ? json_real(khz) : json_null(),
 			 "modes", modes, "groups", vecs, "receives", (json_int_t)p->recv,
 			 "unmatched_receives", (json_int_t)p->unmatched,
@@ -1554,7 +1587,7 @@ static json_t *irq_json(const char *path, const void *st, const struct topts *o)
 		if (q->vec.used[i])
 			json_array_append_new(vecs, json_pack("{s:I,s:I}", "vector",
 				(json_int_t)q->vec.key[i], "ipis", (json_int_t)q->vec.v[i]));
-	return json_pack("{s:s,s:o,s:o,s:o,s:o}", "file", path, "cpus", cpus, "irqs", irqs,
+	return json_pack("{s:o,s:o,s:o,s:o,s:o}", "file", sio_json_str(path), "cpus", cpus, "irqs", irqs,
 			 "vectors", vecs, "anomalies", tr_anom_json(&q->an));
 }
 
@@ -1628,18 +1661,47 @@ TR_ANALYSIS(irq);
 
 /* ---- entry --------------------------------------------------------------------- */
 
-static int opt_tsc_khz(const struct opt *opt, const char *arg)
+/* A decimal number of digits only (no sign, space, base prefix, exponent
+ * or fraction) from lo to hi into *v; false otherwise. */
+static bool decimal_in(const char *arg, unsigned long long lo, unsigned long long hi,
+		       unsigned long long *v)
 {
-	double *khz = opt->value;
 	char *end;
 
+	if (*arg < '0' || *arg > '9')
+		return false;
 	errno = 0;
-	*khz = strtod(arg, &end);
-	if (end == arg || *end || errno || !(*khz > 0) || *khz > TSC_KHZ_MAX) {
-		fprintf(stderr, "ipibench trace: --tsc-khz wants a number of kHz above 0 "
-			"and at most %.0f, not '%s'\n", TSC_KHZ_MAX, arg);
+	*v = strtoull(arg, &end, 10);
+	return !*end && !errno && *v >= lo && *v <= hi;
+}
+
+static int opt_tsc_khz(const struct opt *opt, const char *arg)
+{
+	unsigned long long v;
+	char q[64];
+
+	if (!decimal_in(arg, TR_TSC_KHZ_MIN, TR_TSC_KHZ_MAX, &v)) {
+		sio_quote(q, sizeof(q), arg);
+		fprintf(stderr, "ipibench trace: --tsc-khz wants a whole decimal number of kHz "
+			"from %u to %u, not %s\n", TR_TSC_KHZ_MIN, TR_TSC_KHZ_MAX, q);
 		return 2;
 	}
+	*(double *)opt->value = (double)v;
+	return 0;
+}
+
+static int opt_max_gib(const struct opt *opt, const char *arg)
+{
+	unsigned long long v;
+	char q[64];
+
+	if (!decimal_in(arg, 1, MAX_GIB_MAX, &v)) {
+		sio_quote(q, sizeof(q), arg);
+		fprintf(stderr, "ipibench trace: --max-gib wants a whole decimal number from 1 "
+			"to %u, not %s\n", MAX_GIB_MAX, q);
+		return 2;
+	}
+	*(uint64_t *)opt->value = (uint64_t)v << 30;
 	return 0;
 }
 
@@ -1651,8 +1713,11 @@ static int opt_top(const struct opt *opt, const char *arg)
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	if (*arg < '0' || *arg > '9' || *end || errno || v > UINT32_MAX) {
+		char q[64];
+
+		sio_quote(q, sizeof(q), arg);
 		fprintf(stderr, "ipibench trace: --top wants a whole number from 0 to %" PRIu32
-			", not '%s'\n", UINT32_MAX, arg);
+			", not %s\n", UINT32_MAX, q);
 		return 2;
 	}
 	*(uint32_t *)opt->value = (uint32_t)v;
@@ -1679,8 +1744,11 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 		OPT_BOOLEAN(0, "json", &(o)->json, "print JSON instead of a table"), \
 		OPT_BOOLEAN(0, "strict", &(o)->strict, "exit with status 1 if any anomaly was found"), \
 		OPT_CALLBACK(0, "tsc-khz", &(o)->tsc_khz, "KHZ",		\
-			     "ipi: the TSC's kHz, for ns (default: the file's)", opt_tsc_khz), \
+			     "ipi: the TSC's kHz, for ns: 1000 to 100000000\n"	\
+			     "(default: the file's)", opt_tsc_khz), \
 		OPT_CALLBACK(0, "top", &(o)->top, "N", "diff: only the first N rows (0: all)", opt_top), \
+		OPT_CALLBACK(0, "max-gib", &(o)->max_bytes, "N",		\
+			     "read files of up to N GiB (default 8, at most 1024)", opt_max_gib), \
 		OPT_STRING(0, "guest-reference", &(o)->reference, "FILE", \
 			   "diff: the seed's HVM profiles beside the rows\n"	\
 			   "(results/reference/seed-004.json; report's option of that name)"), \
@@ -1746,8 +1814,10 @@ int cmd_trace(int argc, char **argv)
 		if (!strcmp(argv[1], subcmds[i].name))
 			sc = &subcmds[i];
 	if (!sc) {
-		fprintf(stderr, "ipibench trace: '%s' is not a subcommand; see 'ipibench trace "
-			"--help'\n", argv[1]);
+		char q[64];
+
+		fprintf(stderr, "ipibench trace: %s is not a subcommand; see 'ipibench trace "
+			"--help'\n", (sio_quote(q, sizeof(q), argv[1]), q));
 		return 2;
 	}
 	if ((rc = parse_topts(sc, argc - 1, argv + 1, &o, &nfiles, &files)) >= 0)

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safeio/safeio.h"
+
 /* Release the mapping behind the sequential reader every so often, so that
  * its resident size stays flat on multi-GB files. */
 #define XT_DROP_STEP (8u << 20)
@@ -45,32 +47,40 @@ void xt_anom_add(struct xt_anom *an, const char *fmt, ...)
 	an->nmsgs++;
 }
 
-int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen)
+int xt_map_max(struct xt_file *f, const char *path, uint64_t max, char *err, size_t errlen)
 {
 	struct stat st;
+	char q[256];
+	off_t hole;
 	int fd;
 	void *p;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	/* safeio's rule: O_NONBLOCK, a regular file (a FIFO, device or
+	 * directory is refused at once), at most max bytes. */
+	fd = sio_open_regular(path, max, &st, err, errlen);
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		close(fd);
-		return -1;
-	}
 	if (st.st_size == 0) {
 		close(fd);
 		f->base = (const uint8_t *)"";
 		return 0;
 	}
+	/* xentrace writes every byte of its file: a hole (a sparse file,
+	 * `truncate -s`) is where records stop, and it is found without
+	 * reading it.  Filesystems without SEEK_HOLE report none. */
+	hole = lseek(fd, 0, SEEK_HOLE);
+	if (hole >= 0 && hole < st.st_size) {
+		snprintf(err, errlen, "%s: offset %lld: a hole of unwritten bytes (a sparse file): "
+			 "not a xentrace file, which has no holes", sio_shown(q, sizeof(q), path),
+			 (long long)hole);
+		close(fd);
+		return -1;
+	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED) {
-		snprintf(err, errlen, "%s: mmap: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: mmap: %s", sio_shown(q, sizeof(q), path), strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -80,6 +90,11 @@ int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen)
 	f->len = (size_t)st.st_size;
 	f->mapped = true;
 	return 0;
+}
+
+int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen)
+{
+	return xt_map_max(f, path, XT_MAX_BYTES, err, errlen);
 }
 
 void xt_mem(struct xt_file *f, const void *buf, size_t len)
@@ -134,10 +149,36 @@ int xt_walk_next(struct xt_walk *w, struct xt_chunk *c)
 			w->off = f->len;
 			return 0;
 		}
-		/* Garbage: find the next plausible cpu_change record. */
-		for (scan = off + 1; scan + 12 <= f->len; scan++)
+		/* A block of zero bytes where a chunk should start: records
+		 * stop making sense here (a zero-filled file, or the tail a
+		 * crash left), and the rest is skipped, not scanned. */
+		if (left >= XT_ZERO_BLOCK && !f->base[off] &&
+		    !memcmp(f->base + off, f->base + off + 1, XT_ZERO_BLOCK - 1)) {
+			if (w->an) {
+				w->an->garbage_runs++;
+				w->an->skipped_bytes += left;
+				xt_anom_add(w->an, "offset %" PRIu64 ": %u zero bytes where a cpu_change "
+					    "record was expected: no trace from here on, the last %"
+					    PRIu64 " bytes skipped", off, XT_ZERO_BLOCK, left);
+			}
+			w->off = f->len;
+			return 0;
+		}
+		/* Garbage: find the next plausible cpu_change record, by its
+		 * header's bytes (memmem: a file of zeros is passed over at the
+		 * speed of memory, not a byte at a time). */
+		for (scan = off + 1; scan + 12 <= f->len; scan++) {
+			static const uint32_t magic = XT_CPU_CHANGE_HDR;
+			const uint8_t *m = memmem(f->base + scan, f->len - scan, &magic, 4);
+
+			if (!m) {
+				scan = f->len;
+				break;
+			}
+			scan = (uint64_t)(m - f->base);
 			if (chunk_hdr_at(f, scan))
 				break;
+		}
 		if (scan + 12 > f->len)
 			scan = f->len;
 		if (w->an) {

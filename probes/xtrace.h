@@ -13,7 +13,8 @@
  * The file is mapped read-only and walked in place: memory does not grow
  * with the file.  Every irregularity (garbage between chunks, a record that
  * runs past its chunk or the file, a chunk longer than the file, TSC going
- * backwards on one CPU, too many distinct event IDs) is counted in a
+ * backwards on one CPU, too many distinct event IDs, a block of zero
+ * bytes where a chunk should start) is counted in a
  * struct xt_anom and described with its byte offset; nothing is dropped
  * silently.
  */
@@ -56,15 +57,42 @@ struct xt_file {
 	int fd;			/* kept open for pread() of chunk bodies; -1 for memory */
 };
 
-/* Map PATH read-only.  0, or -1 with a one-line reason in ERR. */
+/*
+ * The most bytes a trace may have, plain or unpacked from xz, unless the
+ * caller gives its own bound: 8 GiB.  A real xentrace file of a few
+ * minutes of a busy host is hundreds of MB (probes/tests/data's are at
+ * most a few MB, docs/measurements.md reads a generated 1 GiB one in 1-4
+ * s); the reader takes about a second per GiB, so the bound is seconds of
+ * work, not the minutes a 64 GiB sparse file took.  `ipibench trace
+ * --max-gib N` raises it.
+ */
+#define XT_MAX_BYTES (8ull << 30)
+
+/*
+ * Map PATH read-only: 0, or -1 with a one-line reason in ERR (the name
+ * through sio_shown()).  Opened by safeio's rule (sio_open_regular():
+ * O_NONBLOCK, a regular file; symlinks are followed, as for any file a
+ * user names), at most MAX bytes (xt_map: XT_MAX_BYTES), and refused when
+ * it has a hole (SEEK_HOLE; a sparse file is not a trace) naming the
+ * hole's offset.  Nothing of the file's content is in the message.
+ */
+int xt_map_max(struct xt_file *f, const char *path, uint64_t max, char *err, size_t errlen);
 int xt_map(struct xt_file *f, const char *path, char *err, size_t errlen);
 void xt_mem(struct xt_file *f, const void *buf, size_t len);
 void xt_unmap(struct xt_file *f);
-/* xt_map(), or, for a file starting with xz's magic, its contents unpacked
- * (probes/xz.c, liblzma) into memory of at most MAX bytes and mapped: the
- * same xt_file as of the unpacked file.  Past MAX, or corrupt or truncated,
- * it is refused with one line naming PATH and the compressed offset. */
+/* xt_map_max(PATH, MAX), or, for a file starting with xz's magic, its
+ * contents unpacked (probes/xz.c, liblzma) into memory of at most MAX and
+ * at most XT_XZ_MAX_BYTES bytes and mapped: the same xt_file as of the
+ * unpacked file.  Past that, or corrupt or truncated, it is refused with
+ * one line naming PATH and the compressed offset. */
 #define XT_XZ_MAX_BYTES (2ull << 30)	/* trace summary's bound: 2 GiB unpacked */
+/* A block of this many zero bytes is not in any trace (a record's header is
+ * never 0, and one comes every 40 bytes at most): aligned in an .xz file's
+ * unpacked data, it is refused while unpacking, before it fills memory;
+ * where a chunk should start in a file, the walker stops there and counts
+ * the rest as skipped (an anomaly naming the offset; a file of zeros has
+ * no chunk, so it is refused), instead of scanning it. */
+#define XT_ZERO_BLOCK (64u << 10)
 int xt_open(struct xt_file *f, const char *path, uint64_t max, char *err, size_t errlen);
 bool xt_is_xz(const void *p, size_t len);
 /* IN (INLEN bytes of xz) unpacked into F as xt_open() does; PATH names it. */

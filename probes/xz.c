@@ -19,6 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "safeio/safeio.h"
+
 #define XZ_OUT_BYTES (1u << 20)
 
 bool xt_is_xz(const void *p, size_t len)
@@ -63,18 +65,20 @@ int xt_unpack_xz(struct xt_file *f, const char *path, const void *in, size_t inl
 	lzma_ret r;
 	int fd = -1;
 	void *p;
+	char q[256];
 
+	sio_shown(q, sizeof(q), path);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 	fd = memfd_create("ipibench-xz", MFD_CLOEXEC);
 	out = malloc(XZ_OUT_BYTES);
 	if (fd < 0 || !out) {
-		snprintf(err, errlen, "%s: xz: %s", path, fd < 0 ? strerror(errno) : "out of memory");
+		snprintf(err, errlen, "%s: xz: %s", q, fd < 0 ? strerror(errno) : "out of memory");
 		goto fail;
 	}
 	r = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED);
 	if (r != LZMA_OK) {
-		snprintf(err, errlen, "%s: xz: %s", path, lzma_why(r));
+		snprintf(err, errlen, "%s: xz: %s", q, lzma_why(r));
 		goto fail;
 	}
 	s.next_in = in;
@@ -87,18 +91,26 @@ int xt_unpack_xz(struct xt_file *f, const char *path, const void *in, size_t inl
 		r = lzma_code(&s, LZMA_FINISH);
 		got = XZ_OUT_BYTES - s.avail_out;
 		if (r != LZMA_OK && r != LZMA_STREAM_END) {
-			snprintf(err, errlen, "%s: xz: %s at compressed offset %" PRIu64, path,
+			snprintf(err, errlen, "%s: xz: %s at compressed offset %" PRIu64, q,
 				 lzma_why(r), (uint64_t)s.total_in);
 			goto fail;
 		}
+		for (size_t b = 0; b + XT_ZERO_BLOCK <= got; b += XT_ZERO_BLOCK)
+			if (!out[b] && !memcmp(out + b, out + b + 1, XT_ZERO_BLOCK - 1)) {
+				snprintf(err, errlen, "%s: xz: unpacked offset %" PRIu64 ": %u zero "
+					 "bytes: not a xentrace file (its records have a non-zero "
+					 "header every 40 bytes at most)", q, total + b,
+					 XT_ZERO_BLOCK);
+				goto fail;
+			}
 		if (got > max - total) {
 			snprintf(err, errlen, "%s: xz: unpacks to more than the bound of %" PRIu64
-				 " bytes (at compressed offset %" PRIu64 ")", path, max,
+				 " bytes (at compressed offset %" PRIu64 ")", q, max,
 				 (uint64_t)s.total_in);
 			goto fail;
 		}
 		if (write_all(fd, out, got)) {
-			snprintf(err, errlen, "%s: xz: writing the unpacked data: %s", path,
+			snprintf(err, errlen, "%s: xz: writing the unpacked data: %s", q,
 				 strerror(errno));
 			goto fail;
 		}
@@ -114,7 +126,7 @@ int xt_unpack_xz(struct xt_file *f, const char *path, const void *in, size_t inl
 	}
 	p = mmap(NULL, (size_t)total, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED) {
-		snprintf(err, errlen, "%s: xz: mmap: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: xz: mmap: %s", q, strerror(errno));
 		goto fail;
 	}
 	f->base = p;
@@ -134,11 +146,13 @@ int xt_open(struct xt_file *f, const char *path, uint64_t max, char *err, size_t
 {
 	struct xt_file packed;
 
-	if (xt_map(f, path, err, errlen))
+	if (xt_map_max(f, path, max, err, errlen))
 		return -1;
 	if (!xt_is_xz(f->base, f->len))
 		return 0;
 	packed = *f;
+	if (max > XT_XZ_MAX_BYTES)	/* the unpacked bytes are in memory */
+		max = XT_XZ_MAX_BYTES;
 	if (xt_unpack_xz(f, path, packed.base, packed.len, max, err, errlen)) {
 		xt_unmap(&packed);
 		return -1;

@@ -93,20 +93,18 @@ static void page_text(FILE *f, const void *data)
 
 /* ---- small file helpers ------------------------------------------------ */
 
+/* GRUB's config files: read by safeio's rule (a FIFO is refused at once),
+ * at most this many bytes. */
+#define GRUB_CFG_MAX (16u << 20)
+
+/* PATH's text, or NULL when it is missing or not a regular file within
+ * GRUB_CFG_MAX. */
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
+	char *buf, err[512];
 
-	if (!f)
+	if (sio_read_file(path, GRUB_CFG_MAX, &buf, NULL, err, sizeof(err)))
 		return NULL;
-	FILE *m = open_memstream(&buf, &len);
-	int c;
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, m);
-	fclose(f);
-	fclose(m);
 	return buf;
 }
 
@@ -508,50 +506,63 @@ static int cmd_uninstall(const struct host_layout *l)
 
 /* ---- status -------------------------------------------------------------- */
 
+/*
+ * What status prints of host.json, grubenv and the pending file is
+ * untrusted (they sit under --root, which may be any image): each value
+ * goes through sio_shown(), so an escape sequence or a newline in one is
+ * shown, not acted on.
+ */
+static const char *shown_next(char (*q)[320], unsigned *nq, const char *s)
+{
+	return sio_shown(q[(*nq)++ % 8], sizeof(q[0]), s);
+}
+#define SHOWN(s) shown_next(q, &nq, (s))
+
 static int cmd_status(const struct host_layout *l)
 {
 	char ids[128];
 	struct host_install h;
 	struct host_pending p;
 	struct grubenv e;
-	char err[1024];
+	char err[1024], q[8][320];
+	unsigned nq = 0;
 	int installed = !host_install_load(l, &h, err, sizeof(err));
 
 	if (!installed) {
-		printf("ipibench host: %s\n", err);
+		printf("ipibench host: %s\n", SHOWN(err));
 	} else {
 		char *cfg = read_text(l->custom_cfg), *main = read_text(l->grub_cfg);
 		int entries = cfg && strstr(cfg, HOST_CFG_BEGIN) && strstr(cfg, HOST_CFG_END);
 
-		printf("ipibench host: installed %s%s\n", h.installed,
+		printf("ipibench host: installed %s%s\n", SHOWN(h.installed),
 		       h.assume_yes ? " (reboots without asking)" : "");
 		printf("  GRUB entries: %s in %s%s\n",
 		       entries ? host_entry_list(ids, sizeof(ids), " ") : "MISSING",
-		       l->custom_cfg, main && !strstr(main, "custom.cfg") ?
+		       SHOWN(l->custom_cfg), main && !strstr(main, "custom.cfg") ?
 		       " (WARNING: grub.cfg does not source it; run update-grub)" : "");
 		free(cfg);
 		free(main);
-		printf("  xen: %s%s\n  dom0: %s %s\n", h.xen, access(h.xen, R_OK) ? " (MISSING)" : "",
-		       h.kernel, h.initrd);
-		printf("  xen cmdline: %s x2apic-mode=MODE ipibench.run=RUN\n", h.xen_cmdline);
+		printf("  xen: %s%s\n", SHOWN(h.xen), access(h.xen, R_OK) ? " (MISSING)" : "");
+		printf("  dom0: %s %s\n", SHOWN(h.kernel), SHOWN(h.initrd));
+		printf("  xen cmdline: %s x2apic-mode=MODE ipibench.run=RUN\n", SHOWN(h.xen_cmdline));
 		struct stat ls;
 		const char *unit = host_unit_path(l);
 		/* lstat: the link points at the unit's path on the host, not under --root. */
-		printf("  unit: %s (%s)\n", unit ? unit : l->unit,
+		printf("  unit: %s (%s)\n", SHOWN(unit ? unit : l->unit),
 		       !unit ? "MISSING" : lstat(l->unit_link, &ls) ? "disabled" : "enabled");
-		printf("  results: %s\n", h.results);
+		printf("  results: %s\n", SHOWN(h.results));
 	}
 	int rc = grubenv_load(l->grubenv, &e, err, sizeof(err));
 	if (rc < 0) {
-		printf("  grubenv: %s\n", err);
+		printf("  grubenv: %s\n", SHOWN(err));
 	} else {
 		const char *ne = grubenv_get(&e, "next_entry");
 		printf("  grubenv: next boot %s%s\n", ne && *ne ? "once into " : "default entry",
-		       ne && *ne ? ne : "");
+		       ne && *ne ? SHOWN(ne) : "");
 	}
 	rc = host_pending_load(l->pending, &p, err, sizeof(err));
 	if (rc < 0) {
-		printf("  pending: %s\n", err);
+		printf("  pending: %s\n", SHOWN(err));
 	} else if (rc == 1) {
 		printf("  pending: none\n");
 	} else {
@@ -567,7 +578,7 @@ static int cmd_status(const struct host_layout *l)
 			res = NULL;
 		}
 		if (!res)
-			printf("  pending: %s\n", why);
+			printf("  pending: %s\n", SHOWN(why));
 		json_array_foreach(json_object_get(res, "runs"), i, run) {
 			const char *st = json_string_value(json_object_get(run, "status"));
 			total++;
@@ -579,12 +590,14 @@ static int cmd_status(const struct host_layout *l)
 			}
 		}
 		printf("  pending: %s: %zu of %zu runs ok; next %s (%s); last reboot for %s (%u reboots)\n",
-		       p.results, ok, total, next ? next : "none", next_mode ? next_mode : "-",
-		       p.reboot_for[0] ? p.reboot_for : "-", p.reboots);
+		       SHOWN(p.results), ok, total, next ? SHOWN(next) : "none",
+		       next_mode ? SHOWN(next_mode) : "-",
+		       p.reboot_for[0] ? SHOWN(p.reboot_for) : "-", p.reboots);
 		json_decref(res);
 	}
 	return installed ? 0 : 1;
 }
+#undef SHOWN
 
 /*
  * The options of uninstall, status (and a mistyped subcommand): --root DIR

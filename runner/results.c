@@ -59,7 +59,7 @@ int results_create(struct results *r, const char *dir, const char *config_file,
 	json_object_set_new(tool, "commit", json_string(IPIBENCH_COMMIT));
 	json_object_set_new(r->root, "tool", tool);
 	json_object_set_new(r->root, "created", json_string(now));
-	json_object_set_new(r->root, "config_file", json_string(config_file));
+	json_object_set_new(r->root, "config_file", sio_json_str(config_file));
 	json_object_set(r->root, "config", c->sections);
 	json_object_set_new(r->root, "host", json_object());
 	json_object_set_new(r->root, "runs", json_array());

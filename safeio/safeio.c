@@ -20,40 +20,56 @@ static char *dup_or_null(const char *s)
 	return d;
 }
 
+int sio_open_regular(const char *path, unsigned long long max, struct stat *st,
+		     char *err, size_t errlen)
+{
+	char q[256];
+	int fd;
+
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", sio_shown(q, sizeof(q), path), strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, st)) {
+		snprintf(err, errlen, "%s: %s", sio_shown(q, sizeof(q), path), strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", sio_shown(q, sizeof(q), path));
+		close(fd);
+		return -1;
+	}
+	if ((unsigned long long)st->st_size > max) {
+		snprintf(err, errlen, "%s: %lld bytes, more than the %llu this input may have",
+			 sio_shown(q, sizeof(q), path), (long long)st->st_size, max);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int sio_read_file(const char *path, size_t max, char **buf, size_t *len,
 		  char *err, size_t errlen)
 {
 	struct stat st;
-	char *b = NULL;
+	char *b = NULL, q[256];
 	size_t n = 0;
 	int fd;
 
 	*buf = NULL;
 	if (len)
 		*len = 0;
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	fd = sio_open_regular(path, max, &st, err, errlen);
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		goto fail;
-	}
-	if ((unsigned long long)st.st_size > max) {
-		snprintf(err, errlen, "%s: %lld bytes, more than the %zu this input may have",
-			 path, (long long)st.st_size, max);
-		goto fail;
-	}
+	sio_shown(q, sizeof(q), path);
 	/* Read to EOF (the file may grow while read): never past max. */
 	b = malloc((size_t)st.st_size + 1);
 	if (!b) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", q);
 		goto fail;
 	}
 	for (;;) {
@@ -69,17 +85,17 @@ int sio_read_file(const char *path, size_t max, char **buf, size_t *len,
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r < 0) {
-				snprintf(err, errlen, "%s: %s", path, strerror(errno));
+				snprintf(err, errlen, "%s: %s", q, strerror(errno));
 				goto fail;
 			}
-			snprintf(err, errlen, "%s: changed size while being read", path);
+			snprintf(err, errlen, "%s: changed size while being read", q);
 			goto fail;
 		}
 		r = read(fd, b + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "%s: %s", q, strerror(errno));
 			goto fail;
 		}
 		if (r == 0)
@@ -109,8 +125,12 @@ json_t *sio_load_json(const char *path, size_t max, char *err, size_t errlen)
 		return NULL;
 	j = json_loadb(text, len, 0, &je);
 	free(text);
-	if (!j)
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (!j) {
+		char q[256];
+
+		snprintf(err, errlen, "%s:%d:%d: %s", sio_shown(q, sizeof(q), path), je.line,
+			 je.column, je.text);
+	}
 	return j;
 }
 
@@ -348,4 +368,73 @@ const char *sio_shown(char *buf, size_t len, const char *s)
 		}
 	snprintf(buf, len, "%s", s);
 	return buf;
+}
+
+/* The length of the valid UTF-8 sequence at p (1-4), or 0 when the bytes
+ * there are not one (RFC 3629). */
+static size_t utf8_seq(const unsigned char *p)
+{
+	unsigned long cp;
+	size_t k;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		k = 1, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		k = 2, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		k = 3, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i <= k; i++) {
+		if ((p[i] & 0xc0) != 0x80)	/* the NUL included */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((k == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (k == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return k + 1;
+}
+
+bool sio_utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p += n)
+		if (!(n = utf8_seq(p)))
+			return false;
+	return true;
+}
+
+json_t *sio_json_str(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	json_t *j;
+	char *b, *o;
+	size_t n;
+
+	if (!s)
+		return NULL;
+	if (sio_utf8_ok(s))
+		return json_string(s);
+	b = malloc(4 * strlen(s) + 1);	/* every byte at most \xNN */
+	if (!b)
+		return NULL;
+	for (o = b; *p; p += n) {
+		n = utf8_seq(p);
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+		} else {
+			o += sprintf(o, "\\x%02x", *p);
+			n = 1;
+		}
+	}
+	*o = '\0';
+	j = json_string(b);
+	free(b);
+	return j;
 }

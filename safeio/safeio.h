@@ -6,9 +6,13 @@
  * traces) and writes its results through these, so the guarantees are
  * stated once (the kernel's own files, /proc and /sys, are read directly):
  *
- *   sio_read_file()   a regular file (not a FIFO, device or directory) of at
- *                     most MAX bytes, read whole; /dev/zero is refused at
- *                     once instead of being read forever.
+ *   sio_open_regular() the one rule for opening an untrusted input: with
+ *                     O_NONBLOCK (a FIFO never waits for a writer), then
+ *                     refused unless a regular file (not a FIFO, device or
+ *                     directory) of at most MAX bytes.  Symlinks are
+ *                     followed: the rule holds for what they point at.
+ *   sio_read_file()   such a file read whole; /dev/zero is refused at once
+ *                     instead of being read forever.
  *   sio_load_json()   the same, parsed by jansson; errors name the file and
  *                     line/column jansson reports.
  *   struct sio_atomic one file written atomically, as git's lockfile API:
@@ -23,6 +27,10 @@
  *   sio_quote()       how an untrusted string enters a one-line message:
  *                     quoted, escaped, cut (sio_shown(): left as it is
  *                     when it is printable ASCII).
+ *   sio_json_str()    any bytes as a JSON string: valid UTF-8 as it is,
+ *                     every other byte as the text \xNN, so a name that
+ *                     is not UTF-8 is shown, never dropped (jansson's
+ *                     json_string() returns NULL for it).
  *   sio_name_ok()     the one rule for names that become parts of paths or
  *                     appear in reports (host names, workload names, run
  *                     ids): [A-Za-z0-9][A-Za-z0-9._-]*, at most
@@ -41,6 +49,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -50,6 +59,12 @@
 #define SIO_MAX_JSON     (256u << 20)	/* results.json, agent.json, hyperfine */
 #define SIO_NAME_MAX     64
 
+/* Open PATH read-only by the rule above: the descriptor (O_CLOEXEC, still
+ * O_NONBLOCK, which regular files ignore), *st filled, or -1 with one line
+ * in err naming PATH (through sio_shown()). */
+int sio_open_regular(const char *path, unsigned long long max, struct stat *st,
+		     char *err, size_t errlen);
+
 /* Read PATH whole into a NUL-terminated malloc'ed buffer (*len excludes the
  * NUL).  Refused: not a regular file, larger than max. */
 int sio_read_file(const char *path, size_t max, char **buf, size_t *len,
@@ -57,6 +72,18 @@ int sio_read_file(const char *path, size_t max, char **buf, size_t *len,
 
 /* Read and parse a JSON file (sio_read_file + json_loadb); NULL on error. */
 json_t *sio_load_json(const char *path, size_t max, char *err, size_t errlen);
+
+/*
+ * A JSON string of S, whatever its bytes: valid UTF-8 (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF) kept as it is,
+ * each byte of anything else as the four characters \xNN (lower-case
+ * hex).  A valid string is never changed, so the only strings that can
+ * look alike are a non-UTF-8 name and a valid one spelling \xNN itself.
+ * NULL only when out of memory (or S is NULL).
+ */
+json_t *sio_json_str(const char *s);
+/* 1 when S is valid UTF-8 (as above). */
+bool sio_utf8_ok(const char *s);
 
 /* 1 when s follows the name rule above. */
 bool sio_name_ok(const char *s);

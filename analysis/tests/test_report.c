@@ -791,6 +791,54 @@ static void directory_scan_and_genapic_warning(void **state)
 	free(dir);
 }
 
+/* A results directory and a perf stat event whose names are not UTF-8
+ * are kept in report.json and history.json as \xNN text (json_string()
+ * refused them and the callers dropped them: "inputs": [] and a perf row
+ * lost, with exit 0). */
+static void names_not_utf8_kept(void **state)
+{
+	(void)state;
+	char *top = make_tmpdir(), *o = make_tmpdir(), *o2 = make_tmpdir();
+	char dir[600], cmd[2048];
+	snprintf(dir, sizeof(dir), "%s/set\xff", top);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(cmd, sizeof(cmd), "cp " DATA "/three-mode/results.json '%s'/ && "
+		 "printf '12,,cycles\\377,100,100.00,,\\n13,,instructions,100,100.00,,\\n' "
+		 "> '%s'/perf.csv", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", o, dir);
+	char *p = path2(o, "report.json");
+	json_t *j = json_load_file(p, 0, NULL);
+	assert_non_null(j);
+	json_t *in = json_object_get(j, "inputs");
+	assert_int_equal(json_array_size(in), 2);
+	const char *path = json_string_value(json_object_get(json_array_get(in, 0), "path"));
+	assert_non_null(path);
+	assert_non_null(strstr(path, "/set\\xff"));
+	json_t *ev = json_object_get(json_array_get(json_object_get(j, "perf_stat"), 0), "events");
+	assert_int_equal(json_array_size(ev), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ev, 0), "event")),
+			    "cycles\\xff");
+	json_decref(j);
+	free(p);
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o2, dir);
+	p = path2(o2, "history.json");
+	j = json_load_file(p, 0, NULL);
+	assert_non_null(j);
+	in = json_object_get(j, "result_sets");
+	assert_int_equal(json_array_size(in), 1);
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(in, 0), "path")),
+			       "/set\\xff"));
+	json_decref(j);
+	free(p);
+	rm_rf(o);
+	rm_rf(o2);
+	rm_rf(top);
+	free(o);
+	free(o2);
+	free(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -810,6 +858,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(summary_on_stdout, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(detect_by_content),
 		cmocka_unit_test(directory_scan_and_genapic_warning),
+		cmocka_unit_test(names_not_utf8_kept),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

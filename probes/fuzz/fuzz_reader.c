@@ -20,6 +20,12 @@
  *    write is in exactly one class, injections are IPI vectors or interrupts.
  * An input starting with xz's magic is also unpacked (xt_unpack_xz, bound
  * 1 MiB): refused with one line naming it, or read as above.
+ * The seeds (probes/fuzz/corpus) include the families the bounds are for:
+ * runs of zero bytes between and inside chunks, 64 KiB of zeros (the
+ * walker's stop; longer runs after a chunk do not fit in -max_len and are
+ * test_trace_cmd's), an .xz of zeros, chunk
+ * headers declaring 4 GiB, and apic:tsc_khz records out of range; FIFOs
+ * and sparse files cannot be fuzzed and are tests (test_trace_cmd).
  * A disagreement aborts, so the fuzzer reports it like a crash.
  */
 #include <stdint.h>
@@ -181,6 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(nmerge == s.records);
 
 	CHECK(tr_ipi_run(&p, &f) == 0);
+	/* The file's apic:tsc_khz record is taken only in range. */
+	CHECK(!p.tsc_khz || (p.tsc_khz >= TR_TSC_KHZ_MIN && p.tsc_khz <= TR_TSC_KHZ_MAX));
 	tr_ipi_fini(&p);
 	CHECK(tr_irq_run(&q, &f) == 0);
 	tr_irq_fini(&q);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `ipibench trace ...` as a command: output, JSON, exit status. */
 #include <fcntl.h>
+#include <lzma.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -810,6 +813,272 @@ static void test_diff_reference_refused(void **st)
 	unlink(bad);
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/*
+ * What is not a trace file is refused at once, in one line, by every
+ * subcommand: a FIFO (opening it used to wait for a writer for ever), a
+ * directory, a device, a 64 GiB sparse file (more than the bound: it
+ * kept summary busy past 20 s) and a sparse file under the bound (the
+ * hole's offset named).
+ */
+static void test_not_trace_files(void **st)
+{
+	char fifo[128], big[128], holes[128], tail[128];
+	const char *subs[] = { "summary", "ipi", "irq" };
+	struct xtb x;
+	double t0;
+	int fd;
+
+	(void)st;
+	snprintf(fifo, sizeof(fifo), "%s/fifo.xt", tu_dir);
+	snprintf(big, sizeof(big), "%s/big.xt", tu_dir);
+	snprintf(holes, sizeof(holes), "%s/holes.xt", tu_dir);
+	snprintf(tail, sizeof(tail), "%s/tail.xt", tu_dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 64ll << 30), 0);
+	close(fd);
+	fd = open(holes, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 1ll << 30), 0);
+	close(fd);
+	make_profiles(pa, pb);
+	/* A trace, then 1 GiB more of nothing: the hole where it stops. */
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x00081001, 5);
+	xtb_end(&x);
+	write_file(tail, &x);
+	free(x.b);
+	assert_int_equal(truncate(tail, (1ll << 30) + 4096), 0);
+	alarm(20);	/* a hang fails the test instead of stalling it */
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(run(subs[i], fifo, NULL), 1);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, "fifo.xt: not a regular file"));
+		assert_int_equal(run(subs[i], tu_dir, NULL), 1);
+		assert_non_null(strstr(out, "not a regular file"));
+		assert_int_equal(run(subs[i], "/dev/null", NULL), 1);
+		assert_non_null(strstr(out, "/dev/null: not a regular file"));
+		t0 = now_s();
+		assert_int_equal(run(subs[i], big, NULL), 1);
+		assert_true(now_s() - t0 < 0.5);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, "68719476736 bytes, more than the 8589934592"));
+		assert_non_null(strstr(out, "--max-gib"));
+		t0 = now_s();
+		assert_int_equal(run(subs[i], holes, NULL), 1);
+		assert_true(now_s() - t0 < 0.5);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, "holes.xt: offset 0: a hole of unwritten bytes"));
+		assert_int_equal(run(subs[i], tail, NULL), 1);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, "tail.xt: offset "));
+		assert_non_null(strstr(out, ": a hole of unwritten bytes"));
+	}
+	assert_int_equal(run("diff", pa, fifo, NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, "not a regular file"));
+	assert_int_equal(run("diff", big, pb, NULL), 1);
+	assert_int_equal(lines(), 1);
+	/* The bound is an option: whole GiB, decimal, 1 to 1024. */
+	assert_int_equal(run("summary", "--max-gib", "1024", big, NULL), 1);
+	assert_non_null(strstr(out, "a hole of unwritten bytes"));
+	assert_int_equal(run("summary", "--max-gib", "1", pa, NULL), 0);
+	{
+		const char *bad[] = { "0", "1025", "0x10", "1e1", "1.5", "-1", " 8", "" };
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			assert_int_equal(run("summary", "--max-gib", bad[i], pa, NULL), 2);
+			assert_int_equal(lines(), 1);
+			assert_non_null(strstr(out, "--max-gib wants a whole decimal number"));
+		}
+	}
+	alarm(0);
+	unlink(big);
+	unlink(holes);
+	unlink(tail);
+	unlink(fifo);
+}
+
+/* An .xz file that unpacks to zeros is refused at the first 64 KiB block
+ * of them, before it fills 2 GiB of memory. */
+static void test_xz_zeros(void **st)
+{
+	size_t n = 8u << 20, cap = 1u << 20, outlen = 0;
+	uint8_t *zeros = calloc(1, n), *xz = malloc(cap);
+	char p[128];
+	FILE *f;
+
+	(void)st;
+	assert_non_null(zeros);
+	assert_non_null(xz);
+	assert_int_equal(lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, NULL, zeros, n, xz,
+						 &outlen, cap), LZMA_OK);
+	snprintf(p, sizeof(p), "%s/zeros.xt.xz", tu_dir);
+	f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(xz, 1, outlen, f), outlen);
+	fclose(f);
+	assert_int_equal(run("summary", p, NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, "zeros.xt.xz: xz: unpacked offset 0: 65536 zero bytes: "
+				    "not a xentrace file"));
+	free(zeros);
+	free(xz);
+	unlink(p);
+}
+
+/*
+ * File names reach the terminal quoted and escaped (an escape sequence
+ * and a newline used to clear the screen and forge a line), and JSON
+ * keeps a name that is not UTF-8 as \xNN text (it used to vanish:
+ * {"files":[]}, and diff --json exited 1 with no message).
+ */
+static void test_names_escaped(void **st)
+{
+	char evil[160], missing[160];
+	const char *subs[] = { "summary", "ipi", "irq" };
+	json_t *j;
+	json_error_t je;
+
+	(void)st;
+	snprintf(evil, sizeof(evil), "%s/x\033[2J\nfake line\xff.xt", tu_dir);
+	snprintf(missing, sizeof(missing), "%s/gone\033]0;t\007\n.xt", tu_dir);
+	make_profiles(evil, pb);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(run(subs[i], evil, NULL), 0);
+		assert_null(strchr(out, '\033'));
+		assert_non_null(strstr(out, "x\\x1b[2J\\x0afake line\\xff.xt"));
+		assert_int_equal(run(subs[i], missing, NULL), 1);
+		assert_int_equal(lines(), 1);
+		assert_null(strchr(out, '\033'));
+		assert_null(strchr(out, '\007'));
+		assert_non_null(strstr(out, "gone\\x1b]0;t\\x07\\x0a.xt"));
+		assert_int_equal(run(subs[i], "--json", evil, NULL), 0);
+		j = json_loads(out, 0, &je);
+		assert_non_null(j);
+		assert_int_equal(json_array_size(json_object_get(j, "files")), 1);
+		assert_non_null(strstr(json_string_value(json_object_get(
+			json_array_get(json_object_get(j, "files"), 0), "file")),
+			"x\033[2J\nfake line\\xff.xt"));
+		json_decref(j);
+	}
+	assert_int_equal(run("diff", evil, pb, NULL), 0);
+	assert_null(strchr(out, '\033'));
+	assert_non_null(strstr(out, "A: \""));
+	assert_int_equal(run("diff", "--json", evil, pb, NULL), 0);
+	j = json_loads(out, 0, &je);
+	assert_non_null(j);
+	assert_non_null(strstr(json_string_value(json_object_get(json_object_get(j, "a"), "file")),
+			       "fake line\\xff.xt"));
+	json_decref(j);
+	unlink(evil);
+}
+
+/* --tsc-khz is a decimal whole number of kHz in range (0x10, 1e3 and 1.5
+ * used to pass); the file's own apic:tsc_khz record out of that range is
+ * ignored, with a message naming its offset. */
+static void test_tsc_khz_decimal(void **st)
+{
+	const char *bad[] = { "0x10", "1e3", "1.5", "999", "100000001", "010x", "+2000000",
+			      "2000000 " };
+	const uint32_t bad_rec[] = { 0, 1, 999, 100000001, 0xffffffffu };
+	struct xtb x;
+
+	(void)st;
+	make_profiles(pa, pb);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(run("ipi", "--tsc-khz", bad[i], pa, NULL), 2);
+		assert_int_equal(lines(), 1);
+		assert_non_null(strstr(out, "--tsc-khz wants a whole decimal number of kHz from "
+					    "1000 to 100000000"));
+	}
+	assert_int_equal(run("ipi", "--tsc-khz", "1000", pa, NULL), 0);
+	assert_int_equal(run("ipi", "--tsc-khz", "100000000", pa, NULL), 0);
+	for (size_t i = 0; i < sizeof(bad_rec) / sizeof(bad_rec[0]); i++) {
+		xtb_init(&x);
+		xtb_chunk(&x, 0);
+		XTB_REC(&x, IPB_TRC_APIC_TSC_KHZ, 0, bad_rec[i]);
+		XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 1, 1, 4000);
+		xtb_end(&x);
+		write_file(pa, &x);
+		free(x.b);
+		assert_int_equal(run("ipi", pa, NULL), 0);
+		assert_non_null(strstr(out, "offset 12: apic:tsc_khz record says"));
+		assert_non_null(strstr(out, "TSC frequency unknown"));
+		assert_int_equal(run("ipi", "--strict", pa, NULL), 1);
+		assert_int_equal(run("ipi", "--json", pa, NULL), 0);
+		assert_non_null(strstr(out, "\"tsc_khz\": null"));
+	}
+	/* In range, it is used. */
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, IPB_TRC_APIC_TSC_KHZ, 0, 2000000);
+	XTB_REC(&x, IPB_TRC_APIC_SEND_IPI_MASK, 1000, 0xf1, 1, 1, 4000);
+	xtb_end(&x);
+	write_file(pa, &x);
+	free(x.b);
+	assert_int_equal(run("ipi", "--strict", pa, NULL), 0);
+	assert_non_null(strstr(out, "TSC 2000000 kHz"));
+}
+
+/* Zero bytes written where a chunk should start (a zero-filled file, the
+ * tail a crash leaves): the walker stops at the first 64 KiB of them,
+ * naming the offset, instead of scanning on; a file of zeros has no chunk
+ * and is refused in one line. */
+static void test_zero_runs(void **st)
+{
+	char zeros[128], tail[128];
+	struct xtb x;
+	FILE *f;
+	size_t len;
+
+	(void)st;
+	snprintf(zeros, sizeof(zeros), "%s/zeros.xt", tu_dir);
+	snprintf(tail, sizeof(tail), "%s/zero-tail.xt", tu_dir);
+	uint8_t *z = calloc(1, 16u << 20);
+	assert_non_null(z);
+	f = fopen(zeros, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(z, 1, 16u << 20, f), 16u << 20);
+	fclose(f);
+	xtb_init(&x);
+	xtb_chunk(&x, 0);
+	XTB_REC(&x, 0x00081001, 5);
+	xtb_end(&x);
+	len = x.len;
+	xtb_put(&x, z, 1u << 20);
+	write_file(tail, &x);
+	free(x.b);
+	free(z);
+	assert_int_equal(run("summary", zeros, NULL), 1);
+	assert_int_equal(lines(), 1);
+	assert_non_null(strstr(out, "zeros.xt: not a xentrace file: no cpu_change record from "
+				    "offset 0"));
+	assert_int_equal(run("summary", tail, NULL), 0);
+	char want[160];
+	snprintf(want, sizeof(want), "zero-tail.xt: offset %zu: 65536 zero bytes where a "
+		 "cpu_change record was expected: no trace from here on, the last 1048576 "
+		 "bytes skipped", len);
+	assert_non_null(strstr(out, want));
+	assert_int_equal(run("summary", "--strict", tail, NULL), 1);
+	assert_int_equal(run("ipi", tail, NULL), 0);
+	assert_non_null(strstr(out, want));
+	assert_int_equal(run("irq", tail, NULL), 0);
+	assert_non_null(strstr(out, want));
+	unlink(zeros);
+	unlink(tail);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -826,6 +1095,11 @@ int main(void)
 		cmocka_unit_test(test_options_are_not_files),
 		cmocka_unit_test(test_diff_reference),
 		cmocka_unit_test(test_diff_reference_refused),
+		cmocka_unit_test(test_not_trace_files),
+		cmocka_unit_test(test_xz_zeros),
+		cmocka_unit_test(test_names_escaped),
+		cmocka_unit_test(test_tsc_khz_decimal),
+		cmocka_unit_test(test_zero_runs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, tu_teardown);

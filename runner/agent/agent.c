@@ -96,7 +96,7 @@ static struct ipb_collector *trace_start(struct agent_ctx *ctx, const char *name
 	o.path = path;
 	if (ipb_collect_start(&c, &o, err, errlen))
 		return NULL;
-	json_object_set_new(res, "trace", json_string(file));
+	json_object_set_new(res, "trace", sio_json_str(file));
 	return c;
 }
 
@@ -166,7 +166,7 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 done:
 	json_object_set_new(res, "status", json_string(err[0] ? "failed" : "ok"));
 	if (err[0]) {
-		json_object_set_new(res, "error", json_string(err));
+		json_object_set_new(res, "error", sio_json_str(err));
 		fprintf(stdout, "ipibench: workload %s failed: %s\n", name ? name : "?", err);
 	} else {
 		fprintf(stdout, "ipibench: workload %s done\n", name);
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 	ctx.xcall = xencall_open(NULL, 0);
 	if (agent_info(&ctx, out, err, sizeof(err))) {
 		fprintf(stderr, "ipibench-agent: %s\n", err);
-		json_object_set_new(out, "error", json_string(err));
+		json_object_set_new(out, "error", sio_json_str(err));
 		rc = 1;
 		goto write;
 	}
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 		} else {
 			/* One line, before any workload fails with it. */
 			printf("ipibench: %s\n", hverr);
-			json_object_set_new(out, "hv_error", json_string(hverr));
+			json_object_set_new(out, "hv_error", sio_json_str(hverr));
 		}
 	}
 	printf("ipibench: xen %s, %u CPUs, genapic %s\n",

@@ -11,6 +11,7 @@
 #include "runner/agent/sysctl_wrap.h"
 #include "runner/console.h"
 #include "runner/hoststate.h"
+#include "safeio/safeio.h"
 
 /*
  * From the hypervisor's console ring: the APIC driver it switched to
@@ -151,7 +152,7 @@ static void cpu_model(json_t *out)
 		if (!strncmp(line, "model name", 10) && p) {
 			p += 1 + strspn(p + 1, " \t");
 			p[strcspn(p, "\n")] = '\0';
-			json_object_set_new(out, "cpu_model", json_string(p));
+			json_object_set_new(out, "cpu_model", sio_json_str(p));
 			break;
 		}
 	}
@@ -234,9 +235,9 @@ int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen)
 	snprintf(version, sizeof(version), "%d.%d%s", ver >> 16, ver & 0xffff, extra);
 
 	xen = json_object();
-	json_object_set_new(xen, "version", json_string(version));
-	json_object_set_new(xen, "changeset", json_string(cs));
-	json_object_set_new(xen, "cmdline", json_string(cmdline));
+	json_object_set_new(xen, "version", sio_json_str(version));
+	json_object_set_new(xen, "changeset", sio_json_str(cs));
+	json_object_set_new(xen, "cmdline", sio_json_str(cmdline));
 	/* The sysctl interface version it took (0x15: 4.17-4.20, 0x16: 4.21+). */
 	snprintf(version, sizeof(version), "0x%02x", (unsigned int)agent_sysctl_version());
 	json_object_set_new(xen, "sysctl_interface", json_string(version));

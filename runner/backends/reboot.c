@@ -76,14 +76,18 @@ int host_install_load(const struct host_layout *l, struct host_install *h, char 
 
 	memset(h, 0, sizeof(*h));
 	if (access(l->host_json, F_OK)) {
+		char q[256];
+
 		snprintf(err, errlen, "ipibench is not installed on this host (no %s): "
-			 "run 'ipibench host install' first", l->host_json);
+			 "run 'ipibench host install' first", sio_shown(q, sizeof(q), l->host_json));
 		return -1;
 	}
 	if (!(j = sio_load_json(l->host_json, SIO_MAX_JSON, err, errlen)))
 		return -1;
 	if (!json_is_object(j)) {
-		snprintf(err, errlen, "%s: $: expected an object", l->host_json);
+		char q[256];
+
+		snprintf(err, errlen, "%s: $: expected an object", sio_shown(q, sizeof(q), l->host_json));
 		json_decref(j);
 		return -1;
 	}
@@ -113,20 +117,22 @@ int host_install_store(const struct host_layout *l, const struct host_install *h
 
 int host_pending_load(const char *path, struct host_pending *p, char *err, size_t errlen)
 {
-	char line[1200];
-	FILE *f = fopen(path, "r");
+	char *text, *line, *next, q[256];
+	struct stat st;
 
 	memset(p, 0, sizeof(*p));
-	if (!f) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(err, errlen, "%.700s: %s", path, strerror(errno));
+	if (stat(path, &st) && errno == ENOENT)
+		return 1;
+	/* safeio's rule: a FIFO is refused at once, never waited on. */
+	if (sio_read_file(path, HOST_PENDING_MAX, &text, NULL, err, errlen))
 		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *eq = strchr(line, '='), *v;
+	for (line = text; line; line = next) {
+		char *eq, *v;
 
-		line[strcspn(line, "\n")] = '\0';
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		eq = strchr(line, '=');
 		if (!eq || line[0] == '#')
 			continue;
 		*eq = '\0';
@@ -146,9 +152,10 @@ int host_pending_load(const char *path, struct host_pending *p, char *err, size_
 		else if (!strcmp(line, "IPIBENCH_STARTED"))
 			snprintf(p->started, sizeof(p->started), "%s", v);
 	}
-	fclose(f);
+	free(text);
 	if (!p->results[0] || !p->matrix[0]) {
-		snprintf(err, errlen, "%s: no IPIBENCH_RESULTS or IPIBENCH_MATRIX line", path);
+		snprintf(err, errlen, "%s: no IPIBENCH_RESULTS or IPIBENCH_MATRIX line",
+			 sio_shown(q, sizeof(q), path));
 		return -1;
 	}
 	return 0;

@@ -80,6 +80,10 @@ struct host_pending {
 #define HOST_RUN_MAX_BOOTS 2
 
 /* 0, 1 when there is none, -1 + err. */
+/* The pending file: 1 when there is none, -1 (one line in err) when it is
+ * not a regular file of at most HOST_PENDING_MAX bytes (safeio's rule: a
+ * FIFO is refused at once) or lacks the two lines every one has. */
+#define HOST_PENDING_MAX (64u << 10)
 int host_pending_load(const char *path, struct host_pending *p, char *err, size_t errlen);
 int host_pending_store(const char *path, const struct host_pending *p, char *err, size_t errlen);
 

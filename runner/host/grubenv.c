@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "runner/host/grubenv.h"
+#include "safeio/safeio.h"
 
 int grubenv_parse(const char *buf, size_t len, struct grubenv *e, char *err, size_t errlen)
 {
@@ -126,26 +127,28 @@ void grubenv_unset(struct grubenv *e, const char *key)
 int grubenv_load(const char *path, struct grubenv *e, char *err, size_t errlen)
 {
 	char buf[GRUBENV_SIZE + 1];
-	char why[256];
+	char why[256], q[256];
+	struct stat st;
 	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	int fd;
 
 	e->n = 0;
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(err, errlen, "%.700s: %s", path, strerror(errno));
+	if (stat(path, &st) && errno == ENOENT)
+		return 1;
+	/* safeio's rule: a FIFO or device is refused at once, never waited on. */
+	fd = sio_open_regular(path, GRUBENV_SIZE, &st, err, errlen);
+	if (fd < 0)
 		return -1;
-	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
+	sio_shown(q, sizeof(q), path);
 	if (n != GRUBENV_SIZE) {
 		snprintf(err, errlen, "%s: %s (a GRUB environment block is exactly %d bytes)",
-			 path, n < 0 ? strerror(errno) : "wrong size", GRUBENV_SIZE);
+			 q, n < 0 ? strerror(errno) : "wrong size", GRUBENV_SIZE);
 		return -1;
 	}
 	if (grubenv_parse(buf, GRUBENV_SIZE, e, why, sizeof(why))) {
-		snprintf(err, errlen, "%.700s: %s", path, why);
+		snprintf(err, errlen, "%s: %s", q, why);
 		return -1;
 	}
 	return 0;

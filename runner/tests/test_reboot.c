@@ -591,6 +591,86 @@ static void test_host_json_refused(void **s)
 	assert_string_equal(h.results, "/r");
 }
 
+/* `host status` with its output captured into out (NUL-terminated). */
+static char out[1 << 14];
+
+static int host_status_out(const char *root)
+{
+	FILE *tmp = tmpfile();
+	int saved, rc;
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fileno(tmp), 1);
+	rc = host((const char *[]){ "host", "status", "--root", root, NULL });
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+/*
+ * `host status --root IMG` on a hostile image: FIFOs where the pending
+ * file, host.json, grubenv and GRUB's configs are are refused at once
+ * (the pending file and grubenv used to be opened blocking: status hung),
+ * and escape sequences and newlines in host.json and pending values are
+ * printed escaped (they used to reach the terminal raw).
+ */
+static void test_host_status_hostile(void **s)
+{
+	struct host_layout l;
+	struct grubenv e = { 0 };
+	char p[300], err[512];
+
+	(void)s;
+	host_layout_init(&l, tu_dir);
+	snprintf(p, sizeof(p), "%s/var/lib/ipibench", tu_dir);
+	assert_int_equal(run_mkdirs(p), 0);
+	snprintf(p, sizeof(p), "%s/boot/grub", tu_dir);
+	assert_int_equal(run_mkdirs(p), 0);
+	alarm(20);	/* a hang fails the test instead of stalling it */
+	/* Every file a FIFO. */
+	assert_int_equal(mkfifo(l.host_json, 0600), 0);
+	assert_int_equal(mkfifo(l.pending, 0600), 0);
+	assert_int_equal(mkfifo(l.grubenv, 0600), 0);
+	assert_int_equal(mkfifo(l.custom_cfg, 0600), 0);
+	assert_int_equal(mkfifo(l.grub_cfg, 0600), 0);
+	assert_int_equal(host_status_out(tu_dir), 1);
+	assert_non_null(strstr(out, "host.json: not a regular file"));
+	assert_non_null(strstr(out, "grubenv: not a regular file"));
+	assert_non_null(strstr(out, "pending: not a regular file"));
+	unlink(l.host_json);
+	unlink(l.pending);
+	unlink(l.grubenv);
+
+	/* Escape sequences and newlines in the values. */
+	spit(l.host_json, "{\"installed\": \"now\\u001b[2J\\nipibench host: installed forged\","
+	     " \"xen\": \"/x\\u001b]0;title\\u0007\", \"results\": \"/r\\r\\n\","
+	     " \"xen_cmdline\": \"a\\nb\", \"kernel\": \"\\u009b31m\", \"initrd\": \"i\"}");
+	spit(l.pending, "IPIBENCH_RESULTS=/nonexistent\033[31m\nIPIBENCH_MATRIX=m\n"
+	     "IPIBENCH_REBOOT_FOR=x\033[2Jy\n");
+	grubenv_set(&e, "next_entry", "ipibench\033[5m");
+	assert_int_equal(grubenv_store(l.grubenv, &e, err, sizeof(err)), 0);
+	assert_int_equal(host_status_out(tu_dir), 0);
+	assert_null(strchr(out, '\033'));
+	assert_null(strchr(out, '\007'));
+	assert_null(strchr(out, '\r'));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_null(strstr(out, "\nipibench host: installed forged"));
+	assert_non_null(strstr(out, "installed \"now\\x1b[2J\\x0aipibench host: installe"));
+	assert_non_null(strstr(out, "xen cmdline: \"a\\x0ab\""));
+	assert_non_null(strstr(out, "next boot once into \"ipibench\\x1b[5m\""));
+	assert_non_null(strstr(out, "pending: \"/nonexistent\\x1b[31m/results.json\": "));
+	assert_non_null(strstr(out, "last reboot for \"x\\x1b[2Jy\""));
+	alarm(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -610,6 +690,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_errors, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_json_refused, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_options, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_status_hostile, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests_name("runner: reboot backend host side", tests, NULL, NULL);
 }

@@ -239,6 +239,54 @@ static void test_quote(void **state)
 	assert_string_equal(sio_shown(b, sizeof(b), "\x80"), "\"\\x80\"");
 }
 
+/* Bytes that are not UTF-8 become visible \xNN text, never a NULL that a
+ * caller drops; valid UTF-8 is kept as it is. */
+static void test_json_str(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "plain" },
+		{ "caf\xc3\xa9 \xe2\x80\xae", "caf\xc3\xa9 \xe2\x80\xae" },	/* valid, kept */
+		{ "run\xff", "run\\xff" },
+		{ "cycles\xff", "cycles\\xff" },
+		{ "\xc0\xaf", "\\xc0\\xaf" },		/* overlong '/' */
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },	/* a surrogate */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" },	/* above U+10FFFF */
+		{ "a\xe2\x82", "a\\xe2\\x82" },		/* cut short */
+		{ "\xe2\x82\xac\xfe", "\xe2\x82\xac\\xfe" },	/* valid, then not */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *j = sio_json_str(cases[i].in);
+
+		assert_non_null(j);
+		assert_string_equal(json_string_value(j), cases[i].out);
+		assert_int_equal(sio_utf8_ok(cases[i].in), !strcmp(cases[i].in, cases[i].out));
+		json_decref(j);
+	}
+	assert_null(sio_json_str(NULL));
+}
+
+/* A file name with an escape sequence and a newline is quoted in errors. */
+static void test_errors_quote_names(void **state)
+{
+	char p[300], *buf;
+	size_t len;
+	struct stat st;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/x\033[2J\nfake", tu_dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(sio_open_regular(p, 10, &st, err, sizeof(err)), -1);
+	assert_null(strchr(err, '\033'));
+	assert_null(strchr(err, '\n'));
+	assert_non_null(strstr(err, "x\\x1b[2J\\x0afake\": not a regular file"));
+	assert_int_equal(sio_read_file(p, 10, &buf, &len, err, sizeof(err)), -1);
+	assert_null(strchr(err, '\033'));
+}
+
 static void test_mkdtemp_in(void **state)
 {
 	char *d;
@@ -266,6 +314,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_writers_never_collide, tu_setup, tu_teardown),
 		cmocka_unit_test(test_name_rule),
 		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_json_str),
+		cmocka_unit_test_setup_teardown(test_errors_quote_names, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_mkdtemp_in, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -488,7 +488,7 @@ static json_t *irqs_aimed_at(struct agent_ctx *ctx, unsigned int cpu)
 			close = second ? strchr(second + 3, '}') : NULL;
 			if (close && list_is_only(second + 3, close, cpu)) {
 				line[strcspn(line, "\r")] = '\0';
-				json_array_append_new(a, json_string(line));
+				json_array_append_new(a, sio_json_str(line));
 			}
 		}
 	}

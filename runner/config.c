@@ -638,7 +638,8 @@ static const struct guest_key {
 	  "integer", STR(CFG_GUEST_MEMORY_MIN) " to " STR(CFG_GUEST_MEMORY_MAX),
 	  STR(CFG_GUEST_MEMORY_DEFAULT) },
 	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0, "the guest kernel's extra arguments",
-	  "text", "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or '\\'", "empty" },
+	  "text", "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or '\\', no x2APIC "
+	  "option (x2apic_phys, nox2apic, apic=)", "empty" },
 	{ "ipi_path", gk_ipi_path, GK_PVH | GK_HVM,
 	  "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's", 0,
 	  "the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"

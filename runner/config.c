@@ -160,9 +160,12 @@ static size_t list_items(struct parse *ps, const char *k, const char *v, char *b
 
 	if (strlen(v) >= LIST_MAX)
 		return set_err(ps, "%s: longer than %d bytes", k, LIST_MAX - 1), 0;
-	if (wl_list_empty_item(v))
-		return set_err(ps, "%s = '%s': an empty item (a comma with nothing before or after it)",
-			       k, v), 0;
+	if (wl_list_empty_item(v)) {
+		char q[LIST_MAX + 8];
+
+		return set_err(ps, "%s = %s: an empty item (a comma with nothing before or after it)",
+			       k, sio_shown(q, sizeof(q), v)), 0;
+	}
 	snprintf(buf, LIST_MAX, "%s", v);
 	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
 		items[n++] = t;   /* at most LIST_MAX / 2 of them */

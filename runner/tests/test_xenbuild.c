@@ -297,7 +297,7 @@ static void test_config_axis(void **state)
 
 	expect_error("cpus = 8\n", "xen = 4.17, 4.17\n", "t.ini:4: xen: 4.17 is listed twice");
 	expect_error("cpus = 8\n", "xen = ,\n",
-		     "t.ini:4: xen = ',': an empty item (a comma with nothing before or after it)");
+		     "t.ini:4: xen = ,: an empty item (a comma with nothing before or after it)");
 	snprintf(err, sizeof(err), "t.ini:4: xen = 4.21: %s/xen-4.21/xen is not built (make hv "
 		 "fetches XEN=4.17 or 4.20; name a build of your own tree by its path, "
 		 "build/xen-src-ID/xen)", root);

@@ -81,8 +81,18 @@ struct host_setting {
 #define HS_TEXT_KEY(key, st, f, def, help) \
 	{ key, HS_TEXT, HS_FIELD(st, f), 0, 0, NULL, def, help, NULL, NULL }
 /* The extra Xen command line: a setting of every backend that boots Xen. */
+#define HS_CMDLINE "cmdline"
 #define HS_CMDLINE_KEY(st, f) \
-	HS_TEXT_KEY("cmdline", st, f, "", "appended to Xen's command line")
+	HS_TEXT_KEY(HS_CMDLINE, st, f, "", "appended to Xen's command line (no x2APIC option: " \
+		    "modes chooses it)")
+
+/*
+ * The first word of command line CL that sets the APIC's or x2APIC's mode
+ * (x2apic-mode=, x2apic_phys=, x2apic=, no-x2apic, nox2apic, apic=: the
+ * destination mode a run records is its modes' one), into BUF; NULL when
+ * there is none.
+ */
+const char *cmdline_apic_option(const char *cl, char *buf, size_t len);
 
 /* The [host] keys every backend has (host_common_settings[]). */
 struct host_config {

@@ -127,6 +127,32 @@ static const char *choice_list(const struct host_setting *s, char *buf, size_t l
 	return wl_or_list(buf, len, s->choices);
 }
 
+const char *cmdline_apic_option(const char *cl, char *buf, size_t len)
+{
+	for (const char *p = cl; p && *p;) {
+		size_t n, k = 0;
+		char name[64];
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		if (!n)
+			break;
+		/* Xen reads '_' as '-' in option names, and no-NAME as NAME=0;
+		 * Linux has nox2apic. */
+		for (size_t i = 0; i < n && p[i] != '=' && k + 1 < sizeof(name); i++)
+			name[k++] = p[i] == '_' ? '-' : p[i];
+		name[k] = '\0';
+		const char *bare = !strncmp(name, "no-", 3) ? name + 3 :
+				   !strncmp(name, "nox2apic", 8) ? name + 2 : name;
+		if (!strncmp(bare, "x2apic", 6) || !strcmp(bare, "apic")) {
+			snprintf(buf, len, "%.*s", (int)n, p);
+			return buf;
+		}
+		p += n;
+	}
+	return NULL;
+}
+
 int host_setting_set(const struct host_setting *s, void *settings, const char *v,
 		     char *err, size_t errlen)
 {
@@ -173,6 +199,12 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 		if (s->reject && v[strcspn(v, s->reject)]) {
 			snprintf(err, errlen, "%s = %s: no '%c' allowed", s->key,
 				 sio_shown(q, sizeof(q), v), v[strcspn(v, s->reject)]);
+			return -1;
+		}
+		if (!strcmp(s->key, HS_CMDLINE) && cmdline_apic_option(v, list, sizeof(list))) {
+			snprintf(err, errlen, "%s: %s: [matrix] modes chooses the x2APIC mode "
+				 "(each run records the one it boots)", s->key,
+				 sio_shown(q, sizeof(q), list));
 			return -1;
 		}
 		snprintf(field, s->size, "%s", v);

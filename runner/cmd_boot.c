@@ -294,8 +294,11 @@ int cmd_boot(int argc, char **argv)
 			   "the hypervisor build: a version name (4.20:\n"
 			   "build/xen-4.20/xen) or a path (default build/xen/xen);\n"
 			   "a mode that build's Xen version has not is refused"),
-		OPT_STRING(0, "kernel", &q->kernel, "FILE", "override the built dom0 kernel"),
-		OPT_STRING(0, "initrd", &q->initrd, "FILE", "override the built initramfs"),
+		OPT_STRING(0, "kernel", &q->kernel, "FILE",
+			   "override the built dom0 kernel (a path without a space or\n"
+			   "comma: QEMU's -initrd cuts there)"),
+		OPT_STRING(0, "initrd", &q->initrd, "FILE",
+			   "override the built initramfs (no space or comma either)"),
 		OPT_STRING(0, "qemu", &q->qemu, "FILE", "override the emulator"),
 		OPT_BOOLEAN(0, "no-test-device", &no_test_device,
 			    "leave out the irq_delivery test device (QEMU's edu):\n"

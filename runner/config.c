@@ -30,6 +30,7 @@ struct parse {
 	json_t *seen;           /* section -> the line of its header */
 	json_t *backend_keys;   /* [host] keys of the backend's table -> their line */
 	json_t *host_lines;     /* every [host] key -> its line */
+	json_t *wl_lines;       /* workload name -> {key -> its line} */
 	int matrix_cpus_line;   /* the line of [matrix] cpus; 0: not given */
 	/* The line of each [guest] key (guest_keys[]' order); 0: not given */
 	int guest_lines[CFG_GUEST_KEYS_MAX];
@@ -159,6 +160,12 @@ static size_t list_items(struct parse *ps, const char *k, const char *v, char *b
 
 	if (strlen(v) >= LIST_MAX)
 		return set_err(ps, "%s: longer than %d bytes", k, LIST_MAX - 1), 0;
+	if (wl_list_empty_item(v)) {
+		char q[LIST_MAX + 8];
+
+		return set_err(ps, "%s = %s: an empty item (a comma with nothing before or after it)",
+			       k, sio_shown(q, sizeof(q), v)), 0;
+	}
 	snprintf(buf, LIST_MAX, "%s", v);
 	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
 		items[n++] = t;   /* at most LIST_MAX / 2 of them */
@@ -495,6 +502,8 @@ static int gk_memory(struct parse *ps, const char *k, const char *v)
 
 static int gk_cmdline(struct parse *ps, const char *k, const char *v)
 {
+	char q[128], q2[160];
+
 	(void)k;
 	/* Into xl's extra = "...": no quote or backslash; inih has stripped
 	 * the spaces around it. */
@@ -509,6 +518,9 @@ static int gk_cmdline(struct parse *ps, const char *k, const char *v)
 			       NOPV_ARG, msi_paths[MSI_PATH_APIC].name);
 	if (strstr(v, NIC_ARG))
 		return set_err(ps, "cmdline: %s... is nic_address's to give", NIC_ARG);
+	if (cmdline_apic_option(v, q, sizeof(q)))
+		return set_err(ps, "cmdline: %s: [matrix] modes chooses the x2APIC mode (each run "
+			       "records the one it boots)", sio_shown(q2, sizeof(q2), q));
 	if (strstr(v, HOLD_ARG))
 		return set_err(ps, "cmdline: %s is the guest type's to give (an HVM run ends by "
 			       "xl destroy)", HOLD_ARG);
@@ -629,7 +641,8 @@ static const struct guest_key {
 	  "integer", STR(CFG_GUEST_MEMORY_MIN) " to " STR(CFG_GUEST_MEMORY_MAX),
 	  STR(CFG_GUEST_MEMORY_DEFAULT) },
 	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0, "the guest kernel's extra arguments",
-	  "text", "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or '\\'", "empty" },
+	  "text", "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or '\\', no x2APIC "
+	  "option (x2apic_phys, nox2apic, apic=)", "empty" },
 	{ "ipi_path", gk_ipi_path, GK_PVH | GK_HVM,
 	  "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's", 0,
 	  "the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
@@ -891,6 +904,9 @@ static int workload_key(struct parse *ps, const char *name, const char *k, const
 	if (!(val = wl_param_value(p, v, err, sizeof(err))))
 		return set_err(ps, "%s", err);
 	json_object_set_new(w->params, k, val);
+	if (!json_object_get(ps->wl_lines, name))
+		json_object_set_new(ps->wl_lines, name, json_object());
+	json_object_set_new(json_object_get(ps->wl_lines, name), k, json_integer(ps->line));
 	return 1;
 }
 
@@ -1054,8 +1070,19 @@ static char *read_line(char *str, int num, void *stream)
 				(unsigned char)line[bad], bad + 1);
 			return NULL;
 		}
-		if (*s == '[' && section_line(ps, s, e))
-			return NULL;
+		if (*s == '[') {
+			if (section_line(ps, s, e))
+				return NULL;
+		} else {
+			/* inih ends a value at a ';' after a space (an inline
+			 * comment): refused, rather than a value cut short. */
+			for (const char *c = s + 1; c < e; c++)
+				if ((*c == ';' || *c == '#') && (c[-1] == ' ' || c[-1] == '\t')) {
+					set_err(ps, "'%c' after a space at byte %zu: comments go on a "
+						"line of their own", *c, (size_t)(c - line) + 1);
+					return NULL;
+				}
+		}
 	}
 	memcpy(str, line, len);
 	str[len] = '\n';
@@ -1248,6 +1275,59 @@ static int host_topology(const char *file, struct parse *ps, char *err, size_t e
 	return 0;
 }
 
+/*
+ * The CPU numbers a config gives (a WL_F_CPU param, a WL_CPUS list) name
+ * CPUs the run has: a CPU param is below the smallest CPU count it boots
+ * (cpus, or the sweep's least), a list within the CPU slots (maxcpus:
+ * hotplug may bring CPUs up).  Defaults are the workload's.  0, or -1 with
+ * FILE:LINE: in err.
+ */
+static int workload_cpus_check(const char *file, struct parse *ps, char *err, size_t errlen)
+{
+	const struct config *c = ps->c;
+	unsigned int ncpu = c->host.cpus, slots = c->host.maxcpus;
+
+	for (unsigned int i = 0; i < c->matrix.ncpus; i++)
+		ncpu = c->matrix.cpus[i] < ncpu || !i ? c->matrix.cpus[i] : ncpu;
+	if (c->matrix.ncpus && !c->host.has_topo)
+		slots = ncpu + (c->host.maxcpus - c->host.cpus);
+	for (unsigned int i = 0; i < c->nwl; i++) {
+		json_t *lines = json_object_get(ps->wl_lines, c->wl[i].name), *ln;
+		const char *k;
+
+		json_object_foreach(lines, k, ln) {
+			const struct wl_param *p = wl_param_find(c->wl[i].type, k);
+			const json_t *v = json_object_get(c->wl[i].params, k);
+			unsigned char bits[4096 / 8];
+			long top = -1;
+
+			if (!p)
+				continue;
+			if (p->kind == WL_UINT && (p->flags & WL_F_CPU)) {
+				if (json_integer_value(v) >= (json_int_t)ncpu) {
+					snprintf(err, errlen, "%s:%d: %s = %lld: the run has %u CPUs "
+						 "(0 to %u)%s", file, (int)json_integer_value(ln), k,
+						 (long long)json_integer_value(v), ncpu, ncpu - 1,
+						 c->matrix.ncpus ? " at its sweep's least" : "");
+					return -1;
+				}
+			} else if (p->kind == WL_CPUS && json_is_string(v) &&
+				   !wl_cpus_parse(json_string_value(v), bits, 4096)) {
+				for (long b = 4095; b >= 0 && top < 0; b--)
+					if (bits[b / 8] & (1u << (b % 8)))
+						top = b;
+				if (top >= (long)slots) {
+					snprintf(err, errlen, "%s:%d: %s = %s: CPU %ld, but the run has %u "
+						 "CPU slots (0 to %u)", file, (int)json_integer_value(ln), k,
+						 json_string_value(v), top, slots, slots - 1);
+					return -1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 static int finish(const char *file, int line, struct parse *ps, char *err, size_t errlen)
 {
 	struct config *c = ps->c;
@@ -1311,6 +1391,8 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 			return -1;
 		}
 	}
+	if (workload_cpus_check(file, ps, err, errlen))
+		return -1;
 	/* The job the agent is given passes the agent's check (the same one). */
 	json_t *job = config_job(c, 0);
 	char e[256];
@@ -1335,11 +1417,13 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 	ps.seen = json_object();
 	ps.backend_keys = json_object();
 	ps.host_lines = json_object();
+	ps.wl_lines = json_object();
 	c->text = malloc(len + 1);
-	if (!c->text || !ps.seen || !ps.backend_keys || !ps.host_lines) {
+	if (!c->text || !ps.seen || !ps.backend_keys || !ps.host_lines || !ps.wl_lines) {
 		json_decref(ps.seen);
 		json_decref(ps.backend_keys);
 		json_decref(ps.host_lines);
+		json_decref(ps.wl_lines);
 		config_free(c);
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
@@ -1351,6 +1435,7 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 	rc = finish(name, line, &ps, err, errlen);
 	json_decref(ps.backend_keys);
 	json_decref(ps.host_lines);
+	json_decref(ps.wl_lines);
 	if (rc) {
 		config_free(c);
 		return -1;

@@ -26,6 +26,23 @@ static const char intro[] =
 	"configs/ has the shipped configs; ipibench run --list prints the keys with\n"
 	"their rules too.";
 
+static const char bounds[] =
+	"What a config may make ipibench read is bounded: a regular file of at most\n"
+	"1 MiB, lines of at most 198 bytes, list values of at most 255 bytes, at\n"
+	"most 32 workloads, 16 CPU counts and 4 builds, one pass over the text.\n"
+	"Integers are decimal digits as written: a leading 0, 0x, a sign or an\n"
+	"exponent is refused (010 is neither 8 nor 10); hex keys (trace_mask, a\n"
+	"workload's trace) take hex digits, trace with its 0x.  A list (modes,\n"
+	"cpus, xen, ipi_path, a CPU set) with an empty item (a,,b or a trailing\n"
+	"comma) is refused.  A comment goes on a line of its own: a ; or # after\n"
+	"a space in a key's line is refused (INI readers cut the value there).  A\n"
+	"workload's CPU number (cpu, peer, offline_cpu, irq_cpu) is below the\n"
+	"run's CPU count (a sweep's least), a CPU set within its CPU slots\n"
+	"(maxcpus).  A cmdline that sets the x2APIC mode (x2apic-mode=,\n"
+	"x2apic_phys=, x2apic=, nox2apic, apic=) is refused: modes chooses it.  A\n"
+	"xen build is a version name, a build's name, or a path to a multiboot\n"
+	"image (what QEMU and GRUB boot; at most 32 KiB of it is read).";
+
 static const char *const sections[][2] = {
 	{ "host", "The host: the backend, its CPUs and topology, and the chosen backend's own\n"
 		  "keys (a key of another backend is refused)." },
@@ -120,6 +137,8 @@ int config_doc(FILE *f, int fmt)
 		      ".SH \"SYNOPSIS\"\n.nf\n\\fBipibench run\\fR \\-c \\fICONFIG\\fR\n.fi\n"
 		      ".SH \"DESCRIPTION\"\n.PP\n", f);
 		opts_text(f, fmt, intro);
+		fputs("\n.PP\n", f);
+		opts_text(f, fmt, bounds);
 		fputs("\n", f);
 	} else {
 		fputs("<!-- SPDX-License-Identifier: GPL-3.0-or-later -->\n"
@@ -127,6 +146,8 @@ int config_doc(FILE *f, int fmt)
 		      "     parser's key tables: edit those, not this file. -->\n"
 		      "# Config reference\n\n", f);
 		opts_text(f, fmt, intro);
+		fputs("\n\n", f);
+		opts_text(f, fmt, bounds);
 		fputs("\n\nThe same as a manual page: ipibench.ini(5).\n\n", f);
 	}
 	config_keys(key, &s);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runner/util.h"
+#include "runner/wlspec.h"
 
 double now_s(void)
 {
@@ -114,14 +115,11 @@ const char *build_dir(void)
 
 long parse_uint(const char *s, long min, long max)
 {
-	char *end;
+	char err[160];
 	long v;
 
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
+	/* the config's rule: decimal digits as written (no 010, 0x10, +1) */
+	if (!s || min < 0 || wl_parse_int("", s, 10, min, max, &v, err, sizeof(err)))
 		return -1;
 	return v;
 }

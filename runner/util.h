@@ -19,7 +19,8 @@ void iso_now(char *buf, size_t len);
 int run_mkdirs(const char *path);
 /* The build directory (IPIBENCH_BUILD, or the one this binary was built in). */
 const char *build_dir(void);
-/* Parse a non-negative integer option value; -1 when not a number in [min,max]. */
+/* A non-negative integer option value, by wl_parse_int()'s decimal rule; -1
+ * when not a number in [min,max] written that way. */
 long parse_uint(const char *s, long min, long max);
 
 #endif

@@ -44,12 +44,31 @@ const struct wl_param *wl_param_find(const struct wl_type *t, const char *key)
 	return NULL;
 }
 
+int wl_list_empty_item(const char *v)
+{
+	const char *p = v + strspn(v, " \t");
+
+	if (!*p)
+		return 0;   /* an empty list, not an empty item */
+	for (;;) {
+		if (*p == ',')
+			return 1;
+		p += strcspn(p, ",");
+		if (!*p)
+			return 0;
+		p++;
+		p += strspn(p, " \t");
+		if (!*p)
+			return 1;
+	}
+}
+
 int wl_cpus_parse(const char *s, unsigned char *bits, unsigned int nbits)
 {
 	const char *p = s;
 
 	memset(bits, 0, (nbits + 7) / 8);
-	if (!*p)
+	if (!*p || wl_list_empty_item(s))
 		return -1;
 	while (*p) {
 		char *end;
@@ -102,12 +121,30 @@ static const char *choice_list(const struct wl_param *p)
 int wl_parse_int(const char *key, const char *v, int base, long min, long max, long *out,
 		 char *err, size_t errlen)
 {
+	const char *digits = base == 16 ? "0123456789abcdefABCDEF" : "0123456789", *d = v;
 	char *end;
 	long n;
 
+	/*
+	 * Written as the value is read: decimal digits (hex ones for base 16,
+	 * with or without 0x), a '-' only where MIN is below 0; no sign, space,
+	 * leading zero or 0x in a decimal (strtol's base 0 read 010 as 8 while
+	 * results.json kept "010").
+	 */
+	if (*d == '-' && min < 0)
+		d++;
+	if (base == 16 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+		d += 2;
+	if ((!*d || d[strspn(d, digits)] || (base == 10 && d[0] == '0' && d[1])) &&
+	    strpbrk(v, "0123456789")) {
+		snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld, written in %s",
+			 key, v, min, max, base == 16 ? "hex digits (0x optional)" :
+			 "decimal digits (no leading 0, 0x, sign or space)");
+		return -1;
+	}
 	errno = 0;
 	n = strtol(v, &end, base);
-	if (!*v || *end || errno || n < min || n > max) {
+	if (!*d || d[strspn(d, digits)] || *end || errno || n < min || n > max) {
 		snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld", key, v, min,
 			 max);
 		return -1;
@@ -122,7 +159,7 @@ json_t *wl_param_value(const struct wl_param *p, const char *v, char *err, size_
 
 	switch (p->kind) {
 	case WL_UINT:
-		if (wl_parse_int(p->key, v, 0, p->min, p->max, &n, err, errlen))
+		if (wl_parse_int(p->key, v, 10, p->min, p->max, &n, err, errlen))
 			return NULL;
 		return json_integer(n);
 	case WL_BOOL:
@@ -155,6 +192,11 @@ json_t *wl_param_value(const struct wl_param *p, const char *v, char *err, size_
 
 		if (!*v)
 			return json_string(v);
+		if (wl_list_empty_item(v)) {
+			snprintf(err, errlen, "%s = '%s': an empty item (a comma with nothing before "
+				 "or after it)", p->key, v);
+			return NULL;
+		}
 		for (const char *s = v; *s;) {
 			size_t len;
 			const char *const *c;
@@ -307,7 +349,7 @@ static int job_trace_check(const struct wl_type *t, json_t *trace, const char *n
 {
 	const struct wl_param *pm = wl_param_find(t, "trace"), *pk = wl_param_find(t, "trace_kb");
 	const json_t *mask = json_object_get(trace, "mask"), *kb = json_object_get(trace, "kb");
-	const char *key;
+	const char *key, *ms;
 	json_t *v;
 	char *end;
 
@@ -324,14 +366,17 @@ static int job_trace_check(const struct wl_type *t, json_t *trace, const char *n
 			snprintf(err, errlen, "workload %s: unknown trace key '%s'", name, key);
 			return -1;
 		}
-	if (!json_is_string(mask) || !*json_string_value(mask) ||
-	    !strtoul(json_string_value(mask), &end, 0) || *end) {
-		snprintf(err, errlen, "workload %s: trace mask must be a non-zero number like 0x00804000",
-			 name);
+	/* 0x and 1 to 8 hex digits: the agent reads it with C's prefixes. */
+	ms = json_string_value(mask);
+	if (!ms || ms[0] != '0' || (ms[1] != 'x' && ms[1] != 'X') || !ms[2] ||
+	    strlen(ms + 2) > 8 || ms[2 + strspn(ms + 2, "0123456789abcdefABCDEF")] ||
+	    !strtoul(ms + 2, &end, 16)) {
+		snprintf(err, errlen, "workload %s: trace mask must be a non-zero hex number like "
+			 "0x00804000", name);
 		return -1;
 	}
 	if (!kb)
-		json_object_set_new(trace, "kb", json_integer(strtol(pk->def, NULL, 0)));
+		json_object_set_new(trace, "kb", json_integer(strtol(pk->def, NULL, 10)));
 	else if (!json_is_integer(kb) || json_integer_value(kb) < pk->min ||
 		 json_integer_value(kb) > pk->max) {
 		snprintf(err, errlen, "workload %s: trace kb must be an integer from %ld to %ld",

@@ -29,6 +29,9 @@ enum wl_kind {
 
 /* Set on the params a job carries in its "trace" object, not in "params". */
 #define WL_F_TRACE 1u
+/* Set on a WL_UINT param that is a CPU number: a config's value is below
+ * the run's CPU count (runner/config.c). */
+#define WL_F_CPU 2u
 
 struct wl_param {
 	const char *key;
@@ -69,7 +72,7 @@ extern const struct wl_type *const wl_types[];
  */
 #define WL_ITERATIONS(def) \
 	{ "iterations", WL_UINT, 1, 1000000, def, "operations to time", 0, NULL }
-#define WL_CPU { "cpu", WL_UINT, 0, 4095, "0", "CPU the workload runs on", 0, NULL }
+#define WL_CPU { "cpu", WL_UINT, 0, 4095, "0", "CPU the workload runs on", WL_F_CPU, NULL }
 #define WL_SHORTHAND { "shorthand", WL_BOOL, 0, 0, "true", \
 	"allow the APIC ALLBUT shorthand (false: force the genapic's send_IPI_mask)", 0, NULL }
 /*
@@ -139,8 +142,9 @@ int wl_job_entry_check(const json_t *w, size_t idx, const struct wl_type **type,
 int wl_job_check(const json_t *job, char *err, size_t errlen);
 
 /*
- * V as an integer of BASE (0: C's prefixes, 0x10) from MIN to MAX into
- * *out: 0, or -1 with "KEY = 'V': expected an integer from MIN to MAX".
+ * V as an integer of BASE (10: decimal digits, no leading zero, sign or
+ * space; 16: hex digits, 0x optional) from MIN to MAX into *out: 0, or -1
+ * with "KEY = 'V': expected an integer from MIN to MAX[, written in ...]".
  * The one rule for integers of workload params, [host] and [matrix] keys.
  */
 int wl_parse_int(const char *key, const char *v, int base, long min, long max, long *out,
@@ -148,6 +152,10 @@ int wl_parse_int(const char *key, const char *v, int base, long min, long max, l
 
 /* WORDS (NULL-terminated, may be NULL) as "a, b or c" in BUF, for messages. */
 const char *wl_or_list(char *buf, size_t len, const char *const *words);
+
+/* 1 when list V ("a, b") has an empty item: ",a", "a,,b", "a, ": refused
+ * for every list key (an empty V is an empty list, not an empty item). */
+int wl_list_empty_item(const char *v);
 
 /* Parse a CPU list into a bitmap of nbits bits; -1 when malformed or out of range. */
 int wl_cpus_parse(const char *s, unsigned char *bits, unsigned int nbits);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +81,44 @@ static void info_get(const char *line, const char *key, char *buf, size_t len)
 	}
 }
 
+/*
+ * PATH is a multiboot image (Xen's xen: what QEMU's -kernel and GRUB boot):
+ * a multiboot header (magic, flags and a checksum that sums to 0) at a
+ * 4-byte boundary of its first 8 KiB, or a multiboot2 one at an 8-byte
+ * boundary of its first 32 KiB.  At most 32 KiB are read.  0, or -1.
+ */
+static int multiboot_image(const char *path)
+{
+	unsigned char buf[32768];
+	ssize_t got;
+	size_t n = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	while (n < sizeof(buf) && (got = read(fd, buf + n, sizeof(buf) - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	for (size_t o = 0; o + 12 <= n; o += 4) {
+		uint32_t w[4] = { 0, 0, 0, 0 };
+
+		for (size_t i = 0; i < 4 && o + 4 * i + 4 <= n; i++)
+			w[i] = (uint32_t)buf[o + 4 * i] | (uint32_t)buf[o + 4 * i + 1] << 8 |
+			       (uint32_t)buf[o + 4 * i + 2] << 16 | (uint32_t)buf[o + 4 * i + 3] << 24;
+		if (o + 12 <= 8192 && w[0] == 0x1badb002u && w[0] + w[1] + w[2] == 0)
+			return 0;
+		if (o % 8 == 0 && o + 16 <= n && w[0] == 0xe85250d6u &&
+		    w[0] + w[1] + w[2] + w[3] == 0)
+			return 0;
+	}
+	return -1;
+}
+
 static int is_version_name(const char *s)
 {
 	unsigned int a, b;
@@ -101,6 +141,11 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 		snprintf(dir, sizeof(dir), "%s/xen", build_dir());
 	} else if (!strchr(spec, '/')) {
 		/* A version name, or a build's label (src-ID: BUILD/xen-src-ID). */
+		if (!sio_name_ok(spec)) {
+			snprintf(err, errlen, "neither a version name (4.17, 4.20), a build's name "
+				 "(src-ID for build/xen-src-ID) nor a path to a built xen");
+			return -1;
+		}
 		snprintf(dir, sizeof(dir), "%s/xen-%s", build_dir(), spec);
 		if (!is_version_name(spec) && (stat(dir, &st) || !S_ISDIR(st.st_mode))) {
 			snprintf(err, errlen, "neither a version name (4.17, 4.20), a build's name "
@@ -134,6 +179,11 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 			snprintf(err, errlen, "%s: %s (make hv builds it)",
 				 sio_shown(shown, sizeof(shown), b->path),
 				 bad > 0 ? strerror(bad) : "not a regular file");
+		return -1;
+	}
+	if (multiboot_image(b->path)) {
+		snprintf(err, errlen, "%s: not a hypervisor image (no multiboot header in its "
+			 "first 32 KiB)", sio_shown(shown, sizeof(shown), b->path));
 		return -1;
 	}
 	/* The label: the version name, else the folder's name without xen-. */

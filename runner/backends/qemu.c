@@ -167,11 +167,32 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	    q->test_device ? " ipibench-dev=" QEMU_TEST_DEVICE_SBDF : "",
 	    q->cmdline[0] ? " " : "", q->cmdline);
 	snprintf(r->xen_cmdline, sizeof(r->xen_cmdline), "%s", argv[n - 1]);
-	/* -initrd takes "module args,module": no commas in the paths. */
-	if (strchr(kernel, ',') || strchr(initrd, ',') || strchr(o->workdir, ',')) {
-		host_fail(r, "paths with commas cannot be passed to QEMU: %s, %s, %s",
-		     kernel, initrd, o->workdir);
-		return -1;
+	/*
+	 * -initrd takes "module args,module args": QEMU splits the list at
+	 * commas and ends each module's file name at its first space (the
+	 * rest is its command line), so neither may be in the two paths;
+	 * -virtfs splits at commas only.
+	 */
+	{
+		const char *const paths[] = { kernel, initrd, o->workdir };
+		const char *const bad[] = { ", \t\n", ", \t\n", "," };
+		const char *const what[] = { "the dom0 kernel", "the initramfs", "the run folder" };
+		char q1[300];
+
+		for (size_t i = 0; i < 3; i++) {
+			size_t at = strcspn(paths[i], bad[i]);
+
+			if (paths[i][at]) {
+				host_fail(r, "%s %s has a %s, which QEMU's %s cannot take (%s): "
+					  "use a path without one", what[i],
+					  sio_shown(q1, sizeof(q1), paths[i]),
+					  paths[i][at] == ',' ? "comma" : "space",
+					  i < 2 ? "-initrd" : "-virtfs",
+					  i < 2 ? "it splits the modules at commas and ends a file "
+					  "name at a space" : "it splits its options at commas");
+				return -1;
+			}
+		}
 	}
 	if (strchr(q->dom0_cmdline, ',')) {
 		host_fail(r, "[host] dom0_cmdline = '%s': no commas (QEMU's -initrd splits on them)",

@@ -18,6 +18,7 @@
 
 #include "runner/backend.h"
 #include "runner/config.h"
+#include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "broken: %s\n", #c); abort(); } } while (0)
@@ -63,7 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(c.matrix.ncpus <= CFG_MAX_SWEEP);
 		for (unsigned int i = 0; i < c.matrix.ncpus; i++)
 			CHECK(c.matrix.cpus[i] >= 1 && c.matrix.cpus[i] <= 4096);
-		CHECK(c.nwl >= 1 && c.nwl <= CFG_MAX_WORKLOADS);
+		/* a [guest] config runs the guest's own workload */
+		CHECK((c.nwl >= 1 || c.guest.given) && c.nwl <= CFG_MAX_WORKLOADS);
 		for (unsigned int i = 0; i < c.nwl; i++) {
 			CHECK(sio_name_ok(c.wl[i].name));
 			CHECK(strlen(c.wl[i].name) <= CFG_WL_NAME_MAX);
@@ -87,11 +89,54 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(!json_object_get(json_object_get(c.sections, "matrix"), "modes") ==
 			      !c.matrix.modes_given);
 			for (unsigned int i = 0; i < c.nwl; i++) {
-				char sname[80];
+				char sname[80], num[32];
+				json_t *given;
 
 				snprintf(sname, sizeof(sname), "workload:%s", c.wl[i].name);
-				CHECK(json_string_value(json_object_get(json_object_get(c.sections, sname),
-									  "type")));
+				given = json_object_get(c.sections, sname);
+				CHECK(json_string_value(json_object_get(given, "type")));
+				/* an integer runs as written: decimal, no prefix (010, 0x10) */
+				json_object_foreach(given, k, v) {
+					const json_t *p = json_object_get(c.wl[i].params, k);
+
+					if (!json_is_integer(p))
+						continue;
+					snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(p));
+					CHECK(!strcmp(num, json_string_value(v)));
+				}
+			}
+			/* no list key keeps an empty item; no value was cut at " ;" */
+			json_object_foreach(c.sections, k, sec)
+				json_object_foreach(sec, k2, v) {
+					const char *s = json_string_value(v);
+					const struct wl_param *p = NULL;
+
+					for (unsigned int i = 0; i < c.nwl; i++)
+						if (!strncmp(k, "workload:", 9) && !strcmp(k + 9, c.wl[i].name))
+							p = wl_param_find(c.wl[i].type, k2);
+					if ((p && (p->kind == WL_CPUS || p->kind == WL_CHOICES)) ||
+					    (!strcmp(k, "matrix") && strcmp(k2, "repetitions") &&
+					     strcmp(k2, "order") && strcmp(k2, "seed")) ||
+					    (!strcmp(k, "guest") && strstr(k2, "_path")))
+						CHECK(!wl_list_empty_item(s));
+				}
+			for (const char *l = c.text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+				/* as read_line skips them: a BOM first, then spaces */
+				size_t bom = l == c.text && !strncmp(l, "\xef\xbb\xbf", 3) ? 3 : 0;
+				size_t n = strcspn(l, "\n"), b = bom + strspn(l + bom, " \t\r\v\f");
+
+				if (b < n && l[b] != ';' && l[b] != '#' && l[b] != '[')
+					for (size_t j = b + 1; j < n; j++)
+						CHECK(!((l[j] == ';' || l[j] == '#') &&
+							(l[j - 1] == ' ' || l[j - 1] == '\t')));
+			}
+			/* the x2APIC mode is modes' alone */
+			{
+				char w[128];
+				const char *cl = json_string_value(json_object_get(
+					json_object_get(c.sections, "host"), "cmdline"));
+
+				CHECK(!cl || !cmdline_apic_option(cl, w, sizeof(w)));
 			}
 		}
 		CHECK(c.textlen == size);

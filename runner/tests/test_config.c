@@ -36,7 +36,7 @@ static const char good[] =
 	"iterations = 500\n"
 	"[workload:ipi3]\n"
 	"type = ipi_mask\n"
-	"mask = 1,17,33\n"
+	"mask = 1,17,19\n"
 	"shorthand = false\n";
 
 static void test_good(void **s)
@@ -56,7 +56,7 @@ static void test_good(void **s)
 	assert_int_equal(json_integer_value(json_object_get(c.wl[0].params, "iterations")), 500);
 	/* defaults filled in */
 	assert_true(json_is_true(json_object_get(c.wl[1].params, "shorthand")) == 0);
-	assert_string_equal(json_string_value(json_object_get(c.wl[1].params, "mask")), "1,17,33");
+	assert_string_equal(json_string_value(json_object_get(c.wl[1].params, "mask")), "1,17,19");
 	assert_int_equal(json_integer_value(json_object_get(c.wl[1].params, "cpu")), 0);
 	assert_string_equal(c.host.name, "qemu-16cpu");
 	config_free(&c);
@@ -209,7 +209,11 @@ static void test_shipped_configs(void **s)
 		snprintf(d, sizeof(d), "%s/%s", tu_dir, shipped_builds[i].dir);
 		assert_int_equal(mkdir(d, 0755), 0);
 		snprintf(f, sizeof(f), "%s/xen", d);
-		assert_int_equal(tu_write(f, ""), 0);
+		/* A multiboot header: magic, flags 0, checksum (a hypervisor image). */
+		FILE *x = fopen(f, "w");
+		assert_non_null(x);
+		assert_int_equal(fwrite("\x02\xb0\xad\x1b\0\0\0\0\xfe\x4f\x52\xe4", 1, 12, x), 12);
+		fclose(x);
 		snprintf(f, sizeof(f), "%s/build-info", d);
 		assert_int_equal(tu_write(f, shipped_builds[i].info), 0);
 	}
@@ -744,6 +748,150 @@ static void test_workload_rules(void **s)
 	assert_string_equal(wl_value("ipi_mask", "trace = 0x00804000\n", err, sizeof(err)), "");
 }
 
+/* Integers are decimal, as written: 010 is not 8 nor 10, 0x10 not 16; a
+ * trace mask is hex with its 0x (the agent reads it with C's prefixes). */
+static void test_decimal_only(void **s)
+{
+	static const char *const bad[] = { "010", "0x10", "0X10", "+5", "-1", "1e3", "1.5", "00",
+					   "5 0", NULL };
+	char err[256], text[512];
+
+	(void)s;
+	for (const char *const *b = bad; *b; b++) {
+		snprintf(text, sizeof(text), "iterations = %s\n", *b);
+		if (!strstr(wl_value("flush_tlb_all", text, err, sizeof(err)),
+			    "iterations = '") || !strstr(err, "expected an integer from 1 to 1000000"))
+			fail_msg("iterations = %s: '%s'", *b, err);
+	}
+	assert_string_equal(wl_value("flush_tlb_all", "iterations = 010\n", err, sizeof(err)),
+			    "w.ini:6: iterations = '010': expected an integer from 1 to 1000000, "
+			    "written in decimal digits (no leading 0, 0x, sign or space)");
+	assert_string_equal(wl_value("flush_tlb_all", "iterations = 10\n", err, sizeof(err)), "");
+	assert_string_equal(wl_value("pingpong", "cpu = 0\n", err, sizeof(err)), "");
+	/* [host] and [matrix] integers by the same rule. */
+	expect_error("[host]\ncpus = 0x10\n", "x.ini:2: cpus = '0x10': expected an integer from 1 "
+		     "to 4096, written in decimal digits");
+	expect_error("[host]\n[matrix]\nrepetitions = 02\n", "x.ini:3: repetitions = '02'");
+	expect_error("[host]\n[matrix]\ncpus = 4, 010\n", "x.ini:3: cpus = '010'");
+	/* Hex where hex is meant: [guest] trace_mask, a workload's trace. */
+	snprintf(text, sizeof(text), "[host]\n[matrix]\nmodes=mixed\n[guest]\ntrace_mask = %s\n",
+		 "0x-1");
+	expect_error(text, "x.ini:5: trace_mask = '0x-1'");
+	assert_non_null(strstr(wl_value("ipi_mask", "trace = 010\n", err, sizeof(err)),
+			       "trace mask must be a non-zero hex number"));
+	assert_non_null(strstr(wl_value("ipi_mask", "trace = 0x\n", err, sizeof(err)),
+			       "trace mask"));
+	assert_non_null(strstr(wl_value("ipi_mask", "trace = 0x100000000\n", err, sizeof(err)),
+			       "trace mask"));
+}
+
+/* Every list key refuses an empty item: a comma with nothing before or
+ * after it is a mistake, not a shorter list. */
+static void test_empty_list_items(void **s)
+{
+	static const char *const lists[][2] = {
+		{ "[host]\n[matrix]\nmodes = physical,,cluster\n", "x.ini:3: modes = " },
+		{ "[host]\n[matrix]\nmodes = physical, \n", "x.ini:3: modes = " },
+		{ "[host]\n[matrix]\nmodes = ,mixed\n", "x.ini:3: modes = " },
+		{ "[host]\n[matrix]\ncpus = 4,,8\n", "x.ini:3: cpus = " },
+		{ "[host]\n[matrix]\nxen = 4.17,\n", "x.ini:3: xen = " },
+		{ "[host]\n[matrix]\nmodes=mixed\n[guest]\nipi_path = evtchn,,apic\n",
+		  "x.ini:5: ipi_path = " },
+		{ "[host]\n[matrix]\nmodes=mixed\n[guest]\ntype = hvm\nmsi_path = pirq,\n",
+		  "x.ini:6: msi_path = " },
+		{ "[host]\n[matrix]\nmodes=mixed\n[workload:w]\ntype = ipi_mask\nmask = 1,\n",
+		  "x.ini:6: mask = '1,'" },
+		{ "[host]\n[matrix]\nmodes=mixed\n[workload:w]\ntype = ipi_mask\nmask = 1,,2\n",
+		  "x.ini:6: mask = '1,,2'" },
+		{ "[host]\n[matrix]\nmodes=mixed\n[workload:w]\ntype = ipi_mask\n"
+		  "senders = physical,\n", "x.ini:6: senders = 'physical,': an empty item" },
+	};
+
+	char text[512];
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		/* else valid: a workload when there is none */
+		snprintf(text, sizeof(text), "%s%s", lists[i][0], strstr(lists[i][0], "[workload:") ?
+			 "" : "[workload:f]\ntype=flush_tlb_all\n");
+		expect_error(text, lists[i][1]);
+	}
+	expect_error("[host]\n[matrix]\nmodes = physical,,cluster\n[workload:f]\ntype=flush_tlb_all\n",
+		     "an empty item (a comma with nothing before or after it)");
+}
+
+/* inih would end a value at " ;" (an inline comment) and say nothing:
+ * refused, on its line. */
+static void test_inline_comments(void **s)
+{
+	struct config c;
+	char err[256] = "";
+
+	(void)s;
+	expect_error("[host]\n[matrix]\nmodes = mixed ; physical\n[workload:f]\ntype=flush_tlb_all\n",
+		     "x.ini:3: ';' after a space at byte 15: comments go on a line of their own");
+	expect_error("[host]\ncpus = 4\t# four\n[matrix]\nmodes=mixed\n[workload:f]\ntype=flush_tlb_all\n",
+		     "x.ini:2: '#' after a space at byte 10");
+	expect_error("[host]\n[matrix]\nmodes=mixed\n[guest]\ncmdline = loglevel=8 ;x\n",
+		     "x.ini:5: ';' after a space");
+	/* Whole-line comments, and ';' inside a word, stay as they are. */
+	assert_string_equal(wl_value("flush_tlb_all", "; a comment\n  # another\n", err,
+				     sizeof(err)), "");
+	assert_int_equal(config_load_string("x.ini", "[host]\n[matrix]\nmodes=mixed\n[guest]\n"
+					    "cmdline = a=1;b=2\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(c.guest.cmdline, "a=1;b=2");
+	config_free(&c);
+}
+
+/* The x2APIC mode is [matrix] modes' to choose: a command line that sets
+ * it would have the run measure another mode than it records. */
+static void test_cmdline_apic(void **s)
+{
+	static const char *const words[] = { "x2apic-mode=physical", "x2apic_mode=cluster",
+					     "x2apic_phys=1", "x2apic-phys", "no-x2apic_phys",
+					     "x2apic=0", "nox2apic", "apic=bigsmp", NULL };
+	static const char rest[] = "[matrix]\nmodes=mixed\n[workload:f]\ntype=flush_tlb_all\n";
+	char text[512];
+
+	(void)s;
+	for (const char *const *w = words; *w; w++) {
+		snprintf(text, sizeof(text), "[host]\ncmdline = loglvl=all %s\n%s", *w, rest);
+		char want[256];
+		snprintf(want, sizeof(want), "x.ini:2: cmdline: %s: [matrix] modes chooses the "
+			 "x2APIC mode", *w);
+		expect_error(text, want);
+		snprintf(text, sizeof(text), "[host]\nbackend = reboot\ncmdline = %s\n%s", *w, rest);
+		expect_error(text, "x.ini:3: cmdline: ");
+		snprintf(text, sizeof(text), "[host]\n[matrix]\nmodes=mixed\n[guest]\ncmdline = %s\n",
+			 *w);
+		expect_error(text, "x.ini:5: cmdline: ");
+	}
+}
+
+/* A CPU number names a CPU the run has: cpu = 100 on a 4-CPU host is
+ * refused on its line; lists stay within the CPU slots. */
+static void test_cpu_numbers(void **s)
+{
+	struct config c;
+	char err[256] = "";
+
+	(void)s;
+	expect_error("[host]\ncpus = 4\n[matrix]\nmodes=mixed\n[workload:w]\ntype = pingpong\n"
+		     "cpu = 100\n", "x.ini:7: cpu = 100: the run has 4 CPUs (0 to 3)");
+	expect_error("[host]\ncpus = 4\n[matrix]\nmodes=mixed\n[workload:w]\ntype = pingpong\n"
+		     "peer = 4\n", "x.ini:7: peer = 4: the run has 4 CPUs");
+	expect_error("[host]\ncpus = 8\n[matrix]\nmodes=mixed\ncpus = 2, 8\n[workload:w]\n"
+		     "type = ipi_mask\ncpu = 3\n", "x.ini:8: cpu = 3: the run has 2 CPUs (0 to 1) at "
+		     "its sweep's least");
+	expect_error("[host]\ncpus = 4\nmaxcpus = 6\n[matrix]\nmodes=mixed\n[workload:w]\n"
+		     "type = ipi_mask\nmask = 1-6\n",
+		     "x.ini:8: mask = 1-6: CPU 6, but the run has 6 CPU slots (0 to 5)");
+	assert_int_equal(config_load_string("x.ini", "[host]\ncpus = 4\nmaxcpus = 6\n[matrix]\n"
+					    "modes=mixed\n[workload:w]\ntype = ipi_mask\n"
+					    "mask = 1-5\ncpu = 3\n", &c, err, sizeof(err)), 0);
+	config_free(&c);
+}
+
 /* [guest]: absent means the defaults; each key checked, on its line; the xl
  * config it renders carries the IPI path's kernel argument. */
 static void test_guest(void **s)
@@ -1088,6 +1236,11 @@ int main(void)
 		cmocka_unit_test(test_backends),
 		cmocka_unit_test(test_backend_settings),
 		cmocka_unit_test(test_workload_rules),
+		cmocka_unit_test(test_decimal_only),
+		cmocka_unit_test(test_empty_list_items),
+		cmocka_unit_test(test_inline_comments),
+		cmocka_unit_test(test_cmdline_apic),
+		cmocka_unit_test(test_cpu_numbers),
 		cmocka_unit_test(test_guest),
 		cmocka_unit_test(test_documented_keys),
 	};

@@ -17,6 +17,9 @@
 
 static char root[] = "/tmp/ipibench-xenbuild-XXXXXX";
 
+/* A multiboot header at a 4-byte boundary: magic, flags 0, checksum. */
+static const char multiboot[] = "\0\0\0\x02\xb0\xad\x1b\0\0\0\0\xfe\x4f\x52\xe4";
+
 /* ROOT/NAME/xen, and its build-info line when INFO is not NULL. */
 static void fake_build(const char *name, const char *info)
 {
@@ -28,7 +31,9 @@ static void fake_build(const char *name, const char *info)
 	snprintf(p, sizeof(p), "%s/%s/xen", root, name);
 	f = fopen(p, "w");
 	assert_non_null(f);
-	fputs("not really a hypervisor\n", f);
+	/* A multiboot header after an ELF-like start, as Xen's xen has. */
+	fputs("\x7f" "ELF not really a hypervisor\n", f);
+	fwrite(multiboot, 1, sizeof(multiboot) - 1, f);
 	fclose(f);
 	if (info) {
 		snprintf(p, sizeof(p), "%s/%s/build-info", root, name);
@@ -174,6 +179,33 @@ static void test_resolve(void **state)
 	assert_non_null(strstr(err, "/bad/build-info: XEN_VERSION=four: not a Xen version"));
 }
 
+/* A build is a version name, a build's name or a path to a multiboot image:
+ * xen = ../../etc/passwd, a text file, a name with '..' are refused. */
+static void test_not_a_build(void **state)
+{
+	struct xen_build b;
+	char err[512], want[600];
+
+	(void)state;
+	assert_int_equal(xen_build_resolve("../../../../etc/passwd", &b, err, sizeof(err)), -1);
+	assert_string_equal(err, "../../../../etc/passwd: not a hypervisor image (no multiboot "
+			    "header in its first 32 KiB)");
+	snprintf(want, sizeof(want), "%s/xen-4.17/build-info", root);
+	assert_int_equal(xen_build_resolve(want, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/xen-4.17/build-info: not a hypervisor image"));
+	/* No folder name reaches BUILD/xen-NAME but a name's. */
+	assert_int_equal(xen_build_resolve("..", &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "neither a version name"));
+	/* A header whose checksum does not add up is no header. */
+	snprintf(want, sizeof(want), "%s/badsum.bin", root);
+	FILE *f = fopen(want, "w");
+	assert_non_null(f);
+	fwrite("\x02\xb0\xad\x1b\0\0\0\0\0\0\0\0", 1, 12, f);
+	fclose(f);
+	assert_int_equal(xen_build_resolve(want, &b, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a hypervisor image"));
+}
+
 static void test_mode_check(void **state)
 {
 	struct xen_build b;
@@ -264,7 +296,8 @@ static void test_config_axis(void **state)
 	config_free(&c);
 
 	expect_error("cpus = 8\n", "xen = 4.17, 4.17\n", "t.ini:4: xen: 4.17 is listed twice");
-	expect_error("cpus = 8\n", "xen = ,\n", "t.ini:4: xen: empty");
+	expect_error("cpus = 8\n", "xen = ,\n",
+		     "t.ini:4: xen = ,: an empty item (a comma with nothing before or after it)");
 	snprintf(err, sizeof(err), "t.ini:4: xen = 4.21: %s/xen-4.21/xen is not built (make hv "
 		 "fetches XEN=4.17 or 4.20; name a build of your own tree by its path, "
 		 "build/xen-src-ID/xen)", root);
@@ -283,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_version_parse),
 		cmocka_unit_test(test_modes_per_version),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_not_a_build),
 		cmocka_unit_test(test_mode_check),
 		cmocka_unit_test(test_config_axis),
 	};

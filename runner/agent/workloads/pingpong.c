@@ -4,8 +4,8 @@
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),
-	{ "cpu", WL_UINT, 0, 4095, "0", "first CPU", 0, NULL },
-	{ "peer", WL_UINT, 0, 4095, "1", "second CPU (same or other cluster)", 0, NULL },
+	{ "cpu", WL_UINT, 0, 4095, "0", "first CPU", WL_F_CPU, NULL },
+	{ "peer", WL_UINT, 0, 4095, "1", "second CPU (same or other cluster)", WL_F_CPU, NULL },
 	WL_TIMING, WL_TRACE,
 	{ NULL },
 };

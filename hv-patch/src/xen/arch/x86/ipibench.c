@@ -244,7 +244,11 @@ static struct {
 /* @end */
 /* @if from=sysctl-flush */
     unsigned int dests; /* IPI destinations per call */
+/* @end */
+/* @if from=loop-timing */
     unsigned int loop_calls;                /* F_LOOP: calls in next chunk */
+/* @end */
+/* @if from=sysctl-flush */
 
 /* @end */
 /* @if from=ipi-mask */
@@ -349,11 +353,15 @@ static void cycles_to_sample(xen_sysctl_ipibench_sample_t *s,
     s->ns = cpu_khz ? muldiv64(cycles, 1000000, cpu_khz) : 0;
 }
 
+/* @end */
+/* @if from=loop-timing */
 static uint32_t sat32(uint64_t v)
 {
     return v > UINT32_MAX ? UINT32_MAX : v;
 }
 
+/* @end */
+/* @if from=sysctl-flush */
 static bool timed_out(s_time_t deadline)
 {
     return NOW() > deadline;
@@ -770,11 +778,13 @@ static int run_iterations(s_time_t deadline, unsigned int *done)
 /* @if from=sysctl-flush */
 }
 
+/* @end */
+/* @if from=loop-timing */
 /*
  * XEN_SYSCTL_IPIBENCH_F_LOOP: 'n' consecutive calls timed as a whole.  The
  * timed window holds one TSC read, the calls, and one TSC read: no
 /* @end */
-/* @if from=sysctl-flush until=ipi-mask */
+/* @if from=loop-timing until=ipi-mask */
  * counter, no sample, no chunk deadline check between the calls.
  */
 static int loop_calls(unsigned int n, s_time_t deadline, unsigned int *done,
@@ -834,7 +844,7 @@ static int loop_calls(unsigned int n, s_time_t deadline, unsigned int *done,
     return rc == -EAGAIN ? 0 : rc;
 }
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=loop-timing */
 
 /*
  * One chunk of a loop run: bench.loop_calls calls (1 in the run's first
@@ -871,6 +881,8 @@ static int run_loop(s_time_t deadline, unsigned int *done)
     return 0;
 }
 
+/* @end */
+/* @if from=sysctl-flush */
 /*
  * The IPI destinations of a chunk's 'calls' calls of an op that sends
  * through send_IPI_mask(), 'sh' of which used the ALLBUT shorthand (which
@@ -941,13 +953,18 @@ static long cf_check bench_chunk(void *unused)
         i = capacity_chunk(deadline);
     else if ( bench.flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
 /* @end */
-/* @if from=sysctl-flush until=vector-capacity */
+/* @if from=loop-timing until=vector-capacity */
     if ( bench.flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=loop-timing */
         rc = run_loop(deadline, &i);
     else
         rc = run_iterations(deadline, &i);
+/* @end */
+/* @if from=sysctl-flush until=loop-timing */
+    rc = run_iterations(deadline, &i);
+/* @end */
+/* @if from=sysctl-flush */
 
     this_cpu(ipibench_send).sender = 0;
     this_cpu(ipibench_send).no_shorthand = false;
@@ -978,8 +995,6 @@ static long cf_check bench_chunk(void *unused)
         bench.path |= XEN_SYSCTL_IPIBENCH_PATH_MSI |
                       (ipibench_dev_irte() >= 0
                        ? XEN_SYSCTL_IPIBENCH_PATH_REMAPPED : 0);
-/* @end */
-/* @if from=sysctl-flush */
 /* @end */
 /* @if from=ipi-mask */
     if ( op_is_flush() || bench.op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask )
@@ -1478,6 +1493,10 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
 /* @if from=vector-capacity */
         return -EINVAL;
 /* @end */
+/* @if from=sysctl-flush until=loop-timing */
+    if ( op->flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
+        return -EOPNOTSUPP;
+/* @end */
 /* @if from=sysctl-flush */
 
     rc = copy_mask(op, &bench.mask);
@@ -1569,7 +1588,11 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     bench.vector = op->vector;
     bench.mask_bits = op->mask.nr_bits;
     bench.dests = dests;
+/* @end */
+/* @if from=loop-timing */
     bench.loop_calls = 1;
+/* @end */
+/* @if from=sysctl-flush */
     bench.pos = 0;
     bench.phase = PHASE_RUN;
 /* @end */

@@ -1,4 +1,4 @@
-/* @file from=sysctl-query */
+/* @file from=sysctl-abi */
 /* SPDX-License-Identifier: MIT */
 /******************************************************************************
  * ipibench.h

@@ -19,6 +19,8 @@
  *                     | RUN_LIFETIME over  | RUN_LIFETIME over (timer),
  *                     v                    v fetch of the last chunk
  *                  RECLAIM (releasing, in batches) --> NONE
+/* @end */
+/* @if from=run-expiry */
  *
 /* @end */
 /* @if from=vector-capacity */
@@ -27,7 +29,7 @@
  * RESERVE_VECTORS free vectors or the last RESERVE_IRQS free IRQ
  * descriptors.
 /* @end */
-/* @if from=sysctl-flush until=vector-capacity */
+/* @if from=run-expiry until=vector-capacity */
  * Every run ends RUN_LIFETIME after its start at the latest, whatever its
  * owner does (-ETIME).
 /* @end */
@@ -109,6 +111,8 @@
 /* Samples per chunk: what a fetch may return (info.max_samples). */
 #define MAX_SAMPLES          1024
 #define MAX_ITERATIONS       1000000
+/* @end */
+/* @if from=run-expiry */
 /*
  * A run nobody continues or fetches for this long is abandoned.  NOW()
  * follows wall time: under emulation on a loaded host, the gap between a
@@ -129,7 +133,7 @@
 /* IRQs destroyed per batch when a run is released. */
 #define RELEASE_BATCH        64
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=run-expiry */
 /*
  * The longest a run lives, from its start, whatever its owner does: then
  * it ends with -ETIME for its owner, and what it holds is released.  A
@@ -201,7 +205,11 @@ enum phase {
 };
 
 static DEFINE_SPINLOCK(bench_lock);
+/* @end */
+/* @if from=run-expiry */
 static struct timer bench_idle_timer;
+/* @end */
+/* @if from=sysctl-flush */
 static void cf_check bench_reclaim(void *unused);
 static DECLARE_TASKLET(bench_reclaim_tasklet, bench_reclaim, NULL);
 /* @end */
@@ -210,14 +218,19 @@ static DECLARE_TASKLET(bench_reclaim_tasklet, bench_reclaim, NULL);
 static struct {
     enum run_state state;
     uint32_t run_id, next_id;
+/* @end */
+/* @if from=run-expiry */
     s_time_t born;      /* start of the run: it ends RUN_LIFETIME later */
     s_time_t last;      /* end of the run's last call */
 /* @end */
 /* @if from=ipibench-hotplug */
     int abort;          /* set by the CPU notifier: -ENXIO */
 /* @end */
-/* @if from=sysctl-flush until=ipibench-hotplug */
+/* @if from=run-expiry until=ipibench-hotplug */
     int abort;          /* set by the timer: -ETIME */
+/* @end */
+/* @if from=sysctl-flush until=run-expiry */
+    int abort;          /* an error that ends the run at its chunk's end */
 /* @end */
 /* @if from=sysctl-flush */
     uint32_t ended_id;  /* an ended run, and what its owner is told */
@@ -904,7 +917,11 @@ static uint64_t ipis_sent(unsigned int calls, unsigned long sh)
 
 static void release_run_locked(void);
 static void end_run_locked(int rc);
+/* @end */
+/* @if from=run-expiry */
 static s_time_t run_expiry_locked(void);
+/* @end */
+/* @if from=sysctl-flush */
 
 static long cf_check bench_chunk(void *unused)
 {
@@ -1014,8 +1031,12 @@ static long cf_check bench_chunk(void *unused)
     ASSERT(bench.state == RUN_CHUNK);
     if ( !rc && read_atomic(&bench.abort) )
         rc = read_atomic(&bench.abort);
+/* @end */
+/* @if from=run-expiry */
     if ( !rc && NOW() >= bench.born + RUN_LIFETIME )
         rc = -ETIME;
+/* @end */
+/* @if from=sysctl-flush */
     if ( rc )
         end_run_locked(rc);
     else
@@ -1027,8 +1048,12 @@ static long cf_check bench_chunk(void *unused)
             release_run_locked();
         }
         bench.state = RUN_IDLE;
+/* @end */
+/* @if from=run-expiry */
         bench.last = NOW();
         set_timer(&bench_idle_timer, run_expiry_locked());
+/* @end */
+/* @if from=sysctl-flush */
     }
     spin_unlock(&bench_lock);
     if ( maps )
@@ -1112,6 +1137,8 @@ static void cf_check bench_reclaim(void *unused)
     spin_unlock(&bench_lock);
 }
 
+/* @end */
+/* @if from=run-expiry */
 /* When the live run (RUN_IDLE) expires: idle too long, or too old. */
 static s_time_t run_expiry_locked(void)
 {
@@ -1173,7 +1200,7 @@ static void release_all_locked(void)
 }
 
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=run-expiry */
 /*
  * The owner is gone (idle for IDLE_TIMEOUT: -ESRCH), or the run is over
  * RUN_LIFETIME (-ETIME, whatever its owner does).
@@ -1208,7 +1235,7 @@ static void cf_check bench_idle_timeout(void *unused)
     }
 
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=run-expiry */
     spin_lock(&bench_lock);
     if ( bench.state == RUN_CHUNK && too_old_locked() )
         /* The chunk (a few ms at most) sees it and ends the run. */
@@ -1220,7 +1247,7 @@ static void cf_check bench_idle_timeout(void *unused)
 /* @if from=ipibench-hotplug */
     put_cpu_maps();
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=run-expiry */
 }
 
 /* @end */
@@ -1330,13 +1357,17 @@ static int __init cf_check ipibench_init(void)
     BUILD_BUG_ON(XEN_SYSCTL_IPIBENCH_SENDER_cluster !=
                  IPIBENCH_SENDER_x2apic_cluster);
 
+/* @end */
+/* @if from=run-expiry */
     init_timer(&bench_idle_timer, bench_idle_timeout, NULL, 0);
 /* @end */
 /* @if from=ipibench-hotplug */
     register_cpu_notifier(&cpu_nfb);
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=run-expiry */
 
+/* @end */
+/* @if from=sysctl-flush */
     return 0;
 }
 __initcall(ipibench_init);
@@ -1648,9 +1679,17 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     int rc;
 
     spin_lock(&bench_lock);
+/* @end */
+/* @if from=run-expiry */
     /* Another caller's run, unless it has expired (the timer is late). */
     if ( bench.state == RUN_CHUNK ||
          (bench.state == RUN_IDLE && !expire_locked()) )
+/* @end */
+/* @if from=sysctl-flush until=run-expiry */
+    /* Another caller's run. */
+    if ( bench.state == RUN_CHUNK || bench.state == RUN_IDLE )
+/* @end */
+/* @if from=sysctl-flush */
     {
         spin_unlock(&bench_lock);
         return -EBUSY;
@@ -1692,12 +1731,20 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     if ( !bench.next_id )
         bench.next_id = 1;
     op->run_id = bench.run_id;
+/* @end */
+/* @if from=run-expiry */
     bench.born = NOW();
+/* @end */
+/* @if from=sysctl-flush */
     /* The counters count from here to the state's return to RUN_NONE. */
     ipibench_live = true;
     bench.state = RUN_CHUNK;
+/* @end */
+/* @if from=run-expiry */
     /* For the lifetime, whatever the chunks do. */
     set_timer(&bench_idle_timer, bench.born + RUN_LIFETIME);
+/* @end */
+/* @if from=sysctl-flush */
     spin_unlock(&bench_lock);
 
     return 0;
@@ -1708,8 +1755,12 @@ static int bench_continue(const struct xen_sysctl_ipibench *op)
     int rc = 0;
 
     spin_lock(&bench_lock);
+/* @end */
+/* @if from=run-expiry */
     if ( op->run_id == bench.run_id )
         end_if_too_old_locked();
+/* @end */
+/* @if from=sysctl-flush */
     if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
          op->run_id != bench.run_id )
         rc = not_live(op);
@@ -1782,9 +1833,13 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     int rc = 0;
 
     spin_lock(&bench_lock);
+/* @end */
+/* @if from=run-expiry */
     /* Fetching does not keep a run past its lifetime. */
     if ( op->run_id == bench.run_id )
         end_if_too_old_locked();
+/* @end */
+/* @if from=sysctl-flush */
     if ( bench.state == RUN_CHUNK && op->run_id == bench.run_id )
         rc = -EBUSY;
     else if ( bench.state != RUN_IDLE || op->run_id != bench.run_id )
@@ -1833,7 +1888,11 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     spin_lock(&bench_lock);
     if ( bench.state == RUN_IDLE && op->run_id == bench.run_id )
     {
+/* @end */
+/* @if from=run-expiry */
         bench.last = NOW();
+/* @end */
+/* @if from=sysctl-flush */
         if ( bench.phase == PHASE_DONE )
         {
             /* The last chunk is fetched: the run is over. */
@@ -1869,7 +1928,11 @@ static int bench_query(struct xen_sysctl_ipibench *op)
 /* @if from=sysctl-flush */
         .max_iterations = MAX_ITERATIONS,
         .max_samples = MAX_SAMPLES,
+/* @end */
+/* @if from=run-expiry */
         .idle_timeout_ms = IDLE_TIMEOUT / MILLISECS(1),
+/* @end */
+/* @if from=sysctl-flush */
         .run_live = read_atomic(&bench.state) != RUN_NONE,
 /* @end */
 /* @if from=irq-delivery */

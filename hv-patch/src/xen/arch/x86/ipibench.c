@@ -1,8 +1,9 @@
-/* @file from=sysctl-flush */
+/* @file from=sysctl-query */
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ipibench: measure the local APIC IPI and external interrupt paths of the
  * APIC driver in use (XEN_SYSCTL_ipibench, CONFIG_IPIBENCH).
+/* @if from=sysctl-flush */
  *
  * Every operation but the query runs in chunks on the requested physical
  * CPU, through continue_hypercall_on_cpu(), i.e. from a tasklet with
@@ -18,23 +19,43 @@
  *                     | RUN_LIFETIME over  | RUN_LIFETIME over (timer),
  *                     v                    v fetch of the last chunk
  *                  RECLAIM (releasing, in batches) --> NONE
+/* @end */
+/* @if from=run-expiry */
  *
+/* @end */
+/* @if from=vector-capacity */
  * Every run ends RUN_LIFETIME after its start at the latest, whatever its
  * owner does (-ETIME), and vector_capacity never takes a CPU's last
  * RESERVE_VECTORS free vectors or the last RESERVE_IRQS free IRQ
  * descriptors.
+/* @end */
+/* @if from=run-expiry until=vector-capacity */
+ * Every run ends RUN_LIFETIME after its start at the latest, whatever its
+ * owner does (-ETIME).
+/* @end */
+/* @if from=sysctl-flush */
  *
  * A chunk holds the CPU maps (get_cpu_maps()) while it runs, and a start
  * or continuation holds them from its checks until its chunk is queued:
+/* @end */
+/* @if from=sysctl-flush until=ipibench-hotplug */
+ * no CPU goes up or down while a chunk runs.  A chunk that finds a hotplug
+ * in progress does nothing (done == 0).
+/* @end */
+/* @if from=ipibench-hotplug */
  * no CPU goes up or down while a chunk runs, and the CPU notifier never
  * runs in the middle of one.  A chunk that finds a hotplug in progress
+/* @end */
+/* @if from=ipibench-hotplug until=vector-capacity */
+ * does nothing (done == 0).  A CPU going offline ends a run that uses it
+ * (-ENXIO).
+/* @end */
+/* @if from=vector-capacity */
  * does nothing (done == 0).  A CPU going down while a run holds IRQs has
  * them all released in CPU_DOWN_PREPARE, before fixup_irqs() needs free
  * vectors for the IRQs of that CPU.  Otherwise IRQs held by the run are
  * released RELEASE_BATCH at a time, by a tasklet or by the next start (as
  * a hypercall continuation).
-/* @if until=vector-capacity */
- * skips it) is ended by the CPU_DEAD notifier.
 /* @end */
  */
 
@@ -72,8 +93,11 @@
 /* @end */
 #include <public/sysctl.h>
 
+/* @if from=sysctl-flush */
 /* A chunk holds its CPU for about this long (longer only for one call). */
 #define CHUNK_NS             MICROSECS(1000)
+/* @end */
+/* @if from=ipi-mask */
 /*
  * The first call of a chunk may wait this long for its IPI or interrupt,
  * so that every chunk makes progress even where one call takes longer
@@ -82,15 +106,21 @@
  * flight then is waited for by the next chunk.
  */
 #define FIRST_CALL_NS        MILLISECS(20)
+/* @end */
+/* @if from=sysctl-flush */
 /* Samples per chunk: what a fetch may return (info.max_samples). */
 #define MAX_SAMPLES          1024
 #define MAX_ITERATIONS       1000000
+/* @end */
+/* @if from=run-expiry */
 /*
  * A run nobody continues or fetches for this long is abandoned.  NOW()
  * follows wall time: under emulation on a loaded host, the gap between a
  * chunk and its caller's next call was seen to exceed 1 s.
  */
 #define IDLE_TIMEOUT         SECONDS(5)
+/* @end */
+/* @if from=ipi-mask */
 /*
  * A call whose IPI or interrupt has been waited for this long in all (in
  * the chunks' own time, not counting the gaps between them) is lost.
@@ -98,9 +128,12 @@
 #define LOST_NS              SECONDS(1)
 /* A waiting sender reads the clock once per this many polls. */
 #define WAIT_SPINS_PER_CLOCK 256
+/* @end */
 /* @if from=vector-capacity */
 /* IRQs destroyed per batch when a run is released. */
 #define RELEASE_BATCH        64
+/* @end */
+/* @if from=run-expiry */
 /*
  * The longest a run lives, from its start, whatever its owner does: then
  * it ends with -ETIME for its owner, and what it holds is released.  A
@@ -109,6 +142,8 @@
  * measurements are several runs.
  */
 #define RUN_LIFETIME         SECONDS(60)
+/* @end */
+/* @if from=vector-capacity */
 /*
  * Free dynamic vectors vector_capacity leaves on every CPU, and free IRQ
  * descriptors it leaves in all.  32 vectors: as many as one device's
@@ -119,10 +154,13 @@
  */
 #define RESERVE_VECTORS      32
 #define RESERVE_IRQS         128
+/* @end */
+/* @if from=ipibench-hotplug */
 /* How soon the timer looks again when it fired during a CPU hotplug. */
 #define HOTPLUG_RETRY        MILLISECS(100)
 /* @end */
 
+/* @if from=ipi-mask */
 /*
  * The vector of the ipi_mask and pingpong IPIs: 0 until the first such run
  * takes it (get_bench_vector()), then kept.
@@ -139,6 +177,7 @@ struct bench_ack {
     unsigned int seq;
 } __aligned(SMP_CACHE_BYTES);
 static struct bench_ack bench_seq;
+/* @end */
 /* @if from=pingpong */
 static struct {
     unsigned int cpu, peer;
@@ -147,6 +186,7 @@ static struct {
 } pingpong;
 /* @end */
 
+/* @if from=sysctl-flush */
 enum run_state {
     RUN_NONE,           /* no run */
     RUN_IDLE,           /* a run between two calls of its owner */
@@ -156,41 +196,75 @@ enum run_state {
 
 enum phase {
     PHASE_RUN,          /* iterations */
+/* @end */
 /* @if from=vector-capacity */
     PHASE_FREE,         /* vector_capacity: releasing the IRQs */
 /* @end */
+/* @if from=sysctl-flush */
     PHASE_DONE,         /* all iterations done: only the results remain */
 };
 
 static DEFINE_SPINLOCK(bench_lock);
+/* @end */
+/* @if from=run-expiry */
 static struct timer bench_idle_timer;
+/* @end */
+/* @if from=sysctl-flush */
 static void cf_check bench_reclaim(void *unused);
 static DECLARE_TASKLET(bench_reclaim_tasklet, bench_reclaim, NULL);
+/* @end */
 
+/* @if from=sysctl-flush */
 static struct {
     enum run_state state;
     uint32_t run_id, next_id;
+/* @end */
+/* @if from=run-expiry */
     s_time_t born;      /* start of the run: it ends RUN_LIFETIME later */
     s_time_t last;      /* end of the run's last call */
+/* @end */
+/* @if from=ipibench-hotplug */
     int abort;          /* set by the CPU notifier: -ENXIO */
+/* @end */
+/* @if from=run-expiry until=ipibench-hotplug */
+    int abort;          /* set by the timer: -ETIME */
+/* @end */
+/* @if from=sysctl-flush until=run-expiry */
+    int abort;          /* an error that ends the run at its chunk's end */
+/* @end */
+/* @if from=sysctl-flush */
     uint32_t ended_id;  /* an ended run, and what its owner is told */
     int ended_rc;
 
     /* The run. */
     enum phase phase;
+/* @end */
 /* @if from=pingpong */
     unsigned int op, flags, sender, cpu, peer, iterations, pos;
+/* @end */
+/* @if from=sysctl-flush */
     unsigned int vector, mask_bits;         /* as the start gave them */
 /* @end */
-/* @if until=pingpong */
+/* @if from=sysctl-flush until=pingpong */
     unsigned int op, flags, sender, cpu, iterations, pos;
 /* @end */
+/* @if from=sysctl-flush */
     cpumask_t mask;     /* the caller's mask */
     cpumask_t targets;  /* mask minus cpu: IPI destinations */
+/* @end */
+/* @if from=ipibench-hotplug */
     cpumask_t used;     /* CPUs whose going offline aborts the run */
+/* @end */
+/* @if from=sysctl-flush */
     unsigned int dests; /* IPI destinations per call */
+/* @end */
+/* @if from=loop-timing */
     unsigned int loop_calls;                /* F_LOOP: calls in next chunk */
+/* @end */
+/* @if from=sysctl-flush */
 
+/* @end */
+/* @if from=ipi-mask */
     /* The call in flight, if any (its IPI may outlive a chunk). */
     s_time_t first_deadline;                /* the chunk's first call */
     bool inflight;
@@ -198,6 +272,8 @@ static struct {
     s_time_t waited;
     uint64_t fl_cycles;
     uint32_t fl_send_cycles, fl_icr_writes, fl_flags;
+/* @end */
+/* @if from=sysctl-flush */
 
     /* The last chunk. */
     unsigned int done, path, status, result;
@@ -206,10 +282,13 @@ static struct {
     cpumask_t snap;                         /* CPUs in irqs[] and ipis[] */
     xen_sysctl_ipibench_sample_t *samples;
     uint64_t *irqs, *ipis;                  /* per-CPU deltas */
+/* @end */
 /* @if from=vector-capacity */
     uint32_t *vectors;                      /* per CPU */
 /* @end */
+/* @if from=ipi-mask */
     struct bench_ack *acks;                 /* per CPU, ipi_mask */
+/* @end */
 /* @if from=vector-capacity */
 
     /* vector_capacity */
@@ -218,12 +297,17 @@ static struct {
     cpumask_t capmask;  /* CPUs still above RESERVE_VECTORS */
     unsigned int free_descs;                /* counted at each chunk start */
 /* @end */
+/* @if from=sysctl-flush */
 
+/* @end */
 /* @if from=irq-delivery */
     uint64_t *dev_irqs;                     /* per-CPU deltas */
 /* @end */
+/* @if from=sysctl-flush */
 } bench = { .next_id = 1 };
+/* @end */
 
+/* @if from=sysctl-flush */
 static unsigned long icr_writes(void)
 {
     return this_cpu(ipibench_counters).icr_writes;
@@ -233,13 +317,17 @@ static unsigned long shorthand_sends(void)
 {
     return this_cpu(ipibench_counters).sends_shorthand;
 }
+/* @end */
+/* @if from=ipi-mask */
 
-/* @if line=4.17 */
+/* @end */
+/* @if from=ipi-mask line=4.17 */
 static void cf_check bench_ipi_interrupt(struct cpu_user_regs *regs)
 /* @end */
-/* @if line=staging,4.20 */
+/* @if from=ipi-mask line=staging,4.20 */
 static void cf_check bench_ipi_interrupt(void)
 /* @end */
+/* @if from=ipi-mask */
 {
     unsigned int cpu = smp_processor_id();
 
@@ -249,6 +337,7 @@ static void cf_check bench_ipi_interrupt(void)
     if ( ipibench_live )
         ipibench_count(ipis_received, 1);
 
+/* @end */
 /* @if from=pingpong */
     if ( read_atomic(&pingpong.active) )
     {
@@ -261,9 +350,12 @@ static void cf_check bench_ipi_interrupt(void)
     }
 
 /* @end */
+/* @if from=ipi-mask */
     if ( bench.acks )
         write_atomic(&bench.acks[cpu].seq, read_atomic(&bench_seq.seq));
 }
+/* @end */
+/* @if from=sysctl-flush */
 
 /* ---- timing helpers ------------------------------------------------- */
 
@@ -274,11 +366,15 @@ static void cycles_to_sample(xen_sysctl_ipibench_sample_t *s,
     s->ns = cpu_khz ? muldiv64(cycles, 1000000, cpu_khz) : 0;
 }
 
+/* @end */
+/* @if from=loop-timing */
 static uint32_t sat32(uint64_t v)
 {
     return v > UINT32_MAX ? UINT32_MAX : v;
 }
 
+/* @end */
+/* @if from=sysctl-flush */
 static bool timed_out(s_time_t deadline)
 {
     return NOW() > deadline;
@@ -286,12 +382,16 @@ static bool timed_out(s_time_t deadline)
 
 /* ---- the calls of a run --------------------------------------------- */
 
+/* @end */
+/* @if from=ipi-mask */
 static bool op_is_flush(void)
 {
     return bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_all ||
            bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_mask;
 }
 
+/* @end */
+/* @if from=sysctl-flush */
 static void flush_call(void)
 {
     if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_flush_all )
@@ -300,11 +400,14 @@ static void flush_call(void)
         flush_mask(&bench.mask, FLUSH_TLB);
 }
 
+/* @end */
+/* @if from=ipi-mask */
 /*
  * Start the call of an asynchronous operation: its completion is awaited
  * by wait_call().
  *  ipi_mask: one IPI to bench.targets through send_IPI_mask(), the path
  *    every Xen IPI takes (without the shorthand if so asked).
+/* @end */
 /* @if from=pingpong */
  *  pingpong: cpu -> peer, whose handler sends peer -> cpu.
 /* @end */
@@ -312,6 +415,7 @@ static void flush_call(void)
  *  irq_delivery: the test device's MSI (ipibench-dev.c: full barrier,
  *    then its MMIO doorbell).
 /* @end */
+/* @if from=ipi-mask */
  * send_IPI_mask() and the genapic hooks order the prior writes before the
  * ICR write themselves (smp_mb() in the x2APIC ones).
  */
@@ -324,6 +428,7 @@ static void send_call(void)
         bench.wait_from = cpumask_first(&bench.targets);
         write_atomic(&bench_seq.seq, bench.seq);
         send_IPI_mask(&bench.targets, bench_vector);
+/* @end */
 /* @if from=pingpong */
         break;
 
@@ -339,6 +444,7 @@ static void send_call(void)
         /* The test device's MSI (ipibench-dev.c), rung by an MMIO write. */
         ipibench_dev_ring();
 /* @end */
+/* @if from=ipi-mask */
         break;
     }
 
@@ -364,6 +470,7 @@ static bool call_complete(void)
         }
         bench.wait_from = cpu;
         return true;
+/* @end */
 /* @if from=pingpong */
 
     case XEN_SYSCTL_IPIBENCH_OP_pingpong:
@@ -374,6 +481,7 @@ static bool call_complete(void)
     case XEN_SYSCTL_IPIBENCH_OP_irq_delivery:
         return ipibench_dev_handled_cpu() >= 0;
 /* @end */
+/* @if from=ipi-mask */
     }
 
     return true;
@@ -414,8 +522,9 @@ static int wait_call(s_time_t deadline)
     bench.inflight = false;
 
     return 0;
-/* @if from=vector-capacity */
 }
+/* @end */
+/* @if from=vector-capacity */
 
 /* ---- vector_capacity ------------------------------------------------ */
 
@@ -524,8 +633,9 @@ static unsigned int capacity_chunk(s_time_t deadline)
         release_held(RELEASE_BATCH);
 
     return !bench.nr_held;
-/* @end */
 }
+/* @end */
+/* @if from=sysctl-flush */
 
 /* ---- chunks ----------------------------------------------------------- */
 
@@ -538,44 +648,54 @@ static void snapshot(bool after)
 
     for_each_cpu ( cpu, &bench.snap )
     {
+/* @end */
 /* @if from=irq-delivery */
         uint64_t irqs, ipis, dev;
 /* @end */
-/* @if until=irq-delivery */
+/* @if from=sysctl-flush until=irq-delivery */
         uint64_t irqs, ipis;
 /* @end */
+/* @if from=sysctl-flush */
 
         if ( !cpu_online(cpu) )
         {
             /* Gone (and perhaps back, counting from 0): no delta. */
+/* @end */
 /* @if from=irq-delivery */
             bench.irqs[cpu] = bench.ipis[cpu] = bench.dev_irqs[cpu] = 0;
 /* @end */
-/* @if until=irq-delivery */
+/* @if from=sysctl-flush until=irq-delivery */
             bench.irqs[cpu] = bench.ipis[cpu] = 0;
 /* @end */
+/* @if from=sysctl-flush */
             continue;
         }
         irqs = read_atomic(&per_cpu(ipibench_counters, cpu).irqs);
         ipis = read_atomic(&per_cpu(ipibench_counters, cpu).ipis_received);
+/* @end */
 /* @if from=irq-delivery */
         dev = per_cpu(ipibench_dev_irqs, cpu);
 /* @end */
+/* @if from=sysctl-flush */
         if ( !after )
         {
             bench.irqs[cpu] = irqs;
             bench.ipis[cpu] = ipis;
+/* @end */
 /* @if from=irq-delivery */
             bench.dev_irqs[cpu] = dev;
 /* @end */
+/* @if from=sysctl-flush */
             continue;
         }
         bench.irqs[cpu] = irqs >= bench.irqs[cpu] ? irqs - bench.irqs[cpu] : 0;
         bench.ipis[cpu] = ipis >= bench.ipis[cpu] ? ipis - bench.ipis[cpu] : 0;
+/* @end */
 /* @if from=irq-delivery */
         bench.dev_irqs[cpu] = dev >= bench.dev_irqs[cpu]
                               ? dev - bench.dev_irqs[cpu] : 0;
 /* @end */
+/* @if from=sysctl-flush */
     }
 }
 
@@ -583,12 +703,28 @@ static void snapshot(bool after)
 static int run_iterations(s_time_t deadline, unsigned int *done)
 {
     unsigned int i = 0;
+/* @end */
+/* @if from=ipi-mask */
     int rc = 0;
+/* @end */
+/* @if from=sysctl-flush */
 
     while ( bench.pos + i < bench.iterations && i < MAX_SAMPLES )
     {
         xen_sysctl_ipibench_sample_t *s = &bench.samples[i];
         unsigned long icr = icr_writes(), sh = shorthand_sends();
+/* @end */
+/* @if from=sysctl-flush until=ipi-mask */
+        uint64_t t0 = rdtsc_ordered();
+
+        flush_call();
+        cycles_to_sample(s, rdtsc_ordered() - t0);
+        s->icr_writes = icr_writes() - icr;
+        s->flags = shorthand_sends() != sh
+                   ? XEN_SYSCTL_IPIBENCH_SAMPLE_SHORTHAND : 0;
+
+/* @end */
+/* @if from=ipi-mask */
         uint64_t t0 = rdtsc_ordered(), t1;
 
         if ( op_is_flush() )
@@ -622,6 +758,7 @@ static int run_iterations(s_time_t deadline, unsigned int *done)
             s->flags = bench.fl_flags;
         }
 
+/* @end */
 /* @if from=irq-delivery */
         s->cpu = bench.op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery
                  ? ipibench_dev_handled_cpu()
@@ -632,9 +769,10 @@ static int run_iterations(s_time_t deadline, unsigned int *done)
         s->cpu = bench.op == XEN_SYSCTL_IPIBENCH_OP_pingpong ? bench.peer
                                                              : bench.cpu;
 /* @end */
-/* @if until=pingpong */
+/* @if from=sysctl-flush until=pingpong */
         s->cpu = bench.cpu;
 /* @end */
+/* @if from=sysctl-flush */
         i++;
         if ( timed_out(deadline) || read_atomic(&bench.abort) )
             break;
@@ -643,12 +781,43 @@ static int run_iterations(s_time_t deadline, unsigned int *done)
     *done = i;
     bench.nr_samples = i;
 
+/* @end */
+/* @if from=sysctl-flush until=ipi-mask */
+    return 0;
+/* @end */
+/* @if from=ipi-mask */
     return rc == -EAGAIN ? 0 : rc;
+/* @end */
+/* @if from=sysctl-flush */
 }
 
+/* @end */
+/* @if from=loop-timing */
 /*
  * XEN_SYSCTL_IPIBENCH_F_LOOP: 'n' consecutive calls timed as a whole.  The
  * timed window holds one TSC read, the calls, and one TSC read: no
+/* @end */
+/* @if from=loop-timing until=ipi-mask */
+ * counter, no sample, no chunk deadline check between the calls.
+ */
+static int loop_calls(unsigned int n, s_time_t deadline, unsigned int *done,
+                      uint64_t *cycles)
+{
+    uint64_t t0, t1;
+    unsigned int i;
+
+    t0 = rdtsc_ordered();
+    for ( i = 0; i < n; i++ )
+        flush_call();
+    t1 = rdtsc_ordered();
+
+    *done = i;
+    *cycles = t1 - t0;
+
+    return 0;
+}
+/* @end */
+/* @if from=ipi-mask */
  * counter, no sample, no chunk deadline check between the calls.  The
  * waits of the asynchronous calls read the clock every
  * WAIT_SPINS_PER_CLOCK polls (only a slow call gets there), so that a
@@ -687,6 +856,8 @@ static int loop_calls(unsigned int n, s_time_t deadline, unsigned int *done,
 
     return rc == -EAGAIN ? 0 : rc;
 }
+/* @end */
+/* @if from=loop-timing */
 
 /*
  * One chunk of a loop run: bench.loop_calls calls (1 in the run's first
@@ -723,6 +894,8 @@ static int run_loop(s_time_t deadline, unsigned int *done)
     return 0;
 }
 
+/* @end */
+/* @if from=sysctl-flush */
 /*
  * The IPI destinations of a chunk's 'calls' calls of an op that sends
  * through send_IPI_mask(), 'sh' of which used the ALLBUT shorthand (which
@@ -744,7 +917,11 @@ static uint64_t ipis_sent(unsigned int calls, unsigned long sh)
 
 static void release_run_locked(void);
 static void end_run_locked(int rc);
+/* @end */
+/* @if from=run-expiry */
 static s_time_t run_expiry_locked(void);
+/* @end */
+/* @if from=sysctl-flush */
 
 static long cf_check bench_chunk(void *unused)
 {
@@ -755,7 +932,11 @@ static long cf_check bench_chunk(void *unused)
     bool maps = get_cpu_maps();
     int rc = read_atomic(&bench.abort);
 
+/* @end */
+/* @if from=ipi-mask */
     bench.first_deadline = now + FIRST_CALL_NS;
+/* @end */
+/* @if from=sysctl-flush */
     bench.nr_samples = 0;
     if ( !maps || rc )
     {
@@ -769,26 +950,38 @@ static long cf_check bench_chunk(void *unused)
 
     memset(bench.samples, 0, sizeof(*bench.samples) * MAX_SAMPLES);
     for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
+/* @end */
 /* @if from=irq-delivery */
         bench.irqs[cpu] = bench.ipis[cpu] = bench.dev_irqs[cpu] = 0;
 /* @end */
-/* @if until=irq-delivery */
+/* @if from=sysctl-flush until=irq-delivery */
         bench.irqs[cpu] = bench.ipis[cpu] = 0;
 /* @end */
+/* @if from=sysctl-flush */
     snapshot(false);
 
     this_cpu(ipibench_send).sender = bench.sender;
     this_cpu(ipibench_send).no_shorthand =
         bench.flags & XEN_SYSCTL_IPIBENCH_F_NO_SHORTHAND;
 
-    if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity )
-/* @if from=vector-capacity */
-        i = capacity_chunk(deadline);
 /* @end */
+/* @if from=vector-capacity */
+    if ( bench.op == XEN_SYSCTL_IPIBENCH_OP_vector_capacity )
+        i = capacity_chunk(deadline);
     else if ( bench.flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
+/* @end */
+/* @if from=loop-timing until=vector-capacity */
+    if ( bench.flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
+/* @end */
+/* @if from=loop-timing */
         rc = run_loop(deadline, &i);
     else
         rc = run_iterations(deadline, &i);
+/* @end */
+/* @if from=sysctl-flush until=loop-timing */
+    rc = run_iterations(deadline, &i);
+/* @end */
+/* @if from=sysctl-flush */
 
     this_cpu(ipibench_send).sender = 0;
     this_cpu(ipibench_send).no_shorthand = false;
@@ -802,25 +995,34 @@ static long cf_check bench_chunk(void *unused)
     bench.path = 0;
     if ( shorthand_sends() != sh )
         bench.path |= XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND;
+/* @end */
 /* @if from=pingpong */
     /* pingpong calls the genapic hook directly. */
     if ( this_cpu(ipibench_counters).sends_genapic != ga ||
          (i && bench.op == XEN_SYSCTL_IPIBENCH_OP_pingpong) )
 /* @end */
-/* @if until=pingpong */
+/* @if from=sysctl-flush until=pingpong */
     if ( this_cpu(ipibench_counters).sends_genapic != ga )
 /* @end */
+/* @if from=sysctl-flush */
         bench.path |= XEN_SYSCTL_IPIBENCH_PATH_GENAPIC;
+/* @end */
 /* @if from=irq-delivery */
     if ( i && bench.op == XEN_SYSCTL_IPIBENCH_OP_irq_delivery )
         bench.path |= XEN_SYSCTL_IPIBENCH_PATH_MSI |
                       (ipibench_dev_irte() >= 0
                        ? XEN_SYSCTL_IPIBENCH_PATH_REMAPPED : 0);
 /* @end */
+/* @if from=ipi-mask */
     if ( op_is_flush() || bench.op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask )
         bench.ipis_sent = ipis_sent(i, shorthand_sends() - sh);
     else
         bench.ipis_sent = (uint64_t)i * bench.dests;
+/* @end */
+/* @if from=sysctl-flush until=ipi-mask */
+    bench.ipis_sent = ipis_sent(i, shorthand_sends() - sh);
+/* @end */
+/* @if from=sysctl-flush */
     bench.ipis_received = 0;
     for_each_cpu ( cpu, &bench.snap )
         bench.ipis_received += bench.ipis[cpu];
@@ -829,8 +1031,12 @@ static long cf_check bench_chunk(void *unused)
     ASSERT(bench.state == RUN_CHUNK);
     if ( !rc && read_atomic(&bench.abort) )
         rc = read_atomic(&bench.abort);
+/* @end */
+/* @if from=run-expiry */
     if ( !rc && NOW() >= bench.born + RUN_LIFETIME )
         rc = -ETIME;
+/* @end */
+/* @if from=sysctl-flush */
     if ( rc )
         end_run_locked(rc);
     else
@@ -842,8 +1048,12 @@ static long cf_check bench_chunk(void *unused)
             release_run_locked();
         }
         bench.state = RUN_IDLE;
+/* @end */
+/* @if from=run-expiry */
         bench.last = NOW();
         set_timer(&bench_idle_timer, run_expiry_locked());
+/* @end */
+/* @if from=sysctl-flush */
     }
     spin_unlock(&bench_lock);
     if ( maps )
@@ -854,6 +1064,7 @@ static long cf_check bench_chunk(void *unused)
 
 /* ---- run state ------------------------------------------------------- */
 
+/* @end */
 /* @if from=vector-capacity */
 /*
  * Release what a run holds but the IRQs of vector_capacity (those go
@@ -871,15 +1082,20 @@ static long cf_check bench_chunk(void *unused)
 /* @if from=pingpong until=vector-capacity */
 /* Release what a run holds: the ping-pong. */
 /* @end */
-/* @if until=pingpong */
+/* @if from=sysctl-flush until=pingpong */
 /* Release what a run holds. */
 /* @end */
+/* @if from=sysctl-flush */
 static void release_run_locked(void)
 {
+/* @end */
 /* @if from=pingpong */
     write_atomic(&pingpong.active, false);
 /* @end */
+/* @if from=ipi-mask */
     bench.inflight = false;
+/* @end */
+/* @if from=sysctl-flush */
 }
 
 /* End the live run: its owner is told 'rc' from now on. */
@@ -900,11 +1116,13 @@ static bool reclaim_batch_locked(void)
 {
     ASSERT(bench.state == RUN_RECLAIM);
 
+/* @end */
 /* @if from=vector-capacity */
     release_held(RELEASE_BATCH);
     if ( bench.nr_held )
         return false;
 /* @end */
+/* @if from=sysctl-flush */
     bench.state = RUN_NONE;
     ipibench_live = false;
 
@@ -919,6 +1137,8 @@ static void cf_check bench_reclaim(void *unused)
     spin_unlock(&bench_lock);
 }
 
+/* @end */
+/* @if from=run-expiry */
 /* When the live run (RUN_IDLE) expires: idle too long, or too old. */
 static s_time_t run_expiry_locked(void)
 {
@@ -965,20 +1185,30 @@ static void end_if_too_old_locked(void)
         end_run_locked(-ETIME);
 }
 
+/* @end */
+/* @if from=ipibench-hotplug */
 /* Free everything the run holds now, not in batches (a CPU goes down). */
 static void release_all_locked(void)
 {
+/* @end */
+/* @if from=vector-capacity */
     release_held(UINT_MAX);
+/* @end */
+/* @if from=ipibench-hotplug */
     if ( bench.state == RUN_RECLAIM )
         reclaim_batch_locked();
 }
 
+/* @end */
+/* @if from=run-expiry */
 /*
  * The owner is gone (idle for IDLE_TIMEOUT: -ESRCH), or the run is over
  * RUN_LIFETIME (-ETIME, whatever its owner does).
  */
 static void cf_check bench_idle_timeout(void *unused)
 {
+/* @end */
+/* @if from=ipibench-hotplug */
     /*
      * While CPUs go up or down the owner may be unable to call (an offline
      * took up to 5.9 s under emulation): that is not idleness, and the
@@ -1004,6 +1234,8 @@ static void cf_check bench_idle_timeout(void *unused)
         return;
     }
 
+/* @end */
+/* @if from=run-expiry */
     spin_lock(&bench_lock);
     if ( bench.state == RUN_CHUNK && too_old_locked() )
         /* The chunk (a few ms at most) sees it and ends the run. */
@@ -1011,9 +1243,15 @@ static void cf_check bench_idle_timeout(void *unused)
     else if ( !expire_locked() && bench.state == RUN_IDLE )
         set_timer(&bench_idle_timer, run_expiry_locked());
     spin_unlock(&bench_lock);
+/* @end */
+/* @if from=ipibench-hotplug */
     put_cpu_maps();
+/* @end */
+/* @if from=run-expiry */
 }
 
+/* @end */
+/* @if from=ipibench-hotplug */
 /* Whether a CPU going down ends the live run. */
 static bool run_needs_cpu_locked(unsigned int cpu)
 {
@@ -1021,12 +1259,19 @@ static bool run_needs_cpu_locked(unsigned int cpu)
          bench.phase == PHASE_DONE )
         return false;
 
+/* @end */
+/* @if from=vector-capacity */
     /*
      * vector_capacity: any CPU.  The IRQs of the CPU going down move to
      * other CPUs, and their vectors to those CPUs' free ones: the count
      * would be wrong, and the held vectors are what those IRQs need.
      */
     return cpumask_test_cpu(cpu, &bench.used) || bench.nr_held;
+/* @end */
+/* @if from=ipibench-hotplug until=vector-capacity */
+    return cpumask_test_cpu(cpu, &bench.used);
+/* @end */
+/* @if from=ipibench-hotplug */
 }
 
 static int cf_check cpu_callback(struct notifier_block *nfb,
@@ -1103,6 +1348,8 @@ static struct notifier_block cpu_nfb = {
     .notifier_call = cpu_callback,
 };
 
+/* @end */
+/* @if from=sysctl-flush */
 static int __init cf_check ipibench_init(void)
 {
     BUILD_BUG_ON(XEN_SYSCTL_IPIBENCH_SENDER_physical !=
@@ -1110,9 +1357,17 @@ static int __init cf_check ipibench_init(void)
     BUILD_BUG_ON(XEN_SYSCTL_IPIBENCH_SENDER_cluster !=
                  IPIBENCH_SENDER_x2apic_cluster);
 
+/* @end */
+/* @if from=run-expiry */
     init_timer(&bench_idle_timer, bench_idle_timeout, NULL, 0);
+/* @end */
+/* @if from=ipibench-hotplug */
     register_cpu_notifier(&cpu_nfb);
+/* @end */
+/* @if from=run-expiry */
 
+/* @end */
+/* @if from=sysctl-flush */
     return 0;
 }
 __initcall(ipibench_init);
@@ -1128,19 +1383,24 @@ static int alloc_buffers(void)
         bench.irqs = xzalloc_array(uint64_t, nr_cpu_ids);
     if ( !bench.ipis )
         bench.ipis = xzalloc_array(uint64_t, nr_cpu_ids);
+/* @end */
 /* @if from=vector-capacity */
     if ( !bench.vectors )
         bench.vectors = xzalloc_array(uint32_t, nr_cpu_ids);
     if ( !bench.held )
         bench.held = xzalloc_array(int, nr_irqs);
 /* @end */
+/* @if from=ipi-mask */
     if ( !bench.acks )
         bench.acks = xzalloc_array(struct bench_ack, nr_cpu_ids);
+/* @end */
 /* @if from=irq-delivery */
     if ( !bench.dev_irqs )
         bench.dev_irqs = xzalloc_array(uint64_t, nr_cpu_ids);
 /* @end */
+/* @if from=sysctl-flush */
 
+/* @end */
 /* @if from=vector-capacity */
     return bench.samples && bench.irqs && bench.ipis && bench.vectors &&
 /* @end */
@@ -1150,10 +1410,14 @@ static int alloc_buffers(void)
 /* @if from=vector-capacity until=irq-delivery */
            bench.held && bench.acks ? 0 : -ENOMEM;
 /* @end */
-/* @if until=vector-capacity */
+/* @if from=ipi-mask until=vector-capacity */
     return bench.samples && bench.irqs && bench.ipis && bench.acks
            ? 0 : -ENOMEM;
 /* @end */
+/* @if from=sysctl-flush until=ipi-mask */
+    return bench.samples && bench.irqs && bench.ipis ? 0 : -ENOMEM;
+/* @end */
+/* @if from=sysctl-flush */
 }
 
 static int copy_mask(const struct xen_sysctl_ipibench *op, cpumask_t *mask)
@@ -1184,6 +1448,8 @@ static bool online(unsigned int cpu)
     return cpu < nr_cpu_ids && cpu_online(cpu);
 }
 
+/* @end */
+/* @if from=ipi-mask */
 /*
  * Take the benchmark's IPI vector (starts are serialised by sysctl_lock).
  *
@@ -1215,6 +1481,8 @@ static int get_bench_vector(void)
     return 0;
 }
 
+/* @end */
+/* @if from=sysctl-flush */
 /* Validate a start and set the run up (state RUN_NONE, under sysctl_lock). */
 static int run_setup(const struct xen_sysctl_ipibench *op)
 {
@@ -1222,7 +1490,14 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     int rc;
 
     if ( op->start || !op->iterations || op->iterations > MAX_ITERATIONS ||
+/* @end */
+/* @if from=ipi-mask */
          !online(op->cpu) || (op->vector && op->vector != bench_vector) )
+/* @end */
+/* @if from=sysctl-flush until=ipi-mask */
+         !online(op->cpu) )
+/* @end */
+/* @if from=sysctl-flush */
         return -EINVAL;
     if ( op->sender )
     {
@@ -1235,6 +1510,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
         if ( rc )
             return rc;
     }
+/* @end */
 /* @if from=vector-capacity */
     if ( (op->flags & XEN_SYSCTL_IPIBENCH_F_LOOP) &&
 /* @end */
@@ -1248,29 +1524,47 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
 /* @if from=vector-capacity */
         return -EINVAL;
 /* @end */
+/* @if from=sysctl-flush until=loop-timing */
+    if ( op->flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
+        return -EOPNOTSUPP;
+/* @end */
+/* @if from=sysctl-flush */
 
     rc = copy_mask(op, &bench.mask);
     if ( rc )
         return rc;
     cpumask_andnot(&bench.targets, &bench.mask, cpumask_of(op->cpu));
+/* @end */
+/* @if from=ipibench-hotplug */
     cpumask_copy(&bench.used, &bench.mask);
     cpumask_set_cpu(op->cpu, &bench.used);
+/* @end */
+/* @if from=sysctl-flush */
 
     switch ( op->op )
     {
     case XEN_SYSCTL_IPIBENCH_OP_flush_all:
         /* Its destinations are whatever CPUs are online at each call. */
+/* @end */
+/* @if from=ipibench-hotplug */
         cpumask_copy(&bench.used, cpumask_of(op->cpu));
+/* @end */
+/* @if from=sysctl-flush */
         dests = num_online_cpus() - 1;
         break;
 
     case XEN_SYSCTL_IPIBENCH_OP_flush_mask:
+/* @end */
+/* @if from=ipi-mask */
     case XEN_SYSCTL_IPIBENCH_OP_ipi_mask:
+/* @end */
+/* @if from=sysctl-flush */
         if ( cpumask_empty(&bench.targets) )
             return -EINVAL;
         dests = cpumask_weight(&bench.targets);
         break;
 
+/* @end */
 /* @if from=pingpong */
     case XEN_SYSCTL_IPIBENCH_OP_pingpong:
         if ( !online(op->peer) || op->peer == op->cpu )
@@ -1295,10 +1589,13 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
         break;
 
 /* @end */
+/* @if from=sysctl-flush */
     default:
         return -EINVAL;
     }
 
+/* @end */
+/* @if from=ipi-mask */
     if ( op->op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
          op->op == XEN_SYSCTL_IPIBENCH_OP_pingpong )
     {
@@ -1307,28 +1604,41 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
             return rc;
     }
 
+/* @end */
+/* @if from=sysctl-flush */
     bench.op = op->op;
     bench.flags = op->flags;
     bench.sender = op->sender;
     bench.cpu = op->cpu;
+/* @end */
 /* @if from=pingpong */
     bench.peer = op->peer;
 /* @end */
+/* @if from=sysctl-flush */
     bench.iterations = op->iterations;
     bench.vector = op->vector;
     bench.mask_bits = op->mask.nr_bits;
     bench.dests = dests;
+/* @end */
+/* @if from=loop-timing */
     bench.loop_calls = 1;
+/* @end */
+/* @if from=sysctl-flush */
     bench.pos = 0;
     bench.phase = PHASE_RUN;
+/* @end */
+/* @if from=ipi-mask */
     bench.inflight = false;
+/* @end */
 /* @if from=vector-capacity */
     bench.nr_held = 0;
     cpumask_copy(&bench.capmask, &bench.mask);
 /* @end */
+/* @if from=sysctl-flush */
     bench.status = 0;
     bench.result = 0;
     bench.abort = 0;
+/* @end */
 /* @if from=vector-capacity */
     memset(bench.vectors, 0, sizeof(*bench.vectors) * nr_cpu_ids);
 /* @end */
@@ -1352,6 +1662,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
         write_atomic(&pingpong.active, true);
     }
 /* @end */
+/* @if from=sysctl-flush */
 
     return 0;
 }
@@ -1368,9 +1679,17 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     int rc;
 
     spin_lock(&bench_lock);
+/* @end */
+/* @if from=run-expiry */
     /* Another caller's run, unless it has expired (the timer is late). */
     if ( bench.state == RUN_CHUNK ||
          (bench.state == RUN_IDLE && !expire_locked()) )
+/* @end */
+/* @if from=sysctl-flush until=run-expiry */
+    /* Another caller's run. */
+    if ( bench.state == RUN_CHUNK || bench.state == RUN_IDLE )
+/* @end */
+/* @if from=sysctl-flush */
     {
         spin_unlock(&bench_lock);
         return -EBUSY;
@@ -1394,6 +1713,7 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     {
         spin_lock(&bench_lock);
         release_run_locked();
+/* @end */
 /* @if from=vector-capacity */
         if ( bench.nr_held )
         {
@@ -1401,6 +1721,7 @@ static int bench_start(struct xen_sysctl_ipibench *op)
             tasklet_schedule(&bench_reclaim_tasklet);
         }
 /* @end */
+/* @if from=sysctl-flush */
         spin_unlock(&bench_lock);
         return rc;
     }
@@ -1410,12 +1731,20 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     if ( !bench.next_id )
         bench.next_id = 1;
     op->run_id = bench.run_id;
+/* @end */
+/* @if from=run-expiry */
     bench.born = NOW();
+/* @end */
+/* @if from=sysctl-flush */
     /* The counters count from here to the state's return to RUN_NONE. */
     ipibench_live = true;
     bench.state = RUN_CHUNK;
+/* @end */
+/* @if from=run-expiry */
     /* For the lifetime, whatever the chunks do. */
     set_timer(&bench_idle_timer, bench.born + RUN_LIFETIME);
+/* @end */
+/* @if from=sysctl-flush */
     spin_unlock(&bench_lock);
 
     return 0;
@@ -1426,20 +1755,26 @@ static int bench_continue(const struct xen_sysctl_ipibench *op)
     int rc = 0;
 
     spin_lock(&bench_lock);
+/* @end */
+/* @if from=run-expiry */
     if ( op->run_id == bench.run_id )
         end_if_too_old_locked();
+/* @end */
+/* @if from=sysctl-flush */
     if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
          op->run_id != bench.run_id )
         rc = not_live(op);
     else if ( bench.state == RUN_CHUNK )
         rc = -EBUSY;
     else if ( op->op != bench.op || op->cpu != bench.cpu ||
+/* @end */
 /* @if from=pingpong */
               op->peer != bench.peer || op->start != bench.pos ||
 /* @end */
-/* @if until=pingpong */
+/* @if from=sysctl-flush until=pingpong */
               op->start != bench.pos ||
 /* @end */
+/* @if from=sysctl-flush */
               op->iterations != bench.iterations ||
               op->sender != bench.sender || op->vector != bench.vector ||
               op->mask.nr_bits != bench.mask_bits ||
@@ -1498,9 +1833,13 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     int rc = 0;
 
     spin_lock(&bench_lock);
+/* @end */
+/* @if from=run-expiry */
     /* Fetching does not keep a run past its lifetime. */
     if ( op->run_id == bench.run_id )
         end_if_too_old_locked();
+/* @end */
+/* @if from=sysctl-flush */
     if ( bench.state == RUN_CHUNK && op->run_id == bench.run_id )
         rc = -EBUSY;
     else if ( bench.state != RUN_IDLE || op->run_id != bench.run_id )
@@ -1524,11 +1863,13 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
         xen_sysctl_ipibench_cpu_t c = {
             .irqs = cpumask_test_cpu(cpu, &bench.snap) ? bench.irqs[cpu] : 0,
             .ipis = cpumask_test_cpu(cpu, &bench.snap) ? bench.ipis[cpu] : 0,
+/* @end */
 /* @if from=irq-delivery */
             .dev_irqs = cpumask_test_cpu(cpu, &bench.snap)
                         ? bench.dev_irqs[cpu] : 0,
             .vectors = bench.vectors[cpu],
 /* @end */
+/* @if from=sysctl-flush */
         };
 
         if ( copy_to_guest_offset(op->cpus, cpu, &c, 1) )
@@ -1547,7 +1888,11 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     spin_lock(&bench_lock);
     if ( bench.state == RUN_IDLE && op->run_id == bench.run_id )
     {
+/* @end */
+/* @if from=run-expiry */
         bench.last = NOW();
+/* @end */
+/* @if from=sysctl-flush */
         if ( bench.phase == PHASE_DONE )
         {
             /* The last chunk is fetched: the run is over. */
@@ -1561,6 +1906,7 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     return 0;
 }
 
+/* @end */
 static int bench_query(struct xen_sysctl_ipibench *op)
 {
     xen_sysctl_ipibench_info_t info = {
@@ -1575,12 +1921,20 @@ static int bench_query(struct xen_sysctl_ipibench *op)
                                cpumask_equal(&cpu_online_map,
                                              &cpu_present_map)),
         .tsc_khz = cpu_khz,
+/* @if from=ipi-mask */
         .vector = bench_vector,
+/* @end */
         .x2apic = x2apic_enabled,
+/* @if from=sysctl-flush */
         .max_iterations = MAX_ITERATIONS,
         .max_samples = MAX_SAMPLES,
+/* @end */
+/* @if from=run-expiry */
         .idle_timeout_ms = IDLE_TIMEOUT / MILLISECS(1),
+/* @end */
+/* @if from=sysctl-flush */
         .run_live = read_atomic(&bench.state) != RUN_NONE,
+/* @end */
 /* @if from=irq-delivery */
         .dev_sbdf = ipibench_dev_sbdf(),
         .dev_irte = ipibench_dev_irte(),
@@ -1605,7 +1959,9 @@ static int bench_query(struct xen_sysctl_ipibench *op)
             /* Counted while runs were live (ipibench_live), not since boot. */
             .irqs = up ? per_cpu(ipibench_counters, cpu).irqs : 0,
             .ipis = up ? per_cpu(ipibench_counters, cpu).ipis_received : 0,
+/* @if from=irq-delivery */
             .dev_irqs = up ? per_cpu(ipibench_dev_irqs, cpu) : 0,
+/* @end */
             .vectors = up ? irq_free_vectors(cpu) : 0,
         };
 
@@ -1681,8 +2037,16 @@ static bool unused_zero(const struct xen_sysctl_ipibench *op)
 
 int ipibench_sysctl(struct xen_sysctl_ipibench *op)
 {
+/* @if until=sysctl-flush */
+    if ( op->op != XEN_SYSCTL_IPIBENCH_OP_query || !unused_zero(op) )
+        return -EINVAL;
+
+    return bench_query(op);
+/* @end */
+/* @if from=sysctl-flush */
     int rc;
 
+/* @end */
 /* @if from=irq-delivery */
     if ( op->op > XEN_SYSCTL_IPIBENCH_OP_irq_delivery ||
 /* @end */
@@ -1692,9 +2056,13 @@ int ipibench_sysctl(struct xen_sysctl_ipibench *op)
 /* @if from=pingpong until=vector-capacity */
     if ( op->op > XEN_SYSCTL_IPIBENCH_OP_pingpong ||
 /* @end */
-/* @if until=pingpong */
+/* @if from=ipi-mask until=pingpong */
     if ( op->op > XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
 /* @end */
+/* @if from=sysctl-flush until=ipi-mask */
+    if ( op->op > XEN_SYSCTL_IPIBENCH_OP_flush_mask ||
+/* @end */
+/* @if from=sysctl-flush */
          op->sender > XEN_SYSCTL_IPIBENCH_SENDER_cluster ||
          !unused_zero(op) )
         return -EINVAL;
@@ -1713,6 +2081,7 @@ int ipibench_sysctl(struct xen_sysctl_ipibench *op)
         return rc;
 
     return bench_run(op);
+/* @end */
 }
 
 /*

@@ -1,4 +1,4 @@
-/* @file from=sysctl-flush */
+/* @file from=sysctl-abi */
 /* SPDX-License-Identifier: MIT */
 /******************************************************************************
  * ipibench.h

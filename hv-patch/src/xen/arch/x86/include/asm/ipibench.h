@@ -1,4 +1,4 @@
-/* @file from=sysctl-flush */
+/* @file from=sysctl-query */
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef __ASM_X86_IPIBENCH_H__
 #define __ASM_X86_IPIBENCH_H__

@@ -30,6 +30,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
+#include "runner/wlspec.h"
 #include "safeio/safeio.h"
 
 /* ---- host layout and host.json ----------------------------------------- */
@@ -145,10 +146,21 @@ int host_pending_load(const char *path, struct host_pending *p, char *err, size_
 			snprintf(p->reboot_for, sizeof(p->reboot_for), "%s", v);
 		else if (!strcmp(line, "IPIBENCH_REBOOT_MODE"))
 			snprintf(p->mode, sizeof(p->mode), "%s", v);
-		else if (!strcmp(line, "IPIBENCH_REBOOTS"))
-			p->reboots = (unsigned int)strtoul(v, NULL, 10);
-		else if (!strcmp(line, "IPIBENCH_RUN_BOOTS"))
-			p->boots = (unsigned int)strtoul(v, NULL, 10);
+		else if (!strcmp(line, "IPIBENCH_REBOOTS") || !strcmp(line, "IPIBENCH_RUN_BOOTS")) {
+			char e[256];
+			long n;
+
+			/* the config's rule: decimal as written, within bounds */
+			if (wl_parse_int(line, v, 10, 0, HOST_PENDING_MAX_BOOTS, &n, e, sizeof(e))) {
+				snprintf(err, errlen, "%s: %s", sio_shown(q, sizeof(q), path), e);
+				free(text);
+				return -1;
+			}
+			if (!strcmp(line, "IPIBENCH_REBOOTS"))
+				p->reboots = (unsigned int)n;
+			else
+				p->boots = (unsigned int)n;
+		}
 		else if (!strcmp(line, "IPIBENCH_STARTED"))
 			snprintf(p->started, sizeof(p->started), "%s", v);
 	}

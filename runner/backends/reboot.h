@@ -84,6 +84,8 @@ struct host_pending {
  * not a regular file of at most HOST_PENDING_MAX bytes (safeio's rule: a
  * FIFO is refused at once) or lacks the two lines every one has. */
 #define HOST_PENDING_MAX (64u << 10)
+/* IPIBENCH_REBOOTS and IPIBENCH_RUN_BOOTS: decimal, from 0 to this. */
+#define HOST_PENDING_MAX_BOOTS 1000000
 int host_pending_load(const char *path, struct host_pending *p, char *err, size_t errlen);
 int host_pending_store(const char *path, const struct host_pending *p, char *err, size_t errlen);
 

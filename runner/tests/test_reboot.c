@@ -279,6 +279,23 @@ static void test_pending_roundtrip(void **s)
 	free(t);
 	spit(path, "garbage\n");
 	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), -1);
+	/* Counts by the config's integer rule: decimal as written, bounded. */
+	static const char *const bad[] = { "010", "0x10", "-1", "1e3", "99999999999", " 3", "" };
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+		char text[256];
+		snprintf(text, sizeof(text), "IPIBENCH_RESULTS=/r\nIPIBENCH_MATRIX=m\n"
+			 "IPIBENCH_%s=%s\n", b % 2 ? "RUN_BOOTS" : "REBOOTS", bad[b]);
+		spit(path, text);
+		assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, b % 2 ? "IPIBENCH_RUN_BOOTS" : "IPIBENCH_REBOOTS"));
+		assert_non_null(strstr(err, path));
+		assert_null(strchr(err, '\n'));
+	}
+	spit(path, "IPIBENCH_RESULTS=/r\nIPIBENCH_MATRIX=m\nIPIBENCH_REBOOTS=12\n"
+	     "IPIBENCH_RUN_BOOTS=0\n");
+	assert_int_equal(host_pending_load(path, &q, err, sizeof(err)), 0);
+	assert_int_equal(q.reboots, 12);
+	assert_int_equal(q.boots, 0);
 
 	/* Written atomically by safeio: a symlink planted where the old code
 	 * put its temp file is not followed, and no temp file is left. */
@@ -422,9 +439,11 @@ static void test_host_install_status_uninstall(void **s)
 			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
 			"--dom0-cmdline", "placeholder BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
 			"--yes", NULL }), 0);
-	/* Twice: the block is replaced, not duplicated. */
+	/* Twice: the block is replaced, not duplicated.  Every option that
+	 * would set another x2APIC mode than the entry's is left out. */
 	assert_int_equal(host((const char *[]){ "host", "install", "--root", tu_dir, "--xen", x,
-			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all x2apic-mode=cluster",
+			"--kernel", k, "--initrd", i, "--xen-cmdline",
+			"loglvl=all x2apic-mode=cluster x2apic_phys=1 no-x2apic x2apic=false apic=default",
 			"--dom0-cmdline", "placeholder BOOT_IMAGE=/vmlinuz root=/dev/vda1", "--results", res,
 			"--yes", NULL }), 0);
 
@@ -437,6 +456,10 @@ static void test_host_install_status_uninstall(void **s)
 	/* The requested mode comes from the entry; the old word is dropped; BOOT_IMAGE too. */
 	assert_null(strstr(cfg, "loglvl=all x2apic-mode=cluster x2apic-mode"));
 	assert_non_null(strstr(cfg, " loglvl=all x2apic-mode=physical ipibench.run="));
+	assert_null(strstr(cfg, "x2apic_phys"));
+	assert_null(strstr(cfg, "no-x2apic"));
+	assert_null(strstr(cfg, "x2apic=false"));
+	assert_null(strstr(cfg, "apic=default"));
 	assert_non_null(strstr(cfg, "' placeholder root=/dev/vda1\n"));  /* one placeholder */
 	free(cfg);
 	assert_int_equal(host_install_load(&l, &h, err, sizeof(err)), 0);

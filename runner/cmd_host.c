@@ -41,8 +41,8 @@ static const struct opt install_opts[] = {
 	OPT_STRING(0, "initrd", &args.initrd, "FILE",
 		   "dom0 initramfs (default /boot/initrd.img-$(uname -r))"),
 	OPT_STRING(0, "xen-cmdline", &args.xen_cmdline, "S",
-		   "Xen's command line without x2apic-mode= (default: the\n"
-		   "running Xen's, as the agent reads it)"),
+		   "Xen's command line, its x2APIC mode options left out\n"
+		   "(default: the running Xen's, as the agent reads it)"),
 	OPT_STRING(0, "dom0-cmdline", &args.dom0_cmdline, "S",
 		   "dom0's command line (default: this kernel's /proc/cmdline)"),
 	OPT_STRING(0, "results", &args.results, "DIR",
@@ -424,6 +424,15 @@ static int cmd_install(int argc, char **argv)
 		fprintf(stderr, "ipibench host install: cannot read the running Xen's command line "
 			"(%s): give --xen-cmdline\n", err);
 		return 1;
+	}
+	/* Each entry sets its own x2APIC mode: an option that would set another
+	 * (given, or on the running Xen's command line) is left out, and said. */
+	char opt[128], q[160];
+	while (cmdline_apic_option(h.xen_cmdline, opt, sizeof(opt))) {
+		const char *const one[] = { opt, NULL };
+		fprintf(stderr, "ipibench host install: %s left out of Xen's command line: each "
+			"entry sets its own x2APIC mode\n", sio_shown(q, sizeof(q), opt));
+		drop_words(h.xen_cmdline, one);
 	}
 	drop_words(h.xen_cmdline, xen_drop);
 	if (dom0_cmdline) {

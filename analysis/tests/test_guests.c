@@ -625,6 +625,11 @@ static void refusals(void **state)
 	p = path2(dir, "sub");
 	assert_int_equal(mkdir(p, 0700), 0);
 	free(p);
+	/* a sparse 32 GiB file: refused by its size, nothing of it read */
+	p = path2(dir, "big.xt");
+	assert_int_equal(tu_write(p, ""), 0);
+	assert_int_equal(truncate(p, (off_t)32 << 30), 0);
+	free(p);
 	p = path2(dir, "linkdir");
 	assert_int_equal(symlink("sub", p), 0);
 	free(p);
@@ -642,6 +647,7 @@ static void refusals(void **state)
 	refused(dir, RUN("apic", "{\"hvm\": \"link.xt\"}"), "$.guest_runs[0].traces.hvm: link.xt: not a regular file (a symbolic link)");
 	refused(dir, RUN("apic", "{\"hvm\": \"sub\"}"), "$.guest_runs[0].traces.hvm: sub: not a regular file");
 	refused(dir, RUN("apic", "{\"hvm\": \"notes.xt\"}"), "$.guest_runs[0].traces.hvm: notes.xt: not a xentrace file");
+	refused(dir, RUN("apic", "{\"hvm\": \"big.xt\"}"), "big.xt: 34359738368 bytes, more than the 2147483648 this input may have");
 	refused(dir, RUN("pirq", "{\"hvm\": \"hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].ipi_path: \"pirq\" is not an IPI path (evtchn, apic)");
 	refused(dir, RUN("apic", "{\"hvm\": \"a/../hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: must be a path");
 	refused(dir, RUN("apic", "{\"hvm\": \"g//hvm-pvh-ipbipi-apic.xt\"}"), "$.guest_runs[0].traces.hvm: must be a path");

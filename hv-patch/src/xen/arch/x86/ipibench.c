@@ -175,12 +175,14 @@
 #define HOTPLUG_RETRY        MILLISECS(100)
 /* @end */
 
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 /*
  * The vector of the ipi_mask and pingpong IPIs: 0 until the first such run
  * takes it (get_bench_vector()), then kept.
  */
 static uint8_t __read_mostly bench_vector;
+/* @end */
+/* @if from=ipi-mask */
 
 /*
  * Shared with the interrupt handlers.  ipi_mask: the sender bumps
@@ -335,24 +337,30 @@ static unsigned long shorthand_sends(void)
     return this_cpu(ipibench_counters).sends_shorthand;
 }
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 
 /* @end */
-/* @if from=ipi-mask line=4.17 */
+/* @if from=bench-vector line=4.17 */
 static void cf_check bench_ipi_interrupt(struct cpu_user_regs *regs)
 /* @end */
-/* @if from=ipi-mask line=staging,4.20 */
+/* @if from=bench-vector line=staging,4.20 */
 static void cf_check bench_ipi_interrupt(void)
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 {
+/* @end */
+/* @if from=ipi-mask */
     unsigned int cpu = smp_processor_id();
 
+/* @end */
+/* @if from=bench-vector */
     ack_APIC_irq();
     apic_ipi_received(bench_vector);
     /* do_IRQ() counts the system IPIs by vector, this one here. */
     if ( ipibench_live )
         ipibench_count(ipis_received, 1);
+/* @end */
+/* @if from=ipi-mask */
 
 /* @end */
 /* @if from=pingpong */
@@ -370,6 +378,8 @@ static void cf_check bench_ipi_interrupt(void)
 /* @if from=ipi-mask */
     if ( bench.acks )
         write_atomic(&bench.acks[cpu].seq, read_atomic(&bench_seq.seq));
+/* @end */
+/* @if from=bench-vector */
 }
 /* @end */
 /* @if from=sysctl-flush */
@@ -1504,7 +1514,7 @@ static bool online(unsigned int cpu)
 }
 
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 /*
  * Take the benchmark's IPI vector (starts are serialised by sysctl_lock).
  *
@@ -1550,10 +1560,10 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
 
     if ( op->start || !op->iterations || op->iterations > MAX_ITERATIONS ||
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
          !online(op->cpu) || (op->vector && op->vector != bench_vector) )
 /* @end */
-/* @if from=sysctl-runs until=ipi-mask */
+/* @if from=sysctl-runs until=bench-vector */
          !online(op->cpu) )
 /* @end */
 /* @if from=sysctl-runs */
@@ -1658,7 +1668,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     }
 
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
     if ( op->op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
          op->op == XEN_SYSCTL_IPIBENCH_OP_pingpong )
     {
@@ -2005,7 +2015,7 @@ static int bench_query(struct xen_sysctl_ipibench *op)
                                cpumask_equal(&cpu_online_map,
                                              &cpu_present_map)),
         .tsc_khz = cpu_khz,
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
         .vector = bench_vector,
 /* @end */
         .x2apic = x2apic_enabled,

@@ -1865,6 +1865,8 @@ static int bench_run(struct xen_sysctl_ipibench *op)
 {
     int rc;
 
+/* @end */
+/* @if from=ipibench-hotplug */
     /*
      * The CPU maps are held from the checks until the chunk is queued: a
      * CPU the run uses stays online meanwhile, and its CPU_DOWN_PREPARE
@@ -1875,6 +1877,19 @@ static int bench_run(struct xen_sysctl_ipibench *op)
      * still online during its offline would pass the checks, and the run
      * would wait for IPIs it never gets.
      */
+/* @end */
+/* @if from=sysctl-runs until=ipibench-hotplug */
+    /*
+     * The CPU maps are held from the checks until the chunk is queued: a
+     * CPU the run uses stays online meanwhile, and the chunk is queued on
+     * its CPU before the tasklets of stop_machine: it runs before the CPU
+     * goes (it is never skipped, which would end the call with -EINVAL).
+     * While a CPU goes up or down the call is restarted: a CPU still
+     * online during its offline would pass the checks, and the run would
+     * wait for IPIs it never gets.
+     */
+/* @end */
+/* @if from=sysctl-runs */
     if ( !get_cpu_maps() )
         return -ERESTART;
 
@@ -1883,7 +1898,14 @@ static int bench_run(struct xen_sysctl_ipibench *op)
     else
         rc = bench_start(op);
 
+/* @end */
+/* @if from=ipibench-hotplug */
     /* RUN_CHUNK: bench_chunk() (or the CPU notifier) leaves it. */
+/* @end */
+/* @if from=sysctl-runs until=ipibench-hotplug */
+    /* RUN_CHUNK: bench_chunk() leaves it. */
+/* @end */
+/* @if from=sysctl-runs */
     if ( !rc )
     {
         rc = continue_hypercall_on_cpu(bench.cpu, bench_chunk, NULL);

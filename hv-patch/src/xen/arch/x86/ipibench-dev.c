@@ -14,6 +14,7 @@
  * 1234:11e8, has no MSI or no 32-bit BAR0, or whose set-up fails is left
  * as it was found: not hidden, writable, its command register (bus
  * mastering included) restored, MSI off.
+/* @if from=ipibench-dev-msi */
  *
  * The IRQ is Xen's own (create_irq(), pci_enable_msi(), setup_msi_irq()).
  * Binding it to CPUs takes Xen's path for moving an IRQ: irq_set_affinity()
@@ -21,28 +22,40 @@
  * out (set_msi_affinity(), which rewrites the IRTE when interrupts are
  * remapped), the first interrupt at the new destination releases the old
  * vector; fixup_irqs() moves it off a CPU that goes offline.
+/* @end */
  */
 
+/* @if from=ipibench-dev-msi */
 #include <xen/cpumask.h>
+/* @end */
 #include <xen/errno.h>
 #include <xen/init.h>
+/* @if from=ipibench-dev-msi */
 #include <xen/iommu.h>
 #include <xen/irq.h>
+/* @end */
 #include <xen/lib.h>
 #include <xen/param.h>
 #include <xen/pci.h>
 #include <xen/pci_regs.h>
+/* @if from=ipibench-dev-msi */
 #include <xen/percpu.h>
+/* @end */
 #include <xen/rangeset.h>
+/* @if from=ipibench-dev-msi */
 #include <xen/time.h>
+/* @end */
 #include <xen/vmap.h>
 #include <asm/io.h>
 #include <asm/ipibench-dev.h>
+/* @if from=ipibench-dev-msi */
 #include <asm/msi.h>
+/* @end */
 
 #define EDU_VENDOR         0x1234
 #define EDU_DEVICE         0x11e8
 #define EDU_REG_ID         0x00    /* 0xRRrr00edu: major, minor, 0xed */
+/* @if from=ipibench-dev-msi */
 #define EDU_REG_IRQ_STATUS 0x24
 #define EDU_REG_IRQ_RAISE  0x60
 #define EDU_REG_IRQ_ACK    0x64
@@ -53,20 +66,32 @@
  * at the new destination), or more while an earlier move completes.
  */
 #define BIND_WAIT          MILLISECS(20)
+/* @end */
 
 static struct {
     bool named;          /* ipibench-dev=SBDF */
     pci_sbdf_t sbdf;
     void __iomem *base;  /* BAR0, NULL while absent */
+/* @if from=ipibench-dev-msi */
     int irq;
     struct msi_desc *msi_desc;
+/* @end */
     unsigned int pos;    /* MSI capability */
+/* @if from=ipibench-dev-msi */
     int handled_cpu;     /* last CPU the handler ran on, -1 after ring */
     bool binding;        /* ipibench_dev_bind()'s rings: not counted */
+/* @end */
+/* @if from=ipibench-dev-msi */
 } dev = { .irq = -1 };
+/* @end */
+/* @if until=ipibench-dev-msi */
+} dev;
+/* @end */
 
+/* @if from=ipibench-dev-msi */
 DEFINE_PER_CPU(unsigned long, ipibench_dev_irqs);
 
+/* @end */
 static int __init cf_check parse_ipibench_dev(const char *s)
 {
     unsigned int seg, bus, slot, func;
@@ -84,17 +109,20 @@ static int __init cf_check parse_ipibench_dev(const char *s)
 }
 custom_param("ipibench-dev", parse_ipibench_dev);
 
+/* @if from=ipibench-dev-msi */
 /*
  * The handler records its CPU, then acknowledges the device as a driver
  * would: the acknowledgement is outside what the ringing CPU times.
  */
-/* @if line=4.17 */
+/* @end */
+/* @if from=ipibench-dev-msi line=4.17 */
 static void cf_check dev_interrupt(int irq, void *dev_id,
                                   struct cpu_user_regs *regs)
 /* @end */
-/* @if line=staging,4.20 */
+/* @if from=ipibench-dev-msi line=staging,4.20 */
 static void cf_check dev_interrupt(int irq, void *dev_id)
 /* @end */
+/* @if from=ipibench-dev-msi */
 {
     if ( !read_atomic(&dev.binding) )
         this_cpu(ipibench_dev_irqs)++;
@@ -107,12 +135,14 @@ static struct irqaction dev_action = {
     .name    = "ipibench-dev",
 };
 
+/* @end */
 static bool __init is_edu(pci_sbdf_t sbdf)
 {
     return pci_conf_read16(sbdf, PCI_VENDOR_ID) == EDU_VENDOR &&
            pci_conf_read16(sbdf, PCI_DEVICE_ID) == EDU_DEVICE;
 }
 
+/* @if from=ipibench-dev-msi */
 /*
  * The device's MSI, on an IRQ of Xen's with dev_action as its handler.  On
  * failure nothing is left: MSI off in the device, the IRQ freed.
@@ -134,12 +164,14 @@ static int __init setup_msi(void)
     pcidevs_lock();
     /* Known to Xen once it has scanned the bus (iommu_hardware_setup()). */
     pdev = pci_get_pdev(NULL, msi.sbdf);
-/* @if line=4.17 */
+/* @end */
+/* @if from=ipibench-dev-msi line=4.17 */
     rc = pdev ? pci_enable_msi(&msi, &msi_desc) : -ENODEV;
 /* @end */
-/* @if line=staging,4.20 */
+/* @if from=ipibench-dev-msi line=staging,4.20 */
     rc = pdev ? pci_enable_msi(pdev, &msi, &msi_desc) : -ENODEV;
 /* @end */
+/* @if from=ipibench-dev-msi */
     if ( !rc )
     {
         desc = irq_to_desc(msi.irq);
@@ -188,6 +220,7 @@ static void __init release_msi(void)
     dev.irq = -1;
 }
 
+/* @end */
 /*
  * Take the device named on the command line.  Each step that fails undoes
  * the ones before it, so that dom0 gets the device as firmware left it;
@@ -256,12 +289,15 @@ static int __init cf_check ipibench_dev_init(void)
         goto fail;
     }
 
+/* @if from=ipibench-dev-msi */
     rc = setup_msi();
     if ( rc )
         goto fail;
 
+/* @end */
     /* Owned by Xen: dom0 can neither reprogram its MSI nor ring it. */
     rc = pci_ro_device(dev.sbdf.seg, dev.sbdf.bus, dev.sbdf.devfn);
+/* @if from=ipibench-dev-msi */
     if ( rc )
     {
         release_msi();
@@ -270,6 +306,13 @@ static int __init cf_check ipibench_dev_init(void)
 
     printk(XENLOG_INFO "ipibench: test device %pp, IRQ %d, IRTE %d\n",
            &dev.sbdf, dev.irq, ipibench_dev_irte());
+/* @end */
+/* @if until=ipibench-dev-msi */
+    if ( rc )
+        goto fail;
+
+    printk(XENLOG_INFO "ipibench: test device %pp\n", &dev.sbdf);
+/* @end */
 
     return 0;
 
@@ -290,7 +333,12 @@ __initcall(ipibench_dev_init);
 
 bool ipibench_dev_present(void)
 {
+/* @if from=ipibench-dev-msi */
     return dev.irq >= 0;
+/* @end */
+/* @if until=ipibench-dev-msi */
+    return dev.base;
+/* @end */
 }
 
 uint32_t ipibench_dev_sbdf(void)
@@ -298,6 +346,7 @@ uint32_t ipibench_dev_sbdf(void)
     return ipibench_dev_present() ? dev.sbdf.sbdf : ~0U;
 }
 
+/* @if from=ipibench-dev-msi */
 /* Whether the IRQ is at home on 'mask', no move pending or in progress. */
 static bool bound_locked(const struct irq_desc *desc, const cpumask_t *mask)
 {
@@ -393,6 +442,7 @@ void ipibench_dev_msi_msg(uint32_t *addr_lo, uint32_t *data)
                                          msi_desc->msi_attrib.is_64));
 }
 
+/* @end */
 /*
  * Local variables:
  * mode: C

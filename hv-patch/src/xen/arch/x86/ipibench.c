@@ -3,7 +3,7 @@
 /*
  * ipibench: measure the local APIC IPI and external interrupt paths of the
  * APIC driver in use (XEN_SYSCTL_ipibench, CONFIG_IPIBENCH).
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
  *
  * Every operation but the query runs in chunks on the requested physical
  * CPU, through continue_hypercall_on_cpu(), i.e. from a tasklet with
@@ -15,9 +15,22 @@
  *
  *   NONE --start--> CHUNK --chunk ends--> IDLE --continue--> CHUNK ...
  *                     |                    |
+/* @end */
+/* @if from=ipibench-hotplug */
  *                     | error, CPU offline | idle for IDLE_TIMEOUT (timer),
  *                     | RUN_LIFETIME over  | RUN_LIFETIME over (timer),
  *                     v                    v fetch of the last chunk
+/* @end */
+/* @if from=run-expiry until=ipibench-hotplug */
+ *                     | error              | idle for IDLE_TIMEOUT (timer),
+ *                     | RUN_LIFETIME over  | RUN_LIFETIME over (timer),
+ *                     v                    v fetch of the last chunk
+/* @end */
+/* @if from=sysctl-runs until=run-expiry */
+ *                     | error              |
+ *                     v                    v fetch of the last chunk
+/* @end */
+/* @if from=sysctl-runs */
  *                  RECLAIM (releasing, in batches) --> NONE
 /* @end */
 /* @if from=run-expiry */
@@ -33,12 +46,12 @@
  * Every run ends RUN_LIFETIME after its start at the latest, whatever its
  * owner does (-ETIME).
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
  *
  * A chunk holds the CPU maps (get_cpu_maps()) while it runs, and a start
  * or continuation holds them from its checks until its chunk is queued:
 /* @end */
-/* @if from=sysctl-flush until=ipibench-hotplug */
+/* @if from=sysctl-runs until=ipibench-hotplug */
  * no CPU goes up or down while a chunk runs.  A chunk that finds a hotplug
  * in progress does nothing (done == 0).
 /* @end */
@@ -93,7 +106,7 @@
 /* @end */
 #include <public/sysctl.h>
 
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 /* A chunk holds its CPU for about this long (longer only for one call). */
 #define CHUNK_NS             MICROSECS(1000)
 /* @end */
@@ -110,6 +123,8 @@
 /* @if from=sysctl-flush */
 /* Samples per chunk: what a fetch may return (info.max_samples). */
 #define MAX_SAMPLES          1024
+/* @end */
+/* @if from=sysctl-runs */
 #define MAX_ITERATIONS       1000000
 /* @end */
 /* @if from=run-expiry */
@@ -160,12 +175,14 @@
 #define HOTPLUG_RETRY        MILLISECS(100)
 /* @end */
 
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 /*
  * The vector of the ipi_mask and pingpong IPIs: 0 until the first such run
  * takes it (get_bench_vector()), then kept.
  */
 static uint8_t __read_mostly bench_vector;
+/* @end */
+/* @if from=ipi-mask */
 
 /*
  * Shared with the interrupt handlers.  ipi_mask: the sender bumps
@@ -186,7 +203,7 @@ static struct {
 } pingpong;
 /* @end */
 
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 enum run_state {
     RUN_NONE,           /* no run */
     RUN_IDLE,           /* a run between two calls of its owner */
@@ -200,7 +217,7 @@ enum phase {
 /* @if from=vector-capacity */
     PHASE_FREE,         /* vector_capacity: releasing the IRQs */
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     PHASE_DONE,         /* all iterations done: only the results remain */
 };
 
@@ -209,12 +226,12 @@ static DEFINE_SPINLOCK(bench_lock);
 /* @if from=run-expiry */
 static struct timer bench_idle_timer;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 static void cf_check bench_reclaim(void *unused);
 static DECLARE_TASKLET(bench_reclaim_tasklet, bench_reclaim, NULL);
 /* @end */
 
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 static struct {
     enum run_state state;
     uint32_t run_id, next_id;
@@ -229,10 +246,10 @@ static struct {
 /* @if from=run-expiry until=ipibench-hotplug */
     int abort;          /* set by the timer: -ETIME */
 /* @end */
-/* @if from=sysctl-flush until=run-expiry */
+/* @if from=sysctl-runs until=run-expiry */
     int abort;          /* an error that ends the run at its chunk's end */
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     uint32_t ended_id;  /* an ended run, and what its owner is told */
     int ended_rc;
 
@@ -242,10 +259,10 @@ static struct {
 /* @if from=pingpong */
     unsigned int op, flags, sender, cpu, peer, iterations, pos;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     unsigned int vector, mask_bits;         /* as the start gave them */
 /* @end */
-/* @if from=sysctl-flush until=pingpong */
+/* @if from=sysctl-runs until=pingpong */
     unsigned int op, flags, sender, cpu, iterations, pos;
 /* @end */
 /* @if from=sysctl-flush */
@@ -255,13 +272,13 @@ static struct {
 /* @if from=ipibench-hotplug */
     cpumask_t used;     /* CPUs whose going offline aborts the run */
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     unsigned int dests; /* IPI destinations per call */
 /* @end */
 /* @if from=loop-timing */
     unsigned int loop_calls;                /* F_LOOP: calls in next chunk */
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 
 /* @end */
 /* @if from=ipi-mask */
@@ -273,10 +290,12 @@ static struct {
     uint64_t fl_cycles;
     uint32_t fl_send_cycles, fl_icr_writes, fl_flags;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 
     /* The last chunk. */
     unsigned int done, path, status, result;
+/* @end */
+/* @if from=sysctl-flush */
     uint64_t icr_writes, ipis_sent, ipis_received;
     unsigned int nr_samples;                /* valid entries in samples[] */
     cpumask_t snap;                         /* CPUs in irqs[] and ipis[] */
@@ -297,13 +316,13 @@ static struct {
     cpumask_t capmask;  /* CPUs still above RESERVE_VECTORS */
     unsigned int free_descs;                /* counted at each chunk start */
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 
 /* @end */
 /* @if from=irq-delivery */
     uint64_t *dev_irqs;                     /* per-CPU deltas */
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 } bench = { .next_id = 1 };
 /* @end */
 
@@ -318,24 +337,30 @@ static unsigned long shorthand_sends(void)
     return this_cpu(ipibench_counters).sends_shorthand;
 }
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 
 /* @end */
-/* @if from=ipi-mask line=4.17 */
+/* @if from=bench-vector line=4.17 */
 static void cf_check bench_ipi_interrupt(struct cpu_user_regs *regs)
 /* @end */
-/* @if from=ipi-mask line=staging,4.20 */
+/* @if from=bench-vector line=staging,4.20 */
 static void cf_check bench_ipi_interrupt(void)
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 {
+/* @end */
+/* @if from=ipi-mask */
     unsigned int cpu = smp_processor_id();
 
+/* @end */
+/* @if from=bench-vector */
     ack_APIC_irq();
     apic_ipi_received(bench_vector);
     /* do_IRQ() counts the system IPIs by vector, this one here. */
     if ( ipibench_live )
         ipibench_count(ipis_received, 1);
+/* @end */
+/* @if from=ipi-mask */
 
 /* @end */
 /* @if from=pingpong */
@@ -353,6 +378,8 @@ static void cf_check bench_ipi_interrupt(void)
 /* @if from=ipi-mask */
     if ( bench.acks )
         write_atomic(&bench.acks[cpu].seq, read_atomic(&bench_seq.seq));
+/* @end */
+/* @if from=bench-vector */
 }
 /* @end */
 /* @if from=sysctl-flush */
@@ -637,8 +664,12 @@ static unsigned int capacity_chunk(s_time_t deadline)
 /* @end */
 /* @if from=sysctl-flush */
 
+/* @end */
+/* @if from=sysctl-runs */
 /* ---- chunks ----------------------------------------------------------- */
 
+/* @end */
+/* @if from=sysctl-flush */
 static void snapshot(bool after)
 {
     unsigned int cpu;
@@ -915,20 +946,29 @@ static uint64_t ipis_sent(unsigned int calls, unsigned long sh)
            (uint64_t)(calls - sh) * dests;
 }
 
+/* @end */
+/* @if from=sysctl-runs */
 static void release_run_locked(void);
 static void end_run_locked(int rc);
 /* @end */
 /* @if from=run-expiry */
 static s_time_t run_expiry_locked(void);
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 
 static long cf_check bench_chunk(void *unused)
 {
+/* @end */
+/* @if from=sysctl-flush */
     s_time_t now = NOW(), deadline = now + CHUNK_NS;
     unsigned long icr = icr_writes(), sh = shorthand_sends();
     unsigned long ga = this_cpu(ipibench_counters).sends_genapic;
     unsigned int i = 0, cpu;
+/* @end */
+/* @if from=sysctl-runs until=sysctl-flush */
+    unsigned int i = 0;
+/* @end */
+/* @if from=sysctl-runs */
     bool maps = get_cpu_maps();
     int rc = read_atomic(&bench.abort);
 
@@ -938,15 +978,28 @@ static long cf_check bench_chunk(void *unused)
 /* @end */
 /* @if from=sysctl-flush */
     bench.nr_samples = 0;
+/* @end */
+/* @if from=sysctl-runs */
     if ( !maps || rc )
     {
+/* @end */
+/* @if from=ipibench-hotplug */
         /*
          * A CPU is going up or down (the CPU notifier may be changing the
          * run: touch nothing of it), or the run was aborted: no iteration.
          */
+/* @end */
+/* @if from=sysctl-runs until=ipibench-hotplug */
+        /* A CPU is going up or down, or the run was aborted: no iteration. */
+/* @end */
+/* @if from=sysctl-flush */
         cpumask_clear(&bench.snap);
+/* @end */
+/* @if from=sysctl-runs */
         goto out;
     }
+/* @end */
+/* @if from=sysctl-flush */
 
     memset(bench.samples, 0, sizeof(*bench.samples) * MAX_SAMPLES);
     for ( cpu = 0; cpu < nr_cpu_ids; cpu++ )
@@ -987,10 +1040,14 @@ static long cf_check bench_chunk(void *unused)
     this_cpu(ipibench_send).no_shorthand = false;
 
     snapshot(true);
+/* @end */
+/* @if from=sysctl-runs */
 
  out:
     bench.done = i;
     bench.pos += i;
+/* @end */
+/* @if from=sysctl-flush */
     bench.icr_writes = icr_writes() - icr;
     bench.path = 0;
     if ( shorthand_sends() != sh )
@@ -1026,6 +1083,8 @@ static long cf_check bench_chunk(void *unused)
     bench.ipis_received = 0;
     for_each_cpu ( cpu, &bench.snap )
         bench.ipis_received += bench.ipis[cpu];
+/* @end */
+/* @if from=sysctl-runs */
 
     spin_lock(&bench_lock);
     ASSERT(bench.state == RUN_CHUNK);
@@ -1036,7 +1095,7 @@ static long cf_check bench_chunk(void *unused)
     if ( !rc && NOW() >= bench.born + RUN_LIFETIME )
         rc = -ETIME;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     if ( rc )
         end_run_locked(rc);
     else
@@ -1053,7 +1112,7 @@ static long cf_check bench_chunk(void *unused)
         bench.last = NOW();
         set_timer(&bench_idle_timer, run_expiry_locked());
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     }
     spin_unlock(&bench_lock);
     if ( maps )
@@ -1082,10 +1141,10 @@ static long cf_check bench_chunk(void *unused)
 /* @if from=pingpong until=vector-capacity */
 /* Release what a run holds: the ping-pong. */
 /* @end */
-/* @if from=sysctl-flush until=pingpong */
+/* @if from=sysctl-runs until=pingpong */
 /* Release what a run holds. */
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 static void release_run_locked(void)
 {
 /* @end */
@@ -1095,7 +1154,7 @@ static void release_run_locked(void)
 /* @if from=ipi-mask */
     bench.inflight = false;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 }
 
 /* End the live run: its owner is told 'rc' from now on. */
@@ -1122,7 +1181,7 @@ static bool reclaim_batch_locked(void)
     if ( bench.nr_held )
         return false;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     bench.state = RUN_NONE;
     ipibench_live = false;
 
@@ -1372,8 +1431,12 @@ static int __init cf_check ipibench_init(void)
 }
 __initcall(ipibench_init);
 
+/* @end */
+/* @if from=sysctl-runs */
 /* ---- sysctl ---------------------------------------------------------- */
 
+/* @end */
+/* @if from=sysctl-flush */
 static int alloc_buffers(void)
 {
     if ( !bench.samples )
@@ -1443,13 +1506,15 @@ static int copy_mask(const struct xen_sysctl_ipibench *op, cpumask_t *mask)
     return 0;
 }
 
+/* @end */
+/* @if from=sysctl-runs */
 static bool online(unsigned int cpu)
 {
     return cpu < nr_cpu_ids && cpu_online(cpu);
 }
 
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
 /*
  * Take the benchmark's IPI vector (starts are serialised by sysctl_lock).
  *
@@ -1482,23 +1547,29 @@ static int get_bench_vector(void)
 }
 
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 /* Validate a start and set the run up (state RUN_NONE, under sysctl_lock). */
 static int run_setup(const struct xen_sysctl_ipibench *op)
 {
     unsigned int dests = 0;
+/* @end */
+/* @if from=sysctl-flush */
     int rc;
+/* @end */
+/* @if from=sysctl-runs */
 
     if ( op->start || !op->iterations || op->iterations > MAX_ITERATIONS ||
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
          !online(op->cpu) || (op->vector && op->vector != bench_vector) )
 /* @end */
-/* @if from=sysctl-flush until=ipi-mask */
+/* @if from=sysctl-runs until=bench-vector */
          !online(op->cpu) )
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
         return -EINVAL;
+/* @end */
+/* @if from=sysctl-flush */
     if ( op->sender )
     {
         /* Only these send their IPIs through send_IPI_mask(). */
@@ -1524,7 +1595,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
 /* @if from=vector-capacity */
         return -EINVAL;
 /* @end */
-/* @if from=sysctl-flush until=loop-timing */
+/* @if from=sysctl-runs until=loop-timing */
     if ( op->flags & XEN_SYSCTL_IPIBENCH_F_LOOP )
         return -EOPNOTSUPP;
 /* @end */
@@ -1539,10 +1610,12 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     cpumask_copy(&bench.used, &bench.mask);
     cpumask_set_cpu(op->cpu, &bench.used);
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 
     switch ( op->op )
     {
+/* @end */
+/* @if from=sysctl-flush */
     case XEN_SYSCTL_IPIBENCH_OP_flush_all:
         /* Its destinations are whatever CPUs are online at each call. */
 /* @end */
@@ -1589,13 +1662,13 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
         break;
 
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     default:
         return -EINVAL;
     }
 
 /* @end */
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
     if ( op->op == XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
          op->op == XEN_SYSCTL_IPIBENCH_OP_pingpong )
     {
@@ -1605,7 +1678,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     }
 
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     bench.op = op->op;
     bench.flags = op->flags;
     bench.sender = op->sender;
@@ -1614,7 +1687,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
 /* @if from=pingpong */
     bench.peer = op->peer;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     bench.iterations = op->iterations;
     bench.vector = op->vector;
     bench.mask_bits = op->mask.nr_bits;
@@ -1623,7 +1696,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
 /* @if from=loop-timing */
     bench.loop_calls = 1;
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     bench.pos = 0;
     bench.phase = PHASE_RUN;
 /* @end */
@@ -1634,7 +1707,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
     bench.nr_held = 0;
     cpumask_copy(&bench.capmask, &bench.mask);
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     bench.status = 0;
     bench.result = 0;
     bench.abort = 0;
@@ -1662,7 +1735,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
         write_atomic(&pingpong.active, true);
     }
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
 
     return 0;
 }
@@ -1685,11 +1758,11 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     if ( bench.state == RUN_CHUNK ||
          (bench.state == RUN_IDLE && !expire_locked()) )
 /* @end */
-/* @if from=sysctl-flush until=run-expiry */
+/* @if from=sysctl-runs until=run-expiry */
     /* Another caller's run. */
     if ( bench.state == RUN_CHUNK || bench.state == RUN_IDLE )
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     {
         spin_unlock(&bench_lock);
         return -EBUSY;
@@ -1721,7 +1794,7 @@ static int bench_start(struct xen_sysctl_ipibench *op)
             tasklet_schedule(&bench_reclaim_tasklet);
         }
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
         spin_unlock(&bench_lock);
         return rc;
     }
@@ -1735,7 +1808,7 @@ static int bench_start(struct xen_sysctl_ipibench *op)
 /* @if from=run-expiry */
     bench.born = NOW();
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     /* The counters count from here to the state's return to RUN_NONE. */
     ipibench_live = true;
     bench.state = RUN_CHUNK;
@@ -1744,7 +1817,7 @@ static int bench_start(struct xen_sysctl_ipibench *op)
     /* For the lifetime, whatever the chunks do. */
     set_timer(&bench_idle_timer, bench.born + RUN_LIFETIME);
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     spin_unlock(&bench_lock);
 
     return 0;
@@ -1760,7 +1833,7 @@ static int bench_continue(const struct xen_sysctl_ipibench *op)
     if ( op->run_id == bench.run_id )
         end_if_too_old_locked();
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     if ( (bench.state != RUN_IDLE && bench.state != RUN_CHUNK) ||
          op->run_id != bench.run_id )
         rc = not_live(op);
@@ -1771,10 +1844,10 @@ static int bench_continue(const struct xen_sysctl_ipibench *op)
 /* @if from=pingpong */
               op->peer != bench.peer || op->start != bench.pos ||
 /* @end */
-/* @if from=sysctl-flush until=pingpong */
+/* @if from=sysctl-runs until=pingpong */
               op->start != bench.pos ||
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
               op->iterations != bench.iterations ||
               op->sender != bench.sender || op->vector != bench.vector ||
               op->mask.nr_bits != bench.mask_bits ||
@@ -1792,6 +1865,8 @@ static int bench_run(struct xen_sysctl_ipibench *op)
 {
     int rc;
 
+/* @end */
+/* @if from=ipibench-hotplug */
     /*
      * The CPU maps are held from the checks until the chunk is queued: a
      * CPU the run uses stays online meanwhile, and its CPU_DOWN_PREPARE
@@ -1802,6 +1877,19 @@ static int bench_run(struct xen_sysctl_ipibench *op)
      * still online during its offline would pass the checks, and the run
      * would wait for IPIs it never gets.
      */
+/* @end */
+/* @if from=sysctl-runs until=ipibench-hotplug */
+    /*
+     * The CPU maps are held from the checks until the chunk is queued: a
+     * CPU the run uses stays online meanwhile, and the chunk is queued on
+     * its CPU before the tasklets of stop_machine: it runs before the CPU
+     * goes (it is never skipped, which would end the call with -EINVAL).
+     * While a CPU goes up or down the call is restarted: a CPU still
+     * online during its offline would pass the checks, and the run would
+     * wait for IPIs it never gets.
+     */
+/* @end */
+/* @if from=sysctl-runs */
     if ( !get_cpu_maps() )
         return -ERESTART;
 
@@ -1810,7 +1898,14 @@ static int bench_run(struct xen_sysctl_ipibench *op)
     else
         rc = bench_start(op);
 
+/* @end */
+/* @if from=ipibench-hotplug */
     /* RUN_CHUNK: bench_chunk() (or the CPU notifier) leaves it. */
+/* @end */
+/* @if from=sysctl-runs until=ipibench-hotplug */
+    /* RUN_CHUNK: bench_chunk() leaves it. */
+/* @end */
+/* @if from=sysctl-runs */
     if ( !rc )
     {
         rc = continue_hypercall_on_cpu(bench.cpu, bench_chunk, NULL);
@@ -1829,7 +1924,11 @@ static int bench_run(struct xen_sysctl_ipibench *op)
 
 static int bench_fetch(struct xen_sysctl_ipibench *op)
 {
+/* @end */
+/* @if from=sysctl-flush */
     unsigned int cpu, n;
+/* @end */
+/* @if from=sysctl-runs */
     int rc = 0;
 
     spin_lock(&bench_lock);
@@ -1839,7 +1938,7 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     if ( op->run_id == bench.run_id )
         end_if_too_old_locked();
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
     if ( bench.state == RUN_CHUNK && op->run_id == bench.run_id )
         rc = -EBUSY;
     else if ( bench.state != RUN_IDLE || op->run_id != bench.run_id )
@@ -1848,12 +1947,23 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     if ( rc )
         return rc;
 
+/* @end */
+/* @if from=run-expiry */
     /*
      * RUN_IDLE: only this caller's next call (under sysctl_lock, like this
      * one) or the timer change the run.  The timer may end it meanwhile
      * (RUN_LIFETIME); what is copied here stays until the next start,
      * which sysctl_lock keeps out.
      */
+/* @end */
+/* @if from=sysctl-runs until=run-expiry */
+    /*
+     * RUN_IDLE: only this caller's next call (under sysctl_lock, like this
+     * one) changes the run; what is copied here stays until the next
+     * start, which sysctl_lock keeps out.
+     */
+/* @end */
+/* @if from=sysctl-flush */
     n = min(bench.nr_samples, op->nr_samples);
     if ( n && copy_to_guest(op->samples, bench.samples, n) )
         return -EFAULT;
@@ -1877,11 +1987,17 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
     }
 
     op->nr_cpus = nr_cpu_ids;
+/* @end */
+/* @if from=sysctl-runs */
     op->done = bench.done;
+/* @end */
+/* @if from=sysctl-flush */
     op->icr_writes = bench.icr_writes;
     op->ipis_sent = bench.ipis_sent;
     op->ipis_received = bench.ipis_received;
     op->path = bench.path;
+/* @end */
+/* @if from=sysctl-runs */
     op->status = bench.status;
     op->result = bench.result;
 
@@ -1892,7 +2008,7 @@ static int bench_fetch(struct xen_sysctl_ipibench *op)
 /* @if from=run-expiry */
         bench.last = NOW();
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
         if ( bench.phase == PHASE_DONE )
         {
             /* The last chunk is fetched: the run is over. */
@@ -1921,18 +2037,20 @@ static int bench_query(struct xen_sysctl_ipibench *op)
                                cpumask_equal(&cpu_online_map,
                                              &cpu_present_map)),
         .tsc_khz = cpu_khz,
-/* @if from=ipi-mask */
+/* @if from=bench-vector */
         .vector = bench_vector,
 /* @end */
         .x2apic = x2apic_enabled,
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
         .max_iterations = MAX_ITERATIONS,
+/* @end */
+/* @if from=sysctl-flush */
         .max_samples = MAX_SAMPLES,
 /* @end */
 /* @if from=run-expiry */
         .idle_timeout_ms = IDLE_TIMEOUT / MILLISECS(1),
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
         .run_live = read_atomic(&bench.state) != RUN_NONE,
 /* @end */
 /* @if from=irq-delivery */
@@ -2037,7 +2155,7 @@ static bool unused_zero(const struct xen_sysctl_ipibench *op)
 
 int ipibench_sysctl(struct xen_sysctl_ipibench *op)
 {
-/* @if until=sysctl-flush */
+/* @if until=sysctl-runs */
     if ( op->op != XEN_SYSCTL_IPIBENCH_OP_query || !unused_zero(op) )
         return -EINVAL;
 
@@ -2059,10 +2177,10 @@ int ipibench_sysctl(struct xen_sysctl_ipibench *op)
 /* @if from=ipi-mask until=pingpong */
     if ( op->op > XEN_SYSCTL_IPIBENCH_OP_ipi_mask ||
 /* @end */
-/* @if from=sysctl-flush until=ipi-mask */
+/* @if from=sysctl-runs until=ipi-mask */
     if ( op->op > XEN_SYSCTL_IPIBENCH_OP_flush_mask ||
 /* @end */
-/* @if from=sysctl-flush */
+/* @if from=sysctl-runs */
          op->sender > XEN_SYSCTL_IPIBENCH_SENDER_cluster ||
          !unused_zero(op) )
         return -EINVAL;
@@ -2076,10 +2194,14 @@ int ipibench_sysctl(struct xen_sysctl_ipibench *op)
         return bench_fetch(op);
     }
 
+/* @end */
+/* @if from=sysctl-flush */
     rc = alloc_buffers();
     if ( rc )
         return rc;
 
+/* @end */
+/* @if from=sysctl-runs */
     return bench_run(op);
 /* @end */
 }

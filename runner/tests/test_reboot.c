@@ -506,6 +506,40 @@ static void test_host_install_status_uninstall(void **s)
 /* The package's unit, when it is the one install would write, is used as it
  * is: nothing in /etc (an earlier /etc copy goes), the enable link points at
  * it, and uninstall leaves it to the package. */
+/* Without --dom0-cmdline the entries boot dom0 with this kernel's own
+ * command line (/proc/cmdline: a file of size 0 that safeio's regular-file
+ * rule would refuse), BOOT_IMAGE= and initrd= left out. */
+static void test_host_install_proc_cmdline(void **s)
+{
+	char p[256], k[256], i[256], x[256], pc[4096] = "";
+	struct host_layout l;
+	FILE *f = fopen("/proc/cmdline", "r");
+	int kept = 0;
+
+	(void)s;
+	assert_non_null(f);
+	assert_non_null(fgets(pc, sizeof(pc), f));
+	fclose(f);
+	snprintf(p, sizeof(p), "mkdir -p %s/boot/grub %s/src", tu_dir, tu_dir);
+	assert_int_equal(system(p), 0);
+	boot_files(k, i, x);
+	host_layout_init(&l, tu_dir);
+	assert_int_equal(host((const char *[]){ "host", "install", "--root", tu_dir, "--xen", x,
+			"--kernel", k, "--initrd", i, "--xen-cmdline", "loglvl=all", NULL }), 0);
+	char *cfg = tu_slurp(l.custom_cfg);
+	assert_non_null(cfg);
+	for (char *w = strtok(pc, " \t\n"); w; w = strtok(NULL, " \t\n")) {
+		if (!strncmp(w, "BOOT_IMAGE=", 11) || !strncmp(w, "initrd=", 7) ||
+		    !strcmp(w, "placeholder"))
+			continue;
+		if (!strstr(cfg, w))
+			fail_msg("dom0's command line word %s is not in the entries:\n%s", w, cfg);
+		kept++;
+	}
+	print_message("host install: %d words of /proc/cmdline in the entries\n", kept);
+	free(cfg);
+}
+
 static void test_host_install_packaged_unit(void **s)
 {
 	char p[256], k[256], i[256], x[256], exe[PATH_MAX], text[4096];
@@ -710,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_last_pending),
 		cmocka_unit_test_setup_teardown(test_host_install_status_uninstall, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_install_packaged_unit, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_install_proc_cmdline, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_errors, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_json_refused, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_host_options, tu_setup, tu_teardown),

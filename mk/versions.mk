@@ -10,11 +10,11 @@
 #    build when its defaults already make it one, as staging's do), then
 #    tests/integration/test_hotplug on it (CPUs offline and online with and
 #    without a run);
-#  - nmi/NAME: tests/integration/test_nmi on that debug build (NMIs
-#    injected during a traced run);
-#  - debug-abi/staging: tests/integration/test_sysctl_abi on staging's
-#    debug build (the interface's refusals; make test-slow runs it on
-#    4.17's);
+#  - not part of test-versions, run by name: nmi/NAME
+#    (tests/integration/test_nmi on that debug build: NMIs injected
+#    during a traced run) and debug-abi/staging
+#    (tests/integration/test_sysctl_abi on staging's debug build); make
+#    test-slow runs both on 4.17's;
 #  - versions/matrix: one short workload on `[matrix] xen = 4.17,
 #    src-4.20.4` and its report's "Between builds" (mk/test-matrix-xen.sh).
 # A missing or second tarball, a tree whose series does not apply or
@@ -27,9 +27,8 @@ TV_TEST_HV := $(BUILD)/asan/tests/integration/test_hv
 TV_TEST_HOTPLUG := $(BUILD)/asan/tests/integration/test_hotplug
 TV_TEST_SYSCTL_ABI := $(BUILD)/asan/tests/integration/test_sysctl_abi
 TV_TEST_NMI := $(BUILD)/asan/tests/integration/test_nmi
-TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix) $(addprefix debug/,$(TV_NAMES)) \
-	$(addprefix nmi/,$(TV_NAMES)) debug-abi/staging
-.PHONY: test-versions $(TV_RUNS) $(addprefix tv-hv/,$(TV_NAMES)) $(addprefix tv-hv-debug/,$(TV_NAMES))
+TV_RUNS := $(addprefix versions/,$(TV_NAMES) matrix) $(addprefix debug/,$(TV_NAMES))
+.PHONY: test-versions $(TV_RUNS) $(addprefix nmi/,$(TV_NAMES)) debug-abi/staging $(addprefix tv-hv/,$(TV_NAMES)) $(addprefix tv-hv-debug/,$(TV_NAMES))
 
 # tv-hv/NAME: the tree unpacked (once per tarball) and built; its build
 # folder in $(TV_DIR)/NAME.build.

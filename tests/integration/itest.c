@@ -307,3 +307,16 @@ int itest_xen_config_has(const char *line)
 	fclose(f);
 	return found;
 }
+
+int itest_count_in(const char *file, const char *needle)
+{
+	char buf[4096];
+	int n = 0;
+	FILE *f = fopen(file, "r");
+
+	while (f && fgets(buf, sizeof(buf), f))
+		n += strstr(buf, needle) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}

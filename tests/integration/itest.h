@@ -38,6 +38,9 @@ const char *itest_xen(void);
  * xen.config beside it; fails the test when there is none. */
 int itest_xen_config_has(const char *line);
 
+/* How many lines of FILE (a console log, say) hold NEEDLE; 0 without FILE. */
+int itest_count_in(const char *file, const char *needle);
+
 /* A result set's lookups (NULL when absent). */
 json_t *itest_run_of(json_t *results, const char *mode);
 json_t *itest_workload(json_t *run, const char *name);

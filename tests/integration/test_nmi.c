@@ -37,20 +37,6 @@
 #define COUNT "build/itest/nmi.count"
 #define DEFAULT_XEN "build/xen-4.17-debug/xen"
 
-/* How often NEEDLE is in FILE. */
-static int count_in(const char *file, const char *needle)
-{
-	char buf[4096];
-	int n = 0;
-	FILE *f = fopen(file, "r");
-
-	while (f && fgets(buf, sizeof(buf), f))
-		n += strstr(buf, needle) != NULL;
-	if (f)
-		fclose(f);
-	return n;
-}
-
 static void test_nmi_during_traced_run(void **s)
 {
 	struct cmd_out o;
@@ -82,16 +68,16 @@ static void test_nmi_during_traced_run(void **s)
 		fclose(f);
 	print_message("nmi: %d NMIs injected; console: %d xentrace initialised, %d Panic, "
 		      "%d CHECKLOCK, %d unknown-NMI reports, %d agent done\n", injected,
-		      count_in(OUT "/console.log", "xentrace: initialised"),
-		      count_in(OUT "/console.log", "Panic on CPU"),
-		      count_in(OUT "/console.log", "CHECKLOCK"),
-		      count_in(OUT "/console.log", "NMI received"),
-		      count_in(OUT "/console.log", "ipibench: agent done"));
-	assert_int_equal(count_in(OUT "/console.log", "xentrace: initialised"), 1);
+		      itest_count_in(OUT "/console.log", "xentrace: initialised"),
+		      itest_count_in(OUT "/console.log", "Panic on CPU"),
+		      itest_count_in(OUT "/console.log", "CHECKLOCK"),
+		      itest_count_in(OUT "/console.log", "NMI received"),
+		      itest_count_in(OUT "/console.log", "ipibench: agent done"));
+	assert_int_equal(itest_count_in(OUT "/console.log", "xentrace: initialised"), 1);
 	assert_true(injected > 0);
-	assert_int_equal(count_in(OUT "/console.log", "Panic on CPU"), 0);
-	assert_int_equal(count_in(OUT "/console.log", "CHECKLOCK"), 0);
-	assert_int_equal(count_in(OUT "/console.log", "ipibench: agent done rc=0"), 1);
+	assert_int_equal(itest_count_in(OUT "/console.log", "Panic on CPU"), 0);
+	assert_int_equal(itest_count_in(OUT "/console.log", "CHECKLOCK"), 0);
+	assert_int_equal(itest_count_in(OUT "/console.log", "ipibench: agent done rc=0"), 1);
 	a = json_load_file(OUT "/agent.json", 0, &je);
 	if (!a)
 		fail_msg("no agent.json (%s); ipibench boot said:\n%s", je.text, o.text);

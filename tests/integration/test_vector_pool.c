@@ -29,20 +29,6 @@
 #define OUT "build/itest/vector-pool"
 #define DEFAULT_XEN "build/xen-pool-taken/xen"
 
-/* How many lines of FILE hold NEEDLE. */
-static int count_in(const char *file, const char *needle)
-{
-	char buf[4096];
-	int n = 0;
-	FILE *f = fopen(file, "r");
-
-	while (f && fgets(buf, sizeof(buf), f))
-		n += strstr(buf, needle) != NULL;
-	if (f)
-		fclose(f);
-	return n;
-}
-
 static json_t *workload_named(json_t *agent, const char *name)
 {
 	size_t i;
@@ -73,13 +59,13 @@ static void test_pool_used_up(void **s)
 					 "--output", OUT, NULL });
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
 	print_message("vector-pool: console: %d pool taken, %d Panic, %d agent done\n",
-		      count_in(OUT "/console.log", "ipibench-test: took the"),
-		      count_in(OUT "/console.log", "Panic on CPU"),
-		      count_in(OUT "/console.log", "ipibench: agent done"));
+		      itest_count_in(OUT "/console.log", "ipibench-test: took the"),
+		      itest_count_in(OUT "/console.log", "Panic on CPU"),
+		      itest_count_in(OUT "/console.log", "ipibench: agent done"));
 	/* The build is the one with the test-only change, and it did its part. */
-	assert_int_equal(count_in(OUT "/console.log", "ipibench-test: took the"), 1);
-	assert_int_equal(count_in(OUT "/console.log", "Panic on CPU"), 0);
-	assert_int_equal(count_in(OUT "/console.log", "ipibench: agent done"), 1);
+	assert_int_equal(itest_count_in(OUT "/console.log", "ipibench-test: took the"), 1);
+	assert_int_equal(itest_count_in(OUT "/console.log", "Panic on CPU"), 0);
+	assert_int_equal(itest_count_in(OUT "/console.log", "ipibench: agent done"), 1);
 	a = json_load_file(OUT "/agent.json", 0, &je);
 	if (!a)
 		fail_msg("no agent.json (%s); ipibench boot said:\n%s", je.text, o.text);

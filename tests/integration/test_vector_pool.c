@@ -29,16 +29,14 @@
 #define OUT "build/itest/vector-pool"
 #define DEFAULT_XEN "build/xen-pool-taken/xen"
 
+/* AGENT's workload NAME (itest_workload()), or fail the test. */
 static json_t *workload_named(json_t *agent, const char *name)
 {
-	size_t i;
-	json_t *w;
+	json_t *w = itest_workload(agent, name);
 
-	json_array_foreach(json_object_get(agent, "workloads"), i, w)
-		if (!strcmp(itest_str(w, "name"), name))
-			return w;
-	fail_msg("agent.json has no workload %s", name);
-	return NULL;
+	if (!w)
+		fail_msg("agent.json has no workload %s", name);
+	return w;
 }
 
 static void test_pool_used_up(void **s)

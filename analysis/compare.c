@@ -23,6 +23,9 @@
 
 #define LEVEL 0.95
 
+const char cmp_no_verdict_one_boot[] = "no verdict: one boot per mode";
+const char cmp_no_verdict_some_boot[] = "no verdict: fewer than 2 boots in some mode";
+
 const char cmp_one_boot_caveat[] =
 	"one boot per mode: boot-to-boot variance is unknown, so a difference between "
 	"modes cannot be told from a difference between boots";
@@ -39,39 +42,38 @@ json_t *cmp_diff_json(const struct ms_diff *d, const char *vs)
 	if (!d->ok)
 		return json_null();
 	return json_pack(
-		"{s:s, s:f, s:s, s:o, s:o, s:o, s:o, s:o, s:b,"
+		"{s:s, s:f, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b,"
+		" s:{s:s, s:b, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:b},"
-		" s:{s:o, s:o, s:b}, s:{s:o, s:o, s:o, s:o, s:b}}",
-		"vs", vs, "level", d->level,
-		"test", d->used == MS_WELCH ? "Welch's t" : "Student's t",
-		"difference", an_jreal(d->diff),
-		"half_width", an_jreal(d->used == MS_WELCH ? d->welch_half : d->half),
-		"percent", an_jreal(d->pct),
-		"percent_half_width", an_jreal(d->used == MS_WELCH ? d->welch_pct_half : d->pct_half),
-		"pooled_s", an_jreal(d->spool), "proven", d->verdict,
-		"student", "t", an_jreal(d->t), "df", an_jreal(d->df), "half_width", an_jreal(d->half),
+		" s:{s:o, s:o, s:o, s:b}}",
+		"vs", vs, "level", d->level, "test", ms_test_name(d->test),
+		"difference", an_jreal(d->diff), "half_width", an_jreal(d->test_half),
+		"df", an_jreal(d->test_df), "percent", an_jreal(d->pct),
+		"percent_lo", an_jreal(d->pct_lo), "percent_hi", an_jreal(d->pct_hi),
+		"proven", d->verdict,
+		"ratio_interval", "method", "Fieller", "bounded", d->ratio_ok,
+		"percent_lo", an_jreal(d->pct_lo), "percent_hi", an_jreal(d->pct_hi),
+		"ministat", "t", an_jreal(d->t), "df", an_jreal(d->df), "half_width", an_jreal(d->half),
 		"percent_half_width", an_jreal(d->pct_half),
 		"percent_half_width_freebsd", an_jreal(d->pct_half_freebsd), "pooled_s", an_jreal(d->spool),
 		"proven", d->proven,
-		"variances", "f", an_jreal(d->f), "p", an_jreal(d->f_p), "differ", d->var_differ,
 		"welch", "t", an_jreal(d->welch_t), "df", an_jreal(d->welch_df),
-		"half_width", an_jreal(d->welch_half), "percent_half_width", an_jreal(d->welch_pct_half),
-		"proven", d->welch_proven);
+		"half_width", an_jreal(d->welch_half), "proven", d->welch_proven);
 }
 
 /* ---- a ministat block ------------------------------------------------------ */
 void cmp_ms_compute(struct cmp_ms *c, const char *const *names, const struct ms_vitals *v,
-		    size_t k, enum ms_style style, bool welch)
+		    size_t k, enum ms_style style, enum ms_test test)
 {
 	memset(c, 0, sizeof(*c));
 	c->k = k < REF_MS_MAX ? k : REF_MS_MAX;
 	c->style = style;
-	c->welch = welch;
+	c->test = test;
 	for (size_t i = 0; i < c->k; i++) {
 		c->names[i] = xstrdup(names[i]);
 		c->v[i] = v[i];
 		if (i)
-			ms_compare(&v[0], &v[i], LEVEL, &c->d[i]);
+			ms_compare(&v[0], &v[i], LEVEL, test, &c->d[i]);
 	}
 }
 
@@ -83,8 +85,10 @@ void cmp_ms_md(struct sbuf *md, const struct cmp_ms *c)
 	ms_format_head(md);
 	for (size_t i = 0; i < c->k; i++) {
 		ms_format_vitals(md, i, &c->v[i]);
-		if (i)
-			ms_format_diff(md, &c->d[i], c->welch, c->style);
+		if (i && c->no_verdict)
+			sb_printf(md, "%s\n", c->no_verdict);
+		else if (i)
+			ms_format_diff(md, &c->d[i], c->style);
 	}
 	sb_puts(md, "```\n");
 }
@@ -95,7 +99,10 @@ json_t *cmp_ms_json(const struct cmp_ms *c)
 	for (size_t i = 0; i < c->k; i++) {
 		json_t *j = cmp_vitals_json(&c->v[i]);
 		json_object_set_new(j, "name", json_string(c->names[i]));
-		if (i)
+		if (i && c->no_verdict)
+			json_object_set_new(j, "comparison", json_pack("{s:s, s:s}", "vs", c->names[0],
+								       "no_verdict", c->no_verdict));
+		else if (i)
 			json_object_set_new(j, "comparison", cmp_diff_json(&c->d[i], c->names[0]));
 		json_array_append_new(rows, j);
 	}
@@ -154,7 +161,12 @@ static void modes_or_builds(struct cmp_modes *c, struct group *const *gs, size_t
 		names[m++] = by_build ? gs[i]->build : gs[i]->mode;
 		free(x);
 	}
-	cmp_ms_compute(&c->ms, names, v, m, MS_DEBIAN, true);
+	cmp_ms_compute(&c->ms, names, v, m, MS_DEBIAN, MS_WELCH);
+	/* loops are the unit only when some side has fewer than 2 boots: the
+	 * boot is not replicated, so no verdict between modes or builds */
+	if (c->unit == RL_LOOPS)
+		c->ms.no_verdict = c->boots_max <= 1 ? cmp_no_verdict_one_boot :
+				   cmp_no_verdict_some_boot;
 }
 
 void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
@@ -197,13 +209,14 @@ void cmp_modes_md(struct sbuf *md, const struct cmp_modes *c)
 		sb_printf(md, "Unit: **timed loops** (%s per %s; ns per call = loop "
 			      "ns / calls).\n\n", range(rb, c->loops_min, c->loops_max), what);
 		if (c->boots_max <= 1)
-			sb_printf(md, "**Note, %s.** The verdicts below compare loops of one "
-				      "boot with loops of another: they say nothing more about the "
-				      "%ss.\n\n", cmp_one_boot_caveat, what);
+			sb_printf(md, "**Note, %s.** So no verdict is printed: the loops "
+				      "of each %s are shown for their spread within its boot.\n\n",
+				  cmp_one_boot_caveat, what);
 		else
 			sb_printf(md, "**Some %s has fewer than 2 boots: boot-to-boot variance is "
 				      "unknown, so a difference between %ss cannot be told from a "
-				      "difference between boots.** Loops of all boots are pooled.\n\n",
+				      "difference between boots.** Loops of all boots are pooled "
+				      "and shown; no verdict is printed.\n\n",
 				  what, what);
 	}
 	cmp_ms_md(md, &c->ms);
@@ -394,7 +407,7 @@ void cmp_hyperfine_compute(struct cmp_ms *c, const struct hf_file *h)
 		np[k] = names[k];
 		k++;
 	}
-	cmp_ms_compute(c, np, v, k, MS_DEBIAN, true);
+	cmp_ms_compute(c, np, v, k, MS_DEBIAN, MS_WELCH);
 }
 
 void cmp_hyperfine_md(struct sbuf *md, const struct cmp_ms *c)
@@ -490,7 +503,7 @@ void cmp_perf_compute(struct cmp_perf *c, const struct perf_file *f, size_t nf)
 		c->ev = xrealloc(c->ev, (c->n + 1) * sizeof(*c->ev));
 		c->ev[c->n].event = ev;
 		c->ev[c->n].index = e;
-		cmp_ms_compute(&c->ev[c->n++].ms, names, v, k, MS_DEBIAN, true);
+		cmp_ms_compute(&c->ev[c->n++].ms, names, v, k, MS_DEBIAN, MS_WELCH);
 	}
 	for (size_t s = 0; s < ns; s++)
 		free(stems[s]);

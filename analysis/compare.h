@@ -17,19 +17,28 @@ extern const char cmp_one_boot_caveat[];
 json_t *cmp_vitals_json(const struct ms_vitals *v);
 json_t *cmp_diff_json(const struct ms_diff *d, const char *vs);
 
+/* "no verdict: one boot per mode" */
+extern const char cmp_no_verdict_one_boot[];
+/* "no verdict: fewer than 2 boots in some mode" */
+extern const char cmp_no_verdict_some_boot[];
+
 /* A ministat block: row i named names[i] (plain names: they are put in a
- * code block), rows 1.. compared with row 0; Welch's t shown where the
- * variances differ when welch.  k == 0: none. */
+ * code block), rows 1.. compared with row 0 by the declared test (Welch's
+ * t unless the block declares Student's).  no_verdict (a reason, set by
+ * the caller when the design cannot carry a verdict) replaces each
+ * comparison by "no verdict: REASON": the samples are shown, no
+ * difference.  k == 0: none. */
 struct cmp_ms {
 	size_t k;
 	char *names[REF_MS_MAX];	/* copies (cmp_ms_free()) */
 	struct ms_vitals v[REF_MS_MAX];
 	struct ms_diff d[REF_MS_MAX];	/* d[i]: row i against row 0, i >= 1 */
 	enum ms_style style;
-	bool welch;
+	enum ms_test test;
+	const char *no_verdict;	/* static text, or NULL */
 };
 void cmp_ms_compute(struct cmp_ms *c, const char *const *names, const struct ms_vitals *v,
-		    size_t k, enum ms_style style, bool welch);
+		    size_t k, enum ms_style style, enum ms_test test);
 void cmp_ms_md(struct sbuf *md, const struct cmp_ms *c);
 json_t *cmp_ms_json(const struct cmp_ms *c);	/* the rows */
 void cmp_ms_free(struct cmp_ms *c);

@@ -8,10 +8,10 @@
  * run-level samples (runlevel.c: boots when both sets have >= 2 per mode,
  * else the timed loops), never on per-call samples:
  *
- *   a result set regresses a series when ministat's comparison with the
- *   previous set of the series (Student's t at 95%, Welch's t where the
- *   variances differ) proves a slowdown whose whole 95% interval lies above
- *   the threshold:  pct - pct_half > threshold   (default 5%)
+ *   a result set regresses a series when Welch's t at 95% against the
+ *   previous set of the series proves a slowdown whose whole 95% interval
+ *   of the ratio (Fieller's, ministat.c) lies above the threshold:
+ *   lower bound % > threshold   (default 5%)
  *
  * The previous set is the one just before in the order (commit, then
  * date), so a lasting slowdown is flagged once, where it appeared.
@@ -54,8 +54,9 @@
 	"ministat comparison of its run-level samples (boots when both sets have " \
 	"two or more per mode, else timed loops) with the previous result set in " \
 	"the series proves at 95%% confidence a slowdown of more than %.3g%%: " \
-	"difference%% - half-width%% > %.3g (Student's t, Welch's where the variances " \
-	"differ); sets without run-level samples are not judged"
+	"Welch's t, and the lower bound of Fieller's 95%% interval of the ratio " \
+	"(which counts the uncertainty of both means) above %.3g%%; sets without " \
+	"run-level samples are not judged"
 
 const struct opts_synopsis history_synopsis = {
 	"ipibench history", "time series and regression detection across result sets",
@@ -76,11 +77,11 @@ static const char history_help[] =
 	"are not independent observations): the unit is the boot when both sets\n"
 	"have two or more boots per mode (a boot's value: the mean ns per call of\n"
 	"its timed loops, or of its calls without loops), else the timed loops\n"
-	"(ns / calls).  A result set regresses a series when ministat's comparison\n"
-	"with the previous set of that series (Student's t at 95%, Welch's t when\n"
-	"an F test finds the variances differ) proves a slowdown whose whole 95%\n"
-	"interval lies above the threshold:\n"
-	"    difference% - half-width% > PCT\n"
+	"(ns / calls).  A result set regresses a series when Welch's t at 95%\n"
+	"against the previous set of that series proves a slowdown whose whole\n"
+	"95% interval of the ratio (Fieller's: it counts the uncertainty of both\n"
+	"means) lies above the threshold:\n"
+	"    lower bound of the interval, in % > PCT\n"
 	"With one boot per set the loops cannot tell a slower build from a slower\n"
 	"boot: use repetitions >= 2 where that matters.  Sets without loops and\n"
 	"with one boot per mode are shown, not judged.  A lasting slowdown is\n"
@@ -336,12 +337,12 @@ static void flag_regressions(struct history *h)
 				p->prev_zero = true;
 				continue;
 			}
-			if (ms_compare(&qv, &p->v, 0.95, &p->diff))
+			if (ms_compare(&qv, &p->v, 0.95, MS_WELCH, &p->diff))
 				continue;
 			p->change = p->v.avg / qv.avg - 1.0;
-			double half = p->diff.used == MS_WELCH ? p->diff.welch_pct_half :
-				      p->diff.pct_half;
-			if (p->diff.verdict && p->diff.pct - half > h->threshold * 100.0)
+			/* the whole interval of the ratio (Fieller's) above the threshold */
+			if (p->diff.verdict && p->diff.ratio_ok &&
+			    p->diff.pct_lo > h->threshold * 100.0)
 				p->flagged = true;
 		}
 	}
@@ -413,11 +414,6 @@ static struct point *point_at(struct series *s, size_t set)
 	return NULL;
 }
 
-static double pct_half(const struct ms_diff *d)
-{
-	return d->used == MS_WELCH ? d->welch_pct_half : d->pct_half;
-}
-
 /* ---- the model: what every output shows, computed once ------------------ */
 /* The table cell of a point (the same in history.md and index.html) and
  * its plotted value: run-level mean +/- sd, else the per-call median. */
@@ -425,8 +421,8 @@ static void point_figures(struct point *p)
 {
 	char chg[64] = "";
 	if (!isnan(p->change))
-		snprintf(chg, sizeof(chg), " (%+.1f%% +/- %.1f%%)", p->diff.pct,
-			 pct_half(&p->diff));
+		snprintf(chg, sizeof(chg), " (%+.1f%%, %+.1f%% to %+.1f%%)", p->diff.pct,
+			 p->diff.pct_lo, p->diff.pct_hi);
 	else if (p->prev_zero)
 		snprintf(chg, sizeof(chg), " (previous set all 0: not compared)");
 	if (p->v.n)
@@ -446,11 +442,12 @@ static char *regression_line(const struct history *h, const struct series *s, si
 	const struct point *p = &s->pts[i], *q = &s->pts[i - 1];
 	const struct resultset *rs = &d->sets[p->set];
 	return xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): %.0f ns per "
-			 "call (mean of %zu %s), %+.2f%% +/- %.2f%% vs %s (%s, 95%%)",
+			 "call (mean of %zu %s), %+.2f%% (%+.2f%% to %+.2f%%, Fieller's interval) "
+			 "vs %s (%s, 95%%)",
 			 s->host, s->cpus, s->workload, s->mode, rs->path, rs->commit,
 			 rs->created, p->v.avg, p->v.n, rl_unit_name(p->unit), p->diff.pct,
-			 pct_half(&p->diff), d->sets[q->set].commit,
-			 p->diff.used == MS_WELCH ? "Welch's t" : "Student's t");
+			 p->diff.pct_lo, p->diff.pct_hi, d->sets[q->set].commit,
+			 ms_test_name(p->diff.test));
 }
 
 static char *insn_line(const struct history *h, const struct series *s, size_t i)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * analysis/ministat.c: ministat's vitals and Student's t verdict, Welch's t
- * and a paired t (analysis/ministat.h says exactly what is computed).
+ * analysis/ministat.c: ministat's vitals and Student's t verdict, Welch's t,
+ * a paired t and Fieller's interval of a ratio (analysis/ministat.h says
+ * exactly what is computed).
  * Checked against Debian's ministat binary by analysis/tests/test_ministat.c.
  */
 #include <math.h>
@@ -59,6 +60,30 @@ double ms_student_t(double df, double level)
 	return round(t * 1000.0) / 1000.0;
 }
 
+const char *ms_test_name(enum ms_test t)
+{
+	return t == MS_STUDENT ? "Student's t" : "Welch's t";
+}
+
+/* Fieller (1954): the ratios r whose hypothesis mx - r mb = 0 the t test
+ * does not reject, i.e. A r^2 - 2 B r + C <= 0 with A = mb^2 - tq^2 vb,
+ * B = mx mb - tq^2 cov, C = mx^2 - tq^2 vx.  Bounded when A > 0; the
+ * discriminant is then >= 0 (the quadratic is <= 0 at r = mx / mb). */
+bool ms_fieller(double mx, double vx, double mb, double vb, double cov, double tq,
+		double *lo, double *hi)
+{
+	double t2 = tq * tq;
+	double A = mb * mb - t2 * vb, B = mx * mb - t2 * cov, C = mx * mx - t2 * vx;
+	*lo = *hi = NAN;
+	if (!(A > 0.0) || isnan(B) || isnan(C))
+		return false;
+	double disc = B * B - A * C;
+	double r = sqrt(disc > 0.0 ? disc : 0.0);
+	*lo = (B - r) / A;
+	*hi = (B + r) / A;
+	return true;
+}
+
 static void welch(const struct ms_vitals *base, const struct ms_vitals *x,
 		  struct ms_diff *o)
 {
@@ -72,33 +97,16 @@ static void welch(const struct ms_vitals *base, const struct ms_vitals *x,
 	}
 	o->welch_t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - o->level) / 2.0, o->welch_df);
 	o->welch_half = o->welch_t * se;
-	o->welch_pct_half = o->welch_half * 100.0 / base->avg;
 	o->welch_proven = fabs(o->diff) > o->welch_half;
 }
 
-static void ftest(const struct ms_vitals *base, const struct ms_vitals *x,
-		  struct ms_diff *o)
-{
-	double d1 = (double)x->n - 1.0, d2 = (double)base->n - 1.0;
-	if (base->var > 0.0 && x->var > 0.0) {
-		o->f = x->var / base->var;
-		double lo = gsl_cdf_fdist_P(o->f, d1, d2), hi = gsl_cdf_fdist_Q(o->f, d1, d2);
-		o->f_p = 2.0 * (lo < hi ? lo : hi);
-		if (o->f_p > 1.0)
-			o->f_p = 1.0;
-	} else {
-		/* one sample has no spread: equal only if both have none */
-		o->f = NAN;
-		o->f_p = base->var == x->var ? 1.0 : 0.0;
-	}
-	o->var_differ = o->f_p < 1.0 - o->level;
-}
-
 int ms_compare(const struct ms_vitals *base, const struct ms_vitals *x,
-	       double level, struct ms_diff *o)
+	       double level, enum ms_test test, struct ms_diff *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->level = level;
+	o->test = test;
+	o->pct_lo = o->pct_hi = NAN;
 	if (base->n < 2 || x->n < 2)
 		return -1;
 	o->ok = true;
@@ -118,10 +126,30 @@ int ms_compare(const struct ms_vitals *base, const struct ms_vitals *x,
 	re *= (n1 + n2) / (n1 * n2 * (n1 + n2 - 2.0));
 	o->pct_half_freebsd = o->t * sqrt(re) * 100.0 / base->avg;
 	o->proven = fabs(o->diff) > o->half;
-	ftest(base, x, o);
 	welch(base, x, o);
-	o->used = o->var_differ ? MS_WELCH : MS_STUDENT;
-	o->verdict = o->used == MS_WELCH ? o->welch_proven : o->proven;
+	/* The declared test and Fieller's interval on its standard errors
+	 * and quantile.  Student's: ministat's rounded quantile, so its
+	 * verdict is ministat's. */
+	double vx, vb;
+	if (test == MS_STUDENT) {
+		o->test_t = o->t;
+		o->test_df = o->df;
+		o->test_half = o->half;
+		o->verdict = o->proven;
+		vx = spool / n1;
+		vb = spool / n2;
+	} else {
+		o->test_t = o->welch_t;
+		o->test_df = o->welch_df;
+		o->test_half = o->welch_half;
+		o->verdict = o->welch_proven;
+		vx = x->var / n1;
+		vb = base->var / n2;
+	}
+	double lo, hi;
+	o->ratio_ok = ms_fieller(x->avg, vx, base->avg, vb, 0.0, o->test_t, &lo, &hi);
+	o->pct_lo = (lo - 1.0) * 100.0;
+	o->pct_hi = (hi - 1.0) * 100.0;
 	return 0;
 }
 
@@ -142,12 +170,20 @@ int ms_paired(const double *a, const double *b, size_t n, double level,
 	o->mean_d = gsl_stats_mean(d, 1, n);
 	o->sd_d = gsl_stats_sd_m(d, 1, n, o->mean_d);
 	free(d);
+	double dn = (double)n;
+	double va = gsl_stats_variance_m(a, 1, n, o->mean_a) / dn;
+	double vb = gsl_stats_variance_m(b, 1, n, o->mean_b) / dn;
+	double cov = gsl_stats_covariance_m(a, 1, b, 1, n, o->mean_a, o->mean_b) / dn;
 	o->df = (double)n - 1.0;
 	o->t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, o->df);
 	o->half = o->t * o->sd_d / sqrt((double)n);
 	o->pct = o->mean_d * 100.0 / o->mean_a;
 	o->pct_half = o->half * 100.0 / o->mean_a;
 	o->proven = fabs(o->mean_d) > o->half;
+	double lo, hi;
+	o->ratio_ok = ms_fieller(o->mean_b, vb, o->mean_a, va, cov, o->t, &lo, &hi);
+	o->pct_lo = (lo - 1.0) * 100.0;
+	o->pct_hi = (hi - 1.0) * 100.0;
 	return 0;
 }
 
@@ -183,8 +219,7 @@ static void verdict(struct sbuf *b, bool proven, double level, double diff, doub
 	sb_printf(b, "\t%g%% +/- %g%%\n", pct, pct_half);
 }
 
-void ms_format_diff(struct sbuf *b, const struct ms_diff *d, bool with_welch,
-		    enum ms_style style)
+void ms_format_ministat(struct sbuf *b, const struct ms_diff *d, enum ms_style style)
 {
 	if (!d->ok) {
 		sb_puts(b, "(fewer than 2 samples: no comparison)\n");
@@ -194,13 +229,43 @@ void ms_format_diff(struct sbuf *b, const struct ms_diff *d, bool with_welch,
 		style == MS_FREEBSD ? d->pct_half_freebsd : d->pct_half);
 	if (d->proven)
 		sb_printf(b, "\t(Student's t, pooled s = %g)\n", d->spool);
-	if (!with_welch || !d->var_differ)
+}
+
+/* "-35.2% to -10.1%", or why there is no interval. */
+static void fieller_text(struct sbuf *b, bool ok, double lo, double hi)
+{
+	if (ok)
+		sb_printf(b, "%+.4g%% to %+.4g%%", lo, hi);
+	else
+		sb_puts(b, "unbounded (the baseline mean is not distinguishable from 0)");
+}
+
+void ms_format_diff(struct sbuf *b, const struct ms_diff *d, enum ms_style style)
+{
+	if (!d->ok) {
+		sb_puts(b, "(fewer than 2 samples: no comparison)\n");
 		return;
-	sb_printf(b, "Variances differ (F = %.3g, p = %.2g): Welch's t, df = %.1f:\n",
-		  d->f, d->f_p, d->welch_df);
-	verdict(b, d->welch_proven, d->level, d->diff, d->welch_half, d->pct, d->welch_pct_half);
-	if (d->welch_proven)
-		sb_puts(b, "\t(Welch's t)\n");
+	}
+	if (d->test == MS_STUDENT) {
+		/* declared Student's t: ministat's own block, then the interval */
+		ms_format_ministat(b, d, style);
+		sb_puts(b, "\tratio, Fieller's interval: ");
+		fieller_text(b, d->ratio_ok, d->pct_lo, d->pct_hi);
+		sb_puts(b, "\n");
+		return;
+	}
+	sb_printf(b, "%s at %.1f%% confidence\n",
+		  d->verdict ? "Difference" : "No difference proven", d->level * 100.0);
+	if (d->verdict)
+		sb_printf(b, "\t%g +/- %g\n", d->diff, d->test_half);
+	sb_printf(b, "\t%g%%, Fieller's interval ", d->pct);
+	fieller_text(b, d->ratio_ok, d->pct_lo, d->pct_hi);
+	sb_printf(b, "\n\t(Welch's t, df = %.1f; ministat's line, Student's t: ", d->test_df);
+	if (d->proven)
+		sb_printf(b, "%g%% +/- %g%%)\n",  d->pct,
+			  style == MS_FREEBSD ? d->pct_half_freebsd : d->pct_half);
+	else
+		sb_puts(b, "no difference proven)\n");
 }
 
 void ms_format_paired(struct sbuf *b, const struct ms_paired *p)
@@ -210,6 +275,9 @@ void ms_format_paired(struct sbuf *b, const struct ms_paired *p)
 		return;
 	}
 	verdict(b, p->proven, p->level, p->mean_d, p->half, p->pct, p->pct_half);
+	sb_puts(b, "	ratio B / A, Fieller's interval: ");
+	fieller_text(b, p->ratio_ok, p->pct_lo, p->pct_hi);
+	sb_puts(b, "\n");
 	if (p->proven)
 		sb_printf(b, "\t(paired Student's t on %zu differences, sd = %g)\n", p->n,
 			  p->sd_d);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis/ministat.h: FreeBSD ministat's figures and verdicts, plus
- * Welch's t and a paired t, for run-level samples (loops, boots, hyperfine
+ * Welch's t, a paired t and Fieller's interval of a ratio, for run-level samples (loops, boots, hyperfine
  * runs).  Never feed it per-call samples of one boot as if independent.
  *
  * Figures are computed exactly as Debian's ministat 20150715 computes them:
@@ -17,9 +17,17 @@
  *     1/n2), spool = sqrt(((n1-1) Var1 + (n2-1) Var2) / (n1 + n2 - 2)); a
  *     difference is proven when |difference| > half-width; the percentages
  *     are relative to Avg(base).
- * Added (not in ministat): an F test of the variances (two-sided); when it
- * rejects equality at the same level the verdict is Welch's t
- * (Welch-Satterthwaite df, exact GSL quantile), else Student's.
+ * Added (not in ministat):
+ *   - one test per comparison, declared by the caller before the data are
+ *     seen (enum ms_test): Welch's t (Welch-Satterthwaite df, exact GSL
+ *     quantile) by default, Student's t only where declared (ministat's own
+ *     blocks, the published reference).  No pretest picks between them.
+ *   - Fieller's interval of the ratio Avg(x) / Avg(base), shown as a
+ *     percentage change (ms_fieller()): it counts the uncertainty of both
+ *     means, where ministat's half-width / Avg(base) treats the baseline
+ *     mean as exact.  It uses the declared test's standard errors and
+ *     quantile, so it excludes 0% exactly when that test proves a
+ *     difference.
  */
 #ifndef IPIBENCH_ANALYSIS_MINISTAT_H
 #define IPIBENCH_ANALYSIS_MINISTAT_H
@@ -41,12 +49,24 @@ void ms_vitals(const double *x, size_t n, struct ms_vitals *v);
 void ms_vitals_from(size_t n, double min, double max, double median,
 		    double avg, double stddev, struct ms_vitals *v);
 
-enum ms_test { MS_STUDENT, MS_WELCH };
+/* The test of a comparison, declared before the data are seen. */
+enum ms_test { MS_WELCH, MS_STUDENT };
+const char *ms_test_name(enum ms_test t);	/* "Welch's t", "Student's t" */
+
+/* Fieller's interval of the ratio mx / mb of two means at quantile tq:
+ * vx, vb are the squared standard errors of mx and mb, cov their
+ * covariance (0 for independent samples).  The ratios r with
+ * (mx - r mb)^2 <= tq^2 (vx - 2 r cov + r^2 vb).  Returns false (lo, hi
+ * NAN) when the set is not a bounded interval (mb is not distinguishable
+ * from 0 at this level). */
+bool ms_fieller(double mx, double vx, double mb, double vb, double cov, double tq,
+		double *lo, double *hi);
 
 struct ms_diff {
 	bool ok;		/* both samples have n >= 2 */
 	double level;		/* e.g. 0.95 */
-	/* ministat's Student's t (always computed) */
+	enum ms_test test;	/* the declared test: its verdict is the one */
+	/* ministat's Student's t (always computed, printed as ministat's line) */
 	double t, df, spool;
 	double diff, half;	/* Avg(x) - Avg(base), +/- half */
 	double pct, pct_half;	/* the same in % of Avg(base) */
@@ -55,22 +75,25 @@ struct ms_diff {
 	 * was printed by it): t * sqrt(((n1-1) Var1 + (n2-1) Var2 Avg1^2 /
 	 * Avg2^2) (n1+n2) / (n1 n2 (n1+n2-2))) * 100 / Avg2, 1 = x, 2 = base */
 	double pct_half_freebsd;
-	bool proven;		/* |diff| > half */
-	/* variances and Welch's t */
-	double f, f_p;		/* Var(x) / Var(base), two-sided p */
-	bool var_differ;	/* f_p < 1 - level */
-	double welch_t, welch_df, welch_half, welch_pct_half;
+	bool proven;		/* |diff| > half (Student's t) */
+	/* Welch's t */
+	double welch_t, welch_df, welch_half;
 	bool welch_proven;
-	enum ms_test used;	/* MS_WELCH when var_differ */
-	bool verdict;		/* the proven flag of the test used */
+	/* the declared test */
+	double test_t, test_df, test_half;	/* quantile, df, half-width of diff */
+	bool verdict;		/* its proven flag */
+	/* Fieller's interval of Avg(x) / Avg(base) under the declared test,
+	 * as % change: [pct_lo, pct_hi]; ratio_ok false when unbounded */
+	bool ratio_ok;
+	double pct_lo, pct_hi;
 };
 
 /* The two-sided Student's t quantile ministat uses at this level (0.95). */
 double ms_student_t(double df, double level);
-/* Compare x with base at level (0.95).  Returns 0, or -1 (out->ok false)
- * when a sample has fewer than 2 points. */
+/* Compare x with base at level (0.95) by the declared test.  Returns 0,
+ * or -1 (out->ok false) when a sample has fewer than 2 points. */
 int ms_compare(const struct ms_vitals *base, const struct ms_vitals *x,
-	       double level, struct ms_diff *out);
+	       double level, enum ms_test test, struct ms_diff *out);
 
 /* Paired comparison: d[i] = b[i] - a[i], i < n; Student's t on the
  * differences with n - 1 df (exact GSL quantile). */
@@ -82,6 +105,10 @@ struct ms_paired {
 	double half;		/* t * sd_d / sqrt(n) */
 	double pct, pct_half;	/* mean_d and half in % of mean_a */
 	bool proven;		/* |mean_d| > half */
+	/* Fieller's interval of mean_b / mean_a (paired: with the covariance
+	 * of the two means), as % change */
+	bool ratio_ok;
+	double pct_lo, pct_hi;
 };
 int ms_paired(const double *a, const double *b, size_t n, double level,
 	      struct ms_paired *out);
@@ -89,18 +116,20 @@ int ms_paired(const double *a, const double *b, size_t n, double level,
 /* Text in ministat's own format (ministat -A):
  *   ms_format_head:   "    N           Min ..."
  *   ms_format_vitals: "x  25 3.5131328e+08 ..." (symbol: x + * % # @ O)
- *   ms_format_diff:   "Difference at 95.0% confidence" and its three
- *                     lines, or "No difference proven at 95.0% confidence"
- *                     (Student's t, as ministat prints it); with welch,
- *                     a Welch's t paragraph follows when the variances
- *                     differ.  MS_DEBIAN prints Debian's ministat's
- *                     percentage half-width, MS_FREEBSD FreeBSD's. */
+ *   ms_format_ministat: exactly ministat's "Difference at 95.0% confidence"
+ *                     and its three lines, or "No difference proven at 95.0%
+ *                     confidence" (Student's t).  MS_DEBIAN prints Debian's
+ *                     ministat's percentage half-width, MS_FREEBSD FreeBSD's.
+ *   ms_format_diff:   the block a report prints: the declared test's verdict
+ *                     and half-width, Fieller's interval of the percentage,
+ *                     and ministat's own percentage line beside it.
+ *   ms_format_paired: the paired verdict, with Fieller's interval. */
 char ms_symbol(size_t i);	/* 0 -> 'x', 1 -> '+', ... */
 void ms_format_head(struct sbuf *b);
 void ms_format_vitals(struct sbuf *b, size_t i, const struct ms_vitals *v);
 enum ms_style { MS_DEBIAN, MS_FREEBSD };	/* which % half-width is printed */
-void ms_format_diff(struct sbuf *b, const struct ms_diff *d, bool welch,
-		    enum ms_style style);
+void ms_format_ministat(struct sbuf *b, const struct ms_diff *d, enum ms_style style);
+void ms_format_diff(struct sbuf *b, const struct ms_diff *d, enum ms_style style);
 void ms_format_paired(struct sbuf *b, const struct ms_paired *p);
 
 #endif

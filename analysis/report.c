@@ -59,12 +59,14 @@ static const char report_help_tail[] =
 	"  per-call latency  descriptive only (median, p5/p95, IQR; quantiles by\n"
 	"                 linear interpolation, R type 7): calls of one boot are not\n"
 	"                 independent observations of a mode, no test uses them\n"
-	"  between modes  ministat (N Min Max Median Avg Stddev, Student's t at 95%,\n"
-	"                 as Debian's ministat prints it; Welch's t where an F test\n"
-	"                 finds the variances differ) on run-level samples: boots\n"
-	"                 when every mode has >= 2 (mean of each boot's loops), else\n"
-	"                 the timed loops of one boot, said to be such\n"
-	"  paired senders loop pairs within one boot: paired t on B - A\n"
+	"  between modes  ministat's vitals (N Min Max Median Avg Stddev) on run-\n"
+	"                 level samples: boots when every mode has >= 2 (mean of each\n"
+	"                 boot's loops), verdict by Welch's t at 95%, the percentage\n"
+	"                 with Fieller's interval of the ratio and ministat's own\n"
+	"                 line beside it; else the timed loops of one boot, shown\n"
+	"                 with \"no verdict: one boot per mode\"\n"
+	"  paired senders loop pairs within one boot: paired t on B - A, Fieller's\n"
+	"                 interval of B / A\n"
 	"  hyperfine      runs of each command against the first; perf stat:\n"
 	"                 repeated files of one name stem, per event\n"
 	"  guest runs     results' guest_runs[] (an HVM guest's IPI path and its\n"
@@ -158,11 +160,12 @@ static void section_inputs(const struct report *r, struct sbuf *md)
 		  "median, p5/p95 and IQR (quantiles interpolate linearly, R type 7); calls "
 		  "of one boot are not independent observations of a mode, so no test or "
 		  "interval uses them. **Comparisons** between modes use run-level samples "
-		  "in ministat's format (Student's t at 95%%, computed as Debian's ministat "
-		  "does; Welch's t where an F test finds the variances differ): boots when "
-		  "every mode has two or more (a boot's value is the mean of its timed "
-		  "loops), else the timed loops of one boot, which cannot tell a mode from "
-		  "a boot. Paired sender workloads compare loop pairs within one boot. The "
+		  "in ministat's format: boots when every mode has two or more (a boot's "
+		  "value is the mean of its timed loops), judged by Welch's t at 95%% with "
+		  "Fieller's interval of the ratio (ministat's Student's t line beside it); "
+		  "else the timed loops of one boot, which cannot tell a mode from a boot: "
+		  "they are shown with \"no verdict: one boot per mode\". Paired sender "
+		  "workloads compare loop pairs within one boot (paired t). The "
 		  "baseline is %s.\n", r->baseline);
 	hoststate_render_md(r->host_state, md);
 }
@@ -753,7 +756,7 @@ static json_t *json_method(const struct report *r)
 	return json_pack(
 		"{s:s, s:s, s:s, s:s, s:s}",
 		"per_call", "descriptive only: median, p5, p95, q1, q3 (R type 7); no tests",
-		"comparison", "ministat: Student's t 95% (Debian ministat 20150715), Welch's t when an F test (two-sided, 5%) finds the variances differ",
+		"comparison", "Welch's t 95% on boots, Fieller's interval of the ratio, ministat's Student's t (Debian ministat 20150715) beside it; loops of one boot per mode: no verdict",
 		"unit", "boots when every mode has >= 2 (per-boot mean of its loops), else loops of one boot",
 		"paired", "loop pairs within one boot: paired t on B - A",
 		"baseline", r->baseline);
@@ -1204,9 +1207,12 @@ static void render_summary(const struct report *r, struct sbuf *o)
 			char vs[96] = "-";
 			if (have && j == 0)
 				snprintf(vs, sizeof(vs), "baseline");
+			else if (have && ms->no_verdict)
+				snprintf(vs, sizeof(vs), "%s", ms->no_verdict);
 			else if (have && ms->d[j].ok)
-				snprintf(vs, sizeof(vs), "%+.1f%% +/- %.1f%%%s", ms->d[j].pct,
-					 ms->d[j].pct_half, ms->d[j].proven ? "" : ", no difference proven");
+				snprintf(vs, sizeof(vs), "%+.1f%% (%+.1f%% to %+.1f%%)%s", ms->d[j].pct,
+					 ms->d[j].pct_lo, ms->d[j].pct_hi,
+					 ms->d[j].verdict ? "" : ", no difference proven");
 			sb_printf(o, "| %s | %s | %ld | %s | %s | %s | %s |\n", b->label, b->g0->host,
 				  b->g0->cpus, mode, fnum(b1, ns), vs, fnum(b2, rm->icr_per_op));
 		}

@@ -183,7 +183,8 @@ static void seed_ministat(struct report *r, struct rseed *s)
 	const char *names[REF_MS_MAX];
 	for (size_t i = 0; i < rm->nms; i++)
 		names[i] = rm->ms_mode[i];
-	cmp_ms_compute(&s->ms_ref, names, rm->ms, rm->nms, MS_FREEBSD, false);
+	/* the published table was tested with ministat's Student's t */
+	cmp_ms_compute(&s->ms_ref, names, rm->ms, rm->nms, MS_FREEBSD, MS_STUDENT);
 	struct group *gs[REF_MS_MAX];
 	size_t k = 0;
 	for (size_t i = 0; i < rm->nms; i++) {
@@ -211,7 +212,14 @@ static void seed_ministat(struct report *r, struct rseed *s)
 		mn[m++] = gs[i]->mode;
 		free(x);
 	}
-	cmp_ms_compute(&s->ms_meas, mn, v, m, MS_DEBIAN, true);
+	cmp_ms_compute(&s->ms_meas, mn, v, m, MS_DEBIAN, MS_WELCH);
+	if (s->ms_unit == RL_LOOPS) {	/* a mode with one boot: no verdict */
+		size_t boots = 0;
+		for (size_t i = 0; i < k; i++)
+			boots = gs[i]->nrr > boots ? gs[i]->nrr : boots;
+		s->ms_meas.no_verdict = boots <= 1 ? cmp_no_verdict_one_boot :
+					cmp_no_verdict_some_boot;
+	}
 	s->has_meas = true;
 }
 

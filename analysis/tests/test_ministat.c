@@ -4,7 +4,8 @@
  * files, runs `ministat -A [-c LEVEL] FILE...` and checks that its whole
  * output equals ipibench's text, figure by figure, to the digits ministat
  * prints.  A missing ministat binary fails (apt-get install ministat; or
- * set IPIBENCH_MINISTAT). */
+ * set IPIBENCH_MINISTAT).  Then the declared test (no pretest) and
+ * Fieller's interval of a ratio, against R (data/fieller.R). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -94,8 +95,8 @@ static char *ours(double level, char **files, size_t k, enum ms_style style)
 	for (size_t i = 1; i < k; i++) {
 		struct ms_diff d;
 		ms_format_vitals(&b, i, &v[i]);
-		assert_int_equal(ms_compare(&v[0], &v[i], level, &d), 0);
-		ms_format_diff(&b, &d, false, style);
+		assert_int_equal(ms_compare(&v[0], &v[i], level, MS_STUDENT, &d), 0);
+		ms_format_ministat(&b, &d, style);
 	}
 	return b.s;
 }
@@ -245,10 +246,10 @@ static void a_a_and_a_b(void **state)
 	ms_vitals(a, 20, &va);
 	ms_vitals(b, 20, &vb);
 	ms_vitals(c, 20, &vc);
-	ms_compare(&va, &vb, 0.95, &d);
+	ms_compare(&va, &vb, 0.95, MS_STUDENT, &d);
 	assert_false(d.proven);
 	assert_false(d.verdict);
-	ms_compare(&va, &vc, 0.95, &d);
+	ms_compare(&va, &vc, 0.95, MS_STUDENT, &d);
 	assert_true(d.proven);
 	assert_true(d.diff > 1.5e4 && d.diff < 2.5e4);
 	assert_true(d.pct > 1.5 && d.pct < 2.5);
@@ -276,12 +277,13 @@ static void vitals_details(void **state)
 	struct ms_vitals one;
 	ms_vitals(x, 1, &one);
 	struct ms_diff d;
-	assert_int_equal(ms_compare(&v, &one, 0.95, &d), -1);
+	assert_int_equal(ms_compare(&v, &one, 0.95, MS_WELCH, &d), -1);
 	assert_false(d.ok);
 }
 
-/* Welch's t takes over when the variances differ (F test). */
-static void welch_when_variances_differ(void **state)
+/* The declared test is the test: Welch's t by default whatever the
+ * variances look like, Student's only when declared; no F pretest. */
+static void declared_test_no_pretest(void **state)
 {
 	(void)state;
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -293,23 +295,130 @@ static void welch_when_variances_differ(void **state)
 	ms_vitals(a, 30, &va);
 	ms_vitals(b, 8, &vb);
 	struct ms_diff d;
-	ms_compare(&va, &vb, 0.95, &d);
-	assert_true(d.var_differ);
-	assert_int_equal(d.used, MS_WELCH);
-	assert_true(d.f_p < 0.05);
+	ms_compare(&va, &vb, 0.95, MS_WELCH, &d);
+	assert_int_equal(d.test, MS_WELCH);
 	/* Welch's df lies between min(n)-1 and n1+n2-2; its interval is wider
 	 * than the pooled one here (small sample, large variance) */
 	assert_true(d.welch_df >= 7.0 && d.welch_df <= 36.0);
+	assert_float_equal(d.test_df, d.welch_df, 0);
+	assert_float_equal(d.test_half, d.welch_half, 0);
 	assert_true(d.welch_half > d.half);
+	assert_int_equal(d.verdict, d.welch_proven);
 	struct sbuf s = { 0 };
-	ms_format_diff(&s, &d, true, MS_DEBIAN);
-	assert_non_null(strstr(s.s, "Welch's t"));
+	ms_format_diff(&s, &d, MS_DEBIAN);
+	assert_non_null(strstr(s.s, "(Welch's t, df = "));
+	assert_non_null(strstr(s.s, "Fieller's interval"));
+	assert_non_null(strstr(s.s, "ministat's line, Student's t"));
+	assert_null(strstr(s.s, "Variances differ"));
 	sb_free(&s);
-	/* equal variances: Student's */
+	/* the same data, Student's declared: Student's, though the variances differ */
+	ms_compare(&va, &vb, 0.95, MS_STUDENT, &d);
+	assert_int_equal(d.test, MS_STUDENT);
+	assert_float_equal(d.test_df, 36.0, 0);
+	assert_float_equal(d.test_half, d.half, 0);
+	/* equal variances: still Welch's when Welch's is declared */
 	fill(r, b, 8, 100.0, 1.0, 0);
 	ms_vitals(b, 8, &vb);
-	ms_compare(&va, &vb, 0.95, &d);
-	assert_int_equal(d.used, MS_STUDENT);
+	ms_compare(&va, &vb, 0.95, MS_WELCH, &d);
+	assert_int_equal(d.test, MS_WELCH);
+	assert_float_equal(d.test_df, d.welch_df, 0);
+	assert_true(d.test_df < 36.0);
+	gsl_rng_free(r);
+}
+
+/* Fieller's interval against R: analysis/tests/data/fieller.R inverts the
+ * t test numerically (uniroot, qt, t.test's Welch df), a computation that
+ * shares nothing with ms_fieller()'s closed form.  Its output (R 4.2.2),
+ * also the worked example of docs/statistics.md:
+ *   worked example, Welch     df 7.141060   +17.87485242%  [+10.37844414%, +25.48635651%]
+ *   worked example, Student   df 11.000000  +17.87485242%  [+10.01700958%, +26.43886267%]
+ *   worked example, paired    df 5.000000   -9.674267101%  [-11.10660553%, -8.307411689%]
+ *   seed 512 physical vs mixed, Welch    +248.7737401%  [+247.948048%, +249.6019326%]
+ *   seed 512 physical vs mixed, Student  +248.7737401%  [+247.8847322%, +249.6666343%]
+ * Student's uses ministat's t rounded to 3 decimals (2.201 for R's
+ * 2.200985 at df 11, 2.030 for 2.030108 at df 35): agreement to 1e-3 %. */
+static void fieller_matches_r(void **state)
+{
+	(void)state;
+	double base[] = { 100, 104, 98, 103, 101, 99 };
+	double x[] = { 121, 109, 127, 114, 118, 131, 112 };
+	struct ms_vitals vb, vx;
+	struct ms_diff d;
+	ms_vitals(base, 6, &vb);
+	ms_vitals(x, 7, &vx);
+	ms_compare(&vb, &vx, 0.95, MS_WELCH, &d);
+	assert_true(d.ratio_ok);
+	assert_float_equal(d.test_df, 7.141060, 1e-6);
+	assert_float_equal(d.pct, 17.87485242, 1e-7);
+	assert_float_equal(d.pct_lo, 10.37844414, 1e-7);
+	assert_float_equal(d.pct_hi, 25.48635651, 1e-7);
+	ms_compare(&vb, &vx, 0.95, MS_STUDENT, &d);
+	assert_float_equal(d.pct_lo, 10.01700958, 1e-3);
+	assert_float_equal(d.pct_hi, 26.43886267, 1e-3);
+	/* ministat's half-width / baseline mean understates the ratio's:
+	 * symmetric, narrower than Fieller's here */
+	assert_true(d.pct - d.pct_half > d.pct_lo);
+
+	double a[] = { 50.1, 52.3, 49.8, 51.0, 50.6, 53.2 };
+	double b[] = { 45.2, 47.9, 44.1, 46.3, 45.0, 48.8 };
+	struct ms_paired p;
+	ms_paired(a, b, 6, 0.95, &p);
+	assert_true(p.ratio_ok);
+	assert_float_equal(p.pct, -9.674267101, 1e-7);
+	assert_float_equal(p.pct_lo, -11.10660553, 1e-7);
+	assert_float_equal(p.pct_hi, -8.307411689, 1e-7);
+
+	size_t nm, np;
+	double *mixed = read_numbers(MS_DATA "/seed512-mixed.txt", &nm);
+	double *phys = read_numbers(MS_DATA "/seed512-physical.txt", &np);
+	ms_vitals(mixed, nm, &vb);
+	ms_vitals(phys, np, &vx);
+	ms_compare(&vb, &vx, 0.95, MS_WELCH, &d);
+	assert_float_equal(d.pct_lo, 247.948048, 1e-5);
+	assert_float_equal(d.pct_hi, 249.6019326, 1e-5);
+	ms_compare(&vb, &vx, 0.95, MS_STUDENT, &d);
+	assert_float_equal(d.pct_lo, 247.8847322, 1e-3);
+	assert_float_equal(d.pct_hi, 249.6666343, 1e-3);
+	/* Debian ministat's 0.414445% understates it; FreeBSD's 0.96566% (a
+	 * delta-method width) is close to Fieller's */
+	assert_true(d.pct_half < 0.5 && (d.pct_hi - d.pct_lo) / 2.0 > 0.85);
+	free(mixed);
+	free(phys);
+
+	/* a baseline mean not distinguishable from 0: no bounded interval */
+	double lo, hi;
+	assert_false(ms_fieller(10.0, 1.0, 0.5, 1.0, 0.0, 2.0, &lo, &hi));
+	assert_true(isnan(lo) && isnan(hi));
+}
+
+/* The interval excludes 0% exactly when the declared test proves a
+ * difference, for both tests, over many random pairs of samples. */
+static void interval_agrees_with_verdict(void **state)
+{
+	(void)state;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 17);
+	size_t proven = 0;
+	for (int i = 0; i < 2000; i++) {
+		double a[40], b[40];
+		size_t na = 3 + gsl_rng_uniform_int(r, 30), nb = 3 + gsl_rng_uniform_int(r, 30);
+		fill(r, a, na, 1000.0, 20.0 + gsl_rng_uniform(r) * 100.0, 0);
+		fill(r, b, nb, 1000.0 + gsl_ran_gaussian(r, 60.0),
+		     20.0 + gsl_rng_uniform(r) * 100.0, 0);
+		struct ms_vitals va, vb;
+		ms_vitals(a, na, &va);
+		ms_vitals(b, nb, &vb);
+		for (int t = 0; t < 2; t++) {
+			struct ms_diff d;
+			ms_compare(&va, &vb, 0.95, t ? MS_STUDENT : MS_WELCH, &d);
+			assert_true(d.ratio_ok);
+			assert_true(d.pct_lo <= d.pct && d.pct <= d.pct_hi);
+			bool excludes = d.pct_lo > 0.0 || d.pct_hi < 0.0;
+			assert_int_equal(excludes, d.verdict);
+			proven += d.verdict;
+		}
+	}
+	assert_true(proven > 200 && proven < 3800);	/* both outcomes exercised */
 	gsl_rng_free(r);
 }
 
@@ -338,13 +447,15 @@ static void paired_differences(void **state)
 	struct ms_diff d;
 	ms_vitals(a, 12, &va);
 	ms_vitals(b, 12, &vb);
-	ms_compare(&va, &vb, 0.95, &d);
-	assert_false(d.proven);
+	ms_compare(&va, &vb, 0.95, MS_WELCH, &d);
+	assert_false(d.verdict);
 	ms_paired(a, b0, 12, 0.95, &p);
 	assert_false(p.proven);
 	struct sbuf s = { 0 };
 	ms_format_paired(&s, &p);
 	assert_non_null(strstr(s.s, "No difference proven at 95.0% confidence"));
+	assert_non_null(strstr(s.s, "ratio B / A, Fieller's interval: "));
+	assert_true(p.pct_lo < 0.0 && p.pct_hi > 0.0);
 	sb_free(&s);
 	assert_int_equal(ms_paired(a, b, 1, 0.95, &p), -1);
 	gsl_rng_free(r);
@@ -358,7 +469,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_table_through_the_binary, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(a_a_and_a_b, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(vitals_details),
-		cmocka_unit_test(welch_when_variances_differ),
+		cmocka_unit_test(declared_test_no_pretest),
+		cmocka_unit_test(fieller_matches_r),
+		cmocka_unit_test(interval_agrees_with_verdict),
 		cmocka_unit_test(paired_differences),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -215,6 +215,65 @@ static void boots_are_the_unit_with_repetitions(void **state)
 	free(dir);
 }
 
+/* The time rule gates on the lower bound of Fieller's interval of the
+ * ratio (Welch's t), not on ministat's difference% - half-width%, which
+ * treats the previous set's mean as exact: over slowdowns between sets of
+ * 3 boots, every point is flagged exactly when Welch's t proves it and the
+ * interval's lower bound is above 5%.  At +13.2% the half-width rule's
+ * bound is above 5% and Fieller's is not (both near 5.1% and 4.9%). */
+static void threshold_on_fieller_lower_bound(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char name[32], commit[32], created[64];
+	size_t k = 0;
+	static const double scales[] = { 1.0, 1.05, 1.10, 1.132, 1.15, 1.2, 1.3, 1.6 };
+	for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+		double scale = scales[i];
+		for (int up = 0; up < 2; up++, k++) {	/* 1.0, scale, 1.0, ... */
+			snprintf(name, sizeof(name), "s%02zu", k);
+			snprintf(commit, sizeof(commit), "c0%04zu", k);
+			snprintf(created, sizeof(created), "2026-10-%02zuT%02zu:00:00Z", 1 + k / 24,
+				 k % 24);
+			boots_set(dir, name, commit, created, up ? scale : 1.0);
+		}
+	}
+	expect_exit(cmd_history, 0, "history", "-q", "-o", o, dir);
+	json_t *h = load(o);
+	size_t si, pi, flagged_n = 0, differ = 0;
+	json_t *s, *p;
+	json_array_foreach(json_object_get(h, "series"), si, s) {
+		if (strcmp(json_string_value(json_object_get(s, "mode")), "mixed"))
+			continue;
+		json_array_foreach(json_object_get(s, "points"), pi, p) {
+			json_t *c = json_object_get(p, "comparison");
+			if (!pi || !json_is_object(c))
+				continue;
+			assert_string_equal(json_string_value(json_object_get(c, "test")), "Welch's t");
+			bool proven = json_is_true(json_object_get(c, "proven"));
+			double pct = json_number_value(json_object_get(c, "percent"));
+			double lo = json_number_value(json_object_get(c, "percent_lo"));
+			double diff = json_number_value(json_object_get(c, "difference"));
+			double half = json_number_value(json_object_get(c, "half_width"));
+			bool flag = json_is_true(json_object_get(p, "regression"));
+			assert_int_equal(flag, proven && lo > 5.0);
+			flagged_n += flag;
+			/* half-width / previous mean, as a percentage */
+			double old_half = diff != 0.0 ? half / diff * pct : 0.0;
+			differ += proven && pct - old_half > 5.0 && !flag;
+		}
+	}
+	assert_true(flagged_n >= 1);
+	assert_true(differ >= 1);
+	json_decref(h);
+	rm_rf(o);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(o);
+	free(dir);
+}
+
 /* A workload's insn_counts: 100 operations, send path SEND and wait WAIT
  * instructions per operation, handlers 117, ICR writes agreeing. */
 static json_t *insn_counts(double send, double wait)
@@ -428,6 +487,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(order_is_by_commit_date_not_arguments, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(fail_on_regression_exit_codes, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(boots_are_the_unit_with_repetitions),
+		cmocka_unit_test(threshold_on_fieller_lower_bound),
 		cmocka_unit_test(insn_counts_flag_a_changed_send_path),
 		cmocka_unit_test(loop_timed_workloads_have_series),
 		cmocka_unit_test(all_zero_previous_set),

@@ -127,7 +127,7 @@ static const char *range(char *b, size_t lo, size_t hi)
 }
 
 static void modes_or_builds(struct cmp_modes *c, struct group *const *gs, size_t k,
-			    bool by_build)
+			    bool by_build, enum ms_test test)
 {
 	memset(c, 0, sizeof(*c));
 	c->done = true;
@@ -161,7 +161,7 @@ static void modes_or_builds(struct cmp_modes *c, struct group *const *gs, size_t
 		names[m++] = by_build ? gs[i]->build : gs[i]->mode;
 		free(x);
 	}
-	cmp_ms_compute(&c->ms, names, v, m, MS_DEBIAN, MS_WELCH);
+	cmp_ms_compute(&c->ms, names, v, m, MS_DEBIAN, test);
 	/* loops are the unit only when some side has fewer than 2 boots: the
 	 * boot is not replicated, so no verdict between modes or builds */
 	if (c->unit == RL_LOOPS)
@@ -169,14 +169,16 @@ static void modes_or_builds(struct cmp_modes *c, struct group *const *gs, size_t
 				   cmp_no_verdict_some_boot;
 }
 
-void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
+void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k,
+		       enum ms_test test)
 {
-	modes_or_builds(c, gs, k, false);
+	modes_or_builds(c, gs, k, false, test);
 }
 
-void cmp_builds_compute(struct cmp_modes *c, struct group *const *gs, size_t k)
+void cmp_builds_compute(struct cmp_modes *c, struct group *const *gs, size_t k,
+			enum ms_test test)
 {
-	modes_or_builds(c, gs, k, true);
+	modes_or_builds(c, gs, k, true, test);
 }
 
 void cmp_modes_md(struct sbuf *md, const struct cmp_modes *c)
@@ -393,7 +395,7 @@ void cmp_paired_free(struct cmp_paired *c)
 }
 
 /* ---- hyperfine ------------------------------------------------------------ */
-void cmp_hyperfine_compute(struct cmp_ms *c, const struct hf_file *h)
+void cmp_hyperfine_compute(struct cmp_ms *c, const struct hf_file *h, enum ms_test test)
 {
 	struct ms_vitals v[REF_MS_MAX];
 	char names[REF_MS_MAX][32];
@@ -407,7 +409,7 @@ void cmp_hyperfine_compute(struct cmp_ms *c, const struct hf_file *h)
 		np[k] = names[k];
 		k++;
 	}
-	cmp_ms_compute(c, np, v, k, MS_DEBIAN, MS_WELCH);
+	cmp_ms_compute(c, np, v, k, MS_DEBIAN, test);
 }
 
 void cmp_hyperfine_md(struct sbuf *md, const struct cmp_ms *c)
@@ -452,7 +454,8 @@ static bool perf_value(const struct perf_row *r, double *v)
 	return end != r->value;
 }
 
-void cmp_perf_compute(struct cmp_perf *c, const struct perf_file *f, size_t nf)
+void cmp_perf_compute(struct cmp_perf *c, const struct perf_file *f, size_t nf,
+		      enum ms_test test)
 {
 	memset(c, 0, sizeof(*c));
 	if (nf < 2)
@@ -503,7 +506,7 @@ void cmp_perf_compute(struct cmp_perf *c, const struct perf_file *f, size_t nf)
 		c->ev = xrealloc(c->ev, (c->n + 1) * sizeof(*c->ev));
 		c->ev[c->n].event = ev;
 		c->ev[c->n].index = e;
-		cmp_ms_compute(&c->ev[c->n++].ms, names, v, k, MS_DEBIAN, MS_WELCH);
+		cmp_ms_compute(&c->ev[c->n++].ms, names, v, k, MS_DEBIAN, test);
 	}
 	for (size_t s = 0; s < ns; s++)
 		free(stems[s]);

@@ -55,11 +55,13 @@ struct cmp_modes {
 	bool from_loops;	/* every mode has timed loops */
 	struct cmp_ms ms;
 };
-void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k);
+void cmp_modes_compute(struct cmp_modes *c, struct group *const *gs, size_t k,
+		       enum ms_test test);
 /* The same statistics for one mode between builds ([matrix] xen): gs[0]
  * the baseline build's group of that mode, each other build's after it;
  * rendered by cmp_modes_md() / cmp_modes_json(). */
-void cmp_builds_compute(struct cmp_modes *c, struct group *const *gs, size_t k);
+void cmp_builds_compute(struct cmp_modes *c, struct group *const *gs, size_t k,
+			enum ms_test test);
 void cmp_modes_md(struct sbuf *md, const struct cmp_modes *c);
 json_t *cmp_modes_json(const struct cmp_modes *c);
 void cmp_modes_free(struct cmp_modes *c);
@@ -85,7 +87,7 @@ void cmp_paired_free(struct cmp_paired *c);
 
 /* hyperfine: each command's runs against the first command's (named
  * "command N"); c->k == 0 when no command has 2 runs. */
-void cmp_hyperfine_compute(struct cmp_ms *c, const struct hf_file *h);
+void cmp_hyperfine_compute(struct cmp_ms *c, const struct hf_file *h, enum ms_test test);
 void cmp_hyperfine_md(struct sbuf *md, const struct cmp_ms *c);
 json_t *cmp_hyperfine_json(const struct cmp_ms *c);
 
@@ -100,7 +102,8 @@ struct cmp_perf {
 	} *ev;
 	size_t n;
 };
-void cmp_perf_compute(struct cmp_perf *c, const struct perf_file *f, size_t nf);
+void cmp_perf_compute(struct cmp_perf *c, const struct perf_file *f, size_t nf,
+		      enum ms_test test);
 void cmp_perf_md(struct sbuf *md, const struct cmp_perf *c);
 json_t *cmp_perf_json(const struct cmp_perf *c);
 void cmp_perf_free(struct cmp_perf *c);

@@ -161,12 +161,12 @@ static void section_inputs(const struct report *r, struct sbuf *md)
 		  "of one boot are not independent observations of a mode, so no test or "
 		  "interval uses them. **Comparisons** between modes use run-level samples "
 		  "in ministat's format: boots when every mode has two or more (a boot's "
-		  "value is the mean of its timed loops), judged by Welch's t at 95%% with "
-		  "Fieller's interval of the ratio (ministat's Student's t line beside it); "
+		  "value is the mean of its timed loops), judged by %s at 95%% (declared) "
+		  "with Fieller's interval of the ratio (ministat's Student's t line beside it); "
 		  "else the timed loops of one boot, which cannot tell a mode from a boot: "
 		  "they are shown with \"no verdict: one boot per mode\". Paired sender "
 		  "workloads compare loop pairs within one boot (paired t). The "
-		  "baseline is %s.\n", r->baseline);
+		  "baseline is %s.\n", ms_test_name(r->test), r->baseline);
 	hoststate_render_md(r->host_state, md);
 }
 
@@ -753,10 +753,14 @@ static json_t *json_inputs(const struct report *r)
 
 static json_t *json_method(const struct report *r)
 {
+	char comparison[256];
+	snprintf(comparison, sizeof(comparison), "%s 95%% (declared: --test) on boots, Fieller's "
+		 "interval of the ratio, ministat's Student's t (Debian ministat 20150715) beside "
+		 "it; loops of one boot per mode: no verdict", ms_test_name(r->test));
 	return json_pack(
 		"{s:s, s:s, s:s, s:s, s:s}",
 		"per_call", "descriptive only: median, p5, p95, q1, q3 (R type 7); no tests",
-		"comparison", "Welch's t 95% on boots, Fieller's interval of the ratio, ministat's Student's t (Debian ministat 20150715) beside it; loops of one boot per mode: no verdict",
+		"comparison", comparison,
 		"unit", "boots when every mode has >= 2 (per-boot mean of its loops), else loops of one boot",
 		"paired", "loop pairs within one boot: paired t on B - A",
 		"baseline", r->baseline);
@@ -1118,13 +1122,29 @@ static int parse_args(struct report *r, const char **reference, const char **ms_
 			    "(and the seed beside the guest runs)"),
 		OPT_BOOLEAN(0, "summary", &r->summary, "print the headline (each workload's modes\n"
 			    "against the baseline) instead of the whole report.md"),
+		OPT_STRING(0, "test", &r->test_name, "TEST",
+			   "the test of every comparison between modes, builds,\n"
+			   "hyperfine commands or perf stat files, declared before the\n"
+			   "data are seen: welch (default) or student"),
 		OPT_BOOLEAN('q', "quiet", &an_quiet, "no progress on stderr"),
 		OPT_END(),
 	};
 	const struct opts_cmd cmd = { .name = "ipibench report", .opts = opts, .usage = report_usage,
 				      .syn = &report_synopsis };
 
-	return an_parse_args(&cmd, "INPUT", argc, argv, ninputs, inputs);
+	int rc = an_parse_args(&cmd, "INPUT", argc, argv, ninputs, inputs);
+	if (rc >= 0)
+		return rc;
+	if (!r->test_name || !strcmp(r->test_name, "welch")) {
+		r->test = MS_WELCH;
+	} else if (!strcmp(r->test_name, "student")) {
+		r->test = MS_STUDENT;
+	} else {
+		fprintf(stderr, "ipibench report: --test: '%s' is not welch or student\n",
+			r->test_name);
+		return 2;
+	}
+	return -1;
 }
 
 /* Read the inputs and the references, sort the groups into blocks and

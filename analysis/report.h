@@ -185,6 +185,8 @@ struct rgmove {
 
 struct report {
 	const char *out, *baseline;
+	const char *test_name;	/* --test: "welch" (default) or "student" */
+	enum ms_test test;	/* the declared test of the comparisons */
 	bool no_ref;		/* --no-reference: no seed section at all */
 	bool summary;		/* --summary: the headline on stdout, not report.md */
 	struct dataset d;

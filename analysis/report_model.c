@@ -129,7 +129,7 @@ static void block_compare(struct report *r, struct rblock *b)
 			gs[k++] = g;
 	}
 	if (b->has.runlevel && k)
-		cmp_modes_compute(&b->cmp, gs, k);
+		cmp_modes_compute(&b->cmp, gs, k, r->test);
 	if (b->has.pairs) {
 		struct group *all[REF_MS_MAX];
 		size_t n = 0;
@@ -212,7 +212,7 @@ static void seed_ministat(struct report *r, struct rseed *s)
 		mn[m++] = gs[i]->mode;
 		free(x);
 	}
-	cmp_ms_compute(&s->ms_meas, mn, v, m, MS_DEBIAN, MS_WELCH);
+	cmp_ms_compute(&s->ms_meas, mn, v, m, MS_DEBIAN, r->test);
 	if (s->ms_unit == RL_LOOPS) {	/* a mode with one boot: no verdict */
 		size_t boots = 0;
 		for (size_t i = 0; i < k; i++)
@@ -554,10 +554,10 @@ static void sweeps_compute(struct report *r)
 }
 
 /* ---- hyperfine, perf stat ------------------------------------------------------ */
-static void hf_compute(struct rhf *x, const struct hf_file *h, size_t f)
+static void hf_compute(struct rhf *x, const struct hf_file *h, size_t f, enum ms_test test)
 {
 	x->h = h;
-	cmp_hyperfine_compute(&x->ms, h);
+	cmp_hyperfine_compute(&x->ms, h, test);
 	for (size_t j = 0; j < h->n && x->nbox < RP_MAXBOXES; j++)
 		if (h->cmds[j].n)
 			x->box_cmd[x->nbox++] = j;
@@ -616,7 +616,7 @@ static void builds_place(struct report *r, size_t bi, size_t be)
 			continue;
 		}
 		if (x.ng >= 2)
-			cmp_builds_compute(&x.cmp, x.g, x.ng);
+			cmp_builds_compute(&x.cmp, x.g, x.ng, r->test);
 		r->builds = xrealloc(r->builds, (r->nbuilds + 1) * sizeof(*r->builds));
 		r->builds[r->nbuilds++] = x;
 	}
@@ -703,8 +703,8 @@ void report_compute(struct report *r)
 	builds_compute(r);
 	r->hf = xcalloc(d->nhf ? d->nhf : 1, sizeof(*r->hf));
 	for (size_t f = 0; f < d->nhf; f++)
-		hf_compute(&r->hf[f], &d->hf[f], f);
-	cmp_perf_compute(&r->perf_rep, d->perf, d->nperf);
+		hf_compute(&r->hf[f], &d->hf[f], f, r->test);
+	cmp_perf_compute(&r->perf_rep, d->perf, d->nperf, r->test);
 	plots_unique(r);
 	plots_cap(r);
 	r->host_state = hoststate_json(d);

@@ -180,6 +180,45 @@ static void boot_to_boot_variance_enters_the_error(void **state)
 	dataset_free(&d);
 }
 
+/* The test is declared, never chosen from the data: Welch's t unless
+ * --test student says otherwise, for every comparison of the report. */
+static void declared_test(void **state)
+{
+	(void)state;
+	for (int student = 0; student < 2; student++) {
+		char *o = make_tmpdir();
+		if (student)
+			expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "--test",
+				    "student", "-o", o, DATA "/boots");
+		else
+			expect_exit(cmd_report, 0, "report", "-q", "--no-reference", "-o", o,
+				    DATA "/boots");
+		char *p = path2(o, "report.json");
+		json_t *rep = json_load_file(p, 0, NULL);
+		assert_non_null(rep);
+		json_t *cmp = json_object_get(block(rep, "flush"), "comparison");
+		json_t *c = json_object_get(json_array_get(json_object_get(cmp, "rows"), 1),
+					    "comparison");
+		assert_string_equal(json_string_value(json_object_get(c, "test")),
+				    student ? "Student's t" : "Welch's t");
+		json_t *ri = json_object_get(c, "ratio_interval");
+		assert_string_equal(json_string_value(json_object_get(ri, "method")), "Fieller");
+		char *md = path2(o, "report.md");
+		assert_int_equal(file_contains(md, "(Student's t, pooled s = "), student);
+		assert_int_equal(file_contains(md, "(Welch's t, df = "), !student);
+		assert_false(file_contains(md, "Variances differ"));
+		free(md);
+		free(p);
+		json_decref(rep);
+		rm_rf(o);
+		free(o);
+	}
+	char *o = make_tmpdir();
+	expect_exit(cmd_report, 2, "report", "-q", "--test", "f-test", "-o", o, DATA "/boots");
+	rm_rf(o);
+	free(o);
+}
+
 /* One boot per mode: the report's block shows the loops as the ministat
  * binary does (each vitals line), but none of its verdict lines: "no
  * verdict: one boot per mode" stands in their place. */
@@ -372,6 +411,7 @@ int main(void)
 		cmocka_unit_test(loops_of_one_boot_say_so),
 		cmocka_unit_test(paired_senders_and_a_a_control),
 		cmocka_unit_test(boot_to_boot_variance_enters_the_error),
+		cmocka_unit_test(declared_test),
 		cmocka_unit_test(report_block_equals_ministat_binary),
 		cmocka_unit_test_setup_teardown(repeated_perf_stat, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test(bad_loops_refused),

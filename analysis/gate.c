@@ -62,22 +62,28 @@ double gate_welch_p(const double *a, size_t na, const double *b, size_t nb)
 }
 
 /* The energy statistic of every split of x[0..m): the best tau (with at
- * least min_size points on each side) into *best; false when none. */
+ * least min_size points on each side) into *best; false when none.  The
+ * three sums move with tau in O(m) each (x[tau] goes from the right side
+ * to the left), O(m^2) in all. */
 static bool best_split(const double *x, size_t m, size_t min_size, size_t *best)
 {
-	double qmax = -INFINITY;
+	double between = 0, left = 0, right = 0, qmax = -INFINITY;
 	bool found = false;
-	for (size_t tau = min_size; tau + min_size <= m; tau++) {
-		double between = 0, left = 0, right = 0;
-		for (size_t i = 0; i < tau; i++)
-			for (size_t j = tau; j < m; j++)
-				between += fabs(x[i] - x[j]);
-		for (size_t i = 0; i < tau; i++)
-			for (size_t k = i + 1; k < tau; k++)
-				left += fabs(x[i] - x[k]);
+	for (size_t j = 0; j < m; j++)
+		for (size_t k = j + 1; k < m; k++)
+			right += fabs(x[j] - x[k]);
+	for (size_t tau = 1; tau + 1 <= m; tau++) {
+		/* x[tau - 1] moves to the left */
+		double xl = x[tau - 1], to_left = 0, to_right = 0;
+		for (size_t i = 0; i + 1 < tau; i++)
+			to_left += fabs(xl - x[i]);
 		for (size_t j = tau; j < m; j++)
-			for (size_t k = j + 1; k < m; k++)
-				right += fabs(x[j] - x[k]);
+			to_right += fabs(xl - x[j]);
+		left += to_left;
+		right -= to_right;
+		between += to_right - to_left;
+		if (tau < min_size || tau + min_size > m)
+			continue;
 		double a = (double)tau, b = (double)(m - tau);
 		double e = 2.0 * between / (a * b) - (a > 1 ? left / (a * (a - 1) / 2.0) : 0) -
 			   (b > 1 ? right / (b * (b - 1) / 2.0) : 0);
@@ -134,4 +140,47 @@ bool gate_exact_changed(double prev, double now, double tol)
 		return false;
 	double base = fabs(prev) > 0 ? fabs(prev) : 1.0;
 	return fabs(now - prev) / base > (tol > 1e-9 ? tol : 1e-9);
+}
+
+/* The slowdowns among the change points of y[0..m). */
+static size_t slowdowns(const double *y, size_t m, double threshold, struct gate_cp *out)
+{
+	size_t *cps = malloc((m + 1) * sizeof(size_t)), n = 0;
+	if (!cps)
+		abort();
+	size_t ncp = m >= 2 * GATE_CP_MIN_SIZE ?
+		     gate_edivisive(y, m, GATE_CP_PMAX, GATE_CP_MIN_SIZE, cps) : 0;
+	for (size_t c = 0; c < ncp; c++) {
+		size_t lo = c ? cps[c - 1] : 0, hi = c + 1 < ncp ? cps[c + 1] : m;
+		double before = 0, after = 0;
+		for (size_t i = lo; i < cps[c]; i++)
+			before += y[i];
+		for (size_t i = cps[c]; i < hi; i++)
+			after += y[i];
+		before /= (double)(cps[c] - lo);
+		after /= (double)(hi - cps[c]);
+		if (before > 0 && after / before - 1.0 > threshold)
+			out[n++] = (struct gate_cp){ .at = cps[c], .change = after / before - 1.0 };
+	}
+	free(cps);
+	return n;
+}
+
+size_t gate_cp_slowdowns(const double *y, size_t m, double threshold, struct gate_cp *out)
+{
+	size_t n = slowdowns(y, m, threshold, out);
+	if (!n)
+		return 0;
+	struct gate_cp *old = malloc(m * sizeof(*old));
+	if (!old)
+		abort();
+	size_t n0 = m > 0 ? slowdowns(y, m - 1, threshold, old) : 0;
+	for (size_t c = 0; c < n; c++) {
+		out[c].is_new = true;
+		for (size_t c0 = 0; c0 < n0; c0++)
+			if (old[c0].at + 1 >= out[c].at && old[c0].at <= out[c].at + 1)
+				out[c].is_new = false;
+	}
+	free(old);
+	return n;
 }

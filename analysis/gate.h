@@ -43,6 +43,19 @@ bool gate_time_pair(const double *base, size_t nb, const double *x, size_t nx,
  * (binary segmentation, as E-divisive does). */
 size_t gate_edivisive(const double *x, size_t n, double pmax, size_t min_size, size_t *cps);
 
+/* The change-point rule on a series' run-level means y[0..m-1]: the
+ * change points whose level (to the next change point) is more than
+ * threshold (a fraction) above the level before (from the previous one),
+ * each with its change and whether it is new: not found (within one set)
+ * in y[0..m-2], the history without its newest set.  out has room for m
+ * entries; returns their count. */
+struct gate_cp {
+	size_t at;		/* the first set of the slower level */
+	double change;		/* level after / level before - 1 */
+	bool is_new;
+};
+size_t gate_cp_slowdowns(const double *y, size_t m, double threshold, struct gate_cp *out);
+
 /* Welch's two-sided p-value of the means of a[0..na-1] and b[0..nb-1]
  * (GSL's t distribution); 1 when they cannot be told apart (n < 2, or no
  * spread and equal means), 0 for different means without spread. */

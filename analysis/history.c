@@ -65,7 +65,9 @@
 	"instruction counts per operation (QEMU TCG plugin; exact, where emulated " \
 	"times are noisy): a result set whose send path or receiver handler mean " \
 	"differs from the previous set's in the series by more than %.3g%%, either " \
-	"way, is flagged"
+	"way, is flagged where the two sets carry no per-call minimum (with one, " \
+	"the minimum gates exactly: an interrupt inside one call of 30 moves a " \
+	"short send path's mean by 0.9%%)"
 #define RULE_FMT \
 	"a result set regresses a series (host, CPUs, workload, mode) when a " \
 	"ministat comparison of its run-level samples (boots when both sets have " \
@@ -429,7 +431,7 @@ static void flag_change_points(struct history *h)
 		struct series *s = &h->s[k];
 		double *y = xcalloc(s->n + 1, sizeof(double));
 		size_t *idx = xcalloc(s->n + 1, sizeof(size_t)), m = 0;
-		size_t *cps = xcalloc(s->n + 1, sizeof(size_t)), *cps0 = xcalloc(s->n + 1, sizeof(size_t));
+		struct gate_cp *cps = xcalloc(s->n + 1, sizeof(*cps));
 		for (size_t i = 0; i < s->n; i++) {
 			const struct point *p = &s->pts[i];
 			if (h->d.sets[p->set].emulated || !p->v.n)
@@ -437,32 +439,14 @@ static void flag_change_points(struct history *h)
 			y[m] = p->v.avg;
 			idx[m++] = i;
 		}
-		size_t ncp = m >= 2 * GATE_CP_MIN_SIZE ?
-			     gate_edivisive(y, m, GATE_CP_PMAX, GATE_CP_MIN_SIZE, cps) : 0;
-		size_t ncp0 = m > 2 * GATE_CP_MIN_SIZE ?
-			      gate_edivisive(y, m - 1, GATE_CP_PMAX, GATE_CP_MIN_SIZE, cps0) : 0;
+		size_t ncp = gate_cp_slowdowns(y, m, h->threshold, cps);
 		for (size_t c = 0; c < ncp; c++) {
-			/* the level before (from the previous change point) and after
-			 * (to the next) */
-			size_t lo = c ? cps[c - 1] : 0, hi = c + 1 < ncp ? cps[c + 1] : m;
-			double before = 0, after = 0;
-			for (size_t i = lo; i < cps[c]; i++)
-				before += y[i];
-			for (size_t i = cps[c]; i < hi; i++)
-				after += y[i];
-			before /= (double)(cps[c] - lo);
-			after /= (double)(hi - cps[c]);
-			if (!(before > 0) || after / before - 1.0 <= h->threshold)
-				continue;
-			struct point *p = &s->pts[idx[cps[c]]];
+			struct point *p = &s->pts[idx[cps[c].at]];
 			p->cp = true;
-			p->cp_change = after / before - 1.0;
-			p->cp_new = true;
-			for (size_t c0 = 0; c0 < ncp0; c0++)
-				if (cps0[c0] + 1 >= cps[c] && cps0[c0] <= cps[c] + 1)
-					p->cp_new = false;	/* found without the newest set */
+			p->cp_change = cps[c].change;
+			p->cp_new = cps[c].is_new;
 		}
-		free(y), free(idx), free(cps), free(cps0);
+		free(y), free(idx), free(cps);
 	}
 }
 
@@ -533,8 +517,11 @@ static void flag_insn_changes(struct history *h)
 				p->send_chg = q->send > 0 ? p->send / q->send - 1.0 : NAN;
 				p->handler_chg = q->handler > 0 && !isnan(p->handler) ?
 						 p->handler / q->handler - 1.0 : NAN;
-				p->insn_flagged = fabs(p->send_chg) > h->insn_threshold ||
-						  fabs(p->handler_chg) > h->insn_threshold;
+				/* with the per-call minima the exact rule gates */
+				bool minima = !isnan(p->exact[EX_SEND_MIN]) &&
+					      !isnan(q->exact[EX_SEND_MIN]);
+				p->insn_flagged = !minima && (fabs(p->send_chg) > h->insn_threshold ||
+							      fabs(p->handler_chg) > h->insn_threshold);
 			}
 			q = p;
 		}
@@ -1447,8 +1434,8 @@ static int history_load(struct history *h, char **inputs, int n)
 	build_series(h);
 	flag_regressions(h);
 	flag_change_points(h);
-	flag_insn_changes(h);
 	flag_exact_changes(h);
+	flag_insn_changes(h);
 	history_compute(h);
 	return 0;
 }

@@ -229,7 +229,7 @@ struct history {
 	char rule[1024];	/* the regression rule, RULE_FMT with the threshold */
 	char insn_rule[512];	/* INSN_RULE_FMT with its threshold */
 	char exact_rule[512], cp_rule[512];
-	size_t nemulated;	/* series of an emulated host */
+	size_t nemulated;	/* series with a set of an emulated host */
 	size_t ninsn;		/* series with instruction counts */
 	char **reglines;	/* per flagged point, in series order */
 	struct hblock *blocks;
@@ -727,7 +727,10 @@ static void history_compute(struct history *h)
 			latest = z->flagged || z->insn_flagged || z->exact_changed;
 		}
 		series_spread(h, s);
-		h->nemulated += s->nspread > 0;
+		bool emu = false;
+		for (size_t i = 0; i < s->n; i++)
+			emu |= h->d.sets[s->pts[i].set].emulated;
+		h->nemulated += emu;
 		for (size_t i = 0; i < s->n; i++) {
 			point_figures(&s->pts[i]);
 			insn_figures(&s->pts[i]);

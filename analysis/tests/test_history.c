@@ -383,6 +383,7 @@ static void emulated_times_never_gate(void **state)
 	json_decref(h);
 	char *md = path2(o, "history.md");
 	assert_true(file_contains(md, "emulated: no verdict"));
+	assert_true(file_contains(md, "Emulated host (3 series): on an emulated host"));
 	assert_true(file_contains(md, "Emulated, mixed: boot-to-boot spread of the sets' run-level means x2."));
 	assert_false(file_contains(md, "REGRESSION"));
 	free(md);

@@ -1208,6 +1208,9 @@ static json_t *render_json(const struct history *h)
 				"type", s->type, "mode", s->mode, "plot", h->blocks[i].name ?
 				json_string(h->blocks[i].name) : json_null(),
 				"points", json_points(h, s)));
+			json_object_set_new(json_array_get(jseries, json_array_size(jseries) - 1),
+					    "boot_spread", s->nspread >= 2 ? an_jreal(s->spread) :
+					    json_null());
 		}
 	return js;
 }

@@ -380,6 +380,11 @@ static void emulated_times_never_gate(void **state)
 				judged++;
 			}
 	assert_int_equal(judged, 3);
+	json_array_foreach(json_object_get(h, "series"), si, s) {
+		double sp = json_number_value(json_object_get(s, "boot_spread"));
+		bool mixed = !strcmp(json_string_value(json_object_get(s, "mode")), "mixed");
+		assert_true(mixed ? sp > 2.0 && sp < 2.4 : sp >= 1.0 && sp < 1.01);
+	}
 	json_decref(h);
 	char *md = path2(o, "history.md");
 	assert_true(file_contains(md, "emulated: no verdict"));

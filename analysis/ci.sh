@@ -15,7 +15,8 @@
 #       pipeline.  Records the regression verdict in OUT/history-status.
 #   analysis/ci.sh check OUT
 #       exit 1 when OUT/history-status says the newest set of a series
-#       regressed (rule: `ipibench history --help`)
+#       regressed (rules: `ipibench history --help`: on an emulated host
+#       only its exact counts, never its times)
 #
 # Environment: IPIBENCH (binary, default build/bin/ipibench),
 # IPIBENCH_THRESHOLD (percent, default 5), IPIBENCH_INSN_THRESHOLD (percent,

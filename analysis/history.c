@@ -16,6 +16,22 @@
  * The previous set is the one just before in the order (commit, then
  * date), so a lasting slowdown is flagged once, where it appeared.
  *
+ * On an emulated host (host.emulated) the time rule is not applied: the
+ * change against the previous set is shown with the series' boot-to-boot
+ * spread, and no verdict, since the times of one boot against another
+ * measure the host's scheduling of QEMU's threads.
+ *
+ * Beside the pairwise rule, a real host's series of 2 * GATE_CP_MIN_SIZE
+ * sets or more is searched for change points (gate.c: E-divisive means,
+ * Otava's method): a lasting slowdown is flagged where it began, and
+ * fails --fail-on-regression=latest in the history where it is first
+ * found (flag_change_points()).
+ *
+ * The exact rule (flag_exact_changes()): counts per operation that the
+ * host's timing cannot move (the minimum instructions of a send path and
+ * of a handler, ICR writes, IPIs sent and interrupts handled per
+ * operation, vector capacity) flag any change, either way.
+ *
  * Instruction counts (insn_counts, tcgplug/'s plugin on an emulated host)
  * have a rule of their own, for counts that do not depend on time: a set
  * whose send path or handler instructions per operation differ from the
@@ -41,6 +57,7 @@
 #include "safeio/safeio.h"
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
+#include "analysis/gate.h"
 #include "analysis/internal.h"
 #include "analysis/ministat.h"
 
@@ -48,7 +65,9 @@
 	"instruction counts per operation (QEMU TCG plugin; exact, where emulated " \
 	"times are noisy): a result set whose send path or receiver handler mean " \
 	"differs from the previous set's in the series by more than %.3g%%, either " \
-	"way, is flagged"
+	"way, is flagged where the two sets carry no per-call minimum (with one, " \
+	"the minimum gates exactly: an interrupt inside one call of 30 moves a " \
+	"short send path's mean by 0.9%%)"
 #define RULE_FMT \
 	"a result set regresses a series (host, CPUs, workload, mode) when a " \
 	"ministat comparison of its run-level samples (boots when both sets have " \
@@ -57,6 +76,33 @@
 	"Welch's t, and the lower bound of Fieller's 95%% interval of the ratio " \
 	"(which counts the uncertainty of both means) above %.3g%%; sets without " \
 	"run-level samples are not judged"
+
+#define EXACT_RULE_FMT \
+	"deterministic counts per operation, which the host's timing cannot move: " \
+	"the minimum instructions of a send path and of a receiver handler " \
+	"(insn_counts), ICR writes, IPIs sent and interrupts handled per operation, " \
+	"and the vector capacity; a result set whose count differs from the " \
+	"previous set's in the series at all (tolerance 0), either way, is flagged"
+#define EMU_RULE \
+	"on an emulated host (host.emulated) the times are the host's scheduling " \
+	"of QEMU's threads: they are shown with their boot-to-boot spread, never " \
+	"judged between boots, and only the deterministic counts gate"
+#define CP_RULE_FMT \
+	"change points (real hosts, series of %d or more sets): E-divisive means " \
+	"on the run-level means of the sets (Matteson and James; Otava's method), a " \
+	"split kept when Welch's t of its two sides gives p < %g and each side has " \
+	"%d or more sets; a change point whose level is more than %.3g%% slower is " \
+	"flagged at the set where it began, and fails --fail-on-regression=latest " \
+	"in the history where it is first found (not without the newest set)"
+
+/* The deterministic counts of a point (the exact rule): name, tolerance 0. */
+enum exact_metric { EX_SEND_MIN, EX_HANDLER_MIN, EX_ICR, EX_IPIS, EX_IRQS, EX_VECTORS, EX_N };
+static const char *const exact_name[EX_N] = {
+	"send path instructions (minimum per operation)",
+	"handler instructions (minimum per interrupt)",
+	"ICR writes per operation", "IPIs sent per operation",
+	"interrupts handled per operation", "vector capacity",
+};
 
 const struct opts_synopsis history_synopsis = {
 	"ipibench history", "time series and regression detection across result sets",
@@ -87,6 +133,17 @@ static const char history_help[] =
 	"with one boot per mode are shown, not judged.  A lasting slowdown is\n"
 	"flagged once, at the set where it appeared.\n"
 	"\n"
+	"On an emulated host (host.emulated) times are never judged: the change is\n"
+	"shown with the boot-to-boot spread of the series, and only the exact counts\n"
+	"gate.  Exact counts, on every host: the minimum instructions per operation\n"
+	"of a send path and of a handler (insn_counts), ICR writes, IPIs sent and\n"
+	"interrupts handled per operation and the vector capacity; any change from\n"
+	"the previous set, either way, is flagged.  Change points, on a real host's\n"
+	"series of 6 or more sets: E-divisive means (Otava's method, Welch's t\n"
+	"p < 0.001, 3 or more sets a side) on the sets' run-level means; a level\n"
+	"more than PCT slower is flagged where it began, and with\n"
+	"--fail-on-regression=latest fails the history where it is first found.\n"
+	"\n"
 	"options:\n";
 
 static const char history_help_tail[] =
@@ -115,6 +172,16 @@ struct point {
 	bool has_insn, insn_flagged;
 	double send, handler, send_chg, handler_chg;
 	char insn_cell[160];
+	/* the time rule: this set or the previous one is emulated, so the
+	 * change is shown (ratio of the run-level means), never judged */
+	bool emulated;
+	/* change-point detection (real hosts): a slowdown begins here;
+	 * cp_new: not found in the series without its newest set */
+	bool cp, cp_new;
+	double cp_change;	/* mean after / mean before - 1 */
+	/* the deterministic counts (NAN: none) and which changed */
+	double exact[EX_N], exact_prev[EX_N];
+	unsigned exact_changed;	/* bit per enum exact_metric */
 };
 
 struct series {
@@ -122,6 +189,9 @@ struct series {
 	long cpus;
 	struct point *pts;
 	size_t n;
+	/* emulated: max / min of its sets' run-level means (0: fewer than 2) */
+	double spread;
+	size_t nspread;
 };
 
 /* A row of a block's table: a result set where a series of the block has
@@ -159,6 +229,8 @@ struct history {
 	size_t nreg, nlatest;	/* flagged points; flagged at a series' newest set */
 	char rule[1024];	/* the regression rule, RULE_FMT with the threshold */
 	char insn_rule[512];	/* INSN_RULE_FMT with its threshold */
+	char exact_rule[512], cp_rule[512];
+	size_t nemulated;	/* series with a set of an emulated host */
 	size_t ninsn;		/* series with instruction counts */
 	char **reglines;	/* per flagged point, in series order */
 	struct hblock *blocks;
@@ -337,13 +409,90 @@ static void flag_regressions(struct history *h)
 				p->prev_zero = true;
 				continue;
 			}
+			/* emulated: the change is shown, never judged (no
+			 * comparison, no verdict between boots) */
+			if (h->d.sets[p->set].emulated || h->d.sets[q->set].emulated) {
+				p->emulated = true;
+				p->change = p->v.avg / qv.avg - 1.0;
+				continue;
+			}
 			if (ms_compare(&qv, &p->v, 0.95, MS_WELCH, &p->diff))
 				continue;
 			p->change = p->v.avg / qv.avg - 1.0;
-			/* the whole interval of the ratio (Fieller's) above the threshold */
-			if (p->diff.verdict && p->diff.ratio_ok &&
-			    p->diff.pct_lo > h->threshold * 100.0)
-				p->flagged = true;
+			p->flagged = gate_time_regressed(&p->diff, h->threshold * 100.0);
+		}
+	}
+}
+
+/* Change points of a real host's series, on its sets' run-level means
+ * (in their own unit), beside the pairwise rule. */
+static void flag_change_points(struct history *h)
+{
+	for (size_t k = 0; k < h->ns; k++) {
+		struct series *s = &h->s[k];
+		double *y = xcalloc(s->n + 1, sizeof(double));
+		size_t *idx = xcalloc(s->n + 1, sizeof(size_t)), m = 0;
+		struct gate_cp *cps = xcalloc(s->n + 1, sizeof(*cps));
+		for (size_t i = 0; i < s->n; i++) {
+			const struct point *p = &s->pts[i];
+			if (h->d.sets[p->set].emulated || !p->v.n)
+				continue;
+			y[m] = p->v.avg;
+			idx[m++] = i;
+		}
+		size_t ncp = gate_cp_slowdowns(y, m, h->threshold, cps);
+		for (size_t c = 0; c < ncp; c++) {
+			struct point *p = &s->pts[idx[cps[c].at]];
+			p->cp = true;
+			p->cp_change = cps[c].change;
+			p->cp_new = cps[c].is_new;
+		}
+		free(y), free(idx), free(cps);
+	}
+}
+
+/* The deterministic counts of p (NAN where it has none). */
+static void exact_figures(struct point *p)
+{
+	const struct group *g = p->g;
+	const struct insn_sums *ic = &g->ic;
+	for (int e = 0; e < EX_N; e++)
+		p->exact[e] = p->exact_prev[e] = NAN;
+	if (ic->runs && ic->send_min_runs == ic->runs)
+		p->exact[EX_SEND_MIN] = ic->send_min;
+	if (ic->runs && ic->handler_min_runs && ic->handlers > 0)
+		p->exact[EX_HANDLER_MIN] = ic->handler_min;
+	if (g->has_ops && g->operations > 0) {
+		if (g->has_icr)
+			p->exact[EX_ICR] = g->icr_writes / g->operations;
+		if (g->has_ipis)
+			p->exact[EX_IPIS] = g->ipis_sent / g->operations;
+	}
+	if (ic->runs && ic->ops > 0)
+		p->exact[EX_IRQS] = ic->handlers / ic->ops;
+	if (g->vectors_runs)
+		p->exact[EX_VECTORS] = g->vectors_sum / (double)g->vectors_runs;
+}
+
+/* The exact rule: each count against the previous point that has it. */
+static void flag_exact_changes(struct history *h)
+{
+	for (size_t k = 0; k < h->ns; k++) {
+		struct series *s = &h->s[k];
+		double last[EX_N];
+		for (int e = 0; e < EX_N; e++)
+			last[e] = NAN;
+		for (size_t i = 0; i < s->n; i++) {
+			struct point *p = &s->pts[i];
+			exact_figures(p);
+			for (int e = 0; e < EX_N; e++) {
+				if (isnan(p->exact[e]))
+					continue;
+				p->exact_prev[e] = last[e];
+				if (gate_exact_changed(last[e], p->exact[e], 0.0))
+					p->exact_changed |= 1u << e;
+				last[e] = p->exact[e];
+			}
 		}
 	}
 }
@@ -369,8 +518,11 @@ static void flag_insn_changes(struct history *h)
 				p->send_chg = q->send > 0 ? p->send / q->send - 1.0 : NAN;
 				p->handler_chg = q->handler > 0 && !isnan(p->handler) ?
 						 p->handler / q->handler - 1.0 : NAN;
-				p->insn_flagged = fabs(p->send_chg) > h->insn_threshold ||
-						  fabs(p->handler_chg) > h->insn_threshold;
+				/* with the per-call minima the exact rule gates */
+				bool minima = !isnan(p->exact[EX_SEND_MIN]) &&
+					      !isnan(q->exact[EX_SEND_MIN]);
+				p->insn_flagged = !minima && (fabs(p->send_chg) > h->insn_threshold ||
+							      fabs(p->handler_chg) > h->insn_threshold);
 			}
 			q = p;
 		}
@@ -419,8 +571,11 @@ static struct point *point_at(struct series *s, size_t set)
  * its plotted value: run-level mean +/- sd, else the per-call median. */
 static void point_figures(struct point *p)
 {
-	char chg[64] = "";
-	if (!isnan(p->change))
+	char chg[80] = "";
+	if (p->emulated && !isnan(p->change))
+		snprintf(chg, sizeof(chg), " (x%.3f vs previous; emulated: no verdict)",
+			 1.0 + p->change);
+	else if (!isnan(p->change))
 		snprintf(chg, sizeof(chg), " (%+.1f%%, %+.1f%% to %+.1f%%)", p->diff.pct,
 			 p->diff.pct_lo, p->diff.pct_hi);
 	else if (p->prev_zero)
@@ -462,6 +617,59 @@ static char *insn_line(const struct history *h, const struct series *s, size_t i
 			 isnan(p->handler_chg) ? 0.0 : p->handler_chg * 100.0);
 }
 
+/* The line of a change point (a slowdown that begins at point i). */
+static char *cp_line(const struct history *h, const struct series *s, size_t i)
+{
+	const struct point *p = &s->pts[i];
+	const struct resultset *rs = &h->d.sets[p->set];
+	return xasprintf("%s, %ld CPUs, %s, %s: %s (commit %s, %s): change point, the level "
+			 "from here is %+.2f%% of the one before (E-divisive means, Welch's t "
+			 "p < %g)%s", s->host, s->cpus, s->workload, s->mode, rs->path, rs->commit,
+			 rs->created, p->cp_change * 100.0, GATE_CP_PMAX,
+			 p->cp_new ? ", first found with the newest set" : "");
+}
+
+/* The line of a point whose deterministic counts changed. */
+static char *exact_line(const struct history *h, const struct series *s, size_t i)
+{
+	const struct point *p = &s->pts[i];
+	const struct resultset *rs = &h->d.sets[p->set];
+	struct sbuf b = { 0 };
+	sb_printf(&b, "%s, %ld CPUs, %s, %s: %s (commit %s, %s, build %s): changed vs the "
+		      "previous set:", s->host, s->cpus, s->workload, s->mode, rs->path,
+		  rs->commit, rs->created, *rs->xen_build ? rs->xen_build : "-");
+	const char *sep = " ";
+	for (int e = 0; e < EX_N; e++)
+		if (p->exact_changed & (1u << e)) {
+			sb_printf(&b, "%s%s %.6g (was %.6g, %+.6g)", sep, exact_name[e], p->exact[e],
+				  p->exact_prev[e], p->exact[e] - p->exact_prev[e]);
+			sep = "; ";
+		}
+	return b.s;
+}
+
+static void add_line(struct history *h, char *line)
+{
+	h->reglines = xrealloc(h->reglines, (h->nreg + 1) * sizeof(char *));
+	h->reglines[h->nreg++] = line;
+}
+
+/* Emulated series: max / min of their sets' run-level means. */
+static void series_spread(const struct history *h, struct series *s)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	s->nspread = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct point *p = &s->pts[i];
+		if (!h->d.sets[p->set].emulated || !p->v.n || !(p->v.avg > 0))
+			continue;
+		lo = fmin(lo, p->v.avg);
+		hi = fmax(hi, p->v.avg);
+		s->nspread++;
+	}
+	s->spread = s->nspread >= 2 ? hi / lo : 0.0;
+}
+
 static void insn_figures(struct point *p)
 {
 	char a[48] = "", b[48] = "";
@@ -491,7 +699,7 @@ static void block_compute(struct history *h, struct hblock *b)
 		for (size_t k = b->first; k < b->end; k++) {
 			struct point *p = point_at(&h->s[k], set);
 			any |= p != NULL;
-			reg |= p && (p->flagged || p->insn_flagged);
+			reg |= p && (p->flagged || p->insn_flagged || p->exact_changed || p->cp);
 		}
 		if (any)
 			b->rows[b->nrows++] = (struct hrow){ .pos = pos, .set = set, .reg = reg };
@@ -505,24 +713,36 @@ static void history_compute(struct history *h)
 	snprintf(h->rule, sizeof(h->rule), RULE_FMT, h->threshold * 100.0,
 		 h->threshold * 100.0);
 	snprintf(h->insn_rule, sizeof(h->insn_rule), INSN_RULE_FMT, h->insn_threshold * 100.0);
+	snprintf(h->exact_rule, sizeof(h->exact_rule), EXACT_RULE_FMT);
+	snprintf(h->cp_rule, sizeof(h->cp_rule), CP_RULE_FMT, 2 * GATE_CP_MIN_SIZE, GATE_CP_PMAX,
+		 GATE_CP_MIN_SIZE, h->threshold * 100.0);
 	for (size_t k = 0; k < h->ns; k++) {
 		struct series *s = &h->s[k];
-		bool counted = false;
-		if (s->n && (s->pts[s->n - 1].flagged || s->pts[s->n - 1].insn_flagged))
-			h->nlatest++;
+		bool counted = false, latest = false;
+		if (s->n) {
+			const struct point *z = &s->pts[s->n - 1];
+			latest = z->flagged || z->insn_flagged || z->exact_changed;
+		}
+		series_spread(h, s);
+		bool emu = false;
+		for (size_t i = 0; i < s->n; i++)
+			emu |= h->d.sets[s->pts[i].set].emulated;
+		h->nemulated += emu;
 		for (size_t i = 0; i < s->n; i++) {
 			point_figures(&s->pts[i]);
 			insn_figures(&s->pts[i]);
 			counted |= s->pts[i].has_insn;
-			if (s->pts[i].flagged) {
-				h->reglines = xrealloc(h->reglines, (h->nreg + 1) * sizeof(char *));
-				h->reglines[h->nreg++] = regression_line(h, s, i);
-			}
-			if (s->pts[i].insn_flagged) {
-				h->reglines = xrealloc(h->reglines, (h->nreg + 1) * sizeof(char *));
-				h->reglines[h->nreg++] = insn_line(h, s, i);
-			}
+			latest |= s->pts[i].cp_new;
+			if (s->pts[i].flagged)
+				add_line(h, regression_line(h, s, i));
+			if (s->pts[i].cp)
+				add_line(h, cp_line(h, s, i));
+			if (s->pts[i].insn_flagged)
+				add_line(h, insn_line(h, s, i));
+			if (s->pts[i].exact_changed)
+				add_line(h, exact_line(h, s, i));
 		}
+		h->nlatest += latest;
 		h->ninsn += counted;
 	}
 	json_t *taken = json_object();
@@ -593,6 +813,7 @@ struct markup {
 	void (*row_head)(struct sbuf *out, const struct hrow *row, const char *commit,
 			 const char *created);
 	const char *cell_open, *regression, *cell_close, *missing, *row_end;
+	const char *change_point, *exact_changed;	/* markers after a cell */
 	const char *item_open, *item_close;	/* of a list */
 	/* the regressions: "<regs_open>N<regs_count>" items "<regs_close>", or
 	 * no_regression */
@@ -620,6 +841,8 @@ static void table_rows(const struct history *h, const struct hblock *b, struct s
 			sb_puts(out, m->cell_open);
 			sb_puts(out, p->cell);
 			sb_puts(out, p->flagged ? m->regression : "");
+			sb_puts(out, p->cp ? m->change_point : "");
+			sb_puts(out, p->exact_changed ? m->exact_changed : "");
 			sb_puts(out, m->cell_close);
 		}
 		sb_puts(out, m->row_end);
@@ -656,12 +879,14 @@ static void html_link(struct sbuf *out, const char *label, const char *href)
 }
 
 static const struct markup md_markup = {
-	md_text, md_row_head, " ", " **REGRESSION**", " |", " - |", "\n", "- ", "\n",
+	md_text, md_row_head, " ", " **REGRESSION**", " |", " - |", "\n",
+	" **CHANGE POINT**", " **COUNTS CHANGED**", "- ", "\n",
 	"**", " regression(s)**:\n\n", "", "No regression.\n", md_link, "", "\n",
 };
 static const struct markup html_markup = {
 	html_text, html_row_head, "<td>", " <span class=\"bad\">REGRESSION</span>", "</td>",
-	"<td>-</td>", "</tr>\n", "<li>", "</li>\n",
+	"<td>-</td>", "</tr>\n", " <span class=\"bad\">CHANGE POINT</span>",
+	" <span class=\"bad\">COUNTS CHANGED</span>", "<li>", "</li>\n",
 	"<p class=\"bad\">", " regression(s):</p>\n<ul>\n", "</ul>\n", "<p>No regression.</p>\n",
 	html_link, "<ul>\n", "</ul>\n",
 };
@@ -707,6 +932,9 @@ static void md_head(const struct history *h, struct sbuf *md)
 		  h->d.nsets, h->ns, h->rule);
 	if (h->ninsn)
 		sb_printf(md, "Instruction counts (%zu series): %s.\n\n", h->ninsn, h->insn_rule);
+	sb_printf(md, "Exact counts: %s.\n\nChange points: %s.\n\n", h->exact_rule, h->cp_rule);
+	if (h->nemulated)
+		sb_printf(md, "Emulated host (%zu series): %s.\n\n", h->nemulated, EMU_RULE);
 	link_list(h, md, &md_markup);
 	regression_list(h, md, &md_markup);
 }
@@ -799,6 +1027,14 @@ static void md_block(const struct history *h, const struct hblock *b, struct sbu
 		sb_puts(md, "---|");
 	sb_puts(md, "\n");
 	table_rows(h, b, md, &md_markup);
+	for (size_t k = b->first; k < b->end; k++)
+		if (h->s[k].nspread >= 2) {
+			char *mm = md_text(h->s[k].mode);
+			sb_printf(md, "\nEmulated, %s: boot-to-boot spread of the sets' run-level "
+				      "means x%.2f (max / min over %zu sets); times not judged.\n", mm,
+				  h->s[k].spread, h->s[k].nspread);
+			free(mm);
+		}
 	insn_rows(h, b, md, &md_markup);
 }
 
@@ -833,6 +1069,16 @@ static void html_head(const struct history *h, struct sbuf *html)
 	if (h->ninsn) {
 		sb_printf(html, "<p><b>Instruction counts</b> (%zu series): ", h->ninsn);
 		html_escape(html, h->insn_rule);
+		sb_puts(html, ".</p>\n");
+	}
+	sb_puts(html, "<p><b>Exact counts</b>: ");
+	html_escape(html, h->exact_rule);
+	sb_puts(html, ".</p>\n<p><b>Change points</b>: ");
+	html_escape(html, h->cp_rule);
+	sb_puts(html, ".</p>\n");
+	if (h->nemulated) {
+		sb_printf(html, "<p><b>Emulated host</b> (%zu series): ", h->nemulated);
+		html_escape(html, EMU_RULE);
 		sb_puts(html, ".</p>\n");
 	}
 	link_list(h, html, &html_markup);
@@ -891,9 +1137,26 @@ static json_t *json_points(const struct history *h, const struct series *s)
 			"median_per_call", sm->n ? an_jreal(sm->median) : json_null(),
 			"unit", rl_unit_name(pt->unit),
 			"runlevel", pt->v.n ? cmp_vitals_json(&pt->v) : json_null(),
-			"comparison", p ? cmp_diff_json(&pt->diff, "previous set") : json_null(),
+			"comparison", p && !pt->emulated ? cmp_diff_json(&pt->diff, "previous set") :
+				      json_null(),
 			"change", an_jreal(pt->change),
 			"regression", pt->flagged, "previous_all_zero", pt->prev_zero);
+		if (jp) {
+			json_object_set_new(jp, "emulated_no_verdict", json_boolean(pt->emulated));
+			json_object_set_new(jp, "change_point", json_boolean(pt->cp));
+			json_object_set_new(jp, "change_point_new", json_boolean(pt->cp_new));
+			json_object_set_new(jp, "change_point_change",
+					    pt->cp ? an_jreal(pt->cp_change) : json_null());
+			json_t *ex = json_object();
+			for (int e = 0; e < EX_N; e++)
+				if (!isnan(pt->exact[e]))
+					json_object_set_new(ex, exact_name[e], json_pack(
+						"{s:o, s:o, s:b}", "value", an_jreal(pt->exact[e]),
+						"previous", an_jreal(pt->exact_prev[e]), "changed",
+						(pt->exact_changed >> e) & 1));
+			json_object_set_new(jp, "exact", ex);
+			json_object_set_new(jp, "exact_changed", json_boolean(pt->exact_changed != 0));
+		}
 		if (!jp) {
 			fprintf(stderr, "ipibench history: out of memory\n");
 			abort();
@@ -921,6 +1184,9 @@ static json_t *render_json(const struct history *h)
 			       "result_sets", "series");
 	json_object_set_new(js, "insn_rule", json_string(h->insn_rule));
 	json_object_set_new(js, "insn_threshold", json_real(h->insn_threshold));
+	json_object_set_new(js, "exact_rule", json_string(h->exact_rule));
+	json_object_set_new(js, "change_point_rule", json_string(h->cp_rule));
+	json_object_set_new(js, "emulated_rule", json_string(EMU_RULE));
 	json_t *jsets = json_object_get(js, "result_sets");
 	json_t *jseries = json_object_get(js, "series");
 	for (size_t pos = 0; pos < d->nsets; pos++) {
@@ -939,6 +1205,9 @@ static json_t *render_json(const struct history *h)
 				"type", s->type, "mode", s->mode, "plot", h->blocks[i].name ?
 				json_string(h->blocks[i].name) : json_null(),
 				"points", json_points(h, s)));
+			json_object_set_new(json_array_get(jseries, json_array_size(jseries) - 1),
+					    "boot_spread", s->nspread >= 2 ? an_jreal(s->spread) :
+					    json_null());
 		}
 	return js;
 }
@@ -1167,6 +1436,8 @@ static int history_load(struct history *h, char **inputs, int n)
 		h->rank[h->order[i]] = i;
 	build_series(h);
 	flag_regressions(h);
+	flag_change_points(h);
+	flag_exact_changes(h);
 	flag_insn_changes(h);
 	history_compute(h);
 	return 0;

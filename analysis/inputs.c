@@ -253,7 +253,7 @@ static int validate_insn_counts(const struct jv *v, json_t *ic, const char *jp)
 {
 	static const char *const keys[] = { "operations", "send_insns_per_op",
 		"wait_insns_per_op", "handlers", "handler_insns_mean", "handler_insns_max",
-		"icr_writes", "icr_writes_hv" };
+		"icr_writes", "icr_writes_hv", "send_insns_min", "handler_insns_min" };
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		json_t *x = json_object_get(ic, keys[k]);
 		double d;
@@ -738,6 +738,15 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 		g->ic.icr_hv += x[7];
 		if (x[6] != x[7])
 			g->ic.mismatches++;
+		/* the per-call minima (optional): exact where a mean is moved
+		 * by an interrupt that lands inside a call */
+		double mn;
+		if (jnum(ic, "send_insns_min", &mn) && mn >= 0 &&
+		    (g->ic.send_min_runs++ == 0 || mn < g->ic.send_min))
+			g->ic.send_min = mn;
+		if (jnum(ic, "handler_insns_min", &mn) && mn >= 0 && x[3] > 0 &&
+		    (g->ic.handler_min_runs++ == 0 || mn < g->ic.handler_min))
+			g->ic.handler_min = mn;
 	}
 	json_t *irqs = json_object_get(c, "irqs_per_cpu");
 	if (json_is_array(irqs) && json_array_size(irqs)) {

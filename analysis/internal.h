@@ -211,6 +211,10 @@ struct group {
 		size_t runs;
 		double ops, send, wait, handlers, handler_insns, handler_max, icr, icr_hv;
 		size_t mismatches;      /* runs whose plugin and hypervisor ICR counts differ */
+		/* send_insns_min, handler_insns_min: the least over the runs
+		 * that have them (*_runs of them) */
+		double send_min, handler_min;
+		size_t send_min_runs, handler_min_runs;
 	} ic;
 };
 

@@ -11,7 +11,11 @@
 #   4. the same with instruction counts: the emulated host's results of the
 #      base build, then of the build with extra send-loop work
 #      (analysis/tests/data/history-insn/) -> regressions must FAIL on the
-#      send path's counts.
+#      send path's counts (its per-call minimum, exact);
+#   5. an A/A pair on the emulated host: the base build's results, then the
+#      same results with every timed loop 2.2 times slower (the boot-to-boot
+#      spread of one build under load) -> the pipeline passes: emulated
+#      times never gate.
 # Needs a built ipibench (IPIBENCH, default build/bin/ipibench).
 #   analysis/tests/ci_template_test.sh
 set -uo pipefail
@@ -74,11 +78,23 @@ expect "insn counts, injected build: the pipeline fails" $? 1
 grep -q 'FAIL  regressions' "$work/log"
 expect "... in the regressions job" $? 0
 for m in physical mixed; do
-	grep -q "^- qemu-tcg-itest-inject, 16 CPUs, flush, $m: sets/3002-injected/results.json .*instructions per operation, send path" "$pub/history.md"
+	grep -q "^- qemu-tcg-itest-inject, 16 CPUs, flush, $m: sets/3002-injected/results.json .*send path instructions (minimum per operation) 10[48][14] (was 9[37][96], +105)" "$pub/history.md"
 	expect "... which names the flush send path's instruction counts ($m)" $? 0
 done
 grep -q '^Instruction counts (6 series): ' "$pub/history.md"
 expect "... in the history's instruction-count table" $? 0
+
+# 5. A/A on the emulated host: one build, the second boot's loops 2.2x slower.
+mkdir -p "$work/aa"
+jq '(.runs[].workloads[].loops[]?.ns) |= (. * 2.2 | floor)' "$I/base/results.json" >"$work/aa/results.json"
+gcl --variable "IPIBENCH_CI_RESULTS=$I/base" --variable CI_PIPELINE_ID=4001 pages regressions
+expect "A/A emulated, first pipeline passes" $? 0
+cp "$pub/results.tar.gz" "$work/prev-aa.tar.gz"
+gcl --variable "IPIBENCH_CI_RESULTS=$work/aa" --variable CI_PIPELINE_ID=4002 \
+	--variable "IPIBENCH_HISTORY_URL=file://$work/prev-aa.tar.gz" pages regressions
+expect "A/A emulated, loops 2.2x slower: the pipeline passes" $? 0
+grep -q 'emulated: no verdict' "$pub/history.md"
+expect "... the times shown without a verdict" $? 0
 
 echo "ci_template_test: $fails failed"
 [ "$fails" -eq 0 ]

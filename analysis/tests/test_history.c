@@ -55,7 +55,7 @@ static void flags_exactly_the_injected_slowdown(void **state)
 	assert_int_equal(json_array_size(json_object_get(h, "series")), 6);
 	char list[8][256];
 	assert_int_equal(flagged(h, list, 8), 1);
-	assert_string_equal(list[0], "qemu-tcg/16/flush/mixed@" H "/set3/results.json");
+	assert_string_equal(list[0], "xen-x86-16cpu/16/flush/mixed@" H "/set3/results.json");
 	assert_int_equal(json_integer_value(json_object_get(h, "regressions")), 1);
 	assert_non_null(strstr(json_string_value(json_object_get(h, "rule")),
 			       "proves at 95% confidence a slowdown of more than 5%"));
@@ -79,8 +79,8 @@ static void flags_exactly_the_injected_slowdown(void **state)
 	json_decref(h);
 
 	char *idx = path2(o, "index.html");
-	expect_in_file(idx, "<img src=\"history-qemu-tcg-16cpu-flush.png\"",
-		"<img src=\"history-qemu-tcg-16cpu-ipi8.png\"",
+	expect_in_file(idx, "<img src=\"history-xen-x86-16cpu-16cpu-flush.png\"",
+		"<img src=\"history-xen-x86-16cpu-16cpu-ipi8.png\"",
 		"<table>",
 		"REGRESSION",
 		"Regression rule");
@@ -90,11 +90,11 @@ static void flags_exactly_the_injected_slowdown(void **state)
 		"(10 loops)");
 	free(md);
 	char f[512];
-	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.png", o);
+	snprintf(f, sizeof(f), "%s/history-xen-x86-16cpu-16cpu-flush.png", o);
 	assert_true(is_png(f));
-	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.svg", o);
+	snprintf(f, sizeof(f), "%s/history-xen-x86-16cpu-16cpu-flush.svg", o);
 	assert_true(is_svg(f));
-	snprintf(f, sizeof(f), "%s/history-qemu-tcg-16cpu-flush.gp", o);
+	snprintf(f, sizeof(f), "%s/history-xen-x86-16cpu-16cpu-flush.gp", o);
 	assert_true(file_contains(f, "yerrorlines"));
 	assert_false(has_tmp_files(o));
 }
@@ -113,7 +113,7 @@ static void order_is_by_commit_date_not_arguments(void **state)
 			    "c0ffee5");
 	char list[8][256];
 	assert_int_equal(flagged(h, list, 8), 1);
-	assert_string_equal(list[0], "qemu-tcg/16/flush/mixed@" H "/set3/results.json");
+	assert_string_equal(list[0], "xen-x86-16cpu/16/flush/mixed@" H "/set3/results.json");
 	json_decref(h);
 }
 
@@ -150,6 +150,16 @@ static json_t *fixture_as_of(const char *fixture, const char *commit, const char
 	return r;
 }
 
+/* R as the results of a real host (host.emulated false): the time rules
+ * judge only those. */
+static json_t *real_host(json_t *r)
+{
+	json_t *host = json_object_get(r, "host");
+	json_object_set_new(host, "emulated", json_false());
+	json_object_set_new(host, "backend", json_string("reboot"));
+	return r;
+}
+
 /* R written as DIR/NAME/results.json, and released. */
 static void put_set(const char *dir, const char *name, json_t *r)
 {
@@ -167,7 +177,7 @@ static void put_set(const char *dir, const char *name, json_t *r)
 static void boots_set(const char *dir, const char *name, const char *commit,
 		      const char *created, double mixed_scale)
 {
-	json_t *r = fixture_as_of("boots/results.json", commit, created);
+	json_t *r = real_host(fixture_as_of("boots/results.json", commit, created));
 	size_t i, k, l;
 	json_t *run, *w, *loop;
 	json_array_foreach(json_object_get(r, "runs"), i, run) {
@@ -351,6 +361,194 @@ static void insn_counts_flag_a_changed_send_path(void **state)
 	free(dir);
 }
 
+/* DIR/NAME/results.json: boots/ on its emulated host, every mixed loop
+ * scaled by MIXED_SCALE, and per run insn_counts with the send path's
+ * per-call minimum SEND_MIN (its mean 0.05% above: an interrupt inside a
+ * call) and ICR writes ICR per operation (counters and plugin). */
+static void emu_set(const char *dir, const char *name, const char *commit, const char *created,
+		    double mixed_scale, double send_min, double icr)
+{
+	json_t *r = fixture_as_of("boots/results.json", commit, created);
+	size_t i, k, l;
+	json_t *run, *w, *loop;
+	assert_true(json_is_true(json_object_get(json_object_get(r, "host"), "emulated")));
+	json_array_foreach(json_object_get(r, "runs"), i, run) {
+		bool mixed = !strcmp(json_string_value(json_object_get(run, "mode")), "mixed");
+		json_array_foreach(json_object_get(run, "workloads"), k, w) {
+			if (mixed)
+				json_array_foreach(json_object_get(w, "loops"), l, loop) {
+					json_int_t ns = json_integer_value(json_object_get(loop, "ns"));
+					json_object_set_new(loop, "ns", json_integer(
+						(json_int_t)((double)ns * mixed_scale)));
+				}
+			json_t *ic = insn_counts(send_min * 1.0005, 2000.0 + 100.0 * (double)i);
+			json_object_set_new(ic, "send_insns_min", json_real(send_min));
+			json_object_set_new(ic, "handler_insns_min", json_integer(117));
+			json_object_set_new(ic, "icr_writes", json_real(icr * 100));
+			json_object_set_new(ic, "icr_writes_hv", json_real(icr * 100));
+			json_object_set_new(w, "insn_counts", ic);
+			json_t *c = json_object_get(w, "counters");
+			json_int_t ops = json_integer_value(json_object_get(c, "operations"));
+			json_object_set_new(c, "icr_writes", json_integer((json_int_t)(icr * (double)ops)));
+		}
+	}
+	put_set(dir, name, r);
+}
+
+/* Every point of history.json whose exact counts changed, as
+ * "mode@results"; *nchanged their number. */
+static size_t exact_changed(json_t *h, char list[][256], size_t max)
+{
+	size_t n = 0, i, k;
+	json_t *s, *p;
+	json_array_foreach(json_object_get(h, "series"), i, s)
+		json_array_foreach(json_object_get(s, "points"), k, p)
+			if (json_is_true(json_object_get(p, "exact_changed"))) {
+				if (n < max)
+					snprintf(list[n], 256, "%s@%s",
+						 json_string_value(json_object_get(s, "mode")),
+						 json_string_value(json_object_get(p, "results")));
+				n++;
+			}
+	return n;
+}
+
+/* On an emulated host the times never gate: mixed's boots twice as slow
+ * (what two boots of one build gave under load) are shown with their
+ * spread and no verdict, and the pipeline passes; the exact counts gate
+ * instead. */
+static void emulated_times_never_gate(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	emu_set(dir, "a", "e00701", "2026-11-21T08:00:00Z", 1.0, 939, 15);
+	emu_set(dir, "b", "e00702", "2026-11-22T08:00:00Z", 2.2, 939, 15);
+	char *argv[] = { "history", "-q", "-o", o, "--fail-on-regression", dir, NULL };
+	assert_int_equal(run_quiet(cmd_history, argv), 0);
+	json_t *h = load(o), *s, *p;
+	size_t si, pi, judged = 0;
+	char list[8][256];
+	assert_int_equal(flagged(h, list, 8), 0);
+	assert_int_equal(exact_changed(h, list, 8), 0);
+	assert_int_equal(json_integer_value(json_object_get(h, "regressions")), 0);
+	json_array_foreach(json_object_get(h, "series"), si, s)
+		json_array_foreach(json_object_get(s, "points"), pi, p)
+			if (pi > 0) {
+				assert_true(json_is_true(json_object_get(p, "emulated_no_verdict")));
+				assert_true(json_is_null(json_object_get(p, "comparison")));
+				judged++;
+			}
+	assert_int_equal(judged, 3);
+	json_array_foreach(json_object_get(h, "series"), si, s) {
+		double sp = json_number_value(json_object_get(s, "boot_spread"));
+		bool mixed = !strcmp(json_string_value(json_object_get(s, "mode")), "mixed");
+		assert_true(mixed ? sp > 2.0 && sp < 2.4 : sp >= 1.0 && sp < 1.01);
+	}
+	json_decref(h);
+	char *md = path2(o, "history.md");
+	assert_true(file_contains(md, "emulated: no verdict"));
+	assert_true(file_contains(md, "Emulated host (3 series): on an emulated host"));
+	assert_true(file_contains(md, "Emulated, mixed: boot-to-boot spread of the sets' run-level means x2."));
+	assert_false(file_contains(md, "REGRESSION"));
+	free(md);
+	rm_rf(o);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(o);
+	free(dir);
+}
+
+/* One instruction more per operation on the send path's minimum (+0.1%,
+ * inside the means' 0.5%) fails the pipeline, and so does one fewer, and
+ * a change of ICR writes per operation; the times (unchanged) do not. */
+static void exact_counts_flag_one_instruction(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	emu_set(dir, "a", "f00701", "2026-11-21T08:00:00Z", 1.0, 939, 15);
+	emu_set(dir, "b", "f00702", "2026-11-22T08:00:00Z", 1.0, 939, 15);
+	char *argv[] = { "history", "-q", "-o", o, "--fail-on-regression=latest", dir, NULL };
+	assert_int_equal(run_quiet(cmd_history, argv), 0);
+	emu_set(dir, "c", "f00703", "2026-11-23T08:00:00Z", 1.0, 940, 15);
+	assert_int_equal(run_quiet(cmd_history, argv), 3);
+	json_t *h = load(o);
+	char list[8][256];
+	/* three modes, each flagged at c only */
+	assert_int_equal(exact_changed(h, list, 8), 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_non_null(strstr(list[i], "/c/results.json"));
+	json_decref(h);
+	char *md = path2(o, "history.md");
+	assert_true(file_contains(md, "send path instructions (minimum per operation) 940 (was 939, +1)"));
+	assert_true(file_contains(md, "**COUNTS CHANGED**"));
+	free(md);
+	emu_set(dir, "d", "f00704", "2026-11-24T08:00:00Z", 1.0, 939, 15);
+	assert_int_equal(run_quiet(cmd_history, argv), 3);	/* either way */
+	emu_set(dir, "e", "f00705", "2026-11-25T08:00:00Z", 1.0, 939, 15);
+	assert_int_equal(run_quiet(cmd_history, argv), 0);
+	emu_set(dir, "f", "f00706", "2026-11-26T08:00:00Z", 1.0, 939, 1);
+	assert_int_equal(run_quiet(cmd_history, argv), 3);
+	md = path2(o, "history.md");
+	assert_true(file_contains(md, "ICR writes per operation 1 (was 15, -14)"));
+	free(md);
+	rm_rf(o);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(o);
+	free(dir);
+}
+
+/* Real host, ten sets: a lasting +15% step at the seventh set is one
+ * change point, where it began, and fails --fail-on-regression=latest in
+ * the history where it is first found only; a single slow set (the
+ * fourth, +10%) is no change point. */
+static void change_point_where_it_began(void **state)
+{
+	(void)state;
+	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char name[16], commit[32], created[48];
+	int first_found = 0, fails = 0;
+	for (int i = 1; i <= 10; i++) {
+		snprintf(name, sizeof(name), "s%02d", i);
+		snprintf(commit, sizeof(commit), "d007%02d", i);
+		snprintf(created, sizeof(created), "2026-11-%02dT08:00:00Z", i);
+		/* the sets' own spread: +/- 1% */
+		double jitter = 1.0 + 0.005 * (double)((i * 7) % 5 - 2);
+		boots_set(dir, name, commit, created, jitter * (i == 4 ? 1.1 : i >= 7 ? 1.15 : 1.0));
+		char *argv[] = { "history", "-q", "-o", o, "--threshold", "5",
+				 "--fail-on-regression=latest", dir, NULL };
+		int rc = run_quiet(cmd_history, argv);
+		json_t *h = load(o), *s, *p;
+		size_t si, pi, ncp = 0;
+		json_array_foreach(json_object_get(h, "series"), si, s)
+			json_array_foreach(json_object_get(s, "points"), pi, p)
+				if (json_is_true(json_object_get(p, "change_point"))) {
+					assert_string_equal(json_string_value(json_object_get(s, "mode")),
+							    "mixed");
+					assert_non_null(strstr(json_string_value(json_object_get(p, "results")),
+							       "/s07/"));
+					ncp++;
+					if (json_is_true(json_object_get(p, "change_point_new")) && !first_found)
+						first_found = i;
+				}
+		assert_true(ncp <= 1);
+		json_decref(h);
+		/* the pairwise rule may flag s04 (+10%) and s07 when they are newest */
+		if (rc == 3 && i != 4 && i != 7)
+			fails++;
+	}
+	assert_true(first_found >= 9);	/* three sets after the step, or more */
+	assert_int_equal(fails, 1);	/* the change point's own history only */
+	rm_rf(o);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(o);
+	free(dir);
+}
+
 /* loops/results.json as the agent writes a loop-timed workload (its loops,
  * no per-call samples), with commit, date and the send path's count. */
 static void loops_only_set(const char *dir, const char *name, const char *commit,
@@ -489,6 +687,9 @@ int main(void)
 		cmocka_unit_test(boots_are_the_unit_with_repetitions),
 		cmocka_unit_test(threshold_on_fieller_lower_bound),
 		cmocka_unit_test(insn_counts_flag_a_changed_send_path),
+		cmocka_unit_test(emulated_times_never_gate),
+		cmocka_unit_test(exact_counts_flag_one_instruction),
+		cmocka_unit_test(change_point_where_it_began),
 		cmocka_unit_test(loop_timed_workloads_have_series),
 		cmocka_unit_test(all_zero_previous_set),
 		cmocka_unit_test_setup_teardown(links_http_and_relative, tmpdir_setup, tmpdir_teardown),

@@ -9,8 +9,9 @@ Writes, next to this script:
                             workloads (flush_tlb_all, ipi_mask,
                             vector_capacity, irq_delivery), one failed run
   sweep-8/results.json, sweep-32/results.json   flush only, for the CPU sweep
-  history/setN/results.json five result sets of one host (flush with 10
-                            timed loops per boot); set3 carries an injected
+  history/setN/results.json five result sets of one real host (flush with
+                            10 timed loops per boot: the time rule judges
+                            real hosts only); set3 carries an injected
                             +20% slowdown in flush/mixed only
   hyperfine.json, perf-stat.csv, invalid.json, schema2.json
   loops/results.json        one boot per mode (16 CPUs, emulated): flush with
@@ -166,7 +167,7 @@ def resultset(name, cpus, runs, commit="abc1234", created="2026-11-30T09:00:00Z"
         "config_file": "configs/%s.ini" % name,
         "config": {"host": {"backend": "qemu", "cpus": str(cpus)}},
         "host": {
-            "backend": "qemu", "name": host, "emulated": emulated,
+            "backend": "qemu" if emulated else "reboot", "name": host, "emulated": emulated,
             "cpu_model": "QEMU Virtual CPU version 2.5+",
             "cpus": cpus, "maxcpus": cpus + 4,
             "xen_version": "4.17.5+72-g01140da4e8-1",
@@ -267,7 +268,8 @@ def main():
             runs.append(run(m, 0, [fl, workload_ipi(rng, m, cpus, 200)]))
         write("history/set%d/results.json" % i,
               resultset("smoke", cpus, runs, commit="c0ffee%d" % i,
-                        created="2026-11-%02dT08:00:00Z" % (20 + i)))
+                        created="2026-11-%02dT08:00:00Z" % (20 + i),
+                        host="xen-x86-16cpu", emulated=False))
 
     # Loop timings and paired senders, one boot per mode.
     lrng = random.Random(1201)

@@ -104,7 +104,7 @@ static int check_str(const json_t *run, size_t i, const char *key, const char *w
 	return 0;
 }
 
-static const char *const statuses[] = { "ok", "failed", "pending", "running", NULL };
+static const char *const statuses[] = { "ok", "failed", "stalled", "pending", "running", NULL };
 
 /* $.guest_runs, when there: [{id, ipi_path, status, ...}] (runner/guest.h). */
 static int check_guest_runs(const json_t *root, const char *path, char *err, size_t errlen)

@@ -1187,8 +1187,10 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 		if (!strcmp(status, "stalled")) {
 			/* Listed as a failed run is, with its evidence. */
 			json_t *st = json_object_get(run, "stall");
-			char *what = xasprintf("%s (stall evidence: %s/%s)", jstr(run, "error", status),
-					       path, jstr(st, "evidence", "?"));
+			const char *rj = strrchr(path, '/');
+			int dl = rj && !strcmp(rj, "/results.json") ? (int)(rj - path) : (int)strlen(path);
+			char *what = xasprintf("%s (stall evidence: %.*s/%s)", jstr(run, "error", status),
+					       dl, path, jstr(st, "evidence", "?"));
 
 			rs->runs_stalled++;
 			add_failed(d, path, id, jstr(run, "mode", "?"), what);

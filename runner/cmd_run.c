@@ -572,8 +572,10 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			return 1;
 		}
 		done++;
-		fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", done, todo, id, status,
-			why[0] ? ": " : "", why);
+		/* A stalled run's line starts with the word itself. */
+		bool st = !strcmp(status, "stalled");
+		fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", done, todo, id, st ? "" : status,
+			why[0] && !st ? ": " : "", why);
 	}
 	fmt_dur(path, sizeof(path), now_s() - t_start);
 	fprintf(stderr, "ipibench run: %zu of %zu runs ok, %d stalled in %s; %s/results.json\n",

@@ -207,7 +207,7 @@ static void test_capture(void **s)
 	     "{\"return\": \"APIC 0x0 IRR 0x40\\r\\n\"}\r\n"
 	     "{\"return\": \"APIC 0x2 IRR 0x0\\r\\n\"}\r\n"
 	     "{\"return\": \"irq\\r\\n\"}\r\n{\"return\": \"pic\\r\\n\"}\r\n"
-	     "{\"return\": \"* CPU #0: thread_id=1\\r\\n\"}\r\n");
+	     "{\"return\": \"* CPU 0: thread_id=1\\r\\n\"}\r\n");
 	stall_track_init(&tr, 0);
 	stall_track_line(&tr, "ipibench: dom0 up", 30);
 	stall_track_line(&tr, "ipibench: workload flush (fault) start", 31);
@@ -226,7 +226,7 @@ static void test_capture(void **s)
 	assert_non_null(strstr(txt, "(qemu) info registers -a\nCPU#0"));
 	assert_non_null(strstr(txt, "(qemu) info lapic 0\nAPIC 0x0 IRR 0x40"));
 	assert_non_null(strstr(txt, "(qemu) info lapic 2\nAPIC 0x2"));
-	assert_non_null(strstr(txt, "(qemu) info cpus\n* CPU #0"));
+	assert_non_null(strstr(txt, "(qemu) info cpus\n* CPU 0"));
 	free(txt);
 	snprintf(path, sizeof(path), "%s/stall/host.txt", tu_dir);
 	assert_non_null(txt = tu_slurp(path));

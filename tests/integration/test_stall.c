@@ -7,7 +7,9 @@
  * window and the capture's bound, its evidence in runs/ID/stall/ (Xen's
  * answer to the 'd' debug key, QEMU's local APIC of each vCPU, the host's
  * threads, a summary naming the workload), no QEMU left behind; and
- * `ipibench run --resume` must run it again (it stalls again).
+ * `ipibench run --resume` must run it again (it stalls again).  With the
+ * window off (stall-timeout.ini) [host] timeout ends it: failed, with the
+ * same evidence.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,6 +175,32 @@ static void test_resume(void **s)
 	json_decref(again);
 }
 
+/* With the window off the timeout ends it: failed, not stalled, and the
+ * evidence is there all the same. */
+static void test_timeout(void **s)
+{
+	int status = -1;
+	json_t *r = itest_fault_run("stall-timeout", "tests/integration/data/stall-timeout.ini",
+				    OUT "-timeout", &status), *run, *st, *j;
+
+	(void)s;
+	assert_non_null(r);
+	run = itest_need_run(r, "mixed");
+	st = json_object_get(run, "stall");
+	assert_int_equal(status, 1);
+	assert_string_equal(itest_str(run, "status"), "failed");
+	assert_non_null(strstr(itest_str(run, "error"), "timeout after 45s"));
+	assert_non_null(st);
+	assert_string_equal(itest_str(st, "reason"), "timeout");
+	assert_string_equal(itest_str(st, "phase"), "workload stuck");
+	j = json_load_file(OUT "-timeout/runs/mixed-r0/" STALL_DIR "/summary.json", 0, NULL);
+	assert_non_null(j);
+	assert_string_equal(itest_str(j, "reason"), "timeout");
+	assert_true(json_is_true(json_object_get(j, "xen_answered")));
+	json_decref(j);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_in_time),
 		cmocka_unit_test(test_evidence),
 		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_timeout),
 	};
 	return cmocka_run_group_tests_name("integration: stall", tests, setup, teardown);
 }

@@ -191,7 +191,7 @@ static void sample(struct text *t, const struct stall_thread *th, int n, const c
 
 static void host_step(const struct stall_capture *c, struct stall_found *f, struct text *t)
 {
-	static struct stall_thread a[MAX_THREADS], b[MAX_THREADS];
+	struct stall_thread *a = calloc(MAX_THREADS, sizeof(*a)), *b = calloc(MAX_THREADS, sizeof(*b));
 	char la[256] = "?";
 	FILE *lf = fopen("/proc/loadavg", "r");
 	long hz = sysconf(_SC_CLK_TCK);
@@ -204,11 +204,15 @@ static void host_step(const struct stall_capture *c, struct stall_found *f, stru
 	}
 	text_printf(t, "/proc/loadavg: %s\nCPUs online: %ld\nclock ticks per second: %ld\n", la,
 		    sysconf(_SC_NPROCESSORS_ONLN), hz);
+	if (!a || !b) {
+		text_printf(t, "QEMU's threads: out of memory\n");
+		goto out;
+	}
 	na = c->qemu > 0 ? stall_threads(c->qemu, a, MAX_THREADS) : -1;
 	if (na < 0) {
 		text_printf(t, "QEMU (pid %ld): no threads to read: %s\n", (long)c->qemu,
 			    strerror(errno));
-		return;
+		goto out;
 	}
 	sleep(1);
 	nb = stall_threads(c->qemu, b, MAX_THREADS);
@@ -238,6 +242,9 @@ static void host_step(const struct stall_capture *c, struct stall_found *f, stru
 		text_printf(t, "%s: %s (%llu ticks, state %c)\n", x->comm, run ? "running" : "idle",
 			    d, x->state);
 	}
+out:
+	free(a);
+	free(b);
 }
 
 /* ---- QEMU's monitor ---------------------------------------------------- */
@@ -348,7 +355,7 @@ static void keys_step(const struct stall_capture *c, struct stall_found *f, stru
 
 		if (press(c, ctrl_a, sizeof(ctrl_a)))
 			break;
-		pump(c, t, T_SWITCH, 1.0);
+		pump(c, t, T_SWITCH, c->key_quiet_s > 0 ? c->key_quiet_s : 1.0);
 		const char *s = text_str(t) + from, *last = NULL, *p = s;
 
 		while ((p = strstr(p, "*** Serial input to")))
@@ -360,7 +367,7 @@ static void keys_step(const struct stall_capture *c, struct stall_found *f, stru
 	for (const char *k = KEYS; *k; k++) {
 		if (press(c, k, 1))
 			break;
-		pump(c, t, *k == 'd' ? T_KEY_D : T_KEY, T_QUIET);
+		pump(c, t, *k == 'd' ? T_KEY_D : T_KEY, c->key_quiet_s > 0 ? c->key_quiet_s : T_QUIET);
 	}
 	f->xen_answered = strstr(text_str(t), "'d' pressed") || strstr(text_str(t), "*** Dumping");
 }

@@ -65,6 +65,8 @@ struct stall_capture {
 	const uint32_t *apic_ids;/* the vCPUs' APIC IDs, for info lapic */
 	unsigned int ncpus;
 	const struct stall_track *track;
+	/* A key's output is over after this long without any (0: 2 s). */
+	double key_quiet_s;
 };
 
 /* What it found. */

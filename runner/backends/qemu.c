@@ -303,10 +303,10 @@ static void capture(const struct host_opts *o, struct host_result *r, const char
 		    double t, pid_t pid, int serial_in, int serial_out, int log, int qmp,
 		    const struct stall_track *tr)
 {
-	static uint32_t ids[TOPO_MAX_CPUS];
 	struct stall_found f;
 	char err[600];
 	unsigned int n = o->cpus < TOPO_MAX_CPUS ? o->cpus : TOPO_MAX_CPUS;
+	uint32_t *ids = calloc(n ? n : 1, sizeof(*ids));
 	struct stall_capture c = {
 		.workdir = o->workdir, .reason = reason, .after_s = t,
 		.window_s = o->stall_s, .qemu = pid, .con_in = serial_in, .con_out = serial_out,
@@ -314,15 +314,20 @@ static void capture(const struct host_opts *o, struct host_result *r, const char
 	};
 
 	/* The present CPUs are the first cpus of the slots. */
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; ids && i < n; i++)
 		ids[i] = o->topo ? topo_apic_id(o->topo, i) : i;
+	if (!ids)
+		c.ncpus = 0;   /* out of memory: no info lapic */
 	snprintf(r->stall_reason, sizeof(r->stall_reason), "%s", reason);
 	snprintf(r->stall_phase, sizeof(r->stall_phase), "%s", tr->phase);
 	r->stall_after_s = t;
 	r->stall_quiet_s = t - tr->t_last;
 	progress(o, t, "%s: collecting evidence in %s/" STALL_DIR " (at most %d s)",
 		 reason, o->workdir, STALL_CAPTURE_MAX_S);
-	if (stall_capture(&c, &f, err, sizeof(err))) {
+	int bad = stall_capture(&c, &f, err, sizeof(err));
+
+	free(ids);
+	if (bad) {
 		progress(o, t, "%s: evidence: %s", reason, err);
 		return;
 	}

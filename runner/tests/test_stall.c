@@ -4,11 +4,13 @@
  * the test plays, QEMU's thread states as /proc shows them, the phase and
  * last line of a console, and a capture into a stall/ folder.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -259,6 +261,101 @@ static void test_capture(void **s)
 	close(sv[0]);
 }
 
+/*
+ * A serial line the test plays Xen on: input from IN, output on OUT.
+ * ANSWER: Xen answers (its input at dom1 first, then Xen's), or is silent.
+ */
+static pid_t fake_xen(int in, int out, int parent_end, bool answer)
+{
+	pid_t pid = fork();
+	int ctrl_a = 0, switches = 0;
+	char ch, line[128];
+
+	assert_true(pid >= 0);
+	if (pid)
+		return pid;
+	close(parent_end);   /* the test's end: its close is the end of input */
+	while (read(in, &ch, 1) == 1) {
+		if (!answer)
+			continue;
+		if (ch == 1 && ++ctrl_a == 3) {
+			ctrl_a = 0;
+			snprintf(line, sizeof(line), "(XEN) *** Serial input to %s (type 'CTRL-a' "
+				 "three times to switch input)\n", switches++ ? "Xen" : "DOM1");
+		} else if (ch != 1) {
+			snprintf(line, sizeof(line), "(XEN) '%c' pressed -> dumping\n", ch);
+		} else {
+			continue;
+		}
+		if (write(out, line, strlen(line)) < 0)
+			break;
+	}
+	_exit(0);
+}
+
+/* Xen's debug keys over the serial line: the input switched on to Xen
+ * (past a domain), each key pressed, all of it kept; a silent Xen said. */
+static void test_keys(void **s)
+{
+	char err[300], path[4200], *txt;
+	struct stall_track tr;
+	struct stall_found f;
+
+	(void)s;
+	stall_track_init(&tr, 0);
+	for (int answer = 1; answer >= 0; answer--) {
+		int in[2], out[2], log;
+		pid_t x;
+
+		assert_int_equal(pipe(in), 0);
+		assert_int_equal(pipe(out), 0);
+		x = fake_xen(in[0], out[1], in[1], answer);
+		close(in[0]);
+		close(out[1]);
+		snprintf(path, sizeof(path), "%s/console.log", tu_dir);
+		log = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_true(log >= 0);
+		struct stall_capture c = {
+			.workdir = tu_dir, .reason = "timeout", .after_s = 9, .qemu = x,
+			.con_in = in[1], .con_out = out[0], .log = log, .qmp = -1, .track = &tr,
+			.key_quiet_s = 0.3,
+		};
+		assert_int_equal(stall_capture(&c, &f, err, sizeof(err)), 0);
+		close(in[1]);
+		close(out[0]);
+		close(log);
+		waitpid(x, NULL, 0);
+		assert_false(f.monitor);
+		snprintf(path, sizeof(path), "%s/stall/xen-keys.log", tu_dir);
+		assert_non_null(txt = tu_slurp(path));
+		if (answer) {
+			assert_true(f.xen_answered);
+			assert_non_null(strstr(txt, "to DOM1"));
+			assert_non_null(strstr(txt, "*** Serial input to Xen"));
+			/* The keys after the switch, not to the domain. */
+			assert_true(strstr(txt, "'d' pressed") > strstr(txt, "to Xen"));
+			for (const char *k = "dqir0"; *k; k++) {
+				char want[32];
+
+				snprintf(want, sizeof(want), "'%c' pressed", *k);
+				assert_non_null(strstr(txt, want));
+			}
+			assert_null(strstr(f.note, "Xen did not answer"));
+			free(txt);
+			/* console.log has it too. */
+			snprintf(path, sizeof(path), "%s/console.log", tu_dir);
+			assert_non_null(txt = tu_slurp(path));
+			assert_non_null(strstr(txt, "'0' pressed"));
+		} else {
+			assert_false(f.xen_answered);
+			assert_string_equal(txt, "");
+			assert_non_null(strstr(f.note, "Xen did not answer its debug keys"));
+			assert_non_null(strstr(f.note, "no QEMU monitor"));
+		}
+		free(txt);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_track),
 		cmocka_unit_test_setup_teardown(test_capture, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_keys, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests_name("runner: stall", tests, NULL, NULL);
 }

@@ -384,7 +384,8 @@ static int validate_host_state(const struct jv *v, json_t *run, const char *jp)
 
 static int validate_run(const struct jv *v, json_t *run, const char *jp)
 {
-	static const char *const rstatus[] = { "ok", "failed", "pending", "running", NULL };
+	static const char *const rstatus[] = { "ok", "failed", "stalled", "pending", "running",
+						 NULL };
 	const char *modes[IPIBENCH_NMODES + 1] = { 0 }, *s;	/* NULL-terminated */
 	json_t *wls, *w;
 	size_t i;
@@ -1192,7 +1193,18 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 		}
 		const char *status = jstr(run, "status", "ok");
 		const char *id = jstr(run, "id", "?");
-		if (strcmp(status, "ok")) {
+		if (!strcmp(status, "stalled")) {
+			/* Listed as a failed run is, with its evidence. */
+			json_t *st = json_object_get(run, "stall");
+			const char *rj = strrchr(path, '/');
+			int dl = rj && !strcmp(rj, "/results.json") ? (int)(rj - path) : (int)strlen(path);
+			char *what = xasprintf("%s (stall evidence: %.*s/%s)", jstr(run, "error", status),
+					       dl, path, jstr(st, "evidence", "?"));
+
+			rs->runs_stalled++;
+			add_failed(d, path, id, jstr(run, "mode", "?"), what);
+			free(what);
+		} else if (strcmp(status, "ok")) {
 			rs->runs_failed++;
 			add_failed(d, path, id, jstr(run, "mode", "?"),
 				   jstr(run, "error", status));

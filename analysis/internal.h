@@ -139,6 +139,7 @@ struct resultset {
 	long cpus, maxcpus;
 	bool emulated;
 	size_t runs_ok, runs_failed;
+	size_t runs_stalled;   /* "stalled" runs: not in runs_failed */
 	/* The layout of its first checked run (topology/check.h), NULL: none. */
 	char *topology, *layout;
 	/* The topology it was given, a name for it: host.profile, else

@@ -734,13 +734,14 @@ static json_t *json_inputs(const struct report *r)
 	for (size_t i = 0; i < d->nsets; i++) {
 		const struct resultset *s = &d->sets[i];
 		json_array_append_new(inputs, json_pack(
-			"{s:s, s:o, s:s, s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:I}",
+			"{s:s, s:o, s:s, s:s, s:I, s:b, s:s, s:s, s:s, s:I, s:I, s:I}",
 			"kind", "results", "path", sio_json_str(s->path), "host", s->host_name,
 			"backend", s->backend, "cpus", (json_int_t)s->cpus,
 			"emulated", s->emulated, "xen_version", s->xen_version,
 			"commit", s->commit, "created", s->created,
 			"runs_ok", (json_int_t)s->runs_ok,
-			"runs_failed", (json_int_t)s->runs_failed));
+			"runs_failed", (json_int_t)s->runs_failed,
+			"runs_stalled", (json_int_t)s->runs_stalled));
 	}
 	for (size_t i = 0; i < d->nhf; i++)
 		json_array_append_new(inputs, json_pack("{s:s, s:o}", "kind", "hyperfine",
@@ -1192,17 +1193,21 @@ static int report_load(struct report *r, const char *reference, const char *ms_r
 static void render_summary(const struct report *r, struct sbuf *o)
 {
 	const struct dataset *d = &r->d;
-	size_t ok = 0, failed = 0;
+	size_t ok = 0, failed = 0, stalled = 0;
 	bool emulated = false;
 	char b1[48], b2[48];
 
 	for (size_t i = 0; i < d->nsets; i++) {
 		ok += d->sets[i].runs_ok;
 		failed += d->sets[i].runs_failed;
+		stalled += d->sets[i].runs_stalled;
 		emulated |= d->sets[i].emulated;
 	}
-	sb_printf(o, "%zu result set%s, %zu runs ok, %zu failed%s\n", d->nsets,
-		  d->nsets == 1 ? "" : "s", ok, failed,
+	char st[48] = "";
+	if (stalled)
+		snprintf(st, sizeof(st), ", %zu stalled", stalled);
+	sb_printf(o, "%zu result set%s, %zu runs ok, %zu failed%s%s\n", d->nsets,
+		  d->nsets == 1 ? "" : "s", ok, failed, st,
 		  emulated ? "; emulated (QEMU TCG): compare the ratios, not the times" : "");
 	if (r->nblocks) {
 		sb_printf(o, "\n| workload | host | CPUs | mode | ns per op | against %s (95%%) "

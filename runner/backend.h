@@ -8,8 +8,8 @@
  * exception is `ipibench boot`, which is the qemu backend's own command.
  *
  * Settings: the [host] keys every backend has are backend, topology and
- * profile (read by runner/config.c itself) and cpus, maxcpus, timeout and
- * name (host_common_settings[] in runner/backends.c, over struct
+ * profile (read by runner/config.c itself) and cpus, maxcpus, timeout,
+ * stall and name (host_common_settings[] in runner/backends.c, over struct
  * host_config); any other key belongs to a backend, which declares it in
  * its own table
  * (.settings, as fio's engines declare options[]) over a settings struct of
@@ -34,6 +34,8 @@ struct host_opts {
 	unsigned int cpus;       /* physical CPUs present at boot */
 	unsigned int maxcpus;    /* > cpus: hotpluggable CPUs Xen must allow for */
 	unsigned int timeout_s;  /* whole boot + job */
+	/* No console line for this long after dom0 is up: stalled (0: off). */
+	unsigned int stall_s;
 	/* The CPU topology (maxcpus = its slots), NULL: the backend's default. */
 	const struct topo *topo;
 	const char *workdir;     /* job.json in, agent.json + console.log out */
@@ -99,6 +101,7 @@ struct host_config {
 	char backend[16];
 	char name[64];           /* results directory and reports; BACKEND-NcpuS */
 	unsigned int cpus, maxcpus, timeout;   /* maxcpus, timeout: 0 = the default */
+	unsigned int stall;      /* seconds without progress from dom0 up on; 0: off */
 	void *settings;          /* the backend's own (host_settings_new()) */
 	/*
 	 * [host] topology = sockets=S,dies=D,cores=C,threads=T or profile =
@@ -119,6 +122,16 @@ struct host_result {
 	double t_genapic, t_dom0, t_done; /* seconds since start */
 	char xen_cmdline[1024];
 	char error[HOST_ERR_LEN];/* one line when run() fails */
+	/*
+	 * A run that stopped progressing (runner/stall.h): stalled is set
+	 * when no console line came for stall_s seconds; stall_reason is
+	 * "stall" or "timeout" whenever evidence was collected (in
+	 * workdir/stall/), "" otherwise.
+	 */
+	int stalled;
+	char stall_reason[16];
+	double stall_after_s, stall_quiet_s;
+	char stall_phase[80];
 };
 
 /*
@@ -243,6 +256,11 @@ void host_progress(const struct host_opts *o, const char *prefix, const char *fm
  * ends (PR_SET_PDEATHSIG), so it never outlives ipibench.  -1 on fork failure.
  */
 int host_spawn(char *const argv[], int outfd);
+/*
+ * The same with stdin from INFD (-1: /dev/null) and the descriptor KEEPFD
+ * (-1: none) left open across exec (it is close-on-exec in the parent).
+ */
+int host_spawn_io(char *const argv[], int infd, int outfd, int keepfd);
 /*
  * A console log (console.log, agent.log): created (truncated) for writing,
  * then host_log_write() puts each chunk in the file as it arrives, with no

@@ -108,6 +108,11 @@ const struct host_setting host_common_settings[] = {
 		    "CPUs Xen allows for, the rest hotpluggable (default cpus)"),
 	HS_UINT_KEY("timeout", struct host_config, timeout, 10, 86400, NULL,
 		    "seconds for a whole boot and job (default 240 + 4 per CPU)"),
+	/* From dom0 up on: before it a big boot is quiet for long stretches,
+	 * and the timeout covers the boot. */
+	HS_UINT_KEY("stall", struct host_config, stall, 0, 86400, "300",
+		    "seconds without a console line after dom0 is up that make the run "
+		    "stalled: evidence is collected and the host stopped (0: off; qemu only)"),
 	{ "name", HS_NAME, HS_FIELD(struct host_config, name), 0, 0, NULL, NULL,
 	  "the host's name in results and reports (default BACKEND-Ncpu)", NULL, NULL },
 	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
@@ -392,6 +397,11 @@ void host_describe_real(const char *how, char *buf, size_t len)
 
 int host_spawn(char *const argv[], int outfd)
 {
+	return host_spawn_io(argv, -1, outfd, -1);
+}
+
+int host_spawn_io(char *const argv[], int infd, int outfd, int keepfd)
+{
 	pid_t parent = getpid(), pid = fork();
 
 	if (pid != 0)
@@ -399,10 +409,11 @@ int host_spawn(char *const argv[], int outfd)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
-	int devnull = open("/dev/null", O_RDONLY);
-	dup2(devnull, 0);
+	dup2(infd >= 0 ? infd : open("/dev/null", O_RDONLY), 0);
 	dup2(outfd, 1);
 	dup2(outfd, 2);
+	if (keepfd > 2)
+		fcntl(keepfd, F_SETFD, 0);
 	execvp(argv[0], argv);
 	fprintf(stderr, "ipibench: exec %s: %s\n", argv[0], strerror(errno));
 	_exit(127);

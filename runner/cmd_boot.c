@@ -122,9 +122,10 @@ static int opt_qemu_key(const struct opt *o, const char *arg)
 /* A whole number into *value (a long), in the range the help of --OPT says. */
 static int opt_count(const struct opt *o, const char *arg)
 {
-	long max = !strcmp(o->long_name, "timeout") ? 86400 : 4096;
+	bool secs = !strcmp(o->long_name, "timeout") || !strcmp(o->long_name, "stall");
+	long max = secs ? 86400 : 4096;
 
-	if ((*(long *)o->value = parse_uint(arg, 1, max)) < 0) {
+	if ((*(long *)o->value = parse_uint(arg, !strcmp(o->long_name, "stall") ? 0 : 1, max)) < 0) {
 		fprintf(stderr, "ipibench boot: bad value '%s' for --%s\n", arg, o->long_name);
 		return 2;
 	}
@@ -285,7 +286,7 @@ int cmd_boot(int argc, char **argv)
 	struct qemu_settings qs, *q = &qs;
 	const char *out = NULL, *job = NULL, *expect, *xen = NULL;
 	struct xen_build xb;
-	long cpus = 0, maxcpus = 0, timeout = 0;
+	long cpus = 0, maxcpus = 0, timeout = 0, stall = -1;
 	char outbuf[4096], jobdst[4096 + 16], err[1024], tbuf[96];
 	bool quiet = false, no_test_device = false, insn_counts = false, insn_calls = false;
 	struct boot_topo bt = { .has_topo = false };
@@ -299,6 +300,10 @@ int cmd_boot(int argc, char **argv)
 		OPT_CALLBACK(0, "timeout", &timeout, "S",
 			     "give up after S seconds (default 240 + 4 per CPU, plus\n"
 			     "twice the measured N^2.8 growth with multi-threaded TCG)", opt_count),
+		OPT_CALLBACK(0, "stall", &stall, "S",
+			     "after dom0 is up, S seconds without a console line make\n"
+			     "the boot stalled: evidence into OUT/stall/, QEMU stopped\n"
+			     "(default 300; 0: off)", opt_count),
 		OPT_CALLBACK(0, "topology", &bt, "T",
 			     "QEMU's -smp topology sockets=S,dies=D,cores=C,threads=T\n"
 			     "(each level gets ceil(log2(count)) bits of the APIC ID);\n"
@@ -421,6 +426,8 @@ int cmd_boot(int argc, char **argv)
 		return 2;
 	}
 	o.timeout_s = timeout ? timeout : host_default_timeout(o.cpus, !strcmp(q->tcg, "single"));
+	if (stall >= 0)
+		o.stall_s = (unsigned int)stall;
 	if (!out) {
 		snprintf(outbuf, sizeof(outbuf), "%s/boot/%s-%u", build_dir(), o.mode, o.cpus);
 		out = outbuf;

@@ -17,6 +17,7 @@
 #include "runner/hostopts.h"
 #include "runner/needs.h"
 #include "runner/results.h"
+#include "runner/stall.h"
 #include "runner/runner.h"
 #include "runner/util.h"
 #include "runner/verdict.h"
@@ -442,7 +443,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 	size_t i, total = json_array_size(runs), todo = 0, done = 0;
 	double t_start = now_s();
 	char err[512], path[2 * PATH_MAX];
-	int failures = 0;
+	int failures = 0, stalls = 0;
 
 	if (c->guest.given)
 		return do_guests(res, c);
@@ -487,6 +488,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		o.topo = c->host.has_topo ? &c->host.topo : NULL;
 		o.timeout_s = c->host.timeout ? c->host.timeout :
 			host_default_timeout(c->host.cpus, tcg_is_single(be, c->host.settings));
+		o.stall_s = c->host.stall;
 		o.settings = c->host.settings;
 		o.xen = c->matrix.build->path;
 		o.workdir = realpath(wd, path) ? path : wd;
@@ -496,6 +498,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		json_object_set_new(run, "status", json_string("running"));
 		json_object_set_new(run, "started", json_string(now));
 		json_object_del(run, "error");
+		json_object_del(run, "stall");
 		if (results_save(res, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s\n", err);
 			return 1;
@@ -506,7 +509,11 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		const char *status = "ok";
 		char why[600] = "";
 
-		if (rc) {
+		if (rc && hr.stalled) {
+			snprintf(why, sizeof(why), "stalled: no console output for %u s in %s (dom0 up "
+				 "at %.0f s); evidence in runs/%s/" STALL_DIR, o.stall_s, hr.stall_phase,
+				 hr.t_dom0, id);
+		} else if (rc) {
 			snprintf(why, sizeof(why), "%s", hr.error);
 		} else {
 			snprintf(path, sizeof(path), "%s/agent.json", wd);
@@ -537,7 +544,20 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 				fill_host(json_object_get(res->root, "host"), c, &o, be, &hr, agent);
 			json_decref(agent);
 		}
-		if (why[0]) {
+		if (hr.stall_reason[0]) {
+			/* A run that stopped progressing names its evidence. */
+			char ev[300];
+
+			snprintf(ev, sizeof(ev), "runs/%s/" STALL_DIR, id);
+			json_object_set_new(run, "stall", json_pack("{s:s, s:f, s:i, s:s, s:s}",
+				"reason", hr.stall_reason, "after_s", hr.stall_after_s,
+				"window_s", (int)o.stall_s, "phase", hr.stall_phase, "evidence", ev));
+		}
+		if (why[0] && rc && hr.stalled) {
+			status = "stalled";
+			stalls++;
+			json_object_set_new(run, "error", json_string(why));
+		} else if (why[0]) {
 			status = "failed";
 			failures++;
 			json_object_set_new(run, "error", json_string(why));
@@ -552,13 +572,15 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			return 1;
 		}
 		done++;
-		fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", done, todo, id, status,
-			why[0] ? ": " : "", why);
+		/* A stalled run's line starts with the word itself. */
+		bool st = !strcmp(status, "stalled");
+		fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", done, todo, id, st ? "" : status,
+			why[0] && !st ? ": " : "", why);
 	}
 	fmt_dur(path, sizeof(path), now_s() - t_start);
-	fprintf(stderr, "ipibench run: %zu of %zu runs ok in %s; %s/results.json\n",
-		total - failures, total, path, res->dir);
-	return failures ? 1 : 0;
+	fprintf(stderr, "ipibench run: %zu of %zu runs ok, %d stalled in %s; %s/results.json\n",
+		total - failures - stalls, total, stalls, path, res->dir);
+	return failures || stalls ? 1 : 0;
 }
 
 /* One result set in DIR: created, or reopened when resuming. */

@@ -39,5 +39,6 @@ void host_opts_default(struct host_opts *o, unsigned int cpus)
 	o->cpus = cpus;
 	o->maxcpus = cpus;
 	o->timeout_s = host_default_timeout(cpus, false);
+	o->stall_s = HOST_STALL_DEFAULT;
 	o->progress = stderr;
 }

@@ -13,6 +13,8 @@ struct host_paths {
 };
 
 void host_paths_default(struct host_paths *p);
+/* [host] stall's default (backends.c's table says it too): seconds. */
+#define HOST_STALL_DEFAULT 300
 /* Defaults for a host of N CPUs: IPIBENCH_MODE_DEFAULT, no settings, progress on stderr. */
 void host_opts_default(struct host_opts *o, unsigned int cpus);
 /*

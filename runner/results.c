@@ -104,7 +104,10 @@ static int check_str(const json_t *run, size_t i, const char *key, const char *w
 	return 0;
 }
 
-static const char *const statuses[] = { "ok", "failed", "pending", "running", NULL };
+/* A run's: stalled is a run that stopped making progress (runner/stall.h). */
+static const char *const statuses[] = { "ok", "failed", "stalled", "pending", "running", NULL };
+/* A guest run's: a guest run has no stall window. */
+static const char *const guest_statuses[] = { "ok", "failed", "pending", "running", NULL };
 
 /* $.guest_runs, when there: [{id, ipi_path, status, ...}] (runner/guest.h). */
 static int check_guest_runs(const json_t *root, const char *path, char *err, size_t errlen)
@@ -153,9 +156,9 @@ static int check_guest_runs(const json_t *root, const char *path, char *err, siz
 		if (!json_is_string(v))
 			BAD("$.guest_runs[%zu].status: expected ok, failed, pending or running", i);
 		status = json_string_value(v);
-		for (k = 0; statuses[k] && strcmp(statuses[k], status); k++)
+		for (k = 0; guest_statuses[k] && strcmp(guest_statuses[k], status); k++)
 			;
-		if (!statuses[k]) {
+		if (!guest_statuses[k]) {
 			sio_quote(q, sizeof(q), status);
 			BAD("$.guest_runs[%zu].status: %s is not ok, failed, pending or running", i, q);
 		}
@@ -219,14 +222,14 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 			sio_quote(q, sizeof(q), mode);
 			BAD("$.runs[%zu].mode: %s is not a mode (%s)", i, q, mode_list());
 		}
-		if (check_str(run, i, "status", "ok, failed, pending or running", &status,
+		if (check_str(run, i, "status", "ok, failed, stalled, pending or running", &status,
 			      path, err, errlen))
 			return -1;
 		for (k = 0; statuses[k] && strcmp(statuses[k], status); k++)
 			;
 		if (!statuses[k]) {
 			sio_quote(q, sizeof(q), status);
-			BAD("$.runs[%zu].status: %s is not ok, failed, pending or running", i, q);
+			BAD("$.runs[%zu].status: %s is not ok, failed, stalled, pending or running", i, q);
 		}
 		if (check_int(run, i, "repetition", 0, 999, path, err, errlen) ||
 		    check_int(run, i, "cpus", 1, 4096, path, err, errlen) ||

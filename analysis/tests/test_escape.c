@@ -235,6 +235,8 @@ static void results_json_validation(void **state)
 	expect_accepted("empty.json", "{\"schema_version\": 1, \"runs\": []}");
 	expect_accepted("pending.json", "{\"schema_version\": 1, \"runs\": [{\"id\": \"physical-r0\", "
 			"\"mode\": \"physical\", \"status\": \"pending\"}]}");
+	expect_accepted("stalled.json", "{\"schema_version\": 1, \"runs\": [{\"id\": \"physical-r0\", "
+			"\"mode\": \"physical\", \"status\": \"stalled\"}]}");
 	expect_refusal("r.json", "{\"schema_version\": 1, \"runs\": [{\"id\": \"x\", \"mode\": \"warp\", \"status\": \"ok\"}]}",
 		       "r.json: $.runs[0].mode: \"warp\" is not a mode (physical, cluster, mixed)");
 	expect_refusal("r.json", "{\"schema_version\": 1, \"runs\": [{}]}", "r.json: $.runs[0].id: missing");
@@ -242,7 +244,8 @@ static void results_json_validation(void **state)
 	expect_refusal("r.json", "{\"schema_version\": 1, \"runs\": [{\"id\": \"x\", \"mode\": \"mixed\", \"status\": 5}]}",
 		       "r.json: $.runs[0].status: must be a string, not 5");
 	expect_refusal("r.json", "{\"schema_version\": 1, \"runs\": [{\"id\": \"x\", \"mode\": \"mixed\", \"status\": \"done\"}]}",
-		       "r.json: $.runs[0].status: \"done\" is not a run status (ok, failed, pending, running)");
+		       "r.json: $.runs[0].status: \"done\" is not a run status (ok, failed, stalled, "
+		       "pending, running)");
 	expect_refusal("r.json", "{\"schema_version\": 1, \"runs\": 3}", "r.json: $.runs: must be an array, not 3");
 	expect_refusal("r.json", RUN(", \"samples\": {\"ns\": [1, null]}"),
 		       "r.json: $.runs[0].workloads[0].samples.ns[1]: null is not a number from 0 to");

@@ -475,6 +475,40 @@ static void free_text_is_escaped(void **state)
 	rm_tree(t.root);
 }
 
+/* A stalled run is listed with the failed ones, its evidence named, and
+ * counted apart in report.json. */
+static void stalled_run_listed(void **state)
+{
+	(void)state;
+	struct tree t;
+	tree_new(&t);
+	char set[PATH_MAX + 16], p[PATH_MAX + 128];
+	snprintf(set, sizeof(set), "%s/set", t.in);
+	assert_int_equal(mkdir(set, 0755), 0);
+	json_t *j = good_results();
+	json_array_append_new(json_object_get(j, "runs"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:{s:s, s:f, s:i, s:s, s:s}}", "id", "mixed-r1", "mode",
+		"mixed", "status", "stalled", "error",
+		"stalled: no console output for 20 s in workload flush (dom0 up at 41 s); "
+		"evidence in runs/mixed-r1/stall", "stall", "reason", "stall", "after_s", 70.5,
+		"window_s", 20, "phase", "workload flush", "evidence", "runs/mixed-r1/stall"));
+	snprintf(p, sizeof(p), "%s/results.json", set);
+	write_json(p, j);
+	struct result r;
+	const char *args[] = { "report", "-q", "--no-reference", "-o", t.out, "set", NULL };
+	run_in(&r, t.in, args);
+	if (r.rc != 0)
+		fail_msg("report: status %d: %s", r.rc, r.err);
+	char *md = path2(t.out, "report.md"), *rj = path2(t.out, "report.json");
+	expect_in_file(md, "| mixed-r1 | mixed | stalled: no console output for 20 s in workload "
+		       "flush (dom0 up at 41 s); evidence in runs/mixed-r1/stall (stall evidence: "
+		       "set/runs/mixed-r1/stall) |");
+	expect_in_file(rj, "\"runs_stalled\": 1");
+	free(md);
+	free(rj);
+	rm_tree(t.root);
+}
+
 /* history's index.html and history.md with a result set directory named
  * like a tag (the path appears in the regression line). */
 static void history_escapes_html(void **state)
@@ -761,6 +795,7 @@ int main(void)
 		cmocka_unit_test(unbounded_inputs_are_refused),
 		cmocka_unit_test(files_that_are_not_results),
 		cmocka_unit_test(free_text_is_escaped),
+		cmocka_unit_test(stalled_run_listed),
 		cmocka_unit_test(history_escapes_html),
 		cmocka_unit_test(concurrent_reports_share_an_output),
 		cmocka_unit_test(similar_names_get_their_own_plots),

@@ -153,9 +153,14 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 			goto done;
 		unsigned long runs0 = ctx->bench_runs;
 
+		ctx->workload = name;
+		ctx->workload_chunks = 0;
+		ctx->beat_ms = 0;
+
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ops->run(ctx, checked, res, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ctx->workload = NULL;
 		json_object_set_new(res, "bench_runs", json_integer((json_int_t)(ctx->bench_runs - runs0)));
 		if (tc)
 			trace_stop(tc, res, err[0] ? (char[256]){ 0 } : err, sizeof(err));

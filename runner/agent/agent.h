@@ -36,7 +36,20 @@ struct agent_ctx {
 	 * one run, and the runner hands them out by it (runner/insncount.c).
 	 */
 	unsigned long bench_runs;
+	/*
+	 * The heartbeat (hvbench.c): the workload running (NULL: none), its
+	 * chunks so far, and when its last "ipibench: workload NAME: N
+	 * chunks" line went to the console (CLOCK_MONOTONIC, ms).  A runner
+	 * that watches the console for progress (runner/stall.h) sees one at
+	 * most every AGENT_HEARTBEAT_MS while a workload makes progress.
+	 */
+	const char *workload;
+	unsigned long workload_chunks;
+	long long beat_ms;
 };
+
+/* The longest a workload that makes progress stays silent on the console. */
+#define AGENT_HEARTBEAT_MS 10000
 
 struct agent_workload_ops {
 	/*

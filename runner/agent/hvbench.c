@@ -625,6 +625,30 @@ struct run_loop {
 	unsigned int chunks;
 };
 
+/*
+ * One chunk done: a console line at most every AGENT_HEARTBEAT_MS, so that
+ * a runner watching the console tells a long workload from a stalled one.
+ */
+static void heartbeat(struct agent_ctx *ctx)
+{
+	struct timespec ts;
+	long long ms;
+
+	if (!ctx || !ctx->workload)
+		return;
+	ctx->workload_chunks++;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	if (!ctx->beat_ms) {
+		ctx->beat_ms = ms;
+	} else if (ms - ctx->beat_ms >= AGENT_HEARTBEAT_MS) {
+		ctx->beat_ms = ms;
+		printf("ipibench: workload %s: %lu chunks\n", ctx->workload,
+		       ctx->workload_chunks);
+		fflush(stdout);
+	}
+}
+
 /* One run of req->iterations calls through 'sender', in chunks. */
 static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 		    const struct hvbench_req *req, uint32_t sender,
@@ -732,6 +756,7 @@ static int run_once(struct agent_ctx *ctx, struct hvbench *hb,
 			a->by_sender[sender].icr += f.icr_writes;
 		}
 		start += f.done;
+		heartbeat(ctx);
 		if (ctx && ctx->on_chunk)
 			ctx->on_chunk(ctx, chunks);
 		if (ctx && ctx->verbose && chunks % 100 == 0)

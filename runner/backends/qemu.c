@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,6 +26,7 @@
 #include "runner/console.h"
 #include "runner/hostopts.h"
 #include "runner/insncount.h"
+#include "runner/stall.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
 
@@ -292,14 +294,59 @@ static void merge_counts(const struct host_opts *o, const char *agentpath,
 	json_decref(agent);
 }
 
+/*
+ * The evidence of a run that stopped (runner/stall.h) while QEMU still
+ * runs: its monitor on QMP, Xen's debug keys on SERIAL_IN, and what the
+ * console prints meanwhile into console.log too.  The facts go in R.
+ */
+static void capture(const struct host_opts *o, struct host_result *r, const char *reason,
+		    double t, pid_t pid, int serial_in, int serial_out, int log, int qmp,
+		    const struct stall_track *tr)
+{
+	struct stall_found f;
+	char err[600];
+	unsigned int n = o->cpus < TOPO_MAX_CPUS ? o->cpus : TOPO_MAX_CPUS;
+	uint32_t *ids = calloc(n ? n : 1, sizeof(*ids));
+	struct stall_capture c = {
+		.workdir = o->workdir, .reason = reason, .after_s = t,
+		.window_s = o->stall_s, .qemu = pid, .con_in = serial_in, .con_out = serial_out,
+		.log = log, .qmp = qmp, .apic_ids = ids, .ncpus = n, .track = tr,
+	};
+
+	/* The present CPUs are the first cpus of the slots. */
+	for (unsigned int i = 0; ids && i < n; i++)
+		ids[i] = o->topo ? topo_apic_id(o->topo, i) : i;
+	if (!ids)
+		c.ncpus = 0;   /* out of memory: no info lapic */
+	snprintf(r->stall_reason, sizeof(r->stall_reason), "%s", reason);
+	snprintf(r->stall_phase, sizeof(r->stall_phase), "%s", tr->phase);
+	r->stall_after_s = t;
+	r->stall_quiet_s = t - tr->t_last;
+	progress(o, t, "%s: collecting evidence in %s/" STALL_DIR " (at most %d s)",
+		 reason, o->workdir, STALL_CAPTURE_MAX_S);
+	int bad = stall_capture(&c, &f, err, sizeof(err));
+
+	free(ids);
+	if (bad) {
+		progress(o, t, "%s: evidence: %s", reason, err);
+		return;
+	}
+	progress(o, t + f.took_s, "%s: evidence collected in %.0f s (%u vCPU threads running, "
+		 "%u idle)%s%s", reason, f.took_s, f.vcpus_running, f.vcpus_idle,
+		 f.note[0] ? "; " : "", f.note);
+}
+
 static int qemu_run(const struct host_opts *o, struct host_result *r)
 {
 	char *argv[QEMU_MAX_ARGS];
 	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
 	char line[4096], logpath[4096], agentpath[4096], countspath[4096];
 	size_t llen = 0;
-	int pfd[2], rc = -1, done = 0;
+	int pfd[2], rc = -1, done = 0, in[2] = { -1, -1 }, mon[2] = { -1, -1 };
 	pid_t pid;
+	struct stall_track tr;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, oldpipe;
+	char monarg[64];
 	int log;
 	struct sigaction sa = { .sa_handler = on_signal }, old[3];
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -321,24 +368,52 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 			host_fail(r, "%s: %s (run 'make hv dom0')", *p, strerror(errno));
 			return -1;
 		}
-	if (qemu_build_argv(o, argv, bufs, r) < 0)
+	int nargs = qemu_build_argv(o, argv, bufs, r);
+	if (nargs < 0)
 		return -1;
 	if (q->disk_mb && make_disk(o, r))
 		return -1;
+	/*
+	 * For the evidence of a stall: the serial line's input (Xen's debug
+	 * keys; -serial stdio reads stdin) and QEMU's monitor on QMP, over one
+	 * end of a socket pair QEMU inherits.
+	 */
+	if (pipe2(in, O_CLOEXEC) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, mon)) {
+		host_fail(r, "pipe: %s", strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (in[i] >= 0)
+				close(in[i]);
+		}
+		return -1;
+	}
+	snprintf(monarg, sizeof(monarg), "socket,id=mon,fd=%d", mon[1]);
+	argv[nargs++] = "-chardev";
+	argv[nargs++] = monarg;
+	argv[nargs++] = "-mon";
+	argv[nargs++] = "chardev=mon,mode=control";
+	argv[nargs] = NULL;
 	snprintf(logpath, sizeof(logpath), "%s/console.log", o->workdir);
 	snprintf(agentpath, sizeof(agentpath), "%s/agent.json", o->workdir);
 	unlink(agentpath);
 	snprintf(countspath, sizeof(countspath), "%s/%s", o->workdir, INSNCOUNT_FILE);
 	unlink(countspath);  /* the plugin appends */
-	if ((log = host_log_and_pipe(logpath, pfd, r)) < 0)
+	if ((log = host_log_and_pipe(logpath, pfd, r)) < 0) {
+		for (int i = 0; i < 2; i++)
+			close(in[i]), close(mon[i]);
 		return -1;
+	}
 	stop_signal = 0;
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
+	/* A write to a QEMU that is gone is an error, not the end of ipibench. */
+	sigaction(SIGPIPE, &ign, &oldpipe);
+	stall_track_init(&tr, 0);
 
 	/* QEMU dies with us, whatever way we end. */
-	pid = host_spawn(argv, pfd[1]);
+	pid = host_spawn_io(argv, in[0], pfd[1], mon[1]);
 	close(pfd[1]);
+	close(in[0]);
+	close(mon[1]);
 	if (pid < 0) {
 		host_fail(r, "fork: %s", strerror(errno));
 		close(pfd[0]);
@@ -367,6 +442,16 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 			     r->t_dom0 ? "dom0 was up, the agent did not finish" :
 			     r->genapic[0] ? "Xen up, dom0 did not come up" :
 			     "Xen did not reach its APIC setup", logpath);
+			capture(o, r, "timeout", t, pid, in[1], pfd[0], log, mon[0], &tr);
+			break;
+		}
+		/* From dom0 up on, a console quiet for the window is a stall. */
+		if (o->stall_s && tr.dom0_up && t - tr.t_last >= o->stall_s) {
+			r->stalled = 1;
+			host_fail(r, "stalled: no console output for %u s in %s (dom0 up at %.0f s); "
+				  "QEMU killed, see %s/" STALL_DIR, o->stall_s, tr.phase, r->t_dom0,
+				  o->workdir);
+			capture(o, r, "stall", t, pid, in[1], pfd[0], log, mon[0], &tr);
 			break;
 		}
 		n = poll(&p, 1, 200);
@@ -404,6 +489,7 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 			line[llen] = '\0';
 			llen = 0;
 			t = now_s() - t0;
+			stall_track_line(&tr, line, t);
 			switch (console_parse_line(line, &m)) {
 			case CON_GENAPIC:
 				snprintf(r->genapic, sizeof(r->genapic), "%s", m.arg);
@@ -459,6 +545,9 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	close(pfd[0]);
 out:
 	stop_qemu(pid);
+	close(in[1]);
+	close(mon[0]);
+	sigaction(SIGPIPE, &oldpipe, NULL);
 	close(log);
 	if (!rc && (q->insn_counts || q->insn_calls))
 		merge_counts(o, agentpath, countspath, q->insn_calls, t);

@@ -277,6 +277,7 @@ static void test_integer_ranges(void **s)
 		{ "host", "memory", 256, 1 << 20 },
 		{ "host", "dom0_memory", 128, 1 << 20 },
 		{ "host", "timeout", 10, 86400 },
+		{ "host", "stall", 0, 86400 },
 		{ "host", "disk_mb", 0, 1 << 20 },
 		{ "matrix", "repetitions", 1, 1000 },
 		{ "matrix", "seed", 0, 0x7fffffff },

@@ -78,9 +78,10 @@ static void test_refused(void **s)
 	refused(RESULTS("1"), "$.runs[0]: expected an object, not an integer");
 	refused(RESULTS("null"), "$.runs[0]: expected an object, not null");
 	refused(RESULTS("{\"id\": \"mixed-r0\", \"mode\": \"mixed\", \"status\": 5}"),
-		"$.runs[0].status: expected a string (ok, failed, pending or running), not an integer");
+		"$.runs[0].status: expected a string (ok, failed, stalled, pending or running), not "
+		"an integer");
 	refused(RESULTS("{\"id\": \"mixed-r0\", \"mode\": \"mixed\", \"status\": \"done\"}"),
-		"$.runs[0].status: \"done\" is not ok, failed, pending or running");
+		"$.runs[0].status: \"done\" is not ok, failed, stalled, pending or running");
 	refused(RESULTS("{\"id\": \"mixed-r0\", \"status\": \"pending\"}"),
 		"$.runs[0].mode: missing (physical, cluster, mixed)");
 	refused(RESULTS("{\"id\": \"warp-r0\", \"mode\": \"warp\", \"status\": \"pending\"}"),
@@ -203,10 +204,15 @@ static void test_accepted(void **s)
 	put("results.json", RESULTS(RUN(", \"cpus\": 16, \"maxcpus\": 20, \"repetition\": 0")
 		", {\"id\": \"physical-r0\", \"mode\": \"physical\", \"status\": \"running\"}"
 		", {\"id\": \"cluster-r0\", \"mode\": \"cluster\", \"status\": \"failed\", \"extra\": 1}"
-		", {\"id\": \"cluster-r1\", \"mode\": \"cluster\", \"status\": \"ok\"}"));
+		", {\"id\": \"cluster-r1\", \"mode\": \"cluster\", \"status\": \"ok\"}"
+		", {\"id\": \"mixed-r1\", \"mode\": \"mixed\", \"status\": \"stalled\", "
+		"\"stall\": {\"reason\": \"stall\", \"evidence\": \"runs/mixed-r1/stall\"}}"));
 	if (results_open(&r, tu_dir, err, sizeof(err)))
 		fail_msg("%s", err);
 	results_close(&r);
+	/* A guest run has no stall window. */
+	refused(GRESULTS("{\"id\": \"apic-r0\", \"ipi_path\": \"apic\", \"status\": \"stalled\"}"),
+		"$.guest_runs[0].status: \"stalled\" is not ok, failed, pending or running");
 }
 
 /* results.json is written atomically by safeio: no planted symlink followed, no temp left. */

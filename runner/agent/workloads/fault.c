@@ -17,6 +17,11 @@
  *               every 20 ms, forever, until the hypervisor refuses one;
  *   hold-offline: as hold, and once the vectors are held 'offline_cpu'
  *               goes offline (and, once the child is done, online again);
+ *   stall:      SIGSTOPs the child and waits for ever, printing nothing:
+ *               what a lost IPI looks like from outside (no console line,
+ *               no progress; the hypervisor reaps the abandoned run by its
+ *               idle timer).  Only a runner's stall window ([host] stall)
+ *               or timeout ends it; the workload never returns;
  * then checks the host: a next run, the vectors vector_capacity finds
  * (against a count taken before the fault), a device interrupt, and which
  * CPUs are online.
@@ -29,7 +34,7 @@
 static const char *const *actions(void)
 {
 	static const char *const names[] = { "kill", "offline", "concurrent", "hotplug", "hold",
-					     "hold-offline", NULL };
+					     "hold-offline", "stall", NULL };
 
 	return names;
 }
@@ -38,8 +43,9 @@ static const struct wl_param params[] = {
 	{ "action", WL_CHOICE, 0, 0, "kill",
 	  "kill (the child), offline (a CPU under it), concurrent (two children at once), "
 	  "hotplug (a CPU offline and online with no run), hold (the child holds "
-	  "vector_capacity's vectors and fetches forever) or hold-offline (and a CPU "
-	  "goes offline under it)", 0,
+	  "vector_capacity's vectors and fetches forever), hold-offline (and a CPU "
+	  "goes offline under it) or stall (the child stopped and the agent silent for "
+	  "ever: a stall for the runner's stall window to catch)", 0,
 	  actions },
 	{ "victim", WL_STRING, 0, 0, "flush_tlb_all",
 	  "the workload type the child runs (its iterations, mask and cpu are these)", 0, NULL },

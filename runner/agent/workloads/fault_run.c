@@ -735,6 +735,12 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 				 action, victim, after_chunks);
 			return -1;
 		}
+		if (!strcmp(action, "stall")) {
+			/* Silent for ever: no line, no chunk, no result. */
+			kill(c[0].pid, SIGSTOP);
+			for (;;)
+				pause();
+		}
 		if (!strcmp(action, "kill")) {
 			kill(c[0].pid, SIGKILL);
 			json_object_set_new(f, "killed_after_chunks", json_integer(after_chunks));

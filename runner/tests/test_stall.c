@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A stalled run's pieces that need no QEMU: the QMP client against a peer
+ * the test plays, QEMU's thread states as /proc shows them, the phase and
+ * last line of a console, and a capture into a stall/ folder.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "tests/unit/unit.h"
+
+#include "runner/qmp.h"
+#include "runner/stall.h"
+#include "runner/util.h"
+
+#define GREETING "{\"QMP\": {\"version\": {\"qemu\": {\"micro\": 0, \"minor\": 0, \"major\": 10}}, " \
+	"\"capabilities\": []}}\r\n"
+#define RETURN_EMPTY "{\"return\": {}}\r\n"
+
+/* A socket pair; the test writes QEMU's side into sv[1] ahead. */
+static void pair(int sv[2], const char *peer)
+{
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	if (peer)
+		assert_int_equal(write(sv[1], peer, strlen(peer)), (ssize_t)strlen(peer));
+}
+
+static void test_qmp_answers(void **s)
+{
+	int sv[2];
+	struct qmp q;
+	char err[200], buf[4096];
+	char *out;
+
+	(void)s;
+	pair(sv, GREETING RETURN_EMPTY
+	     "{\"timestamp\": {\"seconds\": 1, \"microseconds\": 2}, \"event\": \"RESUME\"}\r\n"
+	     "{\"return\": \"APIC 0x0\\r\\nIRR 0xfb\\r\\n\"}\r\n"
+	     "{\"error\": {\"class\": \"GenericError\", \"desc\": \"no such CPU\"}}\r\n");
+	assert_int_equal(qmp_open(&q, sv[0], 2000, err, sizeof(err)), 0);
+	out = qmp_hmp(&q, "info lapic 0", 2000, err, sizeof(err));
+	assert_non_null(out);
+	assert_string_equal(out, "APIC 0x0\r\nIRR 0xfb\r\n");
+	free(out);
+	assert_null(qmp_hmp(&q, "info lapic 9", 2000, err, sizeof(err)));
+	assert_string_equal(err, "QMP error: no such CPU");
+	/* What the client said: capabilities, then each command, a line each. */
+	ssize_t n = read(sv[1], buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_non_null(strstr(buf, "{\"execute\": \"qmp_capabilities\"}\n"));
+	assert_non_null(strstr(buf, "\"command-line\":\"info lapic 0\"}}\n"));
+	qmp_close(&q);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_qmp_silent(void **s)
+{
+	int sv[2];
+	struct qmp q;
+	char err[200];
+	double t0 = now_s();
+
+	(void)s;
+	pair(sv, NULL);
+	assert_int_equal(qmp_open(&q, sv[0], 300, err, sizeof(err)), -1);
+	assert_string_equal(err, "QMP: no answer in time");
+	assert_true(now_s() - t0 < 2.0);
+	qmp_close(&q);
+	/* Greeted, then nothing for the command. */
+	assert_int_equal(write(sv[1], GREETING RETURN_EMPTY, strlen(GREETING RETURN_EMPTY)),
+			 (ssize_t)strlen(GREETING RETURN_EMPTY));
+	assert_int_equal(qmp_open(&q, sv[0], 1000, err, sizeof(err)), 0);
+	assert_null(qmp_hmp(&q, "info registers -a", 300, err, sizeof(err)));
+	assert_string_equal(err, "QMP: no answer in time");
+	qmp_close(&q);
+	/* A peer that went away. */
+	close(sv[1]);
+	assert_null(qmp_hmp(&q, "info cpus", 300, err, sizeof(err)));
+	assert_non_null(strstr(err, "QMP: "));
+	qmp_close(&q);
+	close(sv[0]);
+}
+
+static void test_qmp_garbage(void **s)
+{
+	int sv[2];
+	struct qmp q;
+	char err[200];
+
+	(void)s;
+	pair(sv, "garbage \x1b[2J and more\nof it\n");
+	assert_int_equal(qmp_open(&q, sv[0], 1000, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "QMP: not a JSON object: '"));
+	assert_null(strchr(err, '\n'));
+	assert_null(strchr(err, '\x1b'));
+	qmp_close(&q);
+	close(sv[0]);
+	close(sv[1]);
+	/* No greeting first. */
+	pair(sv, RETURN_EMPTY);
+	assert_int_equal(qmp_open(&q, sv[0], 1000, err, sizeof(err)), -1);
+	assert_string_equal(err, "QMP: the first message is no greeting");
+	qmp_close(&q);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static atomic_int spin_stop;
+
+static void *spin(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "CPU 1/TCG");
+	while (!atomic_load(&spin_stop))
+		;
+	return NULL;
+}
+
+static void test_threads(void **s)
+{
+	struct stall_thread t[64];
+	pthread_t th;
+	int n, found = -1;
+
+	(void)s;
+	atomic_store(&spin_stop, 0);
+	assert_int_equal(pthread_create(&th, NULL, spin, NULL), 0);
+	usleep(300 * 1000);
+	n = stall_threads(0, t, 64);
+	assert_true(n >= 2);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(t[i].comm, "CPU 1/TCG"))
+			found = i;
+	assert_true(found >= 0);
+	assert_true(stall_is_vcpu(t[found].comm));
+	assert_true(t[found].state == 'R' || t[found].state == 'S');
+	assert_true(t[found].utime + t[found].stime > 0);
+	atomic_store(&spin_stop, 1);
+	pthread_join(th, NULL);
+	assert_true(stall_is_vcpu("ALL CPUs/TCG"));
+	assert_false(stall_is_vcpu("qemu-system-x86"));
+	assert_int_equal(stall_threads(999999999, t, 64), -1);
+}
+
+static void test_track(void **s)
+{
+	struct stall_track tr;
+
+	(void)s;
+	stall_track_init(&tr, 0);
+	assert_string_equal(tr.phase, "boot");
+	assert_false(tr.dom0_up);
+	stall_track_line(&tr, "(XEN) [    1.000000] Brought up 4 CPUs\r", 1.5);
+	assert_string_equal(tr.phase, "boot");
+	assert_string_equal(tr.last_line, "(XEN) [    1.000000] Brought up 4 CPUs");
+	assert_true(tr.t_last == 1.5);
+	stall_track_line(&tr, "ipibench: dom0 up", 40);
+	assert_true(tr.dom0_up);
+	assert_string_equal(tr.phase, "dom0");
+	stall_track_line(&tr, "ipibench: workload flush (fault) start", 41);
+	assert_string_equal(tr.phase, "workload flush");
+	stall_track_line(&tr, "ipibench: workload flush: 2 chunks", 50);
+	assert_string_equal(tr.phase, "workload flush");
+	assert_string_equal(tr.last_line, "ipibench: workload flush: 2 chunks");
+	/* Not a start line. */
+	stall_track_line(&tr, "ipibench: workload", 51);
+	stall_track_line(&tr, "ipibench: workload other failed: (x) start", 52);
+	assert_string_equal(tr.phase, "workload flush");
+	stall_track_line(&tr, "(XEN) [   60.0] ipibench: workload ipi_all (ipi) start", 60);
+	assert_string_equal(tr.phase, "workload ipi_all");
+}
+
+/* A capture with a monitor the test plays and no serial line. */
+static void test_capture(void **s)
+{
+	int sv[2];
+	struct stall_track tr;
+	struct stall_found f;
+	char err[300], path[4200], *txt;
+	const uint32_t ids[2] = { 0, 2 };
+	pid_t child = fork();
+
+	(void)s;
+	assert_true(child >= 0);
+	if (!child) {
+		pause();
+		_exit(0);
+	}
+	pair(sv, GREETING RETURN_EMPTY
+	     "{\"return\": \"CPU#0\\r\\nRIP=ffff\\r\\n\"}\r\n"
+	     "{\"return\": \"APIC 0x0 IRR 0x40\\r\\n\"}\r\n"
+	     "{\"return\": \"APIC 0x2 IRR 0x0\\r\\n\"}\r\n"
+	     "{\"return\": \"irq\\r\\n\"}\r\n{\"return\": \"pic\\r\\n\"}\r\n"
+	     "{\"return\": \"* CPU 0: thread_id=1\\r\\n\"}\r\n");
+	stall_track_init(&tr, 0);
+	stall_track_line(&tr, "ipibench: dom0 up", 30);
+	stall_track_line(&tr, "ipibench: workload flush (fault) start", 31);
+	struct stall_capture c = {
+		.workdir = tu_dir, .reason = "stall", .after_s = 51, .window_s = 20, .qemu = child,
+		.con_in = -1, .con_out = -1, .log = -1, .qmp = sv[0], .apic_ids = ids, .ncpus = 2,
+		.track = &tr,
+	};
+	assert_int_equal(stall_capture(&c, &f, err, sizeof(err)), 0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	assert_true(f.monitor);
+	assert_true(f.took_s < 5);
+	snprintf(path, sizeof(path), "%s/stall/qemu-monitor.txt", tu_dir);
+	assert_non_null(txt = tu_slurp(path));
+	assert_non_null(strstr(txt, "(qemu) info registers -a\nCPU#0"));
+	assert_non_null(strstr(txt, "(qemu) info lapic 0\nAPIC 0x0 IRR 0x40"));
+	assert_non_null(strstr(txt, "(qemu) info lapic 2\nAPIC 0x2"));
+	assert_non_null(strstr(txt, "(qemu) info cpus\n* CPU 0"));
+	free(txt);
+	snprintf(path, sizeof(path), "%s/stall/host.txt", tu_dir);
+	assert_non_null(txt = tu_slurp(path));
+	assert_non_null(strstr(txt, "/proc/loadavg: "));
+	assert_non_null(strstr(txt, "one second later"));
+	free(txt);
+	snprintf(path, sizeof(path), "%s/stall/summary.json", tu_dir);
+	json_t *j = json_load_file(path, 0, NULL);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "reason")), "stall");
+	assert_string_equal(json_string_value(json_object_get(j, "phase")), "workload flush");
+	assert_string_equal(json_string_value(json_object_get(j, "last_line")),
+			    "ipibench: workload flush (fault) start");
+	assert_true(json_real_value(json_object_get(j, "quiet_s")) == 20.0);
+	assert_true(json_is_true(json_object_get(j, "monitor")));
+	assert_true(json_is_false(json_object_get(j, "xen_answered")));
+	assert_int_equal(json_array_size(json_object_get(j, "files")), 4);
+	json_decref(j);
+	close(sv[0]);
+	close(sv[1]);
+
+	/* A dead monitor is said, and the capture still ends. */
+	pair(sv, NULL);
+	close(sv[1]);
+	c.qmp = sv[0];
+	c.qemu = 999999999;
+	assert_int_equal(stall_capture(&c, &f, err, sizeof(err)), 0);
+	assert_false(f.monitor);
+	assert_non_null(strstr(f.note, "QEMU's monitor did not answer"));
+	close(sv[0]);
+}
+
+/*
+ * A serial line the test plays Xen on: input from IN, output on OUT.
+ * ANSWER: Xen answers (its input at dom1 first, then Xen's), or is silent.
+ */
+static pid_t fake_xen(int in, int out, int parent_end, bool answer)
+{
+	pid_t pid = fork();
+	int ctrl_a = 0, switches = 0;
+	char ch, line[128];
+
+	assert_true(pid >= 0);
+	if (pid)
+		return pid;
+	close(parent_end);   /* the test's end: its close is the end of input */
+	while (read(in, &ch, 1) == 1) {
+		if (!answer)
+			continue;
+		if (ch == 1 && ++ctrl_a == 3) {
+			ctrl_a = 0;
+			snprintf(line, sizeof(line), "(XEN) *** Serial input to %s (type 'CTRL-a' "
+				 "three times to switch input)\n", switches++ ? "Xen" : "DOM1");
+		} else if (ch != 1) {
+			snprintf(line, sizeof(line), "(XEN) '%c' pressed -> dumping\n", ch);
+		} else {
+			continue;
+		}
+		if (write(out, line, strlen(line)) < 0)
+			break;
+	}
+	_exit(0);
+}
+
+/* Xen's debug keys over the serial line: the input switched on to Xen
+ * (past a domain), each key pressed, all of it kept; a silent Xen said. */
+static void test_keys(void **s)
+{
+	char err[300], path[4200], *txt;
+	struct stall_track tr;
+	struct stall_found f;
+
+	(void)s;
+	stall_track_init(&tr, 0);
+	for (int answer = 1; answer >= 0; answer--) {
+		int in[2], out[2], log;
+		pid_t x;
+
+		assert_int_equal(pipe(in), 0);
+		assert_int_equal(pipe(out), 0);
+		x = fake_xen(in[0], out[1], in[1], answer);
+		close(in[0]);
+		close(out[1]);
+		snprintf(path, sizeof(path), "%s/console.log", tu_dir);
+		log = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_true(log >= 0);
+		struct stall_capture c = {
+			.workdir = tu_dir, .reason = "timeout", .after_s = 9, .qemu = x,
+			.con_in = in[1], .con_out = out[0], .log = log, .qmp = -1, .track = &tr,
+			.key_quiet_s = 0.3,
+		};
+		assert_int_equal(stall_capture(&c, &f, err, sizeof(err)), 0);
+		close(in[1]);
+		close(out[0]);
+		close(log);
+		waitpid(x, NULL, 0);
+		assert_false(f.monitor);
+		snprintf(path, sizeof(path), "%s/stall/xen-keys.log", tu_dir);
+		assert_non_null(txt = tu_slurp(path));
+		if (answer) {
+			assert_true(f.xen_answered);
+			assert_non_null(strstr(txt, "to DOM1"));
+			assert_non_null(strstr(txt, "*** Serial input to Xen"));
+			/* The keys after the switch, not to the domain. */
+			assert_true(strstr(txt, "'d' pressed") > strstr(txt, "to Xen"));
+			for (const char *k = "dqir0"; *k; k++) {
+				char want[32];
+
+				snprintf(want, sizeof(want), "'%c' pressed", *k);
+				assert_non_null(strstr(txt, want));
+			}
+			assert_null(strstr(f.note, "Xen did not answer"));
+			free(txt);
+			/* console.log has it too. */
+			snprintf(path, sizeof(path), "%s/console.log", tu_dir);
+			assert_non_null(txt = tu_slurp(path));
+			assert_non_null(strstr(txt, "'0' pressed"));
+		} else {
+			assert_false(f.xen_answered);
+			assert_string_equal(txt, "");
+			assert_non_null(strstr(f.note, "Xen did not answer its debug keys"));
+			assert_non_null(strstr(f.note, "no QEMU monitor"));
+		}
+		free(txt);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qmp_answers),
+		cmocka_unit_test(test_qmp_silent),
+		cmocka_unit_test(test_qmp_garbage),
+		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_track),
+		cmocka_unit_test_setup_teardown(test_capture, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_keys, tu_setup, tu_teardown),
+	};
+	return cmocka_run_group_tests_name("runner: stall", tests, NULL, NULL);
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# make soak: boot the soak configs back to back and count the boots that
+# complete and those that stall (docs/stalls.md).
+#
+#   mk/soak.sh N SEED OUT NIC CONFIG...
+#       N boots (at least: each config run boots every mode of its
+#       [matrix]), each config run drawn from CONFIG... in an order
+#       that SEED fixes (bash's RANDOM), into OUT/NNNN-NAME/ (a result set
+#       of its own: `ipibench report` reads it); then NIC runs of
+#       `make test-guests-nic`, each logged to OUT/nic-NNNN.log.
+#
+# A line per config run, then the tally: boots, completed, stalled (each
+# with its evidence folder), failed otherwise, and the wall time.  Status 0
+# only when every boot completed.  The counting is ipibench's: a boot is
+# stalled when its run folder holds stall/summary.json with reason
+# "stall" (the runner's stall window), and completed by `ipibench run`'s
+# last line ("K of M runs ok").
+set -uo pipefail
+[ $# -ge 5 ] || { echo "usage: mk/soak.sh N SEED OUT NIC CONFIG..." >&2; exit 2; }
+n=$1 seed=$2 out=$3 nic=$4
+shift 4
+case $n$seed$nic in *[!0-9]*) echo "soak: N, SEED and NIC are decimal numbers" >&2; exit 2 ;; esac
+ipibench=${IPIBENCH:-${BUILD:-build}/bin/ipibench}
+mkdir -p "$out" || exit 2
+RANDOM=$seed
+boots=0 ok=0 stalled=0 i=0 nic_ok=0
+evidence=()
+t0=$SECONDS
+while [ "$boots" -lt "$n" ]; do
+	cfg=${@:$((RANDOM % $# + 1)):1}
+	i=$((i + 1))
+	dir=$(printf '%s/%04d-%s' "$out" "$i" "$(basename "$cfg" .ini)")
+	echo "soak: boots $boots of $n, $((SECONDS - t0)) s: $cfg into $dir"
+	"$ipibench" run -q -c "$cfg" -o "$dir" 2>&1 | tee "$dir.log" | grep -E '^\[|^ipibench run:'
+	last=$(grep -E '^ipibench run: [0-9]+ of [0-9]+ runs ok' "$dir.log" | tail -1)
+	if [ -z "$last" ]; then
+		echo "soak: $cfg: ipibench run did not finish its set (see $dir.log)" >&2
+		exit 1
+	fi
+	read -r good total <<<"$(sed -E 's/^ipibench run: ([0-9]+) of ([0-9]+) runs ok.*/\1 \2/' <<<"$last")"
+	boots=$((boots + total)) ok=$((ok + good))
+	for s in "$dir"/runs/*/stall/summary.json; do
+		[ -f "$s" ] || continue
+		if grep -Eq '"reason": *"stall"' "$s"; then
+			stalled=$((stalled + 1))
+			evidence+=("${s%/summary.json}")
+		fi
+	done
+done
+for ((k = 1; k <= nic; k++)); do
+	log=$(printf '%s/nic-%04d.log' "$out" "$k")
+	echo "soak: NIC guest set $k of $nic, $((SECONDS - t0)) s"
+	if ${MAKE:-make} --no-print-directory test-guests-nic >"$log" 2>&1; then
+		nic_ok=$((nic_ok + 1))
+	else
+		evidence+=("$log")
+	fi
+done
+echo "soak: $boots boots in $((SECONDS - t0)) s (seed $seed): $ok completed, $stalled stalled," \
+	"$((boots - ok - stalled)) failed otherwise"
+[ "$nic" -eq 0 ] || echo "soak: $nic NIC guest sets: $nic_ok completed, $((nic - nic_ok)) did not"
+for e in "${evidence[@]}"; do
+	echo "soak: evidence: $e"
+done
+[ "$ok" -eq "$boots" ] && [ "$nic_ok" -eq "$nic" ]

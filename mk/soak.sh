@@ -15,7 +15,7 @@
 # only when every boot completed.  The counting is ipibench's: a boot is
 # stalled when its run folder holds stall/summary.json with reason
 # "stall" (the runner's stall window), and completed by `ipibench run`'s
-# last line ("K of M runs ok").
+# last line ("K of M runs ok, S stalled in ...").
 set -uo pipefail
 [ $# -ge 5 ] || { echo "usage: mk/soak.sh N SEED OUT NIC CONFIG..." >&2; exit 2; }
 n=$1 seed=$2 out=$3 nic=$4

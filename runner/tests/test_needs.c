@@ -40,6 +40,8 @@ static const struct shipped {
 	{ "configs/seed-512cpu.ini", "hv dom0", NULL },
 	{ "configs/seed-96cpu.ini", "hv dom0", NULL },
 	{ "configs/smoke.ini", "hv dom0", NULL },
+	{ "configs/soak-multi.ini", "hv dom0", NULL },
+	{ "configs/soak-single.ini", "hv dom0", NULL },
 	{ "configs/sweep-epyc7443.ini", "hv dom0", NULL },
 	{ "configs/sweep.ini", "hv dom0", NULL },
 };

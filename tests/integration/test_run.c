@@ -339,13 +339,13 @@ static void test_boots_unit(void **s)
 		assert_true(fabs(json_real_value(json_object_get(row, "avg")) - avg) <= 1e-6 * avg);
 		assert_true(fabs(json_real_value(json_object_get(row, "stddev")) - sd) <= 1e-6 * avg);
 		if (k) {
-			/* Student's t, 2 df, pooled s of the boots: t(0.975, 2) = 4.303 */
+			/* ministat's Student's t, 2 df, pooled s of the boots: t(0.975, 2) = 4.303 */
 			json_t *c = json_object_get(row, "comparison");
 			double s0 = fabs(m[0][0] - m[0][1]) / sqrt(2.0);
 			double ps = sqrt((s0 * s0 + sd * sd) / 2);
 			double hw = 4.303 * ps * sqrt(1.0 / 2 + 1.0 / 2);
 			double got = json_real_value(json_object_get(
-				json_object_get(c, "student"), "half_width"));
+				json_object_get(c, "ministat"), "half_width"));
 			assert_true(fabs(got - hw) <= 1e-3 * hw);
 		}
 	}

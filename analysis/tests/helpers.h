@@ -4,6 +4,7 @@
 #define ANALYSIS_TESTS_HELPERS_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,20 @@ static inline char *path2(const char *dir, const char *name)
 	size_t n = strlen(dir) + strlen(name) + 2;
 	char *p = malloc(n);
 	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* DIR/NAME made as a folder (a fixture's temporary folder holds the
+ * test's inputs and outputs, so that tmpdir_teardown removes them all,
+ * also when an assertion ends the test early); the caller frees it. */
+static inline char *tmp_subdir(const char *dir, const char *name)
+{
+	char *p = path2(dir, name);
+
+	if (mkdir(p, 0700) != 0) {
+		fprintf(stderr, "%s: %s\n", p, strerror(errno));
+		abort();
+	}
 	return p;
 }
 

@@ -198,8 +198,7 @@ static void boots_set(const char *dir, const char *name, const char *commit,
  * would call it certain. */
 static void boots_are_the_unit_with_repetitions(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	boots_set(dir, "a", "b00701", "2026-11-21T08:00:00Z", 1.0);
 	boots_set(dir, "b", "b00702", "2026-11-22T08:00:00Z", 1.03);
 	boots_set(dir, "c", "b00703", "2026-11-23T08:00:00Z", 1.03 * 1.3);
@@ -217,10 +216,6 @@ static void boots_are_the_unit_with_repetitions(void **state)
 				assert_string_equal(json_string_value(json_object_get(p, "unit")),
 						    "boots");
 	json_decref(h);
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -233,8 +228,7 @@ static void boots_are_the_unit_with_repetitions(void **state)
  * bound is above 5% and Fieller's is not (both near 5.1% and 4.9%). */
 static void threshold_on_fieller_lower_bound(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	char name[32], commit[32], created[64];
 	size_t k = 0;
 	static const double scales[] = { 1.0, 1.05, 1.10, 1.132, 1.15, 1.2, 1.3, 1.6 };
@@ -276,10 +270,6 @@ static void threshold_on_fieller_lower_bound(void **state)
 	assert_true(flagged_n >= 1);
 	assert_true(differ >= 1);
 	json_decref(h);
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -317,8 +307,7 @@ static void insn_set(const char *dir, const char *name, const char *commit,
  * noise) cannot tell; +0.2% (set b) is inside the 0.5% threshold. */
 static void insn_counts_flag_a_changed_send_path(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	insn_set(dir, "a", "c00701", "2026-11-21T08:00:00Z", 500.0);
 	insn_set(dir, "b", "c00702", "2026-11-22T08:00:00Z", 501.0);
 	insn_set(dir, "c", "c00703", "2026-11-23T08:00:00Z", 510.0);
@@ -353,10 +342,6 @@ static void insn_counts_flag_a_changed_send_path(void **state)
 	char *a2[] = { "history", "-q", "-o", o, "--fail-on-regression", "--insn-threshold", "2",
 		       dir, NULL };
 	assert_int_equal(run_quiet(cmd_history, a2), 0);
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -419,8 +404,7 @@ static size_t exact_changed(json_t *h, char list[][256], size_t max)
  * instead. */
 static void emulated_times_never_gate(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	emu_set(dir, "a", "e00701", "2026-11-21T08:00:00Z", 1.0, 939, 15);
 	emu_set(dir, "b", "e00702", "2026-11-22T08:00:00Z", 2.2, 939, 15);
 	char *argv[] = { "history", "-q", "-o", o, "--fail-on-regression", dir, NULL };
@@ -451,10 +435,6 @@ static void emulated_times_never_gate(void **state)
 	assert_true(file_contains(md, "Emulated, mixed: boot-to-boot spread of the sets' run-level means x2."));
 	assert_false(file_contains(md, "REGRESSION"));
 	free(md);
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -464,8 +444,7 @@ static void emulated_times_never_gate(void **state)
  * a change of ICR writes per operation; the times (unchanged) do not. */
 static void exact_counts_flag_one_instruction(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	emu_set(dir, "a", "f00701", "2026-11-21T08:00:00Z", 1.0, 939, 15);
 	emu_set(dir, "b", "f00702", "2026-11-22T08:00:00Z", 1.0, 939, 15);
 	char *argv[] = { "history", "-q", "-o", o, "--fail-on-regression=latest", dir, NULL };
@@ -492,10 +471,6 @@ static void exact_counts_flag_one_instruction(void **state)
 	md = path2(o, "history.md");
 	assert_true(file_contains(md, "ICR writes per operation 1 (was 15, -14)"));
 	free(md);
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -506,8 +481,7 @@ static void exact_counts_flag_one_instruction(void **state)
  * fourth, +10%) is no change point. */
 static void change_point_where_it_began(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	char name[16], commit[32], created[48];
 	int first_found = 0, fails = 0;
 	for (int i = 1; i <= 10; i++) {
@@ -541,10 +515,6 @@ static void change_point_where_it_began(void **state)
 	}
 	assert_true(first_found >= 9);	/* three sets after the step, or more */
 	assert_int_equal(fails, 1);	/* the change point's own history only */
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -568,8 +538,7 @@ static void loops_only_set(const char *dir, const char *name, const char *commit
  * history all the same, judged on its loops, with its counts flagged. */
 static void loop_timed_workloads_have_series(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	loops_only_set(dir, "a", "c00801", "2026-11-21T08:00:00Z", 939.0);
 	loops_only_set(dir, "b", "c00802", "2026-11-22T08:00:00Z", 1044.0);
 	char *argv[] = { "history", "-q", "-o", o, dir, NULL };
@@ -590,10 +559,6 @@ static void loop_timed_workloads_have_series(void **state)
 	}
 	assert_true(n >= 3);	/* flush in each mode at least */
 	json_decref(h);
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -616,8 +581,7 @@ static void links_http_and_relative(void **state)
  * with that set's point. */
 static void all_zero_previous_set(void **state)
 {
-	(void)state;
-	char *dir = make_tmpdir(), *o = make_tmpdir();
+	char *dir = tmp_subdir(*state, "in"), *o = tmp_subdir(*state, "out");
 	boots_set(dir, "a", "z00701", "2026-11-21T08:00:00Z", 0.0);
 	boots_set(dir, "b", "z00702", "2026-11-22T08:00:00Z", 1.0);
 	insn_set(dir, "c", "z00703", "2026-11-23T08:00:00Z", 500.0);
@@ -648,10 +612,6 @@ static void all_zero_previous_set(void **state)
 	assert_true(file_contains(md, "previous set all 0: not compared"));
 	free(md);
 	free(html);
-	rm_rf(o);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 	free(o);
 	free(dir);
 }
@@ -684,14 +644,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(flags_exactly_the_injected_slowdown, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(order_is_by_commit_date_not_arguments, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(fail_on_regression_exit_codes, tmpdir_setup, tmpdir_teardown),
-		cmocka_unit_test(boots_are_the_unit_with_repetitions),
-		cmocka_unit_test(threshold_on_fieller_lower_bound),
-		cmocka_unit_test(insn_counts_flag_a_changed_send_path),
-		cmocka_unit_test(emulated_times_never_gate),
-		cmocka_unit_test(exact_counts_flag_one_instruction),
-		cmocka_unit_test(change_point_where_it_began),
-		cmocka_unit_test(loop_timed_workloads_have_series),
-		cmocka_unit_test(all_zero_previous_set),
+		cmocka_unit_test_setup_teardown(boots_are_the_unit_with_repetitions, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(threshold_on_fieller_lower_bound, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(insn_counts_flag_a_changed_send_path, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(emulated_times_never_gate, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(exact_counts_flag_one_instruction, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(change_point_where_it_began, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(loop_timed_workloads_have_series, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(all_zero_previous_set, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(links_http_and_relative, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(bad_input_and_usage, tmpdir_setup, tmpdir_teardown),
 	};

@@ -328,6 +328,25 @@ static void fill_guest_run(json_t *g, const struct results *res, const struct co
 		json_object_set_new(g, "load", load_json(c, gr));
 }
 
+/* This host's /proc/cpuinfo (what dom0 is told of the CPU), at most
+ * CPUINFO_MAX bytes; NULL when it cannot be read. */
+#define CPUINFO_MAX (1u << 20)
+static char *cpuinfo_text(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char *buf = f ? malloc(CPUINFO_MAX + 1) : NULL;
+	size_t n = 0, r;
+
+	if (buf)
+		while (n < CPUINFO_MAX && (r = fread(buf + n, 1, CPUINFO_MAX - n, f)) > 0)
+			n += r;
+	if (f)
+		fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
 /*
  * The guest runs of a [guest] config (runner/guest.h), on the host this
  * runs on; a caught signal is saved, then re-raised.
@@ -801,6 +820,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ipibench run: %s\n", err);
 		config_free(&c);
 		return 2;
+	}
+	if (c.guest.given && c.guest.hap) {
+		char *ci = cpuinfo_text();
+		int refused = guest_hap_refused(&c.guest, cfgfile, ci, err, sizeof(err));
+
+		free(ci);
+		if (refused) {
+			fprintf(stderr, "ipibench run: %s\n", err);
+			config_free(&c);
+			return 2;
+		}
 	}
 	if (!out) {
 		char now[32];

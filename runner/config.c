@@ -597,11 +597,13 @@ static int gk_paging(struct parse *ps, const char *k, const char *v)
 	char q[128];
 
 	(void)k;
-	if (!strcmp(v, "shadow"))
+	if (!strcmp(v, "shadow")) {
 		ps->c->guest.hap = 0;
-	else if (!strcmp(v, "hap"))
+		ps->c->guest.hap_line = 0;
+	} else if (!strcmp(v, "hap")) {
 		ps->c->guest.hap = 1;
-	else
+		ps->c->guest.hap_line = ps->line;
+	} else
 		return set_err(ps, "paging = '%s': expected shadow or hap", sio_shown(q, sizeof(q), v));
 	return 1;
 }
@@ -649,7 +651,9 @@ static const struct guest_key {
 	  "evtchn (the kernel's, event channels), apic (x2APIC ICR writes);\n"
 	  "one guest run per path",
 	  "list", "evtchn, apic", "evtchn" },
-	{ "paging", gk_paging, GK_ANY, NULL, 0, "the guest's paging: shadow, or hap (nested paging)",
+	{ "paging", gk_paging, GK_ANY, NULL, 0,
+	  "the guest's paging: shadow, or hap (nested paging; refused on\n"
+	  "QEMU's CPU models, docs/guests.md)",
 	  "choice", "shadow, hap", "shadow" },
 	{ "kernel", gk_path, GK_ANY, NULL, 0,
 	  "the guest kernel on this host (an HVM guest's is a bzImage:\n"

@@ -105,6 +105,7 @@ struct cfg_guest {
 	char cmdline[CFG_GUEST_CMDLINE_MAX + 1];   /* default empty */
 	enum cfg_ipi_path ipi_path;  /* default evtchn */
 	int hap;                     /* paging = hap: 1; shadow (default): 0 */
+	int hap_line;                /* the line of paging = hap (its refusal names it) */
 	/* ipi_path = evtchn, apic: one guest run per path, in order (ipi_path
 	 * above is the first; the runner sets it per run). */
 	enum cfg_ipi_path paths[2];

@@ -581,6 +581,54 @@ static void test_run_refusals(void **state)
 	}
 }
 
+/* paging = hap is refused in one line naming the config's line on a CPU
+ * of QEMU's models (whose TCG SVM misreports CR reads, docs/guests.md),
+ * and let through elsewhere, with shadow paging, or with no cpuinfo. */
+static void test_hap_refused(void **state)
+{
+	static const char qemu[] = "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+		"model name\t: QEMU Virtual CPU version 2.5+\nflags\t\t: fpu\n";
+	static const char tcg_max[] = "model name\t: QEMU TCG CPU version 2.5+\n";
+	static const char epyc[] = "processor\t: 0\nmodel name\t: AMD EPYC 7543P 32-Core Processor\n"
+		"processor\t: 1\nmodel name\t: QEMU Virtual CPU version 2.5+\n";
+	static const char nasty[] = "model name\t: QEMU Virtual CPU version \x1b[2J\n";
+	static const char fake[] = "not model name: QEMU Virtual CPU version 2.5+\n"
+		"model names\t: QEMU Virtual CPU version 2.5+\n";
+	char cfg[PATH_MAX], err[512];
+	struct config c;
+
+	(void)state;
+	snprintf(cfg, sizeof(cfg), "%s/hap.ini", tu_dir);
+	put(tu_dir, "hap.ini", "[host]\nbackend = local\n[matrix]\n[guest]\nvcpus = 2\n"
+	    "paging = hap\n", 0644);
+	assert_int_equal(config_load(cfg, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.hap, 1);
+	assert_int_equal(c.guest.hap_line, 6);
+	err[0] = '\0';
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", qemu, err, sizeof(err)), 1);
+	static const char head[] = "hap.ini:6: paging = hap: this host's CPU is QEMU's "
+		"(QEMU Virtual CPU version 2.5+), ";
+	if (strncmp(err, head, strlen(head)) ||
+	    !strstr(err, "CR0 read") || !strstr(err, "use paging = shadow") || strchr(err, '\n'))
+		fail_msg("refusal: '%s'", err);
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", tcg_max, err, sizeof(err)), 1);
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", nasty, err, sizeof(err)), 1);
+	if (strchr(err, '\x1b') || !strstr(err, "\\x1b"))
+		fail_msg("the model is shown escaped: '%s'", err);
+	/* A real CPU (the first model name counts), no model line, unread. */
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", epyc, err, sizeof(err)), 0);
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", fake, err, sizeof(err)), 0);
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", "", err, sizeof(err)), 0);
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", NULL, err, sizeof(err)), 0);
+	config_free(&c);
+	/* Shadow paging (the default) runs on QEMU's CPU. */
+	put(tu_dir, "hap.ini", "[host]\nbackend = local\n[matrix]\n[guest]\npaging = shadow\n", 0644);
+	assert_int_equal(config_load(cfg, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.guest.hap, 0);
+	assert_int_equal(guest_hap_refused(&c.guest, "hap.ini", qemu, err, sizeof(err)), 0);
+	config_free(&c);
+}
+
 /* The console is untrusted: only well-formed lines count. */
 static void test_console_counts(void **state)
 {
@@ -987,6 +1035,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_resume, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_run_refusals, setup, tu_teardown),
 		cmocka_unit_test(test_console_counts),
+		cmocka_unit_test_setup_teardown(test_hap_refused, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_nic_ok, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_nic_failures, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_nic_sigterm, setup, tu_teardown),

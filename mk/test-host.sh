@@ -280,15 +280,22 @@ elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.0f", $1 - $2}'; }
 # and escapes dropped); the next wait starts after that line.  (Not after
 # all the console had when this one matched: Xen writes "Xen version" and
 # "Switched to APIC driver" within a second, and the second was skipped.)
+# While $giveup is set, a line matching it before REGEX ends the wait at
+# once with status 2 (the command REGEX belonged to has ended without it,
+# e.g. `ipibench run` refusing its config), and $seen stays where it was.
 seen=0
+giveup=
 wait_for() {
 	local at
 	while :; do
-		at=$(IPB_RE=$1 LC_ALL=C awk -v from="$seen" '
+		at=$(IPB_RE=$1 IPB_GIVEUP=$giveup LC_ALL=C awk -v from="$seen" '
 			{ n += length($0) + 1; if (n <= from) next
 			  l = $0; gsub(/\r/, "", l); gsub(/\033\[[0-9;?]*[A-Za-z]/, "", l)
-			  if (l ~ ENVIRON["IPB_RE"]) { print n; exit } }' "$log" 2>/dev/null)
-		if [ -n "$at" ]; then
+			  if (l ~ ENVIRON["IPB_RE"]) { print n; exit }
+			  if (ENVIRON["IPB_GIVEUP"] != "" && l ~ ENVIRON["IPB_GIVEUP"]) { print "giveup"; exit } }' "$log" 2>/dev/null)
+		if [ "$at" = giveup ]; then
+			return 2
+		elif [ -n "$at" ]; then
 			seen=$at
 			return 0
 		fi
@@ -320,10 +327,16 @@ shutdown_why() {
 		(if $w then " after WATCHDOG action \($w)" else "" end)' "$out/qmp-events.log" 2>/dev/null
 }
 step() {  # NAME REGEX
-	if wait_for "$2"; then
+	local rc=0
+	wait_for "$2" || rc=$?
+	if [ "$rc" -eq 0 ]; then
 		t=$(elapsed)
 		ok "$1 (${t}s)"
 		echo "$1 $t" >>"$out/times"
+	elif [ "$rc" -eq 2 ]; then
+		fail "$1: /$giveup/ came first, at $(elapsed)s; the console from the command on:"
+		plain | tail -n 15 | sed 's/^/     /'
+		exit 1
 	else
 		if kill -0 "$qpid" 2>/dev/null; then
 			fail "$1: no /$2/ within ${timeout}s (QEMU running); see $log"
@@ -389,10 +402,12 @@ guest_set() {
 	# (docs/guests.md), and what was there by then is kept, with Xen's log and the
 	# device models' (out/live-NAME/).
 	send "cd /mnt/e2e && mkdir -p out/live-$gn && { while sleep 20; do cp -r /tmp/$gn out/ 2>/dev/null; xl dmesg >out/live-$gn/xl-dmesg.txt 2>&1; cp /var/log/xen/qemu-dm-*.log out/live-$gn/ 2>/dev/null; sync; done & } && ./ipibench run -c $gn.ini -o /tmp/$gn; echo IPB-RUN $gn rc=\$?; kill %1; cp -r /tmp/$gn out/; xl list >out/xl-list-$gn.txt 2>&1; sync; cd; echo IPB-COPIED $gn"
+	giveup="^IPB-RUN $gn rc=[0-9]"
 	step "$gn: ipibench run plans the guest runs" "ipibench run: [0-9]+ guest runs"
 	for p in $ids; do
 		step "$gn: $p-r0: $what" "\\[[0-9]+/[0-9]+\\] $p-r0: (ok|failed)"
 	done
+	giveup=
 	step "$gn: ipibench run ends" "IPB-RUN $gn rc=[0-9]"
 	step "$gn: the results are copied out" "^IPB-COPIED $gn"
 	echo "$gn $(( $(elapsed) - t0 ))" >>"$out/set-times"

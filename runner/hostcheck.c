@@ -13,6 +13,8 @@
 
 #include "runner/hostcheck.h"
 #include "runner/backend.h"
+#include "runner/xenbuild.h"
+#include "ipibench/modes.h"
 #include "safeio/safeio.h"
 
 void hc_facts_init(struct hc_facts *f)
@@ -801,17 +803,26 @@ unsigned int hc_judge(const struct hc_facts *f, const struct config *c, const ch
 		    "mixed or physical");
 	}
 	if (!strcmp(c->host.backend, "local") && booted) {
+		/* A run of another mode fails at once (backends/local.c); a config
+		 * with no run in the booted mode cannot show anything here. */
+		int any = has_mode(c, booted);
 		for (unsigned int i = 0; i < c->matrix.nmodes; i++)
 			if (strcmp(c->matrix.modes[i], booted)) {
 				where_of(w, sizeof(w), file, c, "matrix", "modes");
 				char fix[200];
-				snprintf(fix, sizeof(fix), "set [matrix] modes = %s, or boot Xen with "
-					 "x2apic-mode=%s (backend = reboot switches modes)", booted,
-					 c->matrix.modes[i]);
-				add(&j, HC_ERROR, w, fix, "mode %s: this host booted %s (%s mode); "
-				    "backend = local runs in the mode it booted", c->matrix.modes[i],
-				    f->genapic, booted);
-				break;
+				if (any)
+					snprintf(fix, sizeof(fix), "remove it from [matrix] modes, or use "
+						 "backend = reboot to switch modes");
+				else
+					snprintf(fix, sizeof(fix), "set [matrix] modes = %s, or boot Xen "
+						 "with x2apic-mode=%s (backend = reboot switches modes)",
+						 booted, c->matrix.modes[i]);
+				add(&j, any ? HC_WARNING : HC_ERROR, w, fix, "mode %s: this host booted %s "
+				    "(%s mode); backend = local runs in the mode it booted%s",
+				    c->matrix.modes[i], f->genapic, booted,
+				    any ? ", so that mode's runs will fail" : "");
+				if (!any)
+					break;
 			}
 	}
 	if (flush_between_modes(c, &wname) && sh == 1 && c->matrix.nmodes > 1) {
@@ -851,4 +862,68 @@ json_t *hc_findings_json(const struct hc_finding *fs, unsigned int n)
 						   hc_level_name(fs[i].level), "where", fs[i].where,
 						   "text", fs[i].text, "fix", fs[i].fix));
 	return a;
+}
+
+void hc_modes_offered(const struct hc_facts *f, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t m = 0; m < IPIBENCH_NMODES && f->xen_major >= 0; m++) {
+		const char *name = ipibench_mode_name(m);
+		if (xen_has_mode((unsigned)f->xen_major, (unsigned)f->xen_minor, name) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name);
+	}
+}
+
+int hc_preflight(const struct config *c, const char *file, const struct hc_source *src,
+		 json_t **host, char *err, size_t errlen)
+{
+	struct hc_facts *f = malloc(sizeof(*f));
+	struct hc_finding fs[HC_MAX_FINDINGS];
+	unsigned int n;
+	char q[3][600];
+
+	if (host)
+		*host = NULL;
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (hc_collect(f, src, err, errlen)) {
+		free(f);
+		return -1;
+	}
+	if (!f->xen_version[0]) {
+		/* Not a Xen host: the backend refuses it with its own line. */
+		free(f);
+		return 0;
+	}
+	n = hc_judge(f, c, file, fs, HC_MAX_FINDINGS);
+	for (unsigned int i = 0; i < n; i++)
+		if (fs[i].level == HC_ERROR) {
+			snprintf(err, errlen, "%s%s%s%s%s", fs[i].where[0] ? fs[i].where : "",
+				 fs[i].where[0] ? ": " : "", fs[i].text, fs[i].fix[0] ? "; " : "",
+				 fs[i].fix);
+			free(f);
+			return -1;
+		}
+	for (unsigned int i = 0; i < n; i++)
+		if (fs[i].level == HC_WARNING)
+			fprintf(stderr, "ipibench run: warning: %s%s%s (fix: %s)\n",
+				sio_shown(q[0], sizeof(q[0]), fs[i].where), fs[i].where[0] ? ": " : "",
+				sio_shown(q[1], sizeof(q[1]), fs[i].text),
+				sio_shown(q[2], sizeof(q[2]), fs[i].fix[0] ? fs[i].fix : "none"));
+	if (host) {
+		json_t *w = json_array();
+		for (unsigned int i = 0; i < n; i++)
+			if (fs[i].level == HC_WARNING) {
+				json_t *one = hc_findings_json(&fs[i], 1);
+				json_array_extend(w, one);
+				json_decref(one);
+			}
+		*host = json_pack("{s:o, s:o}", "facts", hc_facts_json(f), "warnings", w);
+	}
+	free(f);
+	return 0;
 }

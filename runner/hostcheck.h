@@ -101,4 +101,16 @@ const char *hc_level_name(enum hc_level l);
 /* The findings as a JSON array of {level, where, text, fix}. */
 json_t *hc_findings_json(const struct hc_finding *fs, unsigned int n);
 
+/* The x2APIC modes a Xen of these facts offers, ", "-separated, into buf. */
+void hc_modes_offered(const struct hc_facts *f, char *buf, size_t len);
+
+/*
+ * `ipibench run`'s preflight for a local or reboot config C from FILE, on
+ * this host (facts from SRC): -1 with the first error as one line
+ * "WHERE: TEXT; FIX" in err; else 0, the warnings printed once to stderr
+ * and, with *host set, the facts and findings as *host ({facts, findings}).
+ */
+int hc_preflight(const struct config *c, const char *file, const struct hc_source *src,
+		 json_t **host, char *err, size_t errlen);
+
 #endif

@@ -6,11 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "runner/hostcheck.h"
+#include "runner/runner.h"
 #include "tests/unit/unit.h"
 
 #define DATA "tests/data/hostcheck/"
@@ -258,6 +262,13 @@ static void test_local_booted_mode(void **s)
 	n = judge(&f, "[host]\nbackend = local\ncpus = 24\n[matrix]\nmodes = mixed\n"
 		  "[workload:f]\ntype = flush_tlb_all\n", fs);
 	assert_null(find(fs, n, HC_ERROR, "mode"));
+	/* With the booted mode among them, the others' runs fail: a warning. */
+	n = judge(&f, "[host]\nbackend = local\ncpus = 24\n[matrix]\nmodes = mixed, physical\n"
+		  "[workload:f]\ntype = flush_tlb_all\n", fs);
+	assert_null(find(fs, n, HC_ERROR, "mode"));
+	x = find(fs, n, HC_WARNING, "mode physical: this host booted x2apic_mixed");
+	assert_non_null(x);
+	assert_non_null(strstr(x->text, "that mode's runs will fail"));
 }
 
 /* The shipped real-host configs on the canned 4.17 host with slots: no error. */
@@ -350,6 +361,93 @@ static void test_collect(void **s)
 	json_decref(j);
 }
 
+/* DIR/REL made (with its parents), and SRC's text copied to it. */
+static void put_copy(const char *rel, const char *src)
+{
+	char path[256], *t = tu_slurp(src);
+
+	assert_non_null(t);
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, rel);
+	for (char *p = path + strlen(tu_dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	assert_int_equal(tu_write(path, t), 0);
+	free(t);
+}
+
+/* cmd_run's stderr while it runs ARGV: its exit status, the text in *err. */
+static int run_captured(char **argv, int argc, char **err)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/stderr", tu_dir);
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	int rc = cmd_run(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	*err = tu_slurp(path);
+	return rc;
+}
+
+/* ipibench run on a captured 4.20 host: the matrix with cluster is refused in
+ * one line before any run (no results folder); without cluster it starts,
+ * its warnings said once and kept in results.json's host object. */
+static void test_run_preflight(void **s)
+{
+	char out[128], ini[128], *err;
+	int rc;
+
+	(void)s;
+	put_copy("root/var/lib/ipibench/facts/xl-info", DATA "xl-info-420");
+	put_copy("root/var/lib/ipibench/facts/xl-dmesg", DATA "xl-dmesg-420");
+	put_copy("root/var/lib/ipibench/facts/xenpm-cpufreq", DATA "xenpm-cpufreq-performance");
+	put_copy("root/var/lib/ipibench/facts/xenpm-max-cstate", DATA "xenpm-max-cstate-1");
+	snprintf(out, sizeof(out), "%s/root", tu_dir);
+	setenv("IPIBENCH_HOST_ROOT", out, 1);
+	snprintf(out, sizeof(out), "%s/m1", tu_dir);
+	rc = run_captured((char *[]){ "run", "-c", "configs/host-matrix.ini", "-o", out, NULL }, 5, &err);
+	assert_int_equal(rc, 2);
+	assert_non_null(err);
+	assert_string_equal(err, "ipibench run: configs/host-matrix.ini:33: mode cluster: this Xen "
+			    "(4.20.4) has no cluster mode; remove it from [matrix] modes\n");
+	free(err);
+	assert_int_equal(access(out, F_OK), -1);
+
+	snprintf(ini, sizeof(ini), "%s/m2.ini", tu_dir);
+	assert_int_equal(tu_write(ini, "[host]\nbackend = reboot\ncpus = 24\n[matrix]\n"
+				  "modes = physical, mixed\nrepetitions = 2\n[workload:f]\n"
+				  "type = flush_tlb_all\n"), 0);
+	snprintf(out, sizeof(out), "%s/m2", tu_dir);
+	rc = run_captured((char *[]){ "run", "-c", ini, "-o", out, NULL }, 5, &err);
+	assert_int_equal(rc, 1);   /* the runs fail: no host install under the root */
+	assert_non_null(err);
+	const char *w = "ipibench run: warning: no hotpluggable or disabled CPUs";
+	char *first = strstr(err, w);
+	assert_non_null(first);
+	assert_null(strstr(first + 1, w));   /* once */
+	free(err);
+	snprintf(ini, sizeof(ini), "%s/m2/results.json", tu_dir);
+	json_t *r = json_load_file(ini, 0, NULL);
+	assert_non_null(r);
+	json_t *pf = json_object_get(json_object_get(r, "host"), "preflight");
+	assert_true(json_is_true(json_object_get(json_object_get(pf, "facts"),
+						 "flush_takes_shorthand")));
+	int found = 0;
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(pf, "warnings"), i, x)
+		found |= strstr(json_string_value(json_object_get(x, "text")), "ALLBUT") != NULL;
+	assert_true(found);
+	json_decref(r);
+	unsetenv("IPIBENCH_HOST_ROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_collect),
+		cmocka_unit_test_setup_teardown(test_run_preflight, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -448,6 +448,41 @@ static void test_run_preflight(void **s)
 	unsetenv("IPIBENCH_HOST_ROOT");
 }
 
+/* ipibench host check on a captured 4.20 host: what it is, and the
+ * matrix config it cannot run (exit status 1). */
+static void test_cmd_host_check(void **s)
+{
+	char root[128], out[128];
+
+	(void)s;
+	put_copy("root/var/lib/ipibench/facts/xl-info", DATA "xl-info-420");
+	put_copy("root/var/lib/ipibench/facts/xl-dmesg", DATA "xl-dmesg-420");
+	put_copy("root/proc/cpuinfo", DATA "cpuinfo");
+	snprintf(root, sizeof(root), "%s/root", tu_dir);
+	snprintf(out, sizeof(out), "%s/stdout", tu_dir);
+	fflush(stdout);
+	int saved = dup(1), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 1);
+	close(fd);
+	int rc = cmd_host(8, (char *[]){ "host", "check", "--root", root, "-c",
+					 "configs/host-matrix.ini", "-c", "configs/host-dom0.ini", NULL });
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	char *got = tu_slurp(out);
+	assert_non_null(got);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(got, "Xen: 4.20.4 (debug build)\nmodes offered: physical, mixed\n"));
+	assert_non_null(strstr(got, "x2APIC IDs: 0-11, 16-27 (2 clusters of 16 IDs)\n"));
+	assert_non_null(strstr(got, "flush_tlb_all: the ALLBUT shorthand"));
+	assert_non_null(strstr(got, "CPU: AMD EPYC 7443 24-Core Processor, microcode 0xa0011d5\n"));
+	assert_non_null(strstr(got, "configs/host-matrix.ini: cannot run here (backend = reboot)\n"
+			       "  error: configs/host-matrix.ini:33: mode cluster: this Xen (4.20.4) "
+			       "has no cluster mode\n      fix: remove it from [matrix] modes\n"));
+	assert_non_null(strstr(got, "configs/host-dom0.ini: can run here (backend = local)\n"));
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_collect),
 		cmocka_unit_test_setup_teardown(test_run_preflight, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_host_check, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

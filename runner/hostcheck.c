@@ -789,12 +789,18 @@ unsigned int hc_judge(const struct hc_facts *f, const struct config *c, const ch
 	if (!c)
 		return j.n;
 
-	/* The config on this host. */
-	int cluster_gone = f->xen_major > 4 || (f->xen_major == 4 && f->xen_minor >= 20);
+	/* The config on this host.  The Xen its runs boot: the running one
+	 * (local), or for reboot the build `host install` copied when its
+	 * version is known (config_load() checked its modes), else the running. */
+	const struct xen_build *b = c->matrix.build;
+	int built = reboot && b && b->major;
+	int major = built ? (int)b->major : f->xen_major, minor = built ? (int)b->minor : f->xen_minor;
+	const char *version = built ? (b->version[0] ? b->version : b->label) : f->xen_version;
+	int cluster_gone = major > 4 || (major == 4 && minor >= 20);
 	if (cluster_gone && has_mode(c, "cluster")) {
 		where_of(w, sizeof(w), file, c, "matrix", "modes");
 		add(&j, HC_ERROR, w, "remove it from [matrix] modes",
-		    "mode cluster: this Xen (%s) has no cluster mode", f->xen_version);
+		    "mode cluster: this Xen (%s) has no cluster mode", version);
 	} else if (f->intremap == 0 && has_mode(c, "cluster")) {
 		where_of(w, sizeof(w), file, c, "matrix", "modes");
 		add(&j, HC_ERROR, w, "enable VT-d (or AMD-Vi) interrupt remapping in the firmware, "

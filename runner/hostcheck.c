@@ -335,6 +335,24 @@ int hc_parse_cpuinfo(struct hc_facts *f, const char *name, const char *text,
 
 /* ---- collecting them ------------------------------------------------- */
 
+static const char *cmdline_opt(const char *cl, const char *word, char *buf, size_t len);
+
+void hc_intremap_from_cmdline(struct hc_facts *f)
+{
+	char v[256];
+
+	/* AMD-Vi prints no line for it: Xen's command line can still turn it off
+	 * (iommu=no-intremap, iommu=0|off|no|false: docs/misc/xen-command-line). */
+	if (f->intremap >= 0 || !cmdline_opt(f->xen_cmdline, "iommu", v, sizeof(v)))
+		return;
+	char *save = NULL;
+
+	for (char *t = strtok_r(v, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!strcmp(t, "no-intremap") || !strcmp(t, "intremap=0") || !strcmp(t, "0") ||
+		    !strcmp(t, "off") || !strcmp(t, "no") || !strcmp(t, "false"))
+			f->intremap = 0;
+}
+
 static int this_host(const char *root)
 {
 	return !root || !*root || !strcmp(root, "/");
@@ -481,6 +499,7 @@ int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_
 		if (rc)
 			return -1;
 	}
+	hc_intremap_from_cmdline(f);
 	/* Without xl: the version /sys/hypervisor gives. */
 	if (!f->xen_version[0]) {
 		char *ma = read_under(src->root, "/sys/hypervisor/version/major", e, sizeof(e));

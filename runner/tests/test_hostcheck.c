@@ -358,6 +358,13 @@ static void test_refusals(void **s)
 	assert_int_equal(hc_parse_max_cstate(&f, "xenpm", "Max possible C-state: deep\n", err,
 					     sizeof(err)), -1);
 	assert_string_equal(err, "xenpm:1: max C-state 'deep': not C<n> or unlimited");
+	/* No VT-d line (AMD-Vi): Xen's command line decides. */
+	hc_facts_init(&f);
+	hc_intremap_from_cmdline(&f);
+	assert_int_equal(f.intremap, -1);
+	strcpy(f.xen_cmdline, "console=com1 iommu=verbose,no-intremap x2apic-mode=mixed");
+	hc_intremap_from_cmdline(&f);
+	assert_int_equal(f.intremap, 0);
 	/* xenpm without cpufreq: Xen drives no frequency. */
 	hc_facts_init(&f);
 	assert_int_equal(hc_parse_cpufreq(&f, "xenpm", "[CPU0] failed to get cpufreq parameter\n",

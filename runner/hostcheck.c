@@ -827,6 +827,13 @@ unsigned int hc_judge(const struct hc_facts *f, const struct config *c, const ch
 		    "mode cluster: interrupt remapping is off here, and Xen then boots cluster as "
 		    "mixed or physical");
 	}
+	if (f->nr_cpus > 0 && c->host.cpus != (unsigned int)f->nr_cpus) {
+		char fix[80];
+		where_of(w, sizeof(w), file, c, "host", "cpus");
+		snprintf(fix, sizeof(fix), "set [host] cpus = %d", f->nr_cpus);
+		add(&j, HC_WARNING, w, fix, "cpus = %u, but this host has %d CPUs online: the "
+		    "results would record the config's count", c->host.cpus, f->nr_cpus);
+	}
 	if (!strcmp(c->host.backend, "local") && booted) {
 		/* A run of another mode fails at once (backends/local.c); a config
 		 * with no run in the booted mode cannot show anything here. */

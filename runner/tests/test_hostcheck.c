@@ -298,6 +298,14 @@ static void test_local_booted_mode(void **s)
 	assert_string_equal(x->where, "m.ini:5");
 	assert_non_null(strstr(x->fix, "modes = mixed"));
 	assert_non_null(find(fs, n, HC_INFO, "one boot: the report compares the send routines"));
+	assert_null(find(fs, n, HC_WARNING, "CPUs online"));
+	/* A CPU count that is not the host's. */
+	n = judge(&f, "[host]\nbackend = local\ncpus = 96\n[matrix]\nmodes = mixed\n"
+		  "[workload:f]\ntype = flush_tlb_all\n", fs);
+	x = find(fs, n, HC_WARNING, "cpus = 96, but this host has 24 CPUs online");
+	assert_non_null(x);
+	assert_string_equal(x->where, "m.ini:3");
+	assert_string_equal(x->fix, "set [host] cpus = 24");
 	n = judge(&f, "[host]\nbackend = local\ncpus = 24\n[matrix]\nmodes = mixed\n"
 		  "[workload:f]\ntype = flush_tlb_all\n", fs);
 	assert_null(find(fs, n, HC_ERROR, "mode"));

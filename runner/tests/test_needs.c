@@ -27,23 +27,27 @@
 #define NOT_DOM0 "backend = local needs a Xen dom0 (%s says control_d); this machine is not one"
 
 /* Each shipped config and what it needs built here: NULL targets for a
- * local backend's refusal off a dom0; on_dom0 the targets there. */
+ * local backend's refusal off a dom0; on_dom0 the targets there; reboot:
+ * refused, dom0 or not, on a host without `ipibench host install`. */
 static const struct shipped {
 	const char *file, *targets, *on_dom0;
+	int reboot;
 } shipped[] = {
-	{ "configs/emu-flush16.ini", "hv dom0", NULL },
-	{ "configs/emu-insn-epyc7443.ini", "hv dom0 plugin", NULL },
-	{ "configs/emu-insn16.ini", "hv dom0 plugin", NULL },
-	{ "configs/emu-insn512.ini", "hv dom0 plugin", NULL },
-	{ "configs/seed-004-nic.ini", NULL, "agent guest" },
-	{ "configs/seed-004.ini", NULL, "agent guest" },
-	{ "configs/seed-512cpu.ini", "hv dom0", NULL },
-	{ "configs/seed-96cpu.ini", "hv dom0", NULL },
-	{ "configs/smoke.ini", "hv dom0", NULL },
-	{ "configs/soak-multi.ini", "hv dom0", NULL },
-	{ "configs/soak-single.ini", "hv dom0", NULL },
-	{ "configs/sweep-epyc7443.ini", "hv dom0", NULL },
-	{ "configs/sweep.ini", "hv dom0", NULL },
+	{ "configs/emu-flush16.ini", "hv dom0", NULL, 0 },
+	{ "configs/emu-insn-epyc7443.ini", "hv dom0 plugin", NULL, 0 },
+	{ "configs/emu-insn16.ini", "hv dom0 plugin", NULL, 0 },
+	{ "configs/emu-insn512.ini", "hv dom0 plugin", NULL, 0 },
+	{ "configs/host-dom0.ini", NULL, "agent", 0 },
+	{ "configs/host-matrix.ini", NULL, NULL, 1 },
+	{ "configs/seed-004-nic.ini", NULL, "agent guest", 0 },
+	{ "configs/seed-004.ini", NULL, "agent guest", 0 },
+	{ "configs/seed-512cpu.ini", "hv dom0", NULL, 0 },
+	{ "configs/seed-96cpu.ini", "hv dom0", NULL, 0 },
+	{ "configs/smoke.ini", "hv dom0", NULL, 0 },
+	{ "configs/soak-multi.ini", "hv dom0", NULL, 0 },
+	{ "configs/soak-single.ini", "hv dom0", NULL, 0 },
+	{ "configs/sweep-epyc7443.ini", "hv dom0", NULL, 0 },
+	{ "configs/sweep.ini", "hv dom0", NULL, 0 },
 };
 
 static const struct shipped *find_shipped(const char *file)
@@ -102,6 +106,16 @@ static void test_shipped_configs_clean_tree(void **s)
 		if (!sh)
 			fail_msg("%s: a shipped config this test does not know: add what it needs", f);
 		int rc = needs_of(f, NULL, caps, noroot, t, err, sizeof(err));
+		if (sh->reboot) {
+			snprintf(want, sizeof(want), "%s: backend = reboot needs an installed host: run "
+				 "'ipibench host install' on it first (no %s/var/lib/ipibench/host.json)",
+				 f, noroot);
+			assert_int_equal(rc, -1);
+			assert_string_equal(err, want);
+			assert_int_equal(needs_of(f, NULL, dom0, noroot, t, err, sizeof(err)), -1);
+			assert_string_equal(err, want);
+			continue;
+		}
 		if (sh->targets) {
 			if (rc)
 				fail_msg("%s: refused: %s", f, err);

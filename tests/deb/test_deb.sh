@@ -56,6 +56,8 @@ for p in ./usr/bin/ipibench-\>../lib/ipibench/bin/ipibench ./usr/lib/ipibench/bi
 	 ./usr/share/ipibench/results/reference/seed-96cpu.json \
 	 ./usr/share/ipibench/results/reference/seed-512cpu.json \
 	 ./usr/share/ipibench/results/reference/seed-004.json \
+	 ./usr/share/ipibench/configs/host-dom0.ini \
+	 ./usr/share/ipibench/configs/host-matrix.ini \
 	 ./lib/systemd/system/ipibench-resume.service \
 	 ./usr/share/doc/ipibench/copyright; do
 	check "ipibench holds $p" 'grep -qxF -- "$p" "$t/c1"'
@@ -68,6 +70,7 @@ for v in run boot host trace report history; do
 	check "ipibench holds the page ipibench-$v(1)" 'grep -qxF ./usr/share/man/man1/ipibench-$v.1.gz "$t/c1"'
 done
 check "no example config (they need a build tree)" '! grep -q "/examples/" "$t/c1"'
+check "only the real-host configs" '[ "$(grep -c "^./usr/share/ipibench/configs/.*\.ini$" "$t/c1")" = 2 ]'
 check "not the source tree's README.md" '! grep -qE "^./usr/share/doc/ipibench/README.md" "$t/c1"'
 for p in ./usr/lib/ipibench/xen-\>xen-4.17 ./usr/lib/ipibench/xen-4.17/xen.gz \
 	 ./usr/lib/ipibench/xen-4.17/xen ./usr/lib/ipibench/xen-4.17/build-info; do

@@ -44,6 +44,7 @@ static const struct shipped {
 	{ "configs/seed-512cpu.ini", "hv dom0", NULL, 0 },
 	{ "configs/seed-96cpu.ini", "hv dom0", NULL, 0 },
 	{ "configs/smoke.ini", "hv dom0", NULL, 0 },
+	{ "configs/soak-flush16.ini", "hv dom0", NULL, 0 },
 	{ "configs/soak-multi.ini", "hv dom0", NULL, 0 },
 	{ "configs/soak-single.ini", "hv dom0", NULL, 0 },
 	{ "configs/sweep-epyc7443.ini", "hv dom0", NULL, 0 },

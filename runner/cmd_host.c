@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * ipibench host install|uninstall|status: prepare a real Xen test host for
+ * ipibench host install|uninstall|status|check: prepare a real Xen test host for
  * the reboot backend (GRUB entries per x2APIC mode in custom.cfg, the
  * patched Xen in /boot/ipibench, host.json; ipibench-resume.service is the
  * package's, or written to /etc from a checkout) and take it all away again.  --root DIR works on a mounted image instead of /.
@@ -19,6 +19,7 @@
 
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
+#include "runner/hostcheck.h"
 #include "runner/hostopts.h"
 #include "runner/results.h"
 #include "runner/runner.h"
@@ -51,12 +52,51 @@ static const struct opt install_opts[] = {
 	OPT_END(),
 };
 
+/* host check's options: the configs to judge (-c, repeatable), --json. */
+#define CHECK_MAX_CONFIGS 16
+struct check_args {
+	const char *configs[CHECK_MAX_CONFIGS];
+	unsigned int n;
+	bool json;
+	const char *root;
+};
+
+static int opt_config(const struct opt *o, const char *arg)
+{
+	struct check_args *a = o->value;
+
+	if (a->n == CHECK_MAX_CONFIGS) {
+		fprintf(stderr, "ipibench host check: more than %d configs\n", CHECK_MAX_CONFIGS);
+		return 2;
+	}
+	a->configs[a->n++] = arg;
+	return 0;
+}
+
+#define CHECK_HELP_C "also say whether CONFIG can run here and what it can\nshow (repeatable)"
+#define CHECK_HELP_JSON "print the facts and findings as JSON"
+#define CHECK_HELP_ROOT "read the host's files under DIR, the commands' output\n" \
+	"from DIR" "/var/lib/ipibench/facts/ (a captured host)"
+#define CHECK_OPTS(a) { \
+	OPT_CALLBACK('c', "config", (a), "CONFIG", CHECK_HELP_C, opt_config), \
+	OPT_BOOLEAN(0, "json", &(a)->json, CHECK_HELP_JSON), \
+	OPT_STRING(0, "root", &(a)->root, "DIR", CHECK_HELP_ROOT), \
+	OPT_END() }
+/* The same for the help and the manual page (which keeps the table). */
+static const struct opt check_help[] = {
+	OPT_CALLBACK('c', "config", NULL, "CONFIG", CHECK_HELP_C, opt_config),
+	OPT_BOOLEAN(0, "json", NULL, CHECK_HELP_JSON),
+	OPT_STRING(0, "root", NULL, "DIR", CHECK_HELP_ROOT),
+	OPT_END(),
+};
+
 const struct opts_synopsis host_synopsis = {
 	"ipibench host", "prepare a real Xen test host for the reboot backend",
 	"install [--root DIR] [--xen FILE] [--kernel FILE] [--initrd FILE]\n"
 	"        [--xen-cmdline S] [--dom0-cmdline S] [--results DIR] [--yes]\n"
 	"uninstall [--root DIR]\n"
-	"status [--root DIR]", 1,
+	"status [--root DIR]\n"
+	"check [-c CONFIG]... [--json] [--root DIR]", 1,
 };
 
 static void usage(FILE *f)
@@ -75,8 +115,19 @@ static void usage(FILE *f)
 "uninstall removes all of it and disables the unit (results stay); status\n"
 "shows what is installed and which run is pending.  install and uninstall\n"
 "need root.\n"
-"\n", mode_list());
+"\n"
+"check says what this host is (Xen version and build, the modes it offers,\n"
+"the APIC driver, x2APIC IDs and clusters, hotplug CPUs and so whether\n"
+"flush_tlb_all takes the ALLBUT shorthand, interrupt remapping, cpufreq,\n"
+"turbo, C-states, SMT, microcode, Xen's command line), from xl info, xl\n"
+"dmesg, xenpm and /proc/cpuinfo, and for each -c CONFIG whether it can run\n"
+"here and what it can show, each finding with its fix.  Exit status 1 when\n"
+"a config cannot run here.\n"
+"\n"
+"install:\n", mode_list());
 	opts_help(f, install_opts);
+	fprintf(f, "\ncheck:\n");
+	opts_help(f, check_help);
 }
 
 static void opts_usage(FILE *f, const struct opts_cmd *cmd)
@@ -650,6 +701,173 @@ static int root_only(int argc, char **argv, const char **root)
 	return -1;
 }
 
+/* ---- check --------------------------------------------------------------- */
+
+/* IDS as ranges: "0-11, 16-27". */
+static void id_ranges(const struct hc_facts *f, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < f->napic && o < len; ) {
+		unsigned int j = i;
+		while (j + 1 < f->napic && f->apic_ids[j + 1] == f->apic_ids[j] + 1)
+			j++;
+		o += (size_t)(j > i ? snprintf(buf + o, len - o, "%s%u-%u", i ? ", " : "",
+					      f->apic_ids[i], f->apic_ids[j]) :
+			      snprintf(buf + o, len - o, "%s%u", i ? ", " : "", f->apic_ids[i]));
+		i = j + 1;
+	}
+}
+
+#define UNK(s) ((s)[0] ? (s) : "unknown")
+
+static void print_facts(const struct hc_facts *f)
+{
+	char q[6][320], ids[600], modes[64];
+	int sh = hc_takes_shorthand(f);
+
+	hc_modes_offered(f, modes, sizeof(modes));
+	printf("Xen: %s (%s build)\n", sio_shown(q[0], sizeof(q[0]), UNK(f->xen_version)),
+	       f->debug == 1 ? "debug" : f->debug == 0 ? "release" : "unknown");
+	printf("modes offered: %s\n", modes[0] ? modes : "unknown");
+	printf("APIC driver: %s\n", sio_shown(q[0], sizeof(q[0]), UNK(f->genapic)));
+	if (f->nr_cpus >= 0)
+		printf("CPUs: %d online", f->nr_cpus);
+	else
+		printf("CPUs: unknown");
+	if (f->allowed_cpus >= 0)
+		printf(", %d allowed (%d hotplug)", f->allowed_cpus, f->hotplug_cpus);
+	if (f->info_lines)
+		printf("; MADT: %d enabled, %d disabled", f->madt_enabled, f->madt_disabled);
+	printf("\n");
+	id_ranges(f, ids, sizeof(ids));
+	if (f->napic)
+		printf("x2APIC IDs: %s (%u clusters of 16 IDs)\n", ids, hc_clusters(f));
+	else
+		printf("x2APIC IDs: unknown (xl dmesg without Xen's MADT lines: loglvl=all)\n");
+	printf("flush_tlb_all: %s\n", sh == 1 ? "the ALLBUT shorthand (one ICR write in every mode)" :
+	       sh == 0 ? "the genapic's send routine (the modes differ)" : "unknown");
+	printf("interrupt remapping: %s\n", f->intremap == 1 ? "enabled" :
+	       f->intremap == 0 ? "off" : "unknown");
+	printf("cpufreq: %s, governor %s, turbo %s\n",
+	       sio_shown(q[0], sizeof(q[0]), UNK(f->cpufreq_driver)),
+	       sio_shown(q[1], sizeof(q[1]), f->governor[0] ? f->governor : "none"),
+	       f->turbo == 1 ? "on" : f->turbo == 0 ? "off or not there" : "unknown");
+	if (f->max_cstate == 1000)
+		printf("max C-state: unlimited\n");
+	else if (f->max_cstate >= 0)
+		printf("max C-state: C%d\n", f->max_cstate);
+	else
+		printf("max C-state: unknown\n");
+	printf("SMT: %s\n", f->threads_per_core > 1 ? "on" : f->threads_per_core == 1 ? "off" :
+	       "unknown");
+	printf("CPU: %s, microcode %s\n", sio_shown(q[0], sizeof(q[0]), UNK(f->cpu_model)),
+	       sio_shown(q[1], sizeof(q[1]), UNK(f->microcode)));
+	printf("Xen command line: %s\n", sio_shown(q[2], sizeof(q[2]), f->xen_cmdline));
+}
+
+static void print_findings(const struct hc_finding *fs, unsigned int n, const char *indent)
+{
+	char q[3][600];
+
+	for (unsigned int i = 0; i < n; i++) {
+		printf("%s%s: %s%s%s\n", indent, hc_level_name(fs[i].level),
+		       sio_shown(q[0], sizeof(q[0]), fs[i].where), fs[i].where[0] ? ": " : "",
+		       sio_shown(q[1], sizeof(q[1]), fs[i].text));
+		if (fs[i].fix[0])
+			printf("%s    fix: %s\n", indent, sio_shown(q[2], sizeof(q[2]), fs[i].fix));
+	}
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct check_args a = { .n = 0 };
+	const struct opt opts[] = CHECK_OPTS(&a);
+	const struct opts_cmd cmd = { .name = "ipibench host check", .opts = opts,
+				      .usage = opts_usage, .syn = &host_synopsis };
+	struct hc_finding fs[HC_MAX_FINDINGS];
+	struct hc_facts *f;
+	char err[1024], **rest;
+	int nrest, rc, cannot = 0;
+	json_t *out = NULL, *cfgs = NULL;
+
+	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
+		return rc;
+	if (nrest) {
+		fprintf(stderr, "ipibench host check: unexpected '%s' (see 'ipibench host --help')\n",
+			rest[0]);
+		return 2;
+	}
+	f = malloc(sizeof(*f));
+	if (!f)
+		return 2;
+	const struct hc_source src = { .root = a.root ? a.root : getenv("IPIBENCH_HOST_ROOT") };
+	if (hc_collect(f, &src, err, sizeof(err))) {
+		fprintf(stderr, "ipibench host check: %s\n", sio_shown((char[600]){ 0 }, 600, err));
+		free(f);
+		return 2;
+	}
+	unsigned int n = hc_judge(f, NULL, NULL, fs, HC_MAX_FINDINGS);
+	struct hc_finding hostf[HC_MAX_FINDINGS];
+	memcpy(hostf, fs, sizeof(hostf));
+	if (a.json) {
+		out = json_pack("{s:o, s:o}", "facts", hc_facts_json(f), "host", hc_findings_json(fs, n));
+		cfgs = json_array();
+	} else {
+		print_facts(f);
+		print_findings(fs, n, "");
+	}
+	for (unsigned int i = 0; i < a.n; i++) {
+		struct config c;
+		unsigned int k, errors = 0;
+
+		if (config_load(a.configs[i], &c, err, sizeof(err))) {
+			fprintf(stderr, "ipibench host check: %s\n", err);
+			json_decref(out);
+			json_decref(cfgs);
+			free(f);
+			return 2;
+		}
+		k = hc_judge(f, &c, a.configs[i], fs, HC_MAX_FINDINGS);
+		/* The host's own findings were printed once, above: the config's are
+		 * those with a place in it, and what its report can show. */
+		for (unsigned int x = 0; x < k; x++)
+			errors += fs[x].level == HC_ERROR;
+		cannot |= errors > 0;
+		if (a.json) {
+			json_array_append_new(cfgs, json_pack("{s:s, s:b, s:o}", "config", a.configs[i],
+							      "can_run", !errors, "findings",
+							      hc_findings_json(fs, k)));
+		} else {
+			char q[320];
+			printf("\n%s: %s (backend = %s)\n", sio_shown(q, sizeof(q), a.configs[i]),
+			       errors ? "cannot run here" : "can run here", c.host.backend);
+			struct hc_finding own[HC_MAX_FINDINGS];
+			unsigned int m = 0;
+			for (unsigned int x = 0; x < k; x++) {
+				int shown = 0;
+				for (unsigned int y = 0; y < n && !shown; y++)
+					shown = !strcmp(hostf[y].text, fs[x].text);
+				if (!shown || fs[x].level == HC_ERROR)
+					own[m++] = fs[x];
+			}
+			print_findings(own, m, "  ");
+		}
+		config_free(&c);
+	}
+	if (a.json) {
+		json_object_set_new(out, "configs", cfgs);
+		char *s = json_dumps(out, JSON_INDENT(2) | JSON_SORT_KEYS);
+		if (s)
+			printf("%s\n", s);
+		free(s);
+		json_decref(out);
+	}
+	free(f);
+	return cannot ? 1 : 0;
+}
+
 int cmd_host(int argc, char **argv)
 {
 	struct host_layout l;
@@ -665,6 +883,8 @@ int cmd_host(int argc, char **argv)
 		return opts_page(stdout, opts_fmt(argv[1] + 7), &host_synopsis, page_text, NULL);
 	if (!strcmp(argv[1], "install"))
 		return cmd_install(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
 	if ((rc = root_only(argc - 1, argv + 1, &root)) >= 0)
 		return rc;
 	host_layout_init(&l, root);
@@ -672,6 +892,6 @@ int cmd_host(int argc, char **argv)
 		return cmd_uninstall(&l);
 	if (!strcmp(argv[1], "status"))
 		return cmd_status(&l);
-	fprintf(stderr, "ipibench host: '%s' is not install, uninstall or status\n", argv[1]);
+	fprintf(stderr, "ipibench host: '%s' is not install, uninstall, status or check\n", argv[1]);
 	return 2;
 }

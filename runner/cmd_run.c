@@ -16,6 +16,7 @@
 #include "runner/guest.h"
 #include "runner/hostopts.h"
 #include "runner/needs.h"
+#include "runner/hostcheck.h"
 #include "runner/results.h"
 #include "runner/stall.h"
 #include "runner/runner.h"
@@ -584,7 +585,8 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 }
 
 /* One result set in DIR: created, or reopened when resuming. */
-static int run_set(const char *dir, const char *cfgfile, const struct config *c, int quiet)
+static int run_set(const char *dir, const char *cfgfile, const struct config *c, int quiet,
+		   json_t *preflight)
 {
 	struct results res;
 	char err[512], path[PATH_MAX];
@@ -596,6 +598,9 @@ static int run_set(const char *dir, const char *cfgfile, const struct config *c,
 		fprintf(stderr, "ipibench run: %s\n", err);
 		return 2;
 	}
+	/* What the preflight found on this host (hostcheck.h), before the first run. */
+	if (preflight)
+		json_object_set(json_object_get(res.root, "host"), "preflight", preflight);
 	/* A set is of one build: a resume on another is refused. */
 	const char *had = json_string_value(json_object_get(json_object_get(res.root, "host"),
 							    "xen_build"));
@@ -653,7 +658,7 @@ static int run_sweep(const char *dir, const char *cfgfile, struct config *c, int
 			return 2;
 		fprintf(stderr, "ipibench run: sweep %u/%u: %u CPUs in %s\n", i + 1,
 			c->matrix.ncpus, c->host.cpus, sub);
-		int r = run_set(sub, cfgfile, c, quiet);
+		int r = run_set(sub, cfgfile, c, quiet, NULL);
 		if (r > rc)
 			rc = r;
 	}
@@ -684,7 +689,7 @@ static int run_builds(const char *dir, const char *cfgfile, struct config *c, in
 			c->matrix.xen[i].version[0] ? c->matrix.xen[i].version : "of unknown version",
 			c->matrix.modes[0], c->matrix.nmodes > 1 ? ", " : "",
 			c->matrix.nmodes > 2 ? "..." : c->matrix.nmodes > 1 ? c->matrix.modes[1] : "", sub);
-		int r = run_set(sub, cfgfile, c, quiet);
+		int r = run_set(sub, cfgfile, c, quiet, NULL);
 		if (r > rc)
 			rc = r;
 	}
@@ -802,6 +807,23 @@ int cmd_run(int argc, char **argv)
 		config_free(&c);
 		return 2;
 	}
+	/*
+	 * A real host (local, reboot): what it cannot serve is refused in one
+	 * line before any run, its warnings said once and kept in results.json.
+	 * Only when the matrix starts: a resume runs in a boot the matrix chose.
+	 */
+	json_t *preflight = NULL;
+	if (!resume && !c.guest.given &&
+	    (!strcmp(c.host.backend, "local") || !strcmp(c.host.backend, "reboot"))) {
+		const struct hc_source src = { .root = getenv("IPIBENCH_HOST_ROOT") };
+		char perr[1200];
+
+		if (hc_preflight(&c, cfgfile, &src, &preflight, perr, sizeof(perr))) {
+			fprintf(stderr, "ipibench run: %s\n", sio_shown((char[1300]){ 0 }, 1300, perr));
+			config_free(&c);
+			return 2;
+		}
+	}
 	if (!out) {
 		char now[32];
 		time_t t = time(NULL);
@@ -818,12 +840,14 @@ int cmd_run(int argc, char **argv)
 		if (!access(cfgpath, F_OK)) {
 			fprintf(stderr, "ipibench run: %s exists: use 'ipibench run --resume %s'\n",
 				cfgpath, out);
+			json_decref(preflight);
 			config_free(&c);
 			return 2;
 		}
 		err[0] = '\0';
 		if (run_mkdirs(out) || sio_write_file(cfgpath, c.text, c.textlen, 0644, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s: %s\n", out, err[0] ? err : strerror(errno));
+			json_decref(preflight);
 			config_free(&c);
 			return 2;
 		}
@@ -838,7 +862,7 @@ int cmd_run(int argc, char **argv)
 	} else if (c.matrix.ncpus && !(resume && !access(cfgpath, F_OK))) {
 		rc = run_sweep(out, cfgfile, &c, quiet);
 	} else if (c.matrix.nxen > 1) {
-		rc = run_set(out, cfgfile, &c, quiet);
+		rc = run_set(out, cfgfile, &c, quiet, preflight);
 	} else {
 		if (resume && c.matrix.ncpus) {
 			/* One CPU count of a sweep: its own runs say which. */
@@ -847,6 +871,7 @@ int cmd_run(int argc, char **argv)
 
 			if (results_open(&r, out, err, sizeof(err))) {
 				fprintf(stderr, "ipibench run: %s\n", err);
+				json_decref(preflight);
 				config_free(&c);
 				return 2;
 			}
@@ -855,6 +880,7 @@ int cmd_run(int argc, char **argv)
 				fprintf(stderr, "ipibench run: %s/results.json: $.runs[0]: no cpus and "
 					"maxcpus, which a CPU count of a sweep needs\n", out);
 				results_close(&r);
+				json_decref(preflight);
 				config_free(&c);
 				return 2;
 			}
@@ -862,8 +888,9 @@ int cmd_run(int argc, char **argv)
 			c.host.maxcpus = json_integer_value(json_object_get(r0, "maxcpus"));
 			results_close(&r);
 		}
-		rc = run_set(out, cfgfile, &c, quiet);
+		rc = run_set(out, cfgfile, &c, quiet, preflight);
 	}
+	json_decref(preflight);
 	config_free(&c);
 	return rc;
 }

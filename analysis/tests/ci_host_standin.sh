@@ -12,12 +12,12 @@
 #   run -c CONFIG -o DIR   backend = local: DIR/results.json at once;
 #                          backend = reboot: the matrix pending, then
 #                          IPIBENCH_REBOOT_CMD run as the real one runs it
-#                          (the test's reboot command starts `resume
-#                          $STANDIN_DIR` detached: the boots), then waits
-#                          at most 60 s to be stopped
-#   resume DIR             the boots of the matrix: STANDIN_BOOT_S seconds
-#                          (default 8), then DIR/results.json and nothing
-#                          pending; STANDIN_HANG=1: never finishes
+#                          (the test's reboot command starts `resume`
+#                          detached: the boots), then waits at most 60 s
+#                          to be stopped
+#   resume                 the boots of the pending matrix: STANDIN_BOOT_S
+#                          seconds (default 8), then DIR/results.json and
+#                          nothing pending; STANDIN_HANG=1: never finishes
 # Results: STANDIN_RESULTS (a results.json), with STANDIN_FAIL_RUN=1 its
 # first run marked failed.  State and the calls' log: STANDIN_BOX/HOST_TAG.
 set -euo pipefail
@@ -59,17 +59,17 @@ case "${1:-} ${2:-}" in
 		mkdir -p "$5"
 		echo "$5" >"$box/pending"
 		echo "        reboot: rebooting: $IPIBENCH_REBOOT_CMD"
-		STANDIN_DIR=$5 sh -c "$IPIBENCH_REBOOT_CMD"
+		sh -c "$IPIBENCH_REBOOT_CMD"
 		# the real one waits to be stopped by the shutdown
 		for _ in $(seq 60); do [ -f "$box/pending" ] || break; sleep 1; done
 		;;
 	*) echo "standin: $3: no backend" >&2; exit 1 ;;
 	esac
 	;;
-"resume "*)
+"resume ")
 	[ "${STANDIN_HANG:-}" != 1 ] || exit 0
 	sleep "${STANDIN_BOOT_S:-8}"
-	results "$2"
+	results "$(cat "$box/pending")"
 	rm -f "$box/pending"
 	echo "ipibench run: matrix finished (stand-in)" >>"$box/calls"
 	;;

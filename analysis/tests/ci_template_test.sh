@@ -59,7 +59,7 @@ gcl() { PATH=$box/bin:$PATH IPIBENCH_CI_CWD=$work/repo nice bash "$top/analysis/
 	--variable "IPIBENCH_MATRIX_CONFIG=$box/usr/share/ipibench/configs/host-matrix.ini" \
 	--variable "IPIBENCH_HOST_RESULTS=$box/\$HOST_TAG/results" --variable "STANDIN_BOX=$box" \
 	--variable "STANDIN_RESULTS=$box/results.json" \
-	--variable 'IPIBENCH_REBOOT_CMD=setsid ipibench resume "$STANDIN_DIR" </dev/null >/dev/null 2>&1 &' \
+	--variable 'IPIBENCH_REBOOT_CMD=setsid ipibench resume </dev/null >/dev/null 2>&1 &' \
 	"$@" >"$work/log" 2>&1; }
 expect() {	# expect WHAT RC WANT
 	if [ "$2" -eq "$3" ]; then echo "ok   $1"; else
@@ -68,7 +68,8 @@ expect() {	# expect WHAT RC WANT
 pub=$work/repo/.gitlab-ci-local/artifacts/pages/public
 
 bench_cmd='echo "bench-config $HOST_TAG $IPIBENCH_CONFIG insn_counts=$(sed -n "s/^insn_counts *= *//p" "$IPIBENCH_CONFIG")" && mkdir -p results/fake-$HOST_TAG && cp analysis/tests/data/three-mode/results.json results/fake-$HOST_TAG/'
-gcl --variable "IPIBENCH_BENCH_CMD=$bench_cmd" --variable CI_PIPELINE_ID=1001 --needs regressions
+gcl --variable "IPIBENCH_BENCH_CMD=$bench_cmd" --variable CI_PIPELINE_ID=1001 --variable IPIBENCH_MATRIX_WAIT=120 \
+	--needs regressions
 expect "full pipeline (bench, the real hosts' jobs, pages, regressions) passes" $? 0
 n=$(grep -c 'PASS  bench: \[' "$work/log")
 expect "one bench job: the emulated host" "$n" 1
@@ -91,7 +92,7 @@ for t in xen-x86-96cpu xen-x86-40cpu; do
 ipibench run -c $box$c/host-dom0.ini -o $R-dom0
 ipibench host check -c $box$c/host-matrix.ini
 ipibench run -c $box$c/host-matrix.ini -o $R-matrix
-ipibench resume $R-matrix
+ipibench resume
 ipibench run: matrix finished"
 	got=$(grep -v 'host status' "$box/$t/calls" | sed 's/ (stand-in)$//')
 	[ "$got" = "$want" ]

@@ -109,7 +109,7 @@ grep -q 'ci.sh: waiting for the matrix to finish (pending: ' "$work/log" &&
 	grep -Eq 'ci.sh: no matrix pending after [1-9][0-9]* s' "$work/log"
 expect "matrix-collect waited for the stand-in's boots, then collected" $? 0
 # gitlab-ci-local names a job's artifact folder after the job, ':' encoded.
-art() { find "$work/repo/.gitlab-ci-local/artifacts" -path "*$1*/ci-results/$2/results.json" | grep -q .; }
+art() { find "$work/repo/.gitlab-ci-local/artifacts" -path "*$1*/ci-results/$2/results.json" | grep . >/dev/null; }
 for t in xen-x86-96cpu xen-x86-40cpu; do
 	art dom0 "$t/dom0" && art matrix-collect "$t/matrix"
 	expect "artifacts: ci-results/$t/dom0 and ci-results/$t/matrix" $? 0

@@ -619,7 +619,7 @@ if [ -n "$debs" ]; then
 	step "apt install ./ipibench_*.deb ./ipibench-xen-4.17_*.deb (offline)" "IPB-APT rc=0"
 	step "ipibench host install --yes" "IPB-INSTALL rc=0"
 	step "ipibench host check -c host-dom0.ini -c host-matrix.ini (the package's, sized)" "IPB-CHECK rc="
-	plain | sed -n '/ipibench host check -c/,/^IPB-CHECK rc=/p' | sed '1d;s/^/     /'
+	plain | sed -n '/^IPB-INSTALL rc=/,/^IPB-CHECK rc=/p' | sed '1d;$d;s/^/     /'
 	plain | grep -a '^IPB-CHECK rc=0' >/dev/null && ok "ipibench host check: both configs can run here" ||
 		fail "ipibench host check: $(plain | grep -a '^IPB-CHECK rc=' | tail -1)"
 	step "the shipped matrix: next boot once into its first entry" "next boot \\(once\\): ipibench-(physical|cluster|mixed)"

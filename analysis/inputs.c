@@ -470,6 +470,42 @@ static int validate_created(const struct jv *v, json_t *root)
 	return 0;
 }
 
+/* $.host.preflight: {facts: {...}, warnings: [{level, where, text, fix}]} (runner/hostcheck.h). */
+#define AN_MAX_PREFLIGHT 64
+static int validate_preflight(const struct jv *v, const json_t *pf)
+{
+	const json_t *w, *x;
+	size_t i;
+	char p[64];
+
+	if (!pf)
+		return 0;
+	if (!json_is_object(pf))
+		return jv_fail(v, "$.host.preflight", "must be an object, not %s", JV_REPR(pf));
+	x = json_object_get(pf, "facts");
+	if (x && !json_is_object(x))
+		return jv_fail(v, "$.host.preflight.facts", "must be an object, not %s", JV_REPR(x));
+	w = json_object_get(pf, "warnings");
+	if (!json_is_array(w))
+		return jv_fail(v, "$.host.preflight.warnings", "must be an array, not %s",
+			       w ? JV_REPR(w) : "missing");
+	if (json_array_size(w) > AN_MAX_PREFLIGHT)
+		return jv_fail(v, "$.host.preflight.warnings", "%zu warnings, more than %d",
+			       json_array_size(w), AN_MAX_PREFLIGHT);
+	json_array_foreach(w, i, x) {
+		static const char *const keys[] = { "level", "where", "text", "fix" };
+		snprintf(p, sizeof(p), "$.host.preflight.warnings[%zu]", i);
+		if (!json_is_object(x))
+			return jv_fail(v, p, "must be an object, not %s", JV_REPR(x));
+		for (size_t k = 0; k < 4; k++) {
+			const json_t *s = json_object_get(x, keys[k]);
+			if (!json_is_string(s) || json_string_length(s) > 1000)
+				return jv_fail(v, p, "%s: must be a string of at most 1000 bytes", keys[k]);
+		}
+	}
+	return 0;
+}
+
 int results_validate(const char *file, json_t *root, char *err)
 {
 	struct jv v = { .file = file, .err = err };
@@ -526,6 +562,8 @@ int results_validate(const char *file, json_t *root, char *err)
 		if (have && maxcpus < cpus)
 			return jv_fail(&v, "$.host.maxcpus", "%lld is less than host.cpus (%lld)",
 				       (long long)maxcpus, (long long)cpus);
+		if (validate_preflight(&v, json_object_get(host, "preflight")))
+			return -1;
 	}
 	if (tool && jv_str(&v, tool, "commit", "$.tool", JV_NAME, &s))
 		return -1;
@@ -1172,6 +1210,8 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 	rs->commit = xstrdup(jstr(tool, "commit", "unknown"));
 	rs->created = xstrdup(jstr(root, "created", ""));
 	rs->config_file = xstrdup(jstr(root, "config_file", ""));
+	json_t *pw = json_object_get(json_object_get(host, "preflight"), "warnings");
+	rs->preflight = json_array_size(pw) ? json_incref(pw) : NULL;
 	double v;
 	rs->cpus = jnum(host, "cpus", &v) ? (long)v : 0;
 	rs->maxcpus = jnum(host, "maxcpus", &v) ? (long)v : rs->cpus;
@@ -1706,6 +1746,7 @@ void dataset_free(struct dataset *d)
 {
 	for (size_t i = 0; i < d->nsets; i++) {
 		struct resultset *r = &d->sets[i];
+		json_decref(r->preflight);
 		free(r->path);
 		free(r->host_name);
 		free(r->backend);

@@ -146,6 +146,9 @@ struct resultset {
 	 * host.topology, else "dense" (emulated: QEMU's dense IDs) or
 	 * "native" (a real machine's own IDs). */
 	char *topo;
+	/* host.preflight.warnings (ipibench run's check of a real host,
+	 * runner/hostcheck.h), validated; NULL when there are none. */
+	json_t *preflight;
 };
 
 /* ICR writes per call the layout implies against those measured, for

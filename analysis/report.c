@@ -119,6 +119,36 @@ static void md_plot(struct sbuf *md, const char *name, const char *what)
 			  what, name, name, name);
 }
 
+/* "## Preflight": what ipibench run's check of a real host warned about
+ * before the runs (results.json host.preflight; runner/hostcheck.h). */
+static void preflight_render_md(const json_t *pf, struct sbuf *md)
+{
+	size_t i, k;
+	json_t *set, *w;
+
+	if (!json_array_size(pf))
+		return;
+	sb_puts(md, "\n## Preflight\n\nWhat `ipibench run` found on the host before the first run "
+		"(`ipibench host check` says the same); a warning bounds what the figures above "
+		"can show:\n\n");
+	json_array_foreach(pf, i, set) {
+		char *mh = md_text(json_string_value(json_object_get(set, "host")));
+		char *mp = md_text(json_string_value(json_object_get(set, "path")));
+		sb_printf(md, "Host %s (%s):\n\n", mh, mp);
+		free(mh), free(mp);
+		json_array_foreach(json_object_get(set, "warnings"), k, w) {
+			const char *where = json_string_value(json_object_get(w, "where"));
+			const char *fix = json_string_value(json_object_get(w, "fix"));
+			char *mw = md_text(where), *mt = md_text(json_string_value(json_object_get(w, "text")));
+			char *mf = md_text(fix);
+			sb_printf(md, "- %s%s%s%s%s%s\n", *where ? mw : "", *where ? ": " : "", mt,
+				  *fix ? " (fix: " : "", *fix ? mf : "", *fix ? ")" : "");
+			free(mw), free(mt), free(mf);
+		}
+		sb_puts(md, "\n");
+	}
+}
+
 /* ==== report.md ============================================================ */
 /* ---- inputs and method ---------------------------------------------------- */
 static void section_inputs(const struct report *r, struct sbuf *md)
@@ -168,6 +198,7 @@ static void section_inputs(const struct report *r, struct sbuf *md)
 		  "workloads compare loop pairs within one boot (paired t). The "
 		  "baseline is %s.\n", ms_test_name(r->test), r->baseline);
 	hoststate_render_md(r->host_state, md);
+	preflight_render_md(r->preflight, md);
 }
 
 /* ---- the seed reproduction -------------------------------------------------- */
@@ -1050,6 +1081,7 @@ static json_t *render_json(const struct report *r)
 	json_object_set_new(j, "inputs", json_inputs(r));
 	json_object_set_new(j, "plots_left_out", json_integer((json_int_t)r->plots_left_out));
 	json_object_set(j, "host_state", r->host_state);
+	json_object_set(j, "preflight", r->preflight);
 	json_object_set_new(j, "method", json_method(r));
 	if (!r->no_ref)
 		json_object_set_new(j, "seed", json_seed(r));

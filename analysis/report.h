@@ -206,6 +206,7 @@ struct report {
 	struct rhf *hf;		/* d.nhf */
 	struct cmp_perf perf_rep;	/* perf stat, repeated */
 	json_t *host_state;	/* hoststate_json() of the runs read */
+	json_t *preflight;	/* [{path, host, warnings}] of the sets with preflight warnings */
 	/* guest runs (report_guests.c) */
 	struct rguest *guests;	/* both kinds, in file order */
 	size_t nguests;

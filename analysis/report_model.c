@@ -708,12 +708,20 @@ void report_compute(struct report *r)
 	plots_unique(r);
 	plots_cap(r);
 	r->host_state = hoststate_json(d);
+	r->preflight = json_array();
+	for (size_t i = 0; i < d->nsets; i++)
+		if (d->sets[i].preflight)
+			json_array_append_new(r->preflight, json_pack("{s:s, s:s, s:O}", "path",
+				d->sets[i].path, "host", d->sets[i].host_name, "warnings",
+				d->sets[i].preflight));
 }
 
 void report_model_free(struct report *r)
 {
 	json_decref(r->host_state);
 	r->host_state = NULL;
+	json_decref(r->preflight);
+	r->preflight = NULL;
 	for (size_t i = 0; i < r->nblocks; i++) {
 		struct rblock *b = &r->blocks[i];
 		for (size_t k = 0; k < b->end - b->first; k++)

@@ -799,6 +799,16 @@ static int cmd_check(int argc, char **argv)
 			rest[0]);
 		return 2;
 	}
+	/* Every config read first: a bad one is refused before anything is printed. */
+	for (unsigned int i = 0; i < a.n; i++) {
+		struct config c;
+
+		if (config_load(a.configs[i], &c, err, sizeof(err))) {
+			fprintf(stderr, "ipibench host check: %s\n", err);
+			return 2;
+		}
+		config_free(&c);
+	}
 	f = malloc(sizeof(*f));
 	if (!f)
 		return 2;

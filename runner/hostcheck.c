@@ -335,6 +335,24 @@ int hc_parse_cpuinfo(struct hc_facts *f, const char *name, const char *text,
 
 /* ---- collecting them ------------------------------------------------- */
 
+static const char *cmdline_opt(const char *cl, const char *word, char *buf, size_t len);
+
+void hc_intremap_from_cmdline(struct hc_facts *f)
+{
+	char v[256];
+
+	/* AMD-Vi prints no line for it: Xen's command line can still turn it off
+	 * (iommu=no-intremap, iommu=0|off|no|false: docs/misc/xen-command-line). */
+	if (f->intremap >= 0 || !cmdline_opt(f->xen_cmdline, "iommu", v, sizeof(v)))
+		return;
+	char *save = NULL;
+
+	for (char *t = strtok_r(v, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (!strcmp(t, "no-intremap") || !strcmp(t, "intremap=0") || !strcmp(t, "0") ||
+		    !strcmp(t, "off") || !strcmp(t, "no") || !strcmp(t, "false"))
+			f->intremap = 0;
+}
+
 static int this_host(const char *root)
 {
 	return !root || !*root || !strcmp(root, "/");
@@ -481,6 +499,7 @@ int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_
 		if (rc)
 			return -1;
 	}
+	hc_intremap_from_cmdline(f);
 	/* Without xl: the version /sys/hypervisor gives. */
 	if (!f->xen_version[0]) {
 		char *ma = read_under(src->root, "/sys/hypervisor/version/major", e, sizeof(e));
@@ -789,18 +808,31 @@ unsigned int hc_judge(const struct hc_facts *f, const struct config *c, const ch
 	if (!c)
 		return j.n;
 
-	/* The config on this host. */
-	int cluster_gone = f->xen_major > 4 || (f->xen_major == 4 && f->xen_minor >= 20);
+	/* The config on this host.  The Xen its runs boot: the running one
+	 * (local), or for reboot the build `host install` copied when its
+	 * version is known (config_load() checked its modes), else the running. */
+	const struct xen_build *b = c->matrix.build;
+	int built = reboot && b && b->major;
+	int major = built ? (int)b->major : f->xen_major, minor = built ? (int)b->minor : f->xen_minor;
+	const char *version = built ? (b->version[0] ? b->version : b->label) : f->xen_version;
+	int cluster_gone = major > 4 || (major == 4 && minor >= 20);
 	if (cluster_gone && has_mode(c, "cluster")) {
 		where_of(w, sizeof(w), file, c, "matrix", "modes");
 		add(&j, HC_ERROR, w, "remove it from [matrix] modes",
-		    "mode cluster: this Xen (%s) has no cluster mode", f->xen_version);
+		    "mode cluster: this Xen (%s) has no cluster mode", version);
 	} else if (f->intremap == 0 && has_mode(c, "cluster")) {
 		where_of(w, sizeof(w), file, c, "matrix", "modes");
 		add(&j, HC_ERROR, w, "enable VT-d (or AMD-Vi) interrupt remapping in the firmware, "
 		    "or remove cluster from [matrix] modes",
 		    "mode cluster: interrupt remapping is off here, and Xen then boots cluster as "
 		    "mixed or physical");
+	}
+	if (f->nr_cpus > 0 && c->host.cpus != (unsigned int)f->nr_cpus) {
+		char fix[80];
+		where_of(w, sizeof(w), file, c, "host", "cpus");
+		snprintf(fix, sizeof(fix), "set [host] cpus = %d", f->nr_cpus);
+		add(&j, HC_WARNING, w, fix, "cpus = %u, but this host has %d CPUs online: the "
+		    "results would record the config's count", c->host.cpus, f->nr_cpus);
 	}
 	if (!strcmp(c->host.backend, "local") && booted) {
 		/* A run of another mode fails at once (backends/local.c); a config

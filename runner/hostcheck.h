@@ -75,6 +75,9 @@ struct hc_source {
 };
 int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_t errlen);
 
+/* Interrupt remapping still unknown (no VT-d line: AMD-Vi) but turned off on
+ * Xen's command line: 0. */
+void hc_intremap_from_cmdline(struct hc_facts *f);
 /* The x2APIC clusters (ID >> 4) the enabled CPUs are in. */
 unsigned int hc_clusters(const struct hc_facts *f);
 /* Whether flush_tlb_all()'s IPI takes the ALLBUT shorthand: 1, 0, -1 unknown. */

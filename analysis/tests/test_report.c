@@ -483,6 +483,61 @@ static char *report_md(const char *o, const char *name, const char *dir, int wan
 	return md;
 }
 
+/* The seed's results with host.preflight set to PF (taken). */
+static char *with_preflight(const char *o, const char *name, json_t *pf)
+{
+	json_t *r = json_load_file("results/history/seed-96cpu-20261201/results.json", 0, NULL);
+
+	assert_non_null(r);
+	json_object_set_new(json_object_get(r, "host"), "preflight", pf);
+	char *d = path2(o, name);
+	assert_int_equal(mkdir(d, 0700), 0);
+	char *f = path2(d, "results.json");
+	assert_int_equal(json_dump_file(r, f, 0), 0);
+	json_decref(r);
+	free(f);
+	return d;
+}
+
+/* ipibench run's preflight warnings (runner/hostcheck.h) in report.md and report.json. */
+static void preflight_listed(void **state)
+{
+	(void)state;
+	char *o = make_tmpdir();
+	json_t *w = json_pack("[{s:s, s:s, s:s, s:s}]", "level", "warning", "where", "",
+			      "text", "no hotpluggable or disabled CPUs: flush_tlb_all takes the ALLBUT "
+			      "shorthand", "fix", "maxcpus= one below the CPUs present");
+	char *d = with_preflight(o, "pf", json_pack("{s:{}, s:o}", "facts", "warnings", w));
+	char *md = report_md(o, "out-pf", d, 0);
+
+	assert_non_null(md);
+	assert_non_null(strstr(md, "## Preflight"));
+	assert_non_null(strstr(md, "- no hotpluggable or disabled CPUs: flush_tlb_all takes the "
+			       "ALLBUT shorthand (fix: maxcpus= one below the CPUs present)\n"));
+	free(md);
+	char *p = path2(o, "out-pf/report.json");
+	json_t *j = json_load_file(p, 0, NULL);
+	assert_non_null(j);
+	json_t *pf = json_array_get(json_object_get(j, "preflight"), 0);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(pf, "warnings"), 0), "fix")), "maxcpus= one below the CPUs present");
+	json_decref(j);
+	free(p);
+
+	/* Without: no section. */
+	char *none = with_preflight(o, "none", json_pack("{s:[]}", "warnings"));
+	md = report_md(o, "out-none", none, 0);
+	assert_null(strstr(md, "## Preflight"));
+	free(md);
+
+	/* A warning that is not what run writes: refused with its JSON path. */
+	char *bad = with_preflight(o, "bad", json_pack("{s:[{s:i}]}", "warnings", "text", 3));
+	assert_null(report_md(o, "out-bad", bad, 1));
+	free(bad), free(none), free(d);
+	rm_rf(o);
+	free(o);
+}
+
 static void host_state_flagged(void **state)
 {
 	(void)state;
@@ -850,6 +905,7 @@ int main(void)
 		cmocka_unit_test(layout_section),
 		cmocka_unit_test(insn_counts_table),
 		cmocka_unit_test(host_state_flagged),
+		cmocka_unit_test(preflight_listed),
 		cmocka_unit_test(bad_inputs),
 		cmocka_unit_test(reference_bounds),
 		cmocka_unit_test_setup_teardown(missing_gnuplot_is_an_error, tmpdir_setup, tmpdir_teardown),

@@ -160,14 +160,40 @@ static const char matrix_ini[] =
 	"type = flush_tlb_all\n"
 	"senders = physical, cluster\n";
 
+/* A build folder DIR/NAME/xen with a multiboot header and build-info of VERSION. */
+static void fake_build(const char *name, const char *version)
+{
+	char path[256], info[128];
+	const uint32_t mb[3] = { 0x1BADB002u, 0, (uint32_t)-(0x1BADB002u) };
+
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s/xen", tu_dir, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/%s/xen/xen", tu_dir, name);
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(mb, sizeof(mb), 1, fp), 1);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/%s/xen/build-info", tu_dir, name);
+	snprintf(info, sizeof(info), "XEN_VERSION=%s SERIES=4.17\n", version);
+	assert_int_equal(tu_write(path, info), 0);
+	snprintf(path, sizeof(path), "%s/%s", tu_dir, name);
+	setenv("IPIBENCH_BUILD", path, 1);
+}
+
 static void test_420_refuses_cluster(void **s)
 {
 	struct hc_facts f;
 	struct hc_finding fs[HC_MAX_FINDINGS];
 	unsigned int n;
 	const struct hc_finding *x;
+	char nobuild[128];
 
 	(void)s;
+	/* No build here: the running Xen is the one the entries boot. */
+	snprintf(nobuild, sizeof(nobuild), "%s/nobuild", tu_dir);
+	setenv("IPIBENCH_BUILD", nobuild, 1);
 	facts_of(&f, "xl-info-420", "xl-dmesg-420", "xenpm-cpufreq-performance", "xenpm-max-cstate-1");
 	n = judge(&f, matrix_ini, fs);
 	x = find(fs, n, HC_ERROR, "mode cluster");
@@ -181,10 +207,23 @@ static void test_420_refuses_cluster(void **s)
 	for (unsigned int i = 0; i < n; i++)
 		if (fs[i].level == HC_ERROR)
 			fail_msg("unexpected error: %s", fs[i].text);
+	/* A running 4.20 whose installed build (the reboot entries' Xen) is 4.17:
+	 * the build decides. */
+	fake_build("b417", "4.17.5");
+	n = judge(&f, matrix_ini, fs);
+	assert_null(find(fs, n, HC_ERROR, "has no cluster mode"));
+	/* (this host's interrupt remapping is off: that still refuses cluster) */
+	assert_non_null(find(fs, n, HC_ERROR, "mode cluster: interrupt remapping is off"));
+	/* A 4.20 build: refused by the build's version. */
+	fake_build("b420", "4.20.4");
+	assert_int_equal(config_load_string("m.ini", matrix_ini, &(struct config){ 0 },
+					    (char[512]){ 0 }, 512), -1);   /* config_load() already */
+	setenv("IPIBENCH_BUILD", nobuild, 1);
 	/* 4.17 offers it. */
 	facts_of(&f, "xl-info-417", "xl-dmesg-slots", "xenpm-cpufreq-performance", "xenpm-max-cstate-1");
 	n = judge(&f, matrix_ini, fs);
 	assert_null(find(fs, n, HC_ERROR, "cluster"));
+	unsetenv("IPIBENCH_BUILD");
 }
 
 static void test_intremap_off_refuses_cluster(void **s)
@@ -259,6 +298,14 @@ static void test_local_booted_mode(void **s)
 	assert_string_equal(x->where, "m.ini:5");
 	assert_non_null(strstr(x->fix, "modes = mixed"));
 	assert_non_null(find(fs, n, HC_INFO, "one boot: the report compares the send routines"));
+	assert_null(find(fs, n, HC_WARNING, "CPUs online"));
+	/* A CPU count that is not the host's. */
+	n = judge(&f, "[host]\nbackend = local\ncpus = 96\n[matrix]\nmodes = mixed\n"
+		  "[workload:f]\ntype = flush_tlb_all\n", fs);
+	x = find(fs, n, HC_WARNING, "cpus = 96, but this host has 24 CPUs online");
+	assert_non_null(x);
+	assert_string_equal(x->where, "m.ini:3");
+	assert_string_equal(x->fix, "set [host] cpus = 24");
 	n = judge(&f, "[host]\nbackend = local\ncpus = 24\n[matrix]\nmodes = mixed\n"
 		  "[workload:f]\ntype = flush_tlb_all\n", fs);
 	assert_null(find(fs, n, HC_ERROR, "mode"));
@@ -319,6 +366,13 @@ static void test_refusals(void **s)
 	assert_int_equal(hc_parse_max_cstate(&f, "xenpm", "Max possible C-state: deep\n", err,
 					     sizeof(err)), -1);
 	assert_string_equal(err, "xenpm:1: max C-state 'deep': not C<n> or unlimited");
+	/* No VT-d line (AMD-Vi): Xen's command line decides. */
+	hc_facts_init(&f);
+	hc_intremap_from_cmdline(&f);
+	assert_int_equal(f.intremap, -1);
+	strcpy(f.xen_cmdline, "console=com1 iommu=verbose,no-intremap x2apic-mode=mixed");
+	hc_intremap_from_cmdline(&f);
+	assert_int_equal(f.intremap, 0);
 	/* xenpm without cpufreq: Xen drives no frequency. */
 	hc_facts_init(&f);
 	assert_int_equal(hc_parse_cpufreq(&f, "xenpm", "[CPU0] failed to get cpufreq parameter\n",
@@ -410,6 +464,8 @@ static void test_run_preflight(void **s)
 	put_copy("root/var/lib/ipibench/facts/xenpm-max-cstate", DATA "xenpm-max-cstate-1");
 	snprintf(out, sizeof(out), "%s/root", tu_dir);
 	setenv("IPIBENCH_HOST_ROOT", out, 1);
+	snprintf(out, sizeof(out), "%s/nobuild", tu_dir);
+	setenv("IPIBENCH_BUILD", out, 1);   /* the running Xen is the one that boots */
 	snprintf(out, sizeof(out), "%s/m1", tu_dir);
 	rc = run_captured((char *[]){ "run", "-c", "configs/host-matrix.ini", "-o", out, NULL }, 5, &err);
 	assert_int_equal(rc, 2);
@@ -446,6 +502,45 @@ static void test_run_preflight(void **s)
 	assert_true(found);
 	json_decref(r);
 	unsetenv("IPIBENCH_HOST_ROOT");
+	unsetenv("IPIBENCH_BUILD");
+}
+
+/* ipibench host check on a captured 4.20 host: what it is, and the
+ * matrix config it cannot run (exit status 1). */
+static void test_cmd_host_check(void **s)
+{
+	char root[128], out[128];
+
+	(void)s;
+	put_copy("root/var/lib/ipibench/facts/xl-info", DATA "xl-info-420");
+	put_copy("root/var/lib/ipibench/facts/xl-dmesg", DATA "xl-dmesg-420");
+	put_copy("root/proc/cpuinfo", DATA "cpuinfo");
+	snprintf(root, sizeof(root), "%s/root", tu_dir);
+	snprintf(out, sizeof(out), "%s/nobuild", tu_dir);
+	setenv("IPIBENCH_BUILD", out, 1);   /* the running Xen is the one that boots */
+	snprintf(out, sizeof(out), "%s/stdout", tu_dir);
+	fflush(stdout);
+	int saved = dup(1), fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 1);
+	close(fd);
+	int rc = cmd_host(8, (char *[]){ "host", "check", "--root", root, "-c",
+					 "configs/host-matrix.ini", "-c", "configs/host-dom0.ini", NULL });
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	char *got = tu_slurp(out);
+	assert_non_null(got);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(got, "Xen: 4.20.4 (debug build)\nmodes offered: physical, mixed\n"));
+	assert_non_null(strstr(got, "x2APIC IDs: 0-11, 16-27 (2 clusters of 16 IDs)\n"));
+	assert_non_null(strstr(got, "flush_tlb_all: the ALLBUT shorthand"));
+	assert_non_null(strstr(got, "CPU: AMD EPYC 7443 24-Core Processor, microcode 0xa0011d5\n"));
+	assert_non_null(strstr(got, "configs/host-matrix.ini: cannot run here (backend = reboot)\n"
+			       "  error: configs/host-matrix.ini:33: mode cluster: this Xen (4.20.4) "
+			       "has no cluster mode\n      fix: remove it from [matrix] modes\n"));
+	assert_non_null(strstr(got, "configs/host-dom0.ini: can run here (backend = local)\n"));
+	free(got);
+	unsetenv("IPIBENCH_BUILD");
 }
 
 int main(void)
@@ -454,7 +549,7 @@ int main(void)
 		cmocka_unit_test(test_parse_417_with_slots),
 		cmocka_unit_test(test_parse_420),
 		cmocka_unit_test(test_no_slots_warns_shorthand),
-		cmocka_unit_test(test_420_refuses_cluster),
+		cmocka_unit_test_setup_teardown(test_420_refuses_cluster, tu_setup, tu_teardown),
 		cmocka_unit_test(test_intremap_off_refuses_cluster),
 		cmocka_unit_test(test_power_state_warnings),
 		cmocka_unit_test(test_local_booted_mode),
@@ -462,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_collect),
 		cmocka_unit_test_setup_teardown(test_run_preflight, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_cmd_host_check, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

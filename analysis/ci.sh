@@ -18,15 +18,36 @@
 #       regressed (rules: `ipibench history --help`: on an emulated host
 #       only its exact counts, never its times)
 #
+# On a real test host, with the installed package (no build tree, no QEMU):
+#   analysis/ci.sh host-local CONFIG NAME DEST
+#       `ipibench host check -c CONFIG`, `ipibench run -c CONFIG -o DIR`
+#       (a backend = local config), DIR copied to DEST/NAME
+#   analysis/ci.sh matrix-start CONFIG NAME
+#       `ipibench host check -c CONFIG`, then the backend = reboot config's
+#       `ipibench run -c CONFIG -o DIR` in the background with the reboot
+#       delayed by IPIBENCH_REBOOT_DELAY seconds (default 30): returns once
+#       the matrix is pending and its first reboot is asked for, so the job
+#       ends before the host goes down; ipibench-resume.service continues
+#       the matrix after each boot
+#   analysis/ci.sh matrix-collect NAME DEST
+#       waits at most IPIBENCH_MATRIX_WAIT seconds (default 1800) until
+#       `ipibench host status` says no matrix is pending, then copies DIR
+#       to DEST/NAME and fails unless every run of its results.json is ok
+# DIR is IPIBENCH_HOST_RESULTS/ci-PIPELINE-NAME (IPIBENCH_HOST_RESULTS
+# default /var/lib/ipibench/results: it survives the reboots).
+#
 # Environment: IPIBENCH (binary, default build/bin/ipibench),
 # IPIBENCH_THRESHOLD (percent, default 5), IPIBENCH_INSN_THRESHOLD (percent,
 # default 0.5: instruction counts of an emulated host, [host] insn_counts),
 # IPIBENCH_FAIL_ON (any|latest,
 # default latest), IPIBENCH_HISTORY_URL, IPIBENCH_HISTORY_DIR (a local
-# directory of earlier result sets, e.g. a runner cache).
+# directory of earlier result sets, e.g. a runner cache); on a test host
+# IPIBENCH_HOST (the installed binary, default ipibench from PATH).
 set -euo pipefail
 
 ipibench=${IPIBENCH:-build/bin/ipibench}
+host_bin=${IPIBENCH_HOST:-ipibench}
+host_results=${IPIBENCH_HOST_RESULTS:-/var/lib/ipibench/results}
 die() { echo "ci.sh: $*" >&2; exit 1; }
 
 collect() {
@@ -41,6 +62,93 @@ collect() {
 		n=$((n + 1))
 	done < <(find results -name results.json -newer "$marker" 2>/dev/null | sort)
 	[ "$n" -gt 0 ] || die "no results.json newer than $marker under results/: did the bench run?"
+}
+
+# The result directory of this pipeline's NAME on the test host.
+host_dir() {
+	case $1 in '' | *[!A-Za-z0-9._-]*) die "'$1': a result name of letters, digits, '.', '_', '-'" ;; esac
+	echo "$host_results/ci-${CI_PIPELINE_ID:-local}-$1"
+}
+
+host_check() {
+	[ -f "$1" ] || die "$1: no such config (is the ipibench package installed?)"
+	command -v "$host_bin" >/dev/null 2>&1 || die "$host_bin not found: install the ipibench package on this host"
+	echo "ci.sh: $host_bin host check -c $1"
+	"$host_bin" host check -c "$1" || die "ipibench host check refuses $1 on this host (above)"
+}
+
+# A run's results copied out, and every run ok.
+host_copy() {
+	local dir=$1 dest=$2 bad
+	[ -f "$dir/results.json" ] || die "$dir/results.json missing: the run wrote no results"
+	mkdir -p "$(dirname "$dest")"
+	rm -rf "$dest"
+	cp -r "$dir" "$dest"
+	echo "ci.sh: collected $dir -> $dest"
+	bad=$(jq -r '[.runs[]? | select(.status != "ok") | "\(.id): \(.status)"] | join(", ")' "$dest/results.json") ||
+		die "$dest/results.json: not a results file"
+	[ -z "$bad" ] || die "$dest/results.json: runs not ok: $bad"
+}
+
+host_local() {
+	local cfg=$1 dir
+	dir=$(host_dir "$2")
+	host_check "$cfg"
+	echo "ci.sh: $host_bin run -c $cfg -o $dir"
+	"$host_bin" run -c "$cfg" -o "$dir" || echo "ci.sh: ipibench run failed (status $?): collecting what it wrote" >&2
+	host_copy "$dir" "$3/$2"
+}
+
+# Whether `ipibench host status` says no matrix is pending.
+matrix_idle() {
+	local st
+	st=$("$host_bin" host status 2>&1) || die "ipibench host status failed: is the host installed (ipibench host install)? $st"
+	grep -q '^  pending: none$' <<<"$st"
+}
+
+matrix_start() {
+	local cfg=$1 dir log n=0
+	dir=$(host_dir "$2")
+	host_check "$cfg"
+	matrix_idle || die "a matrix is already pending on this host ($("$host_bin" host status | grep '^  pending:')): one at a time"
+	[ ! -e "$dir" ] || die "$dir exists: a result directory per pipeline"
+	mkdir -p "$host_results"
+	log=$host_results/ci-${CI_PIPELINE_ID:-local}-$2.log
+	# The reboot is delayed so this job ends (and reports) first; the
+	# timer is systemd's, outside the job's processes.
+	export IPIBENCH_REBOOT_CMD=${IPIBENCH_REBOOT_CMD:-systemd-run --on-active=${IPIBENCH_REBOOT_DELAY:-30} systemctl reboot}
+	echo "ci.sh: $host_bin run -c $cfg -o $dir (reboot: $IPIBENCH_REBOOT_CMD; log $log)"
+	setsid "$host_bin" run -c "$cfg" -o "$dir" </dev/null >"$log" 2>&1 &
+	until grep -q 'rebooting: ' "$log"; do
+		if ! kill -0 $! 2>/dev/null; then
+			cat "$log" >&2
+			die "ipibench run ended before its first reboot (above)"
+		fi
+		n=$((n + 1))
+		[ "$n" -le 600 ] || { kill $! 2>/dev/null; cat "$log" >&2; die "no reboot asked for within 600 s"; }
+		sleep 1
+	done
+	cat "$log"
+	! matrix_idle || die "ipibench run asked for a reboot but no matrix is pending"
+	echo "ci.sh: matrix pending in $dir; the host reboots in ${IPIBENCH_REBOOT_DELAY:-30} s"
+}
+
+matrix_collect() {
+	local dir wait=${IPIBENCH_MATRIX_WAIT:-1800} t=0
+	dir=$(host_dir "$1")
+	case $wait in '' | *[!0-9]*) die "IPIBENCH_MATRIX_WAIT=$wait: seconds" ;; esac
+	until matrix_idle; do
+		[ "$t" -lt "$wait" ] || {
+			"$host_bin" host status >&2 || true
+			[ ! -d "$dir" ] || { mkdir -p "$2"; rm -rf "${2:?}/$1"; cp -r "$dir" "$2/$1"; }
+			die "the matrix is still pending after ${wait} s (IPIBENCH_MATRIX_WAIT): what it has is in $2/$1"
+		}
+		[ $((t % 60)) -ne 0 ] || echo "ci.sh: waiting for the matrix to finish ($(("$host_bin" host status || true) | grep '^  pending:' | sed 's/^ *//'))"
+		sleep 5
+		t=$((t + 5))
+	done
+	echo "ci.sh: no matrix pending after ${t} s"
+	host_copy "$dir" "$2/$1"
 }
 
 # Fetch URL into FILE.  Only HTTP 404 means "no history yet" (status 1);
@@ -153,6 +261,9 @@ case "${1:-}" in
 collect) shift; [ $# -eq 2 ] || die "usage: ci.sh collect MARKER DEST"; collect "$@" ;;
 publish) shift; publish "$@" ;;
 check) shift; [ $# -eq 1 ] || die "usage: ci.sh check OUT"; check "$@" ;;
+host-local) shift; [ $# -eq 3 ] || die "usage: ci.sh host-local CONFIG NAME DEST"; host_local "$@" ;;
+matrix-start) shift; [ $# -eq 2 ] || die "usage: ci.sh matrix-start CONFIG NAME"; matrix_start "$@" ;;
+matrix-collect) shift; [ $# -eq 2 ] || die "usage: ci.sh matrix-collect NAME DEST"; matrix_collect "$@" ;;
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
-*) die "usage: ci.sh collect|publish|check ... (--help)" ;;
+*) die "usage: ci.sh collect|publish|check|host-local|matrix-start|matrix-collect ... (--help)" ;;
 esac

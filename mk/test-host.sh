@@ -9,11 +9,16 @@
 #   mk/test-host.sh IMAGEDIR [OUTDIR]    (OUTDIR default IMAGEDIR/boot)
 #
 # With TEST_HOST_DEBS=DIR (make test-host: BUILD/deb), end to end as a user
-# would, through a 9p share (OUTDIR/share: the .debs, e2e.ini,
+# would, through a 9p share (OUTDIR/share: the .debs, size.sed, e2e.ini,
 # mk/host/e2e-guest.sh): apt installs the packages offline, `ipibench host
-# install`, a physical + mixed matrix with backend = reboot through real
-# reboots (GRUB's one-shot entries, ipibench-resume.service resuming it),
-# then host status, the results copied out and reported here, host
+# install`, the package's real-host configs (/usr/share/ipibench/configs)
+# copied and sized for this host with size.sed (below), `ipibench host
+# check` of both, the shipped mode matrix (host-matrix.ini: physical,
+# cluster, mixed, two boots each, interleaved) through real reboots (GRUB's
+# one-shot entries, ipibench-resume.service resuming it), then
+# host-dom0.ini (backend = local) on the host as the matrix left it (its
+# last entry: mixed), each result set reported here and its report
+# checked, then host status, the matrix's results copied out, host
 # uninstall, and GRUB and systemd compared with before; then host install
 # again, a matrix left pending (its run killed at its reboot command) and
 # apt-get purge: the maintainer scripts end the matrix and remove
@@ -97,6 +102,14 @@ if [ -n "$debs" ]; then
 	cp "$debs"/ipibench_*_amd64.deb "$debs"/ipibench-xen-4.17_*_amd64.deb "$share/debs/" ||
 		{ echo "test-host: no packages in $debs (make deb)" >&2; exit 1; }
 	cp "$top/mk/host/e2e-guest.sh" "$share/"
+	# The shipped configs are sized for a 96-CPU box: 10000-call loops,
+	# 500-3000 of them per workload, about 10 minutes (dom0) and 2 minutes
+	# a boot (matrix) there.  A flush takes about 100 us on this 2-CPU
+	# host under TCG, so as shipped they would take hours (a loop of
+	# 10000 flushes is 1 s).  A user edits a copy of them the same way:
+	# the host's CPUs, and loops of 1000 calls, 10 per workload here.
+	printf '%s\n' 's/^cpus = .*/cpus = 2/' 's/^runs = .*/runs = 10/' \
+		's/^iterations = .*/iterations = 1000/' 's/^timeout = .*/timeout = 900/' >"$share/size.sed"
 	cat >"$share/e2e.ini" <<'EOF'
 ; mk/test-host.sh: the reboot backend on the Debian test host (2 CPUs)
 [host]
@@ -620,14 +633,32 @@ if [ -n "$debs" ]; then
 	send "mkdir -p /mnt/e2e && mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e && sh /mnt/e2e/e2e-guest.sh install"
 	step "apt install ./ipibench_*.deb ./ipibench-xen-4.17_*.deb (offline)" "IPB-APT rc=0"
 	step "ipibench host install --yes" "IPB-INSTALL rc=0"
-	step "reboot backend: next boot once into ipibench-physical" "next boot \(once\): ipibench-physical"
-	step "reboot 1: GRUB boots the patched Xen in physical mode" "Switched to APIC driver x2apic_phys"
-	step "ipibench-resume.service runs the physical run, then reboots" "next boot \(once\): ipibench-mixed"
-	step "reboot 2: GRUB boots the patched Xen in mixed mode" "Switched to APIC driver x2apic_mixed"
+	step "ipibench host check -c host-dom0.ini -c host-matrix.ini (the package's, sized)" "IPB-CHECK rc="
+	plain | sed -n '/^IPB-INSTALL rc=/,/^IPB-CHECK rc=/p' | sed '1d;$d;s/^/     /'
+	plain | grep -a '^IPB-CHECK rc=0' >/dev/null && ok "ipibench host check: both configs can run here" ||
+		fail "ipibench host check: $(plain | grep -a '^IPB-CHECK rc=' | tail -1)"
+	step "the shipped matrix: next boot once into its first entry" "next boot \\(once\\): ipibench-(physical|cluster|mixed)"
+	# Six boots: physical, cluster, mixed, twice, interleaved.
+	m0=$seen
+	for b in 1 2 3 4 5 6; do
+		step "matrix boot $b: GRUB boots the patched Xen" "Booting .ipibench: Xen x2apic-mode=(physical|cluster|mixed)"
+		step "matrix boot $b: Xen selects its mode's APIC driver" "Switched to APIC driver x2apic_(phys|cluster|mixed)"
+	done
 	# The backend disables the unit before the run prints its tally.
 	step "the unit is disabled, next boot GRUB's default" "matrix finished"
-	step "the unit finishes the matrix" "2 of 2 runs ok"
+	step "the unit finishes the matrix" "6 of 6 runs ok"
+	boots=$(LC_ALL=C awk -v from="$m0" '{ n += length($0) + 1 } n > from' "$log" | tr -d '\r' |
+		grep -ao 'Booting .ipibench: Xen x2apic-mode=[a-z]*' | sed 's/.*=//' | tr '\n' ' ')
+	[ "$boots" = "physical cluster mixed physical cluster mixed " ] &&
+		ok "six GRUB boots, interleaved: $boots" || fail "the matrix's boots: '$boots', want physical cluster mixed twice"
+	echo "matrix $(elapsed)" >>"$out/times"
 	login "after the matrix"
+	send "$mount9p; sh /mnt/e2e/e2e-guest.sh dom0"
+	step "host-dom0.ini: ipibench run, backend = local, in the booted mode" "IPB-DOM0-RUN rc="
+	step "host-dom0.ini: results copied out of the host" "IPB-DOM0 rc=0"
+	plain | grep -a '^IPB-DOM0-RUN rc=0' >/dev/null && ok "host-dom0.ini: every run ok" ||
+		fail "host-dom0.ini: $(plain | grep -a '^IPB-DOM0-RUN rc=' | tail -1)"
+	echo "dom0 $(elapsed)" >>"$out/times"
 	[ -z "$faults" ] || faults_stages
 	send "mount -t 9p -o trans=virtio,version=9p2000.L e2e /mnt/e2e; sh /mnt/e2e/e2e-guest.sh finish"
 	step "ipibench host status" "IPB-STATUS rc=0"
@@ -657,20 +688,51 @@ if [ -n "$debs" ]; then
 	else
 		fail "no IPB-PDIFF"
 	fi
-	res=$share/out/e2e/results.json
-	if [ -f "$res" ]; then
-		for m in physical mixed; do
-			grep -q "\"mode\": *\"$m\"" "$res" && ok "results.json has the $m run" || fail "results.json: no $m run"
+	# The reports, from the results as they came off the host.  Verdicts
+	# only where the design carries them: between modes the matrix's boot
+	# is the unit (two per mode); the dom0 set has one boot in one mode,
+	# so no mode is compared with another there.  An emulated host's
+	# times are never judged (.emulated: its verdicts are null).
+	report_set() {	# NAME WANT-RUNS MODE...
+		local name=$1 want=$2 res=$share/out/$1/results.json rj m n
+		shift 2
+		[ -f "$res" ] || { fail "$name: no $res"; return; }
+		n=$(jq '[.runs[] | select(.status == "ok")] | length' "$res")
+		[ "$n" = "$want" ] && ok "$name: results.json: $n runs ok" || fail "$name: results.json: $n runs ok, want $want"
+		for m in "$@"; do
+			n=$(jq --arg m "$m" '[.runs[] | select(.mode == $m and .status == "ok")] | length' "$res")
+			echo "     $name: $m: $n boots ok"
 		done
-		n=$(grep -c '"status": *"ok"' "$res")
-		[ "$n" -ge 2 ] && ok "results.json: $n runs ok" || fail "results.json: $n runs ok, want 2"
-		if "$top/build/bin/ipibench" report "$share/out/e2e" -o "$out/report" >"$out/report.log" 2>&1; then
-			ok "ipibench report of the host's results: $out/report/report.md"
-		else
-			fail "ipibench report failed: $out/report.log"
+		if ! "$top/build/bin/ipibench" report "$share/out/$name" -o "$out/report-$name" >"$out/report-$name.log" 2>&1; then
+			fail "$name: ipibench report failed: $out/report-$name.log"
+			return
 		fi
-	else
-		fail "no $res"
+		ok "$name: ipibench report of the host's results: $out/report-$name/report.md"
+		rj=$out/report-$name/report.json
+		jq -r '.workloads[] | "     \(.workload): modes \(.modes | map(.mode? // .) | tostring), emulated \(.emulated), unit \(.comparison.unit // "-"), verdict \(.comparison.verdict // "none")"' "$rj" 2>/dev/null
+		REPORT_JSON=$rj
+	}
+	report_set e2e 6 physical cluster mixed
+	res=$share/out/e2e/results.json
+	for m in physical cluster mixed; do
+		n=$(jq --arg m "$m" '[.runs[] | select(.mode == $m and .status == "ok")] | length' "$res" 2>/dev/null)
+		[ "${n:-0}" -ge 2 ] && ok "matrix: $n boots in $m mode" || fail "matrix: ${n:-0} boots in $m mode, want 2"
+	done
+	if [ -f "${REPORT_JSON:-}" ]; then
+		# The flush loop compared between modes with the boot as its unit.
+		u=$(jq -r '[.workloads[] | select(.workload == "flush") | .comparison.unit][0] // "none"' "$REPORT_JSON")
+		case $u in boots*) ok "matrix report: flush compared between modes, unit: $u" ;;
+		*) fail "matrix report: flush's unit is '$u', want the boots" ;; esac
+		v=$(jq -r '[.workloads[] | select(.emulated == true) | .comparison.verdict | select(. != null)] | length' "$REPORT_JSON")
+		[ "$v" = 0 ] && ok "matrix report: no time verdict on an emulated host's workloads" ||
+			fail "matrix report: $v verdicts on emulated times"
+	fi
+	REPORT_JSON=
+	report_set dom0 1 mixed
+	if [ -f "${REPORT_JSON:-}" ]; then
+		n=$(jq '[.workloads[] | select((.modes | length) > 1)] | length' "$REPORT_JSON")
+		[ "$n" = 0 ] && ok "dom0 report: one mode, no mode compared with another" ||
+			fail "dom0 report: $n workloads with more than one mode"
 	fi
 fi
 if [ -n "$qmp" ]; then

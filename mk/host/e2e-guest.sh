@@ -3,7 +3,13 @@
 # Run on the booted Debian test host by mk/test-host.sh (as root, from the
 # 9p share /mnt/e2e that holds debs/, e2e.ini and out/):
 #   e2e-guest.sh install   apt install the packages, ipibench host install,
-#                          then the reboot-backend matrix (it reboots)
+#                          the package's two real-host configs copied and
+#                          sized for this host (size.sed, as a user edits
+#                          them), ipibench host check of both, then the
+#                          shipped mode matrix, host-matrix.ini (it reboots)
+#   e2e-guest.sh dom0      after the matrix, on the host as it left it (its
+#                          last entry: the patched Xen in mixed mode):
+#                          host-dom0.ini (backend = local), results to out/
 #   e2e-guest.sh finish    after the matrix: status, results to out/,
 #                          host uninstall, and GRUB and systemd compared
 #                          with what they were before install
@@ -25,6 +31,7 @@
 set -u
 share=/mnt/e2e
 results=/var/lib/ipibench/results/e2e
+configs=/usr/share/ipibench/configs
 snap() {  # the files of GRUB and systemd, with their content hashes
 	(cd / && find boot/grub etc/systemd/system lib/systemd/system \
 		\( -type f -o -type l \) ! -name grubenv | LC_ALL=C sort |
@@ -43,8 +50,19 @@ install)
 	ipibench host install --yes
 	echo "IPB-INSTALL rc=$?"
 	ipibench host status
-	ipibench run -c "$share/e2e.ini" -o "$results"
+	for c in host-dom0 host-matrix; do
+		sed -f "$share/size.sed" "$configs/$c.ini" >"/root/$c.ini" || echo "IPB-SIZE rc=1 $c"
+	done
+	ipibench host check -c /root/host-dom0.ini -c /root/host-matrix.ini
+	echo "IPB-CHECK rc=$?"
+	ipibench run -c /root/host-matrix.ini -o "$results"
 	echo "IPB-RUN rc=$?"
+	;;
+dom0)
+	ipibench run -c /root/host-dom0.ini -o "$results-dom0"
+	echo "IPB-DOM0-RUN rc=$?"
+	rm -rf "$share/out/dom0" && cp -r "$results-dom0" "$share/out/dom0"
+	echo "IPB-DOM0 rc=$?"
 	;;
 local)
 	ipibench run -c "$share/local.ini" -o "$results-local"
@@ -119,7 +137,7 @@ purge)
 	fi
 	;;
 *)
-	echo "usage: e2e-guest.sh install|local|kill|panic|after|finish|purge" >&2
+	echo "usage: e2e-guest.sh install|dom0|local|kill|panic|after|finish|purge" >&2
 	exit 2
 	;;
 esac

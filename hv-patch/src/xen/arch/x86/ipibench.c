@@ -79,6 +79,9 @@
 #include <xen/init.h>
 #include <xen/irq.h>
 #include <xen/lib.h>
+/* @if from=idle-timeout */
+#include <xen/param.h>
+/* @end */
 #include <xen/sched.h>
 #include <xen/spinlock.h>
 #include <xen/string.h>
@@ -127,13 +130,26 @@
 /* @if from=sysctl-runs */
 #define MAX_ITERATIONS       1000000
 /* @end */
-/* @if from=run-expiry */
+/* @if from=run-expiry until=idle-timeout */
 /*
  * A run nobody continues or fetches for this long is abandoned.  NOW()
  * follows wall time: under emulation on a loaded host, the gap between a
  * chunk and its caller's next call was seen to exceed 1 s.
  */
 #define IDLE_TIMEOUT         SECONDS(5)
+/* @end */
+/* @if from=idle-timeout */
+/*
+ * A run nobody continues or fetches for this long is abandoned
+ * (ipibench-idle-timeout=, in seconds).  NOW() follows wall time: under
+ * emulation on a loaded host, the gap between a chunk and its caller's
+ * next call was seen to exceed 5 s.
+ */
+#define IDLE_TIMEOUT_DEFAULT 5
+#define IDLE_TIMEOUT_MAX     600
+static unsigned int __ro_after_init opt_idle_timeout = IDLE_TIMEOUT_DEFAULT;
+integer_param("ipibench-idle-timeout", opt_idle_timeout);
+#define IDLE_TIMEOUT         SECONDS(opt_idle_timeout)
 /* @end */
 /* @if from=ipi-mask */
 /*
@@ -1416,6 +1432,18 @@ static int __init cf_check ipibench_init(void)
     BUILD_BUG_ON(XEN_SYSCTL_IPIBENCH_SENDER_cluster !=
                  IPIBENCH_SENDER_x2apic_cluster);
 
+/* @end */
+/* @if from=idle-timeout */
+    if ( !opt_idle_timeout || opt_idle_timeout > IDLE_TIMEOUT_MAX )
+    {
+        printk(XENLOG_WARNING
+               "ipibench: ipibench-idle-timeout=%u out of 1..%u, using %u\n",
+               opt_idle_timeout, IDLE_TIMEOUT_MAX, IDLE_TIMEOUT_DEFAULT);
+        opt_idle_timeout = IDLE_TIMEOUT_DEFAULT;
+    }
+    else if ( opt_idle_timeout != IDLE_TIMEOUT_DEFAULT )
+        printk(XENLOG_INFO "ipibench: runs idle for %u s are abandoned\n",
+               opt_idle_timeout);
 /* @end */
 /* @if from=run-expiry */
     init_timer(&bench_idle_timer, bench_idle_timeout, NULL, 0);

@@ -71,6 +71,15 @@ extern const struct host_backend_ops backend_qemu;
 #define QEMU_MACHINE "q35,kernel-irqchip=split,sata=off,smbus=off"
 #define QEMU_TEST_DEVICE "edu,bus=pcie.0,addr=0x1"
 #define QEMU_TEST_DEVICE_SBDF "0000:00:01.0"
+/*
+ * The hypervisor's idle timeout on an emulated host: a run its owner
+ * neither continues nor fetches for this long is abandoned (ESRCH).
+ * Hardware's default (5 s) is too short here, where dom0 may go unscheduled
+ * for seconds between two calls (docs/stalls.md, "Runs ended as
+ * abandoned"); it decides only when an abandoned run is reaped, not what a
+ * run measures.  [host] cmdline comes after it and may set another.
+ */
+#define QEMU_IDLE_TIMEOUT "ipibench-idle-timeout=60"
 
 /*
  * QEMU's argv (NULL-terminated) for O (o->settings: a struct

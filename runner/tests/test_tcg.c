@@ -234,6 +234,33 @@ static void test_topology_smp(void **s)
 }
 
 /* Boot timeouts grow with the CPUs, much faster multi-threaded. */
+/* The hypervisor's idle timeout: an emulated host's, unless [host] cmdline,
+ * which comes after it on Xen's command line, sets another. */
+static void test_idle_timeout(void **s)
+{
+	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
+	static struct qemu_settings q;
+	char *argv[QEMU_MAX_ARGS];
+	struct host_result r;
+	struct host_opts o;
+	const char *ours, *theirs;
+
+	(void)s;
+	assert_true(build(NULL, argv, bufs, &r) > 0);
+	assert_non_null(strstr(r.xen_cmdline, " ipibench-idle-timeout=60"));
+
+	qemu_opts(&o, &q, 16, 20, "mixed");
+	snprintf(q.cmdline, sizeof(q.cmdline), "%s", "ipibench-idle-timeout=5");
+	memset(&r, 0, sizeof(r));
+	assert_true(qemu_build_argv(&o, argv, bufs, &r) > 0);
+	ours = strstr(r.xen_cmdline, "ipibench-idle-timeout=60");
+	theirs = strstr(r.xen_cmdline, "ipibench-idle-timeout=5");
+	assert_non_null(ours);
+	assert_non_null(theirs);
+	/* Xen takes the last: the config's. */
+	assert_true(theirs > ours);
+}
+
 static void test_timeouts(void **s)
 {
 	(void)s;
@@ -255,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_module_paths),
 		cmocka_unit_test(test_topology_smp),
 		cmocka_unit_test(test_timeouts),
+		cmocka_unit_test(test_idle_timeout),
 	};
 	return cmocka_run_group_tests_name("runner: tcg threading", tests, NULL, NULL);
 }

@@ -116,7 +116,7 @@ static void test_fault(void **s)
 {
 	(void)s;
 	for (const char *const *a = (const char *const[]){ "kill", "offline", "concurrent", "hotplug",
-								"hold", "hold-offline", "stall", NULL };
+								"hold", "hold-offline", "pause", "stall", NULL };
 	     *a; a++) {
 		char j[128];
 
@@ -127,11 +127,16 @@ static void test_fault(void **s)
 	/* The action is a choice of its declaration: refused by the param's
 	 * own rule, as a config's line is, with the choices from the table. */
 	values_ok("fault", "action", "kill", "offline", "concurrent", "hotplug", "hold",
-		  "hold-offline", "stall");
+		  "hold-offline", "pause", "stall");
 	values_bad("fault", "action", "reboot", "");
 	assert_string_equal(param_error("fault", "action", "reboot"),
-			    "action = 'reboot': expected kill, offline, concurrent, hotplug, hold, hold-offline or stall");
+			    "action = 'reboot': expected kill, offline, concurrent, hotplug, hold, "
+			    "hold-offline, pause or stall");
 	assert_false(value_ok("fault", "after_chunks", "0"));
+	/* pause: from a millisecond to ten minutes. */
+	assert_false(value_ok("fault", "pause_ms", "0"));
+	assert_true(value_ok("fault", "pause_ms", "600000"));
+	assert_false(value_ok("fault", "pause_ms", "600001"));
 	assert_false(value_ok("fault", "offline_cpu", "0"));
 	assert_true(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\"}"));
 	assert_true(fault_entry_ok("{\"name\": \"f1\", \"type\": \"fault\", \"params\": "

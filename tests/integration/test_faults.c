@@ -16,6 +16,10 @@
  *    CPU online again;
  *  - two callers at once: one gets EBUSY or both complete, nothing else,
  *    and both processes exit;
+ *  - the caller stopped between two calls of its run, then going on: the
+ *    boot's ipibench-idle-timeout=15 is in force (the query says 15000
+ *    ms), a run idle for 8 s finishes, one idle for 25 s is abandoned and
+ *    its next call gets ESRCH;
  * and a boot of the series built with CONFIG_IPIBENCH off (make hv-off):
  * Xen boots, the agent says once that the interface is absent, and every
  * hypervisor workload fails with that error.
@@ -37,6 +41,8 @@
 
 #define OUT "build/itest/faults"
 #define OFF_XEN "build/xen-noipibench/xen"
+/* faults.ini's ipibench-idle-timeout=15, as the query gives it. */
+#define IDLE_MS 15000
 /* runner/agent/hvbench.h's HVBENCH_ABSENT: what the contract says the
  * agent prints, written here as the contract has it. */
 #define ABSENT "the hypervisor has no XEN_SYSCTL_ipibench (built without CONFIG_IPIBENCH?)"
@@ -81,9 +87,10 @@ static void check_after(const char *name, json_t *f)
 	print_message("%s: next run after %lld ms (%lld attempts, first refusal %s)\n", name,
 		      (long long)itest_int(next, "ms"), (long long)itest_int(next, "attempts"),
 		      json_is_null(first) ? "none" : json_string_value(first));
-	/* A dead run is reclaimed within an idle timeout of about a second:
-	 * 10 s of wall time is generous under TCG. */
-	assert_true(itest_int(next, "ms") < 10000);
+	/* A dead run is reclaimed once its idle timeout has passed: 5 s
+	 * more of wall time is generous under TCG. */
+	assert_int_equal(itest_int(json_object_get(a, "query"), "idle_timeout_ms"), IDLE_MS);
+	assert_true(itest_int(next, "ms") < IDLE_MS + 5000);
 
 	/* The query, before any new run: the dead or aborted run is released
 	 * (at the latest once its idle timeout has passed) and every vector
@@ -99,7 +106,7 @@ static void check_after(const char *name, json_t *f)
 		      name, (long long)itest_int(a, "released_ms"),
 		      (long long)itest_int(b, "free_vectors"), (long long)itest_int(rq, "free_vectors"));
 	assert_false(json_is_true(json_object_get(rq, "run_live")));
-	assert_true(itest_int(a, "released_ms") < 10000);
+	assert_true(itest_int(a, "released_ms") < IDLE_MS + 5000);
 	assert_true(itest_int(b, "free_vectors") > 0);
 	assert_int_equal(itest_int(rq, "free_vectors"), itest_int(b, "free_vectors"));
 
@@ -243,6 +250,46 @@ static void test_two_callers(void **s)
 	check_after("two-callers", f);
 }
 
+/* The caller stopped for pause_ms between two calls of its run. */
+static json_t *check_pause(const char *name, long long paused_ms)
+{
+	json_t *f = fault_of(name), *c = json_object_get(f, "child");
+	json_t *r = json_object_get(c, "result");
+
+	if (!r)
+		fail_msg("%s: the child left no result", name);
+	print_message("%s: paused %lld ms; the run: %s%s%s after %lld ms\n", name,
+		      (long long)itest_int(f, "paused_ms"), itest_str(r, "status"),
+		      json_object_get(r, "error") ? ", " : "", itest_str(r, "error"),
+		      (long long)itest_int(c, "ms"));
+	assert_int_equal(itest_int(f, "paused_ms"), paused_ms);
+	assert_false(json_is_true(json_object_get(c, "timed_out")));
+	assert_string_equal(itest_str(c, "exit"), "code");
+	check_after(name, f);
+	return r;
+}
+
+/* Idle past the default 5 s but not past the boot's 15 s: not abandoned. */
+static void test_pause_inside_timeout(void **s)
+{
+	json_t *r = check_pause("pause-short", 8000);
+
+	(void)s;
+	if (strcmp(itest_str(r, "status"), "ok"))
+		fail_msg("pause-short: %s", itest_str(r, "error"));
+	assert_int_equal(itest_int(r, "operations"), 1000);
+}
+
+/* Idle past the boot's 15 s, not the emulated host's 60 s: abandoned. */
+static void test_pause_past_timeout(void **s)
+{
+	json_t *r = check_pause("pause-long", 25000);
+
+	(void)s;
+	assert_string_not_equal(itest_str(r, "status"), "ok");
+	assert_string_equal(itest_str(json_object_get(r, "refused"), "name"), "ESRCH");
+}
+
 /* ---- CONFIG_IPIBENCH off -------------------------------------------- */
 
 static void test_option_off(void **s)
@@ -344,6 +391,8 @@ int main(void)
 		cmocka_unit_test(test_offline_irq_cpu),
 		cmocka_unit_test(test_offline_unused_cpu),
 		cmocka_unit_test(test_two_callers),
+		cmocka_unit_test(test_pause_inside_timeout),
+		cmocka_unit_test(test_pause_past_timeout),
 	};
 	const struct CMUnitTest off_tests[] = {
 		cmocka_unit_test(test_option_off),

@@ -17,6 +17,10 @@
  *               every 20 ms, forever, until the hypervisor refuses one;
  *   hold-offline: as hold, and once the vectors are held 'offline_cpu'
  *               goes offline (and, once the child is done, online again);
+ *   pause:      SIGSTOPs the child for 'pause_ms' and lets it go on: its
+ *               run neither continued nor fetched for that long, which the
+ *               hypervisor abandons (ESRCH) or not by its idle timeout
+ *               (ipibench-idle-timeout=);
  *   stall:      SIGSTOPs the child and waits for ever, printing nothing:
  *               what a lost IPI looks like from outside (no console line,
  *               no progress; the hypervisor reaps the abandoned run by its
@@ -34,7 +38,7 @@
 static const char *const *actions(void)
 {
 	static const char *const names[] = { "kill", "offline", "concurrent", "hotplug", "hold",
-					     "hold-offline", "stall", NULL };
+					     "hold-offline", "pause", "stall", NULL };
 
 	return names;
 }
@@ -44,7 +48,8 @@ static const struct wl_param params[] = {
 	  "kill (the child), offline (a CPU under it), concurrent (two children at once), "
 	  "hotplug (a CPU offline and online with no run), hold (the child holds "
 	  "vector_capacity's vectors and fetches forever), hold-offline (and a CPU "
-	  "goes offline under it) or stall (the child stopped and the agent silent for "
+	  "goes offline under it), pause (the child stopped for pause_ms, then going on) "
+	  "or stall (the child stopped and the agent silent for "
 	  "ever: a stall for the runner's stall window to catch)", 0,
 	  actions },
 	{ "victim", WL_STRING, 0, 0, "flush_tlb_all",
@@ -61,6 +66,8 @@ static const struct wl_param params[] = {
 	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", 0, NULL },
 	{ "irq_cpu", WL_UINT, 0, 4095, "1",
 	  "the CPU the device interrupt of the check afterwards is bound to", WL_F_CPU, NULL },
+	{ "pause_ms", WL_UINT, 1, 600000, "10000",
+	  "pause: how long the child is stopped between two calls of its run", 0, NULL },
 	{ "timeout_ms", WL_UINT, 100, 3600000, "120000",
 	  "how long a child may run before it is killed (and reported timed out)", 0, NULL },
 	{ NULL },

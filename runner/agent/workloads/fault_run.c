@@ -3,12 +3,13 @@
  * fault: the run half (fault.c declares the params and says what each
  * action does).  result["fault"]:
  *   "before":  {"vectors": N, "online": [CPUs]}  (taken before the fault)
- *   "child" (kill, offline) or "children" (concurrent): per child (none
+ *   "child" (kill, offline, pause) or "children" (concurrent): per child (none
  *              for hotplug)
  *              {"exit": "code"|"signal", "code"/"signal": N, "timed_out",
  *               "ms", "result": the victim's status, error, refused,
  *               operations, chunks, irte (irq_delivery; when the child wrote one)}
- *   "killed_after_chunks" (kill), "offline": {"rc", "errno", "ms"},
+ *   "killed_after_chunks" (kill), "paused_ms" (pause),
+ *              "offline": {"rc", "errno", "ms"},
  *              "online": {"rc", "errno"} (offline, hotplug),
  *              "irqs_on_offline_cpu": [the 'i' debug key's lines of the
  *              IRQs with an action still aimed at the CPU while it was
@@ -39,9 +40,10 @@
 #include "runner/agent/hvbench.h"
 #include "safeio/safeio.h"
 
-/* A retry of the next run on EBUSY: the idle timeout of a dead run's
- * owner (hv-patch/) is well inside this. */
-#define NEXT_RUN_MS 20000
+/* How long the checks afterwards wait for a dead run to be released, and
+ * retry the next run on EBUSY: the hypervisor's idle timeout (the query's
+ * idle_timeout_ms) and this much more. */
+#define NEXT_RUN_SLACK_MS 15000
 #define NEXT_RUN_RETRY_MS 50
 
 static int64_t now_ms(void)
@@ -499,7 +501,7 @@ static json_t *irqs_aimed_at(struct agent_ctx *ctx, unsigned int cpu)
 /* ---- the checks around the fault ------------------------------------ */
 
 /* A next run: a short flush, retried while the hypervisor says EBUSY. */
-static json_t *next_run(struct agent_ctx *ctx)
+static json_t *next_run(struct agent_ctx *ctx, int64_t limit_ms)
 {
 	int64_t t0 = now_ms();
 	json_t *o = json_object(), *s = NULL, *first = json_null();
@@ -515,7 +517,7 @@ static json_t *next_run(struct agent_ctx *ctx)
 		name = json_string_value(json_object_get(json_object_get(s, "refused"), "name"));
 		if (attempts == 1 && name)
 			first = json_string(name);
-		if (!name || strcmp(name, "EBUSY") || now_ms() - t0 > NEXT_RUN_MS)
+		if (!name || strcmp(name, "EBUSY") || now_ms() - t0 > limit_ms)
 			break;
 		sleep_ms(NEXT_RUN_RETRY_MS);
 	}
@@ -561,17 +563,19 @@ static json_t *device_irq(struct agent_ctx *ctx, unsigned int cpu)
 static json_t *after(struct agent_ctx *ctx, const json_t *params)
 {
 	json_t *o = json_object(), *q, *on;
-	int64_t t0 = now_ms();
+	int64_t t0 = now_ms(), limit = NEXT_RUN_SLACK_MS;
 
 	/* The query first: what the fault left behind, before any new run
 	 * (v1: a start reclaims an abandoned run).  Then, while it says a
 	 * run is live (v2: until the dead owner's idle timeout has passed
-	 * and the run is released), again, for at most NEXT_RUN_MS. */
+	 * and the run is released), again, for at most the idle timeout and
+	 * NEXT_RUN_SLACK_MS. */
 	on = online_cpus(ctx, &q);
 	json_object_set_new(o, "query", q ? q : json_null());
 	json_decref(on);
+	limit += json_integer_value(json_object_get(q, "idle_timeout_ms"));
 	while (q && json_is_true(json_object_get(q, "run_live")) &&
-	       now_ms() - t0 < NEXT_RUN_MS) {
+	       now_ms() - t0 < limit) {
 		sleep_ms(NEXT_RUN_RETRY_MS);
 		on = online_cpus(ctx, &q);
 		json_decref(on);
@@ -580,7 +584,7 @@ static json_t *after(struct agent_ctx *ctx, const json_t *params)
 	}
 	json_object_set_new(o, "released_ms", json_integer(now_ms() - t0));
 	/* Then: whatever the fault left behind must not hold up a run. */
-	json_object_set_new(o, "next_run", next_run(ctx));
+	json_object_set_new(o, "next_run", next_run(ctx, limit));
 	json_object_set_new(o, "vectors", vectors(ctx, params));
 	json_object_set_new(o, "irq", device_irq(ctx, hvbench_uint(params, "irq_cpu")));
 	on = online_cpus(ctx, &q);
@@ -741,7 +745,17 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 			for (;;)
 				pause();
 		}
-		if (!strcmp(action, "kill")) {
+		if (!strcmp(action, "pause")) {
+			/* The owner silent between two calls of its run, then
+			 * going on: abandoned or not, by the idle timeout. */
+			unsigned int ms = hvbench_uint(params, "pause_ms");
+
+			kill(c[0].pid, SIGSTOP);
+			sleep_ms(ms);
+			kill(c[0].pid, SIGCONT);
+			json_object_set_new(f, "paused_ms", json_integer(ms));
+			json_object_set_new(f, "child", child_wait(&c[0], t0, t0 + timeout + ms));
+		} else if (!strcmp(action, "kill")) {
 			kill(c[0].pid, SIGKILL);
 			json_object_set_new(f, "killed_after_chunks", json_integer(after_chunks));
 			json_object_set_new(f, "child", child_wait(&c[0], t0, t0 + timeout));

@@ -329,24 +329,8 @@ static void fill_guest_run(json_t *g, const struct results *res, const struct co
 		json_object_set_new(g, "load", load_json(c, gr));
 }
 
-/* This host's /proc/cpuinfo (what dom0 is told of the CPU), at most
- * CPUINFO_MAX bytes; NULL when it cannot be read. */
+/* At most this much of /proc/cpuinfo (what dom0 is told of the CPU). */
 #define CPUINFO_MAX (1u << 20)
-static char *cpuinfo_text(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char *buf = f ? malloc(CPUINFO_MAX + 1) : NULL;
-	size_t n = 0, r;
-
-	if (buf)
-		while (n < CPUINFO_MAX && (r = fread(buf + n, 1, CPUINFO_MAX - n, f)) > 0)
-			n += r;
-	if (f)
-		fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	return buf;
-}
 
 /*
  * The guest runs of a [guest] config (runner/guest.h), on the host this
@@ -827,7 +811,7 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (c.guest.given && c.guest.hap) {
-		char *ci = cpuinfo_text();
+		char *ci = hc_read_text(NULL, "/proc/cpuinfo", CPUINFO_MAX, err, sizeof(err));
 		int refused = guest_hap_refused(&c.guest, cfgfile, ci, err, sizeof(err));
 
 		free(ci);
@@ -870,16 +854,14 @@ int cmd_run(int argc, char **argv)
 		if (!access(cfgpath, F_OK)) {
 			fprintf(stderr, "ipibench run: %s exists: use 'ipibench run --resume %s'\n",
 				cfgpath, out);
-			json_decref(preflight);
-			config_free(&c);
-			return 2;
+			rc = 2;
+			goto done;
 		}
 		err[0] = '\0';
 		if (run_mkdirs(out) || sio_write_file(cfgpath, c.text, c.textlen, 0644, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s: %s\n", out, err[0] ? err : strerror(errno));
-			json_decref(preflight);
-			config_free(&c);
-			return 2;
+			rc = 2;
+			goto done;
 		}
 	}
 	snprintf(cfgpath, sizeof(cfgpath), "%s/results.json", out);
@@ -901,18 +883,16 @@ int cmd_run(int argc, char **argv)
 
 			if (results_open(&r, out, err, sizeof(err))) {
 				fprintf(stderr, "ipibench run: %s\n", err);
-				json_decref(preflight);
-				config_free(&c);
-				return 2;
+				rc = 2;
+				goto done;
 			}
 			r0 = json_array_get(results_runs(&r), 0);
 			if (!json_object_get(r0, "cpus") || !json_object_get(r0, "maxcpus")) {
 				fprintf(stderr, "ipibench run: %s/results.json: $.runs[0]: no cpus and "
 					"maxcpus, which a CPU count of a sweep needs\n", out);
 				results_close(&r);
-				json_decref(preflight);
-				config_free(&c);
-				return 2;
+				rc = 2;
+				goto done;
 			}
 			c.host.cpus = json_integer_value(json_object_get(r0, "cpus"));
 			c.host.maxcpus = json_integer_value(json_object_get(r0, "maxcpus"));
@@ -920,6 +900,7 @@ int cmd_run(int argc, char **argv)
 		}
 		rc = run_set(out, cfgfile, &c, quiet, preflight);
 	}
+done:
 	json_decref(preflight);
 	config_free(&c);
 	return rc;

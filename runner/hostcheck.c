@@ -419,8 +419,7 @@ static char *run_cmd(const char *const argv[])
 	return buf;
 }
 
-/* The text of FILE under ROOT (a /proc file on this host: size 0, read directly). */
-static char *read_under(const char *root, const char *file, char *err, size_t errlen)
+char *hc_read_text(const char *root, const char *file, size_t max, char *err, size_t errlen)
 {
 	char path[PATH_MAX], *buf = NULL;
 
@@ -431,8 +430,8 @@ static char *read_under(const char *root, const char *file, char *err, size_t er
 
 		if (!fp)
 			return NULL;
-		buf = malloc(HC_TEXT_MAX + 1);
-		len = buf ? fread(buf, 1, HC_TEXT_MAX, fp) : 0;
+		buf = malloc(max + 1);
+		len = buf ? fread(buf, 1, max, fp) : 0;
 		fclose(fp);
 		if (buf)
 			buf[len] = '\0';
@@ -440,7 +439,7 @@ static char *read_under(const char *root, const char *file, char *err, size_t er
 	}
 	if (access(path, F_OK))
 		return NULL;
-	if (sio_read_file(path, HC_TEXT_MAX, &buf, NULL, err, errlen))
+	if (sio_read_file(path, max, &buf, NULL, err, errlen))
 		return NULL;
 	return buf;
 }
@@ -455,7 +454,7 @@ static char *command_text(const struct hc_source *src, const char *const argv[],
 		return src->cmd(src->ctx, argv);
 	if (this_host(src->root))
 		return run_cmd(argv);
-	return read_under(src->root, file, err, errlen);
+	return hc_read_text(src->root, file, HC_TEXT_MAX, err, errlen);
 }
 
 int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_t errlen)
@@ -491,7 +490,7 @@ int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_
 		if (rc)
 			return -1;
 	}
-	t = read_under(src->root, "/proc/cpuinfo", e, sizeof(e));
+	t = hc_read_text(src->root, "/proc/cpuinfo", HC_TEXT_MAX, e, sizeof(e));
 	if (t) {
 		snprintf(name, sizeof(name), "%s/proc/cpuinfo", this_host(src->root) ? "" : src->root);
 		int rc = hc_parse_cpuinfo(f, name, t, err, errlen);
@@ -502,8 +501,10 @@ int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_
 	hc_intremap_from_cmdline(f);
 	/* Without xl: the version /sys/hypervisor gives. */
 	if (!f->xen_version[0]) {
-		char *ma = read_under(src->root, "/sys/hypervisor/version/major", e, sizeof(e));
-		char *mi = read_under(src->root, "/sys/hypervisor/version/minor", e, sizeof(e));
+		char *ma = hc_read_text(src->root, "/sys/hypervisor/version/major", HC_TEXT_MAX,
+					e, sizeof(e));
+		char *mi = hc_read_text(src->root, "/sys/hypervisor/version/minor", HC_TEXT_MAX,
+					e, sizeof(e));
 		if (ma && mi) {
 			ma[strcspn(ma, "\n")] = mi[strcspn(mi, "\n")] = '\0';
 			int a = small_uint(ma), b = small_uint(mi);

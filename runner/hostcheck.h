@@ -74,6 +74,12 @@ struct hc_source {
 	void *ctx;
 };
 int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_t errlen);
+/*
+ * The text of FILE under ROOT ("/" or NULL: this host), at most MAX bytes
+ * (a /proc file of this host, whose size says 0, is read as far as MAX).
+ * NULL when it is not there, or with ERR set when it cannot be read.
+ */
+char *hc_read_text(const char *root, const char *file, size_t max, char *err, size_t errlen);
 
 /* Interrupt remapping still unknown (no VT-d line: AMD-Vi) but turned off on
  * Xen's command line: 0. */

@@ -431,6 +431,31 @@ static void put_copy(const char *rel, const char *src)
 	free(t);
 }
 
+/* A file under a root: its text, or NULL, named, when it is larger than
+ * the bound; nothing and no error when it is not there.  This host's /proc
+ * files (size 0) are read as far as the bound. */
+static void test_read_text(void **s)
+{
+	char err[400] = "", path[256], *t;
+
+	(void)s;
+	snprintf(path, sizeof(path), "%s/facts", tu_dir);
+	assert_int_equal(tu_write(path, "0123456789"), 0);
+	t = hc_read_text(tu_dir, "/facts", 64, err, sizeof(err));
+	assert_non_null(t);
+	assert_string_equal(t, "0123456789");
+	free(t);
+	assert_null(hc_read_text(tu_dir, "/facts", 4, err, sizeof(err)));
+	assert_non_null(strstr(err, "facts"));
+	err[0] = '\0';
+	assert_null(hc_read_text(tu_dir, "/nothing", 64, err, sizeof(err)));
+	assert_string_equal(err, "");
+	t = hc_read_text(NULL, "/proc/self/status", 5, err, sizeof(err));
+	assert_non_null(t);
+	assert_int_equal(strlen(t), 5);
+	free(t);
+}
+
 /* cmd_run's stderr while it runs ARGV: its exit status, the text in *err. */
 static int run_captured(char **argv, int argc, char **err)
 {
@@ -556,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_collect),
+		cmocka_unit_test_setup_teardown(test_read_text, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_run_preflight, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_host_check, tu_setup, tu_teardown),
 	};

@@ -485,7 +485,9 @@ test-host-faults: host-image deb
 # (TEST_HOST_XEN_ARGS, default sched_credit2_migrate_resist=0): a dom0
 # stranded on credit2's runqueue with both pCPUs idle hung the host under
 # these guests (docs/guests.md; the proposed fix is
-# hv-patch/upstream/, credit2-migrate-resist).  Not in .ci/run: docs/ci.md says why.
+# hv-patch/upstream/, credit2-migrate-resist).  Ten minutes without console
+# output is a stall (TEST_HOST_STALL): its evidence goes to
+# build/test-guests-nic/stall/.  Not in .ci/run: docs/ci.md says why.
 GUEST_CONFIGS ?= configs/seed-004.ini
 .PHONY: test-guests test-guests-nic
 test-guests: host-image hv build guest
@@ -496,6 +498,7 @@ test-guests-nic: host-image hv build guest
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
 		TEST_HOST_XEN_ARGS="$${TEST_HOST_XEN_ARGS-sched_credit2_migrate_resist=0}" \
 		TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-3600} \
+		TEST_HOST_STALL=$${TEST_HOST_STALL:-600} \
 		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests-nic
 
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------

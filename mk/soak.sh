@@ -55,6 +55,11 @@ for ((k = 1; k <= nic; k++)); do
 		nic_ok=$((nic_ok + 1))
 	else
 		evidence+=("$log")
+		# A hang's evidence (mk/test-host.sh's capture), kept beside its log.
+		ev=${BUILD:-build}/test-guests-nic/stall
+		if [ -d "$ev" ]; then
+			mv "$ev" "${log%.log}-stall" && evidence+=("${log%.log}-stall")
+		fi
 	fi
 done
 echo "soak: $boots boots in $((SECONDS - t0)) s (seed $seed): $ok completed, $stalled stalled," \

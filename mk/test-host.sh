@@ -70,6 +70,12 @@
 # reset it, as QEMU's q35 does by default (mk/test-host-board.sh: what
 # took the host down under HVM guests, docs/guests.md).
 #
+# A wait that ends with QEMU still running (the test's timeout, or with
+# TEST_HOST_STALL=S no console output for S seconds) first collects the
+# host's evidence into OUTDIR/stall/ with `ipibench host capture`: QEMU's
+# threads, its monitor (info registers -a, info lapic), Xen's debug keys
+# (docs/stalls.md says how to read it).
+#
 # The image is booted with -snapshot: the cached disk stays as built.  QEMU
 # runs in its own process group, killed on every way out (trap).  Each
 # check prints "ok   ..." or "FAIL ..."; the times are from QEMU's start.
@@ -267,9 +273,14 @@ if [ "${TEST_HOST_QEMU_TRACE:-}" = 1 ]; then
 	qmp=$out/qmp.sock
 	extra+=(-qmp "unix:$qmp,server=on,wait=off" -action shutdown=pause)
 fi
+# A QMP socket of its own for the evidence of a host that stops (capture,
+# below), the vCPU threads named ("CPU 1/TCG") and QEMU's pid kept.
+evqmp=$out/capture.sock
 start=$(date +%s.%N)
 setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" "${test_host_board[@]}" -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \
+	-name ipibench-test-host,debug-threads=on -pidfile "$out/qemu.pid" \
+	-qmp "unix:$evqmp,server=on,wait=off" \
 	-display none "${monitor[@]}" -snapshot "${extra[@]}" \
 	-chardev pipe,id=s0,path="$fifo" -serial chardev:s0 \
 	-drive file="$img",format=raw,if=virtio "${direct[@]}" >"$out/qemu.log" 2>&1 &
@@ -296,8 +307,12 @@ elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.0f", $1 - $2}'; }
 # While $giveup is set, a line matching it before REGEX ends the wait at
 # once with status 2 (the command REGEX belonged to has ended without it,
 # e.g. `ipibench run` refusing its config), and $seen stays where it was.
+# TEST_HOST_STALL=S (0, the default: off): a wait also ends, with status
+# 3, once the console has had no output for S seconds.
 seen=0
 giveup=
+stall=${TEST_HOST_STALL:-0}
+case $stall in *[!0-9]*|'') echo "test-host: TEST_HOST_STALL=$stall: seconds expected" >&2; exit 2 ;; esac
 wait_for() {
 	local at
 	while :; do
@@ -314,8 +329,21 @@ wait_for() {
 		fi
 		kill -0 "$qpid" 2>/dev/null || return 1
 		[ "$(elapsed)" -lt "$timeout" ] || return 1
+		if [ "$stall" -gt 0 ] && [ $(($(date +%s) - $(stat -c %Y "$log"))) -ge "$stall" ]; then
+			return 3
+		fi
 		sleep 1
 	done
+}
+# capture WHY: a host that stopped making progress, while QEMU still runs:
+# its evidence into OUTDIR/stall/ (`ipibench host capture`, docs/stalls.md):
+# QEMU's threads, its monitor (registers, local APICs), Xen's debug keys.
+capture() {
+	local pid
+	pid=$(cat "$out/qemu.pid" 2>/dev/null)
+	"$top/build/bin/ipibench" host capture --qmp "$evqmp" --serial "$fifo.in" --console "$log" \
+		${pid:+--pid "$pid"} --cpus 2 --after "$(elapsed)" --reason "$1" -o "$out" 2>&1 |
+		sed 's/^/     /'
 }
 # Xen keeps 128 bytes of serial input for dom0 and drops the rest
 # (console.c: SERIAL_RX_SIZE) until dom0 reads them: a 220-byte line lost
@@ -350,9 +378,14 @@ step() {  # NAME REGEX
 		fail "$1: /$giveup/ came first, at $(elapsed)s; the console from the command on:"
 		plain | tail -n 15 | sed 's/^/     /'
 		exit 1
+	elif [ "$rc" -eq 3 ]; then
+		fail "$1: no console output for ${stall}s, at $(elapsed)s (QEMU running): stalled; see $log"
+		capture stall
+		exit 1
 	else
 		if kill -0 "$qpid" 2>/dev/null; then
 			fail "$1: no /$2/ within ${timeout}s (QEMU running); see $log"
+			capture timeout
 		else
 			# How it went: its exit status (128+N: signal N), when it stopped.
 			wait "$qpid"

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * ipibench host install|uninstall|status|check: prepare a real Xen test host for
- * the reboot backend (GRUB entries per x2APIC mode in custom.cfg, the
- * patched Xen in /boot/ipibench, host.json; ipibench-resume.service is the
- * package's, or written to /etc from a checkout) and take it all away again.  --root DIR works on a mounted image instead of /.
+ * ipibench host install|uninstall|status|check|capture: prepare a real Xen
+ * test host for the reboot backend (GRUB entries per x2APIC mode in
+ * custom.cfg, the patched Xen in /boot/ipibench, host.json;
+ * ipibench-resume.service is the package's, or written to /etc from a
+ * checkout) and take it all away again; --root DIR works on a mounted image
+ * instead of /.  check says what the host is; capture (host_capture.c)
+ * collects a stalled emulated host's evidence.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +26,7 @@
 #include "runner/hostopts.h"
 #include "runner/results.h"
 #include "runner/runner.h"
+#include "runner/stall.h"
 #include "runner/util.h"
 #include "opts/opts.h"
 #include "safeio/safeio.h"
@@ -91,12 +95,14 @@ static const struct opt check_help[] = {
 };
 
 const struct opts_synopsis host_synopsis = {
-	"ipibench host", "prepare a real Xen test host for the reboot backend",
+	"ipibench host", "prepare and check a Xen test host; capture a stalled one's evidence",
 	"install [--root DIR] [--xen FILE] [--kernel FILE] [--initrd FILE]\n"
 	"        [--xen-cmdline S] [--dom0-cmdline S] [--results DIR] [--yes]\n"
 	"uninstall [--root DIR]\n"
 	"status [--root DIR]\n"
-	"check [-c CONFIG]... [--json] [--root DIR]", 1,
+	"check [-c CONFIG]... [--json] [--root DIR]\n"
+	"capture -o DIR [--qmp SOCKET] [--serial FIFO] [--console FILE] [--pid PID]\n"
+	"        [--cpus N] [--after S] [--reason WHY]", 1,
 };
 
 static void usage(FILE *f)
@@ -124,10 +130,21 @@ static void usage(FILE *f)
 "here and what it can show, each finding with its fix.  Exit status 1 when\n"
 "a config cannot run here.\n"
 "\n"
+"capture collects the evidence of an emulated host that stopped making\n"
+"progress, as 'ipibench run' does for the QEMU it starts (docs/stalls.md),\n"
+"for a QEMU another program started (the test host of mk/test-host.sh):\n"
+"QEMU's threads, its monitor over QMP (info registers -a, info lapic of\n"
+"each vCPU, info irq, info pic, info cpus), then Xen's debug keys d q i r 0\n"
+"over the serial line, into DIR/stall/ (host.txt, qemu-monitor.txt,\n"
+"xen-keys.log, summary.json).  What is not given, or does not answer, is\n"
+"said and left out.  Exit status 1 when DIR/stall/ could not be written.\n"
+"\n"
 "install:\n", mode_list());
 	opts_help(f, install_opts);
 	fprintf(f, "\ncheck:\n");
 	opts_help(f, check_help);
+	fprintf(f, "\ncapture:\n");
+	opts_help(f, host_capture_opts());
 }
 
 static void opts_usage(FILE *f, const struct opts_cmd *cmd)
@@ -895,6 +912,11 @@ int cmd_host(int argc, char **argv)
 		return cmd_install(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "capture")) {
+		const struct opts_cmd like = { .usage = opts_usage, .syn = &host_synopsis };
+
+		return host_capture_cmd(argc - 1, argv + 1, &like);
+	}
 	if ((rc = root_only(argc - 1, argv + 1, &root)) >= 0)
 		return rc;
 	host_layout_init(&l, root);
@@ -902,6 +924,7 @@ int cmd_host(int argc, char **argv)
 		return cmd_uninstall(&l);
 	if (!strcmp(argv[1], "status"))
 		return cmd_status(&l);
-	fprintf(stderr, "ipibench host: '%s' is not install, uninstall, status or check\n", argv[1]);
+	fprintf(stderr, "ipibench host: '%s' is not install, uninstall, status, check or capture\n",
+		argv[1]);
 	return 2;
 }

@@ -20,7 +20,7 @@ extern const struct opts_synopsis boot_synopsis;
 /* `ipibench run`: a config's matrix, --resume, --list (cmd_run.c). */
 int cmd_run(int argc, char **argv);
 extern const struct opts_synopsis run_synopsis;
-/* `ipibench host install|uninstall|status|check`: a real Xen host (cmd_host.c). */
+/* `ipibench host install|uninstall|status|check|capture`: a test host (cmd_host.c). */
 int cmd_host(int argc, char **argv);
 extern const struct opts_synopsis host_synopsis;
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -318,7 +319,8 @@ static void pump(const struct stall_capture *c, struct text *t, double max, doub
 
 		if (n >= until)
 			return;
-		int r = poll(&p, 1, (int)((until - n) * 1000) + 1);
+		/* A file is always readable: its end only means nothing yet. */
+		int r = c->con_follow ? 1 : poll(&p, 1, (int)((until - n) * 1000) + 1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -326,6 +328,10 @@ static void pump(const struct stall_capture *c, struct text *t, double max, doub
 		ssize_t got = read(c->con_out, buf, sizeof(buf));
 		if (got < 0 && errno == EINTR)
 			continue;
+		if (got == 0 && c->con_follow) {
+			nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000L }, NULL);
+			continue;
+		}
 		if (got <= 0)
 			return;   /* QEMU is gone */
 		if (c->log >= 0)

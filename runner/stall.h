@@ -60,6 +60,8 @@ struct stall_capture {
 	pid_t qemu;
 	int con_in;              /* QEMU's serial input (a pipe), -1: none */
 	int con_out;             /* QEMU's serial output, -1: none */
+	bool con_follow;         /* con_out is a file another process writes
+	                          * (its end is no end of output) */
 	int log;                 /* console.log: con_out's bytes go on there too */
 	int qmp;                 /* a QMP socket, -1: none */
 	const uint32_t *apic_ids;/* the vCPUs' APIC IDs, for info lapic */
@@ -83,5 +85,16 @@ struct stall_found {
  * monitor or a Xen that does not answer is a finding, not an error.
  */
 int stall_capture(const struct stall_capture *c, struct stall_found *f, char *err, size_t errlen);
+
+/*
+ * `ipibench host capture` (host_capture.c): stall_capture() for a QEMU host
+ * another program started.  Its options' table (for `ipibench host`'s help
+ * and manual page; what its entries set is not used) and the subcommand: ARGV[0] is "capture", LIKE gives
+ * the usage and synopsis of `ipibench host`.
+ */
+struct opt;
+struct opts_cmd;
+const struct opt *host_capture_opts(void);
+int host_capture_cmd(int argc, char **argv, const struct opts_cmd *like);
 
 #endif

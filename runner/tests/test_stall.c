@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@
 #include "tests/unit/unit.h"
 
 #include "runner/qmp.h"
+#include "runner/runner.h"
 #include "runner/stall.h"
 #include "runner/util.h"
 
@@ -356,6 +359,157 @@ static void test_keys(void **s)
 	}
 }
 
+/* A QMP server on a socket path: the greeting and the answers of
+ * test_capture's conversation, once, to the first client. */
+static pid_t fake_qmp(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int l = socket(AF_UNIX, SOCK_STREAM, 0), c;
+	const char *talk = GREETING RETURN_EMPTY
+		"{\"return\": \"CPU#0\\r\\nRIP=ffff82d040000000\\r\\n\"}\r\n"
+		"{\"return\": \"APIC 0x0 IRR 0x40\\r\\n\"}\r\n"
+		"{\"return\": \"APIC 0x1 IRR 0x0\\r\\n\"}\r\n"
+		"{\"return\": \"irq\\r\\n\"}\r\n{\"return\": \"pic\\r\\n\"}\r\n"
+		"{\"return\": \"* CPU 0: thread_id=1\\r\\n\"}\r\n";
+	char buf[256];
+	pid_t pid;
+
+	assert_true(l >= 0);
+	assert_true(strlen(path) < sizeof(a.sun_path));
+	memcpy(a.sun_path, path, strlen(path) + 1);
+	assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(l, 1), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid) {
+		close(l);
+		return pid;
+	}
+	c = accept(l, NULL, NULL);
+	if (c >= 0 && write(c, talk, strlen(talk)) == (ssize_t)strlen(talk))
+		while (read(c, buf, sizeof(buf)) > 0)
+			;
+	_exit(0);
+}
+
+/* Xen on a serial FIFO (QEMU's P.in, held open as QEMU holds it): each key
+ * pressed answered on the console FILE, as QEMU's serial output would be. */
+static pid_t fake_xen_fifo(const char *fifo, const char *file)
+{
+	int ready[2], in, out;
+	pid_t pid;
+	char ch, line[128];
+
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid) {
+		close(ready[1]);
+		assert_int_equal(read(ready[0], &ch, 1), 1);
+		close(ready[0]);
+		return pid;
+	}
+	in = open(fifo, O_RDWR);
+	out = open(file, O_WRONLY | O_APPEND);
+	if (in < 0 || out < 0 || write(ready[1], "r", 1) != 1)
+		_exit(1);
+	int ctrl_a = 0;
+	while (read(in, &ch, 1) == 1) {
+		if (ch == 1 && ++ctrl_a == 3) {
+			ctrl_a = 0;
+			snprintf(line, sizeof(line), "(XEN) *** Serial input to Xen (type 'CTRL-a' "
+				 "three times to switch input)\r\n");
+		} else if (ch != 1) {
+			snprintf(line, sizeof(line), "(XEN) '%c' pressed -> dumping\r\n", ch);
+		} else {
+			continue;
+		}
+		if (write(out, line, strlen(line)) < 0)
+			break;
+	}
+	_exit(0);
+}
+
+/*
+ * `ipibench host capture` on a QEMU another program runs: the monitor over a
+ * QMP socket path, Xen's keys into a FIFO and their answers from the console
+ * file as it grows, the phase and last line from the file's lines; then
+ * with nothing there: still a folder, each missing part said.
+ */
+static void test_host_capture(void **s)
+{
+	char qmp[128], fifo[128], con[128], path[256], after[16] = "40", pidarg[16], *txt;
+	pid_t q, x, qemu = fork();
+	json_t *j;
+
+	(void)s;
+	assert_true(qemu >= 0);
+	if (!qemu) {
+		pause();
+		_exit(0);
+	}
+	snprintf(qmp, sizeof(qmp), "%s/qmp.sock", tu_dir);
+	snprintf(fifo, sizeof(fifo), "%s/serial.in", tu_dir);
+	snprintf(con, sizeof(con), "%s/console.log", tu_dir);
+	snprintf(pidarg, sizeof(pidarg), "%ld", (long)qemu);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(tu_write(con, "(XEN) Xen version 4.17\r\nipibench: dom0 up\r\n"
+				  "ipibench: workload flush (fault) start\r\n"), 0);
+	q = fake_qmp(qmp);
+	x = fake_xen_fifo(fifo, con);
+	char *argv[] = { "host", "capture", "--qmp", qmp, "--serial", fifo, "--console", con,
+			 "--pid", pidarg, "--cpus", "2", "--after", after, "-o", tu_dir, NULL };
+	assert_int_equal(cmd_host(16, argv), 0);
+	kill(x, SIGKILL);
+	kill(qemu, SIGKILL);
+	waitpid(x, NULL, 0);
+	waitpid(qemu, NULL, 0);
+	waitpid(q, NULL, 0);
+
+	snprintf(path, sizeof(path), "%s/stall/summary.json", tu_dir);
+	assert_non_null(j = json_load_file(path, 0, NULL));
+	assert_string_equal(json_string_value(json_object_get(j, "reason")), "timeout");
+	assert_string_equal(json_string_value(json_object_get(j, "phase")), "workload flush");
+	assert_string_equal(json_string_value(json_object_get(j, "last_line")),
+			    "ipibench: workload flush (fault) start");
+	assert_true(json_is_true(json_object_get(j, "monitor")));
+	assert_true(json_is_true(json_object_get(j, "xen_answered")));
+	/* The last line came just now: quiet for about none of the 40 s. */
+	assert_true(json_real_value(json_object_get(j, "quiet_s")) < 5);
+	json_decref(j);
+	snprintf(path, sizeof(path), "%s/stall/qemu-monitor.txt", tu_dir);
+	assert_non_null(txt = tu_slurp(path));
+	assert_non_null(strstr(txt, "(qemu) info registers -a\nCPU#0"));
+	assert_non_null(strstr(txt, "(qemu) info lapic 1\nAPIC 0x1"));
+	free(txt);
+	snprintf(path, sizeof(path), "%s/stall/xen-keys.log", tu_dir);
+	assert_non_null(txt = tu_slurp(path));
+	assert_non_null(strstr(txt, "*** Serial input to Xen"));
+	assert_non_null(strstr(txt, "'0' pressed"));
+	/* Only what came after the capture began: not the boot's lines. */
+	assert_null(strstr(txt, "Xen version"));
+	free(txt);
+
+	/* Nothing answers: the folder still, the monitor and Xen said absent. */
+	char *none[] = { "host", "capture", "--qmp", qmp, "--serial", fifo, "--reason", "stall",
+			 "-o", tu_dir, NULL };
+	assert_int_equal(cmd_host(10, none), 0);
+	snprintf(path, sizeof(path), "%s/stall/summary.json", tu_dir);
+	assert_non_null(j = json_load_file(path, 0, NULL));
+	assert_string_equal(json_string_value(json_object_get(j, "reason")), "stall");
+	assert_true(json_is_false(json_object_get(j, "monitor")));
+	assert_true(json_is_false(json_object_get(j, "xen_answered")));
+	json_decref(j);
+
+	/* Refused: no folder, a reason or a number out of its range. */
+	char *bad1[] = { "host", "capture", "--qmp", qmp, NULL };
+	char *bad2[] = { "host", "capture", "--reason", "bored", "-o", tu_dir, NULL };
+	char *bad3[] = { "host", "capture", "--cpus", "0", "-o", tu_dir, NULL };
+	assert_int_equal(cmd_host(4, bad1), 2);
+	assert_int_equal(cmd_host(6, bad2), 2);
+	assert_int_equal(cmd_host(6, bad3), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_track),
 		cmocka_unit_test_setup_teardown(test_capture, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_keys, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_host_capture, tu_setup, tu_teardown),
 	};
 	return cmocka_run_group_tests_name("runner: stall", tests, NULL, NULL);
 }

@@ -78,7 +78,7 @@ help:
 	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
 	@echo "  make bench        run CONFIG=$(CONFIG) on its host (default: QEMU), then its report"
 	@echo "  make bench-trace  ipibench trace summary against xenalyze, with hyperfine"
-	@echo "  make soak         N=BOOTS [SEED=S NIC=M SOAK_CONFIGS=...]: boots back to back, the stalls counted"
+	@echo "  make soak         N=BOOTS [SEED=S NIC=M NIC_PER_BOOT=K SOAK_CONFIGS=...]: boots back to back, the stalls counted"
 	@echo "  make man          the manual pages, in $(BUILD)/man"
 	@echo "  make docs         regenerate docs/commands.md and docs/configs.md from the binary"
 	@echo "  make clean        remove the objects and binaries ($(BUILD)/rel, asan, bin)"
@@ -634,11 +634,13 @@ bench: deps $(BUILD)/bin/ipibench
 	exit $$rc
 
 # make soak: at least N boots of SOAK_CONFIGS back to back, in an order
-# SEED draws, then NIC runs of test-guests-nic; how many completed, how
+# SEED draws, then NIC guest sets of test-guests-nic, NIC_PER_BOOT in each
+# boot of the test host; how many completed, how
 # many stalled and each stall's evidence (mk/soak.sh, docs/stalls.md).
 N ?= 30
 SEED ?= 1
 NIC ?= 0
+NIC_PER_BOOT ?= 1
 SOAK_CONFIGS ?= configs/soak-multi.ini configs/soak-single.ini
 SOAK_OUT ?= results/soak/soak-$(SEED)
 .PHONY: soak
@@ -647,7 +649,8 @@ soak: deps $(BUILD)/bin/ipibench
 		needs=$$($(BUILD)/bin/ipibench run -c $$c --needs) || exit 2; \
 		if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi; \
 	done
-	@BUILD=$(BUILD) MAKE="$(MAKE)" bash mk/soak.sh $(N) $(SEED) $(SOAK_OUT) $(NIC) $(SOAK_CONFIGS)
+	@BUILD=$(BUILD) MAKE="$(MAKE)" NIC_PER_BOOT=$(NIC_PER_BOOT) \
+		bash mk/soak.sh $(N) $(SEED) $(SOAK_OUT) $(NIC) $(SOAK_CONFIGS)
 
 # CI publishing: the smoke results of the integration test (or a fresh smoke
 # run), its report, and the history with earlier sets from results/history.

@@ -7,8 +7,9 @@
 #       N boots (at least: each config run boots every mode of its
 #       [matrix]), each config run drawn from CONFIG... in an order
 #       that SEED fixes (bash's RANDOM), into OUT/NNNN-NAME/ (a result set
-#       of its own: `ipibench report` reads it); then NIC runs of
-#       `make test-guests-nic`, each logged to OUT/nic-NNNN.log.
+#       of its own: `ipibench report` reads it); then NIC guest sets of
+#       `make test-guests-nic`, NIC_PER_BOOT (default 1) in each boot of
+#       the test host, each boot logged to OUT/nic-NNNN.log.
 #
 # A line per config run, then the tally: boots, completed, stalled (each
 # with its evidence folder), failed otherwise, and the wall time.  Status 0
@@ -48,12 +49,20 @@ while [ "$boots" -lt "$n" ]; do
 		fi
 	done
 done
-for ((k = 1; k <= nic; k++)); do
+per=${NIC_PER_BOOT:-1}
+case $per in 0*|*[!0-9]*|'') echo "soak: NIC_PER_BOOT is a count from 1" >&2; exit 2 ;; esac
+for ((k = 1, sets = 0; sets < nic; k++)); do
 	log=$(printf '%s/nic-%04d.log' "$out" "$k")
-	echo "soak: NIC guest set $k of $nic, $((SECONDS - t0)) s"
-	if ${MAKE:-make} --no-print-directory test-guests-nic >"$log" 2>&1; then
-		nic_ok=$((nic_ok + 1))
-	else
+	this=$((nic - sets < per ? nic - sets : per))
+	echo "soak: NIC guest sets $((sets + 1))-$((sets + this)) of $nic in one test host boot, $((SECONDS - t0)) s"
+	sets=$((sets + this))
+	TEST_HOST_HVM_REPEAT=$this TEST_HOST_TIMEOUT=$((1200 + 600 * this)) \
+		${MAKE:-make} --no-print-directory test-guests-nic >"$log" 2>&1
+	rc=$?
+	# A set completed: its ipibench run ended with every guest run ok.
+	done_sets=$(grep -cE '^ok   [A-Za-z0-9._-]+: ipibench run: every guest run ok' "$log")
+	nic_ok=$((nic_ok + done_sets))
+	if [ "$rc" -ne 0 ]; then
 		evidence+=("$log")
 		# A hang's evidence (mk/test-host.sh's capture), kept beside its log.
 		ev=${BUILD:-build}/test-guests-nic/stall

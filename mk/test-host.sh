@@ -54,7 +54,9 @@
 # each recorded with xentrace while it runs its IPI workload;
 # configs/seed-004-nic.ini: HVM guests with an emulated e1000e, one per
 # MSI path, dom0's ping -f through the recordings and ab after them;
-# runner/guest.h) with build/bin/ipibench (a static PIE) from a 9p share;
+# runner/guest.h) with build/bin/ipibench (a static PIE) from a 9p share
+# (TEST_HOST_HVM_REPEAT=K: each config K times in the one boot, as
+# NAME-1 ... NAME-K, a host left running under guest after guest);
 # then checks each guest run ended ok, its traces are there and not
 # empty, xl list has no domain but dom0, and the paths' profiles differ
 # where they must.  DIR has the guest's initrd.gz (mk/guest-initramfs.sh;
@@ -178,6 +180,8 @@ if [ -n "$hvm" ]; then
 	[ ! -f "$hvm/vmlinuz" ] || cp "$hvm/vmlinuz" "$share/build/guest/"
 	cp "$top/build/bin/ipibench" "$share/" || { echo "test-host: no build/bin/ipibench (make build)" >&2; exit 1; }
 	gnames=
+	repeat=${TEST_HOST_HVM_REPEAT:-1}
+	case $repeat in 0*|*[!0-9]*|'') echo "test-host: TEST_HOST_HVM_REPEAT=$repeat: a count from 1 expected" >&2; exit 2 ;; esac
 	for gc in $gconfigs; do
 		[ -f "$gc" ] || gc=$top/$gc
 		[ -f "$gc" ] || { echo "test-host: TEST_HOST_HVM_CONFIGS: no $gc" >&2; exit 1; }
@@ -186,8 +190,15 @@ if [ -n "$hvm" ]; then
 		if grep -qE '^nic *=' "$gc"; then
 			[ -f "$hvm/vmlinuz" ] || { echo "test-host: $hvm/vmlinuz missing (an HVM guest's bzImage: cp build/dom0/vmlinuz build/guest/)" >&2; exit 1; }
 		fi
-		cp "$gc" "$share/$gn.ini"
-		gnames="$gnames $gn"
+		if [ "$repeat" -eq 1 ]; then
+			cp "$gc" "$share/$gn.ini"
+			gnames="$gnames $gn"
+		else
+			for ((k = 1; k <= repeat; k++)); do
+				cp "$gc" "$share/$gn-$k.ini"
+				gnames="$gnames $gn-$k"
+			done
+		fi
 	done
 	# Xen 4.17's SVM wants NPT for HAP; Next-RIP saves it decoding on exits.
 	cpu=$cpu,+svm,+npt,+nrip-save

@@ -812,9 +812,22 @@ int cmd_run(int argc, char **argv)
 	}
 	if (c.guest.given && c.guest.hap) {
 		char *ci = hc_read_text(NULL, "/proc/cpuinfo", CPUINFO_MAX, err, sizeof(err));
-		int refused = guest_hap_refused(&c.guest, cfgfile, ci, err, sizeof(err));
+		struct hc_facts *hf = malloc(sizeof(*hf));
+		int refused = !hf;
 
+		if (!hf)
+			snprintf(err, sizeof(err), "out of memory");
+		if (hf) {
+			hc_facts_init(hf);
+			/* What cannot be read leaves the model unknown; what is
+			 * read is refused as host check refuses it. */
+			refused = ci && hc_parse_cpuinfo(hf, "/proc/cpuinfo", ci, err, sizeof(err));
+			if (!refused)
+				refused = guest_hap_refused(&c.guest, cfgfile, hf->cpu_model, err,
+							    sizeof(err));
+		}
 		free(ci);
+		free(hf);
 		if (refused) {
 			fprintf(stderr, "ipibench run: %s\n", err);
 			config_free(&c);

@@ -811,42 +811,26 @@ int guest_run(const struct guest_spec *s, struct guest_result *r)
  * qemu32, ... and TCG's max); a host model passed through keeps its own. */
 static const char *const qemu_models[] = { "QEMU Virtual CPU version ", "QEMU TCG CPU version " };
 
-int guest_hap_refused(const struct cfg_guest *g, const char *file, const char *cpuinfo,
+int guest_hap_refused(const struct cfg_guest *g, const char *file, const char *model,
 		      char *err, size_t errlen)
 {
-	char model[256], shown[300];
-	const char *p = cpuinfo;
+	char shown[300];
 
-	if (!g->hap || !cpuinfo)
+	if (!g->hap || !model)
 		return 0;
-	/* The first "model name" line: "model name<TAB>: VALUE". */
-	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		size_t n = strcspn(p, "\n");
-		const char *c = memchr(p, ':', n);
-
-		if (n < 10 || strncmp(p, "model name", 10) || !c || strspn(p + 10, " \t") != (size_t)(c - p - 10))
+	for (size_t i = 0; i < sizeof(qemu_models) / sizeof(qemu_models[0]); i++) {
+		if (strncmp(model, qemu_models[i], strlen(qemu_models[i])))
 			continue;
-		c++;
-		c += strspn(c, " \t");
-		n -= (size_t)(c - p);
-		if (n >= sizeof(model))
-			n = sizeof(model) - 1;
-		memcpy(model, c, n);
-		model[n] = '\0';
-		for (size_t i = 0; i < sizeof(qemu_models) / sizeof(qemu_models[0]); i++) {
-			if (strncmp(model, qemu_models[i], strlen(qemu_models[i])))
-				continue;
-			snprintf(err, errlen, "%s:%d: paging = hap: this host's CPU is QEMU's (%s), "
-				 "whose TCG SVM exits a guest's every control-register read as a CR0 read: "
-				 "Xen emulates the guest's CR2 read from its own copy, 0 under HAP, and the "
-				 "guest dies in its first page fault (docs/guests.md); use paging = shadow",
-				 file, g->hap_line, sio_shown(shown, sizeof(shown), model));
-			return 1;
-		}
-		return 0;
+		snprintf(err, errlen, "%s:%d: paging = hap: this host's CPU is QEMU's (%s), "
+			 "whose TCG SVM exits a guest's every control-register read as a CR0 read: "
+			 "Xen emulates the guest's CR2 read from its own copy, 0 under HAP, and the "
+			 "guest dies in its first page fault (docs/guests.md); use paging = shadow",
+			 file, g->hap_line, sio_shown(shown, sizeof(shown), model));
+		return 1;
 	}
 	return 0;
 }
+
 /* A word of the console fit for results.json: [A-Za-z0-9._+-], 1..63 bytes. */
 static int word_ok(const char *w)
 {

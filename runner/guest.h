@@ -125,16 +125,17 @@ struct guest_result {
 
 /*
  * Whether guest G (loaded from FILE) may run on the host whose
- * /proc/cpuinfo is CPUINFO (untrusted; NULL: unread): 0, or 1 with ERR the
- * one-line refusal "FILE:LINE: paging = hap: ...".  A HAP guest is refused
- * on a CPU of QEMU's own models (dom0's first "model name" starts with
+ * MODEL is dom0's CPU, the first "model name" of /proc/cpuinfo as
+ * hostcheck.h's hc_parse_cpuinfo() reads it (NULL or "": unknown): 0, or 1
+ * with ERR the one-line refusal "FILE:LINE: paging = hap: ...".  A HAP
+ * guest is refused on a CPU of QEMU's own models (MODEL starts with
  * "QEMU Virtual CPU version " or "QEMU TCG CPU version "): QEMU 10.0's TCG
  * decoder gives every MOV from a control register the exit code of a CR0
  * read, so a CR2 read exits to Xen, which emulates it from its own copy of
  * CR2, 0 under HAP, and the guest dies in its first page fault
  * (docs/guests.md "Paging and TCG").  Shadow paging keeps that copy right.
  */
-int guest_hap_refused(const struct cfg_guest *g, const char *file, const char *cpuinfo,
+int guest_hap_refused(const struct cfg_guest *g, const char *file, const char *model,
 		      char *err, size_t errlen);
 
 /* Run one guest; 0 when outcome is GO_OK, else -1. */

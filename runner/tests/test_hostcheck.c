@@ -431,6 +431,34 @@ static void put_copy(const char *rel, const char *src)
 	free(t);
 }
 
+/* /proc/cpuinfo's model: the first "model name" line's (not "model names",
+ * not a line that only contains the words); a control byte in it is
+ * refused naming the file and line. */
+static void test_parse_cpuinfo(void **s)
+{
+	struct hc_facts f;
+	char err[400];
+
+	(void)s;
+	hc_facts_init(&f);
+	assert_int_equal(hc_parse_cpuinfo(&f, "ci", "processor\t: 0\n"
+					  "not model name: QEMU Virtual CPU version 2.5+\n"
+					  "model names\t: QEMU TCG CPU version 2.5+\n"
+					  "model name\t: AMD EPYC 7543P 32-Core Processor\n"
+					  "processor\t: 1\n"
+					  "model name\t: QEMU Virtual CPU version 2.5+\n",
+					  err, sizeof(err)), 0);
+	assert_string_equal(f.cpu_model, "AMD EPYC 7543P 32-Core Processor");
+	hc_facts_init(&f);
+	assert_int_equal(hc_parse_cpuinfo(&f, "ci", "processor\t: 0\n"
+					  "model name\t: QEMU Virtual CPU version \x1b[2J\n",
+					  err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "ci:2: model name"));
+	hc_facts_init(&f);
+	assert_int_equal(hc_parse_cpuinfo(&f, "ci", "", err, sizeof(err)), 0);
+	assert_string_equal(f.cpu_model, "");
+}
+
 /* A file under a root: its text, or NULL, named, when it is larger than
  * the bound; nothing and no error when it is not there.  This host's /proc
  * files (size 0) are read as far as the bound. */
@@ -581,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_collect),
+		cmocka_unit_test(test_parse_cpuinfo),
 		cmocka_unit_test_setup_teardown(test_read_text, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_run_preflight, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_cmd_host_check, tu_setup, tu_teardown),

@@ -265,19 +265,14 @@ static void test_capture(void **s)
 }
 
 /*
- * A serial line the test plays Xen on: input from IN, output on OUT.
- * ANSWER: Xen answers (its input at dom1 first, then Xen's), or is silent.
+ * Xen on a serial line, in a child: input from IN, output on OUT.  ANSWER:
+ * Xen answers (its input at dom1 first, then Xen's), or is silent.
  */
-static pid_t fake_xen(int in, int out, int parent_end, bool answer)
+static void __attribute__((noreturn)) xen_serial(int in, int out, bool answer)
 {
-	pid_t pid = fork();
 	int ctrl_a = 0, switches = 0;
 	char ch, line[128];
 
-	assert_true(pid >= 0);
-	if (pid)
-		return pid;
-	close(parent_end);   /* the test's end: its close is the end of input */
 	while (read(in, &ch, 1) == 1) {
 		if (!answer)
 			continue;
@@ -294,6 +289,18 @@ static pid_t fake_xen(int in, int out, int parent_end, bool answer)
 			break;
 	}
 	_exit(0);
+}
+
+/* That child, on pipes: the test keeps PARENT_END. */
+static pid_t fake_xen(int in, int out, int parent_end, bool answer)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid)
+		return pid;
+	close(parent_end);   /* the test's end: its close is the end of input */
+	xen_serial(in, out, answer);
 }
 
 /* Xen's debug keys over the serial line: the input switched on to Xen
@@ -398,7 +405,7 @@ static pid_t fake_xen_fifo(const char *fifo, const char *file)
 {
 	int ready[2], in, out;
 	pid_t pid;
-	char ch, line[128];
+	char ch;
 
 	assert_int_equal(pipe(ready), 0);
 	pid = fork();
@@ -413,21 +420,7 @@ static pid_t fake_xen_fifo(const char *fifo, const char *file)
 	out = open(file, O_WRONLY | O_APPEND);
 	if (in < 0 || out < 0 || write(ready[1], "r", 1) != 1)
 		_exit(1);
-	int ctrl_a = 0;
-	while (read(in, &ch, 1) == 1) {
-		if (ch == 1 && ++ctrl_a == 3) {
-			ctrl_a = 0;
-			snprintf(line, sizeof(line), "(XEN) *** Serial input to Xen (type 'CTRL-a' "
-				 "three times to switch input)\r\n");
-		} else if (ch != 1) {
-			snprintf(line, sizeof(line), "(XEN) '%c' pressed -> dumping\r\n", ch);
-		} else {
-			continue;
-		}
-		if (write(out, line, strlen(line)) < 0)
-			break;
-	}
-	_exit(0);
+	xen_serial(in, out, true);
 }
 
 /*

@@ -93,12 +93,13 @@ static int qmp_connect(const char *path)
  */
 static void track_console(const char *file, double after, struct stall_track *tr)
 {
-	FILE *f = fopen(file, "r");
+	FILE *f;
 	char line[4096];
 	struct stat st;
 
 	stall_track_init(tr, 0);
-	if (!f)
+	/* A FIFO would block here, and its bytes are the driver's. */
+	if (stat(file, &st) || !S_ISREG(st.st_mode) || !(f = fopen(file, "r")))
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = '\0';
@@ -165,19 +166,36 @@ int host_capture_cmd(int argc, char **argv, const struct opts_cmd *like)
 	if (a.qmp)
 		c.qmp = qmp_connect(a.qmp);
 	if (a.serial) {
-		/* QEMU holds the FIFO open: no reader means no QEMU. */
+		struct stat st;
+
+		/* QEMU holds the FIFO open: no reader means no QEMU.  A regular
+		 * file is nobody's input: the keys are not written into it. */
 		c.con_in = open(a.serial, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c.con_in >= 0 && (fstat(c.con_in, &st) || S_ISREG(st.st_mode))) {
+			close(c.con_in);
+			c.con_in = -1;
+			errno = EINVAL;
+		}
 		if (c.con_in < 0)
 			fprintf(stderr, "ipibench host capture: --serial %s: %s (no debug keys)\n",
-				a.serial, strerror(errno));
+				a.serial, errno == EINVAL ? "not a FIFO or a terminal" : strerror(errno));
 		else
 			fcntl(c.con_in, F_SETFL, fcntl(c.con_in, F_GETFL) & ~O_NONBLOCK);
 	}
 	if (a.console && c.con_in >= 0) {
-		c.con_out = open(a.console, O_RDONLY | O_CLOEXEC);
-		if (c.con_out < 0 || lseek(c.con_out, 0, SEEK_END) < 0)
-			fprintf(stderr, "ipibench host capture: --console %s: %s (the keys' output "
-				"not read)\n", a.console, strerror(errno));
+		struct stat st;
+
+		c.con_out = open(a.console, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c.con_out >= 0 && (fstat(c.con_out, &st) || !S_ISREG(st.st_mode) ||
+				       lseek(c.con_out, 0, SEEK_END) < 0)) {
+			close(c.con_out);
+			c.con_out = -1;
+			errno = EINVAL;
+		}
+		if (c.con_out < 0)
+			fprintf(stderr, "ipibench host capture: --console %s: %s (the keys' answers "
+				"not read)\n", a.console,
+				errno == EINVAL ? "not a regular file" : strerror(errno));
 	}
 	rc = stall_capture(&c, &f, err, sizeof(err));
 	if (rc)

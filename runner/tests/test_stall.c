@@ -494,6 +494,17 @@ static void test_host_capture(void **s)
 	assert_true(json_is_false(json_object_get(j, "xen_answered")));
 	json_decref(j);
 
+	/* A regular file is no serial line, a FIFO no console file: neither
+	 * written to nor read (nor waited on). */
+	char *wrong[] = { "host", "capture", "--serial", con, "--console", fifo, "-o", tu_dir,
+			  NULL };
+	size_t before = strlen(txt = tu_slurp(con));
+	free(txt);
+	assert_int_equal(cmd_host(8, wrong), 0);
+	assert_non_null(txt = tu_slurp(con));
+	assert_int_equal(strlen(txt), before);
+	free(txt);
+
 	/* Refused: no folder, a reason or a number out of its range. */
 	char *bad1[] = { "host", "capture", "--qmp", qmp, NULL };
 	char *bad2[] = { "host", "capture", "--reason", "bored", "-o", tu_dir, NULL };

@@ -811,22 +811,18 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (c.guest.given && c.guest.hap) {
-		char *ci = hc_read_text(NULL, "/proc/cpuinfo", CPUINFO_MAX, err, sizeof(err));
 		struct hc_facts *hf = malloc(sizeof(*hf));
-		int refused = !hf;
+		int refused = 1;
 
-		if (!hf)
+		if (!hf) {
 			snprintf(err, sizeof(err), "out of memory");
-		if (hf) {
-			hc_facts_init(hf);
+		} else {
 			/* What cannot be read leaves the model unknown; what is
 			 * read is refused as host check refuses it. */
-			refused = ci && hc_parse_cpuinfo(hf, "/proc/cpuinfo", ci, err, sizeof(err));
-			if (!refused)
-				refused = guest_hap_refused(&c.guest, cfgfile, hf->cpu_model, err,
-							    sizeof(err));
+			hc_facts_init(hf);
+			refused = hc_collect_cpuinfo(hf, NULL, CPUINFO_MAX, err, sizeof(err)) ||
+				  guest_hap_refused(&c.guest, cfgfile, hf->cpu_model, err, sizeof(err));
 		}
-		free(ci);
 		free(hf);
 		if (refused) {
 			fprintf(stderr, "ipibench run: %s\n", err);

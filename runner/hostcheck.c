@@ -457,6 +457,21 @@ static char *command_text(const struct hc_source *src, const char *const argv[],
 	return hc_read_text(src->root, file, HC_TEXT_MAX, err, errlen);
 }
 
+int hc_collect_cpuinfo(struct hc_facts *f, const char *root, size_t max, char *err,
+		       size_t errlen)
+{
+	char e[400], name[PATH_MAX];
+	char *t = hc_read_text(root, "/proc/cpuinfo", max, e, sizeof(e));
+	int rc;
+
+	if (!t)
+		return 0;   /* not there or not read: its facts stay unknown */
+	snprintf(name, sizeof(name), "%s/proc/cpuinfo", this_host(root) ? "" : root);
+	rc = hc_parse_cpuinfo(f, name, t, err, errlen);
+	free(t);
+	return rc ? -1 : 0;
+}
+
 int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_t errlen)
 {
 	static const struct {
@@ -490,14 +505,8 @@ int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_
 		if (rc)
 			return -1;
 	}
-	t = hc_read_text(src->root, "/proc/cpuinfo", HC_TEXT_MAX, e, sizeof(e));
-	if (t) {
-		snprintf(name, sizeof(name), "%s/proc/cpuinfo", this_host(src->root) ? "" : src->root);
-		int rc = hc_parse_cpuinfo(f, name, t, err, errlen);
-		free(t);
-		if (rc)
-			return -1;
-	}
+	if (hc_collect_cpuinfo(f, src->root, HC_TEXT_MAX, err, errlen))
+		return -1;
 	hc_intremap_from_cmdline(f);
 	/* Without xl: the version /sys/hypervisor gives. */
 	if (!f->xen_version[0]) {

@@ -75,6 +75,13 @@ struct hc_source {
 };
 int hc_collect(struct hc_facts *f, const struct hc_source *src, char *err, size_t errlen);
 /*
+ * hc_collect()'s part from ROOT's /proc/cpuinfo, at most MAX bytes of it:
+ * 0 (also when it is not there: those facts stay unknown), or -1 with ERR
+ * the parse's refusal naming the file and line.
+ */
+int hc_collect_cpuinfo(struct hc_facts *f, const char *root, size_t max, char *err,
+		       size_t errlen);
+/*
  * The text of FILE under ROOT ("/" or NULL: this host), at most MAX bytes
  * (a /proc file of this host, whose size says 0, is read as far as MAX).
  * NULL when it is not there, or with ERR set when it cannot be read.

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,20 +50,41 @@ const struct opt *host_capture_opts(void)
 	return help_opts;
 }
 
-/* A decimal in [MIN, MAX] from ARG, or -1 (said on stderr, naming OPT). */
+/* A decimal in [MIN, MAX] from ARG (parse_uint()'s rule), or -1 (said on
+ * stderr, naming OPT). */
 static long number(const char *opt, const char *arg, long min, long max)
 {
-	char *end;
-	long v;
+	long v = parse_uint(arg, min, max);
 
-	errno = 0;
-	v = arg ? strtol(arg, &end, 10) : -1;
-	if (!arg || errno || end == arg || *end || v < min || v > max) {
+	if (v < 0)
 		fprintf(stderr, "ipibench host capture: %s '%s': expected a number from %ld to %ld\n",
 			opt, arg ? arg : "", min, max);
+	return v;
+}
+
+/*
+ * PATH (option OPT) opened with FLAGS when it is of the kind wanted: a
+ * regular file (REGULAR), or anything but one.  -1 otherwise, said on
+ * stderr with what is then left out (LOST).
+ */
+static int open_kind(const char *opt, const char *path, int flags, bool regular,
+		     const char *lost)
+{
+	struct stat st;
+	int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "ipibench host capture: %s %s: %s (%s)\n", opt, path,
+			strerror(errno), lost);
 		return -1;
 	}
-	return v;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) != !regular) {
+		fprintf(stderr, "ipibench host capture: %s %s: %s (%s)\n", opt, path,
+			regular ? "not a regular file" : "not a FIFO or a terminal", lost);
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* A connected socket to the QMP server at PATH, or -1 (said on stderr). */
@@ -165,38 +187,16 @@ int host_capture_cmd(int argc, char **argv, const struct opts_cmd *like)
 	c.track = &tr;
 	if (a.qmp)
 		c.qmp = qmp_connect(a.qmp);
-	if (a.serial) {
-		struct stat st;
-
-		/* QEMU holds the FIFO open: no reader means no QEMU.  A regular
-		 * file is nobody's input: the keys are not written into it. */
-		c.con_in = open(a.serial, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-		if (c.con_in >= 0 && (fstat(c.con_in, &st) || S_ISREG(st.st_mode))) {
-			close(c.con_in);
-			c.con_in = -1;
-			errno = EINVAL;
-		}
-		if (c.con_in < 0)
-			fprintf(stderr, "ipibench host capture: --serial %s: %s (no debug keys)\n",
-				a.serial, errno == EINVAL ? "not a FIFO or a terminal" : strerror(errno));
-		else
-			fcntl(c.con_in, F_SETFL, fcntl(c.con_in, F_GETFL) & ~O_NONBLOCK);
-	}
-	if (a.console && c.con_in >= 0) {
-		struct stat st;
-
-		c.con_out = open(a.console, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (c.con_out >= 0 && (fstat(c.con_out, &st) || !S_ISREG(st.st_mode) ||
-				       lseek(c.con_out, 0, SEEK_END) < 0)) {
-			close(c.con_out);
-			c.con_out = -1;
-			errno = EINVAL;
-		}
-		if (c.con_out < 0)
-			fprintf(stderr, "ipibench host capture: --console %s: %s (the keys' answers "
-				"not read)\n", a.console,
-				errno == EINVAL ? "not a regular file" : strerror(errno));
-	}
+	/* QEMU holds the FIFO open: no reader means no QEMU.  A regular file
+	 * is nobody's input: the keys are not written into it. */
+	if (a.serial &&
+	    (c.con_in = open_kind("--serial", a.serial, O_WRONLY, false, "no debug keys")) >= 0)
+		fcntl(c.con_in, F_SETFL, fcntl(c.con_in, F_GETFL) & ~O_NONBLOCK);
+	/* The keys' answers: what the console file gains from its end on. */
+	if (a.console && c.con_in >= 0 &&
+	    (c.con_out = open_kind("--console", a.console, O_RDONLY, true,
+				   "the keys' answers not read")) >= 0)
+		lseek(c.con_out, 0, SEEK_END);
 	rc = stall_capture(&c, &f, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "ipibench host capture: %s\n", sio_shown((char[700]){ 0 }, 700, err));

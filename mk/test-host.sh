@@ -190,15 +190,12 @@ if [ -n "$hvm" ]; then
 		if grep -qE '^nic *=' "$gc"; then
 			[ -f "$hvm/vmlinuz" ] || { echo "test-host: $hvm/vmlinuz missing (an HVM guest's bzImage: cp build/dom0/vmlinuz build/guest/)" >&2; exit 1; }
 		fi
-		if [ "$repeat" -eq 1 ]; then
-			cp "$gc" "$share/$gn.ini"
-			gnames="$gnames $gn"
-		else
-			for ((k = 1; k <= repeat; k++)); do
-				cp "$gc" "$share/$gn-$k.ini"
-				gnames="$gnames $gn-$k"
-			done
-		fi
+		for ((k = 1; k <= repeat; k++)); do
+			gk=$gn
+			[ "$repeat" -eq 1 ] || gk=$gn-$k
+			cp "$gc" "$share/$gk.ini"
+			gnames="$gnames $gk"
+		done
 	done
 	# Xen 4.17's SVM wants NPT for HAP; Next-RIP saves it decoding on exits.
 	cpu=$cpu,+svm,+npt,+nrip-save

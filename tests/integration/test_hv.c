@@ -258,9 +258,12 @@ static void test_xapic_refuses_senders(void **s)
 	(void)s;
 	system("rm -rf " OUT "-xapic");
 	/* Xen stays off x2APIC, so the mode check fails: the agent's results
-	 * are what this test reads. */
+	 * are what this test reads.  The same boot gives the idle timeout a
+	 * value out of range (after the backend's own 60 s): Xen says so and
+	 * keeps its default of 5 s. */
 	itest_run(&o, (const char *[]){ "boot", "--mode", "physical", "--cpus", "4",
-					 "--cmdline", "x2apic=false", "--no-test-device",
+					 "--cmdline", "x2apic=false ipibench-idle-timeout=601",
+					 "--no-test-device",
 					 "--job", "tests/integration/data/xapic-job.json",
 					 "--output", OUT "-xapic", NULL });
 	assert_int_equal(itest_qemu_alive(o.pid), 0);
@@ -308,6 +311,9 @@ static void test_xapic_refuses_senders(void **s)
 	assert_true(refused && loop && nodev);
 	/* The query says there is none. */
 	assert_true(json_is_null(json_object_get(json_object_get(a, "hv"), "test_device")));
+	assert_int_equal(itest_int(json_object_get(a, "hv"), "idle_timeout_ms"), 5000);
+	assert_int_equal(itest_count_in(OUT "-xapic/console.log",
+					"ipibench: ipibench-idle-timeout=601 out of 1..600, using 5"), 1);
 	json_decref(a);
 }
 

@@ -143,7 +143,7 @@ matrix_collect() {
 			[ ! -d "$dir" ] || { mkdir -p "$2"; rm -rf "${2:?}/$1"; cp -r "$dir" "$2/$1"; }
 			die "the matrix is still pending after ${wait} s (IPIBENCH_MATRIX_WAIT): what it has is in $2/$1"
 		}
-		[ $((t % 60)) -ne 0 ] || echo "ci.sh: waiting for the matrix to finish ($(("$host_bin" host status || true) | grep '^  pending:' | sed 's/^ *//'))"
+		[ $((t % 60)) -ne 0 ] || echo "ci.sh: waiting for the matrix to finish ($( ("$host_bin" host status || true) | grep '^  pending:' | sed 's/^ *//'))"
 		sleep 5
 		t=$((t + 5))
 	done

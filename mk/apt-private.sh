@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=bash
 # Sourced by mk/ scripts: a private apt state for Debian source packages the
 # machine's own apt does not list (another suite), so that the system's
 # `apt-get source` keeps answering from its own sources.

@@ -49,6 +49,7 @@ fi
 
 # 2. Module load order (mk/modorder.sh).
 mod_who=dom0
+# shellcheck source=mk/modorder.sh
 . "$top/mk/modorder.sh"
 mod_index "$out/kernel/lib/modules/$kver"
 for m in $MODULES; do visit "$m"; done

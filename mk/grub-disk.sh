@@ -51,6 +51,7 @@ ird=$out/initramfs
 rm -rf "$ird"
 cp -a "$build/dom0/initramfs" "$ird"
 mod_who=grub-disk
+# shellcheck source=mk/modorder.sh
 . "$top/mk/modorder.sh"
 mod_index "$kmods"
 while read -r m; do seen[${m%.ko}]=1; done <"$ird/etc/modules.order"

@@ -39,7 +39,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "hv-prefix: $*" >&2; exit 2; }
 usage() { die "usage: mk/hv-prefix-build.sh [-n N] [-w WORK] TREE | [-w WORK] --series DIR --src TREE"; }
 
-n= work= series= src=
+n='' work='' series='' src=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) n=${2:?}; shift 2 ;;

@@ -48,13 +48,14 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "hv: $*" >&2; exit 1; }
 # shellcheck source=mk/apt-private.sh
+# shellcheck source=mk/apt-private.sh
 . "$top/mk/apt-private.sh"
 
 print_dir=
 if [ "${1:-}" = --dir ]; then print_dir=1; shift; fi
 build=${1:?usage: mk/hv.sh [--dir] BUILD XEN|--src DIR}
 shift
-src_dir= xen=
+src_dir='' xen=''
 if [ "${1:-}" = --src ]; then
 	src_dir=${2:?usage: mk/hv.sh BUILD --src DIR}
 	[ -f "$src_dir/xen/Makefile" ] ||

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=bash
 # mk/modorder.sh: sourced by mk/dom0.sh and mk/grub-disk.sh.  The load
 # order of kernel modules from each .ko's depends= (the extracted tree has
 # no modules.dep): depth-first, dependencies before dependents.
@@ -9,6 +10,7 @@
 #
 # A module not found fails the script with "$mod_who: module NAME not in
 # $kver".
+# shellcheck disable=SC2154 # mod_who and kver are the sourcing script's
 declare -A path seen
 order=()
 

@@ -14,6 +14,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "qemu-plugin-h: $*" >&2; exit 1; }
+# shellcheck source=mk/apt-private.sh
 . "$top/mk/apt-private.sh"
 out=${1:?usage: mk/qemu-plugin-h.sh OUT}
 hdr=$out/include/qemu/qemu-plugin.h

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck shell=bash
 # Sourced by mk/test-host.sh and tests/host/test_tco.sh: the test host's
 # emulated board, as QEMU options in the array test_host_board.
 #
@@ -28,5 +29,6 @@
 # the strap an expiry is only counted, never acted on.  A real host's
 # watchdog is its own business: this is the emulated board's.
 # TEST_HOST_TCO_RESET=1 leaves QEMU's default, to see the reset happen.
+# shellcheck disable=SC2054 # QEMU's options are comma-separated
 test_host_board=(-machine q35,kernel-irqchip=split,max-ram-below-4g=1G)
 [ "${TEST_HOST_TCO_RESET:-}" = 1 ] || test_host_board+=(-global ICH9-LPC.noreboot=on)

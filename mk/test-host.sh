@@ -155,6 +155,7 @@ EOF
 		# The QEMU monitor on a pipe, as the serial line: system_reset.
 		mon=$out/monitor
 		mkfifo "$mon.in" "$mon.out"
+		# shellcheck disable=SC2054 # QEMU's options are comma-separated
 		monitor=(-chardev "pipe,id=m0,path=$mon" -mon chardev=m0,mode=readline)
 	fi
 fi
@@ -262,6 +263,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The board (q35, its memory layout, its watchdog): mk/test-host-board.sh.
+# shellcheck source=mk/test-host-board.sh
 . "$top/mk/test-host-board.sh"
 # TEST_HOST_QEMU_LOG=ITEMS (e.g. cpu_reset): QEMU's -d ITEMS into
 # OUTDIR/qemu-d.log (cpu_reset: the CPUs' state and "Triple fault" when the

@@ -32,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 same=0 differ=0 file_order=0 tsc_order=0
 
 check() {	# FILE LABEL
-	local f=$1 j a b rc_a rc_b how
+	local f=$1 j rc_a rc_b how
 	how=$(IPIBENCH_TRACE_HVM=why "$ipb" trace summary "$f" 2>&1 >/dev/null | grep '^hvm profile: ' || true)
 	for j in "" --json; do
 		rc_a=0 rc_b=0

@@ -20,7 +20,7 @@
 # Default DIR: build/trace-qemu/MODE-N.  Nothing here is part of `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mode=mixed cpus=8 secs=5 job= out= xen=build/xen/xen
+mode=mixed cpus=8 secs=5 job='' out='' xen=build/xen/xen
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mode) mode=$2; shift 2 ;;

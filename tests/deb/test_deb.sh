@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
+# shellcheck disable=SC2034 # the checks' variables are read by eval (check)
 # The Debian packages `make deb` built (BUILD/deb): lintian finds no warning
 # or error, on the source package and the binary ones, that is not
 # overridden with its reason (debian/*.lintian-overrides); the packages hold
@@ -132,7 +133,7 @@ check "the packaged unit is the template with the package's paths" \
 h=$t/host
 mkdir -p "$h/boot/grub"
 : >"$h/boot/vmlinuz-test"; : >"$h/boot/initrd.img-test"
-IPIBENCH_BUILD= "$r/usr/bin/ipibench" host install --root "$h" --yes --kernel "$h/boot/vmlinuz-test" \
+IPIBENCH_BUILD='' "$r/usr/bin/ipibench" host install --root "$h" --yes --kernel "$h/boot/vmlinuz-test" \
 	--initrd "$h/boot/initrd.img-test" --xen-cmdline "console=com1" --dom0-cmdline "ro" \
 	--results "$h/var/lib/ipibench/results" >"$t/install.out" 2>&1
 rc=$?
@@ -151,7 +152,7 @@ check "GRUB entries written" '[ "$(grep -c "^menuentry" "$h/boot/grub/custom.cfg
 mkdir -p "$h/lib/systemd/system"
 sed -e "s|/usr/lib/ipibench|$r/usr/lib/ipibench|g" "$r/lib/systemd/system/ipibench-resume.service" \
 	>"$h/lib/systemd/system/ipibench-resume.service"
-IPIBENCH_BUILD= "$r/usr/bin/ipibench" host install --root "$h" --yes --kernel "$h/boot/vmlinuz-test" \
+IPIBENCH_BUILD='' "$r/usr/bin/ipibench" host install --root "$h" --yes --kernel "$h/boot/vmlinuz-test" \
 	--initrd "$h/boot/initrd.img-test" --xen-cmdline "console=com1" --dom0-cmdline "ro" \
 	--results "$h/var/lib/ipibench/results" >"$t/install2.out" 2>&1
 rc=$?

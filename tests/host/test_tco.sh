@@ -37,6 +37,7 @@ gcc -m32 -c -o "$t/stub.o" "$top/tests/host/tco-stub.S" &&
 # it, QMP events into $t/NAME.qmp; qpid, lpid set.
 boot() {
 	local test_host_board
+	# shellcheck source=mk/test-host-board.sh
 	. "$top/mk/test-host-board.sh"
 	setsid qemu-system-x86_64 -accel tcg "${test_host_board[@]}" -m 64 -smp 1 \
 		-display none -nodefaults -no-reboot -debugcon "file:$t/$1.con" \
@@ -48,8 +49,8 @@ boot() {
 }
 # armed NAME: until the stub has armed the timer ("T" on the debug console), 30 s at most.
 armed() {
-	local i
-	for i in $(seq 300); do
+	local _
+	for _ in $(seq 300); do
 		grep -q T "$t/$1.con" 2>/dev/null && return 0
 		kill -0 "$qpid" 2>/dev/null || return 1
 		sleep 0.1
@@ -81,7 +82,7 @@ fi
 kill "$lpid" 2>/dev/null
 
 # 2. The test host's board: no reset.
-TEST_HOST_TCO_RESET= boot board
+TEST_HOST_TCO_RESET='' boot board
 if armed board; then
 	sleep 8
 	ev=$(events board)

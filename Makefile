@@ -85,6 +85,7 @@ help:
 	@echo "Tests (each ends with 'ipibench tests: N passed, N failed'):"
 	@echo "  make test         unit tests (ASan+UBSan), fuzz smoke, checks, QEMU integration tests"
 	@echo "  make unit         the unit stage only"
+	@echo "  make check        the unit tests alone (ASan+UBSan), in parallel: no Xen, QEMU, package or npm"
 	@echo "  make integration  the QEMU stage only"
 	@echo "  make test-slow    the longer QEMU tests: faults, hotplug on a debug build, topology, instruction counts (CI)"
 	@echo "  make test-nmi     NMIs injected into a debug build during a traced run (one of make test-slow's)"
@@ -547,6 +548,12 @@ TEST_TIMEOUT ?= 600
 ITEST_TIMEOUT ?= 3600
 EXTRA_TIMEOUT ?= 1800
 UNIT_RUNS := $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS) $(UNIT_EXTRA))
+# make check: the first tier, the cmocka binaries of the unit stage and
+# nothing they would need a Xen or QEMU build, a package or npm for, run
+# CHECK_JOBS at a time (default: every CPU).  test_xenalyze then compares
+# with its stored counts only and says so; make unit also runs xenalyze.
+CHECK_RUNS := $(addprefix check/,$(TALLY_TEST) $(TEST_BINS))
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # The integration tests that would take make test past about 30 minutes:
 # make test-slow (which .ci/run runs after make test) has them.
 SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topology test_insn_counts \
@@ -554,10 +561,14 @@ SLOW_BINS := $(addprefix $(BUILD)/asan/tests/integration/,test_faults test_topol
 	test_stall)
 ITEST_RUNS := $(addprefix integration/,$(filter-out $(SLOW_BINS),$(INTEGRATION_BINS)))
 SLOW_RUNS := $(addprefix integration/,$(SLOW_BINS))
-.PHONY: $(UNIT_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow
+.PHONY: $(UNIT_RUNS) $(CHECK_RUNS) $(ITEST_RUNS) $(SLOW_RUNS) test-slow check
 
 $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS)): unit/%: % $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
+$(CHECK_RUNS): check/%: % $(TALLY)
+	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
+check/$(BUILD)/asan/probes/tests/test_abi_drift: abi-root
+check/$(BUILD)/asan/probes/tests/test_abi_drift: export IPIBENCH_ROOT = $(abspath $(ABI_ROOT))
 unit/$(BUILD)/asan/probes/tests/test_xenalyze: $(XENALYZE)
 # test_abi_drift reads each line's series as its patches (mk/hv-series.py
 # patchset), laid out as IPIBENCH_ROOT/hv-patch/LINE/series.
@@ -587,20 +598,23 @@ integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
 integration/$(BUILD)/asan/tests/integration/test_sysctl_abi: hv-debug
 integration/$(BUILD)/asan/tests/integration/test_vector_pool: hv-pool-taken
 
-# $(call tally_stages,RUNS): make deps-test and the tally tool (without them, the
-# closing line by hand), a fresh tally expecting every run, all the runs
-# (make -k: a failure stops nothing else), then the closing line.
+# $(call tally_stages,RUNS[,MAKE OPTIONS]): make deps-test and the tally tool
+# (without them, the closing line by hand), a fresh tally expecting every
+# run, all the runs (make -k: a failure stops nothing else), then the
+# closing line.
 define tally_stages
 	@rm -f $(TALLY_FILE); \
 	if ! $(MAKE) --no-print-directory deps-test $(TALLY); then \
 		echo "ipibench tests: 0 passed, 1 failed"; exit 1; \
 	fi; \
 	$(TALLY) expect $(TALLY_FILE) $(1) && \
-	$(MAKE) -k --no-print-directory $(1); \
+	$(MAKE) -k --no-print-directory $(2) $(1); \
 	$(TALLY) total $(TALLY_FILE)
 endef
 unit:
 	$(call tally_stages,$(UNIT_RUNS))
+check:
+	$(call tally_stages,$(CHECK_RUNS),-j$(CHECK_JOBS))
 integration:
 	$(call tally_stages,$(ITEST_RUNS))
 test:

@@ -248,11 +248,13 @@ UNIT_EXTRA += hv-prefix-test
 host-board-test:
 	@bash tests/host/test_tco.sh
 UNIT_EXTRA += host-board-test
-# No `PRODUCER | grep -q` in a script that sets pipefail: it fails when it
-# matches early in a long output (tests/lint/test_pipefail_grep.sh).
+# Every tracked shell script through shellcheck, warnings and errors
+# (tests/lint/test_shellcheck.sh), and no `PRODUCER | grep -q` in a script
+# that sets pipefail: it fails when it matches early in a long output
+# (tests/lint/test_pipefail_grep.sh).
 .PHONY: shell-lint
 shell-lint:
-	@bash tests/lint/test_pipefail_grep.sh
+	@bash tests/lint/test_shellcheck.sh; a=$$?; bash tests/lint/test_pipefail_grep.sh && exit $$a
 UNIT_EXTRA += shell-lint
 # No words about how the project was developed (issue numbers, work
 # sessions, dates and load figures as narration, the build machine's

@@ -66,6 +66,7 @@ TEST_PKGS=(
 	hyperfine time          # make bench-trace (probes/tools/bench-trace.sh runs /usr/bin/time)
 	licensecheck python3-debian  # licence-check (tests/lint/licence.py)
 	groff-base man-db       # doc-test: groff -ww, man -l and lexgrog on the manual pages
+	shellcheck              # shell-lint: every tracked shell script
 )
 # ci-template-test (analysis/ci-local.sh): Debian's nodejs (18), npm and
 # libnode-dev (Node's headers: node-gyp builds re2 against them,

@@ -21,6 +21,7 @@ set -uo pipefail
 [ $# -ge 5 ] || { echo "usage: mk/soak.sh N SEED OUT NIC CONFIG..." >&2; exit 2; }
 n=$1 seed=$2 out=$3 nic=$4
 shift 4
+configs=("$@")
 case $n$seed$nic in *[!0-9]*) echo "soak: N, SEED and NIC are decimal numbers" >&2; exit 2 ;; esac
 ipibench=${IPIBENCH:-${BUILD:-build}/bin/ipibench}
 mkdir -p "$out" || exit 2
@@ -29,7 +30,7 @@ boots=0 ok=0 stalled=0 i=0 nic_ok=0
 evidence=()
 t0=$SECONDS
 while [ "$boots" -lt "$n" ]; do
-	cfg=${@:$((RANDOM % $# + 1)):1}
+	cfg=${configs[RANDOM % ${#configs[@]}]}
 	i=$((i + 1))
 	dir=$(printf '%s/%04d-%s' "$out" "$i" "$(basename "$cfg" .ini)")
 	echo "soak: boots $boots of $n, $((SECONDS - t0)) s: $cfg into $dir"

@@ -18,6 +18,11 @@ agent_SRCS := runner/console.c runner/hoststate.c runner/wlspec.c runner/sysctli
 agent_LIBS := -Wl,--wrap=xencall1 -Wl,--start-group -lxenctrl -lxencall -lxenforeignmemory -lxendevicemodel \
 	-lxenevtchn -lxengnttab -lxentoollog -lxentoolcore -ljansson -Wl,--end-group -lpthread
 gnu11_SRCS += $(filter runner/agent/%,$(agent_SRCS))
+# test_hvbench: hvbench.c (not libxencall) against a fake hypervisor
+# behind the hypercall table (runner/agent/hvcall.h); GNU C for Xen's
+# public headers, as the agent.
+$(BUILD)/asan/runner/tests/test_hvbench: $(BUILD)/asan/runner/agent/hvbench.o
+gnu11_SRCS += runner/tests/test_hvbench.c
 
 # ---- fuzzing the config parser and the resume check (libFuzzer, clang) ---
 # `make fuzz` / `make fuzz-smoke` run every $(FUZZ_BINS) from its

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <xencall.h>
 #include <xenctrl.h>
 
 #include "probes/collect.h"
@@ -228,7 +227,8 @@ int main(int argc, char **argv)
 		rc = 1;
 		goto write;
 	}
-	ctx.xcall = xencall_open(NULL, 0);
+	ctx.hv = &hvcall_xencall;
+	ctx.hv_handle = ctx.hv->open();
 	if (agent_info(&ctx, out, err, sizeof(err))) {
 		fprintf(stderr, "ipibench-agent: %s\n", err);
 		json_object_set_new(out, "error", sio_json_str(err));
@@ -270,8 +270,8 @@ int main(int argc, char **argv)
 write:
 	if (write_json_atomic(ctx.outdir, "agent.json", out))
 		rc = 1;
-	if (ctx.xcall)
-		xencall_close(ctx.xcall);
+	if (ctx.hv_handle)
+		ctx.hv->close(ctx.hv_handle);
 	if (ctx.xch)
 		xc_interface_close(ctx.xch);
 	json_decref(out);

@@ -14,11 +14,15 @@
 #include <jansson.h>
 #include <xenctrl.h>
 
+#include "runner/agent/hvcall.h"
 #include "runner/wlspec.h"
 
 struct agent_ctx {
 	xc_interface *xch;      /* libxenctrl handle */
-	void *xcall;            /* xencall_handle *, for the ipibench sysctl */
+	/* XEN_SYSCTL_ipibench's calls (runner/agent/hvcall.h) and their open
+	 * handle (NULL: hvbench.c opens one of its own each time). */
+	const struct hvcall_ops *hv;
+	void *hv_handle;
 	const char *outdir;     /* where result and trace files go */
 	unsigned int nr_cpus;   /* online physical CPUs */
 	int verbose;

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <time.h>
 
-#include <xencall.h>
 #include <xenctrl.h>
 #include <xen/sysctl.h>
 
 #include "ipibench/senders.h"
 #include "runner/agent/hvbench.h"
+#include "runner/agent/hvcall.h"
 
 #define MASK_BYTES (XEN_SYSCTL_IPIBENCH_MAX_CPUS / 8)
 
@@ -22,8 +22,9 @@ _Static_assert(sizeof(struct xen_sysctl_ipibench) <=
 	       "the request must fit struct xen_sysctl");
 
 struct hvbench {
-	xencall_handle *xcall;
-	int own_xcall;
+	const struct hvcall_ops *hv;
+	void *h;                        /* hv's handle */
+	int own_h;
 	struct xen_sysctl *sysctl;
 	uint8_t *mask;
 	struct xen_sysctl_ipibench_sample *samples;
@@ -36,19 +37,19 @@ void hvbench_close(struct hvbench *hb)
 {
 	if (!hb)
 		return;
-	if (hb->xcall) {
+	if (hb->h) {
 		if (hb->sysctl)
-			xencall_free_buffer(hb->xcall, hb->sysctl);
+			hb->hv->free(hb->h, hb->sysctl);
 		if (hb->mask)
-			xencall_free_buffer(hb->xcall, hb->mask);
+			hb->hv->free(hb->h, hb->mask);
 		if (hb->samples)
-			xencall_free_buffer(hb->xcall, hb->samples);
+			hb->hv->free(hb->h, hb->samples);
 		if (hb->cpus)
-			xencall_free_buffer(hb->xcall, hb->cpus);
+			hb->hv->free(hb->h, hb->cpus);
 		if (hb->info)
-			xencall_free_buffer(hb->xcall, hb->info);
-		if (hb->own_xcall)
-			xencall_close(hb->xcall);
+			hb->hv->free(hb->h, hb->info);
+		if (hb->own_h)
+			hb->hv->close(hb->h);
 	}
 	free(hb);
 }
@@ -61,23 +62,28 @@ struct hvbench *hvbench_open(struct agent_ctx *ctx, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	hb->xcall = ctx ? ctx->xcall : NULL;
-	if (!hb->xcall) {
-		hb->xcall = xencall_open(NULL, 0);
-		hb->own_xcall = 1;
-	}
-	if (!hb->xcall) {
-		snprintf(err, errlen, "xencall_open: %s", strerror(errno));
+	if (!ctx || !ctx->hv) {
+		snprintf(err, errlen, "no hypercall table (agent_ctx.hv)");
 		free(hb);
 		return NULL;
 	}
-	hb->sysctl = xencall_alloc_buffer(hb->xcall, sizeof(*hb->sysctl));
-	hb->mask = xencall_alloc_buffer(hb->xcall, MASK_BYTES);
-	hb->cpus = xencall_alloc_buffer(hb->xcall,
-		sizeof(*hb->cpus) * XEN_SYSCTL_IPIBENCH_MAX_CPUS);
-	hb->info = xencall_alloc_buffer(hb->xcall, sizeof(*hb->info));
+	hb->hv = ctx->hv;
+	hb->h = ctx->hv_handle;
+	if (!hb->h) {
+		hb->h = hb->hv->open();
+		hb->own_h = 1;
+	}
+	if (!hb->h) {
+		snprintf(err, errlen, "opening the hypercall interface: %s", strerror(errno));
+		free(hb);
+		return NULL;
+	}
+	hb->sysctl = hb->hv->alloc(hb->h, sizeof(*hb->sysctl));
+	hb->mask = hb->hv->alloc(hb->h, MASK_BYTES);
+	hb->cpus = hb->hv->alloc(hb->h, sizeof(*hb->cpus) * XEN_SYSCTL_IPIBENCH_MAX_CPUS);
+	hb->info = hb->hv->alloc(hb->h, sizeof(*hb->info));
 	if (!hb->sysctl || !hb->mask || !hb->cpus || !hb->info) {
-		snprintf(err, errlen, "xencall_alloc_buffer: %s", strerror(errno));
+		snprintf(err, errlen, "hypercall buffers: %s", strerror(errno));
 		hvbench_close(hb);
 		return NULL;
 	}
@@ -134,7 +140,7 @@ int hvbench_call(struct hvbench *hb, struct xen_sysctl_ipibench *op)
 	hb->sysctl->interface_version = XEN_SYSCTL_INTERFACE_VERSION;
 	memcpy(&hb->sysctl->u, op, sizeof(*op));
 
-	rc = xencall1(hb->xcall, __HYPERVISOR_sysctl, (uint64_t)(uintptr_t)hb->sysctl);
+	rc = hb->hv->sysctl(hb->h, hb->sysctl);
 	/*
 	 * Copied back also on an error: a start whose chunk failed has its
 	 * run_id (the buffer holds the request where Xen wrote nothing).
@@ -204,8 +210,8 @@ int hvbench_query_raw(struct hvbench *hb,
 		if (n > HVBENCH_MAX_SAMPLES)
 			return EPROTO;
 		if (hb->samples)
-			xencall_free_buffer(hb->xcall, hb->samples);
-		hb->samples = xencall_alloc_buffer(hb->xcall, sizeof(*hb->samples) * n);
+			hb->hv->free(hb->h, hb->samples);
+		hb->samples = hb->hv->alloc(hb->h, sizeof(*hb->samples) * n);
 		hb->max_samples = hb->samples ? n : 0;
 		if (!hb->samples)
 			return ENOMEM;

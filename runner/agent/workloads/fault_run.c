@@ -34,7 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <xencall.h>
 #include <xenctrl.h>
 
 #include "runner/agent/hvbench.h"
@@ -245,8 +244,8 @@ static int child_start(struct agent_ctx *ctx, json_t *entry, unsigned int after,
 		 * xc_readconsolering: with the parent's NULLed handle a run
 		 * that finished despite the offlined CPU died of SIGSEGV). */
 		cc.xch = xc_interface_open(NULL, NULL, 0);
-		cc.xcall = xencall_open(NULL, 0);
-		if (!cc.xch || !cc.xcall)
+		cc.hv_handle = cc.hv->open();
+		if (!cc.xch || !cc.hv_handle)
 			_exit(3);
 		note_fd = fds[1];
 		note_after = after;

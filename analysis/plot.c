@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "safeio/safeio.h"
+#include "safeio/spawn.h"
 #include "analysis/internal.h"
 
 bool plot_undrawn_ok;
@@ -172,30 +173,22 @@ static int run_gnuplot(const char *outdir, const char *priv, const char *name,
 	char *setdir = xasprintf("outdir=%s", qdir), *gpname = xasprintf("%s.gp", name);
 	free(dir);
 	free(qdir);
-	int rc = -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		an_err(err, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		if (chdir(outdir) != 0)
-			_exit(126);
-		execlp(plot_gnuplot(), plot_gnuplot(), "-e", setdir, gpname, (char *)NULL);
-		_exit(127);
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+	int rc = -1, st;
+	struct sio_child c = SIO_CHILD_INIT;
+
+	/* gnuplot's own messages go where ours do. */
+	c.argv = (const char *[]){ plot_gnuplot(), "-e", setdir, gpname, NULL };
+	c.dir = outdir;
+	c.out = c.err = SIO_CHILD_INHERIT;
+	st = sio_child_run(&c);
+	if (st == 0)
 		rc = 0;
-	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+	else if (st < 0)
+		an_err(err, "%s: cannot start gnuplot: %s", gpf, strerror(errno));
+	else if (st == 127)
 		an_err(err, "%s: cannot run gnuplot ('%s')", gpf, plot_gnuplot());
 	else
-		an_err(err, "%s: gnuplot failed (status %d)", gpf,
-		       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-out:
+		an_err(err, "%s: gnuplot failed (status %d)", gpf, st);
 	free(setdir);
 	free(gpname);
 	return rc;

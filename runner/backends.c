@@ -31,12 +31,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "ipibench/modes.h"
@@ -44,6 +42,7 @@
 #include "runner/util.h"
 #include "runner/wlspec.h"
 #include "safeio/safeio.h"
+#include "safeio/spawn.h"
 
 extern const struct host_backend_ops backend_qemu;
 extern const struct host_backend_ops backend_local;
@@ -402,19 +401,13 @@ int host_spawn(char *const argv[], int outfd)
 
 int host_spawn_io(char *const argv[], int infd, int outfd, int keepfd)
 {
-	pid_t parent = getpid(), pid = fork();
+	struct sio_child c = SIO_CHILD_INIT;
 
-	if (pid != 0)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	dup2(infd >= 0 ? infd : open("/dev/null", O_RDONLY), 0);
-	dup2(outfd, 1);
-	dup2(outfd, 2);
-	if (keepfd > 2)
-		fcntl(keepfd, F_SETFD, 0);
-	execvp(argv[0], argv);
-	fprintf(stderr, "ipibench: exec %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
+	c.argv = (const char *const *)argv;
+	c.in = infd >= 0 ? infd : SIO_CHILD_NULL;
+	c.out = outfd;
+	c.err_to_out = 1;
+	c.keep_fd = keepfd;
+	c.die_with_parent = true;
+	return sio_child_start(&c) ? -1 : c.pid;
 }

@@ -30,6 +30,7 @@
 #include "runner/util.h"
 #include "opts/opts.h"
 #include "safeio/safeio.h"
+#include "safeio/spawn.h"
 
 /* What the options set: install's, and --root of them all. */
 static struct {
@@ -298,6 +299,16 @@ static int running_xen_cmdline(char *buf, size_t len, char *err, size_t errlen)
 	return rc;
 }
 
+/* systemd reads the units again: 0 when systemctl says it did. */
+static int daemon_reload(void)
+{
+	struct sio_child c = SIO_CHILD_INIT;
+
+	c.argv = (const char *[]){ "systemctl", "daemon-reload", NULL };
+	c.out = c.err = SIO_CHILD_INHERIT;
+	return sio_child_run(&c) ? -1 : 0;
+}
+
 static int need_root(const struct host_layout *l, const char *what)
 {
 	if (!l->root[0] && geteuid()) {
@@ -423,7 +434,7 @@ static int do_install(const struct host_layout *l, struct host_install *h, const
 			return 1;
 		}
 	}
-	if (!l->root[0] && !access("/run/systemd/system", F_OK) && system("systemctl daemon-reload"))
+	if (!l->root[0] && !access("/run/systemd/system", F_OK) && daemon_reload())
 		fprintf(stderr, "ipibench host install: warning: systemctl daemon-reload failed\n");
 	/* 5. The record. */
 	iso_now(h->installed, sizeof(h->installed));
@@ -529,14 +540,16 @@ static int cmd_install(int argc, char **argv)
 	drop_words(h.dom0_cmdline, dom0_drop);
 	snprintf(h.grub_fs, sizeof(h.grub_fs), "ext2");
 	if (!l->root[0] && find_program("grub-probe")) {
-		FILE *p = popen("grub-probe --target=fs /boot 2>/dev/null", "r");
-		char fs[32] = "";
-		if (p && fgets(fs, sizeof(fs), p) && fs[0] != '\n') {
+		struct sio_child c = SIO_CHILD_INIT;
+		int st;
+
+		c.argv = (const char *[]){ "grub-probe", "--target=fs", "/boot", NULL };
+		char *fs = sio_child_capture(&c, 64, &st);
+		if (fs && st == 0 && fs[0] && fs[0] != '\n') {
 			fs[strcspn(fs, "\n")] = '\0';
 			snprintf(h.grub_fs, sizeof(h.grub_fs), "%s", fs);
 		}
-		if (p)
-			pclose(p);
+		free(fs);
 	}
 	return do_install(l, &h, xen);
 }
@@ -559,7 +572,7 @@ static int cmd_uninstall(const struct host_layout *l)
 	if (unlink(l->unit) && errno != ENOENT)
 		problems++, fprintf(stderr, "ipibench host uninstall: %s: %s\n", l->unit, strerror(errno));
 	if (!l->root[0] && !access("/run/systemd/system", F_OK))
-		(void)!system("systemctl daemon-reload");
+		(void)daemon_reload();
 	unlink(l->pending);
 	/* GRUB: the entries, a one-shot boot into one of them, our variables. */
 	char *old = read_text(l->custom_cfg);

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +22,7 @@
 #include "runner/guest.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
+#include "safeio/spawn.h"
 
 /* The console is read whole at each look; a guest that prints more is refused. */
 #define CONSOLE_MAX (16u << 20)
@@ -98,30 +98,20 @@ static void nap(void)
  */
 static pid_t spawn(char *const argv[], const char *out)
 {
-	pid_t parent = getpid();
+	struct sio_child c = SIO_CHILD_INIT;
 	int fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	pid_t pid;
 
 	if (fd < 0)
 		return -1;
-	pid = fork();
-	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		int nul = open("/dev/null", O_RDONLY);
-		dup2(nul, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		dprintf(2, "ipibench: exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (pid > 0)
-		setpgid(pid, pid);   /* also here: no race with the kill below */
+	c.argv = (const char *const *)argv;
+	c.out = fd;
+	c.err_to_out = 1;
+	c.new_pgroup = true;
+	c.die_with_parent = true;
+	if (sio_child_start(&c))
+		c.pid = -1;
 	close(fd);
-	return pid;
+	return c.pid;
 }
 
 /* Kill PID's process group and reap PID. */

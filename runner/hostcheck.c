@@ -16,6 +16,7 @@
 #include "runner/xenbuild.h"
 #include "ipibench/modes.h"
 #include "safeio/safeio.h"
+#include "safeio/spawn.h"
 
 void hc_facts_init(struct hc_facts *f)
 {
@@ -361,61 +362,16 @@ static int this_host(const char *root)
 /* ARGV's standard output, at most HC_TEXT_MAX bytes; NULL when it cannot run. */
 static char *run_cmd(const char *const argv[])
 {
-	int pfd[2], st;
-	pid_t pid;
-	size_t len = 0, cap = 65536;
+	struct sio_child c = SIO_CHILD_INIT;
 	char *buf;
-	ssize_t r;
+	int st;
 
-	if (pipe(pfd))
-		return NULL;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return NULL;
-	}
-	if (!pid) {
-		int nul = open("/dev/null", O_RDWR);
-		dup2(pfd[1], 1);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 2);
-		}
-		close(pfd[0]);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	buf = malloc(cap + 1);
-	while (buf && (r = read(pfd[0], buf + len, cap - len)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		len += (size_t)r;
-		if (len == cap) {
-			char *nb;
-			if (cap >= HC_TEXT_MAX)
-				break;
-			cap *= 2;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			} else
-				buf = nb;
-		}
-	}
-	close(pfd[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!buf || (WIFEXITED(st) && WEXITSTATUS(st) == 127)) {
+	c.argv = argv;
+	buf = sio_child_capture(&c, HC_TEXT_MAX, &st);
+	if (buf && st == 127) {
 		free(buf);
 		return NULL;
 	}
-	buf[len] = '\0';
 	return buf;
 }
 

@@ -12,6 +12,7 @@
 
 #include "runner/util.h"
 #include "runner/wlspec.h"
+#include "safeio/spawn.h"
 
 double now_s(void)
 {
@@ -53,20 +54,18 @@ int find_program(const char *prog)
 const char *qemu_version(const char *qemu)
 {
 	static char ver[64];
-	char cmd[PATH_MAX + 32], line[256];
-	FILE *f;
+	struct sio_child c = SIO_CHILD_INIT;
+	char *out;
+	const char *p;
+	int st;
 
 	ver[0] = '\0';
-	snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null", qemu);
-	f = popen(cmd, "r");
-	if (!f)
-		return ver;
-	if (fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "version ");
-		if (p)
-			sscanf(p + 8, "%63[0-9.]", ver);
-	}
-	pclose(f);
+	c.argv = (const char *[]){ qemu, "--version", NULL };
+	out = sio_child_capture(&c, 4096, &st);
+	p = out && st == 0 ? strstr(out, "version ") : NULL;
+	if (p && (!strchr(out, '\n') || p < strchr(out, '\n')))
+		sscanf(p + 8, "%63[0-9.]", ver);
+	free(out);
 	return ver;
 }
 

@@ -32,6 +32,7 @@
 #include "runner/util.h"
 #include "runner/wlspec.h"
 #include "safeio/safeio.h"
+#include "safeio/spawn.h"
 
 /* ---- host layout and host.json ----------------------------------------- */
 
@@ -498,8 +499,14 @@ static int reboot_run(const struct host_opts *o, struct host_result *r)
 		 HOST_UNIT_NAME, dir);
 	const char *cmd = reboot_cmd();
 	host_progress(o, "        reboot: ", "rebooting: %s", cmd);
-	fflush(NULL);
-	rc = system(cmd);
+	{
+		/* a command line (IPIBENCH_REBOOT_CMD may be one): through sh */
+		struct sio_child c = SIO_CHILD_INIT;
+
+		c.argv = (const char *[]){ "/bin/sh", "-c", cmd, NULL };
+		c.in = c.out = c.err = SIO_CHILD_INHERIT;
+		rc = sio_child_run(&c);
+	}
 	if (rc) {
 		grubenv_unset(&e, "next_entry");
 		grubenv_store(l.grubenv, &e, why, sizeof(why));

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipibench/hvsyms.h"
 #include "runner/insncount.h"
 #include "runner/util.h"
 #include "safeio/safeio.h"
@@ -118,14 +119,14 @@ int insncount_syms_path(const char *xen, char *buf, size_t len, char *err, size_
  * for what each window is), and whether a build without it can be counted.
  */
 static const struct { const char *key, *sym; bool required, calls; } marks[] = {
-	{ "sysctl", "ipibench_sysctl", true, false },  /* a run's start */
-	{ "bench", "bench_chunk", true, false },       /* a chunk on the sender */
+	{ "sysctl", IPIBENCH_SYM_SYSCTL, true, false },  /* a run's start */
+	{ "bench", IPIBENCH_SYM_CHUNK, true, false },    /* a chunk on the sender */
 	{ "send", "send_IPI_mask", true, true },       /* the send path */
 	{ "wait", "flush_area_mask", false, true },    /* flush: send + local flush + wait */
-	{ "wait", "wait_call", false, false },         /* ipi_mask, pingpong: the wait */
+	{ "wait", IPIBENCH_SYM_WAIT, false, false },     /* ipi_mask, pingpong: the wait */
 	{ "handler", "invalidate_interrupt", false, true },  /* flush's receivers */
 	/* ipi_mask's receivers, also between two chunks (a call in flight) */
-	{ "async_handler", "bench_ipi_interrupt", false, false },
+	{ "async_handler", IPIBENCH_SYM_HANDLER, false, false },
 	{ "irq", "do_IRQ", false, true },              /* interrupts, counted apart */
 };
 /*

@@ -13,6 +13,8 @@
  *    number and the union member under the x86 guard, and nothing else of
  *    the interface; its trace.h defines exactly ipibench/apic-trace.h's
  *    TRC_HW_APIC_* values (that part of the ABI is still written twice);
+ *  - every series defines, in the xen/arch/x86/ipibench.c it adds, each
+ *    function ipibench finds by name in xen-syms (ipibench/hvsyms.h);
  *  - a changed copy of each text is reported.
  */
 #include <ctype.h>
@@ -32,6 +34,7 @@
 #include "tests/unit/unit.h"
 
 #include "ipibench/abi.h"
+#include "ipibench/hvsyms.h"
 
 /* ---- the layout (x86-64) --------------------------------------------- */
 
@@ -460,10 +463,46 @@ static int check_trace(const char *text, char *err, size_t len)
 	return rc;
 }
 
+/*
+ * Each of ipibench/hvsyms.h's names is defined in CODE (the lines a series
+ * adds to ipibench.c): a line at the left margin, not a declaration
+ * (no ';' at its end), with the name followed by '(' and preceded by a
+ * space or a '*'.  0, or -1 naming the first one missing.
+ */
+static int check_syms(const char *code, char *err, size_t len)
+{
+	static const char *const syms[] = IPIBENCH_SYMS;
+
+	for (size_t k = 0; k < sizeof(syms) / sizeof(syms[0]); k++) {
+		size_t n = strlen(syms[k]);
+		int found = 0;
+
+		for (const char *l = code; l && *l && !found; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+			size_t ll = strcspn(l, "\n");
+			const char *p = l;
+
+			if (isspace((unsigned char)*l) || *l == '#' || *l == '/' || *l == '*' ||
+			    (ll && l[ll - 1] == ';'))
+				continue;
+			while ((p = strstr(p, syms[k])) && p < l + ll) {
+				if (p > l && (p[-1] == ' ' || p[-1] == '*') && p[n] == '(') {
+					found = 1;
+					break;
+				}
+				p += n;
+			}
+		}
+		if (!found)
+			return bad(err, len, "ipibench.c: no definition of %s() (ipibench/hvsyms.h)",
+				   syms[k]);
+	}
+	return 0;
+}
+
 /* ---- tests ------------------------------------------------------------ */
 
 struct fixture {
-	struct series_text sysctl, header, trace;
+	struct series_text sysctl, header, trace, code;
 	char *file;             /* HEADER */
 };
 
@@ -504,7 +543,8 @@ static int setup(void **state)
 	if (!fx->file ||
 	    read_series(repo_root, "xen/include/public/sysctl.h", &fx->sysctl) ||
 	    read_series(repo_root, "xen/include/public/ipibench.h", &fx->header) ||
-	    read_series(repo_root, "xen/include/public/trace.h", &fx->trace))
+	    read_series(repo_root, "xen/include/public/trace.h", &fx->trace) ||
+	    read_series(repo_root, "xen/arch/x86/ipibench.c", &fx->code))
 		return -1;
 	*state = fx;
 	return 0;
@@ -517,6 +557,7 @@ static int teardown(void **state)
 	free(fx->sysctl.added);
 	free(fx->header.added);
 	free(fx->trace.added);
+	free(fx->code.added);
 	free(fx->file);
 	free(fx);
 	return 0;
@@ -546,6 +587,15 @@ static void test_trace_ids(void **state)
 	char err[256];
 
 	if (check_trace(fx->trace.added, err, sizeof(err)))
+		fail_msg("%s: %s", series_dir, err);
+}
+
+static void test_symbols_defined(void **state)
+{
+	struct fixture *fx = *state;
+	char err[256];
+
+	if (check_syms(fx->code.added, err, sizeof(err)))
 		fail_msg("%s: %s", series_dir, err);
 }
 
@@ -596,6 +646,18 @@ static void test_detects_changes(void **state)
 	assert_int_equal(check_header(m, fx->file, err, sizeof(err)), -1);
 	free(m);
 
+	/* a renamed function, and one left only declared */
+	m = replace_once(fx->code.added, "bench_chunk(void *unused)\n", "bench_chunk2(void *unused)\n");
+	assert_non_null(m);
+	assert_int_equal(check_syms(m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bench_chunk()"));
+	free(m);
+	m = replace_once(fx->code.added, "int ipibench_sysctl(struct xen_sysctl_ipibench *op)\n",
+			 "int ipibench_sysctl(struct xen_sysctl_ipibench *op);\n");
+	assert_non_null(m);
+	assert_int_equal(check_syms(m, err, sizeof(err)), -1);
+	free(m);
+
 	m = replace_once(fx->trace.added, "(TRC_HW_APIC + 0x6)", "(TRC_HW_APIC + 0x5)");
 	assert_non_null(m);
 	assert_int_equal(check_trace(m, err, sizeof(err)), -1);
@@ -614,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_header_is_the_file),
 		cmocka_unit_test(test_sysctl_hunks),
 		cmocka_unit_test(test_trace_ids),
+		cmocka_unit_test(test_symbols_defined),
 		cmocka_unit_test(test_detects_changes),
 	};
 	char pattern[8192], name[300];

@@ -465,7 +465,8 @@ const char *hvbench_errno_hint(int e)
 	case ENXIO:
 		return ": a CPU the run uses went offline; the run was cut short";
 	case ETIME:
-		return ": the run reached its lifetime (60 s); the run was cut short";
+		return ": the run reached its lifetime (60 s unless Xen's "
+		       "ipibench-run-lifetime= says otherwise); the run was cut short";
 	case ETIMEDOUT:
 		return ": an IPI or interrupt was lost; the run was ended";
 	case EPERM:

@@ -164,7 +164,8 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	ARG("-kernel"); ARG(xen);
 	ARG("-append");
 	FMT("console=com1 com1=115200 dom0_mem=%uM dom0_max_vcpus=1 loglvl=all "
-	    "noreboot x2apic-mode=%s console_timestamps=boot " QEMU_IDLE_TIMEOUT "%s%s%s",
+	    "noreboot x2apic-mode=%s console_timestamps=boot " QEMU_IDLE_TIMEOUT " "
+	    QEMU_RUN_LIFETIME "%s%s%s",
 	    q->dom0_mem_mb, o->mode,
 	    q->test_device ? " ipibench-dev=" QEMU_TEST_DEVICE_SBDF : "",
 	    q->cmdline[0] ? " " : "", q->cmdline);

@@ -80,6 +80,15 @@ extern const struct host_backend_ops backend_qemu;
  * run measures.  [host] cmdline comes after it and may set another.
  */
 #define QEMU_IDLE_TIMEOUT "ipibench-idle-timeout=60"
+/*
+ * And its run lifetime: every run ends this long after its start (ETIME).
+ * Hardware's default (60 s) is millions of calls there, few here; and a
+ * run that stops making progress must last until the stall window ([host]
+ * stall) captures it, not be cut short first (docs/stalls.md, "A flush
+ * run stuck in a chunk").  It only bounds how long a run holds its CPUs,
+ * vectors and IRQs.  [host] cmdline comes after it and may set another.
+ */
+#define QEMU_RUN_LIFETIME "ipibench-run-lifetime=600"
 
 /*
  * QEMU's argv (NULL-terminated) for O (o->settings: a struct

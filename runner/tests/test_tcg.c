@@ -234,8 +234,9 @@ static void test_topology_smp(void **s)
 }
 
 /* Boot timeouts grow with the CPUs, much faster multi-threaded. */
-/* The hypervisor's idle timeout: an emulated host's, unless [host] cmdline,
- * which comes after it on Xen's command line, sets another. */
+/* The hypervisor's idle timeout and run lifetime: an emulated host's,
+ * unless [host] cmdline, which comes after them on Xen's command line,
+ * sets others. */
 static void test_idle_timeout(void **s)
 {
 	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
@@ -248,9 +249,10 @@ static void test_idle_timeout(void **s)
 	(void)s;
 	assert_true(build(NULL, argv, bufs, &r) > 0);
 	assert_non_null(strstr(r.xen_cmdline, " ipibench-idle-timeout=60"));
+	assert_non_null(strstr(r.xen_cmdline, " ipibench-run-lifetime=600"));
 
 	qemu_opts(&o, &q, 16, 20, "mixed");
-	snprintf(q.cmdline, sizeof(q.cmdline), "%s", "ipibench-idle-timeout=5");
+	snprintf(q.cmdline, sizeof(q.cmdline), "%s", "ipibench-idle-timeout=5 ipibench-run-lifetime=60");
 	memset(&r, 0, sizeof(r));
 	assert_true(qemu_build_argv(&o, argv, bufs, &r) > 0);
 	ours = strstr(r.xen_cmdline, "ipibench-idle-timeout=60");
@@ -259,6 +261,10 @@ static void test_idle_timeout(void **s)
 	assert_non_null(theirs);
 	/* Xen takes the last: the config's. */
 	assert_true(theirs > ours);
+	ours = strstr(r.xen_cmdline, "ipibench-run-lifetime=600");
+	assert_non_null(ours);
+	theirs = strstr(ours + strlen("ipibench-run-lifetime=600"), "ipibench-run-lifetime=60");
+	assert_non_null(theirs);
 }
 
 static void test_timeouts(void **s)

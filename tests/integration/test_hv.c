@@ -89,6 +89,13 @@ static void test_runs_ok(void **s)
 			hv = json_object_get(r, "hv");
 		assert_false(json_is_true(json_object_get(hv, "shorthand_eligible")));
 	}
+	/* The qemu backend's run lifetime, in force: Xen says so once. */
+	for (int m = 0; m < nmodes; m++) {
+		char con[256];
+
+		snprintf(con, sizeof(con), OUT "/runs/%s-r0/console.log", modes[m]);
+		assert_int_equal(itest_count_in(con, "ipibench: runs live at most 600 s"), 1);
+	}
 }
 
 static void test_icr_writes(void **s)
@@ -258,11 +265,12 @@ static void test_xapic_refuses_senders(void **s)
 	(void)s;
 	system("rm -rf " OUT "-xapic");
 	/* Xen stays off x2APIC, so the mode check fails: the agent's results
-	 * are what this test reads.  The same boot gives the idle timeout a
-	 * value out of range (after the backend's own 60 s): Xen says so and
-	 * keeps its default of 5 s. */
+	 * are what this test reads.  The same boot gives the idle timeout and
+	 * the run lifetime values out of range (after the backend's own): Xen
+	 * says so and keeps its defaults, 5 s and 60 s. */
 	itest_run(&o, (const char *[]){ "boot", "--mode", "physical", "--cpus", "4",
-					 "--cmdline", "x2apic=false ipibench-idle-timeout=601",
+					 "--cmdline",
+					 "x2apic=false ipibench-idle-timeout=601 ipibench-run-lifetime=0",
 					 "--no-test-device",
 					 "--job", "tests/integration/data/xapic-job.json",
 					 "--output", OUT "-xapic", NULL });
@@ -314,6 +322,9 @@ static void test_xapic_refuses_senders(void **s)
 	assert_int_equal(itest_int(json_object_get(a, "hv"), "idle_timeout_ms"), 5000);
 	assert_int_equal(itest_count_in(OUT "-xapic/console.log",
 					"ipibench: ipibench-idle-timeout=601 out of 1..600, using 5"), 1);
+	assert_int_equal(itest_count_in(OUT "-xapic/console.log",
+					"ipibench: ipibench-run-lifetime=0 out of 1..3600, using 60"), 1);
+	assert_int_equal(itest_count_in(OUT "-xapic/console.log", "runs live at most"), 0);
 	json_decref(a);
 }
 

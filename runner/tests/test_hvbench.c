@@ -666,6 +666,80 @@ static void test_only_the_fields_an_op_takes(void **state)
 	json_decref(mask);
 }
 
+/* Every key of O (objects within, and the first object of an array) that
+ * is not in DOC as "key" or `key`, appended to MISS (", "-separated). */
+static void undocumented(const json_t *o, const char *doc, char *miss, size_t len)
+{
+	const char *key;
+	json_t *v;
+	char q[80], b[80];
+
+	if (json_is_array(o)) {
+		if (json_array_size(o))
+			undocumented(json_array_get(o, 0), doc, miss, len);
+		return;
+	}
+	if (!json_is_object(o))
+		return;
+	json_object_foreach((json_t *)o, key, v) {
+		snprintf(q, sizeof(q), "\"%s\"", key);
+		snprintf(b, sizeof(b), "`%s`", key);
+		if (!strstr(doc, q) && !strstr(doc, b) && !strstr(miss, b)) {
+			size_t at = strlen(miss);
+
+			snprintf(miss + at, len - at, "%s%s", at ? ", " : "", b);
+		}
+		undocumented(v, doc, miss, len);
+	}
+}
+
+/* What hvbench writes is what docs/results-schema.md documents: every key
+ * of a per-call run with a mask, a paired loop run and a refused one. */
+static void test_keys_documented(void **state)
+{
+	FILE *f = fopen("docs/results-schema.md", "r");
+	static char doc[1 << 20];
+	size_t n;
+	json_t *mask = json_string("all-but-self");
+	const struct hvbench_req reqs[] = {
+		{ .op = XEN_SYSCTL_IPIBENCH_OP_ipi_mask, .iterations = 5, .mask = mask,
+		  .sample_cpu = 1, .sender = XEN_SYSCTL_IPIBENCH_SENDER_physical },
+		{ .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 4, .loop = 1, .runs = 2,
+		  .nsenders = 2, .seed = 3,
+		  .senders = { XEN_SYSCTL_IPIBENCH_SENDER_physical,
+			       XEN_SYSCTL_IPIBENCH_SENDER_cluster } },
+		{ .op = XEN_SYSCTL_IPIBENCH_OP_flush_all, .iterations = 50 },
+	};
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	char miss[1024] = "";
+
+	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		struct agent_ctx c = ctx_of();
+		json_t *res = json_object(), *q = NULL;
+		char err[256] = "";
+
+		fake_reset();
+		if (i == 2) {
+			F.fetch_err = ENXIO;
+			F.fetch_err_at = 2;
+		}
+		assert_int_equal(hvbench_run(&c, &reqs[i], res, err, sizeof(err)), i == 2 ? -1 : 0);
+		undocumented(res, doc, miss, sizeof(miss));
+		json_decref(res);
+		assert_int_equal(hvbench_query(&c, &q, err, sizeof(err)), 0);
+		undocumented(q, doc, miss, sizeof(miss));
+		json_decref(q);
+	}
+	json_decref(mask);
+	if (miss[0])
+		fail_msg("not in docs/results-schema.md: %s", miss);
+}
+
 /* An agent_ctx that holds an open handle: hvbench uses it and leaves it open. */
 static void test_shared_handle(void **state)
 {
@@ -705,6 +779,7 @@ int main(void)
 		cmocka_unit_test_setup(test_fetch_says_too_much, setup),
 		cmocka_unit_test_setup(test_only_the_fields_an_op_takes, setup),
 		cmocka_unit_test_setup(test_shared_handle, setup),
+		cmocka_unit_test_setup(test_keys_documented, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

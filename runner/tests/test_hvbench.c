@@ -27,6 +27,7 @@
 #include "ipibench/senders.h"
 #include "runner/agent/hvbench.h"
 #include "runner/agent/hvcall.h"
+#include "tests/unit/schema_keys.h"
 
 #define NCPUS 4
 
@@ -666,33 +667,6 @@ static void test_only_the_fields_an_op_takes(void **state)
 	json_decref(mask);
 }
 
-/* Every key of O (objects within, and the first object of an array) that
- * is not in DOC as "key" or `key`, appended to MISS (", "-separated). */
-static void undocumented(const json_t *o, const char *doc, char *miss, size_t len)
-{
-	const char *key;
-	json_t *v;
-	char q[80], b[80];
-
-	if (json_is_array(o)) {
-		if (json_array_size(o))
-			undocumented(json_array_get(o, 0), doc, miss, len);
-		return;
-	}
-	if (!json_is_object(o))
-		return;
-	json_object_foreach((json_t *)o, key, v) {
-		snprintf(q, sizeof(q), "\"%s\"", key);
-		snprintf(b, sizeof(b), "`%s`", key);
-		if (!strstr(doc, q) && !strstr(doc, b) && !strstr(miss, b)) {
-			size_t at = strlen(miss);
-
-			snprintf(miss + at, len - at, "%s%s", at ? ", " : "", b);
-		}
-		undocumented(v, doc, miss, len);
-	}
-}
-
 /* What hvbench writes is what docs/results-schema.md documents: every key
  * of a per-call run with a mask, a paired loop run and a refused one. */
 static void test_keys_documented(void **state)
@@ -729,10 +703,10 @@ static void test_keys_documented(void **state)
 			F.fetch_err_at = 2;
 		}
 		assert_int_equal(hvbench_run(&c, &reqs[i], res, err, sizeof(err)), i == 2 ? -1 : 0);
-		undocumented(res, doc, miss, sizeof(miss));
+		tu_undocumented(res, doc, NULL, miss, sizeof(miss));
 		json_decref(res);
 		assert_int_equal(hvbench_query(&c, &q, err, sizeof(err)), 0);
-		undocumented(q, doc, miss, sizeof(miss));
+		tu_undocumented(q, doc, NULL, miss, sizeof(miss));
 		json_decref(q);
 	}
 	json_decref(mask);

@@ -23,6 +23,8 @@
 
 #include "runner/xenbuild.h"
 #include "tests/integration/itest.h"
+#include "tests/unit/schema_keys.h"
+#include "tests/unit/unit.h"
 
 #define OUT "build/itest/hv40"
 
@@ -96,6 +98,22 @@ static void test_runs_ok(void **s)
 		snprintf(con, sizeof(con), OUT "/runs/%s-r0/console.log", modes[m]);
 		assert_int_equal(itest_count_in(con, "ipibench: runs live at most 600 s"), 1);
 	}
+}
+
+/* Every key of the run's results.json is in docs/results-schema.md (the
+ * config and xc_physinfo, copies documented as a whole, apart). */
+static void test_results_documented(void **s)
+{
+	static const char *const opaque[] = { "config", "physinfo", NULL };
+	char *doc = tu_slurp("docs/results-schema.md");
+	char miss[2048] = "";
+
+	(void)s;
+	assert_non_null(doc);
+	tu_undocumented(results, doc, opaque, miss, sizeof(miss));
+	free(doc);
+	if (miss[0])
+		fail_msg("not in docs/results-schema.md: %s", miss);
 }
 
 static void test_icr_writes(void **s)
@@ -502,6 +520,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runs_ok),
+		cmocka_unit_test(test_results_documented),
 		cmocka_unit_test(test_icr_writes),
 		cmocka_unit_test(test_flush),
 		cmocka_unit_test(test_loop_timing),

@@ -364,7 +364,6 @@ hv-series: deps
 # says (tests/hv/test_hv_series.py): part of make unit.
 hv-series-check:
 	@python3 mk/hv-series.py check
-	@python3 mk/hv-series.py --hv hv-patch/upstream check
 	@python3 tests/hv/test_hv_series.py
 UNIT_EXTRA += hv-series-check
 
@@ -484,12 +483,9 @@ test-host-faults: host-image deb
 # TEST_HOST_HVM; its time: docs/measurements.md).  .ci/run runs it.
 # GUEST_CONFIGS: the configs run there in turn (TEST_HOST_HVM_CONFIGS);
 # `make test-guests-nic` runs configs/seed-004-nic.ini's HVM guests with an
-# emulated NIC instead, with credit2's migration resistance off
-# (TEST_HOST_XEN_ARGS, default sched_credit2_migrate_resist=0): a dom0
-# stranded on credit2's runqueue with both pCPUs idle hung the host under
-# these guests (docs/guests.md; the proposed fix is
-# hv-patch/upstream/, credit2-migrate-resist).  Ten minutes without console
-# output is a stall (TEST_HOST_STALL): its evidence goes to
+# emulated NIC instead, on Xen's scheduler as it ships (TEST_HOST_XEN_ARGS
+# adds words to Xen's command line; docs/guests.md).  Ten minutes without
+# console output is a stall (TEST_HOST_STALL): its evidence goes to
 # build/test-guests-nic/stall/.  Not in .ci/run: docs/ci.md says why.
 GUEST_CONFIGS ?= configs/seed-004.ini
 .PHONY: test-guests test-guests-nic
@@ -499,7 +495,6 @@ test-guests: host-image hv build guest
 		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests
 test-guests-nic: host-image hv build guest
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
-		TEST_HOST_XEN_ARGS="$${TEST_HOST_XEN_ARGS-sched_credit2_migrate_resist=0}" \
 		TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-3600} \
 		TEST_HOST_STALL=$${TEST_HOST_STALL:-600} \
 		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests-nic

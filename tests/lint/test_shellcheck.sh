@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# shellcheck (Debian's shellcheck) on every tracked shell script: the *.sh
+# Debian's shellcheck on every tracked shell script: the *.sh
 # files, the ones sourced by others (each says `# shellcheck shell=bash`),
 # .ci/run, and every tracked file whose first line runs sh or bash (the
 # package's maintainer scripts and autopkgtest, the host image's hooks).

@@ -27,7 +27,7 @@ UNIT_EXTRA += ci-fetch-test
 # `make fuzz` / `fuzz-smoke` run every FUZZ_BINS entry from its
 # FUZZ_CORPUS_<name>.
 FUZZ_RESULTS_SRCS := analysis/fuzz/fuzz_results.c analysis/inputs.c analysis/hoststate.c analysis/runlevel.c analysis/util.c \
-	analysis/stats.c analysis/plot.c safeio/safeio.c topology/topology.c topology/check.c opts/opts.c opts/doc.c
+	analysis/stats.c analysis/plot.c safeio/safeio.c safeio/spawn.c topology/topology.c topology/check.c opts/opts.c opts/doc.c
 $(BUILD)/fuzz/fuzz_results: $(FUZZ_RESULTS_SRCS) $(wildcard analysis/*.h safeio/*.h topology/*.h opts/*.h probes/include/ipibench/*.h)
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iprobes/include -I. \

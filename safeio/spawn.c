@@ -163,29 +163,28 @@ char *sio_child_capture(struct sio_child *c, size_t max, int *status)
 		return NULL;
 	}
 	for (;;) {
-		char *to = len < max ? buf + len : drop;
-		size_t room = len < max ? cap - len : sizeof(drop);
+		bool keep;
 
-		if (len < max && len == cap) {
+		if (buf && len == cap && cap < max) {
 			size_t ncap = cap * 2 < max ? cap * 2 : max;
 			char *nb = realloc(buf, ncap + 1);
 
-			if (!nb) {
-				free(buf);
+			if (nb) {
+				buf = nb;
+				cap = ncap;
+			} else {
+				free(buf);   /* drained all the same, then NULL */
 				buf = NULL;
-				len = max;   /* drain, then fail */
-				continue;
 			}
-			buf = nb;
-			cap = ncap;
-			continue;
 		}
-		r = read(c->out_fd, to, room);
+		/* Past MAX (or out of memory) it is read and dropped. */
+		keep = buf && len < cap;
+		r = read(c->out_fd, keep ? buf + len : drop, keep ? cap - len : sizeof(drop));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
-		if (len < max)
+		if (keep)
 			len += (size_t)r;
 	}
 	*status = sio_child_finish(c);

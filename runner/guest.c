@@ -117,11 +117,11 @@ static pid_t spawn(char *const argv[], const char *out)
 /* Kill PID's process group and reap PID. */
 static void stop_child(pid_t pid)
 {
-	if (pid <= 0)
-		return;
-	killpg(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	struct sio_child c = SIO_CHILD_INIT;
+
+	c.pid = pid;
+	c.new_pgroup = true;   /* spawn() gave it a group of its own */
+	sio_child_kill(&c);
 }
 
 enum { RB_EXITED, RB_TIMEOUT, RB_SIGNAL, RB_ERROR };

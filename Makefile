@@ -564,14 +564,13 @@ $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS)): unit/%: % $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
 $(CHECK_RUNS): check/%: % $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
-check/$(BUILD)/asan/probes/tests/test_abi_drift: abi-root
-check/$(BUILD)/asan/probes/tests/test_abi_drift: export IPIBENCH_ROOT = $(abspath $(ABI_ROOT))
 unit/$(BUILD)/asan/probes/tests/test_xenalyze: $(XENALYZE)
 # test_abi_drift reads each line's series as its patches (mk/hv-series.py
 # patchset), laid out as IPIBENCH_ROOT/hv-patch/LINE/series.
 ABI_ROOT := $(BUILD)/abi-root
-unit/$(BUILD)/asan/probes/tests/test_abi_drift: abi-root
-unit/$(BUILD)/asan/probes/tests/test_abi_drift: export IPIBENCH_ROOT := $(abspath $(ABI_ROOT))
+ABI_DRIFT_RUNS := $(addsuffix /$(BUILD)/asan/probes/tests/test_abi_drift,unit check)
+$(ABI_DRIFT_RUNS): abi-root
+$(ABI_DRIFT_RUNS): export IPIBENCH_ROOT := $(abspath $(ABI_ROOT))
 INTERNAL_TARGETS += abi-root
 .PHONY: abi-root
 abi-root:

@@ -374,8 +374,9 @@ static int do_guests(struct results *res, const struct config *c)
 		snprintf(domain, sizeof(domain), "ipibench-%s", id);
 		struct guest_spec gs = {
 			.g = &cg, .name = domain, .kernel = kernel, .ramdisk = ramdisk,
-			.dir = res->dir, .id = id, .settle_s = 2, .poweroff_s = 60, .xl_s = 60,
-			.trace_slack_s = 60, .ping_wait_s = 120,
+			.dir = res->dir, .id = id, .timeout_ms = cg.timeout * 1000u,
+			.settle_ms = 2000, .poweroff_ms = 60000, .xl_ms = 60000,
+			.trace_slack_ms = 60000, .ping_wait_ms = 120000,
 		};
 		fmt_dur(el, sizeof(el), now_s() - t_start);
 		if (nic)

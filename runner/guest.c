@@ -85,6 +85,12 @@ void guest_reraise(int sig)
 
 /* ---- children ------------------------------------------------------------ */
 
+/* A bound of guest_spec's, in seconds. */
+static double ms_s(unsigned int ms)
+{
+	return ms / 1000.0;
+}
+
 static void nap(void)
 {
 	struct timespec ts = { 0, POLL_NS };
@@ -136,6 +142,7 @@ static int run_bounded(char *const argv[], const char *out, double secs, int sto
 {
 	double end = now_s() + secs;
 	pid_t pid = spawn(argv, out);
+	long wait_ns = 1000000;   /* 1 ms, doubled up to POLL_NS: xl list answers in a few */
 	int st;
 
 	if (pid < 0)
@@ -158,7 +165,10 @@ static int run_bounded(char *const argv[], const char *out, double secs, int sto
 			stop_child(pid);
 			return RB_TIMEOUT;
 		}
-		nap();
+		struct timespec ts = { 0, wait_ns };
+		nanosleep(&ts, NULL);
+		if (wait_ns < POLL_NS)
+			wait_ns = wait_ns * 2 < POLL_NS ? wait_ns * 2 : POLL_NS;
 	}
 }
 
@@ -201,7 +211,7 @@ static int listed(struct run *u)
 	char *argv[] = { "xl", "list", (char *)u->s->name, NULL };
 	int code = 0;
 
-	if (run_bounded(argv, "/dev/null", u->s->xl_s, 0, &code) != RB_EXITED)
+	if (run_bounded(argv, "/dev/null", ms_s(u->s->xl_ms), 0, &code) != RB_EXITED)
 		return -1;
 	return code == 127 ? -2 : code == 0;
 }
@@ -214,7 +224,7 @@ static void destroy(struct run *u)
 
 	if (l != 0 && l != -2) {
 		u->r->destroyed = 1;
-		run_bounded(argv, u->xl_log, u->s->xl_s, 0, &code);
+		run_bounded(argv, u->xl_log, ms_s(u->s->xl_ms), 0, &code);
 		for (int i = 0; i < 5 && (l = listed(u)) != 0; i++)
 			sleep(1);
 	}
@@ -301,8 +311,8 @@ static int wait_mark(struct run *u, const char *mark, double end, enum guest_out
 			next_list = now_s() + 10;
 		}
 		if (now_s() >= end) {
-			say(u, tmo, "no %s on the console within %u s of xl create (%s)", mark,
-			    u->s->g->timeout, u->r->console);
+			say(u, tmo, "no %s on the console within %g s of xl create (%s)", mark,
+			    ms_s(u->s->timeout_ms), u->r->console);
 			return -1;
 		}
 		nap();
@@ -321,7 +331,7 @@ static int trace(struct run *u, const char *file, unsigned long mask, char *rel,
 	snprintf(secs, sizeof(secs), "%u", u->s->g->trace_secs);
 	snprintf(path, sizeof(path), "%s/%s.xt", u->dir, file);
 	snprintf(log, sizeof(log), "%s/xentrace-%s.log", u->dir, file);
-	rc = run_bounded(argv, log, u->s->g->trace_secs + u->s->trace_slack_s, 1, &code);
+	rc = run_bounded(argv, log, u->s->g->trace_secs + ms_s(u->s->trace_slack_ms), 1, &code);
 	if (rc == RB_SIGNAL) {
 		say(u, GO_INTERRUPTED, "signal %d during xentrace -e %s", (int)caught, m);
 		u->r->signal = caught;
@@ -332,8 +342,8 @@ static int trace(struct run *u, const char *file, unsigned long mask, char *rel,
 		return -1;
 	}
 	if (rc == RB_TIMEOUT) {
-		say(u, GO_TRACE_FAILED, "xentrace -e %s -T %s: still running after %u s, killed",
-		    m, secs, u->s->g->trace_secs + u->s->trace_slack_s);
+		say(u, GO_TRACE_FAILED, "xentrace -e %s -T %s: still running after %g s, killed",
+		    m, secs, u->s->g->trace_secs + ms_s(u->s->trace_slack_ms));
 		return -1;
 	}
 	if (code) {
@@ -352,7 +362,7 @@ static int trace(struct run *u, const char *file, unsigned long mask, char *rel,
 /* After the end marker: the guest powers itself off (on_poweroff = destroy). */
 static int wait_gone(struct run *u)
 {
-	double end = now_s() + u->s->poweroff_s;
+	double end = now_s() + ms_s(u->s->poweroff_ms);
 
 	while (now_s() < end && !caught) {
 		if (u->con > 0 && waitpid(u->con, NULL, WNOHANG) == u->con)
@@ -372,8 +382,8 @@ static int wait_gone(struct run *u)
 		u->r->t_gone = now_s() - u->t0;
 		return 0;
 	}
-	say(u, GO_NO_POWEROFF, "the workload ended but the guest did not power off within %u s",
-	    u->s->poweroff_s);
+	say(u, GO_NO_POWEROFF, "the workload ended but the guest did not power off within %g s",
+	    ms_s(u->s->poweroff_ms));
 	return -1;
 }
 
@@ -386,12 +396,12 @@ static int wait_gone(struct run *u)
 #define AB_SLACK_S 60
 
 /* Run a dom0 command into u->dom0_log: its exit status, or -1 (not run, or
- * hung past xl_s: killed). */
+ * hung past xl_ms: killed). */
 static int dom0_cmd(struct run *u, char *const argv[])
 {
 	int code = 0;
 
-	if (run_bounded(argv, u->dom0_log, u->s->xl_s, 0, &code) != RB_EXITED)
+	if (run_bounded(argv, u->dom0_log, ms_s(u->s->xl_ms), 0, &code) != RB_EXITED)
 		return -1;
 	return code;
 }
@@ -455,7 +465,7 @@ static int nic_prepare(struct run *u)
 	u->r->bridge = "there";
 	snprintf(ipout, sizeof(ipout), "%s/ip-addr.log", u->dir);
 	unlink(ipout);
-	int rc = run_bounded(addrs, ipout, u->s->xl_s, 0, &code);
+	int rc = run_bounded(addrs, ipout, ms_s(u->s->xl_ms), 0, &code);
 	if (rc != RB_EXITED || code || sio_read_file(ipout, LOAD_LOG_MAX, &text, &len, NULL, 0)) {
 		say(u, GO_DOM0_FAILED, "ip -4 -o addr show dev %s: %s", CFG_GUEST_BRIDGE,
 		    status_text(st, sizeof(st), rc == RB_EXITED ? code : -1));
@@ -481,7 +491,7 @@ static int nic_load_start(struct run *u)
 	char first[PATH_MAX + 32], log[PATH_MAX + 32], w[16];
 	char *ping1[] = { "ping", "-c", "1", "-W", "2", (char *)g->nic_address, NULL };
 	char *flood[] = { "ping", "-q", "-f", "-w", w, (char *)g->nic_address, NULL };
-	double end = now_s() + u->s->ping_wait_s;
+	double end = now_s() + ms_s(u->s->ping_wait_ms);
 	int code = 0, rc;
 
 	snprintf(first, sizeof(first), "%s/ping-first.log", u->dir);
@@ -499,8 +509,8 @@ static int nic_load_start(struct run *u)
 			return -1;
 		}
 		if (now_s() >= end) {
-			say(u, GO_LOAD_FAILED, "the guest does not answer ping at %s within %u s of its "
-			    "start marker (guests/%s/ping-first.log)", g->nic_address, u->s->ping_wait_s,
+			say(u, GO_LOAD_FAILED, "the guest does not answer ping at %s within %g s of its "
+			    "start marker (guests/%s/ping-first.log)", g->nic_address, ms_s(u->s->ping_wait_ms),
 			    u->s->id);
 			return -1;
 		}
@@ -685,7 +695,7 @@ static int lifecycle(struct run *u)
 		return -1;
 	}
 	u->t0 = now_s();
-	end = u->t0 + s->g->timeout;
+	end = u->t0 + ms_s(s->timeout_ms);
 	if ((u->con = spawn(argv, con)) < 0) {
 		u->con = 0;
 		say(u, GO_ERROR, "xl create: %s", strerror(errno));
@@ -696,7 +706,7 @@ static int lifecycle(struct run *u)
 	r->t_start = now_s() - u->t0;
 	if (kind->before_trace && kind->before_trace(u))
 		return -1;
-	for (unsigned int i = 0; i < s->settle_s * 10 && !caught; i++)
+	for (double settled = now_s() + ms_s(s->settle_ms); now_s() < settled && !caught;)
 		nap();
 	/* The scheduler class first, then the config's mask alone (xenalyze
 	 * puts HVM events without runstate records in its default domain). */
@@ -768,7 +778,7 @@ int guest_run(const struct guest_spec *s, struct guest_result *r)
 		int code;
 
 		snprintf(path, sizeof(path), "%s/xl-dmesg.log", u.dir);
-		if (run_bounded(argv, path, s->xl_s, 0, &code) == RB_EXITED && !code)
+		if (run_bounded(argv, path, ms_s(s->xl_ms), 0, &code) == RB_EXITED && !code)
 			snprintf(r->xl_dmesg, sizeof(r->xl_dmesg), "guests/%s/xl-dmesg.log", s->id);
 		if (s->g->type == GUEST_HVM)
 			keep_dm_log(&u);

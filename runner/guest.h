@@ -56,11 +56,14 @@ struct guest_spec {
 	const char *kernel, *ramdisk;/* absolute paths on this host */
 	const char *dir;             /* the result set's directory */
 	const char *id;              /* the run's id: files in DIR/guests/ID/ */
-	unsigned int settle_s;       /* after the start marker, before tracing (2) */
-	unsigned int poweroff_s;     /* after the end marker, for the power-off (60) */
-	unsigned int xl_s;           /* each xl list/destroy (60) */
-	unsigned int trace_slack_s;  /* xentrace's time beyond its -T (60) */
-	unsigned int ping_wait_s;    /* NIC: from the start marker to the first ping answer (120) */
+	/* Bounds in milliseconds (ipibench run's in brackets): tests keep
+	 * them short, the config's timeout stays in whole seconds. */
+	unsigned int timeout_ms;     /* from xl create to the workload's end (g->timeout) */
+	unsigned int settle_ms;      /* after the start marker, before tracing (2 s) */
+	unsigned int poweroff_ms;    /* after the end marker, for the power-off (60 s) */
+	unsigned int xl_ms;          /* each xl list/destroy (60 s) */
+	unsigned int trace_slack_ms; /* xentrace's time beyond its -T (60 s) */
+	unsigned int ping_wait_ms;   /* NIC: from the start marker to the first ping answer (120 s) */
 	/* HVM: where the device model's log is, qemu-dm-NAME.log (NULL:
 	 * GUEST_DM_LOG_DIR); kept beside a failed run's xl dmesg. */
 	const char *dm_log_dir;

@@ -252,7 +252,7 @@ static struct cfg_guest guest(void)
 	g.ipi_path = IPI_PATH_EVTCHN;
 	g.trace_mask = 0x0008ffff;
 	g.trace_secs = 1;
-	g.timeout = 3;
+	g.timeout = 60;   /* the config's; guest_spec's timeout_ms bounds the run */
 	return g;
 }
 
@@ -260,7 +260,8 @@ static struct guest_spec spec(const struct cfg_guest *g, const char *id)
 {
 	struct guest_spec s = {
 		.g = g, .name = "ipb-test", .kernel = "/k", .ramdisk = "/r", .dir = tu_dir,
-		.id = id, .settle_s = 0, .poweroff_s = 2, .xl_s = 5, .trace_slack_s = 1,
+		.id = id, .timeout_ms = 3000, .settle_ms = 0, .poweroff_ms = 2000, .xl_ms = 5000,
+		.trace_slack_ms = 300,
 	};
 	return s;
 }
@@ -332,13 +333,13 @@ static void test_failures(void **state)
 		int destroyed;
 		const char *msg;
 	} cases[] = {
-		{ "nostart", "ok", GO_START_TIMEOUT, 1, "no IPB-GUEST-START on the console within 3 s" },
+		{ "nostart", "ok", GO_START_TIMEOUT, 1, "no IPB-GUEST-START on the console within 0.8 s" },
 		{ "die", "ok", GO_DIED, 0, "console ended before IPB-GUEST-START" },
 		{ "badcfg", "ok", GO_DIED, 0, "xl create -c: exit status 1 before IPB-GUEST-START" },
 		{ "hang", "ok", GO_DONE_TIMEOUT, 1, "no IPB-GUEST-DONE" },
-		{ "nopoweroff", "ok", GO_NO_POWEROFF, 1, "did not power off within 2 s" },
+		{ "nopoweroff", "ok", GO_NO_POWEROFF, 1, "did not power off within 0.8 s" },
 		{ "hang", "fail", GO_TRACE_FAILED, 1, "xentrace -e 0x000affff: exit status 3" },
-		{ "hang", "hang", GO_TRACE_FAILED, 1, "still running after 2 s, killed" },
+		{ "hang", "hang", GO_TRACE_FAILED, 1, "still running after 1.3 s, killed" },
 		{ "hang", "empty", GO_TRACE_FAILED, 1, "no trace, or an empty one" },
 	};
 
@@ -349,6 +350,10 @@ static void test_failures(void **state)
 		struct guest_result r;
 		char *calls;
 		double t0 = now_s();
+
+		/* the fakes answer at once: short bounds are what is waited for */
+		s.timeout_ms = 800;
+		s.poweroff_ms = 800;
 
 		put(fake, "mode", cases[i].mode, 0644);
 		put(fake, "xentrace", cases[i].xentrace, 0644);
@@ -367,7 +372,7 @@ static void test_failures(void **state)
 		assert_non_null(dt);
 		assert_non_null(strstr(dt, "Triple fault"));
 		free(dt);
-		assert_true(now_s() - t0 < 15);
+		assert_true(now_s() - t0 < 10);
 		calls = fake_file("calls");
 		assert_int_equal(count(calls, "xl destroy ipb-test\n"), cases[i].destroyed);
 		/* gone is what xl list said after it */
@@ -441,7 +446,7 @@ static void test_sigterm(void **state)
 		struct guest_spec s = spec(&g, "evtchn-r0");
 		struct guest_result r;
 
-		g.timeout = 60;
+		s.timeout_ms = 60000;
 		guest_run(&s, &r);
 		if (r.outcome == GO_INTERRUPTED && r.signal && r.gone)
 			guest_reraise(r.signal);
@@ -650,7 +655,7 @@ static void test_console_counts(void **state)
 }
 
 /* An HVM guest with a NIC (type = hvm, nic = e1000e), the defaults of the
- * NIC load; ping_wait_s small. */
+ * NIC load; ping_wait_ms small. */
 static struct cfg_guest nic_guest(enum cfg_msi_path m)
 {
 	struct cfg_guest g = guest();
@@ -692,10 +697,10 @@ static void test_nic_ok(void **state)
 	char path[PATH_MAX + 64], *calls, *text;
 
 	(void)state;
-	s.ping_wait_s = 3;
+	s.ping_wait_ms = 3000;
 	/* the runner's settle after the flood's start (its default): the fake
 	 * ping says it started before xentrace does */
-	s.settle_s = 2;
+	s.settle_ms = 300;
 	assert_int_equal(guest_run(&s, &r), 0);
 	if (r.outcome != GO_OK)
 		fail_msg("outcome %s: %s", guest_outcome_name(r.outcome), r.error);
@@ -772,7 +777,7 @@ static void test_nic_failures(void **state)
 		{ "modprobe", "fail", GO_DOM0_FAILED, 0, "modprobe xen-netback: exit status 1" },
 		{ "br", "192.168.0.1/24\n", GO_DOM0_FAILED, 0,
 		  "the bridge xenbr0 is there without dom0's 10.0.0.1/24" },
-		{ "ping", "noanswer", GO_LOAD_FAILED, 1, "the guest does not answer ping at 10.0.0.2 within 2 s" },
+		{ "ping", "noanswer", GO_LOAD_FAILED, 1, "the guest does not answer ping at 10.0.0.2 within 0.5 s" },
 		{ "ping", "die", GO_LOAD_FAILED, 1, "ping -f ended (exit status 2) before the recordings did" },
 		{ "ping-out", "PING 10.0.0.2 56(84) bytes of data.\nsomething else\n", GO_LOAD_FAILED, 1,
 		  "guests/pirq-r0/ping.log: no ping summary" },
@@ -796,7 +801,8 @@ static void test_nic_failures(void **state)
 		int preset = !strcmp(cases[i].file, "br");
 		double t0 = now_s();
 
-		s.ping_wait_s = 2;
+		s.ping_wait_ms = 500;
+		s.timeout_ms = 1500;   /* the nostart case waits it out */
 		/* the device model's log, kept beside a failed HVM run's */
 		char dmdir[PATH_MAX + 16];
 		snprintf(dmdir, sizeof(dmdir), "%s/xenlog", tu_dir);
@@ -867,10 +873,10 @@ static void test_nic_sigterm(void **state)
 		struct guest_spec s = spec(&g, "pirq-r0");
 		struct guest_result r;
 
-		g.timeout = 60;
+		s.timeout_ms = 60000;
 		g.trace_secs = 30;
-		s.ping_wait_s = 5;
-		s.settle_s = 2;
+		s.ping_wait_ms = 5000;
+		s.settle_ms = 300;
 		guest_run(&s, &r);
 		if (r.outcome == GO_INTERRUPTED && r.signal && r.gone)
 			guest_reraise(r.signal);

@@ -103,7 +103,7 @@ const struct opts_synopsis host_synopsis = {
 	"status [--root DIR]\n"
 	"check [-c CONFIG]... [--json] [--root DIR]\n"
 	"capture -o DIR [--qmp SOCKET] [--serial FIFO] [--console FILE] [--pid PID]\n"
-	"        [--cpus N] [--after S] [--reason WHY]", 1,
+	"        [--cpus N] [--after S] [--reason WHY] [--key-quiet MS]", 1,
 };
 
 static void usage(FILE *f)

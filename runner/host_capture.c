@@ -25,7 +25,7 @@
 #include "safeio/safeio.h"
 
 struct capture_args {
-	const char *qmp, *serial, *console, *pid, *cpus, *reason, *after, *dir;
+	const char *qmp, *serial, *console, *pid, *cpus, *reason, *after, *quiet, *dir;
 };
 
 #define CAPTURE_OPTS(a) { \
@@ -40,6 +40,10 @@ struct capture_args {
 	OPT_STRING(0, "cpus", &(a)->cpus, "N", "the host's vCPUs, APIC IDs 0 to N-1 (default 1)"), \
 	OPT_STRING(0, "after", &(a)->after, "S", "seconds since QEMU started (default 0)"), \
 	OPT_STRING(0, "reason", &(a)->reason, "WHY", "stall or timeout (default timeout)"), \
+	OPT_STRING(0, "key-quiet", &(a)->quiet, "MS", \
+		   "a debug key's answer is over after MS ms without output\n" \
+		   "(100 to 60000; default 2000, 1000 for the switch to Xen;\n" \
+		   "longer on a slow serial line)"), \
 	OPT_STRING('o', "output", &(a)->dir, "DIR", "the evidence goes to DIR/" STALL_DIR "/"), \
 	OPT_END() }
 static struct capture_args help_args;
@@ -149,7 +153,7 @@ int host_capture_cmd(int argc, char **argv, const struct opts_cmd *like)
 	uint32_t *ids = NULL;
 	char err[600], **rest;
 	int nrest, rc;
-	long cpus, after, pid = 0;
+	long cpus, after, quiet = 0, pid = 0;
 
 	if ((rc = opts_parse(&cmd, argc, argv, &nrest, &rest)) >= 0)
 		return rc;
@@ -170,6 +174,7 @@ int host_capture_cmd(int argc, char **argv, const struct opts_cmd *like)
 	}
 	if ((cpus = number("--cpus", a.cpus, 1, 4096)) < 0 ||
 	    (after = number("--after", a.after, 0, 86400 * 7)) < 0 ||
+	    (a.quiet && (quiet = number("--key-quiet", a.quiet, 100, 60000)) < 0) ||
 	    (a.pid && (pid = number("--pid", a.pid, 1, 0x7fffffff)) < 0))
 		return 2;
 	ids = calloc((size_t)cpus, sizeof(*ids));
@@ -181,6 +186,7 @@ int host_capture_cmd(int argc, char **argv, const struct opts_cmd *like)
 	c.workdir = a.dir;
 	c.reason = a.reason;
 	c.after_s = (double)after;
+	c.key_quiet_s = quiet / 1000.0;   /* 0: stall.c's own */
 	c.qemu = (pid_t)pid;
 	c.apic_ids = ids;
 	c.ncpus = (unsigned int)cpus;

@@ -451,8 +451,9 @@ static void test_host_capture(void **s)
 	q = fake_qmp(qmp);
 	x = fake_xen_fifo(fifo, con);
 	char *argv[] = { "host", "capture", "--qmp", qmp, "--serial", fifo, "--console", con,
-			 "--pid", pidarg, "--cpus", "2", "--after", after, "-o", tu_dir, NULL };
-	assert_int_equal(cmd_host(16, argv), 0);
+			 "--pid", pidarg, "--cpus", "2", "--after", after, "--key-quiet", "300",
+			 "-o", tu_dir, NULL };
+	assert_int_equal(cmd_host(18, argv), 0);
 	kill(x, SIGKILL);
 	kill(qemu, SIGKILL);
 	waitpid(x, NULL, 0);
@@ -485,8 +486,8 @@ static void test_host_capture(void **s)
 
 	/* Nothing answers: the folder still, the monitor and Xen said absent. */
 	char *none[] = { "host", "capture", "--qmp", qmp, "--serial", fifo, "--reason", "stall",
-			 "-o", tu_dir, NULL };
-	assert_int_equal(cmd_host(10, none), 0);
+			 "--key-quiet", "100", "-o", tu_dir, NULL };
+	assert_int_equal(cmd_host(12, none), 0);
 	snprintf(path, sizeof(path), "%s/stall/summary.json", tu_dir);
 	assert_non_null(j = json_load_file(path, 0, NULL));
 	assert_string_equal(json_string_value(json_object_get(j, "reason")), "stall");
@@ -512,6 +513,8 @@ static void test_host_capture(void **s)
 	assert_int_equal(cmd_host(4, bad1), 2);
 	assert_int_equal(cmd_host(6, bad2), 2);
 	assert_int_equal(cmd_host(6, bad3), 2);
+	char *bad4[] = { "host", "capture", "--key-quiet", "99", "-o", tu_dir, NULL };
+	assert_int_equal(cmd_host(6, bad4), 2);
 }
 
 int main(void)

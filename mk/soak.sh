@@ -9,7 +9,8 @@
 #       that SEED fixes (bash's RANDOM), into OUT/NNNN-NAME/ (a result set
 #       of its own: `ipibench report` reads it); then NIC guest sets of
 #       `make test-guests-nic`, NIC_PER_BOOT (default 1) in each boot of
-#       the test host, each boot logged to OUT/nic-NNNN.log.
+#       the test host, each boot logged to OUT/nic-NNNN.log (a failed
+#       one's host console beside it as nic-NNNN-console.log).
 #
 # A line per config run, then the tally: boots, completed, stalled (each
 # with its evidence folder), failed otherwise, and the wall time.  Status 0
@@ -70,6 +71,10 @@ for ((k = 1, sets = 0; sets < nic; k++)); do
 		if [ -d "$ev" ]; then
 			mv "$ev" "${log%.log}-stall" && evidence+=("${log%.log}-stall")
 		fi
+		# The host's whole console (Xen, dom0, the guests' lines): the
+		# next boot writes over it.
+		con=${BUILD:-build}/test-guests-nic/console.log
+		[ ! -f "$con" ] || cp "$con" "${log%.log}-console.log"
 	fi
 done
 echo "soak: $boots boots in $((SECONDS - t0)) s (seed $seed): $ok completed, $stalled stalled," \

@@ -135,7 +135,7 @@ static void usage(FILE *f)
 "progress, as 'ipibench run' does for the QEMU it starts (docs/stalls.md),\n"
 "for a QEMU another program started (the test host of mk/test-host.sh):\n"
 "QEMU's threads, its monitor over QMP (info registers -a, info lapic of\n"
-"each vCPU, info irq, info pic, info cpus), then Xen's debug keys d q i r 0\n"
+"each vCPU, info irq, info pic, info cpus), then Xen's debug keys r q i 0 d\n"
 "over the serial line, into DIR/stall/ (host.txt, qemu-monitor.txt,\n"
 "xen-keys.log, summary.json).  What is not given, or does not answer, is\n"
 "said and left out.  Exit status 1 when DIR/stall/ could not be written.\n"

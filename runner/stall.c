@@ -28,7 +28,11 @@
 #define T_KEY_D    12   /* the register and stack dump of every CPU */
 #define T_KEY      5    /* each other key */
 #define T_QUIET    2.0  /* a key's output is over after this long without any */
-#define KEYS "dqir0"
+/* The run queues first: 'r', 'q', 'i' and '0' run in a tasklet on the CPU
+ * that took the key, and the reschedule after it can pick up a vCPU that
+ * was stranded runnable on an idle host, so the first of them sees the
+ * state as it was; 'd' last, as its IPIs wake every CPU. */
+#define KEYS "rqi0d"
 
 void stall_track_init(struct stall_track *s, double t)
 {

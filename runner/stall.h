@@ -8,7 +8,7 @@
  *                     state, CPU time) sampled twice one second apart;
  *   qemu-monitor.txt  QEMU's monitor over QMP: info registers -a, info
  *                     lapic of every vCPU, info irq, info pic, info cpus;
- *   xen-keys.log      the console from Xen's debug keys d q i r 0 on;
+ *   xen-keys.log      the console from Xen's debug keys r q i 0 d on;
  *   summary.json      reason, times, phase, last line, what answered.
  * The monitor is asked first and Xen's keys last: the keys' dump sends
  * IPIs of its own, which would change the local APICs' state.  Each step

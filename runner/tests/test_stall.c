@@ -344,7 +344,12 @@ static void test_keys(void **s)
 			assert_non_null(strstr(txt, "*** Serial input to Xen"));
 			/* The keys after the switch, not to the domain. */
 			assert_true(strstr(txt, "'d' pressed") > strstr(txt, "to Xen"));
-			for (const char *k = "dqir0"; *k; k++) {
+			/* The run queues before anything reschedules; 'd' (IPIs to
+			 * every CPU) last. */
+			assert_true(strstr(txt, "'r' pressed") > strstr(txt, "to Xen"));
+			assert_true(strstr(txt, "'r' pressed") < strstr(txt, "'q' pressed"));
+			assert_true(strstr(txt, "'0' pressed") < strstr(txt, "'d' pressed"));
+			for (const char *k = "rqi0d"; *k; k++) {
 				char want[32];
 
 				snprintf(want, sizeof(want), "'%c' pressed", *k);

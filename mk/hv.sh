@@ -16,6 +16,9 @@
 #   HV_FRAGMENT=FILE   a Kconfig fragment applied after the series' xen.config
 #                      (hv-patch/noipibench.config: CONFIG_IPIBENCH off); it
 #                      is part of the series hash
+#   HV_UPSTREAM=1      also hv-patch/upstream/'s fixes to Xen itself for the
+#                      line, after the series (make hv-upstream: what make
+#                      test-guests-nic boots); part of the series hash
 #   HV_PATCH=FILE      one more patch applied after the series (-p1 from the
 #                      tree's top; make hv-inject: a test's injected change,
 #                      tests/integration/data/inject-send-work.patch); it is
@@ -236,6 +239,7 @@ series_hash() {
 	{
 		cat "$frag" ${extra:+"$extra"}
 		python3 "$gen" hash --line "$series"
+		[ -z "${HV_UPSTREAM:-}" ] || python3 "$gen" --hv "$top/hv-patch/upstream" hash --line "$series"
 		[ -z "$xpatch" ] || cat "$xpatch"
 	} | sha256sum | cut -c1-16
 }
@@ -256,6 +260,11 @@ mv "$out/src.tmp" "$src"
 echo "hv: applying the series for Xen $series (hv-patch/series, $(grep -c . "$top/hv-patch/series") patches)"
 python3 "$gen" apply --quiet --line "$series" --tree "$src" ||
 	die "the series for Xen $series does not apply to Xen $ver ($source)"
+if [ -n "${HV_UPSTREAM:-}" ]; then
+	echo "hv: applying the fixes to Xen $series (hv-patch/upstream/series, $(grep -c . "$top/hv-patch/upstream/series") patches)"
+	python3 "$gen" --hv "$top/hv-patch/upstream" apply --quiet --line "$series" --tree "$src" ||
+		die "hv-patch/upstream's fixes for Xen $series do not apply to Xen $ver ($source)"
+fi
 if [ -n "$xpatch" ]; then
 	echo "hv: applying ${xpatch#$top/} (HV_PATCH)"
 	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$xpatch" ||

@@ -19,6 +19,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "ipibench/counters.h"
 #include "ipibench/modes.h"
 #include "safeio/safeio.h"
 #include "analysis/internal.h"
@@ -309,21 +310,27 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 	if (jv_container(v, w, "counters", jp, false, &o))
 		return -1;
 	if (o) {
+		/* Each counter of the contract (ipibench/counters.h) by its
+		 * kind; other keys are left alone (results of other versions). */
 		char cp[256];
-		static const char *const keys[] = { "operations", "icr_writes", "ipis_sent",
-						    "vectors" };
 		json_int_t n;
 		fmt_into(cp, sizeof(cp), "%s", JV_KEY(jp, "counters"));
-		for (size_t k = 0; k < 4; k++)
-			if (jv_int(v, o, keys[k], cp, 0, 0, JV_COUNT_MAX, &n, NULL))
+		for (int c = 0; c < IPB_NR_COUNTERS; c++) {
+			const struct ipb_counter_field *f = ipb_counter((enum ipb_counter)c);
+
+			if (f->kind == IPB_COUNT) {
+				if (jv_int(v, o, f->key, cp, 0, 0, JV_COUNT_MAX, &n, NULL))
+					return -1;
+				continue;
+			}
+			if (jv_container(v, o, f->key, cp, true, &a))
 				return -1;
-		if (jv_container(v, o, "irqs_per_cpu", cp, true, &a))
-			return -1;
-		if (a && json_array_size(a) > JV_MAX_CPUS)
-			return jv_fail(v, JV_KEY(cp, "irqs_per_cpu"), "%zu entries, more than %d CPUs",
-				       json_array_size(a), JV_MAX_CPUS);
-		if (a && jv_numbers(v, a, JV_KEY(cp, "irqs_per_cpu"), JV_SAMPLE_MAX, true))
-			return -1;
+			if (a && json_array_size(a) > JV_MAX_CPUS)
+				return jv_fail(v, JV_KEY(cp, f->key), "%zu entries, more than %d CPUs",
+					       json_array_size(a), JV_MAX_CPUS);
+			if (a && jv_numbers(v, a, JV_KEY(cp, f->key), JV_SAMPLE_MAX, true))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -736,19 +743,19 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 {
 	json_t *c = json_object_get(w, "counters");
 	double v;
-	if (jnum(c, "operations", &v)) {
+	if (jnum(c, IPB_COUNTER(OPERATIONS), &v)) {
 		g->operations += v;
 		g->has_ops = true;
 	}
-	if (jnum(c, "icr_writes", &v)) {
+	if (jnum(c, IPB_COUNTER(ICR_WRITES), &v)) {
 		g->icr_writes += v;
 		g->has_icr = true;
 	}
-	if (jnum(c, "ipis_sent", &v)) {
+	if (jnum(c, IPB_COUNTER(IPIS_SENT), &v)) {
 		g->ipis_sent += v;
 		g->has_ipis = true;
 	}
-	if (jnum(c, "vectors", &v)) {
+	if (jnum(c, IPB_COUNTER(VECTORS), &v)) {
 		g->vectors_sum += v;
 		g->vectors_runs++;
 	}
@@ -787,7 +794,7 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 		    (g->ic.handler_min_runs++ == 0 || mn < g->ic.handler_min))
 			g->ic.handler_min = mn;
 	}
-	json_t *irqs = json_object_get(c, "irqs_per_cpu");
+	json_t *irqs = json_object_get(c, IPB_COUNTER(IRQS_PER_CPU));
 	if (json_is_array(irqs) && json_array_size(irqs)) {
 		size_t n = json_array_size(irqs);
 		if (n > g->nirqs) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipibench/counters.h"
 #include "ipibench/hvsyms.h"
 #include "runner/insncount.h"
 #include "runner/util.h"
@@ -279,8 +280,8 @@ static double per(uint64_t a, uint64_t b)
 static json_t *workload_counts(const struct line_run *runs, size_t n, json_t *counters)
 {
 	struct line_run s = { { 0 } };
-	uint64_t ops = (uint64_t)json_integer_value(json_object_get(counters, "operations"));
-	uint64_t icr = (uint64_t)json_integer_value(json_object_get(counters, "icr_writes"));
+	uint64_t ops = (uint64_t)json_integer_value(json_object_get(counters, IPB_COUNTER(OPERATIONS)));
+	uint64_t icr = (uint64_t)json_integer_value(json_object_get(counters, IPB_COUNTER(ICR_WRITES)));
 	const size_t hmax = F_KIND(IC_HANDLER, J_MAX), smax = F_KIND(IC_SEND, J_MAX),
 		     smin = F_KIND(IC_SEND, J_MIN);
 
@@ -406,7 +407,7 @@ int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen)
 		}
 		/* A workload of its own runs (not only nested ones, as
 		 * sysctl_refusals' health check) gets the counts. */
-		if (json_integer_value(json_object_get(cnt, "operations")) > 0)
+		if (json_integer_value(json_object_get(cnt, IPB_COUNTER(OPERATIONS))) > 0)
 			json_object_set_new(w, "insn_counts",
 					    workload_counts(runs + next, (size_t)br, cnt));
 		next += (size_t)br;

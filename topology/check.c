@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipibench/counters.h"
 #include "topology/check.h"
 
 static struct layout hv_layout;
@@ -112,8 +113,8 @@ static json_t *check_one(const struct layout *l, const char *mode, const char *w
 			 unsigned int self, const struct cpuset *dest,
 			 const json_t *counters, int *bad, char *msg, size_t len)
 {
-	json_int_t ops = json_integer_value(json_object_get(counters, "operations"));
-	json_int_t icr = json_integer_value(json_object_get(counters, "icr_writes"));
+	json_int_t ops = json_integer_value(json_object_get(counters, IPB_COUNTER(OPERATIONS)));
+	json_int_t icr = json_integer_value(json_object_get(counters, IPB_COUNTER(ICR_WRITES)));
 	int route;
 	unsigned int expect;
 

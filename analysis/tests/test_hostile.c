@@ -285,6 +285,17 @@ static void p_counter_real(json_t *j)
 {
 	json_object_set_new(json_object_get(wl0(j), "counters"), "icr_writes", json_real(-1.5));
 }
+/* every counter of the contract is checked by its kind, not only those
+ * analysis sums */
+static void p_per_cpu_str(json_t *j)
+{
+	json_object_set_new(json_object_get(wl0(j), "counters"), "ipis_per_cpu",
+			    json_pack("[i, s]", 3, "many"));
+}
+static void p_received_obj(json_t *j)
+{
+	json_object_set_new(json_object_get(wl0(j), "counters"), "ipis_received", json_object());
+}
 static void p_schema_str(json_t *j) { json_object_set_new(j, "schema_version", json_string("1")); }
 static void p_no_schema(json_t *j) { json_object_del(j, "schema_version"); }
 static void p_newline(json_t *j)
@@ -364,6 +375,10 @@ static void poisoned_fields_are_refused(void **state)
 		 "results.json: $.runs[0].workloads[0].samples: must be an object, not an array");
 	poisoned("counter negative", p_counter_real,
 		 "results.json: $.runs[0].workloads[0].counters.icr_writes: -1.5 is not an integer");
+	poisoned("a per-CPU counter with a string", p_per_cpu_str,
+		 "results.json: $.runs[0].workloads[0].counters.ipis_per_cpu[1]: \"many\" is not an integer");
+	poisoned("a count as an object", p_received_obj,
+		 "results.json: $.runs[0].workloads[0].counters.ipis_received: ");
 	poisoned("schema_version a string", p_schema_str,
 		 "results.json: $.schema_version: \"1\" is not a positive integer");
 	poisoned("no schema_version", p_no_schema, "results.json: $.schema_version: missing");

@@ -11,6 +11,7 @@
 #include <xenctrl.h>
 #include <xen/sysctl.h>
 
+#include "ipibench/counters.h"
 #include "ipibench/senders.h"
 #include "runner/agent/hvbench.h"
 #include "runner/agent/hvcall.h"
@@ -919,12 +920,12 @@ static json_t *counters_json(const struct run_acc *a)
 {
 	json_t *cnt = json_object();
 
-	json_object_set_new(cnt, "operations", json_integer((json_int_t)a->ops));
-	json_object_set_new(cnt, "icr_writes", json_integer((json_int_t)a->icr_total));
-	json_object_set_new(cnt, "ipis_sent", json_integer((json_int_t)a->sent));
-	json_object_set_new(cnt, "ipis_received", json_integer((json_int_t)a->received));
-	json_object_set_new(cnt, "irqs_per_cpu", per_cpu_json(a->irqs, a->nr_cpus));
-	json_object_set_new(cnt, "ipis_per_cpu", per_cpu_json(a->ipis, a->nr_cpus));
+	json_object_set_new(cnt, IPB_COUNTER(OPERATIONS), json_integer((json_int_t)a->ops));
+	json_object_set_new(cnt, IPB_COUNTER(ICR_WRITES), json_integer((json_int_t)a->icr_total));
+	json_object_set_new(cnt, IPB_COUNTER(IPIS_SENT), json_integer((json_int_t)a->sent));
+	json_object_set_new(cnt, IPB_COUNTER(IPIS_RECEIVED), json_integer((json_int_t)a->received));
+	json_object_set_new(cnt, IPB_COUNTER(IRQS_PER_CPU), per_cpu_json(a->irqs, a->nr_cpus));
+	json_object_set_new(cnt, IPB_COUNTER(IPIS_PER_CPU), per_cpu_json(a->ipis, a->nr_cpus));
 	return cnt;
 }
 
@@ -938,8 +939,8 @@ static json_t *by_sender_json(const struct run_acc *a)
 			continue;
 		json_object_set_new(bys, ipibench_sender_names()[k], json_pack("{s:I, s:I, s:I}",
 			"runs", (json_int_t)a->by_sender[k].loops,
-			"operations", (json_int_t)a->by_sender[k].ops,
-			"icr_writes", (json_int_t)a->by_sender[k].icr));
+			IPB_COUNTER(OPERATIONS), (json_int_t)a->by_sender[k].ops,
+			IPB_COUNTER(ICR_WRITES), (json_int_t)a->by_sender[k].icr));
 	}
 	return bys;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "ipibench/counters.h"
 #include "probes/collect.h"
 #include "probes/xtrace.h"
 #include "runner/agent/agent.h"
@@ -63,7 +64,7 @@ static int count_irqs(const char *path, json_t *counters, unsigned int nr_cpus,
 		json_array_append_new(per_cpu, json_integer((json_int_t)cpu[i]));
 	free(cpu);
 	json_object_set_new(counters, "irqs", json_integer((json_int_t)total));
-	json_object_set_new(counters, "irqs_per_cpu", per_cpu);
+	json_object_set_new(counters, IPB_COUNTER(IRQS_PER_CPU), per_cpu);
 	json_object_set_new(counters, "irqs_per_irq", per_irq);
 	json_object_set_new(counters, "trace_anomalies",
 			    json_integer((json_int_t)(an.bad_records + an.garbage_runs + an.truncated)));
@@ -136,7 +137,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		goto out;
 	}
 	col = NULL;
-	json_object_set_new(counters, "operations", json_integer(iters));
+	json_object_set_new(counters, IPB_COUNTER(OPERATIONS), json_integer(iters));
 	json_object_set_new(counters, "trace_lost_records", json_integer((json_int_t)st.tb.lost_records));
 	if (count_irqs(path, counters, ctx->nr_cpus, err, errlen))
 		goto out;

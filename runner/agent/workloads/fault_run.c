@@ -36,6 +36,7 @@
 
 #include <xenctrl.h>
 
+#include "ipibench/counters.h"
 #include "runner/agent/hvbench.h"
 #include "safeio/safeio.h"
 
@@ -109,20 +110,20 @@ static json_t *summary(json_t *res)
 		json_object_set(s, "error", v);
 	if ((v = json_object_get(res, "refused")))
 		json_object_set(s, "refused", v);
-	if ((v = json_object_get(cnt, "operations")))
-		json_object_set(s, "operations", v);
-	if ((v = json_object_get(cnt, "vectors")))
-		json_object_set(s, "vectors", v);
+	if ((v = json_object_get(cnt, IPB_COUNTER(OPERATIONS))))
+		json_object_set(s, IPB_COUNTER(OPERATIONS), v);
+	if ((v = json_object_get(cnt, IPB_COUNTER(VECTORS))))
+		json_object_set(s, IPB_COUNTER(VECTORS), v);
 	if ((v = json_object_get(res, "chunks")))
 		json_object_set(s, "chunks", v);
 	if ((v = json_object_get(res, "irte")))	/* irq_delivery: libxenctrl worked */
 		json_object_set(s, "irte", v);
 	if ((v = json_object_get(res, "cut_short")))
 		json_object_set(s, "cut_short", v);
-	if ((v = json_object_get(cnt, "ipis_sent")))
-		json_object_set(s, "ipis_sent", v);
-	if ((v = json_object_get(cnt, "ipis_received")))
-		json_object_set(s, "ipis_received", v);
+	if ((v = json_object_get(cnt, IPB_COUNTER(IPIS_SENT))))
+		json_object_set(s, IPB_COUNTER(IPIS_SENT), v);
+	if ((v = json_object_get(cnt, IPB_COUNTER(IPIS_RECEIVED))))
+		json_object_set(s, IPB_COUNTER(IPIS_RECEIVED), v);
 	if ((v = json_object_get(res, "hold")))
 		json_object_set(s, "hold", v);
 	if ((v = json_object_get(res, "vectors")))	/* hold: what it held */
@@ -551,7 +552,7 @@ static json_t *device_irq(struct agent_ctx *ctx, unsigned int cpu)
 	if (json_object_get(res, "error"))
 		json_object_set(o, "error", json_object_get(res, "error"));
 	json_object_set_new(o, "iterations", json_integer(20));
-	h = json_object_get(json_object_get(res, "counters"), "handled_per_cpu");
+	h = json_object_get(json_object_get(res, "counters"), IPB_COUNTER(HANDLED_PER_CPU));
 	json_object_set_new(o, "cpu", json_integer(cpu));
 	json_object_set_new(o, "handled", json_integer(
 		json_integer_value(json_array_get(h, cpu))));

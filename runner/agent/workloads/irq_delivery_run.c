@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipibench/counters.h"
 #include "runner/agent/hvbench.h"
 #include "runner/console.h"
 
@@ -79,7 +80,7 @@ static void device_result(struct agent_ctx *ctx, const struct hvbench_totals *t,
 		json_array_append_new(arr, json_integer(n >= t->dev_irqs[c] ?
 			(json_int_t)(n - t->dev_irqs[c]) : 0));
 	}
-	json_object_set_new(cnt, "dev_irqs_per_cpu", arr);
+	json_object_set_new(cnt, IPB_COUNTER(DEV_IRQS_PER_CPU), arr);
 	json_decref(q);
 }
 
@@ -109,7 +110,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	device_result(ctx, t, result, cnt);
 	free(t);
 	/* counters.handled_per_cpu: samples.cpu summed per CPU. */
-	nr_cpus = json_array_size(json_object_get(cnt, "irqs_per_cpu"));
+	nr_cpus = json_array_size(json_object_get(cnt, IPB_COUNTER(IRQS_PER_CPU)));
 	handled = json_array();
 	for (i = 0; i < nr_cpus; i++)
 		json_array_append_new(handled, json_integer(0));
@@ -123,7 +124,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		n = json_array_get(handled, (size_t)cpu);
 		json_integer_set(n, json_integer_value(n) + 1);
 	}
-	json_object_set_new(cnt, "handled_per_cpu", handled);
+	json_object_set_new(cnt, IPB_COUNTER(HANDLED_PER_CPU), handled);
 	irte_from_dump(ctx, result);
 	return 0;
 }

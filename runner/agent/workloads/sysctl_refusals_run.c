@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ipibench/counters.h"
 #include "runner/agent/hvbench.h"
 
 static void set_bit8(uint8_t *m, unsigned int i)
@@ -215,7 +216,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	json_object_set(result, "samples", json_object_get(health, "samples") ?:
 			json_pack("{s:[],s:[]}", "cycles", "ns"));
 	json_t *cnt = json_object();
-	json_object_set_new(cnt, "operations", json_integer(n));
+	json_object_set_new(cnt, IPB_COUNTER(OPERATIONS), json_integer(n));
 	json_object_set_new(cnt, "refused_as_expected", json_integer(n - bad));
 	json_object_set_new(result, "counters", cnt);
 	json_decref(health);

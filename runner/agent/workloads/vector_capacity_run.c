@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ipibench/counters.h"
 #include "runner/agent/hvbench.h"
 
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
@@ -26,11 +27,11 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	if (!t)
 		return -1;
 	cnt = json_object_get(result, "counters");
-	json_object_set_new(cnt, "vectors", json_integer(t->result));
+	json_object_set_new(cnt, IPB_COUNTER(VECTORS), json_integer(t->result));
 	arr = json_array();
 	for (unsigned int c = 0; c < t->nr_cpus; c++)
 		json_array_append_new(arr, json_integer(t->vectors[c]));
-	json_object_set_new(cnt, "vectors_per_cpu", arr);
+	json_object_set_new(cnt, IPB_COUNTER(VECTORS_PER_CPU), arr);
 	json_object_set_new(cnt, "limited_by", json_string(
 		(t->status & XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT) ? "irqs" : "vectors"));
 	free(t);

@@ -39,9 +39,9 @@ FUZZ_BINS :=
 
 # Link order: users before the libraries they use.  Include order: probes
 # first, so that its trace reader is the first of FUZZ_BINS.
-COMPONENTS := runner analysis probes topology safeio opts tcgplug
-include probes/probes.mk runner/runner.mk analysis/analysis.mk topology/topology.mk safeio/safeio.mk opts/opts.mk \
-	tcgplug/tcgplug.mk
+COMPONENTS := runner analysis probes workloads topology safeio opts tcgplug
+include probes/probes.mk runner/runner.mk analysis/analysis.mk workloads/workloads.mk topology/topology.mk \
+	safeio/safeio.mk opts/opts.mk tcgplug/tcgplug.mk
 include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include

@@ -24,7 +24,7 @@
 #include "safeio/safeio.h"
 #include "analysis/internal.h"
 #include "ipibench/ipipaths.h"
-#include "topology/check.h"
+#include "workloads/check.h"
 
 /* ---- validation ---------------------------------------------------------
  * A results file comes from a test host or from the previous pipeline's
@@ -867,7 +867,7 @@ static void add_icr_check(struct group *g, const json_t *w)
 }
 
 /*
- * A copy of RUN with the layout check's findings (topology/check.h): the
+ * A copy of RUN with the layout check's findings (workloads/check.h): the
  * layout from host.topology when the results name one, else the
  * hypervisor's own IDs.  NULL when the run has nothing to check (no query).
  */

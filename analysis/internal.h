@@ -140,7 +140,7 @@ struct resultset {
 	bool emulated;
 	size_t runs_ok, runs_failed;
 	size_t runs_stalled;   /* "stalled" runs: not in runs_failed */
-	/* The layout of its first checked run (topology/check.h), NULL: none. */
+	/* The layout of its first checked run (workloads/check.h), NULL: none. */
 	char *topology, *layout;
 	/* The topology it was given, a name for it: host.profile, else
 	 * host.topology, else "dense" (emulated: QEMU's dense IDs) or

@@ -40,7 +40,7 @@
 #include "ipibench/modes.h"
 #include "runner/backend.h"
 #include "runner/util.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 #include "safeio/safeio.h"
 #include "safeio/spawn.h"
 

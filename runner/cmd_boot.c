@@ -15,10 +15,10 @@
 #include "runner/runner.h"
 #include "runner/util.h"
 #include "runner/xenbuild.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 #include "opts/opts.h"
 #include "safeio/safeio.h"
-#include "topology/check.h"
+#include "workloads/check.h"
 
 /* The options that set one of the qemu backend's [host] keys, by its rules. */
 static const struct { const char *opt, *key, *argh; } keyed[] = {
@@ -451,7 +451,7 @@ int cmd_boot(int argc, char **argv)
 			json_decref(j);
 			return 2;
 		}
-		/* By the rules a config's workloads are checked by (runner/wlspec.c). */
+		/* By the rules a config's workloads are checked by (workloads/wlspec.c). */
 		if (wl_job_check(j, err, sizeof(err))) {
 			fprintf(stderr, "ipibench boot: %s: %s\n", job, err);
 			json_decref(j);

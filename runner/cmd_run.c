@@ -25,7 +25,7 @@
 #include "runner/xenbuild.h"
 #include "opts/opts.h"
 #include "safeio/safeio.h"
-#include "topology/check.h"
+#include "workloads/check.h"
 
 const struct opts_synopsis run_synopsis = {
 	"ipibench run", "run a config's build x mode x repetition matrix and keep the results",
@@ -541,7 +541,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			if (json_object_get(agent, "host_state"))
 				json_object_set(run, "host_state", json_object_get(agent, "host_state"));
 			/* The driver, the layout's ICR writes against the measured
-			 * ones (topology/check.h), the agent's and the workloads'
+			 * ones (workloads/check.h), the agent's and the workloads'
 			 * errors: the first that fails the run (runner/verdict.h). */
 			struct layout_ctx lc = { run, c, be };
 			run_verdict(agent, mode, layout_cb, &lc, why, sizeof(why));

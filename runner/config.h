@@ -40,7 +40,7 @@
 #include <jansson.h>
 
 #include "runner/backend.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 #include "runner/xenbuild.h"
 
 #define CFG_MAX_MODES 3

@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # runner/: the ipibench CLI, configs, host backends, results store; the agent.
-# The workloads' declarations (runner/agent/workloads/NAME.c, not the
-# NAME_run.c that call Xen) are linked into the runner too: its config
-# check reads them.
-wl_DECL_SRCS := $(filter-out %_run.c,$(wildcard runner/agent/workloads/*.c))
-runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c runner/host/*.c)) \
-	$(wl_DECL_SRCS)
+# The workloads' declarations are a part of their own (workloads/); the
+# agent's run functions (runner/agent/workloads/NAME_run.c) call Xen.
+runner_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c runner/backends/*.c runner/host/*.c))
 runner_TESTS := $(wildcard runner/tests/test_*.c)
 runner_LIBS := -ljansson -linih
 # printf-like calls are checked, and no format string is built at run time.
 runner_CFLAGS += -Wformat=2
 
 # The dom0 agent (static; runs inside the Xen host).
-agent_SRCS := runner/console.c runner/hoststate.c runner/wlspec.c runner/sysctliface.c \
+# The workloads' declarations and their params' checks, not the layout
+# check (workloads/check.c: the runner's and analysis').
+agent_SRCS := runner/console.c runner/hoststate.c runner/sysctliface.c \
+	$(filter-out workloads/check.c,$(wildcard workloads/*.c)) \
 	$(wildcard runner/agent/*.c runner/agent/workloads/*.c)
 # Every sysctl through runner/agent/sysctl_wrap.c (the hypervisor's interface version).
 agent_LIBS := -Wl,--wrap=xencall1 -Wl,--start-group -lxenctrl -lxencall -lxenforeignmemory -lxendevicemodel \
@@ -27,14 +27,15 @@ gnu11_SRCS += runner/tests/test_hvbench.c
 # ---- fuzzing the config parser and the resume check (libFuzzer, clang) ---
 # `make fuzz` / `make fuzz-smoke` run every $(FUZZ_BINS) from its
 # FUZZ_CORPUS_<name>.  Each target links the runner's sources (config.c
-# needs the backend registry and the workload table), safeio, topology, opts
-# and tcgplug/window.c (the plugin's window keys are checked there).  (clang
+# needs the backend registry and the workload table), the workloads,
+# safeio, topology, opts and tcgplug/window.c (the plugin's window keys are
+# checked there).  (clang
 # warns about the { NULL } ends of wlspec.c's tables, which gcc accepts.)
 # $(1): the target, runner/fuzz/$(1).c; $(2): its seed corpus.
 define runner_fuzz
-FUZZ_SRCS_$(1) := runner/fuzz/$(1).c $$(runner_SRCS) $$(wildcard safeio/*.c topology/*.c opts/*.c) \
+FUZZ_SRCS_$(1) := runner/fuzz/$(1).c $$(runner_SRCS) $$(wildcard workloads/*.c safeio/*.c topology/*.c opts/*.c) \
 	tcgplug/window.c
-$$(BUILD)/fuzz/$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard runner/*.h runner/backends/*.h runner/host/*.h safeio/*.h topology/*.h opts/*.h tcgplug/*.h)
+$$(BUILD)/fuzz/$(1): $$(FUZZ_SRCS_$(1)) $$(wildcard runner/*.h runner/backends/*.h runner/host/*.h workloads/*.h safeio/*.h topology/*.h opts/*.h tcgplug/*.h)
 	@mkdir -p $$(@D)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Wno-missing-field-initializers \
 		-Iprobes/include -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

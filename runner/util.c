@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "runner/util.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 #include "safeio/spawn.h"
 
 double now_s(void)

@@ -136,7 +136,7 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 	json_object_set_new(res, "type", json_string(type ? type : "?"));
 	json_object_set(res, "params", params ? params : json_object());
 
-	/* The rules of the runner's config check (runner/wlspec.c). */
+	/* The rules of the runner's config check (workloads/wlspec.c). */
 	if (wl_job_entry_check(job, idx, &spec, &checked, err, sizeof(err)))
 		;
 	else if (!(ops = agent_workload_find(spec->type)))

@@ -3,9 +3,9 @@
  * The dom0 agent: a static binary started by the initramfs (or by hand on a
  * real host).  It reads a job (JSON), runs each listed workload through a
  * table of operations, and writes the results as JSON.  A workload is its
- * declaration (runner/agent/workloads/NAME.c, struct wl_type: type, help,
+ * declaration (workloads/NAME.c, struct wl_type: type, help,
  * params; the host binary links it too), its run function (NAME_run.c)
- * and one line in runner/agent/workloads/list.h, which says how to add
+ * and one line in workloads/list.h, which says how to add
  * one.
  */
 #ifndef IPIBENCH_AGENT_H
@@ -15,7 +15,7 @@
 #include <xenctrl.h>
 
 #include "runner/agent/hvcall.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 struct agent_ctx {
 	xc_interface *xch;      /* libxenctrl handle */

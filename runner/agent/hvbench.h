@@ -78,7 +78,7 @@ int hvbench_query_raw(struct hvbench *hb,
 		      unsigned int *nr_cpus);
 
 /*
- * CPU masks in params (WL_CPUS, checked by runner/wlspec.c): "all",
+ * CPU masks in params (WL_CPUS, checked by workloads/wlspec.c): "all",
  * "all-but-self", or a list of CPUs and ranges ("1,17,33", "0-7", "0-3,8").
  * hvbench_mask_parse() resolves one against the online CPUs (online[i]
  * non-zero) and the source CPU 'self'.  bits holds
@@ -128,7 +128,7 @@ struct hvbench_req {
 };
 
 /*
- * The shared params a workload declares (runner/wlspec.h; already checked
+ * The shared params a workload declares (workloads/workloads.h; already checked
  * with every default filled in, so a key is there exactly when the
  * workload's table has it) into req: iterations, cpu, peer, vector,
  * shorthand, mask, and with WL_TIMING timing and runs, with WL_SENDER

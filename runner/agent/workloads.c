@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The agent's workload registry, from runner/agent/workloads/list.h. */
+/* The agent's workload registry, from workloads/list.h. */
 #include "runner/agent/agent.h"
 
 #define WORKLOAD(name) extern const struct agent_workload_ops workload_##name;
-#include "runner/agent/workloads/list.h"
+#include "workloads/list.h"
 #undef WORKLOAD
 
 const struct agent_workload_ops *const agent_workloads[] = {
 #define WORKLOAD(name) &workload_##name,
-#include "runner/agent/workloads/list.h"
+#include "workloads/list.h"
 #undef WORKLOAD
 	NULL
 };

@@ -30,7 +30,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 #include "safeio/safeio.h"
 #include "safeio/spawn.h"
 

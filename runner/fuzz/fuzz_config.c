@@ -18,7 +18,7 @@
 
 #include "runner/backend.h"
 #include "runner/config.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 #include "safeio/safeio.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "broken: %s\n", #c); abort(); } } while (0)

@@ -727,7 +727,7 @@ static const char *wl_value(const char *type, const char *body, char *err, size_
 	return err;
 }
 
-/* A config sets what the agent accepts, by the same rules (runner/wlspec.c). */
+/* A config sets what the agent accepts, by the same rules (workloads/wlspec.c). */
 static void test_workload_rules(void **s)
 {
 	char err[256];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The reason a run is recorded failed with, from its agent.json
- * (runner/verdict.h), with the real layout check of topology/check.h. */
+ * (runner/verdict.h), with the real layout check of workloads/check.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "runner/verdict.h"
-#include "topology/check.h"
+#include "workloads/check.h"
 
 /* cmd_run.c's check on the run the agent's results make: hv and mode
  * copied in, no expected layout (the hypervisor's own IDs). */
@@ -101,7 +101,7 @@ static void test_agent_and_workloads(void **s)
 	json_t *a;
 
 	(void)s;
-	/* A layout that holds (a stub: topology/check.c has its own tests). */
+	/* A layout that holds (a stub: workloads/check.c has its own tests). */
 	a = agent_of("{\"genapic\": \"x2apic_phys\", \"error\": \"boot: no dom0 console\", "
 		     "\"workloads\": [{\"name\": \"w\", \"status\": \"failed\"}]}");
 	run_verdict(a, "physical", NULL, NULL, why, sizeof(why));

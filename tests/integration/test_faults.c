@@ -2,7 +2,7 @@
 /*
  * The hypervisor series under faults (docs/hv-series.md), in one mixed-mode boot of
  * 16 CPUs (tests/integration/data/faults.ini; the fault workload,
- * runner/agent/workloads/fault.c, injects each fault and reports):
+ * workloads/fault.c, injects each fault and reports):
  *  - the process issuing the sysctls is SIGKILLed in the middle of
  *    vector_capacity, irq_delivery and a flush_tlb_all loop: the next run
  *    starts (at once, or once the dead run's idle timeout has passed), the

@@ -24,7 +24,7 @@
 #include "probes/collect.h"
 #include "probes/xtrace.h"
 #include "runner/agent/agent.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 
 /* Count TRC_HW_IRQ_HANDLED per CPU and per IRQ in the trace at path. */

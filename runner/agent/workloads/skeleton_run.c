@@ -5,7 +5,7 @@
  */
 #include "runner/agent/hvbench.h"
 
-/* A listed workload's wl_NAME is declared by runner/wlspec.h (from list.h). */
+/* A listed workload's wl_NAME is declared by workloads/workloads.h (from list.h). */
 extern const struct wl_type wl_skeleton;
 
 /*
@@ -15,7 +15,7 @@ extern const struct wl_type wl_skeleton;
  * "path", "samples", "counters", and whatever is this workload's own --
  * hvbench_run() gives the common part; shape the rest here, not there.
  * Return 0, or -1 with one line in err.  hvbench_run_params() reads the
- * shared params (runner/wlspec.h's WL_*) into the request by their keys;
+ * shared params (workloads/workloads.h's WL_*) into the request by their keys;
  * a workload that is that request and nothing more is one line,
  * HVBENCH_WORKLOAD(NAME, .op = ...), as flush_mask_run.c.
  */

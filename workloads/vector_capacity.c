@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vector_capacity: its parameters, read by the runner's config check and the agent (list.h). */
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static const struct wl_param params[] = {
 	{ "mask", WL_CPUS, 0, 0, "all", "CPUs the vectors may go to", 0, NULL },

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hv_query: its parameters, read by the runner's config check and the agent (list.h). */
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static const struct wl_param params[] = {
 	WL_TRACE,

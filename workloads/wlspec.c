@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 #include "safeio/safeio.h"
 
 const char *const *wl_timing_names(void)
@@ -20,10 +20,10 @@ static const char *const *choices_of(const struct wl_param *p)
 	return p->choices ? p->choices() : NULL;
 }
 
-/* The registry: one line per workload in runner/agent/workloads/list.h. */
+/* The registry: one line per workload in workloads/list.h. */
 const struct wl_type *const wl_types[] = {
 #define WORKLOAD(name) &wl_##name,
-#include "runner/agent/workloads/list.h"
+#include "workloads/list.h"
 #undef WORKLOAD
 	NULL
 };
@@ -338,6 +338,21 @@ int wl_type_verify(const struct wl_type *t, char *err, size_t errlen)
 				return -1;
 			}
 			json_decref(v);
+		}
+	}
+	/* Where a call sends is read from its params (workloads/check.c). */
+	static const char *const dest_needs[] = {
+		[WL_DEST_ALL] = NULL, [WL_DEST_MASK] = "mask", [WL_DEST_PEER] = "peer",
+	};
+	if (t->dest != WL_DEST_NONE) {
+		const struct wl_param *p;
+		const char *need = t->dest <= WL_DEST_PEER ? dest_needs[t->dest] : "?";
+
+		if (!(p = wl_param_find(t, "cpu")) || !(p->flags & WL_F_CPU) ||
+		    (need && !wl_param_find(t, need))) {
+			snprintf(err, errlen, "%s: where a call sends needs its params cpu%s%s",
+				 t->type, need ? " and " : "", need ? need : "");
+			return -1;
 		}
 	}
 	return 0;

@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static const char *const *actions(void)
 {

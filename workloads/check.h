@@ -2,17 +2,19 @@
 /*
  * The layout check of one run (results.json's run object, after the
  * agent): the x2APIC IDs the hypervisor reported (run.hv.cpus) against
- * those the topology implies, and each flush and IPI workload's measured
- * ICR writes per call against those the layout implies for the run's mode,
- * sender, mask and shorthand (topology.h).  It records what it found in
+ * those the topology implies, and the measured ICR writes per call of each
+ * workload whose declaration says where a call sends (workloads.h's
+ * wl_dest: the flushes, ipi_mask, pingpong) against those the layout
+ * implies for the run's mode, sender, destinations and shorthand
+ * (topology.h).  It records what it found in
  * the run (docs/results-schema.md, "layout"):
  *   run.layout            the layout: source, topology, cpus, clusters,
  *                         per-cluster counts, holes, describe
  *   workload.icr_check    {route, expected, measured, ok} per call; with
  *                         counters_by_sender, "by_sender": one per routine
  */
-#ifndef IPIBENCH_TOPOLOGY_CHECK_H
-#define IPIBENCH_TOPOLOGY_CHECK_H
+#ifndef IPIBENCH_WORKLOADS_CHECK_H
+#define IPIBENCH_WORKLOADS_CHECK_H
 
 #include <stddef.h>
 

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The workloads, one line each: WORKLOAD(name) names runner/agent/workloads/
- * name.c (its declaration: const struct wl_type wl_name, read by the
- * runner's config check and by the agent) and name_run.c (its run
- * function: const struct agent_workload_ops workload_name, agent only).
- * runner/wlspec.c and runner/agent/workloads.c build their registries from
- * this list; nothing else names a workload.
+ * The workloads, one line each: WORKLOAD(name) names workloads/name.c (its
+ * declaration: const struct wl_type wl_name, read by the runner's config
+ * check, the layout check of its ICR writes and the agent) and
+ * runner/agent/workloads/name_run.c (its run function: const struct
+ * agent_workload_ops workload_name, agent only).  workloads/wlspec.c and
+ * runner/agent/workloads.c build their registries from this list; nothing
+ * else names a workload.
  *
  * How to add a workload (skeleton.c and skeleton_run.c are a commented
  * template; copy both):
  *
- *  1. runner/agent/workloads/NAME.c: const struct wl_type wl_NAME with its
+ *  1. workloads/NAME.c: const struct wl_type wl_NAME with its
  *     type name, a help line and its params table (the WL_* macros of
- *     runner/wlspec.h for the shared ones, each with its range and
- *     default: the one place either is written), and .check for rules
- *     across params.  No Xen headers: the host binary links this file.
+ *     workloads/workloads.h for the shared ones, each with its range and
+ *     default: the one place either is written), .check for rules
+ *     across params, and .dest when a call sends IPIs whose ICR writes
+ *     the layout predicts (workloads/check.c).  No Xen headers: the host
+ *     binary links this file.
  *  2. runner/agent/workloads/NAME_run.c: const struct agent_workload_ops
  *     workload_NAME = { .spec = &wl_NAME, .run = ... }.  run() gets the
  *     params already checked against wl_NAME with every default filled in,
@@ -23,13 +26,13 @@
  *     the shared params is the one line HVBENCH_WORKLOAD(NAME, .op = ...)
  *     (runner/agent/hvbench.h).
  *  3. One WORKLOAD(NAME) line below.
- *  4. A test: runner/tests/test_wlspec.c checks every declaration
+ *  4. A test: workloads/tests/test_wlspec.c checks every declaration
  *     (wl_type_verify()); add what your params refuse, and a run in
  *     tests/integration/test_hv.c when it needs a hypervisor.
  *  5. Document the type and its result fields in docs/results-schema.md.
  *
- * The Makefile needs nothing: runner/runner.mk links NAME.c into both
- * binaries and NAME_run.c into the agent.
+ * The Makefile needs nothing: workloads/workloads.mk links NAME.c into
+ * both binaries and runner/runner.mk NAME_run.c into the agent.
  */
 WORKLOAD(flush_tlb_all)
 WORKLOAD(flush_mask)

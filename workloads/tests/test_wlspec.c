@@ -21,7 +21,7 @@
 
 #include "runner/runner.h"
 #include "runner/util.h"
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static int value_ok(const char *type, const char *key, const char *v)
 {
@@ -92,7 +92,7 @@ static void test_senders(void **s)
 	assert_null(wl_param_find(wl_type_find("pingpong"), "sender"));
 }
 
-/* The fault workload (runner/agent/workloads/fault.c): its action is one of its own choices, its
+/* The fault workload (workloads/fault.c): its action is one of its own choices, its
  * victim a workload type other than itself. */
 static int fault_entry_ok(const char *json)
 {
@@ -210,11 +210,21 @@ static void test_declarations(void **s)
 	};
 	/* A choice is checked by the names its declaration gives: none, refused. */
 	static const struct wl_param nochoices[] = { { "x", WL_CHOICE, 0, 0, "a", "x", 0, NULL }, { NULL } };
+	/* Where a call sends comes from params it must have. */
+	static const struct wl_param cpuonly[] = { WL_CPU, { NULL } };
+	static const struct wl_param nocpu[] = { { "mask", WL_CPUS, 0, 0, "all", "x", 0, NULL }, { NULL } };
 	const struct wl_type bad[] = {
-		{ "a", "", nohelp, NULL }, { "a", "a", nohelp, NULL },
-		{ "a", "a", baddef, NULL }, { "a", "a", twice, NULL }, { "a", "a", NULL, NULL },
-		{ "a", "a", nochoices, NULL },
+		{ "a", "", nohelp, NULL, WL_DEST_NONE, false },
+		{ "a", "a", nohelp, NULL, WL_DEST_NONE, false },
+		{ "a", "a", baddef, NULL, WL_DEST_NONE, false },
+		{ "a", "a", twice, NULL, WL_DEST_NONE, false },
+		{ "a", "a", NULL, NULL, WL_DEST_NONE, false },
+		{ "a", "a", nochoices, NULL, WL_DEST_NONE, false },
+		{ "a", "a", cpuonly, NULL, WL_DEST_MASK, false },
+		{ "a", "a", cpuonly, NULL, WL_DEST_PEER, false },
+		{ "a", "a", nocpu, NULL, WL_DEST_MASK, false },
 	};
+	const struct wl_type good = { "a", "a", cpuonly, NULL, WL_DEST_ALL, true };
 	char err[256];
 	size_t n = 0;
 
@@ -234,9 +244,17 @@ static void test_declarations(void **s)
 		assert_int_equal(wl_type_verify(&bad[i], err, sizeof(err)), -1);
 		assert_true(err[0] != '\0');
 	}
+	assert_int_equal(wl_type_verify(&good, err, sizeof(err)), 0);
+	/* The four that send IPIs say where; the others do not. */
+	assert_int_equal(wl_type_find("flush_tlb_all")->dest, WL_DEST_ALL);
+	assert_int_equal(wl_type_find("flush_mask")->dest, WL_DEST_MASK);
+	assert_int_equal(wl_type_find("ipi_mask")->dest, WL_DEST_MASK);
+	assert_int_equal(wl_type_find("pingpong")->dest, WL_DEST_PEER);
+	assert_true(wl_type_find("pingpong")->no_shorthand);
+	assert_int_equal(wl_type_find("vector_capacity")->dest, WL_DEST_NONE);
 }
 
-/* The agent's old rules, each now the runner's (runner/wlspec.c). */
+/* The agent's old rules, each now the runner's (workloads/wlspec.c). */
 static void test_job_drift(void **s)
 {
 	char err[256];

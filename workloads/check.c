@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "ipibench/counters.h"
-#include "topology/check.h"
+#include "workloads/check.h"
+#include "workloads/workloads.h"
 
 static struct layout hv_layout;
 static uint32_t ids[TOPO_MAX_CPUS];
@@ -68,28 +69,27 @@ static json_t *layout_json(const struct layout *l, const char *source, const cha
 			 "describe", d);
 }
 
-/* The destinations and sender CPU of workload W; 0 if it sends IPIs. */
-static int workload_dest(const struct layout *l, const json_t *w, unsigned int *self,
-			 struct cpuset *dest, char *msg, size_t len)
+/* The destinations and sender CPU of workload W (its type's declaration
+ * says where a call sends: workloads/workloads.h); 0 if it sends IPIs. */
+static int workload_dest(const struct layout *l, const json_t *w, const struct wl_type *t,
+			 unsigned int *self, struct cpuset *dest, char *msg, size_t len)
 {
-	const char *type = json_string_value(json_object_get(w, "type"));
 	const json_t *p = json_object_get(w, "params");
 	const char *mask = json_string_value(json_object_get(p, "mask"));
 	json_int_t cpu = json_integer_value(json_object_get(p, "cpu"));
 
-	if (!type || (strcmp(type, "flush_tlb_all") && strcmp(type, "flush_mask") &&
-		      strcmp(type, "ipi_mask") && strcmp(type, "pingpong")))
+	if (!t || t->dest == WL_DEST_NONE)
 		return 1;
 	if (cpu < 0 || cpu >= (json_int_t)l->ncpus) {
 		snprintf(msg, len, "params.cpu %lld is not one of the %u CPUs", (long long)cpu, l->ncpus);
 		return -1;
 	}
 	*self = (unsigned int)cpu;
-	if (!strcmp(type, "flush_tlb_all"))
+	if (t->dest == WL_DEST_ALL)
 		return cpuset_parse("all", l, *self, dest, msg, len) ? -1 : 0;
-	if (!strcmp(type, "flush_mask") || !strcmp(type, "ipi_mask"))
+	if (t->dest == WL_DEST_MASK)
 		return cpuset_parse(mask ? mask : "all-but-self", l, *self, dest, msg, len) ? -1 : 0;
-	if (!strcmp(type, "pingpong")) {
+	if (t->dest == WL_DEST_PEER) {
 		json_int_t peer = json_integer_value(json_object_get(p, "peer"));
 
 		if (peer < 0 || peer >= (json_int_t)l->ncpus) {
@@ -109,7 +109,7 @@ static int workload_dest(const struct layout *l, const json_t *w, unsigned int *
  * as an object; *bad set (and msg filled) on a mismatch.
  */
 static json_t *check_one(const struct layout *l, const char *mode, const char *wname,
-			 const char *type, const char *sender, bool shorthand_ok,
+			 const char *sender, bool shorthand_ok,
 			 unsigned int self, const struct cpuset *dest,
 			 const json_t *counters, int *bad, char *msg, size_t len)
 {
@@ -118,9 +118,6 @@ static json_t *check_one(const struct layout *l, const char *mode, const char *w
 	int route;
 	unsigned int expect;
 
-	/* pingpong sends with the genapic hook directly: never the shorthand. */
-	if (!strcmp(type, "pingpong"))
-		shorthand_ok = false;
 	route = icr_route_for(l, mode, sender, shorthand_ok, self, dest);
 	/* (Counts from a file: bounded so that expected * ops cannot overflow.) */
 	if (route < 0 || ops <= 0 || ops > (json_int_t)1 << 40 || icr < 0)
@@ -177,10 +174,14 @@ int layout_check_run(json_t *run, const struct layout *expect, const char *topol
 	json_array_foreach(json_object_get(run, "workloads"), i, w) {
 		const char *wname = json_string_value(json_object_get(w, "name"));
 		const char *type = json_string_value(json_object_get(w, "type"));
+		const struct wl_type *t = type ? wl_type_find(type) : NULL;
 		const json_t *p = json_object_get(w, "params");
 		const json_t *by = json_object_get(w, "counters_by_sender");
 		const char *sender = json_string_value(json_object_get(p, "sender"));
-		bool shorthand_ok = eligible && !json_is_false(json_object_get(p, "shorthand"));
+		/* A type that never uses the shorthand (its declaration) is
+		 * predicted without it. */
+		bool shorthand_ok = eligible && !json_is_false(json_object_get(p, "shorthand")) &&
+				    !(t && t->no_shorthand);
 		struct cpuset dest;
 		unsigned int self = 0;
 		char m[256];
@@ -188,7 +189,7 @@ int layout_check_run(json_t *run, const struct layout *expect, const char *topol
 
 		if (strcmp(json_string_value(json_object_get(w, "status")) ?: "", "ok"))
 			continue;
-		r = workload_dest(l, w, &self, &dest, m, sizeof(m));
+		r = workload_dest(l, w, t, &self, &dest, m, sizeof(m));
 		if (r > 0)
 			continue;
 		if (r < 0) {
@@ -202,14 +203,14 @@ int layout_check_run(json_t *run, const struct layout *expect, const char *topol
 
 			chk = json_object();
 			json_object_foreach((json_t *)by, sname, sc) {
-				json_t *one = check_one(l, mode, wname, type, sname, shorthand_ok,
+				json_t *one = check_one(l, mode, wname, sname, shorthand_ok,
 							self, &dest, sc, &bad, msg, len);
 				if (one)
 					json_object_set_new(chk, sname, one);
 			}
 			chk = json_pack("{s:o}", "by_sender", chk);
 		} else {
-			chk = check_one(l, mode, wname, type, sender ? sender : "genapic",
+			chk = check_one(l, mode, wname, sender ? sender : "genapic",
 					shorthand_ok, self, &dest, json_object_get(w, "counters"),
 					&bad, msg, len);
 		}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* flush_tlb_all: its parameters, read by the runner's config check and the agent (list.h). */
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"), WL_CPU, WL_SHORTHAND, WL_TIMING, WL_SENDER, WL_TRACE,
@@ -12,4 +12,5 @@ const struct wl_type wl_flush_tlb_all = {
 	.help = "flush_tlb_all() x N, the seed's workload",
 	.params = params,
 	.check = wl_check_timing,
+	.dest = WL_DEST_ALL,
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* flush_mask: its parameters, read by the runner's config check and the agent (list.h). */
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),
@@ -14,4 +14,5 @@ const struct wl_type wl_flush_mask = {
 	.help = "TLB flush of a CPU mask, waiting for every ack",
 	.params = params,
 	.check = wl_check_timing,
+	.dest = WL_DEST_MASK,
 };

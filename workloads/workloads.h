@@ -2,16 +2,17 @@
 /*
  * Workload types and their parameters, as a config's [workload:NAME]
  * section names them.  Each workload declares its own (a struct wl_type in
- * runner/agent/workloads/NAME.c, no Xen code there), listed once in
- * runner/agent/workloads/list.h.  The runner (config checking with
+ * workloads/NAME.c, no Xen code there), listed once in workloads/list.h.
+ * The runner (config checking with
  * file:line, `ipibench boot --job`) and the agent (the job it is given)
  * check against that one declaration with the functions below, so both
  * agree on what a valid workload is, and the agent's run functions read
  * the defaults filled in here instead of literals of their own.
  */
-#ifndef IPIBENCH_WLSPEC_H
-#define IPIBENCH_WLSPEC_H
+#ifndef IPIBENCH_WORKLOADS_H
+#define IPIBENCH_WORKLOADS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -47,6 +48,15 @@ struct wl_param {
 /* The names of timing (WL_TIMING): loop, per-call. */
 const char *const *wl_timing_names(void);
 
+/* Where one call of a workload sends its IPIs, from the CPU params.cpu
+ * (workloads/check.c predicts its ICR writes from the layout). */
+enum wl_dest {
+	WL_DEST_NONE,   /* no IPIs of its own to predict */
+	WL_DEST_ALL,    /* every CPU, itself included (a flush of all) */
+	WL_DEST_MASK,   /* params.mask (default all-but-self) */
+	WL_DEST_PEER,   /* params.peer alone */
+};
+
 struct wl_type {
 	const char *type;
 	const char *help;
@@ -56,12 +66,17 @@ struct wl_type {
 	 * in), or NULL.  0, or -1 with a one-line reason naming the params.
 	 */
 	int (*check)(const json_t *params, char *err, size_t errlen);
+	/* Where one call sends (WL_DEST_NONE when not set). */
+	enum wl_dest dest;
+	/* It sends through the genapic hook directly, never the ALLBUT
+	 * shorthand, whatever the host allows. */
+	bool no_shorthand;
 };
 
-/* Every workload's declaration (runner/agent/workloads/list.h), NULL-terminated. */
+/* Every workload's declaration (workloads/list.h), NULL-terminated. */
 extern const struct wl_type *const wl_types[];
 #define WORKLOAD(name) extern const struct wl_type wl_##name;
-#include "runner/agent/workloads/list.h"
+#include "workloads/list.h"
 #undef WORKLOAD
 
 /*

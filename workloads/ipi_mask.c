@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ipi_mask: its parameters, read by the runner's config check and the agent (list.h). */
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),
@@ -16,4 +16,5 @@ const struct wl_type wl_ipi_mask = {
 	.help = "IPI to a CPU mask, waiting for every ack",
 	.params = params,
 	.check = wl_check_timing,
+	.dest = WL_DEST_MASK,
 };

@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 /*
  * Each param once: key, kind (WL_UINT, WL_BOOL, WL_CPUS, WL_STRING,

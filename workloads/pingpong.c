@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pingpong: its parameters, read by the runner's config check and the agent (list.h). */
-#include "runner/wlspec.h"
+#include "workloads/workloads.h"
 
 static const struct wl_param params[] = {
 	WL_ITERATIONS("1000"),
@@ -14,4 +14,6 @@ const struct wl_type wl_pingpong = {
 	.type = "pingpong",
 	.help = "unicast IPI ping-pong between two CPUs",
 	.params = params,
+	.dest = WL_DEST_PEER,
+	.no_shorthand = true,
 };

@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "topology/check.h"
+#include "workloads/check.h"
 
 static struct layout L;
 static char msg[512];
@@ -97,6 +97,34 @@ static void test_committed_96cpu_bench(void **s)
 	}
 	assert_true(checked >= 3 * 3);
 	json_decref(res);
+}
+
+static const char *route_of(json_t *w)
+{
+	return json_string_value(json_object_get(json_object_get(w, "icr_check"), "route"));
+}
+
+/* Where a call sends comes from the type's declaration: on 2 CPUs with the
+ * shorthand allowed, ipi_mask to all-but-self takes it and pingpong (never
+ * the shorthand) does not; a type that declares no sends is not checked. */
+static void test_declared_sends(void **s)
+{
+	char err[256];
+	json_t *run, *ipi, *pp, *q;
+
+	(void)s;
+	assert_int_equal(layout_dense(&L, 2, 2, err, sizeof(err)), 0);
+	run = run_of("physical", true);
+	ipi = add_wl(run, "ipi", "ipi_mask", "all-but-self", 10, 10);
+	pp = add_wl(run, "pp", "pingpong", NULL, 10, 10);
+	json_object_set_new(json_object_get(pp, "params"), "peer", json_integer(1));
+	q = add_wl(run, "q", "hv_query", NULL, 1, 0);
+	if (layout_check_run(run, &L, NULL, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+	assert_string_equal(route_of(ipi), "shorthand");
+	assert_string_equal(route_of(pp), "physical");
+	assert_null(json_object_get(q, "icr_check"));
+	json_decref(run);
 }
 
 static void test_non_dense_and_mismatches(void **s)
@@ -182,6 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_committed_96cpu_bench),
 		cmocka_unit_test(test_non_dense_and_mismatches),
+		cmocka_unit_test(test_declared_sends),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

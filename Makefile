@@ -101,6 +101,7 @@ help:
 	@echo "  make shell-lint   no 'PRODUCER | grep -q' under pipefail in the scripts"
 	@echo "  make words-lint   no words about how the project was developed, in the tree and the manual pages"
 	@echo "  make licence-check  every source file's SPDX line against debian/copyright and licensecheck"
+	@echo "  make layering-lint  each part includes of another only its public headers (docs/design.md)"
 	@echo "  make xen-style-test  the hypervisor series' CODING_STYLE check on its good and bad samples"
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
@@ -264,6 +265,12 @@ UNIT_EXTRA += shell-lint
 words-lint: man
 	@bash tests/lint/test_words.sh $(BUILD)/man
 UNIT_EXTRA += words-lint
+# Each part includes of another only the headers docs/design.md's Source
+# layout table names as its public ones (tests/lint/layering.py).
+.PHONY: layering-lint
+layering-lint:
+	@bash tests/lint/test_layering.sh
+UNIT_EXTRA += layering-lint
 # debian/copyright true for every tracked file: each SPDX line against the
 # Files paragraph of its path and Debian's licensecheck, and an SPDX line
 # in every source file (tests/lint/licence.py).

@@ -10,6 +10,10 @@ probes_CFLAGS += -Wformat=2
 # archive; the agent's link line already has -lxenctrl -lxenforeignmemory
 # -lxenevtchn -lpthread.
 gnu11_SRCS += probes/collect.c
+# sysctl_wrap.c wraps libxencall's xencall1 for the agent and ipibench-xtrace
+# (-Wl,--wrap=xencall1): the same, GNU C, and never pulled into the host
+# binary.
+gnu11_SRCS += probes/sysctl_wrap.c
 
 # ---- tools: trace generator, xenalyze (reference), speed benchmark ------
 GENTRACE := $(BUILD)/bin/gentrace
@@ -49,8 +53,9 @@ $(BUILD)/fuzz/fuzz_hvmref: $(fuzz_hvmref_SRCS) probes/hvmref.h safeio/safeio.h
 
 # ipibench-xtrace: a dom0 recorder on collect.c (static, like the agent).
 XTRACE_REC := $(BUILD)/bin/ipibench-xtrace
-# Its sysctls (tbuf_op) go through the agent's interface-version wrapper too.
-XTRACE_REC_OBJS := $(BUILD)/rel/runner/agent/sysctl_wrap.o $(BUILD)/rel/runner/sysctliface.o
+# Its sysctls (tbuf_op) go through the interface-version wrapper, as the
+# agent's do.
+XTRACE_REC_OBJS := $(BUILD)/rel/probes/sysctl_wrap.o $(BUILD)/rel/probes/sysctliface.o
 $(XTRACE_REC): probes/tools/xtrace-rec.c $(XTRACE_REC_OBJS) $(BUILD)/rel/libprobes.a
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -Iprobes/include -I. -static \

@@ -11,10 +11,12 @@ runner_CFLAGS += -Wformat=2
 # The dom0 agent (static; runs inside the Xen host).
 # The workloads' declarations and their params' checks, not the layout
 # check (workloads/check.c: the runner's and analysis').
-agent_SRCS := runner/console.c runner/hoststate.c runner/sysctliface.c \
+# Every sysctl goes through probes/sysctl_wrap.c (the hypervisor's interface
+# version), linked as an object: only libxenctrl refers to __wrap_xencall1,
+# after the archives are read.
+agent_SRCS := runner/console.c runner/hoststate.c probes/sysctliface.c probes/sysctl_wrap.c \
 	$(filter-out workloads/check.c,$(wildcard workloads/*.c)) \
 	$(wildcard runner/agent/*.c runner/agent/workloads/*.c)
-# Every sysctl through runner/agent/sysctl_wrap.c (the hypervisor's interface version).
 agent_LIBS := -Wl,--wrap=xencall1 -Wl,--start-group -lxenctrl -lxencall -lxenforeignmemory -lxendevicemodel \
 	-lxenevtchn -lxengnttab -lxentoollog -lxentoolcore -ljansson -Wl,--end-group -lpthread
 gnu11_SRCS += $(filter runner/agent/%,$(agent_SRCS))

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "runner/agent/agent_info.h"
-#include "runner/agent/sysctl_wrap.h"
+#include "probes/sysctl_wrap.h"
 #include "runner/console.h"
 #include "runner/hoststate.h"
 #include "safeio/safeio.h"

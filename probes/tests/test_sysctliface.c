@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The sysctl interface version probe (runner/sysctliface.c) against fake hypervisors. */
+/* The sysctl interface version probe (probes/sysctliface.c) against fake hypervisors. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "runner/sysctliface.h"
+#include "probes/sysctliface.h"
 
 /* struct xen_sysctl's head, as the probe reads it. */
 struct fake_sysctl {

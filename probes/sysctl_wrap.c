@@ -16,8 +16,8 @@
 #include <xen/sysctl.h>
 
 #include "ipibench/abi.h"
-#include "runner/agent/sysctl_wrap.h"
-#include "runner/sysctliface.h"
+#include "probes/sysctl_wrap.h"
+#include "probes/sysctliface.h"
 
 _Static_assert(offsetof(struct xen_sysctl, cmd) == 0 &&
 	       offsetof(struct xen_sysctl, interface_version) == 4,

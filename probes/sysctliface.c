@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "runner/sysctliface.h"
+#include "probes/sysctliface.h"
 
 #define OFF_CMD 0
 #define OFF_VERSION 4

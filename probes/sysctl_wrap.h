@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every sysctl the agent makes goes out with the hypervisor's interface
- * version: see runner/sysctliface.h. */
+ * version: see probes/sysctliface.h. */
 #ifndef IPIBENCH_SYSCTL_WRAP_H
 #define IPIBENCH_SYSCTL_WRAP_H
 

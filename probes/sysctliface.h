@@ -9,7 +9,7 @@
  * against 4.21+ xc_physinfo() and the trace buffer calls fail at once.
  *
  * The agent routes every sysctl hypercall (libxenctrl's and its own)
- * through sysctl_iface_call() (runner/agent/sysctl_wrap.c wraps xencall1 at
+ * through sysctl_iface_call() (probes/sysctl_wrap.c wraps xencall1 at
  * link time): a sysctl refused with EACCES is tried once with each other
  * known version, and the version that got through is kept for every later
  * one.  Only the sysctls named in `cmds` are retried: those whose layout is

@@ -87,8 +87,16 @@ static int workload_dest(const struct layout *l, const json_t *w, const struct w
 	*self = (unsigned int)cpu;
 	if (t->dest == WL_DEST_ALL)
 		return cpuset_parse("all", l, *self, dest, msg, len) ? -1 : 0;
-	if (t->dest == WL_DEST_MASK)
-		return cpuset_parse(mask ? mask : "all-but-self", l, *self, dest, msg, len) ? -1 : 0;
+	if (t->dest == WL_DEST_MASK) {
+		/* a run of results without it: the declaration's default */
+		const struct wl_param *pm = wl_param_find(t, "mask");
+
+		if (!mask && !(mask = pm->def)) {
+			snprintf(msg, len, "params.mask: missing");
+			return -1;
+		}
+		return cpuset_parse(mask, l, *self, dest, msg, len) ? -1 : 0;
+	}
 	if (t->dest == WL_DEST_PEER) {
 		json_int_t peer = json_integer_value(json_object_get(p, "peer"));
 

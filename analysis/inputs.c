@@ -248,19 +248,48 @@ static int validate_loops(const struct jv *v, json_t *loops, const char *jp)
 	return 0;
 }
 
-/* insn_counts (tcgplug's plugin): counts and per-operation means, each a
- * number from 0 to 2^53 (an instruction count a double holds exactly). */
+/* Key F of object O (at JP) by its kind in the results contract
+ * (ipibench/counters.h): a count an integer and a mean a number, from 0 to
+ * 2^53 (the last integer a double holds exactly); a per-CPU count an array
+ * of such integers, at most JV_MAX_CPUS long; a flag true or false.
+ * Absent: fine (every key is optional). */
+static int validate_field(const struct jv *v, json_t *o, const struct ipb_counter_field *f,
+			  const char *jp)
+{
+	json_t *x = json_object_get(o, f->key), *a;
+	json_int_t n;
+	double d;
+
+	if (!x)
+		return 0;
+	switch (f->kind) {
+	case IPB_COUNT:
+		return jv_int(v, o, f->key, jp, 0, 0, JV_COUNT_MAX, &n, NULL);
+	case IPB_MEAN:
+		return jv_number(v, x, JV_KEY(jp, f->key), 0, JV_SAMPLE_MAX, &d);
+	case IPB_FLAG:
+		if (!json_is_boolean(x))
+			return jv_fail(v, JV_KEY(jp, f->key), "must be true or false, not %s",
+				       JV_REPR(x));
+		return 0;
+	case IPB_PER_CPU:
+		if (jv_container(v, o, f->key, jp, true, &a))
+			return -1;
+		if (json_array_size(a) > JV_MAX_CPUS)
+			return jv_fail(v, JV_KEY(jp, f->key), "%zu entries, more than %d CPUs",
+				       json_array_size(a), JV_MAX_CPUS);
+		return jv_numbers(v, a, JV_KEY(jp, f->key), JV_SAMPLE_MAX, true);
+	}
+	return 0;
+}
+
+/* insn_counts (tcgplug's plugin), each key of the contract by its kind;
+ * other keys are left alone (results of other versions). */
 static int validate_insn_counts(const struct jv *v, json_t *ic, const char *jp)
 {
-	static const char *const keys[] = { "operations", "send_insns_per_op",
-		"wait_insns_per_op", "handlers", "handler_insns_mean", "handler_insns_max",
-		"icr_writes", "icr_writes_hv", "send_insns_min", "handler_insns_min" };
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		json_t *x = json_object_get(ic, keys[k]);
-		double d;
-		if (x && jv_number(v, x, JV_KEY(jp, keys[k]), 0, JV_SAMPLE_MAX, &d))
+	for (int i = 0; i < IPB_NR_INSN; i++)
+		if (validate_field(v, ic, ipb_insn((enum ipb_insn)i), jp))
 			return -1;
-	}
 	return 0;
 }
 
@@ -313,24 +342,10 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 		/* Each counter of the contract (ipibench/counters.h) by its
 		 * kind; other keys are left alone (results of other versions). */
 		char cp[256];
-		json_int_t n;
 		fmt_into(cp, sizeof(cp), "%s", JV_KEY(jp, "counters"));
-		for (int c = 0; c < IPB_NR_COUNTERS; c++) {
-			const struct ipb_counter_field *f = ipb_counter((enum ipb_counter)c);
-
-			if (f->kind == IPB_COUNT) {
-				if (jv_int(v, o, f->key, cp, 0, 0, JV_COUNT_MAX, &n, NULL))
-					return -1;
-				continue;
-			}
-			if (jv_container(v, o, f->key, cp, true, &a))
+		for (int c = 0; c < IPB_NR_COUNTERS; c++)
+			if (validate_field(v, o, ipb_counter((enum ipb_counter)c), cp))
 				return -1;
-			if (a && json_array_size(a) > JV_MAX_CPUS)
-				return jv_fail(v, JV_KEY(cp, f->key), "%zu entries, more than %d CPUs",
-					       json_array_size(a), JV_MAX_CPUS);
-			if (a && jv_numbers(v, a, JV_KEY(cp, f->key), JV_SAMPLE_MAX, true))
-				return -1;
-		}
 	}
 	return 0;
 }
@@ -761,14 +776,16 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 	}
 	json_t *ic = json_object_get(w, "insn_counts");
 	if (ic) {
-		static const char *const keys[] = { "operations", "send_insns_per_op",
-			"wait_insns_per_op", "handlers", "handler_insns_mean", "handler_insns_max",
-			"icr_writes", "icr_writes_hv" };
+		static const enum ipb_insn keys[] = { IPB_I_OPERATIONS, IPB_I_SEND_INSNS_PER_OP,
+			IPB_I_WAIT_INSNS_PER_OP, IPB_I_HANDLERS, IPB_I_HANDLER_INSNS_MEAN,
+			IPB_I_HANDLER_INSNS_MAX, IPB_I_ICR_WRITES, IPB_I_ICR_WRITES_HV };
 		double x[8];
 		for (size_t k = 0; k < 8; k++) {
-			if (!jnum(ic, keys[k], &x[k]) || x[k] < 0) {
+			const char *key = ipb_insn(keys[k])->key;
+
+			if (!jnum(ic, key, &x[k]) || x[k] < 0) {
 				an_err(err, "%s: runs[%zu].workloads[%zu].insn_counts.%s: not a number >= 0",
-				       path, ri, wi, keys[k]);
+				       path, ri, wi, key);
 				return -1;
 			}
 		}
@@ -787,10 +804,10 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 		/* the per-call minima (optional): exact where a mean is moved
 		 * by an interrupt that lands inside a call */
 		double mn;
-		if (jnum(ic, "send_insns_min", &mn) && mn >= 0 &&
+		if (jnum(ic, IPB_INSN(SEND_INSNS_MIN), &mn) && mn >= 0 &&
 		    (g->ic.send_min_runs++ == 0 || mn < g->ic.send_min))
 			g->ic.send_min = mn;
-		if (jnum(ic, "handler_insns_min", &mn) && mn >= 0 && x[3] > 0 &&
+		if (jnum(ic, IPB_INSN(HANDLER_INSNS_MIN), &mn) && mn >= 0 && x[3] > 0 &&
 		    (g->ic.handler_min_runs++ == 0 || mn < g->ic.handler_min))
 			g->ic.handler_min = mn;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ipibench/counters.h"
 #include "ipibench/modes.h"
 #include "runner/backend.h"
 #include "runner/backends/qemu.h"
@@ -222,13 +223,13 @@ static int boot_layout(const struct host_opts *o, const char *topology, struct l
 			printf("insn counts, %s: send path %.1f/op, wait %.1f/op (time-dependent), "
 			       "handler mean %.1f max %lld; ICR writes plugin %lld, hypervisor %lld%s\n",
 			       json_string_value(json_object_get(w, "name")),
-			       json_number_value(json_object_get(ic, "send_insns_per_op")),
-			       json_number_value(json_object_get(ic, "wait_insns_per_op")),
-			       json_number_value(json_object_get(ic, "handler_insns_mean")),
-			       (long long)json_integer_value(json_object_get(ic, "handler_insns_max")),
-			       (long long)json_integer_value(json_object_get(ic, "icr_writes")),
-			       (long long)json_integer_value(json_object_get(ic, "icr_writes_hv")),
-			       json_is_true(json_object_get(ic, "icr_match")) ? "" : " MISMATCH");
+			       json_number_value(json_object_get(ic, IPB_INSN(SEND_INSNS_PER_OP))),
+			       json_number_value(json_object_get(ic, IPB_INSN(WAIT_INSNS_PER_OP))),
+			       json_number_value(json_object_get(ic, IPB_INSN(HANDLER_INSNS_MEAN))),
+			       (long long)json_integer_value(json_object_get(ic, IPB_INSN(HANDLER_INSNS_MAX))),
+			       (long long)json_integer_value(json_object_get(ic, IPB_INSN(ICR_WRITES))),
+			       (long long)json_integer_value(json_object_get(ic, IPB_INSN(ICR_WRITES_HV))),
+			       json_is_true(json_object_get(ic, IPB_INSN(ICR_MATCH))) ? "" : " MISMATCH");
 		if (chk && !json_object_get(chk, "by_sender"))
 			printf("icr writes per call, %s: layout %lld, measured %.2f (%s route)\n",
 			       json_string_value(json_object_get(w, "name")),

@@ -303,29 +303,29 @@ static json_t *workload_counts(const struct line_run *runs, size_t n, json_t *co
 	uint64_t picr = K(IC_SEND, J_CNT(IC_ICR));
 	json_t *o = json_object();
 
-	json_object_set_new(o, "operations", json_integer((json_int_t)ops));
-	json_object_set_new(o, "send_calls", json_integer((json_int_t)sends));
-	json_object_set_new(o, "send_insns_per_op", json_real(per(K(IC_SEND, J_CNT(IC_INSNS)), ops)));
-	json_object_set_new(o, "send_insns_min", json_integer((json_int_t)(sends ? s.f[smin] : 0)));
-	json_object_set_new(o, "send_insns_max", json_integer((json_int_t)s.f[smax]));
-	json_object_set_new(o, "send_x2apic_msr_writes", json_integer((json_int_t)K(IC_SEND, J_CNT(IC_X2APIC))));
-	json_object_set_new(o, "wait_insns_per_op", json_real(per(K(IC_WAIT, J_CNT(IC_INSNS)), ops)));
-	json_object_set_new(o, "wait_pause_per_op", json_real(per(K(IC_WAIT, J_CNT(IC_PAUSE)), ops)));
-	json_object_set_new(o, "handlers", json_integer((json_int_t)handlers));
-	json_object_set_new(o, "handler_insns_mean", json_real(per(K(IC_HANDLER, J_CNT(IC_INSNS)), handlers)));
-	json_object_set_new(o, "handler_insns_max", json_integer((json_int_t)s.f[hmax]));
-	json_object_set_new(o, "handler_insns_min", json_integer((json_int_t)(handlers ? K(IC_HANDLER, J_MIN) : 0)));
-	json_object_set_new(o, "icr_writes", json_integer((json_int_t)picr));
-	json_object_set_new(o, "icr_writes_hv", json_integer((json_int_t)icr));
-	json_object_set_new(o, "icr_match", json_boolean(picr == icr));
-	json_object_set_new(o, "chunk_insns", json_integer((json_int_t)K(IC_BENCH, J_CNT(IC_INSNS))));
-	json_object_set_new(o, "interrupts", json_integer((json_int_t)K(IC_IRQ, J_N)));
-	json_object_set_new(o, "interrupts_in_windows",
+	json_object_set_new(o, IPB_INSN(OPERATIONS), json_integer((json_int_t)ops));
+	json_object_set_new(o, IPB_INSN(SEND_CALLS), json_integer((json_int_t)sends));
+	json_object_set_new(o, IPB_INSN(SEND_INSNS_PER_OP), json_real(per(K(IC_SEND, J_CNT(IC_INSNS)), ops)));
+	json_object_set_new(o, IPB_INSN(SEND_INSNS_MIN), json_integer((json_int_t)(sends ? s.f[smin] : 0)));
+	json_object_set_new(o, IPB_INSN(SEND_INSNS_MAX), json_integer((json_int_t)s.f[smax]));
+	json_object_set_new(o, IPB_INSN(SEND_X2APIC_MSR_WRITES), json_integer((json_int_t)K(IC_SEND, J_CNT(IC_X2APIC))));
+	json_object_set_new(o, IPB_INSN(WAIT_INSNS_PER_OP), json_real(per(K(IC_WAIT, J_CNT(IC_INSNS)), ops)));
+	json_object_set_new(o, IPB_INSN(WAIT_PAUSE_PER_OP), json_real(per(K(IC_WAIT, J_CNT(IC_PAUSE)), ops)));
+	json_object_set_new(o, IPB_INSN(HANDLERS), json_integer((json_int_t)handlers));
+	json_object_set_new(o, IPB_INSN(HANDLER_INSNS_MEAN), json_real(per(K(IC_HANDLER, J_CNT(IC_INSNS)), handlers)));
+	json_object_set_new(o, IPB_INSN(HANDLER_INSNS_MAX), json_integer((json_int_t)s.f[hmax]));
+	json_object_set_new(o, IPB_INSN(HANDLER_INSNS_MIN), json_integer((json_int_t)(handlers ? K(IC_HANDLER, J_MIN) : 0)));
+	json_object_set_new(o, IPB_INSN(ICR_WRITES), json_integer((json_int_t)picr));
+	json_object_set_new(o, IPB_INSN(ICR_WRITES_HV), json_integer((json_int_t)icr));
+	json_object_set_new(o, IPB_INSN(ICR_MATCH), json_boolean(picr == icr));
+	json_object_set_new(o, IPB_INSN(CHUNK_INSNS), json_integer((json_int_t)K(IC_BENCH, J_CNT(IC_INSNS))));
+	json_object_set_new(o, IPB_INSN(INTERRUPTS), json_integer((json_int_t)K(IC_IRQ, J_N)));
+	json_object_set_new(o, IPB_INSN(INTERRUPTS_IN_WINDOWS),
 			    json_integer((json_int_t)(K(IC_SEND, J_IRQS) + K(IC_WAIT, J_IRQS) +
 						      K(IC_HANDLER, J_IRQS))));
-	json_object_set_new(o, "interrupt_insns", json_integer((json_int_t)K(IC_IRQ, J_CNT(IC_INSNS))));
-	json_object_set_new(o, "dropped_windows", json_integer((json_int_t)s.f[F_DROPPED]));
-	json_object_set_new(o, "runs", json_integer((json_int_t)n));
+	json_object_set_new(o, IPB_INSN(INTERRUPT_INSNS), json_integer((json_int_t)K(IC_IRQ, J_CNT(IC_INSNS))));
+	json_object_set_new(o, IPB_INSN(DROPPED_WINDOWS), json_integer((json_int_t)s.f[F_DROPPED]));
+	json_object_set_new(o, IPB_INSN(RUNS), json_integer((json_int_t)n));
 #undef K
 	return o;
 }

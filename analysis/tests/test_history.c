@@ -367,10 +367,11 @@ static void emu_set(const char *dir, const char *name, const char *commit, const
 						(json_int_t)((double)ns * mixed_scale)));
 				}
 			json_t *ic = insn_counts(send_min * 1.0005, 2000.0 + 100.0 * (double)i);
-			json_object_set_new(ic, "send_insns_min", json_real(send_min));
+			/* counts are integers, as runner/insncount.c writes them */
+			json_object_set_new(ic, "send_insns_min", json_integer((json_int_t)send_min));
 			json_object_set_new(ic, "handler_insns_min", json_integer(117));
-			json_object_set_new(ic, "icr_writes", json_real(icr * 100));
-			json_object_set_new(ic, "icr_writes_hv", json_real(icr * 100));
+			json_object_set_new(ic, "icr_writes", json_integer((json_int_t)(icr * 100)));
+			json_object_set_new(ic, "icr_writes_hv", json_integer((json_int_t)(icr * 100)));
 			json_object_set_new(w, "insn_counts", ic);
 			json_t *c = json_object_get(w, "counters");
 			json_int_t ops = json_integer_value(json_object_get(c, "operations"));

@@ -296,6 +296,15 @@ static void p_received_obj(json_t *j)
 {
 	json_object_set_new(json_object_get(wl0(j), "counters"), "ipis_received", json_object());
 }
+/* insn_counts too: a count is an integer, the cross-check a boolean */
+static void p_insn_real_count(json_t *j)
+{
+	json_object_set_new(wl0(j), "insn_counts", json_pack("{s:f}", "handlers", 2.5));
+}
+static void p_insn_match_str(json_t *j)
+{
+	json_object_set_new(wl0(j), "insn_counts", json_pack("{s:s}", "icr_match", "yes"));
+}
 static void p_schema_str(json_t *j) { json_object_set_new(j, "schema_version", json_string("1")); }
 static void p_no_schema(json_t *j) { json_object_del(j, "schema_version"); }
 static void p_newline(json_t *j)
@@ -379,6 +388,10 @@ static void poisoned_fields_are_refused(void **state)
 		 "results.json: $.runs[0].workloads[0].counters.ipis_per_cpu[1]: \"many\" is not an integer");
 	poisoned("a count as an object", p_received_obj,
 		 "results.json: $.runs[0].workloads[0].counters.ipis_received: ");
+	poisoned("an instruction count not whole", p_insn_real_count,
+		 "results.json: $.runs[0].workloads[0].insn_counts.handlers: 2.5 is not an integer");
+	poisoned("the ICR cross-check a string", p_insn_match_str,
+		 "results.json: $.runs[0].workloads[0].insn_counts.icr_match: must be true or false, not \"yes\"");
 	poisoned("schema_version a string", p_schema_str,
 		 "results.json: $.schema_version: \"1\" is not a positive integer");
 	poisoned("no schema_version", p_no_schema, "results.json: $.schema_version: missing");

@@ -60,16 +60,13 @@ static void test_rows(void **state)
 	for (int c = 0; c < IPB_NR_COUNTERS; c++) {
 		const struct ipb_counter_field *f = ipb_counter((enum ipb_counter)c);
 
-		assert_non_null(f->key);
-		assert_true(f->key[0]);
+		/* beyond rows_whole(): a counter is a count or per CPU, with a
+		 * unit, and its key has no digits */
 		for (const char *p = f->key; *p; p++)
 			if (!islower((unsigned char)*p) && *p != '_')
 				fail_msg("counter key '%s': only a-z and _", f->key);
 		assert_true(f->kind == IPB_COUNT || f->kind == IPB_PER_CPU);
-		assert_true(f->unit && f->unit[0]);
-		assert_true(f->doc && f->doc[0]);
-		/* its key finds it, and no other row has it */
-		assert_int_equal(ipb_counter_find(f->key), c);
+		assert_true(f->unit[0]);
 		/* a per-CPU counter says so in its key */
 		if ((f->kind == IPB_PER_CPU) != (strstr(f->key, "_per_cpu") != NULL))
 			fail_msg("counter '%s': per-CPU kind and key disagree", f->key);

@@ -36,7 +36,7 @@
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 static const char fake_xl[] =
 	"#!/bin/sh\n"
@@ -125,21 +125,23 @@ static const char fake_modprobe[] =
 
 /* FAKE/ping: ok, noanswer (no first answer), die (the flood fails at
  * once); FAKE/ping-out: the flood's summary instead of a good one.  The
- * flood says its summary on SIGINT, as iputils' ping does. */
+ * flood says its summary on SIGINT, as iputils' ping does; its trap is
+ * the script's first act, before any command forks, as iputils' handler
+ * is set before its first packet. */
 static const char fake_ping[] =
 	"#!/bin/sh\n"
 	"f=$IPB_FAKE\n"
+	"summary() { if [ -e \"$f/ping-out\" ]; then cat \"$f/ping-out\"; else\n"
+	"  printf -- '--- 10.0.0.2 ping statistics ---\\n1000 packets transmitted, 990 received, 1%% packet loss, time 9000ms\\n'\n"
+	"  printf 'rtt min/avg/max/mdev = 0.100/0.500/2.000/0.200 ms, pipe 2, ipg/ewma 9.009/0.452 ms\\n'; fi; }\n"
+	"trap 'echo \"ping INT\" >>\"$f/calls\"; summary; exit 0' INT\n"
 	"echo \"ping $*\" >>\"$f/calls\"\n"
 	"echo $$ >>\"$f/pids\"\n"
 	"m=$(cat \"$f/ping\" 2>/dev/null || echo ok)\n"
 	"case \"$*\" in\n"
 	"'-c 1 '*) [ $m = noanswer ] && exit 1; echo '64 bytes from 10.0.0.2: icmp_seq=1 ttl=64 time=0.5 ms'; exit 0 ;;\n"
 	"esac\n"
-	"summary() { if [ -e \"$f/ping-out\" ]; then cat \"$f/ping-out\"; else\n"
-	"  printf -- '--- 10.0.0.2 ping statistics ---\\n1000 packets transmitted, 990 received, 1%% packet loss, time 9000ms\\n'\n"
-	"  printf 'rtt min/avg/max/mdev = 0.100/0.500/2.000/0.200 ms, pipe 2, ipg/ewma 9.009/0.452 ms\\n'; fi; }\n"
 	"[ $m = die ] && { echo 'ping: sendmsg: Network is unreachable'; exit 2; }\n"
-	"trap 'echo \"ping INT\" >>\"$f/calls\"; summary; exit 0' INT\n"
 	"i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\n"
 	"summary\n";
 

@@ -24,7 +24,7 @@ STD = -std=c11
 # strings; printf-like functions carry format attributes).
 WARN := -Wall -Wextra -Wformat=2 -Werror
 CFLAGS_COMMON = $(STD) -D_GNU_SOURCE $(WARN) -g -MMD -MP \
-		 -Iprobes/include -I.
+		 -Iinclude -I.
 CFLAGS_rel := -O2
 # Extra link flags of the release binaries (debian/rules: dpkg-buildflags).
 LDFLAGS_rel :=
@@ -33,15 +33,15 @@ CFLAGS_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 LDFLAGS_asan := -fsanitize=address,undefined
 
 # libFuzzer targets (each component's .mk adds to FUZZ_BINS; see "fuzzing").
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iprobes/include -I. \
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iinclude -I. \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS :=
 
 # Link order: users before the libraries they use.  Include order: probes
 # first, so that its trace reader is the first of FUZZ_BINS.
-COMPONENTS := runner analysis probes workloads topology safeio opts tcgplug
-include probes/probes.mk runner/runner.mk analysis/analysis.mk workloads/workloads.mk topology/topology.mk \
-	safeio/safeio.mk opts/opts.mk tcgplug/tcgplug.mk
+COMPONENTS := runner analysis probes workloads lib tcgplug
+include probes/probes.mk runner/runner.mk analysis/analysis.mk workloads/workloads.mk lib/lib.mk \
+	tcgplug/tcgplug.mk agent/agent.mk
 include tests/tally/tally.mk
 
 # Xen's public headers (xenctrl.h & co) need GNU C: sources that include
@@ -170,12 +170,12 @@ LIBS_asan := $(foreach c,$(COMPONENTS),$(BUILD)/asan/lib$(c).a)
 # pieces), then renamed over $@ (a running ipibench keeps its old inode).
 IPIBENCH_STATIC ?= 1
 LDFLAGS_ipibench := $(if $(IPIBENCH_STATIC),-static-pie)
-$(BUILD)/bin/ipibench: $(BUILD)/rel/runner/main.o $(LIBS_rel)
+$(BUILD)/bin/ipibench: $(BUILD)/rel/cli/main.o $(LIBS_rel)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@$(if $(IPIBENCH_STATIC), (static-pie))")
 	$(Q)$(CC) $(LDFLAGS_rel) $(LDFLAGS_ipibench) $^ $(EXT_LIBS) -o $@.ld
 	$(Q)cp $@.ld $@.new && rm -f $@.ld && mv -f $@.new $@
-$(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
+$(BUILD)/asan/bin/ipibench: $(BUILD)/asan/cli/main.o $(LIBS_asan)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS_asan) $^ $(EXT_LIBS) -o $@
@@ -185,14 +185,13 @@ $(BUILD)/asan/bin/ipibench: $(BUILD)/asan/runner/main.o $(LIBS_asan)
 AGENT := $(BUILD)/bin/ipibench-agent
 .PHONY: agent
 agent: $(AGENT)
-$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/libsafeio.a \
-	  $(BUILD)/rel/libopts.a
+$(AGENT): $(patsubst %.c,$(BUILD)/rel/%.o,$(agent_SRCS)) $(BUILD)/rel/libprobes.a $(BUILD)/rel/liblib.a
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@ (static)")
 	$(Q)$(CC) -static $(LDFLAGS_rel) $^ $(agent_LIBS) -o $@
 
 # Unit tests: one cmocka binary per test source, sanitizer build.
-ALL_TESTS := $(foreach c,$(COMPONENTS),$($(c)_TESTS))
+ALL_TESTS := $(foreach c,$(COMPONENTS) agent,$($(c)_TESTS))
 TEST_BINS := $(patsubst %.c,$(BUILD)/asan/%,$(ALL_TESTS))
 $(BUILD)/asan/%: $(BUILD)/asan/%.o $(LIBS_asan)
 	@mkdir -p $(@D)
@@ -402,7 +401,7 @@ guest: deps dom0
 # ---- manual pages and the generated docs --------------------------------
 # make man: every page in $(BUILD)/man (debian/rules installs them), each
 # printed by the binary from the tables its --help and its config parser
-# use (opts/doc.c, runner/config_doc.c).  make docs: docs/commands.md and
+# use (lib/opts_doc.c, runner/config_doc.c).  make docs: docs/commands.md and
 # docs/configs.md, the same in Markdown (committed; make doc-test fails
 # when they are stale).
 MAN_DIR := $(BUILD)/man

@@ -17,11 +17,11 @@
 #include <xenctrl.h>
 
 #include "probes/collect.h"
-#include "runner/agent/agent.h"
-#include "runner/agent/agent_info.h"
-#include "runner/agent/hvbench.h"
-#include "opts/opts.h"
-#include "safeio/safeio.h"
+#include "agent/agent.h"
+#include "agent/agent_info.h"
+#include "agent/hvbench.h"
+#include "lib/opts.h"
+#include "lib/safeio.h"
 
 #define AGENT_VERSION "1"
 

@@ -14,12 +14,12 @@
 #include <jansson.h>
 #include <xenctrl.h>
 
-#include "runner/agent/hvcall.h"
+#include "agent/hvcall.h"
 #include "workloads/workloads.h"
 
 struct agent_ctx {
 	xc_interface *xch;      /* libxenctrl handle */
-	/* XEN_SYSCTL_ipibench's calls (runner/agent/hvcall.h) and their open
+	/* XEN_SYSCTL_ipibench's calls (agent/hvcall.h) and their open
 	 * handle (NULL: hvbench.c opens one of its own each time). */
 	const struct hvcall_ops *hv;
 	void *hv_handle;
@@ -73,7 +73,7 @@ struct agent_workload_ops {
 		   char *err, size_t errlen);
 };
 
-/* The registry (runner/agent/workloads.c, from workloads/list.h). */
+/* The registry (agent/workloads.c, from workloads/list.h). */
 extern const struct agent_workload_ops *const agent_workloads[];
 const struct agent_workload_ops *agent_workload_find(const char *type);
 

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/agent/agent_info.h"
+#include "agent/agent_info.h"
 #include "probes/sysctl_wrap.h"
-#include "runner/console.h"
-#include "runner/hoststate.h"
-#include "safeio/safeio.h"
+#include "lib/console.h"
+#include "agent/hoststate.h"
+#include "lib/safeio.h"
 
 /*
  * From the hypervisor's console ring: the APIC driver it switched to
@@ -62,7 +62,7 @@ static char *read_text(const char *path)
 }
 
 /*
- * CPU 0's cpufreq driver, governor and turbo (runner/hoststate.h), as
+ * CPU 0's cpufreq driver, governor and turbo (agent/hoststate.h), as
  * xenpm get-cpufreq-para asks: a first call with no arrays tells their
  * sizes (EAGAIN), the next fills them.  Bounded: the sizes can change
  * between the calls (a CPU brought up), not forever.
@@ -106,7 +106,7 @@ static json_t *cpufreq_state(xc_interface *xch)
 }
 
 /*
- * What else changes IPI latency on real hardware (runner/hoststate.h):
+ * What else changes IPI latency on real hardware (agent/hoststate.h):
  * Xen's idle-state limit and the C-states it knows, the cpufreq driver,
  * governor and turbo, SMT, the microcode, and the words of its command
  * line that pin them.  A value Xen does not

@@ -6,13 +6,13 @@
 #include <stddef.h>
 #include <jansson.h>
 
-#include "runner/agent/agent.h"
+#include "agent/agent.h"
 
 /*
  * Fill out["xen"] (version, extraversion, changeset, command line),
  * out["physinfo"] (CPUs, cpu_khz, memory), out["genapic"] (the APIC
  * driver the hypervisor's console ring names) and out["host_state"] (what
- * else changes IPI latency: runner/hoststate.h); set ctx->nr_cpus.
+ * else changes IPI latency: agent/hoststate.h); set ctx->nr_cpus.
  */
 int agent_info(struct agent_ctx *ctx, json_t *out, char *err, size_t errlen);
 

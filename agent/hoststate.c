@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The pure parts of host_state (runner/hoststate.h). */
+/* The pure parts of host_state (agent/hoststate.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "runner/hoststate.h"
+#include "agent/hoststate.h"
 
 /*
  * Xen options that set what a target CPU does while it waits for an IPI

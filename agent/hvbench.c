@@ -13,8 +13,8 @@
 
 #include "ipibench/counters.h"
 #include "ipibench/senders.h"
-#include "runner/agent/hvbench.h"
-#include "runner/agent/hvcall.h"
+#include "agent/hvbench.h"
+#include "agent/hvcall.h"
 
 #define MASK_BYTES (XEN_SYSCTL_IPIBENCH_MAX_CPUS / 8)
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The agent's side of XEN_SYSCTL_ipibench (hv-patch/, probes/include/
+ * The agent's side of XEN_SYSCTL_ipibench (hv-patch/, include/
  * ipibench/abi.h): the hypercall through libxencall (libxenctrl's
  * do_sysctl is private), the chunk loop, CPU mask parsing and the JSON
  * results of docs/results-schema.md.
@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "ipibench/abi.h"
-#include "runner/agent/agent.h"
+#include "agent/agent.h"
 
 /*
  * What the agent says, once, when the hypervisor has no benchmark

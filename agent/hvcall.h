@@ -5,7 +5,7 @@
  * buffers and the sysctl itself.  The agent's table is hvcall_xencall
  * (hvcall_xen.c: libxencall, each sysctl through sysctl_wrap.c's interface
  * version); the unit tests give hvbench.c a fake hypervisor of their own
- * (runner/tests/test_hvbench.c), so the chunk loop, the refusals and the
+ * (agent/tests/test_hvbench.c), so the chunk loop, the refusals and the
  * JSON are tested without Xen.  libxenctrl's own calls (the console, CPU
  * hotplug, physinfo) stay on agent_ctx.xch.
  */

@@ -6,7 +6,7 @@
 #include <xenctrl.h>
 #include <xen/sysctl.h>
 
-#include "runner/agent/hvcall.h"
+#include "agent/hvcall.h"
 
 static void *xcall_open_h(void)
 {

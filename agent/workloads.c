@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The agent's workload registry, from workloads/list.h. */
-#include "runner/agent/agent.h"
+#include "agent/agent.h"
 
 #define WORKLOAD(name) extern const struct agent_workload_ops workload_##name;
 #include "workloads/list.h"

@@ -3,7 +3,7 @@
 #ifndef IPIBENCH_ANALYSIS_H
 #define IPIBENCH_ANALYSIS_H
 
-/* Each verb and its synopsis (opts/opts.h), which its --help, `ipibench
+/* Each verb and its synopsis (lib/opts.h), which its --help, `ipibench
  * --help` and its manual page print. */
 struct opts_synopsis;
 int cmd_report(int argc, char **argv);

@@ -27,14 +27,14 @@ UNIT_EXTRA += ci-fetch-test
 # `make fuzz` / `fuzz-smoke` run every FUZZ_BINS entry from its
 # FUZZ_CORPUS_<name>.
 FUZZ_RESULTS_SRCS := analysis/fuzz/fuzz_results.c analysis/inputs.c analysis/hoststate.c analysis/runlevel.c analysis/util.c \
-	analysis/stats.c analysis/plot.c safeio/safeio.c safeio/spawn.c topology/topology.c \
-	$(wildcard workloads/*.c) opts/opts.c opts/doc.c
+	analysis/stats.c analysis/plot.c lib/safeio.c lib/spawn.c lib/topology.c \
+	$(wildcard workloads/*.c) lib/opts.c lib/opts_doc.c
 # (The workloads' declarations are there for the layout check; clang warns
 # about the { NULL } ends of their tables, which gcc accepts.)
 $(BUILD)/fuzz/fuzz_results: $(FUZZ_RESULTS_SRCS) \
-		$(wildcard analysis/*.h safeio/*.h topology/*.h workloads/*.h opts/*.h probes/include/ipibench/*.h)
+		$(wildcard analysis/*.h lib/*.h workloads/*.h include/ipibench/*.h)
 	@mkdir -p $(@D)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Wno-missing-field-initializers -Iprobes/include -I. \
+	clang -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Wno-missing-field-initializers -Iinclude -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(FUZZ_RESULTS_SRCS) -ljansson -lgsl -lgslcblas -lm -o $@
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_results

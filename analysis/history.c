@@ -53,8 +53,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "opts/opts.h"
-#include "safeio/safeio.h"
+#include "lib/opts.h"
+#include "lib/safeio.h"
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
 #include "analysis/gate.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Host state (runs[].host_state, runner/hoststate.h): what changes IPI
+ * Host state (runs[].host_state, agent/hoststate.h): what changes IPI
  * latency besides the mode -- idle states, frequency pins, SMT, microcode,
  * the CPU, the firmware's hotplug slots.  The report lists it and flags
  * the runs it compares whose state differs: a difference between them may

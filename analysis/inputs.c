@@ -21,7 +21,7 @@
 
 #include "ipibench/counters.h"
 #include "ipibench/modes.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 #include "analysis/internal.h"
 #include "ipibench/ipipaths.h"
 #include "workloads/check.h"
@@ -354,7 +354,7 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
  * runs[].host_state: an object of at most HS_MAX_KEYS named keys whose
  * values are null, true, false, an integer or a string (shown escaped in
  * the report); absent or null in older results.  The cpufreq keys
- * (runner/hoststate.h) are held to what the agent writes: a Xen name of
+ * (agent/hoststate.h) are held to what the agent writes: a Xen name of
  * at most 15 bytes ("none": no cpufreq) or null, and turbo a boolean or
  * null.
  */

@@ -5,7 +5,7 @@
  *
  *   util.c     growable strings, escaping, directories, errors, usage
  *              errors, mode order, progress on stderr (files are read and
- *              written through safeio/safeio.h)
+ *              written through lib/safeio.h)
  *   stats.c    summaries (descriptive), CI of the median
  *   ministat.c ministat's figures and verdicts, Welch's and paired t
  *   runlevel.c run-level samples: loops, boots, loop pairs

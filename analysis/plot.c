@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "safeio/safeio.h"
-#include "safeio/spawn.h"
+#include "lib/safeio.h"
+#include "lib/spawn.h"
 #include "analysis/internal.h"
 
 bool plot_undrawn_ok;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "ipibench/modes.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 #include "analysis/internal.h"
 #include "analysis/ministat.h"
 

@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "ipibench/modes.h"
-#include "opts/opts.h"
-#include "safeio/safeio.h"
+#include "lib/opts.h"
+#include "lib/safeio.h"
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
 #include "analysis/internal.h"

@@ -26,7 +26,7 @@
 #include "analysis/report.h"
 #include "probes/trace.h"
 #include "probes/hvmref.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 #define TOP_MOVING 5
 

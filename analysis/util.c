@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "ipibench/modes.h"
-#include "opts/opts.h"
-#include "safeio/safeio.h"
+#include "lib/opts.h"
+#include "lib/safeio.h"
 #include "analysis/internal.h"
 
 bool an_quiet;

@@ -1,14 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ipibench: one command, one cmd_<verb>() per subcommand (as perf and git
- * do).  The table below is the only place that names them; `ipibench
- * --help` is printed from it.
+ * do).  The table below is the only place that names them all; `ipibench
+ * --help` and ipibench(1) are printed from it.
+ *
+ * Adding a verb (the checklist, as git's builtin.h has one):
+ *  - its cmd_<verb>(argc, argv) and <verb>_synopsis in the part that does
+ *    the work, declared in that part's public header (runner/runner.h,
+ *    analysis/analysis.h, probes/probes.h); argv[0] is the verb;
+ *  - its options as one lib/opts.h table, parsed by opts_parse(), so that
+ *    its --help and --help=man|md come from the same table;
+ *  - one line in verbs[] below;
+ *  - its name in the Makefile's MAN_VERBS (its manual page) and its section in
+ *    docs/commands.md (make doc-test checks both against --help);
+ *  - exit status 2 for a usage error, as every verb.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "opts/opts.h"
+#include "lib/opts.h"
 #include "probes/probes.h"
 #include "runner/runner.h"
 
@@ -90,7 +101,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	/* the manual page (opts/doc.c) */
+	/* the manual page (lib/opts_doc.c) */
 	if (!strncmp(argv[1], "--help=", 7) && opts_fmt(argv[1] + 7) >= 0)
 		return opts_page(stdout, opts_fmt(argv[1] + 7), &synopsis, page_text, NULL);
 	if (!strcmp(argv[1], "--version")) {

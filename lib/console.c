@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/console.h"
+#include "lib/console.h"
 
 const char *console_strip_prefix(const char *line)
 {

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# safeio/: bounded reads of untrusted files, atomic writes, the name rule.
-# Used by every other component (and by the dom0 agent).
-safeio_SRCS := $(wildcard safeio/*.c)
-safeio_TESTS := $(wildcard safeio/tests/test_*.c)
-safeio_LIBS := -ljansson
+# lib/: what every other part builds on, none of it specific to one verb:
+# the option tables every command parses and prints its --help and
+# manual from (opts), bounded reads of untrusted files, atomic writes and
+# the name rule (safeio), running another program (spawn), and the x2APIC
+# arithmetic of CPU topologies (topology: QEMU's APIC ID numbering, the
+# named machine profiles, the layout and the ICR writes a send costs in
+# each mode; no I/O).  Used by every part, the dom0 agent included.
+lib_SRCS := $(wildcard lib/*.c)
+lib_TESTS := $(wildcard lib/tests/test_*.c)
+lib_LIBS := -ljansson

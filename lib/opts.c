@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * opts/opts.c: parse a command's option table with getopt_long and print
+ * lib/opts.c: parse a command's option table with getopt_long and print
  * the table as the options part of its --help (see opts.h).
  */
-#include "opts/opts.h"
+#include "lib/opts.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -106,7 +106,7 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *nrest, ch
 	int c, idx;
 
 	if (n > OPTS_MAX) {
-		fprintf(stderr, "%s: %zu options, more than opts/ takes (%d)\n", cmd->name, n, OPTS_MAX);
+		fprintf(stderr, "%s: %zu options, more than opts takes (%d)\n", cmd->name, n, OPTS_MAX);
 		return 2;
 	}
 	*s++ = ':';	/* quiet: the one message is ours */
@@ -125,7 +125,7 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *nrest, ch
 				*s++ = ':', *s++ = ':';
 		}
 	}
-	/* --help=man|md: the manual page (opts/doc.c), not listed. */
+	/* --help=man|md: the manual page (lib/opts_doc.c), not listed. */
 	lo[k++] = (struct option){ "help", optional_argument, NULL, HELP };
 	if (!has_short(opts, 'h'))
 		*s++ = 'h';

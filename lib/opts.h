@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * opts/: one table per command, from which both the option parsing and the
+ * opts: one table per command, from which both the option parsing and the
  * options part of its --help come, the way perf's parse-options does
  * (tools/perf/util/parse-options.h): each entry names the short and long
  * option, what it sets, its argument and its help line.  opts_parse() hands
@@ -101,7 +101,7 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *nrest, ch
 void opts_help(FILE *f, const struct opt *opts);
 
 /*
- * Manual pages and Markdown from the same text and tables (opts/doc.c).
+ * Manual pages and Markdown from the same text and tables (lib/opts_doc.c).
  * A command's hidden --help=man (or =md) prints its page: the --help text
  * its usage() writes, with NAME and SYNOPSIS from its opts_synopsis and
  * OPTIONS from its table; "exit status:" and "environment:" paragraphs

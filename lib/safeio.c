@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* safeio/: bounded reads of untrusted files, atomic writes (see safeio.h). */
-#include "safeio/safeio.h"
+/* safeio: bounded reads of untrusted files, atomic writes (see safeio.h). */
+#include "lib/safeio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * safeio/: reading untrusted files within limits and writing files so that
+ * safeio: reading untrusted files within limits and writing files so that
  * no reader ever sees half of one.  Every component (runner, agent,
  * analysis, probes' tools) reads the files it is handed (configs, JSON,
  * traces) and writes its results through these, so the guarantees are

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "safeio/spawn.h"
+#include "lib/spawn.h"
 
 static int pipe_if(int want, int p[2])
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology/topology.h"
+#include "lib/topology.h"
 
 /*
  * The named machines.  The 96-CPU box of the first figures is an Intel Ice

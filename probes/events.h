@@ -8,7 +8,7 @@
 
 /*
  * ipibench's own APIC events (hv-patch/), as published by
- * probes/include/ipibench/apic-trace.h (TRC_HW_APIC_*).  The reader uses these
+ * include/ipibench/apic-trace.h (TRC_HW_APIC_*).  The reader uses these
  * short names; the static assertions below fail the build if the two ever
  * disagree.
  */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 __attribute__((format(printf, 4, 5)))
 static int refuse(char *err, size_t errlen, const char *path, const char *fmt, ...)

@@ -4,7 +4,7 @@
 #define IPIBENCH_PROBES_H
 
 /* `ipibench trace summary|diff|ipi|irq FILE...` and its synopsis
- * (opts/opts.h), which its --help, `ipibench --help` and its manual page
+ * (lib/opts.h), which its --help, `ipibench --help` and its manual page
  * print. */
 struct opts_synopsis;
 int cmd_trace(int argc, char **argv);

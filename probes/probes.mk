@@ -18,7 +18,7 @@ gnu11_SRCS += probes/sysctl_wrap.c
 # ---- tools: trace generator, xenalyze (reference), speed benchmark ------
 GENTRACE := $(BUILD)/bin/gentrace
 XENALYZE := $(BUILD)/bin/xenalyze
-$(GENTRACE): probes/tools/gentrace.c probes/events.h probes/include/ipibench/modes.h
+$(GENTRACE): probes/tools/gentrace.c probes/events.h include/ipibench/modes.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_rel) $< -o $@
 $(XENALYZE): probes/tools/build-xenalyze.sh
@@ -37,8 +37,8 @@ bench-trace: deps-test $(BUILD)/bin/ipibench $(GENTRACE) $(XENALYZE)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_reader
 FUZZ_CORPUS_fuzz_reader := probes/fuzz/corpus
 fuzz_reader_SRCS := probes/fuzz/fuzz_reader.c probes/xtrace.c probes/trace_an.c probes/cmap.c \
-	probes/hist.c probes/events.c probes/hvm.c probes/xz.c safeio/safeio.c
-$(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h) safeio/safeio.h
+	probes/hist.c probes/events.c probes/hvm.c probes/xz.c lib/safeio.c
+$(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h) lib/safeio.h
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(fuzz_reader_SRCS) -ljansson -llzma -o $@
 
@@ -46,8 +46,8 @@ $(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h) safeio/saf
 # seeds in probes/fuzz/corpus-hvmref (the seed's reference file).
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_hvmref
 FUZZ_CORPUS_fuzz_hvmref := probes/fuzz/corpus-hvmref
-fuzz_hvmref_SRCS := probes/fuzz/fuzz_hvmref.c probes/hvmref.c safeio/safeio.c
-$(BUILD)/fuzz/fuzz_hvmref: $(fuzz_hvmref_SRCS) probes/hvmref.h safeio/safeio.h
+fuzz_hvmref_SRCS := probes/fuzz/fuzz_hvmref.c probes/hvmref.c lib/safeio.c
+$(BUILD)/fuzz/fuzz_hvmref: $(fuzz_hvmref_SRCS) probes/hvmref.h lib/safeio.h
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(fuzz_hvmref_SRCS) -ljansson -o $@
 
@@ -58,5 +58,5 @@ XTRACE_REC := $(BUILD)/bin/ipibench-xtrace
 XTRACE_REC_OBJS := $(BUILD)/rel/probes/sysctl_wrap.o $(BUILD)/rel/probes/sysctliface.o
 $(XTRACE_REC): probes/tools/xtrace-rec.c $(XTRACE_REC_OBJS) $(BUILD)/rel/libprobes.a
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -Iprobes/include -I. -static \
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -Iinclude -I. -static \
 		$< $(XTRACE_REC_OBJS) $(BUILD)/rel/libprobes.a $(agent_LIBS) -o $@

@@ -31,7 +31,7 @@ _Static_assert(offsetof(struct xen_sysctl, cmd) == 0 &&
  * IRTE from) and _cpu_hotplug (xc_cpu_offline/online: same two words and
  * op numbers), compared when staging was first booted with the series,
  * and the 128-byte union they sit in -- and the patch's own, one ABI for
- * every series (probes/include/ipibench/abi.h).  host_state's two:
+ * every series (include/ipibench/abi.h).  host_state's two:
  * struct xen_sysctl_get_pmstat is the same in all three trees (compared
  * when host_state was added; PMSTAT_get_max_cx is all the agent asks),
  * and of struct xen_sysctl_pm_op the agent makes

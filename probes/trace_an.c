@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "probes/events.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 const char *const tr_mode_name[TR_NMODES] = { "physical", "logical", "shorthand", "self" };
 

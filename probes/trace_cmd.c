@@ -2,7 +2,7 @@
 /*
  * probes/trace_cmd.c: `ipibench trace summary|diff|ipi|irq FILE... [--json]`.
  *
- * One function per subcommand and one table naming them, as runner/main.c
+ * One function per subcommand and one table naming them, as cli/main.c
  * does for the verbs; each subcommand's --help comes from the same table.
  * parse_topts() reads the options and hands back the files (perf's
  * parse_options()).  Every file is read by read_file(): run the analysis,
@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opts/opts.h"
+#include "lib/opts.h"
 #include "probes/events.h"
 #include "probes/hvmref.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 /* --max-gib: the bound on a trace's bytes (XT_MAX_BYTES by default). */
 #define MAX_GIB_MAX 1024u
@@ -1734,7 +1734,7 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 }
 
 /*
- * SC's options from ARGV (ARGV[0] is the subcommand) into O, by opts/
+ * SC's options from ARGV (ARGV[0] is the subcommand) into O, by lib/opts.h
  * (perf's parse_options()): -1 when the subcommand is to run, with the
  * files - what is left of argv - in *FILES (*NFILES of them); otherwise the
  * exit status (--help, a usage error).
@@ -1807,7 +1807,7 @@ int cmd_trace(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	/* the manual page (opts/doc.c) */
+	/* the manual page (lib/opts_doc.c) */
 	if (!strncmp(argv[1], "--help=", 7) && opts_fmt(argv[1] + 7) >= 0)
 		return opts_page(stdout, opts_fmt(argv[1] + 7), &trace_synopsis, page_text, NULL);
 	for (size_t i = 0; i < NSUB; i++)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 /* Release the mapping behind the sequential reader every so often, so that
  * its resident size stays flat on multi-GB files. */

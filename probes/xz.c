@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 #define XZ_OUT_BYTES (1u << 20)
 

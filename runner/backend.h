@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "topology/topology.h"
+#include "lib/topology.h"
 
 #define HOST_ERR_LEN 512
 
@@ -105,7 +105,7 @@ struct host_config {
 	void *settings;          /* the backend's own (host_settings_new()) */
 	/*
 	 * [host] topology = sockets=S,dies=D,cores=C,threads=T or profile =
-	 * NAME (topology/topology.h): the CPU topology, whose slots are
+	 * NAME (lib/topology.h): the CPU topology, whose slots are
 	 * maxcpus; has_topo 0: none given (QEMU's dense default).
 	 */
 	bool has_topo;

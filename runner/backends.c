@@ -41,8 +41,8 @@
 #include "runner/backend.h"
 #include "runner/util.h"
 #include "workloads/workloads.h"
-#include "safeio/safeio.h"
-#include "safeio/spawn.h"
+#include "lib/safeio.h"
+#include "lib/spawn.h"
 
 extern const struct host_backend_ops backend_qemu;
 extern const struct host_backend_ops backend_local;

@@ -17,8 +17,8 @@
 #include "runner/util.h"
 #include "runner/xenbuild.h"
 #include "workloads/workloads.h"
-#include "opts/opts.h"
-#include "safeio/safeio.h"
+#include "lib/opts.h"
+#include "lib/safeio.h"
 #include "workloads/check.h"
 
 /* The options that set one of the qemu backend's [host] keys, by its rules. */

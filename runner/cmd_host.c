@@ -28,9 +28,9 @@
 #include "runner/runner.h"
 #include "runner/stall.h"
 #include "runner/util.h"
-#include "opts/opts.h"
-#include "safeio/safeio.h"
-#include "safeio/spawn.h"
+#include "lib/opts.h"
+#include "lib/safeio.h"
+#include "lib/spawn.h"
 
 /* What the options set: install's, and --root of them all. */
 static struct {
@@ -918,7 +918,7 @@ int cmd_host(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	/* the manual page (opts/doc.c) */
+	/* the manual page (lib/opts_doc.c) */
 	if (!strncmp(argv[1], "--help=", 7) && opts_fmt(argv[1] + 7) >= 0)
 		return opts_page(stdout, opts_fmt(argv[1] + 7), &host_synopsis, page_text, NULL);
 	if (!strcmp(argv[1], "install"))

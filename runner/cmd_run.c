@@ -23,8 +23,8 @@
 #include "runner/util.h"
 #include "runner/verdict.h"
 #include "runner/xenbuild.h"
-#include "opts/opts.h"
-#include "safeio/safeio.h"
+#include "lib/opts.h"
+#include "lib/safeio.h"
 #include "workloads/check.h"
 
 const struct opts_synopsis run_synopsis = {
@@ -537,7 +537,7 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 				json_object_set(run, "hv", json_object_get(agent, "hv"));
 			/* Each boot's own: a reboot host can change between boots
 			 * (microcode, a pinned C-state), and the report flags a
-			 * comparison across a change (runner/hoststate.h). */
+			 * comparison across a change (agent/hoststate.h). */
 			if (json_object_get(agent, "host_state"))
 				json_object_set(run, "host_state", json_object_get(agent, "host_state"));
 			/* The driver, the layout's ICR writes against the measured

@@ -15,7 +15,7 @@
 #include "runner/backend.h"
 #include "runner/config.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 struct parse {
 	struct config *c;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "opts/opts.h"
+#include "lib/opts.h"
 #include "runner/config.h"
 
 static const char intro[] =

@@ -21,8 +21,8 @@
 
 #include "runner/guest.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
-#include "safeio/spawn.h"
+#include "lib/safeio.h"
+#include "lib/spawn.h"
 
 /* The console is read whole at each look; a guest that prints more is refused. */
 #define CONSOLE_MAX (16u << 20)

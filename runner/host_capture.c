@@ -19,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "opts/opts.h"
+#include "lib/opts.h"
 #include "runner/stall.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 struct capture_args {
 	const char *qmp, *serial, *console, *pid, *cpus, *reason, *after, *quiet, *dir;

@@ -15,8 +15,8 @@
 #include "runner/backend.h"
 #include "runner/xenbuild.h"
 #include "ipibench/modes.h"
-#include "safeio/safeio.h"
-#include "safeio/spawn.h"
+#include "lib/safeio.h"
+#include "lib/spawn.h"
 
 void hc_facts_init(struct hc_facts *f)
 {

@@ -16,7 +16,7 @@
 #include "ipibench/hvsyms.h"
 #include "runner/insncount.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 #include "tcgplug/ipicount.h"
 
 int elf_symbols(const char *path, const char *const *names, size_t n, uint64_t *addrs,

@@ -11,7 +11,7 @@
 
 #include "runner/qmp.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 /* The next message (one line) within DEADLINE (now_s() seconds), parsed. */
 static json_t *next_msg(struct qmp *q, double deadline, char *err, size_t errlen)

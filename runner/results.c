@@ -10,7 +10,7 @@
 #include "runner/results.h"
 #include "runner/runner.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 #ifndef IPIBENCH_COMMIT
 #define IPIBENCH_COMMIT "unknown"

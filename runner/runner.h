@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * runner/: the verbs of the ipibench command that live in runner/ (boot,
- * run, host; runner/main.c dispatches to them and to analysis.h's report
+ * run, host; cli/main.c dispatches to them and to analysis.h's report
  * and history and probes.h's trace), and the version the command prints
  * and results.json records.  Each verb's synopsis and options are its own
  * --help (the usage text in its cmd_<verb>.c).
@@ -11,7 +11,7 @@
 
 #define IPIBENCH_VERSION "0.1.0"
 
-/* Each verb and its synopsis (opts/opts.h), which its --help, `ipibench
+/* Each verb and its synopsis (lib/opts.h), which its --help, `ipibench
  * --help` and its manual page print. */
 struct opts_synopsis;
 /* `ipibench boot`: one boot of the patched Xen under QEMU (cmd_boot.c). */

@@ -13,11 +13,11 @@
 #include <jansson.h>
 
 #include "runner/backend.h"
-#include "runner/console.h"
+#include "lib/console.h"
 #include "runner/qmp.h"
 #include "runner/stall.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 /* Bounds of the steps (seconds): their sum is STALL_CAPTURE_MAX_S. */
 #define T_HOST     2    /* two samples of QEMU's threads, one second apart */

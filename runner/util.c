@@ -12,7 +12,7 @@
 
 #include "runner/util.h"
 #include "workloads/workloads.h"
-#include "safeio/spawn.h"
+#include "lib/spawn.h"
 
 double now_s(void)
 {

@@ -12,7 +12,7 @@
 #include "ipibench/modes.h"
 #include "runner/util.h"
 #include "runner/xenbuild.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 /* The modes Xen dropped, and the release that dropped them. */
 static const struct { const char *mode; unsigned int major, minor; const char *why; } removed[] = {

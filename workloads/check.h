@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "topology/topology.h"
+#include "lib/topology.h"
 
 /*
  * Check RUN and record the results in it.  EXPECT: the layout the host was

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * fault: inject a fault into a hypervisor run and report what the host did
- * about it (tests/integration/test_faults.c; runner/agent/workloads/fault_run.c
+ * about it (tests/integration/test_faults.c; agent/workloads/fault_run.c
  * runs it).
  * A child process of the agent runs the 'victim' workload; after its
  * 'after_chunks'-th chunk the agent

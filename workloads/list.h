@@ -3,9 +3,9 @@
  * The workloads, one line each: WORKLOAD(name) names workloads/name.c (its
  * declaration: const struct wl_type wl_name, read by the runner's config
  * check, the layout check of its ICR writes and the agent) and
- * runner/agent/workloads/name_run.c (its run function: const struct
+ * agent/workloads/name_run.c (its run function: const struct
  * agent_workload_ops workload_name, agent only).  workloads/wlspec.c and
- * runner/agent/workloads.c build their registries from this list; nothing
+ * agent/workloads.c build their registries from this list; nothing
  * else names a workload.
  *
  * How to add a workload (skeleton.c and skeleton_run.c are a commented
@@ -18,13 +18,13 @@
  *     across params, and .dest when a call sends IPIs whose ICR writes
  *     the layout predicts (workloads/check.c).  No Xen headers: the host
  *     binary links this file.
- *  2. runner/agent/workloads/NAME_run.c: const struct agent_workload_ops
+ *  2. agent/workloads/NAME_run.c: const struct agent_workload_ops
  *     workload_NAME = { .spec = &wl_NAME, .run = ... }.  run() gets the
  *     params already checked against wl_NAME with every default filled in,
  *     so it reads them without defaults of its own, and shapes its own
  *     result (docs/results-schema.md).  A workload that is one request of
  *     the shared params is the one line HVBENCH_WORKLOAD(NAME, .op = ...)
- *     (runner/agent/hvbench.h).
+ *     (agent/hvbench.h).
  *  3. One WORKLOAD(NAME) line below.
  *  4. A test: workloads/tests/test_wlspec.c checks every declaration
  *     (wl_type_verify()); add what your params refuse, and a run in

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "workloads/workloads.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 const char *const *wl_timing_names(void)
 {

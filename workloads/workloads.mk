@@ -4,7 +4,7 @@
 # ranges and defaults, what one call sends), the registry built from
 # list.h, the params' checks (wlspec.c) and the check of a run's ICR
 # writes against the layout (check.c).  No Xen code: the agent's run
-# functions are runner/agent/workloads/NAME_run.c.
+# functions are agent/workloads/NAME_run.c.
 workloads_SRCS := $(wildcard workloads/*.c)
 workloads_TESTS := $(wildcard workloads/tests/test_*.c)
 workloads_LIBS := -ljansson

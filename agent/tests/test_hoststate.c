@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/hoststate.h"
+#include "agent/hoststate.h"
 
 static void test_pins(void **s)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The agent's side of XEN_SYSCTL_ipibench (runner/agent/hvbench.c) against
- * a fake hypervisor behind its hypercall table (runner/agent/hvcall.h): the
+ * The agent's side of XEN_SYSCTL_ipibench (agent/hvbench.c) against
+ * a fake hypervisor behind its hypercall table (agent/hvcall.h): the
  * query and its refusals, the chunk loop (start, continuations, fetches),
  * loop timing and paired senders, the EBUSY retry, refusals in the middle
  * of a run, a fetch that says more than was asked, and that each op is sent
@@ -25,8 +25,8 @@
 #include <xen/sysctl.h>
 
 #include "ipibench/senders.h"
-#include "runner/agent/hvbench.h"
-#include "runner/agent/hvcall.h"
+#include "agent/hvbench.h"
+#include "agent/hvcall.h"
 #include "tests/unit/schema_keys.h"
 
 #define NCPUS 4

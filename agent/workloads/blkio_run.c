@@ -23,7 +23,7 @@
 #include "ipibench/counters.h"
 #include "probes/collect.h"
 #include "probes/xtrace.h"
-#include "runner/agent/agent.h"
+#include "agent/agent.h"
 #include "workloads/workloads.h"
 
 

@@ -37,8 +37,8 @@
 #include <xenctrl.h>
 
 #include "ipibench/counters.h"
-#include "runner/agent/hvbench.h"
-#include "safeio/safeio.h"
+#include "agent/hvbench.h"
+#include "lib/safeio.h"
 
 /* How long the checks afterwards wait for a dead run to be released, and
  * retry the next run on EBUSY: the hypervisor's idle timeout (the query's

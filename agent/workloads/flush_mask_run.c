@@ -4,6 +4,6 @@
  * waiting for every CPU's acknowledgement as Xen does.  Params and
  * defaults: flush_mask.c.
  */
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 HVBENCH_WORKLOAD(flush_mask, .op = XEN_SYSCTL_IPIBENCH_OP_flush_mask);

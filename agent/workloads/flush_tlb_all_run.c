@@ -5,6 +5,6 @@
  * pick the ALLBUT shorthand when it is eligible, false forces the genapic
  * path; "path" says which ran.  Params and defaults: flush_tlb_all.c.
  */
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 HVBENCH_WORKLOAD(flush_tlb_all, .op = XEN_SYSCTL_IPIBENCH_OP_flush_all);

@@ -5,7 +5,7 @@
  * unaccounted CPUs, whether the ALLBUT shorthand is eligible, TSC kHz.
  * No params; result["query"].
  */
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	       char *err, size_t errlen)

@@ -6,6 +6,6 @@
  * patch reserves) is refused by Xen with EINVAL.  Params and defaults:
  * ipi_mask.c.
  */
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 HVBENCH_WORKLOAD(ipi_mask, .op = XEN_SYSCTL_IPIBENCH_OP_ipi_mask);

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "ipibench/counters.h"
-#include "runner/agent/hvbench.h"
-#include "runner/console.h"
+#include "agent/hvbench.h"
+#include "lib/console.h"
 
 /*
  * result["irte"]: the device's interrupt remapping table entry as Xen's

@@ -4,7 +4,7 @@
  * answers from its handler); pick peer in cpu's x2APIC cluster or in
  * another one (see the query).  Params and defaults: pingpong.c.
  */
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 /* No shorthand param: a unicast never takes it; samples.cpu says which
  * CPU answered. */

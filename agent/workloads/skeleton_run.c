@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * skeleton: the run half of the template (skeleton.c is the declaration).
- * Agent only: here is where the Xen calls go (runner/agent/hvbench.h).
+ * Agent only: here is where the Xen calls go (agent/hvbench.h).
  */
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 /* A listed workload's wl_NAME is declared by workloads/workloads.h (from list.h). */
 extern const struct wl_type wl_skeleton;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ipibench/counters.h"
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 static void set_bit8(uint8_t *m, unsigned int i)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "ipibench/counters.h"
-#include "runner/agent/hvbench.h"
+#include "agent/hvbench.h"
 
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	       char *err, size_t errlen)

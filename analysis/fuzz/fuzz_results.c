@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "ipibench/modes.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 #include "analysis/internal.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant broken: %s (%s:%d)\n", \

@@ -420,7 +420,7 @@ static json_t *state_same(const char *mode)
 }
 
 /* The physical boots ran with the performance governor and turbo off
- * (runner/hoststate.h's cpufreq keys). */
+ * (agent/hoststate.h's cpufreq keys). */
 static json_t *state_cpufreq_differs(const char *mode)
 {
 	json_t *j = state_same(mode);

@@ -30,7 +30,7 @@
 #include "analysis/analysis.h"
 #include "analysis/internal.h"
 #include "analysis/tests/helpers.h"
-#include "topology/topology.h"
+#include "lib/topology.h"
 
 #define TOPO_2S "sockets=2,dies=1,cores=6,threads=2"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * opts/tests/test_opts.c: opts_parse() sets what the table says, hands back
+ * lib/tests/test_opts.c: opts_parse() sets what the table says, hands back
  * the operands wherever they stood, refuses unknown options and missing
  * arguments with one line, and opts_help() prints what is parsed; an old
  * spelling (OPT_ALIAS) is taken but not listed; --help=man and --help=md
- * print the page of the same table (opts/doc.c).
+ * print the page of the same table (lib/opts_doc.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "opts/opts.h"
+#include "lib/opts.h"
 
 static bool quiet;
 static const char *out;

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 static char err[512];
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* safeio/spawn.h: real children (sh, cat, sleep), every way in and out. */
+/* lib/spawn.h: real children (sh, cat, sleep), every way in and out. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "safeio/spawn.h"
+#include "lib/spawn.h"
 
 static char dir[] = "/tmp/ipibench-spawn-XXXXXX";
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology/topology.h"
+#include "lib/topology.h"
 
 static struct layout L;
 static char err[256];

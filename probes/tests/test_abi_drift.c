@@ -2,7 +2,7 @@
 /*
  * One ABI: XEN_SYSCTL_ipibench is written once, in the hypervisor's public
  * header hv-patch/src/xen/include/public/ipibench.h, which user space
- * includes too (probes/include/ipibench/abi.h).  What is left to check:
+ * includes too (include/ipibench/abi.h).  What is left to check:
  *
  *  - the layout, pinned at compile time below: an offset or a size that
  *    changes must come with a new XEN_SYSCTL_IPIBENCH_VERSION (change both

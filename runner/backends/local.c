@@ -21,7 +21,7 @@
 #include "runner/backend.h"
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 const char *host_agent_path(void)
 {

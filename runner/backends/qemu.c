@@ -23,12 +23,12 @@
 
 #include "runner/backend.h"
 #include "runner/backends/qemu.h"
-#include "runner/console.h"
+#include "lib/console.h"
 #include "runner/hostopts.h"
 #include "runner/insncount.h"
 #include "runner/stall.h"
 #include "runner/util.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -137,7 +137,7 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 	}
 	ARG("-smp");
 	if (o->topo) {
-		/* QEMU numbers the APIC IDs by the levels (topology/topology.h);
+		/* QEMU numbers the APIC IDs by the levels (lib/topology.h);
 		 * maxcpus must be their product, the CPUs beyond cpus hotplug. */
 		const struct topo *t = o->topo;
 

@@ -31,8 +31,8 @@
 #include "runner/backends/reboot.h"
 #include "runner/util.h"
 #include "workloads/workloads.h"
-#include "safeio/safeio.h"
-#include "safeio/spawn.h"
+#include "lib/safeio.h"
+#include "lib/spawn.h"
 
 /* ---- host layout and host.json ----------------------------------------- */
 

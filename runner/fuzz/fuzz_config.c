@@ -19,7 +19,7 @@
 #include "runner/backend.h"
 #include "runner/config.h"
 #include "workloads/workloads.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "broken: %s\n", #c); abort(); } } while (0)
 

@@ -13,7 +13,7 @@
 
 #include "runner/backend.h"
 #include "runner/results.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "broken: %s\n", #c); abort(); } } while (0)
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "runner/host/grubenv.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 int grubenv_parse(const char *buf, size_t len, struct grubenv *e, char *err, size_t errlen)
 {

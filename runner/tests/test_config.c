@@ -19,7 +19,7 @@
 #include "runner/backends/qemu.h"
 #include "runner/backends/reboot.h"
 #include "runner/config.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 #include "tests/unit/unit.h"
 
 static const char good[] =

@@ -19,7 +19,7 @@
 #include <jansson.h>
 
 #include "runner/insncount.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 #include "tcgplug/ipicount.h"
 
 /* Two functions of this binary, looked up in its own symbol table. */

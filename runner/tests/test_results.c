@@ -24,7 +24,7 @@
 #include "runner/config.h"
 #include "runner/results.h"
 #include "runner/runner.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 static const char local_config[] =
 	"[host]\nbackend = local\ncpus = 4\n[matrix]\nmodes = mixed\n[workload:f]\ntype = flush_tlb_all\n";

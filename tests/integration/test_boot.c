@@ -45,7 +45,7 @@ static void boot_mode(const char *mode, const char *genapic, const char *pin)
 	assert_string_equal(json_string_value(json_object_get(a, "genapic")), genapic);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(a, "physinfo"),
 							    "nr_cpus")), 8);
-	/* What else changes IPI latency, as Xen gave it (runner/hoststate.h):
+	/* What else changes IPI latency, as Xen gave it (agent/hoststate.h):
 	 * QEMU's CPU has no SMT here, the backend's Xen command line pins
 	 * only PIN, and Xen printed its hotplug slots and has a C-state limit
 	 * (PIN's max_cstate=0 when pinned). */

@@ -43,7 +43,7 @@
 #define OFF_XEN "build/xen-noipibench/xen"
 /* faults.ini's ipibench-idle-timeout=15, as the query gives it. */
 #define IDLE_MS 15000
-/* runner/agent/hvbench.h's HVBENCH_ABSENT: what the contract says the
+/* agent/hvbench.h's HVBENCH_ABSENT: what the contract says the
  * agent prints, written here as the contract has it. */
 #define ABSENT "the hypervisor has no XEN_SYSCTL_ipibench (built without CONFIG_IPIBENCH?)"
 

@@ -26,7 +26,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 #include "tests/integration/itest.h"
 
 #define OUT "build/itest/insn-calls"

@@ -3,7 +3,7 @@
 """The parts' boundaries: a C file of one top-level part includes another
 part's headers only where docs/design.md's "Source layout" table names them
 in the part's header column (the one home of that list).  Always allowed:
-the shared names of probes/include/ipibench/ ("ipibench/NAME.h"), and the
+the shared names of include/ipibench/ ("ipibench/NAME.h"), and the
 test helpers of tests/unit/ from a part's tests/ and fuzz/ folders.
 
   layering.py --tree TOP        check TOP's tracked C files; status 1 on a finding

@@ -168,7 +168,7 @@ def self_test(fixdir):
                        ("tests/integration/data/faults.ini", True),
                        ("analysis/tests/data/gen_fixtures.py", True),
                        ("README.md", True), ("docs/ci.md", True),
-                       ("runner/main.c", True), ("Makefile", True),
+                       ("cli/main.c", True), ("Makefile", True),
                        (".ci/run", True), ("configs/smoke.ini", True),
                        ("results/reference/seed-512cpu.json", True),
                        ("debian/rules", True), ("mk/host/customize", True)):

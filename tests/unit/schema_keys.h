@@ -3,7 +3,7 @@
  * tests/unit/schema_keys.h: results JSON against docs/results-schema.md
  * (header-only), so that a key the code writes and the document does not
  * mention fails a test: the agent's writer on a fake hypervisor
- * (runner/tests/test_hvbench.c) and a real run's results.json
+ * (agent/tests/test_hvbench.c) and a real run's results.json
  * (tests/integration/test_hv.c).
  */
 #ifndef IPIBENCH_TESTS_SCHEMA_KEYS_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tests/unit/unit.h: what every component's unit tests want alike
- * (header-only; cmocka tests of runner/, probes/, safeio/ and analysis/):
+ * (header-only; cmocka tests of runner/, probes/, lib/ and analysis/):
  * a file read whole or written, and a fresh temporary directory per test.
  *
  *   cmocka_unit_test_setup_teardown(test, tu_setup, tu_teardown)

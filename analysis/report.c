@@ -503,6 +503,15 @@ static void section_charts(const struct report *r, struct sbuf *md)
 			  "ICR writes per operation" : "Vector capacity", c->host, c->cpus);
 		if (c->plot)
 			md_plot(md, c->plot, c->icr ? "ICR writes per operation" : "vector capacity");
+		if (c->paired)
+			sb_puts(md, "\nA paired workload (`senders = A, B`) is one group per send "
+				"routine, `WORKLOAD/ROUTINE`: that routine's own ICR writes per "
+				"operation (`counters_by_sender`).\n");
+		if (c->left_out) {
+			char *l = md_text(c->left_out);
+			sb_printf(md, "\nNot drawn: %s.\n", l);
+			free(l);
+		}
 	}
 }
 

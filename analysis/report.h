@@ -89,8 +89,14 @@ struct rseed {
 	const char *ms_unit_text;
 };
 
-/* A bar chart (ICR writes per operation, or vector capacity) over the
- * workloads of one host and CPU count. */
+/*
+ * A bar chart (ICR writes per operation, or vector capacity) over the
+ * workloads of one host and CPU count.  ICR writes: a paired workload
+ * (senders = A, B) is one row per send routine from counters_by_sender,
+ * never its two routines pooled; a workload that wrote no ICR in any
+ * mode, or a paired one without counters_by_sender, is no row (named in
+ * left_out).
+ */
 struct rchart {
 	bool icr;
 	const char *host;
@@ -98,10 +104,14 @@ struct rchart {
 	const char *modes[RP_MAXMODES];
 	size_t nm;
 	struct rchart_row {
-		const char *workload;
+		const char *workload;	/* the block's label */
+		const char *sender;	/* the send routine (paired workloads), else NULL */
+		char *label;		/* "WORKLOAD" or "WORKLOAD/SENDER" */
 		double v[RP_MAXMODES];	/* NAN: missing */
 	} *rows;
 	size_t nrows;
+	char *left_out;		/* "LABEL (why); ..." of the blocks left out; NULL: none */
+	bool paired;		/* a row is one routine of a paired workload */
 	char *plot;
 };
 

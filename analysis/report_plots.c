@@ -163,7 +163,7 @@ static int plot_chart(struct report *r, const struct rchart *c)
 	struct sbuf dat = { 0 }, body = { 0 };
 	dat_head(&dat, "workload", c->modes, c->nm);
 	for (size_t j = 0; j < c->nrows; j++) {
-		char *wn = slugify(c->rows[j].workload);
+		char *wn = slugify(c->rows[j].label);
 		sb_puts(&dat, wn);
 		free(wn);
 		for (size_t m = 0; m < c->nm; m++)

@@ -169,6 +169,7 @@ static void block_compute(struct report *r, struct rblock *b, size_t i, size_t e
 		b->latency_plot = xasprintf("latency-%s", name);
 	if (b->has.irq)
 		b->irqs_plot = xasprintf("irqs-%s", name);
+	timelines_compute(r, b, name);
 	free(name);
 }
 
@@ -727,6 +728,8 @@ static void plots_unique(struct report *r)
 	for (size_t i = 0; i < r->nblocks; i++) {
 		plot_name_unique(taken, &r->blocks[i].latency_plot);
 		plot_name_unique(taken, &r->blocks[i].irqs_plot);
+		for (size_t k = 0; k < r->blocks[i].ntl; k++)
+			plot_name_unique(taken, &r->blocks[i].tl[k].plot);
 	}
 	for (size_t i = 0; i < r->ncharts; i++)
 		plot_name_unique(taken, &r->charts[i].plot);
@@ -746,6 +749,8 @@ static void plots_cap(struct report *r)
 	for (size_t i = 0; i < r->nblocks; i++) {
 		plot_keep(r, &r->blocks[i].latency_plot, &kept);
 		plot_keep(r, &r->blocks[i].irqs_plot, &kept);
+		for (size_t k = 0; k < r->blocks[i].ntl; k++)
+			plot_keep(r, &r->blocks[i].tl[k].plot, &kept);
 	}
 	for (size_t i = 0; i < r->ncharts; i++)
 		plot_keep(r, &r->charts[i].plot, &kept);
@@ -796,6 +801,7 @@ void report_model_free(struct report *r)
 		free(b->modes);
 		free(b->latency_plot);
 		free(b->irqs_plot);
+		timelines_free(b);
 		cmp_modes_free(&b->cmp);
 		cmp_paired_free(&b->paired);
 		free(b->label);

@@ -21,6 +21,7 @@
 
 #include "ipibench/counters.h"
 #include "ipibench/modes.h"
+#include "ipibench/senders.h"
 #include "lib/safeio.h"
 #include "analysis/internal.h"
 #include "ipibench/ipipaths.h"
@@ -293,6 +294,53 @@ static int validate_insn_counts(const struct jv *v, json_t *ic, const char *jp)
 	return 0;
 }
 
+/* counters_by_sender (paired and single-routine workloads): per send
+ * routine of ipibench/senders.h, its runs, operations and ICR writes,
+ * each a count. */
+static int validate_by_sender(const struct jv *v, json_t *w, const char *jp)
+{
+	const char *const keys[] = { "runs", IPB_COUNTER(OPERATIONS), IPB_COUNTER(ICR_WRITES) };
+	json_t *o, *x;
+	const char *k;
+	char b[256];
+
+	if (jv_container(v, w, "counters_by_sender", jp, false, &o))
+		return -1;
+	if (!o)
+		return 0;
+	fmt_into(b, sizeof(b), "%s", JV_KEY(jp, "counters_by_sender"));
+	json_object_foreach(o, k, x) {
+		json_int_t n;
+
+		if (ipibench_sender_index(k, strlen(k)) < 0)
+			return jv_fail(v, b, "a key that is not a send routine (genapic, "
+				       "physical, cluster)");
+		if (!json_is_object(x))
+			return jv_fail(v, JV_KEY(b, k), "must be an object, not %s", JV_REPR(x));
+		for (size_t i = 0; i < 3; i++)
+			if (jv_int(v, x, keys[i], JV_KEY(b, k), 0, 0, JV_COUNT_MAX, &n, NULL))
+				return -1;
+	}
+	return 0;
+}
+
+static bool guest_rel_path_ok(const char *s);
+
+/* A workload's "trace": a path in the results directory, by the rule of a
+ * guest run's traces (guest_rel_path_ok). */
+static int validate_trace(const struct jv *v, json_t *w, const char *jp)
+{
+	const char *s;
+
+	if (jv_str(v, w, "trace", jp, JV_NULL, &s))
+		return -1;
+	if (s && !guest_rel_path_ok(s))
+		return jv_fail(v, JV_KEY(jp, "trace"), "%s is not a path in the results "
+			       "directory (1 to 4 names joined by '/')",
+			       JV_REPR(json_object_get(w, "trace")));
+	return 0;
+}
+
 static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 {
 	static const char *const wstatus[] = { "ok", "failed", NULL };
@@ -335,6 +383,8 @@ static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 	if (jv_container(v, w, "insn_counts", jp, false, &o))
 		return -1;
 	if (o && validate_insn_counts(v, o, JV_KEY(jp, "insn_counts")))
+		return -1;
+	if (validate_by_sender(v, w, jp) || validate_trace(v, w, jp))
 		return -1;
 	if (jv_container(v, w, "counters", jp, false, &o))
 		return -1;
@@ -774,6 +824,18 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 		g->vectors_sum += v;
 		g->vectors_runs++;
 	}
+	const char *sk;
+	json_t *sv;
+	json_object_foreach(json_object_get(w, "counters_by_sender"), sk, sv) {
+		int k = ipibench_sender_index(sk, strlen(sk));
+		double o, icr;
+		if (k >= 0 && k < 3 && jnum(sv, IPB_COUNTER(OPERATIONS), &o) &&
+		    jnum(sv, IPB_COUNTER(ICR_WRITES), &icr)) {
+			g->bysend[k].ops += o;
+			g->bysend[k].icr += icr;
+			g->bysend[k].has = true;
+		}
+	}
 	json_t *ic = json_object_get(w, "insn_counts");
 	if (ic) {
 		static const enum ipb_insn keys[] = { IPB_I_OPERATIONS, IPB_I_SEND_INSNS_PER_OP,
@@ -966,6 +1028,15 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		g->genapic_mixed = true;
 	if (!g->path)
 		g->path = xstrdup(jstr(w, "path", ""));
+	const char *trace = jstr(w, "trace", NULL);
+	if (trace && !g->trace) {
+		char *dup = xstrdup(path), *slash = strrchr(dup, '/');
+		if (slash)
+			*slash = 0;
+		g->trace_dir = slash ? dup : (free(dup), xstrdup("."));
+		g->trace = xstrdup(trace);
+		g->trace_where = xasprintf("%s: runs[%zu].workloads[%zu].trace", path, ri, wi);
+	}
 	double it;
 	if (jnum(json_object_get(w, "params"), "iterations", &it))
 		g->iterations = (long)it;
@@ -1809,6 +1880,9 @@ void dataset_free(struct dataset *d)
 		free(g->path);
 		free(g->ns);
 		free(g->irqs);
+		free(g->trace_dir);
+		free(g->trace);
+		free(g->trace_where);
 		runlevel_free(g);
 	}
 	free(d->groups);

@@ -207,6 +207,15 @@ struct group {
 	struct run_rec *rr;	/* per ok run, in file order (runlevel.c) */
 	size_t nrr;
 	char *senders[2];	/* params.senders (paired workloads) */
+	/* counters_by_sender summed over runs, by ipibench_sender_index() */
+	struct by_sender {
+		double ops, icr;
+		bool has;
+	} bysend[3];
+	/* "trace" of its first ok run that names one: the results directory
+	 * (dir), the path in it (trace) and where it was named ("FILE:
+	 * runs[i].workloads[j].trace", for messages); NULL: none */
+	char *trace_dir, *trace, *trace_where;
 	struct icr_exp icrx[GROUP_MAX_ICR];	/* flush and IPI workloads */
 	size_t nicrx;
 	/* insn_counts (tcgplug's plugin), summed over runs: instructions

@@ -463,6 +463,61 @@ static void block_irqs(const struct rblock *b, struct sbuf *md)
 	}
 }
 
+/* A link target: every byte but [A-Za-z0-9._~/-] percent-encoded. */
+static char *link_target(const char *s)
+{
+	struct sbuf b = { 0 };
+	sb_puts(&b, "");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("._~/-", c))
+			sb_printf(&b, "%c", c);
+		else
+			sb_printf(&b, "%%%02X", c);
+	}
+	return b.s;
+}
+
+/* The send-to-receive timelines (report_timeline.c): a row per mode with a
+ * trace, its plot, the link to the trace's export when it is there. */
+static void block_timelines(const struct rblock *b, struct sbuf *md)
+{
+	char b1[48], b2[48], b3[48];
+	if (!b->ntl)
+		return;
+	sb_puts(md, "\nSend-to-receive timeline (one operation per mode from the run's trace: "
+		    "of the operations of its widest send with a receive from every destination, "
+		    "the one whose first-ICR-write-to-last-receive latency is the median):\n\n"
+		    "| mode | trace | operations | destinations | send to last receive: median "
+		    "(shown) | min | max | export |\n|---|---|---:|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < b->ntl; i++) {
+		const struct rtl *t = &b->tl[i];
+		char *tr = md_code(t->g->trace);
+		if (t->warn) {
+			char *w = md_text(t->warn);
+			sb_printf(md, "| %s | %s | no timeline: %s | | | | | |\n", t->g->mode, tr, w);
+			free(w);
+		} else {
+			char *ex = t->export_link ? link_target(t->export_link) : NULL;
+			sb_printf(md, "| %s | %s | %zu%s | %u (%s, vector 0x%02x, %u ICR writes) | "
+				  "%s | %s | %s | %s%s%s |\n", t->g->mode, tr, t->nops,
+				  t->ops_capped ? " (of the first 1048576)" : "", t->dests, t->trmode,
+				  t->vec, t->icr, tl_time(b1, sizeof(b1), t, t->median),
+				  tl_time(b2, sizeof(b2), t, t->min), tl_time(b3, sizeof(b3), t, t->max),
+				  ex ? "[Perfetto JSON](" : "-", ex ? ex : "", ex ? ")" : "");
+			free(ex);
+		}
+		free(tr);
+	}
+	for (size_t i = 0; i < b->ntl; i++)
+		if (b->tl[i].plot) {
+			char *what = xasprintf("send-to-receive timeline, %s", b->tl[i].g->mode);
+			md_plot(md, b->tl[i].plot, what);
+			free(what);
+		}
+}
+
 static void section_block(const struct rblock *b, struct sbuf *md)
 {
 	const struct group *g0 = b->g0;
@@ -492,6 +547,7 @@ static void section_block(const struct rblock *b, struct sbuf *md)
 		md_plot(md, b->latency_plot, "per-call latency per mode");
 	if (b->irqs_plot)
 		md_plot(md, b->irqs_plot, "interrupts per CPU");
+	block_timelines(b, md);
 }
 
 /* ---- over blocks ------------------------------------------------------------- */
@@ -503,6 +559,15 @@ static void section_charts(const struct report *r, struct sbuf *md)
 			  "ICR writes per operation" : "Vector capacity", c->host, c->cpus);
 		if (c->plot)
 			md_plot(md, c->plot, c->icr ? "ICR writes per operation" : "vector capacity");
+		if (c->paired)
+			sb_puts(md, "\nA paired workload (`senders = A, B`) is one group per send "
+				"routine, `WORKLOAD/ROUTINE`: that routine's own ICR writes per "
+				"operation (`counters_by_sender`).\n");
+		if (c->left_out) {
+			char *l = md_text(c->left_out);
+			sb_printf(md, "\nNot drawn: %s.\n", l);
+			free(l);
+		}
 	}
 }
 
@@ -962,6 +1027,8 @@ static json_t *json_block(const struct report *r, size_t i)
 		json_object_set_new(jb, "paired", cmp_paired_json(&b->paired));
 	if (b->latency_plot)
 		json_object_set_new(jb, "plots", json_pack("[s]", b->latency_plot));
+	if (b->ntl)
+		json_object_set_new(jb, "timelines", timelines_json(b));
 	return jb;
 }
 

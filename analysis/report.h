@@ -42,6 +42,43 @@ struct rmode {
 	size_t irq_imin, irq_imax;
 };
 
+/*
+ * report_timeline.c: one operation of a flush or IPI workload's trace, on
+ * a CPU axis.  The operations looked at are those of the trace's widest
+ * send (the most destinations; of those, the (mode, vector) with the most
+ * operations) whose every destination's receive is in the trace, paired
+ * by operation (probes/trace.h, tr_ipi_run_each()); the one shown is the
+ * lower median of their send-to-last-receive latencies (first ICR write
+ * to last receive).  Times are ns from the trace's TSC frequency, else
+ * TSC cycles.
+ */
+#define RP_TL_MAXOPS (1u << 20)	/* operations of a trace looked at */
+#define RP_TL_MAXEV 4096	/* ICR writes, receives of the one shown */
+struct rtl_ev {
+	uint32_t cpu;
+	double t;		/* from the operation's first record, ns or cycles */
+	uint32_t dest;		/* ICR write: its destination field */
+};
+struct rtl {
+	const struct group *g;	/* its mode's group: g->trace names the trace */
+	char *warn;		/* no plot: why, one line; NULL: drawn */
+	char *export_link;	/* TRACE.perfetto.json beside the trace, as a link
+				 * from the report's directory; NULL: none */
+	bool ns;		/* times in ns (the trace's apic:tsc_khz), else cycles */
+	uint32_t tsc_khz;
+	size_t nops;		/* operations looked at */
+	bool ops_capped;	/* the trace has more than RP_TL_MAXOPS */
+	uint64_t op;		/* the one shown: its number in the trace */
+	uint32_t sender, vec, dests, icr;
+	const char *trmode;	/* tr_mode_name[] of its send */
+	double median;		/* its send-to-last-receive latency (the lower median) */
+	double min, max;	/* over the operations looked at */
+	double send_t;		/* its send record */
+	struct rtl_ev *icrw, *recv;
+	size_t nicrw, nrecv;
+	char *plot;
+};
+
 /* What a block has, deciding its tables and plots. */
 struct block_has {
 	bool samples, icr, vec, irq, runlevel, pairs;
@@ -56,6 +93,8 @@ struct rblock {
 	struct block_has has;
 	size_t maxruns;		/* ok runs of its best-run mode */
 	char *latency_plot, *irqs_plot;	/* plot names, NULL: none */
+	struct rtl *tl;		/* per mode with a trace (flush and IPI workloads) */
+	size_t ntl;
 	struct cmp_modes cmp;	/* .done: has.runlevel and a mode with a sample */
 	struct cmp_paired paired;	/* .done: has.pairs */
 	char *label;		/* "WORKLOAD", "WORKLOAD @ BUILD" with several builds, then
@@ -89,8 +128,14 @@ struct rseed {
 	const char *ms_unit_text;
 };
 
-/* A bar chart (ICR writes per operation, or vector capacity) over the
- * workloads of one host and CPU count. */
+/*
+ * A bar chart (ICR writes per operation, or vector capacity) over the
+ * workloads of one host and CPU count.  ICR writes: a paired workload
+ * (senders = A, B) is one row per send routine from counters_by_sender,
+ * never its two routines pooled; a workload that wrote no ICR in any
+ * mode, or a paired one without counters_by_sender, is no row (named in
+ * left_out).
+ */
 struct rchart {
 	bool icr;
 	const char *host;
@@ -98,10 +143,14 @@ struct rchart {
 	const char *modes[RP_MAXMODES];
 	size_t nm;
 	struct rchart_row {
-		const char *workload;
+		const char *workload;	/* the block's label */
+		const char *sender;	/* the send routine (paired workloads), else NULL */
+		char *label;		/* "WORKLOAD" or "WORKLOAD/SENDER" */
 		double v[RP_MAXMODES];	/* NAN: missing */
 	} *rows;
 	size_t nrows;
+	char *left_out;		/* "LABEL (why); ..." of the blocks left out; NULL: none */
+	bool paired;		/* a row is one routine of a paired workload */
 	char *plot;
 };
 
@@ -232,6 +281,15 @@ json_t *guests_json(const struct report *r, enum guest_kind kind);
 const struct rgtrace *rg_primary(const struct rguest *g);
 const struct rgtrace *rg_seedmask(const struct rguest *g);
 uint64_t rg_count(const struct rgcount *c, size_t n, const char *name);
+
+/* report_timeline.c: each block's timelines (report_compute()), their
+ * plots (render_plots()), Markdown and JSON. */
+void timelines_compute(struct report *r, struct rblock *b, const char *name);
+void timelines_free(struct rblock *b);
+int timeline_plot(struct report *r, const struct rtl *t);
+json_t *timelines_json(const struct rblock *b);
+/* V (ns, or cycles without a TSC frequency) with its unit, into BUF. */
+const char *tl_time(char *buf, size_t n, const struct rtl *t, double v);
 
 /* report_model.c */
 void report_compute(struct report *r);

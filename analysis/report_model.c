@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ipibench/modes.h"
+#include "ipibench/senders.h"
 #include "analysis/compare.h"
 #include "analysis/internal.h"
 #include "analysis/report.h"
@@ -168,6 +169,7 @@ static void block_compute(struct report *r, struct rblock *b, size_t i, size_t e
 		b->latency_plot = xasprintf("latency-%s", name);
 	if (b->has.irq)
 		b->irqs_plot = xasprintf("irqs-%s", name);
+	timelines_compute(r, b, name);
 	free(name);
 }
 
@@ -279,6 +281,58 @@ static double chart_value(const struct group *g, bool icr)
 	return NAN;
 }
 
+/* A paired workload (senders = A, B): its modes ran two send routines. */
+static bool block_paired(const struct dataset *d, const struct rblock *b)
+{
+	for (size_t k = b->first; k < b->end; k++)
+		if (d->groups[k].senders[0])
+			return true;
+	return false;
+}
+
+static void chart_row(struct rchart *c, struct rchart_row *row)
+{
+	c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof(*c->rows));
+	c->rows[c->nrows++] = *row;
+}
+
+static void chart_left_out(struct rchart *c, const char *label, const char *why)
+{
+	char *l = c->left_out ? xasprintf("%s; %s (%s)", c->left_out, label, why) :
+				xasprintf("%s (%s)", label, why);
+	free(c->left_out);
+	c->left_out = l;
+}
+
+/*
+ * A paired workload's ICR rows: per send routine that counters_by_sender
+ * has in some mode, its own ICR writes per operation in each mode.  The
+ * workload's counters pool both routines (their mean is what neither
+ * routine does), so without counters_by_sender it has no row.
+ */
+static bool chart_paired(struct report *r, struct rchart *c, const struct rblock *b)
+{
+	const char *const *names = ipibench_sender_names();
+	bool any = false;
+	for (size_t k = 0; k < 3 && names[k]; k++) {
+		struct rchart_row row = { .workload = b->label, .sender = names[k] };
+		bool has = false;
+		for (size_t m = 0; m < c->nm; m++) {
+			const struct group *g = block_mode(&r->d, b->first, b->end, c->modes[m]);
+			const struct by_sender *x = g ? &g->bysend[k] : NULL;
+			row.v[m] = x && x->has && x->ops > 0 ? x->icr / x->ops : NAN;
+			has |= !isnan(row.v[m]);
+		}
+		if (!has)
+			continue;
+		row.label = xasprintf("%s/%s", b->label, names[k]);
+		chart_row(c, &row);
+		any = true;
+	}
+	c->paired |= any;
+	return any;
+}
+
 /* The chart of one host and CPU count (that of gi); false when no mode
  * has the counter there. */
 static bool chart_compute(struct report *r, struct rchart *c, const struct group *gi, bool icr)
@@ -299,20 +353,34 @@ static bool chart_compute(struct report *r, struct rchart *c, const struct group
 		if (strcmp(b->g0->host, gi->host) || b->g0->cpus != gi->cpus)
 			continue;
 		struct rchart_row row = { .workload = b->label };
-		bool any = false;
+		bool any = false, sent = false;
 		for (size_t m = 0; m < c->nm; m++) {
 			row.v[m] = chart_value(block_mode(d, b->first, b->end, c->modes[m]), icr);
 			any |= !isnan(row.v[m]);
+			sent |= row.v[m] > 0;
 		}
 		if (!any)
 			continue;
-		c->rows = xrealloc(c->rows, (c->nrows + 1) * sizeof(*c->rows));
-		c->rows[c->nrows++] = row;
+		if (icr && block_paired(d, b)) {
+			if (!chart_paired(r, c, b))
+				chart_left_out(c, b->label, "paired, without counters_by_sender");
+			continue;
+		}
+		/* no ICR write in any mode (vector_capacity): no figure to draw */
+		if (icr && !sent) {
+			chart_left_out(c, b->label, "no ICR write in any mode");
+			continue;
+		}
+		row.label = xstrdup(b->label);
+		chart_row(c, &row);
 	}
 	/* Nothing to draw (e.g. counters.operations = 0: no ICR writes per
 	 * operation): no chart; the tables show "-". */
-	if (!c->nrows)
+	if (!c->nrows) {
+		free(c->left_out);
+		c->left_out = NULL;
 		return false;
+	}
 	c->plot = slug_of(xasprintf("%s-%s-%ldcpu", icr ? "icr" : "vectors", gi->host, gi->cpus));
 	return true;
 }
@@ -660,6 +728,8 @@ static void plots_unique(struct report *r)
 	for (size_t i = 0; i < r->nblocks; i++) {
 		plot_name_unique(taken, &r->blocks[i].latency_plot);
 		plot_name_unique(taken, &r->blocks[i].irqs_plot);
+		for (size_t k = 0; k < r->blocks[i].ntl; k++)
+			plot_name_unique(taken, &r->blocks[i].tl[k].plot);
 	}
 	for (size_t i = 0; i < r->ncharts; i++)
 		plot_name_unique(taken, &r->charts[i].plot);
@@ -679,6 +749,8 @@ static void plots_cap(struct report *r)
 	for (size_t i = 0; i < r->nblocks; i++) {
 		plot_keep(r, &r->blocks[i].latency_plot, &kept);
 		plot_keep(r, &r->blocks[i].irqs_plot, &kept);
+		for (size_t k = 0; k < r->blocks[i].ntl; k++)
+			plot_keep(r, &r->blocks[i].tl[k].plot, &kept);
 	}
 	for (size_t i = 0; i < r->ncharts; i++)
 		plot_keep(r, &r->charts[i].plot, &kept);
@@ -729,6 +801,7 @@ void report_model_free(struct report *r)
 		free(b->modes);
 		free(b->latency_plot);
 		free(b->irqs_plot);
+		timelines_free(b);
 		cmp_modes_free(&b->cmp);
 		cmp_paired_free(&b->paired);
 		free(b->label);
@@ -745,7 +818,10 @@ void report_model_free(struct report *r)
 	}
 	free(r->seeds);
 	for (size_t i = 0; i < r->ncharts; i++) {
+		for (size_t k = 0; k < r->charts[i].nrows; k++)
+			free(r->charts[i].rows[k].label);
 		free(r->charts[i].rows);
+		free(r->charts[i].left_out);
 		free(r->charts[i].plot);
 	}
 	free(r->charts);

@@ -163,7 +163,7 @@ static int plot_chart(struct report *r, const struct rchart *c)
 	struct sbuf dat = { 0 }, body = { 0 };
 	dat_head(&dat, "workload", c->modes, c->nm);
 	for (size_t j = 0; j < c->nrows; j++) {
-		char *wn = slugify(c->rows[j].workload);
+		char *wn = slugify(c->rows[j].label);
 		sb_puts(&dat, wn);
 		free(wn);
 		for (size_t m = 0; m < c->nm; m++)
@@ -348,6 +348,9 @@ int render_plots(struct report *r)
 			 b->g0->workload, b->g0->host, b->g0->cpus);
 		if ((b->latency_plot && plot_latency(r, b)) || (b->irqs_plot && plot_irqs(r, b)))
 			return -1;
+		for (size_t k = 0; k < b->ntl; k++)
+			if (b->tl[k].plot && timeline_plot(r, &b->tl[k]))
+				return -1;
 	}
 	for (size_t i = 0; i < r->ncharts; i++)
 		if (r->charts[i].plot && plot_chart(r, &r->charts[i]))

@@ -127,6 +127,41 @@ struct tr_ipi {
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f);
 void tr_ipi_fini(struct tr_ipi *p);
 
+/*
+ * The records behind tr_ipi_run()'s figures, one at a time in its merged
+ * TSC order, for a caller that looks at single operations (the report's
+ * timeline): every ICR write, every send, and every receive.
+ *
+ * Two pairings.  `send`: tr_ipi_run()'s own (a receive belongs to the
+ * most recent earlier send record of its vector on any CPU; sends are
+ * numbered from 0 in that order).  `op`: by operation, where an
+ * operation is a CPU's ICR writes up to and including its next send
+ * record (numbered from 0 by their first record), and a receive belongs
+ * to the operation of its vector that most recently began (first ICR
+ * write) before it.  The send record is written after the ICR writes, so
+ * a receive that lands while its sender is still writing (a physical
+ * flush to 39 CPUs) precedes its send record: `send` gives it to the
+ * previous send of its vector, `op` to the operation that caused it.
+ */
+enum tr_ipi_kind { TR_EV_ICR_WRITE, TR_EV_SEND, TR_EV_RECV };
+#define TR_NO_SEND UINT64_MAX
+struct tr_ipi_ev {
+	enum tr_ipi_kind kind;
+	uint32_t cpu;
+	bool has_tsc;
+	uint64_t tsc, off;
+	uint32_t vec;		/* send, receive; ICR write: the ICR low word's */
+	int mode;		/* send: its TR_ mode; receive: its send's; else -1 */
+	uint64_t send;		/* send: its number; receive: its send's, or TR_NO_SEND
+				 * (unmatched); ICR write: TR_NO_SEND */
+	uint64_t op;		/* the operation (every kind), or TR_NO_SEND */
+	uint32_t dests, icr;	/* send: destination CPUs, ICR writes */
+	uint32_t dest;		/* ICR write: the destination field */
+};
+typedef void tr_ipi_fn(void *arg, const struct tr_ipi_ev *e);
+/* tr_ipi_run() calling FN(ARG, ...) for each such record. */
+int tr_ipi_run_each(struct tr_ipi *p, const struct xt_file *f, tr_ipi_fn *fn, void *arg);
+
 /* Interrupts handled. */
 struct tr_irq {
 	uint64_t *irqs, *ipis;		/* per CPU, XT_MAX_CPUS entries */

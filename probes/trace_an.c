@@ -841,17 +841,35 @@ static void count_send(struct tr_ipi *p, int mode, uint64_t dests, uint64_t icr,
 
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 {
+	return tr_ipi_run_each(p, f, NULL, NULL);
+}
+
+int tr_ipi_run_each(struct tr_ipi *p, const struct xt_file *f, tr_ipi_fn *fn, void *arg)
+{
 	struct {
-		uint64_t tsc;
+		uint64_t tsc, send;
 		int mode;
 		bool valid;
 	} last[256];
+	struct {
+		uint64_t tsc, op;
+		bool valid;
+	} opstart[256];
+	uint64_t nsend = 0, nop = 0, *cur_op = NULL;	/* per CPU: its open operation */
 	struct xt_merge *m;
 	struct xt_rec r;
 	int mode;
 
 	memset(p, 0, sizeof(*p));
 	memset(last, 0, sizeof(last));
+	memset(opstart, 0, sizeof(opstart));
+	if (fn) {
+		cur_op = malloc(XT_MAX_CPUS * sizeof(*cur_op));
+		if (!cur_op)
+			return -1;
+		for (uint32_t c = 0; c < XT_MAX_CPUS; c++)
+			cur_op[c] = TR_NO_SEND;
+	}
 	for (mode = 0; mode < TR_NMODES; mode++) {
 		hist_init(&p->mode[mode].dests);
 		hist_init(&p->mode[mode].icr);
@@ -859,11 +877,15 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 		hist_init(&p->mode[mode].lat);
 	}
 	p->lat_cpu = calloc(XT_MAX_CPUS, sizeof(*p->lat_cpu));
-	if (!p->lat_cpu || cmap_init(&p->groups, TR_MAX_GROUPS))
+	if (!p->lat_cpu || cmap_init(&p->groups, TR_MAX_GROUPS)) {
+		free(cur_op);
 		return -1;
+	}
 	m = xt_merge_open(f, &p->an);
-	if (!m)
+	if (!m) {
+		free(cur_op);
 		return -1;
+	}
 	while (xt_merge_next(m, &r)) {
 		uint32_t vec;
 
@@ -900,6 +922,17 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 			p->recv++;
 			/* No earlier send, or (TSC gone backwards on a CPU, already
 			 * reported) a send that is not earlier after all. */
+			if (fn) {
+				bool m_ok = last[vec].valid && r.has_tsc && r.tsc >= last[vec].tsc;
+				bool o_ok = opstart[vec].valid && r.has_tsc &&
+					    r.tsc >= opstart[vec].tsc;
+
+				fn(arg, &(struct tr_ipi_ev){ .kind = TR_EV_RECV, .cpu = r.cpu,
+					.has_tsc = r.has_tsc, .tsc = r.tsc, .off = r.off,
+					.vec = vec, .mode = m_ok ? last[vec].mode : -1,
+					.send = m_ok ? last[vec].send : TR_NO_SEND,
+					.op = o_ok ? opstart[vec].op : TR_NO_SEND });
+			}
 			if (!last[vec].valid || !r.has_tsc || r.tsc < last[vec].tsc) {
 				p->unmatched++;
 				continue;
@@ -915,6 +948,21 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 			continue;
 		case IPB_TRC_APIC_ICR_WRITE:
 			p->icr_writes++;
+			if (fn && r.nextra >= 2) {
+				vec = r.d[1] & 0xff;
+				if (cur_op[r.cpu] == TR_NO_SEND) {
+					cur_op[r.cpu] = nop++;
+					if (r.has_tsc) {
+						opstart[vec].tsc = r.tsc;
+						opstart[vec].op = cur_op[r.cpu];
+						opstart[vec].valid = true;
+					}
+				}
+				fn(arg, &(struct tr_ipi_ev){ .kind = TR_EV_ICR_WRITE, .cpu = r.cpu,
+					.has_tsc = r.has_tsc, .tsc = r.tsc, .off = r.off,
+					.vec = vec, .mode = -1, .send = TR_NO_SEND,
+					.op = cur_op[r.cpu], .dest = r.d[0] });
+			}
 			continue;
 		case IPB_TRC_APIC_MASK_TO_APICID:
 			if (r.nextra >= 3)
@@ -940,19 +988,39 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 			uint32_t dests = r.event == IPB_TRC_APIC_SEND_IPI_SELF ? 1 : r.d[1];
 
 			cmap_add(&p->groups, TR_GROUP_KEY(mode, vec, dests), 1, icr);
+			if (fn) {
+				uint64_t op = cur_op[r.cpu];
+
+				if (op == TR_NO_SEND) {		/* no ICR write of its own */
+					op = nop++;
+					if (r.has_tsc) {
+						opstart[vec].tsc = r.tsc;
+						opstart[vec].op = op;
+						opstart[vec].valid = true;
+					}
+				}
+				cur_op[r.cpu] = TR_NO_SEND;
+				fn(arg, &(struct tr_ipi_ev){ .kind = TR_EV_SEND, .cpu = r.cpu,
+					.has_tsc = r.has_tsc, .tsc = r.tsc, .off = r.off, .vec = vec,
+					.mode = mode, .send = nsend, .op = op, .dests = dests,
+					.icr = icr });
+			}
 		}
 		/* A send: the receives of this vector that follow are its own. */
 		if (r.has_tsc) {
 			last[vec].tsc = r.tsc;
 			last[vec].mode = mode;
+			last[vec].send = nsend;
 			last[vec].valid = true;
 		}
+		nsend++;
 		continue;
 short_rec:
 		xt_anom_add(&p->an, "offset %llu: event 0x%08x has %u words, too few; ignored",
 			    (unsigned long long)r.off, r.event, r.nextra);
 	}
 	xt_merge_close(m);
+	free(cur_op);
 	if (p->groups.overflow)
 		xt_anom_add(&p->an, "more than %u (mode, vector, destinations) groups: %llu "
 			    "sends not grouped", TR_MAX_GROUPS,

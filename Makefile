@@ -8,7 +8,7 @@
 # targets, the TCG plugin, the trace recorder, ci-template-test); the
 # object, library, binary and test rules below are shared, and the
 # hypervisor, dom0, guest, package, test-host and CI targets are here too
-# (their scripts are in mk/).
+# (their scripts are in scripts/, the image builders in images/).
 
 SHELL := /bin/bash
 # `make V=1` shows the full commands.
@@ -105,11 +105,11 @@ help:
 	@echo "  make xen-style-test  the hypervisor series' CODING_STYLE check on its good and bad samples"
 	@echo "  make doc-test     manual pages and docs against --help and the key tables"
 	@echo "  make make-help-test  this list against the Makefile's targets"
-	@echo "  make hv-script-test  mk/hv.sh's versions, folders and refusals"
-	@echo "  make hv-series-check  the single-source series' markers, mk/hv-series.py's own tests"
+	@echo "  make hv-script-test  scripts/hv.sh's versions, folders and refusals"
+	@echo "  make hv-series-check  the single-source series' markers, scripts/hv-series.py's own tests"
 	@echo "  make hv-style     Xen's CODING_STYLE on the lines the series adds, on every Xen line"
-	@echo "  make hv-prefix-test  mk/hv-prefix-build.sh on a stand-in tree: its lines, the first failing prefix, --series"
-	@echo "  make apt-sources-test  mk/deps.sh's apt sources (one-line and deb822) and its three lists"
+	@echo "  make hv-prefix-test  scripts/hv-prefix-build.sh on a stand-in tree: its lines, the first failing prefix, --series"
+	@echo "  make apt-sources-test  scripts/deps.sh's apt sources (one-line and deb822) and its three lists"
 	@echo "  make host-board-test  the test host's emulated board (about 15 s)"
 	@echo "  make ci-template-test  the GitLab CI template, with gitlab-ci-local"
 	@echo "  make ci-fetch-test  ci.sh publish fetching the previous history"
@@ -119,17 +119,17 @@ help:
 	@echo "  make host-image   the Debian 12 + Xen test host disk image (cached in $(HOST_DIR))"
 	@echo "  make ci-publish   smoke report + history + plots into $(BUILD)/ci/public"
 
-# The Debian packages, in three lists (mk/deps.sh says why each is there):
+# The Debian packages, in three lists (scripts/deps.sh says why each is there):
 # make deps what building and make bench need; make deps-test adds what
 # the tests need (make test, unit, integration, test-slow run it); make
 # deps-ci adds what only CI's targets need (.ci/run runs it).
 .PHONY: deps-test deps-ci
 deps:
-	@bash mk/deps.sh build
+	@bash scripts/deps.sh build
 deps-test:
-	@bash mk/deps.sh test
+	@bash scripts/deps.sh test
 deps-ci:
-	@bash mk/deps.sh ci
+	@bash scripts/deps.sh ci
 # make deps's apt source derivation on both forms of apt sources (fixtures).
 .PHONY: apt-sources-test
 apt-sources-test:
@@ -224,16 +224,16 @@ $(BUILD)/rel/runner/results.o $(BUILD)/asan/runner/results.o: CFLAGS_COMMON += -
 # ---- the hypervisor and the dom0 image ---------------------------------
 # XEN=4.17 (the default: Debian 12's source) or XEN=4.20 (Debian 13's), or
 # XEN_SRC=DIR, a tree of your own (patched in a copy): each build in its own
-# folder (mk/hv.sh says which); build/xen links to the 4.17 one.
+# folder (scripts/hv.sh says which); build/xen links to the 4.17 one.
 XEN ?= 4.17
 HV_ARGS := $(if $(XEN_SRC),--src $(XEN_SRC),$(XEN))
-HV_DIR := $(if $(XEN_SRC),$(shell bash mk/hv.sh --dir $(BUILD) $(HV_ARGS) 2>/dev/null),$(BUILD)/xen-$(XEN))
+HV_DIR := $(if $(XEN_SRC),$(shell bash scripts/hv.sh --dir $(BUILD) $(HV_ARGS) 2>/dev/null),$(BUILD)/xen-$(XEN))
 HV_XEN := $(HV_DIR)/xen
 # The build a `make bench XEN=...` or `XEN_SRC=...` runs on (else the config's).
 HV_RUN_ARGS := $(if $(XEN_SRC)$(filter command line environment,$(origin XEN)),--xen $(HV_XEN))
 hv: deps
-	@bash mk/hv.sh $(BUILD) $(HV_ARGS)
-# mk/hv.sh's versions, folders, series and refusals (no download, no build).
+	@bash scripts/hv.sh $(BUILD) $(HV_ARGS)
+# scripts/hv.sh's versions, folders, series and refusals (no download, no build).
 .PHONY: hv-script-test
 hv-script-test:
 	@bash tests/hv/test_hv_sh.sh
@@ -284,13 +284,13 @@ xen-style-test:
 	@bash tests/lint/test_xen_style.sh
 UNIT_EXTRA += xen-style-test
 # The check itself on the series, as each line's patches add it
-# (mk/hv-series.py patchset: no tree needed): part of make unit.
+# (scripts/hv-series.py patchset: no tree needed): part of make unit.
 HV_LINES := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*$$/d' hv-patch/lines | awk '{print $$1}')
 .PHONY: hv-style
 hv-style:
 	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
 	for l in $(HV_LINES); do \
-		python3 mk/hv-series.py patchset --line $$l --out $$d/$$l; \
+		python3 scripts/hv-series.py patchset --line $$l --out $$d/$$l; \
 		python3 tests/lint/xen_style.py $$d/$$l/*.patch; \
 		echo "hv-style: the $$l line's $$(ls $$d/$$l | wc -l) patches follow CODING_STYLE"; \
 	done
@@ -303,7 +303,7 @@ HV_OFF_DIR := $(BUILD)/xen-noipibench
 hv-off: hv
 	@HV_OUT=$(HV_OFF_DIR) HV_FRAGMENT=hv-patch/noipibench.config \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
-		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+		bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
 # The same series plus hv-patch/upstream's fixes to Xen itself (a series
 # of their own, for xen-devel; docs/hv-series.md), sharing make hv's source
@@ -314,32 +314,32 @@ HV_UPSTREAM_DIR := $(HV_DIR)-upstream
 hv-upstream: hv
 	@HV_OUT=$(HV_UPSTREAM_DIR) HV_UPSTREAM=1 \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
-		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+		bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
 # The same series in a debug build, as Xen developers build
 # (hv-patch/debug.config: CONFIG_DEBUG, CONFIG_DEBUG_LOCKS), in make hv's
 # folder with -debug appended (build/xen-4.17-debug, build/xen-src-ID-debug),
 # sharing its source package and ccache: what test_hotplug and
 # test_sysctl_abi boot (ITEST_XEN;
-# make test-versions' debug/NAME runs, mk/versions.mk).
+# make test-versions' debug/NAME runs, scripts/versions.mk).
 HV_DEBUG_DIR := $(HV_DIR)-debug
 .PHONY: hv-debug
 hv-debug: hv
 	@HV_OUT=$(HV_DEBUG_DIR) HV_FRAGMENT=hv-patch/debug.config \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
-		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+		bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
 # Every prefix of the series builds and links, release and debug
-# (mk/hv-prefix-build.sh, docs/hv-series.md), for the line of XEN or
-# XEN_SRC: the series made as a git tree (mk/hv.sh with HV_GITTREE), each
+# (scripts/hv-prefix-build.sh, docs/hv-series.md), for the line of XEN or
+# XEN_SRC: the series made as a git tree (scripts/hv.sh with HV_GITTREE), each
 # prefix built in one copy of it under $(BUILD)/hv-prefix/, make O= per
 # config, one ccache.  Two builds per patch: not part of make test.
 HV_PREFIX_TREE := $(BUILD)/hv-prefix/series-$(if $(XEN_SRC),$(notdir $(HV_DIR)),$(XEN))
 .PHONY: hv-prefix-check
 hv-prefix-check: deps
 	@rm -rf $(HV_PREFIX_TREE)
-	@HV_GITTREE=$(HV_PREFIX_TREE) bash mk/hv.sh $(BUILD) $(HV_ARGS)
-	@HV_CCACHE_DIR=$${HV_CCACHE_DIR:-$(BUILD)/hv-prefix/ccache} bash mk/hv-prefix-build.sh \
+	@HV_GITTREE=$(HV_PREFIX_TREE) bash scripts/hv.sh $(BUILD) $(HV_ARGS)
+	@HV_CCACHE_DIR=$${HV_CCACHE_DIR:-$(BUILD)/hv-prefix/ccache} bash scripts/hv-prefix-build.sh \
 		-n $$(grep -c . hv-patch/series) $(HV_PREFIX_TREE)
 
 # The series plus one test-only patch that adds work in the x2APIC send
@@ -352,7 +352,7 @@ HV_INJECT_PATCH := tests/integration/data/inject-send-work.patch
 hv-inject: hv
 	@HV_OUT=$(HV_INJECT_DIR) HV_PATCH=$(HV_INJECT_PATCH) \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
-		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+		bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
 # The series plus one test-only patch that takes what is left of the
 # high-priority vector pool once every CPU is up
@@ -367,36 +367,36 @@ INTERNAL_TARGETS += hv-pool-taken
 hv-pool-taken: hv
 	@HV_OUT=$(HV_POOL_DIR) HV_PATCH=$(HV_POOL_PATCH) \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
-		bash mk/hv.sh $(BUILD) $(HV_ARGS)
+		bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
 # The series as xen-devel reads it: `git format-patch` files and a cover
 # letter for the line of XEN (or XEN_SRC's tree), From and Signed-off-by
-# your git identity, in build/hv-series/LINE-or-ID/ (mk/hv-series.py,
+# your git identity, in build/hv-series/LINE-or-ID/ (scripts/hv-series.py,
 # docs/hv-series.md), ready for git send-email.
 HV_SERIES_DIR := $(BUILD)/hv-series/$(if $(XEN_SRC),$(notdir $(HV_DIR)),$(XEN))
 .PHONY: hv-series hv-series-check
 hv-series: deps
-	@HV_EXPORT=$(HV_SERIES_DIR) bash mk/hv.sh $(BUILD) $(HV_ARGS)
+	@HV_EXPORT=$(HV_SERIES_DIR) bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
 # The series' markers and names are sound, and its generator does what it
 # says (tests/hv/test_hv_series.py): part of make unit.
 hv-series-check:
-	@python3 mk/hv-series.py check
-	@python3 mk/hv-series.py --hv hv-patch/upstream check
+	@python3 scripts/hv-series.py check
+	@python3 scripts/hv-series.py --hv hv-patch/upstream check
 	@python3 tests/hv/test_hv_series.py
 UNIT_EXTRA += hv-series-check
 
 DOM0_DIR := $(BUILD)/dom0
 dom0: deps $(AGENT)
-	@bash mk/dom0.sh $(DOM0_DIR) $(AGENT)
+	@bash images/dom0.sh $(DOM0_DIR) $(AGENT)
 
 # make guest: the PVH guest of a [guest] config (configs/seed-004.ini's
 # kernel and ramdisk): make dom0's kernel as build/guest/vmlinux and the
-# busybox initramfs with the ipbipi module built for it (mk/guest/).
+# busybox initramfs with the ipbipi module built for it (guest/).
 GUEST_DIR := $(BUILD)/guest
 .PHONY: guest
 guest: deps dom0
-	@bash mk/guest-initramfs.sh $(GUEST_DIR) $(DOM0_DIR)
+	@bash images/guest-initramfs.sh $(GUEST_DIR) $(DOM0_DIR)
 
 # ---- manual pages and the generated docs --------------------------------
 # make man: every page in $(BUILD)/man (debian/rules installs them), each
@@ -455,35 +455,35 @@ UNIT_EXTRA += make-help-test
 # make man, ipibench-resume.service, maintainer scripts),
 # ipibench-xen-4.17_VERSION_amd64.deb (make hv's hypervisor) and the source
 # package in $(BUILD)/deb, by dpkg-buildpackage in a scratch copy of the
-# tracked files (mk/deb.sh; debian/ says how).  make deb-test: lintian on
+# tracked files (scripts/deb.sh; debian/ says how).  make deb-test: lintian on
 # the source and binary packages, their contents, relations and maintainer
 # scripts (tests/deb/test_deb.sh), a unit check of the tally.
 .PHONY: deb deb-test
 deb: deps-test hv
-	@bash mk/deb.sh $(BUILD)
+	@bash scripts/deb.sh $(BUILD)
 deb-test: deb
 	@bash tests/deb/test_deb.sh $(BUILD)
 UNIT_EXTRA += deb-test
 
 # ---- the real Debian test host -------------------------------------------
 # make host-image: a raw disk of Debian 12 with systemd, GRUB and Debian's
-# own Xen 4.17 (mmdebstrap; mk/host-image.sh), cached in $(HOST_DIR) by the
+# own Xen 4.17 (mmdebstrap; images/host-image.sh), cached in $(HOST_DIR) by the
 # hash of its package list and scripts.  make test-host boots it under QEMU
 # through GRUB into Xen and a systemd dom0, logs in on the serial console
-# and checks what the host says (mk/test-host.sh).  Needs root.
+# and checks what the host says (scripts/test-host.sh).  Needs root.
 HOST_DIR := $(BUILD)/host
 .PHONY: host-image test-host
 host-image: deps-ci
-	@bash mk/host-image.sh $(HOST_DIR)
+	@bash images/host-image.sh $(HOST_DIR)
 # TEST_HOST_E2E=1: also end to end with the packages (make deb) installed
 # on the booted host and a reboot-backend matrix through real reboots.
 # TEST_HOST_FAULTS=1 (with TEST_HOST_E2E=1): then backend = local on the
 # booted host, a matrix hard reset mid-run and resumed, and a panicking
-# entry's Xen that falls back to GRUB's default (mk/test-host.sh).
+# entry's Xen that falls back to GRUB's default (scripts/test-host.sh).
 # TEST_HOST_BOOT=direct: Xen, kernel and initramfs of the image with QEMU's
 # -kernel/-initrd instead of GRUB (login checks only).
 test-host: host-image $(if $(TEST_HOST_E2E),deb)
-	@$(if $(TEST_HOST_E2E),TEST_HOST_DEBS=$(BUILD)/deb) bash mk/test-host.sh $(HOST_DIR)
+	@$(if $(TEST_HOST_E2E),TEST_HOST_DEBS=$(BUILD)/deb) bash scripts/test-host.sh $(HOST_DIR)
 # make test-host-faults: all of it in one boot sequence, as .ci/run runs it
 # (= make test-host TEST_HOST_E2E=1 TEST_HOST_FAULTS=1): the end-to-end
 # stage, then the local backend, the hard reset and the panicking entry.
@@ -493,12 +493,12 @@ test-host: host-image $(if $(TEST_HOST_E2E),deb)
 # an idle one (docs/measurements.md).  Not in .ci/run (docs/ci.md says why).
 test-host-faults: host-image deb
 	@TEST_HOST_DEBS=$(BUILD)/deb TEST_HOST_FAULTS=1 TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2700} \
-		bash mk/test-host.sh $(HOST_DIR)
+		bash scripts/test-host.sh $(HOST_DIR)
 # make test-guests: configs/seed-004.ini's guest runs on the test host
 # (docs/guests.md): the image booted directly on make hv's patched Xen with SVM
 # in the emulated CPU, `ipibench run` on it driving a PVH guest per IPI
 # path through xl, then checks of results.json, the traces, that no guest
-# is left (xl list), and `ipibench report` on the set (mk/test-host.sh
+# is left (xl list), and `ipibench report` on the set (scripts/test-host.sh
 # TEST_HOST_HVM; its time: docs/measurements.md).  .ci/run runs it.
 # GUEST_CONFIGS: the configs run there in turn (TEST_HOST_HVM_CONFIGS);
 # `make test-guests-nic` runs configs/seed-004-nic.ini's HVM guests with an
@@ -512,12 +512,12 @@ GUEST_CONFIGS ?= configs/seed-004.ini
 test-guests: host-image hv build guest
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
 		TEST_HOST_HVM_CONFIGS="$(GUEST_CONFIGS)" TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2400} \
-		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests
+		bash scripts/test-host.sh $(HOST_DIR) $(BUILD)/test-guests
 test-guests-nic: host-image hv-upstream build guest
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_UPSTREAM_DIR)/xen TEST_HOST_HVM=$(GUEST_DIR) \
 		TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-3600} \
 		TEST_HOST_STALL=$${TEST_HOST_STALL:-600} \
-		bash mk/test-host.sh $(HOST_DIR) $(BUILD)/test-guests-nic
+		bash scripts/test-host.sh $(HOST_DIR) $(BUILD)/test-guests-nic
 
 # ---- fuzzing (libFuzzer, clang) ----------------------------------------
 # Each component's .mk adds its target to FUZZ_BINS (with its own build rule,
@@ -526,7 +526,7 @@ test-guests-nic: host-image hv-upstream build guest
 # runs each for FUZZ_TIME s; `make fuzz-smoke` (part of make unit and make
 # test, each run a test of its own in the tally) shares FUZZ_SMOKE_TIME s
 # between them, at least FUZZ_SMOKE_MIN s each (by default 45 s in all,
-# but never under 10 s a target).  mk/fuzz.sh keeps what they find in
+# but never under 10 s a target).  scripts/fuzz.sh keeps what they find in
 # build/fuzz/.
 FUZZ_TIME ?= 600
 FUZZ_SMOKE_TIME ?= 45
@@ -537,9 +537,9 @@ FUZZ_SMOKE_EACH := $(shell n=$(words $(FUZZ_NAMES)); t=$$(( $(FUZZ_SMOKE_TIME) /
 define fuzz_rules
 .PHONY: fuzz/$(1) fuzz-smoke/$(1)
 fuzz/$(1): $(BUILD)/fuzz/$(1)
-	@bash mk/fuzz.sh $$< $(FUZZ_TIME) $$(FUZZ_CORPUS_$(1)) $$(FUZZ_OPTS_$(1))
+	@bash scripts/fuzz.sh $$< $(FUZZ_TIME) $$(FUZZ_CORPUS_$(1)) $$(FUZZ_OPTS_$(1))
 fuzz-smoke/$(1): $(BUILD)/fuzz/$(1)
-	@bash mk/fuzz.sh $$< $(FUZZ_SMOKE_EACH) $$(FUZZ_CORPUS_$(1)) $$(FUZZ_OPTS_$(1))
+	@bash scripts/fuzz.sh $$< $(FUZZ_SMOKE_EACH) $$(FUZZ_CORPUS_$(1)) $$(FUZZ_OPTS_$(1))
 # Its time limit in the tally: the run, plus building the target.
 TIMEOUT_fuzz-smoke/$(1) := $(shell echo $$(( $(FUZZ_SMOKE_EACH) + 600 )))
 endef
@@ -585,7 +585,7 @@ $(addprefix unit/,$(TALLY_TEST) $(TEST_BINS)): unit/%: % $(TALLY)
 $(CHECK_RUNS): check/%: % $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(TEST_TIMEOUT) ./$*
 unit/$(BUILD)/asan/probes/tests/test_xenalyze: $(XENALYZE)
-# test_abi_drift reads each line's series as its patches (mk/hv-series.py
+# test_abi_drift reads each line's series as its patches (scripts/hv-series.py
 # patchset), laid out as IPIBENCH_ROOT/hv-patch/LINE/series.
 ABI_ROOT := $(BUILD)/abi-root
 ABI_DRIFT_RUNS := $(addsuffix /$(BUILD)/asan/probes/tests/test_abi_drift,unit check)
@@ -596,7 +596,7 @@ INTERNAL_TARGETS += abi-root
 abi-root:
 	@rm -rf $(ABI_ROOT) && mkdir -p $(ABI_ROOT)/hv-patch
 	@for l in $(HV_LINES); do \
-		python3 mk/hv-series.py patchset --line $$l --out $(ABI_ROOT)/hv-patch/$$l && \
+		python3 scripts/hv-series.py patchset --line $$l --out $(ABI_ROOT)/hv-patch/$$l && \
 		(cd $(ABI_ROOT)/hv-patch/$$l && ls *.patch >series) || exit 1; \
 	done
 	@ln -s $(abspath hv-patch/src) $(ABI_ROOT)/hv-patch/src
@@ -609,7 +609,7 @@ integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 # test_hotplug boots make hv-debug's 4.17 build (make test-versions: each
-# line's, mk/versions.mk).
+# line's, scripts/versions.mk).
 integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
 integration/$(BUILD)/asan/tests/integration/test_sysctl_abi: hv-debug
 integration/$(BUILD)/asan/tests/integration/test_vector_pool: hv-pool-taken
@@ -642,7 +642,7 @@ integration/$(BUILD)/asan/tests/integration/test_nmi: hv-debug
 test-nmi:
 	$(call tally_stages,integration/$(BUILD)/asan/tests/integration/test_nmi)
 # make test-versions: the series on 4.20 and staging (CI, after test-slow).
-include mk/versions.mk
+include scripts/versions.mk
 
 # The run, then its report (tables, the seed comparison, plots); a run with
 # failed parts still gets its report, and make still fails.  First
@@ -666,7 +666,7 @@ bench: deps $(BUILD)/bin/ipibench
 # make soak: at least N boots of SOAK_CONFIGS back to back, in an order
 # SEED draws, then NIC guest sets of test-guests-nic, NIC_PER_BOOT in each
 # boot of the test host; how many completed, how
-# many stalled and each stall's evidence (mk/soak.sh, docs/stalls.md).
+# many stalled and each stall's evidence (scripts/soak.sh, docs/stalls.md).
 N ?= 30
 SEED ?= 1
 NIC ?= 0
@@ -680,7 +680,7 @@ soak: deps $(BUILD)/bin/ipibench
 		if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi; \
 	done
 	@BUILD=$(BUILD) MAKE="$(MAKE)" NIC_PER_BOOT=$(NIC_PER_BOOT) \
-		bash mk/soak.sh $(N) $(SEED) $(SOAK_OUT) $(NIC) $(SOAK_CONFIGS)
+		bash scripts/soak.sh $(N) $(SEED) $(SOAK_OUT) $(NIC) $(SOAK_CONFIGS)
 
 # CI publishing: the smoke results of the integration test (or a fresh smoke
 # run), its report, and the history with earlier sets from results/history.

@@ -54,7 +54,7 @@ if [ ! -x "$bin" ] || [ "$have" != "$want" ]; then
 	echo "$want" >"$prefix/.installed"
 fi
 # gitlab-ci-local copies the tree with rsync.  When the machine has none
-# (add rsync to mk/deps.sh to make this moot), unpack Debian's rsync and
+# (add rsync to scripts/deps.sh to make this moot), unpack Debian's rsync and
 # libpopt0 into build/ with apt-get download + dpkg-deb -x: no root, no
 # system change.
 if ! command -v rsync >/dev/null 2>&1; then

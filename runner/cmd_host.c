@@ -133,7 +133,7 @@ static void usage(FILE *f)
 "\n"
 "capture collects the evidence of an emulated host that stopped making\n"
 "progress, as 'ipibench run' does for the QEMU it starts (docs/stalls.md),\n"
-"for a QEMU another program started (the test host of mk/test-host.sh):\n"
+"for a QEMU another program started (the test host of scripts/test-host.sh):\n"
 "QEMU's threads, its monitor over QMP (info registers -a, info lapic of\n"
 "each vCPU, info irq, info pic, info cpus), then Xen's debug keys r q i 0 d\n"
 "over the serial line, into DIR/stall/ (host.txt, qemu-monitor.txt,\n"

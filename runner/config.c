@@ -308,7 +308,7 @@ static int matrix_key(struct parse *ps, const char *k, const char *v)
 }
 
 /* The kernel argument of each IPI path: the ipibench initramfs's /init
- * (mk/guest/init) then has the ipbipi module send its IPIs by the
+ * (guest/init) then has the ipbipi module send its IPIs by the
  * kernel's smp_ops (event channels in a Xen guest) or by apic->send_IPI
  * (x2APIC ICR writes to Xen's emulated local APIC).  A PVH guest has no
  * kernel switch for its own IPIs: xen_nopv and nopv are HVM-only, and
@@ -330,7 +330,7 @@ const char *cfg_ipi_path_name(enum cfg_ipi_path p)
 /* type = NAME: xl's type; an HVM guest boots its kernel through the device
  * model (SeaBIOS, hvmloader) with its console on the emulated UART.
  * held: the guest does not power itself off after IPB-GUEST-DONE
- * (mk/guest/init's ipb.hold) and the run ends by xl destroy: the emulated
+ * (guest/init's ipb.hold) and the run ends by xl destroy: the emulated
  * test host went down when an HVM guest powered itself off
  * (docs/guests.md).  The one switch of that end. */
 #define HOLD_ARG "ipb.hold"
@@ -647,7 +647,7 @@ static const struct guest_key {
 	  "option (x2apic_phys, nox2apic, apic=)", "empty" },
 	{ "ipi_path", gk_ipi_path, GK_PVH | GK_HVM,
 	  "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's", 0,
-	  "the guest workload's IPIs (mk/guest/init's ipbipi module), a list:\n"
+	  "the guest workload's IPIs (guest/init's ipbipi module), a list:\n"
 	  "evtchn (the kernel's, event channels), apic (x2APIC ICR writes);\n"
 	  "one guest run per path",
 	  "list", "evtchn, apic", "evtchn" },
@@ -1361,7 +1361,7 @@ static int finish(const char *file, int line, struct parse *ps, char *err, size_
 		snprintf(err, errlen, "%s: missing section [matrix]", file);
 		return -1;
 	}
-	/* A [guest] config's workload is the guest's own (mk/guest/init). */
+	/* A [guest] config's workload is the guest's own (guest/init). */
 	if (!c->nwl && !c->guest.given) {
 		snprintf(err, errlen, "%s: no [workload:NAME] section", file);
 		return -1;

@@ -15,7 +15,7 @@
  *                     (docs/guests.md; on the local backend): type
  *                     (pvh | hvm), vcpus, memory (MiB), cmdline (the guest
  *                     kernel's extra arguments), ipi_path (evtchn | apic:
- *                     the ipbipi workload's IPIs, mk/guest/init),
+ *                     the ipbipi workload's IPIs, guest/init),
  *                     paging (shadow | hap), kernel, ramdisk, trace_mask,
  *                     trace_secs, timeout, and for hvm: nic (the emulated
  *                     NIC's model: e1000e), nic_address, msi_path (pirq |
@@ -76,7 +76,7 @@ enum cfg_guest_type { GUEST_PVH, GUEST_HVM };
 enum cfg_msi_path { MSI_PATH_PIRQ, MSI_PATH_APIC };
 /* The dom0 bridge an HVM guest's emulated NIC is put on (runner/guest.c
  * makes it when it is not there, and removes what it made), dom0's address
- * on it and the guest's (mk/guest/init's ipb.nic=ADDR), both /PREFIX. */
+ * on it and the guest's (guest/init's ipb.nic=ADDR), both /PREFIX. */
 #define CFG_GUEST_BRIDGE "xenbr0"
 #define CFG_GUEST_NIC_PREFIX 24
 #define CFG_GUEST_NIC_ADDRESS_DEFAULT "10.0.0.2"

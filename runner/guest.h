@@ -3,7 +3,7 @@
  * One guest run through xl, on the Xen host ipibench runs on (dom0):
  * write the xl config of [guest] (config_guest_xl()), `xl create -c` with
  * the console into a file, wait for the guest's start marker
- * (mk/guest/init's IPB-GUEST-START), record xentrace twice (the scheduler
+ * (guest/init's IPB-GUEST-START), record xentrace twice (the scheduler
  * class 0x000affff, which names domain and vCPU, then the config's mask),
  * wait for the workload's end (IPB-GUEST-DONE) and the guest's power-off,
  * and `xl destroy` it on every way out, checked with `xl list`.
@@ -18,7 +18,7 @@
  * recordings (stopped by SIGINT after them), then `ab -q -t ab_secs -c 1`
  * against its httpd; both summaries parsed into guest_result.load.
  *
- * An HVM guest is held after its workload (mk/guest/init's ipb.hold,
+ * An HVM guest is held after its workload (guest/init's ipb.hold,
  * cfg_guest_held()): its run ends by xl destroy after IPB-GUEST-DONE, an
  * ok end with destroyed set and the reason in guest_result.end_reason
  * (chosen when the emulated test host went down under HVM guests, before
@@ -46,7 +46,7 @@
 /* The scheduler class (config.h's CFG_GUEST_SCHED_MASK), as xentrace -e takes it. */
 #define GUEST_SCHED_MASK ((unsigned long)CFG_GUEST_SCHED_MASK)
 
-/* The markers of mk/guest/init on the guest console. */
+/* The markers of guest/init on the guest console. */
 #define GUEST_MARK_START "IPB-GUEST-START"
 #define GUEST_MARK_DONE "IPB-GUEST-DONE"
 

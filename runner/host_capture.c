@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * `ipibench host capture`: the stall evidence of a QEMU host that another
- * program started (mk/test-host.sh's test host), collected by
+ * program started (scripts/test-host.sh's test host), collected by
  * stall_capture() as the qemu backend collects its own: QEMU's threads,
  * its monitor over a QMP socket, Xen's debug keys over the serial line's
  * input, their answers read from the console file the serial output goes

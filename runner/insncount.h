@@ -27,7 +27,7 @@ int elf_symbols(const char *path, const char *const *names, size_t n, uint64_t *
 		char *err, size_t errlen);
 
 /* The symbol file beside a built hypervisor XEN (DIR/xen): DIR/xen-syms,
- * else DIR/src/xen/xen-syms (mk/hv.sh's tree).  0, or -1 with err. */
+ * else DIR/src/xen/xen-syms (scripts/hv.sh's tree).  0, or -1 with err. */
 int insncount_syms_path(const char *xen, char *buf, size_t len, char *err, size_t errlen);
 
 /*

@@ -44,9 +44,9 @@ json_t *results_run_get(struct results *r, const char *id);
  * runner/guest.h's lifecycle (docs/results-schema.md).  NULL without.
  */
 json_t *results_guest_runs(struct results *r);
-/* The guest's workload (mk/guest/init's ipbipi module). */
+/* The guest's workload (guest/init's ipbipi module). */
 #define RESULTS_GUEST_WORKLOAD "ipbipi"
-/* An HVM guest with a NIC: dom0's ping -f and ab against it (mk/guest/init's ipb.nic). */
+/* An HVM guest with a NIC: dom0's ping -f and ab against it (guest/init's ipb.nic). */
 #define RESULTS_GUEST_NIC_WORKLOAD "nic"
 /*
  * Check what the runner uses of a results file read from PATH: an object of

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A hypervisor build: what `make hv` left in build/xen-4.17/,
- * build/xen-4.20/ or build/xen-src-ID/ (mk/hv.sh), named in a config's
+ * build/xen-4.20/ or build/xen-src-ID/ (scripts/hv.sh), named in a config's
  * `[matrix] xen = ...`, `ipibench run --xen` or `ipibench boot --xen` by a
  * version name (4.17: build/xen-4.17/xen), a build's label (src-ID:
  * build/xen-src-ID/xen) or a path (the xen binary or its folder).  Its build-info gives the version, where the source came from

@@ -409,7 +409,7 @@ static void guest_section(void **state)
 /* ---- an HVM guest's emulated NIC: msi_path pirq -> apic, per interrupt ---- */
 
 #define NFX "probes/tests/data/hvm-nic-"
-/* the fixtures of mk/guest/host-nic.sh: pirq is the guest's default path,
+/* the fixtures of guest/host-nic.sh: pirq is the guest's default path,
  * apic xen_nopv's */
 static const char *const nic_names[4] = { "default", "default-sched", "nopv", "nopv-sched" };
 

@@ -52,7 +52,7 @@ static char *run_ministat(double level, char **files, size_t k)
 		fprintf(stderr, "`%s` failed (status %d): %s\n%s\n", cmd.s,
 			WIFEXITED(st) ? WEXITSTATUS(st) : -1, out.s ? out.s : "",
 			WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
-			"ministat is not installed: apt-get install ministat (mk/deps.sh)" : "");
+			"ministat is not installed: apt-get install ministat (scripts/deps.sh)" : "");
 		fail_msg("ministat binary not usable");
 	}
 	sb_free(&cmd);

@@ -506,7 +506,7 @@ struct fixture {
 	char *file;             /* HEADER */
 };
 
-/* The file as the series adds it: without mk/hv-series.py's marker lines
+/* The file as the series adds it: without scripts/hv-series.py's marker lines
  * (a comment line of its own opening with @file, @if or @end). */
 static void drop_markers(char *s)
 {

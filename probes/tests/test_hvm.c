@@ -5,7 +5,7 @@
  * For every probes/tests/data/NAME.xt that has NAME.xenalyze-summary (the
  * output of `xenalyze --svm-mode --summary --show-default-domain-summary
  * NAME.xt`, build/bin/xenalyze of the same 4.17 tree, on a trace recorded
- * under QEMU: then mk/guest/host-run.sh, now the runner, runner/guest.c), the exits by reason and the injected
+ * under QEMU: then guest/host-run.sh, now the runner, runner/guest.c), the exits by reason and the injected
  * vectors ("Guest interrupt counts") of each domain and vCPU must be
  * exactly xenalyze's, and nothing may be counted that xenalyze does not
  * show.  When build/bin/xenalyze exists it is run live too and must print

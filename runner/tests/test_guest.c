@@ -58,7 +58,7 @@ static const char fake_xl[] =
 	/* the console lives as long as the domain does */
 	"alive() { i=0; while [ -e \"$f/dom-$name\" ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done; }\n"
 	"echo \"IPB-GUEST-UP 2 vCPUs, 6.1.0-57-amd64\\r\"\n"
-	/* an HVM guest with a NIC (mk/guest/init's ipb.nic): serves, held
+	/* an HVM guest with a NIC (guest/init's ipb.nic): serves, held
 	 * after its end marker when ipb.hold */
 	"if grep -q 'ipb.nic=' \"$cfg\"; then\n"
 	"  [ $mode = nostart ] && { alive; exit 0; }\n"

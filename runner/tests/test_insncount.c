@@ -82,7 +82,7 @@ static void test_plugin_arg_refusals(void **s)
 	assert_non_null(strstr(err, "paths with commas"));
 	assert_int_equal(insncount_plugin_arg(p, "/tmp/out", buf, sizeof(buf), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "xen-syms: no _stext/_etext: not a Xen symbol file"));
-	/* Beside a hypervisor, or in mk/hv.sh's tree. */
+	/* Beside a hypervisor, or in scripts/hv.sh's tree. */
 	assert_int_equal(insncount_syms_path(p, buf, sizeof(buf), err, sizeof(err)), 0);
 	snprintf(cmd, sizeof(cmd), "%s/xen-syms", dir);
 	assert_string_equal(buf, cmd);

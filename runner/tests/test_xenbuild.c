@@ -59,7 +59,7 @@ static int setup(void **state)
 		   "BUILD_HASH=c5993f38996e4979 TREE_HASH=beef");
 	fake_build("mine", NULL);
 	fake_build("bad", "XEN_VERSION=four SERIES_HASH=x");
-	/* build/xen: the link to the 4.17 build, as mk/hv.sh leaves it. */
+	/* build/xen: the link to the 4.17 build, as scripts/hv.sh leaves it. */
 	char p[512];
 	snprintf(p, sizeof(p), "%s/xen", root);
 	return symlink("xen-4.17", p);

@@ -10,7 +10,7 @@
 # unpacked tree, finds its agent and hypervisor there (build_dir() from
 # /proc/self/exe): `ipibench host install --root` into a fake host writes
 # the GRUB entries with those paths and uses the packaged unit when it runs
-# that binary.  Installing and purging on a real host: mk/test-host.sh.
+# that binary.  Installing and purging on a real host: scripts/test-host.sh.
 # Run by `make deb-test` (a unit check of the tally).  Exits 1 on a failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)

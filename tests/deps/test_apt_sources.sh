@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# make deps's apt source derivation (mk/apt-sources.awk through
-# `mk/deps.sh stanza`) on apt sources of both forms: the one-line
+# make deps's apt source derivation (scripts/apt-sources.awk through
+# `scripts/deps.sh stanza`) on apt sources of both forms: the one-line
 # sources.list Debian's installer writes (cdrom, security and option
 # lines around the archive's) and deb822 files of several stanzas.  No
 # network, no root: only the derivation.  Run by `make apt-sources-test`
@@ -20,9 +20,9 @@ expect() {
 	fi
 }
 # entry FILE...: the awk's answer (stdout and stderr) and its status.
-entry() { awk -f "$top/mk/apt-sources.awk" "$@" 2>&1; echo "status $?"; }
-# stanza DIR TYPES SUITES: mk/deps.sh stanza on the apt configuration DIR.
-stanza() { IPIBENCH_APT_ETC=$1 bash "$top/mk/deps.sh" stanza "$2" "$3" 2>&1; echo "status $?"; }
+entry() { awk -f "$top/scripts/apt-sources.awk" "$@" 2>&1; echo "status $?"; }
+# stanza DIR TYPES SUITES: scripts/deps.sh stanza on the apt configuration DIR.
+stanza() { IPIBENCH_APT_ETC=$1 bash "$top/scripts/deps.sh" stanza "$2" "$3" 2>&1; echo "status $?"; }
 
 # The installer's sources.list: the DVD it was installed from, the
 # archive, security, and the commented deb-src lines it writes.
@@ -125,7 +125,7 @@ expect "several files: the first with an entry" \
 	"URIs: http://mirror.invalid/debian/
 status 0" "$(entry "$t/none.list" "$t/installer.list" "$t/several.sources")"
 
-# mk/deps.sh stanza on a whole apt configuration of each form.
+# scripts/deps.sh stanza on a whole apt configuration of each form.
 mkdir -p "$t/d12/sources.list.d" "$t/d822/sources.list.d" "$t/both/sources.list.d" "$t/empty"
 cp "$t/installer.list" "$t/d12/sources.list"
 cp "$t/several.sources" "$t/d822/sources.list.d/debian.sources"
@@ -167,16 +167,16 @@ expect "stanza: no apt sources at all" \
 status 1" "$(stanza "$t/empty" deb-src bookworm)"
 
 # The three lists: each a superset of the one before, no package twice,
-# and every line of mk/deps.sh's arrays gives its packages' reason.
-b=$(bash "$top/mk/deps.sh" list build) t_=$(bash "$top/mk/deps.sh" list test) c=$(bash "$top/mk/deps.sh" list ci)
+# and every line of scripts/deps.sh's arrays gives its packages' reason.
+b=$(bash "$top/scripts/deps.sh" list build) t_=$(bash "$top/scripts/deps.sh" list test) c=$(bash "$top/scripts/deps.sh" list ci)
 expect "lists: build, then test's, then ci's" "$b" "$(printf '%s\n' "$t_" | head -n "$(printf '%s\n' "$b" | wc -l)")"
 expect "lists: test, then ci's" "$t_" "$(printf '%s\n' "$c" | head -n "$(printf '%s\n' "$t_" | wc -l)")"
 expect "lists: no package twice" "" "$(printf '%s\n' "$c" | sort | uniq -d)"
 expect "lists: time is there for bench-trace" "time" "$(printf '%s\n' "$t_" | grep -x time)"
 expect "lists: every array line says why" "" \
-	"$(awk '/^(BUILD|TEST|CI)_PKGS=\(/{on=1; next} on && /^\)/{on=0} on && !/#/' "$top/mk/deps.sh")"
-expect "lists: a bad level" "usage: mk/deps.sh list build|test|ci
-status 2" "$(bash "$top/mk/deps.sh" list all 2>&1; echo "status $?")"
+	"$(awk '/^(BUILD|TEST|CI)_PKGS=\(/{on=1; next} on && /^\)/{on=0} on && !/#/' "$top/scripts/deps.sh")"
+expect "lists: a bad level" "usage: scripts/deps.sh list build|test|ci
+status 2" "$(bash "$top/scripts/deps.sh" list all 2>&1; echo "status $?")"
 
 [ "$fails" -eq 0 ] || { echo "test_apt_sources: $fails failed"; exit 1; }
 echo "test_apt_sources: all passed"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The test host's board (mk/test-host-board.sh) against the ICH9 TCO
+# The test host's board (scripts/test-host-board.sh) against the ICH9 TCO
 # watchdog reset that took the emulated host down under HVM guests
 # (docs/guests.md): a multiboot stub (tco-stub.S) does what dom0's iTCO_wdt
 # does at probe (NO_REBOOT cleared, the timer running, here 1.2 s) and
@@ -32,19 +32,19 @@ gcc -m32 -c -o "$t/stub.o" "$top/tests/host/tco-stub.S" &&
 	ld -m elf_i386 -e start -Ttext=0x100000 -o "$t/stub.elf" "$t/stub.o" ||
 	{ echo "FAIL tco-stub.S does not build"; exit 1; }
 
-# boot NAME: the stub on the board of mk/test-host-board.sh (as the
+# boot NAME: the stub on the board of scripts/test-host-board.sh (as the
 # environment has TEST_HOST_TCO_RESET), -no-reboot as test-host.sh runs
 # it, QMP events into $t/NAME.qmp; qpid, lpid set.
 boot() {
 	local test_host_board
-	# shellcheck source=mk/test-host-board.sh
-	. "$top/mk/test-host-board.sh"
+	# shellcheck source=scripts/test-host-board.sh
+	. "$top/scripts/test-host-board.sh"
 	setsid qemu-system-x86_64 -accel tcg "${test_host_board[@]}" -m 64 -smp 1 \
 		-display none -nodefaults -no-reboot -debugcon "file:$t/$1.con" \
 		-qmp "unix:$t/$1.sock,server=on,wait=off" -kernel "$t/stub.elf" \
 		>"$t/$1.log" 2>&1 &
 	qpid=$!
-	python3 "$top/mk/qmp-events.py" "$t/$1.sock" "$t/$1.qmp" 2>>"$t/$1.log" &
+	python3 "$top/scripts/qmp-events.py" "$t/$1.sock" "$t/$1.qmp" 2>>"$t/$1.log" &
 	lpid=$!
 }
 # armed NAME: until the stub has armed the timer ("T" on the debug console), 30 s at most.
@@ -89,7 +89,7 @@ if armed board; then
 	if kill -0 "$qpid" 2>/dev/null && ! grep -q WATCHDOG <<<"$ev"; then
 		ok "the test host's board: QEMU running 8 s after the TCO timer was armed, no WATCHDOG event"
 	else
-		fail "the test host's board: QEMU gone or a watchdog action (QMP: '$ev'; mk/test-host-board.sh)"
+		fail "the test host's board: QEMU gone or a watchdog action (QMP: '$ev'; scripts/test-host-board.sh)"
 	fi
 else
 	fail "the test host's board: the stub never armed the timer ($(tail -c 300 "$t/board.log"))"

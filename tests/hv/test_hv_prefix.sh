@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# mk/hv-prefix-build.sh (make hv-prefix-check) on a stand-in for a Xen
+# scripts/hv-prefix-build.sh (make hv-prefix-check) on a stand-in for a Xen
 # tree: a git tree whose xen/Makefile does what olddefconfig and build do
 # to the output folder (O=) in a few milliseconds, failing the build when
 # the source says so.  Checks the order and form of its lines, that it
@@ -17,7 +17,7 @@ fails=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fails=$((fails + 1)); }
 g() { git -C "$t/tree" -c user.name=t -c user.email=t@t "$@"; }
-run() { bash "$top/mk/hv-prefix-build.sh" "$@" 2>&1; }
+run() { bash "$top/scripts/hv-prefix-build.sh" "$@" 2>&1; }
 
 # The stand-in: build fails on a line BROKEN in src.c, or DEBUGBROKEN in a
 # debug configuration; each build that runs is counted in O/builds.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""mk/hv-series.py on a small series of its own: markers, apply, stage,
+"""scripts/hv-series.py on a small series of its own: markers, apply, stage,
 export with the user's identity (and its refusal without one), check's
 one-line refusals, and import's round trip from per-line git trees."""
 import os
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GEN = os.path.join(TOP, "mk", "hv-series.py")
+GEN = os.path.join(TOP, "scripts", "hv-series.py")
 
 
 def write(path, text):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# mk/hv.sh's choices that need no download and no build: the version read
+# scripts/hv.sh's choices that need no download and no build: the version read
 # from a tree's xen/Makefile, the build folder's name, the series chosen by
 # version, and each refusal's one line.  Run by `make hv-script-test` (a
 # unit check of the tally).  Exits 1 at the first difference.
@@ -10,11 +10,11 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fails=0
 
-# A fake top: mk/hv.sh, mk/deps.sh, mk/apt-private.sh and lines of our own.
-mkdir -p "$t/top/mk" "$t/top/hv-patch" "$t/build"
-cp "$top/mk/hv.sh" "$top/mk/hv-series.py" "$top/mk/deps.sh" "$top/mk/apt-sources.awk" "$top/mk/apt-private.sh" "$t/top/mk/"
+# A fake top: scripts/hv.sh, scripts/deps.sh, scripts/apt-private.sh and lines of our own.
+mkdir -p "$t/top/scripts" "$t/top/hv-patch" "$t/build"
+cp "$top/scripts/hv.sh" "$top/scripts/hv-series.py" "$top/scripts/deps.sh" "$top/scripts/apt-sources.awk" "$top/scripts/apt-private.sh" "$t/top/scripts/"
 printf '# name pattern\n4.20 4.20.*\n4.17 4.17.*\n' >"$t/top/hv-patch/lines"
-hv="$t/top/mk/hv.sh"
+hv="$t/top/scripts/hv.sh"
 
 tree() {  # DIR VERSION SUBVERSION EXTRAVERSION
 	mkdir -p "$1/xen"
@@ -79,7 +79,7 @@ expect "the derived trixie entry" "Types: deb-src
 URIs: http://mirror.invalid/debian
 Suites: trixie trixie-updates
 Components: main
-Signed-By: /k.gpg" "$(IPIBENCH_DEB_SOURCES=$t/debian.sources bash "$t/top/mk/deps.sh" stanza deb-src 'trixie trixie-updates')"
+Signed-By: /k.gpg" "$(IPIBENCH_DEB_SOURCES=$t/debian.sources bash "$t/top/scripts/deps.sh" stanza deb-src 'trixie trixie-updates')"
 
 [ "$fails" -eq 0 ] || { echo "test_hv_sh: $fails failed"; exit 1; }
 echo "test_hv_sh: all passed"

@@ -353,7 +353,7 @@ static void test_option_off(void **s)
 
 /*
  * The same hypervisor under `ipibench run`: the run is recorded failed
- * with the agent's one line, as on Debian's unpatched Xen (mk/test-host.sh
+ * with the agent's one line, as on Debian's unpatched Xen (scripts/test-host.sh
  * TEST_HOST_FAULTS, "stock"), not with the layout check's "no hypervisor
  * query" (runner/verdict.h).
  */

@@ -19,7 +19,7 @@
  *
  * The build booted is ITEST_XEN, by default make hv-debug's of 4.17
  * (build/xen-4.17-debug/xen); make test-versions runs it on the debug build
- * of each line (mk/versions.mk).  Its xen.config must say CONFIG_DEBUG_LOCKS:
+ * of each line (scripts/versions.mk).  Its xen.config must say CONFIG_DEBUG_LOCKS:
  * on a release build the test would prove nothing.
  */
 #include <setjmp.h>

@@ -17,7 +17,7 @@
  *
  * The build booted is ITEST_XEN, by default make hv-debug's of 4.17
  * (build/xen-4.17-debug/xen), in make test-slow; `make nmi/4.20 nmi/staging`
- * run it on those lines' debug builds (mk/versions.mk).  Its xen.config must say
+ * run it on those lines' debug builds (scripts/versions.mk).  Its xen.config must say
  * CONFIG_DEBUG.
  */
 #include <setjmp.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The reboot backend end to end: a QEMU machine boots from a BIOS disk
- * image through real GRUB (mk/grub-disk.sh).  On the first boot dom0 runs
+ * image through real GRUB (images/grub-disk.sh).  On the first boot dom0 runs
  * `ipibench host install` and `ipibench run -c` on a two-mode matrix with
  * backend = reboot; each run sets a one-shot entry in grubenv and reboots
  * (QEMU runs without -no-reboot), GRUB boots it once and clears it, and the
@@ -158,7 +158,7 @@ static void test_reboot_matrix(void **s)
 	assert_non_null(cfg);
 	fputs(local_config, cfg);
 	fclose(cfg);
-	assert_int_equal(system("bash mk/grub-disk.sh " OUT " " OUT "/e2e.ini " OUT "/local.ini"), 0);
+	assert_int_equal(system("bash images/grub-disk.sh " OUT " " OUT "/e2e.ini " OUT "/local.ini"), 0);
 
 	snprintf(name, sizeof(name), "ipibench-%d", (int)getpid());
 	log = fopen(OUT "/console.log", "w");

@@ -11,7 +11,7 @@
  *
  * The build booted is ITEST_XEN, by default make hv-debug's of 4.17
  * (build/xen-4.17-debug/xen); make test-versions runs it on the debug build
- * of each line (mk/versions.mk).
+ * of each line (scripts/versions.mk).
  */
 #include <setjmp.h>
 #include <stdarg.h>

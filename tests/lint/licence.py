@@ -20,7 +20,7 @@ Debian's own parser.  Then, each a finding "PATH: RULE: why":
                  file than that paragraph's
   no-license     a Files paragraph's licence has no License paragraph
   stale-files    a Files pattern that matches no tracked file (but those of
-                 prebuilt/, made by mk/deb.sh in the package's source tree)
+                 prebuilt/, made by scripts/deb.sh in the package's source tree)
 Exit status 1 on any finding, 2 when a tool is missing or the input is bad.
 """
 import os
@@ -53,7 +53,7 @@ SPDX_LINES = 5
 SOURCE_SUFFIXES = (".c", ".h", ".S", ".sh", ".py", ".mk")
 SOURCE_NAMES = ("Makefile", "Kbuild")
 SOURCE_PATHS = (".ci/run", ".gitlab-ci.yml", "debian/rules")
-# Made only in the package's source tree (mk/deb.sh): no tracked file.
+# Made only in the package's source tree (scripts/deb.sh): no tracked file.
 UNTRACKED_OK = ("prebuilt/",)
 
 

@@ -171,7 +171,7 @@ def self_test(fixdir):
                        ("cli/main.c", True), ("Makefile", True),
                        (".ci/run", True), ("configs/smoke.ini", True),
                        ("results/reference/seed-512cpu.json", True),
-                       ("debian/rules", True), ("mk/host/customize", True)):
+                       ("debian/rules", True), ("images/host/customize", True)):
         if in_scope(path) != want:
             print(f"FAIL scope: {path} {'not ' if want else ''}checked")
             fails += 1

@@ -6,7 +6,7 @@
 # goes to $NMI_COUNT.
 sock="$NMI_COUNT.sock"
 rm -f "$sock"
-python3 - "$sock" "$NMI_CONSOLE" "$NMI_COUNT" "$(cd "$(dirname "$0")/../../../mk" && pwd)" <<'PY' &
+python3 - "$sock" "$NMI_CONSOLE" "$NMI_COUNT" "$(cd "$(dirname "$0")/../../../scripts" && pwd)" <<'PY' &
 import select, socket, sys, time
 sock, console, countfile, mk = sys.argv[1:5]
 sys.path.insert(0, mk)

@@ -395,7 +395,7 @@ int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen)
 	size_t i;
 	json_array_foreach(wls, i, w) {
 		json_t *cnt = json_object_get(w, IPB_KEY(WL_COUNTERS));
-		json_int_t br = json_integer_value(json_object_get(w, "bench_runs"));
+		json_int_t br = json_integer_value(json_object_get(w, IPB_KEY(WL_BENCH_RUNS)));
 
 		if (br <= 0)
 			continue;

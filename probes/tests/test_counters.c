@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -137,57 +138,6 @@ static void test_rows(void **state)
 	assert_string_equal(IPB_COUNTER(ICR_WRITES), "icr_writes");
 }
 
-/* Each row of a table as a key in the document's examples (after FROM,
- * the table's object), with a value of its kind: a count an integer, a
- * mean a number with a point, a per-CPU array "[", a flag true or false. */
-static void documented(const char *doc, const char *from,
-		       const struct ipb_counter_field *(*row)(int), int n)
-{
-	const char *start = strstr(doc, from);
-
-	if (!start)
-		fail_msg("docs/results-schema.md: no %s", from);
-	for (int c = 0; c < n; c++) {
-		const struct ipb_counter_field *f = row(c);
-		char want[96];
-		const char *at, *v;
-		int ok = 0;
-
-		snprintf(want, sizeof(want), "\"%s\":", f->key);
-		for (at = start; !ok && (at = strstr(at, want)); at++) {
-			size_t digits;
-
-			v = at + strlen(want);
-			while (*v == ' ')
-				v++;
-			digits = strspn(v, "0123456789");
-			switch (f->kind) {
-			case IPB_PER_CPU: ok = *v == '['; break;
-			case IPB_COUNT: ok = digits && v[digits] != '.'; break;
-			case IPB_MEAN: ok = digits && v[digits] == '.'; break;
-			case IPB_FLAG: ok = !strncmp(v, "true", 4) || !strncmp(v, "false", 5); break;
-			case IPB_NAME: case IPB_TEXT: ok = *v == '"'; break;
-			case IPB_SAMPLES: case IPB_LIST: ok = *v == '['; break;
-			case IPB_OBJECT: ok = *v == '{'; break;
-			}
-		}
-		if (!ok)
-			fail_msg("docs/results-schema.md: no %s after %s with a value of its kind", want,
-				 from);
-	}
-}
-
-static void test_documented(void **state)
-{
-	char *doc = tu_slurp("docs/results-schema.md");
-
-	(void)state;
-	assert_non_null(doc);
-	documented(doc, "\"counters\": {", counter_row, IPB_NR_COUNTERS);
-	documented(doc, "\"insn_counts\": {", insn_row, IPB_NR_INSN);
-	free(doc);
-}
-
 /* docs/results-schema.md's tables are what counters_md.h prints from the
  * rows (make schema-doc), byte for byte, between the marker lines. */
 static void test_generated(void **state)
@@ -225,12 +175,92 @@ static void test_generated(void **state)
 	free(doc);
 }
 
+/* FILE holds "NAME(" (a function it defines or calls), after AFTER
+ * when AFTER is not NULL, before the next function definition. */
+static bool has_in(const char *file, const char *name, const char *after)
+{
+	char *text = tu_slurp(file), want[80];
+	const char *from, *end;
+	bool ok;
+
+	if (!text)
+		fail_msg("the checklist names %s, which is not there", file);
+	snprintf(want, sizeof(want), "%s(", name);
+	from = text;
+	if (after) {
+		char def[80];
+
+		snprintf(def, sizeof(def), "%s(", after);
+		from = strstr(text, def);
+		if (!from)
+			fail_msg("%s: no %s()", file, after);
+		from += strlen(def);
+		/* to the end of that function: the next line that is "}" */
+		end = strstr(from, "\n}\n");
+	} else {
+		end = text + strlen(text);
+	}
+	ok = (from = strstr(from, want)) && (!end || from < end);
+	free(text);
+	return ok;
+}
+
+/* The checklist of counters.h, for adding a counter, is true: the files
+ * it names are there, and the functions do what it says of them. */
+static void test_checklist(void **state)
+{
+	char *h = tu_slurp("probes/include/ipibench/counters.h");
+	const char *list, *end;
+
+	(void)state;
+	assert_non_null(h);
+	list = strstr(h, "Adding a counter");
+	assert_non_null(list);
+	end = strstr(list, "*/");
+	assert_non_null(end);
+	/* every path it names exists */
+	for (const char *p = list; p < end; p++) {
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz_/.-");
+		char path[128];
+		FILE *f;
+
+		if (n > 2 && n < sizeof(path) && memchr(p, '/', n) &&
+		    (!strncmp(p + n - 2, ".c", 2) || !strncmp(p + n - 2, ".h", 2) ||
+		     !strncmp(p + n - 3, ".md", 3))) {
+			snprintf(path, sizeof(path), "%.*s", (int)n, p);
+			f = fopen(path, "r");
+			if (!f)
+				fail_msg("counters.h's checklist names %s, which is not there", path);
+			fclose(f);
+		}
+		p += n ? n - 1 : 0;
+	}
+	/* 2: the agent's counters are written by their rows */
+	assert_true(has_in("runner/agent/hvbench.c", "IPB_COUNTER", "counters_json"));
+	assert_true(has_in("runner/insncount.c", "IPB_COUNTER", "workload_counts"));
+	/* 3: the make target is there (the document: test_generated) */
+	{
+		char *mk = tu_slurp("probes/probes.mk");
+
+		assert_non_null(mk);
+		assert_non_null(strstr(mk, "\nschema-doc: $(SCHEMA_MD)\n\t$(SCHEMA_MD) --update "
+					   "docs/results-schema.md\n"));
+		free(mk);
+	}
+	/* 4: the reader sums them by their rows, the report takes its
+	 * headers from them */
+	assert_true(has_in("analysis/inputs.c", "IPB_COUNTER", "add_counters"));
+	assert_true(has_in("analysis/report.c", "ipb_counter", "block_counters"));
+	assert_true(has_in("analysis/report.c", "ipb_insn", "block_insns"));
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
-		cmocka_unit_test(test_documented),
 		cmocka_unit_test(test_generated),
+		cmocka_unit_test(test_checklist),
 	};
 	return cmocka_run_group_tests_name("probes: the counters contract", tests, NULL, NULL);
 }

@@ -15,16 +15,18 @@
  * kind and reads it by its name, and IPB_RESULTS_SCHEMA_VERSION is the one
  * version both sides know.
  *
- * Adding a counter (checked by probes/tests/test_counters.c where it can):
+ * Adding a counter (probes/tests/test_counters.c checks that the files
+ * and functions named here exist and do what is said of them):
  *   1. one row in IPB_COUNTERS (or IPB_INSN_COUNTS) below;
- *   2. its computation: the workload's run file under runner/agent/
- *      writes it with json_object_set_new(counters, IPB_COUNTER(NAME), ...)
- *      (runner/insncount.c for an instruction count);
- *   3. `make schema-doc` (docs/results-schema.md's tables, committed);
- *   4. to show it in the report: its header here, and its figure in
- *      analysis/ (struct group in analysis/internal.h summed by
- *      add_counters() in analysis/inputs.c, shown by report.c's
- *      block_counters(), which takes its header from the row).
+ *   2. its computation: the workload's run function writes it with
+ *      json_object_set_new(cnt, IPB_COUNTER(NAME), ...), as counters_json()
+ *      in runner/agent/hvbench.c does (runner/insncount.c's
+ *      workload_counts() for an instruction count);
+ *   3. `make schema-doc`: docs/results-schema.md's tables, committed;
+ *   4. to show it in the report: its header in the row, its sum in struct
+ *      group (analysis/internal.h) taken by add_counters() in
+ *      analysis/inputs.c, and its column in block_counters() in
+ *      analysis/report.c, which takes the header from the row.
  * The reader validates the new key by its kind with no code of its own.
  */
 #ifndef IPIBENCH_COUNTERS_H
@@ -99,9 +101,9 @@ struct ipb_counter_field {
 	  "the results format (IPB_RESULTS_SCHEMA_VERSION); a reader refuses a larger one") \
 	X(TOOL, IPB_AT_ROOT, "tool", IPB_OBJECT, 0, "", IPB_ABS, "", \
 	  "the program that wrote the set: name, version, commit") \
-	X(CREATED, IPB_AT_ROOT, "created", IPB_TEXT, 0, "", IPB_ABS, "date", \
+	X(CREATED, IPB_AT_ROOT, "created", IPB_TEXT, 0, "", IPB_ABS, "created", \
 	  "when the set was made: YYYY-MM-DDThh:mm:ss[.f] and Z or +hh:mm (orders a history)") \
-	X(CONFIG_FILE, IPB_AT_ROOT, "config_file", IPB_TEXT, IPB_NUL, "", IPB_ABS, "config", \
+	X(CONFIG_FILE, IPB_AT_ROOT, "config_file", IPB_TEXT, IPB_NUL, "", IPB_ABS, "", \
 	  "the config file the set was run from") \
 	X(CONFIG, IPB_AT_ROOT, "config", IPB_OBJECT, 0, "", IPB_ABS, "", \
 	  "the config's sections as read (opaque to readers)") \
@@ -123,7 +125,7 @@ struct ipb_counter_field {
 	  "the host's label: runs of one name are pooled, a history's series are per name") \
 	X(HOST_EMULATED, IPB_AT_HOST, "emulated", IPB_FLAG, 0, "", IPB_ABS, "emulated", \
 	  "true under QEMU TCG: exact counts, no verdicts on times") \
-	X(HOST_CPU_MODEL, IPB_AT_HOST, "cpu_model", IPB_TEXT, IPB_NUL, "", IPB_ABS, "CPU model", \
+	X(HOST_CPU_MODEL, IPB_AT_HOST, "cpu_model", IPB_TEXT, IPB_NUL, "", IPB_ABS, "", \
 	  "the CPU's model name") \
 	X(HOST_CPUS, IPB_AT_HOST, "cpus", IPB_COUNT, 0, "CPUs", IPB_ABS, "CPUs", \
 	  "CPUs online (1 to 65536): a sweep's x") \
@@ -131,7 +133,7 @@ struct ipb_counter_field {
 	  "CPUs the host could bring up (at least cpus)") \
 	X(HOST_XEN_VERSION, IPB_AT_HOST, "xen_version", IPB_TEXT, IPB_NUL, "", IPB_ABS, "Xen", \
 	  "the build's Xen version") \
-	X(HOST_XEN_BUILD, IPB_AT_HOST, "xen_build", IPB_NAME, 0, "", IPB_ABS, "build", \
+	X(HOST_XEN_BUILD, IPB_AT_HOST, "xen_build", IPB_NAME, 0, "", IPB_ABS, "", \
 	  "the build's label: runs of different builds are never pooled") \
 	X(HOST_TSC_KHZ, IPB_AT_HOST, "tsc_khz", IPB_COUNT, 0, "kHz", IPB_ABS, "", \
 	  "the TSC's frequency (up to 1e8): samples.cycles to ns when there is no samples.ns") \
@@ -151,7 +153,7 @@ struct ipb_counter_field {
 	  "[host] cpus as the run was planned") \
 	X(RUN_MAXCPUS, IPB_AT_RUN, "maxcpus", IPB_COUNT, 0, "CPUs", IPB_ABS, "", \
 	  "[host] maxcpus as the run was planned") \
-	X(RUN_STATUS, IPB_AT_RUN, "status", IPB_NAME, IPB_REQ, "", IPB_ABS, "status", \
+	X(RUN_STATUS, IPB_AT_RUN, "status", IPB_NAME, IPB_REQ, "", IPB_ABS, "", \
 	  "ok, failed, stalled, pending or running; only ok runs are in the statistics") \
 	X(RUN_ERROR, IPB_AT_RUN, "error", IPB_TEXT, IPB_NUL, "", IPB_ABS, "error", \
 	  "one line when failed or stalled") \
@@ -179,15 +181,15 @@ struct ipb_counter_field {
 	  "the evidence's folder, relative to the result set") \
 	X(WL_NAME, IPB_AT_WORKLOAD, "name", IPB_NAME, IPB_REQ, "", IPB_ABS, "workload", \
 	  "[workload:NAME]: runs are pooled by it") \
-	X(WL_TYPE, IPB_AT_WORKLOAD, "type", IPB_NAME, IPB_REQ, "", IPB_ABS, "type", \
+	X(WL_TYPE, IPB_AT_WORKLOAD, "type", IPB_NAME, IPB_REQ, "", IPB_ABS, "", \
 	  "the workload's type (flush_tlb_all, ipi_mask, ...)") \
 	X(WL_PARAMS, IPB_AT_WORKLOAD, "params", IPB_OBJECT, 0, "", IPB_ABS, "", \
 	  "its parameters, typed as its declaration says") \
-	X(WL_STATUS, IPB_AT_WORKLOAD, "status", IPB_NAME, IPB_REQ, "", IPB_ABS, "status", \
+	X(WL_STATUS, IPB_AT_WORKLOAD, "status", IPB_NAME, IPB_REQ, "", IPB_ABS, "", \
 	  "ok or failed") \
 	X(WL_ERROR, IPB_AT_WORKLOAD, "error", IPB_TEXT, IPB_NUL, "", IPB_ABS, "error", \
 	  "one line when failed") \
-	X(WL_PATH, IPB_AT_WORKLOAD, "path", IPB_NAME, IPB_NUL, "", IPB_ABS, "path", \
+	X(WL_PATH, IPB_AT_WORKLOAD, "path", IPB_NAME, IPB_NUL, "", IPB_ABS, "", \
 	  "the send path that ran: genapic, shorthand, mixed or none") \
 	X(WL_TIMING, IPB_AT_WORKLOAD, "timing", IPB_NAME, 0, "", IPB_ABS, "time", \
 	  "loop (the loops' totals) or per-call (samples)") \
@@ -203,13 +205,13 @@ struct ipb_counter_field {
 	  "totals over its runs (IPB_COUNTERS)") \
 	X(WL_INSN_COUNTS, IPB_AT_WORKLOAD, "insn_counts", IPB_OBJECT, 0, "", IPB_ABS, \
 	  "Instructions per operation", "the TCG plugin's instruction counts (IPB_INSN_COUNTS)") \
-	X(WL_ICR_CHECK, IPB_AT_WORKLOAD, "icr_check", IPB_OBJECT, 0, "", IPB_ABS, "ICR check", \
+	X(WL_ICR_CHECK, IPB_AT_WORKLOAD, "icr_check", IPB_OBJECT, 0, "", IPB_ABS, "check", \
 	  "the layout check's verdict on its ICR writes (the report recomputes it)") \
 	X(WL_WALL_NS, IPB_AT_WORKLOAD, "wall_ns", IPB_COUNT, 0, "ns", IPB_ABS, "", \
 	  "the workload in dom0, its trace included (CLOCK_MONOTONIC)") \
 	X(WL_TRACE, IPB_AT_WORKLOAD, "trace", IPB_TEXT, 0, "", IPB_ABS, "", \
 	  "its xentrace file, relative to the result set") \
-	X(PARAMS_ITERATIONS, IPB_AT_PARAMS, "iterations", IPB_COUNT, 0, "calls", IPB_ABS, "iterations", \
+	X(PARAMS_ITERATIONS, IPB_AT_PARAMS, "iterations", IPB_COUNT, 0, "calls", IPB_ABS, "", \
 	  "calls per run") \
 	X(PARAMS_SENDER, IPB_AT_PARAMS, "sender", IPB_NAME, 0, "", IPB_ABS, "sender", \
 	  "the send routine asked for (genapic, physical, cluster)") \
@@ -347,7 +349,7 @@ static inline enum ipb_counter ipb_counter_find(const char *key)
 	  "the interrupts' own instructions") \
 	X(DROPPED_WINDOWS, "dropped_windows", IPB_COUNT, "windows", IPB_ABS, "", \
 	  "windows never closed (should be 0)") \
-	X(RUNS, "runs", IPB_COUNT, "runs", IPB_ABS, "runs", \
+	X(RUNS, "runs", IPB_COUNT, "runs", IPB_ABS, "", \
 	  "the runs summed")
 
 #define IPB_INSN_ENUM_(name, key, kind, unit, per, header, doc) IPB_I_##name,

@@ -253,8 +253,8 @@ static int validate_loops(const struct jv *v, json_t *loops, const char *jp)
  * 2^53 (the last integer a double holds exactly); a per-CPU count an array
  * of such integers, at most JV_MAX_CPUS long; samples an array of numbers
  * from 0 to 2^53; a flag true or false; a name a string of the name rule,
- * a text a string of at most JV_TEXT_MAX bytes; an object or a list (an
- * array of objects) that.  Absent: fine unless the row is required; null:
+ * a text a string of at most JV_TEXT_MAX bytes; an object an object, a
+ * list an array (each element is checked where its own table is).  Absent: fine unless the row is required; null:
  * fine (as absent) where the row says so. */
 static int validate_field(const struct jv *v, json_t *o, const struct ipb_counter_field *f,
 			  const char *jp)
@@ -263,7 +263,6 @@ static int validate_field(const struct jv *v, json_t *o, const struct ipb_counte
 	json_int_t n;
 	double d;
 	const char *s;
-	size_t i;
 
 	if (!x || (json_is_null(x) && (f->flags & IPB_NUL))) {
 		if (f->flags & IPB_REQ)
@@ -290,17 +289,8 @@ static int validate_field(const struct jv *v, json_t *o, const struct ipb_counte
 		return jv_str(v, o, f->key, jp, f->kind == IPB_NAME ? JV_NAME : 0, &s);
 	case IPB_OBJECT:
 		return jv_container(v, o, f->key, jp, false, &a);
-	case IPB_LIST:
-		if (jv_container(v, o, f->key, jp, true, &a))
-			return -1;
-		json_array_foreach(a, i, x)
-			if (!json_is_object(x)) {
-				char b[256];
-
-				return jv_fail(v, jv_idx(b, sizeof(b), JV_KEY(jp, f->key), i),
-					       "must be an object, not %s", JV_REPR(x));
-			}
-		return 0;
+	case IPB_LIST:	/* each element where its table is read */
+		return jv_container(v, o, f->key, jp, true, &a);
 	case IPB_SAMPLES:
 	case IPB_PER_CPU:
 		if (jv_container(v, o, f->key, jp, true, &a))

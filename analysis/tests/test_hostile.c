@@ -890,7 +890,7 @@ static json_t *wrong_kind(enum ipb_counter_kind k)
 	case IPB_SAMPLES: return json_pack("[i, f]", 1, -2.0);
 	case IPB_PER_CPU: return json_pack("[i, s]", 1, "2");
 	case IPB_OBJECT: return json_integer(5);
-	case IPB_LIST: return json_pack("[i]", 5);
+	case IPB_LIST: return json_integer(5);
 	}
 	return NULL;
 }

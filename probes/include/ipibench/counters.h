@@ -48,7 +48,7 @@ enum ipb_counter_kind {
 	IPB_TEXT,      /* a string of at most 4096 bytes (shown escaped) */
 	IPB_SAMPLES,   /* an array of numbers from 0 to 2^53, one per call */
 	IPB_OBJECT,    /* an object (its members: a table of their own, or opaque) */
-	IPB_LIST,      /* an array of objects (their members: a table of their own) */
+	IPB_LIST,      /* an array of objects (each checked by its own table, where read) */
 };
 
 /* How a row's figure relates to the workload's operations (its calls). */

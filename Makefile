@@ -82,6 +82,7 @@ help:
 	@echo "  make soak         N=BOOTS [SEED=S NIC=M NIC_PER_BOOT=K SOAK_CONFIGS=...]: boots back to back, the stalls counted"
 	@echo "  make man          the manual pages, in $(BUILD)/man"
 	@echo "  make docs         regenerate docs/commands.md and docs/configs.md from the binary"
+	@echo "  make schema-doc   regenerate docs/results-schema.md's field tables from the results contract (counters.h)"
 	@echo "  make clean        remove the objects and binaries ($(BUILD)/rel, asan, bin)"
 	@echo "Tests (each ends with 'ipibench tests: N passed, N failed'):"
 	@echo "  make test         unit tests (ASan+UBSan), fuzz smoke, checks, QEMU integration tests"

@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <xenctrl.h>
 
+#include "ipibench/counters.h"
 #include "probes/collect.h"
 #include "agent/agent.h"
 #include "agent/agent_info.h"
@@ -95,7 +96,7 @@ static struct ipb_collector *trace_start(struct agent_ctx *ctx, const char *name
 	o.path = path;
 	if (ipb_collect_start(&c, &o, err, errlen))
 		return NULL;
-	json_object_set_new(res, "trace", sio_json_str(file));
+	json_object_set_new(res, IPB_KEY(WL_TRACE), sio_json_str(file));
 	return c;
 }
 
@@ -117,7 +118,7 @@ static void trace_stop(struct ipb_collector *c, json_t *res, char *err, size_t e
 	json_object_set_new(res, "trace_stats", t);
 	if (st.tb.lost_records || st.tb.full_windows)
 		fprintf(stdout, "ipibench: trace of %s lost %llu records\n",
-			json_string_value(json_object_get(res, "name")),
+			json_string_value(json_object_get(res, IPB_KEY(WL_NAME))),
 			(unsigned long long)st.tb.lost_records);
 }
 
@@ -132,9 +133,9 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 	char err[256] = "";
 	struct timespec t0, t1;
 
-	json_object_set_new(res, "name", json_string(name ? name : "?"));
-	json_object_set_new(res, "type", json_string(type ? type : "?"));
-	json_object_set(res, "params", params ? params : json_object());
+	json_object_set_new(res, IPB_KEY(WL_NAME), json_string(name ? name : "?"));
+	json_object_set_new(res, IPB_KEY(WL_TYPE), json_string(type ? type : "?"));
+	json_object_set(res, IPB_KEY(WL_PARAMS), params ? params : json_object());
 
 	/* The rules of the runner's config check (workloads/wlspec.c). */
 	if (wl_job_entry_check(job, idx, &spec, &checked, err, sizeof(err)))
@@ -160,17 +161,17 @@ static json_t *run_workload(struct agent_ctx *ctx, const json_t *job, size_t idx
 		ops->run(ctx, checked, res, err, sizeof(err));
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		ctx->workload = NULL;
-		json_object_set_new(res, "bench_runs", json_integer((json_int_t)(ctx->bench_runs - runs0)));
+		json_object_set_new(res, IPB_KEY(WL_BENCH_RUNS), json_integer((json_int_t)(ctx->bench_runs - runs0)));
 		if (tc)
 			trace_stop(tc, res, err[0] ? (char[256]){ 0 } : err, sizeof(err));
-		json_object_set_new(res, "wall_ns",
+		json_object_set_new(res, IPB_KEY(WL_WALL_NS),
 			json_integer((t1.tv_sec - t0.tv_sec) * 1000000000LL +
 				     (t1.tv_nsec - t0.tv_nsec)));
 	}
 done:
-	json_object_set_new(res, "status", json_string(err[0] ? "failed" : "ok"));
+	json_object_set_new(res, IPB_KEY(WL_STATUS), json_string(err[0] ? "failed" : "ok"));
 	if (err[0]) {
-		json_object_set_new(res, "error", sio_json_str(err));
+		json_object_set_new(res, IPB_KEY(WL_ERROR), sio_json_str(err));
 		fprintf(stdout, "ipibench: workload %s failed: %s\n", name ? name : "?", err);
 	} else {
 		fprintf(stdout, "ipibench: workload %s done\n", name);

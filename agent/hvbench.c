@@ -783,15 +783,15 @@ static json_t *loop_json(const struct run_loop *lp, uint32_t calls, uint32_t sen
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "ns", json_integer((json_int_t)lp->ns));
-	json_object_set_new(o, "cycles", json_integer((json_int_t)lp->cycles));
-	json_object_set_new(o, "calls", json_integer(calls));
-	json_object_set_new(o, "chunks", json_integer(lp->chunks));
-	json_object_set_new(o, "sender",
+	json_object_set_new(o, IPB_KEY(LOOP_NS), json_integer((json_int_t)lp->ns));
+	json_object_set_new(o, IPB_KEY(LOOP_CYCLES), json_integer((json_int_t)lp->cycles));
+	json_object_set_new(o, IPB_KEY(LOOP_CALLS), json_integer(calls));
+	json_object_set_new(o, IPB_KEY(LOOP_CHUNKS), json_integer(lp->chunks));
+	json_object_set_new(o, IPB_KEY(LOOP_SENDER),
 			    json_string(ipibench_sender_names()[sender < 3 ? sender : 0]));
 	if (pair >= 0) {
-		json_object_set_new(o, "pair", json_integer(pair));
-		json_object_set_new(o, "arm", json_integer(arm));
+		json_object_set_new(o, IPB_KEY(LOOP_PAIR), json_integer(pair));
+		json_object_set_new(o, IPB_KEY(LOOP_ARM), json_integer(arm));
 	}
 	return o;
 }
@@ -875,15 +875,15 @@ static void timing_json(const struct hvbench_req *req, const struct run_acc *a,
 	uint32_t path = a->path;
 	json_t *samples = json_object();
 
-	json_object_set_new(result, "path",
+	json_object_set_new(result, IPB_KEY(WL_PATH),
 		json_string((path & XEN_SYSCTL_IPIBENCH_PATH_SHORTHAND) ?
 			    ((path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "mixed" : "shorthand") :
 			    (path & XEN_SYSCTL_IPIBENCH_PATH_GENAPIC) ? "genapic" : "none"));
-	json_object_set_new(result, "chunks", json_integer(a->chunks));
+	json_object_set_new(result, IPB_KEY(WL_CHUNKS), json_integer(a->chunks));
 	if (!req->count_only)
-		json_object_set_new(result, "timing", json_string(req->loop ? "loop" : "per-call"));
+		json_object_set_new(result, IPB_KEY(WL_TIMING), json_string(req->loop ? "loop" : "per-call"));
 	if (req->loop) {
-		json_object_set(result, "loops", loops);
+		json_object_set(result, IPB_KEY(WL_LOOPS), loops);
 		if (req->nsenders == 2) {
 			const char *const *sn = ipibench_sender_names();
 
@@ -894,15 +894,15 @@ static void timing_json(const struct hvbench_req *req, const struct run_acc *a,
 		}
 	}
 
-	json_object_set(samples, "cycles", a->cycles);
-	json_object_set(samples, "ns", a->ns);
+	json_object_set(samples, IPB_KEY(SAMPLES_CYCLES), a->cycles);
+	json_object_set(samples, IPB_KEY(SAMPLES_NS), a->ns);
 	if (!req->count_only) {
-		json_object_set(samples, "icr_writes", a->icr);
-		json_object_set(samples, "send_cycles", a->send);
+		json_object_set(samples, IPB_KEY(SAMPLES_ICR_WRITES), a->icr);
+		json_object_set(samples, IPB_KEY(SAMPLES_SEND_CYCLES), a->send);
 		if (req->sample_cpu)
-			json_object_set(samples, "cpu", a->who);
+			json_object_set(samples, IPB_KEY(SAMPLES_CPU), a->who);
 	}
-	json_object_set_new(result, "samples", samples);
+	json_object_set_new(result, IPB_KEY(WL_SAMPLES), samples);
 }
 
 /* N per-CPU counts as a JSON array. */
@@ -998,7 +998,7 @@ int hvbench_run(struct agent_ctx *ctx, const struct hvbench_req *req,
 		memcpy(req->totals->vectors, a.vectors, nr_cpus * sizeof(*a.vectors));
 		memcpy(req->totals->dev_irqs, a.dev_irqs, nr_cpus * sizeof(*a.dev_irqs));
 	}
-	json_object_set_new(result, "counters", cnt);
+	json_object_set_new(result, IPB_KEY(WL_COUNTERS), cnt);
 	/* Per send routine, when the workload chose one (or two). */
 	if (req->nsenders == 2 || req->sender != XEN_SYSCTL_IPIBENCH_SENDER_genapic)
 		json_object_set_new(result, "counters_by_sender", by_sender_json(&a));

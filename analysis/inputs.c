@@ -239,11 +239,11 @@ static int validate_loops(const struct jv *v, json_t *loops, const char *jp)
 		return jv_fail(v, jp, "%zu loops, more than %d", n, AN_MAX_LOOPS);
 	json_array_foreach(loops, i, l) {
 		char b[256];
-		json_t *p = json_object_get(l, "pair");
+		json_t *p = json_object_get(l, IPB_KEY(LOOP_PAIR));
 		jv_idx(b, sizeof(b), jp, i);
 		if (p && (!json_is_integer(p) || json_integer_value(p) < 0 ||
 			  (size_t)json_integer_value(p) >= n))
-			return jv_fail(v, JV_KEY(b, "pair"), "%s is not a pair index from 0 to %zu "
+			return jv_fail(v, JV_KEY(b, IPB_KEY(LOOP_PAIR)), "%s is not a pair index from 0 to %zu "
 				       "(below the number of loops)", JV_REPR(p), n ? n - 1 : 0);
 	}
 	return 0;
@@ -252,17 +252,29 @@ static int validate_loops(const struct jv *v, json_t *loops, const char *jp)
 /* Key F of object O (at JP) by its kind in the results contract
  * (ipibench/counters.h): a count an integer and a mean a number, from 0 to
  * 2^53 (the last integer a double holds exactly); a per-CPU count an array
- * of such integers, at most JV_MAX_CPUS long; a flag true or false.
- * Absent: fine (every key is optional). */
+ * of such integers, at most JV_MAX_CPUS long; samples an array of numbers
+ * from 0 to 2^53; a flag true or false; a name a string of the name rule,
+ * a text a string of at most JV_TEXT_MAX bytes; an object an object, a
+ * list an array (each element is checked where its own table is).  Absent: fine unless the row is required; null:
+ * fine (as absent) where the row says so. */
 static int validate_field(const struct jv *v, json_t *o, const struct ipb_counter_field *f,
 			  const char *jp)
 {
 	json_t *x = json_object_get(o, f->key), *a;
 	json_int_t n;
 	double d;
+	const char *s;
 
-	if (!x)
+	if (!x || (json_is_null(x) && (f->flags & IPB_NUL))) {
+		if (f->flags & IPB_REQ)
+			return jv_fail(v, JV_KEY(jp, f->key), "missing (%s is required)",
+				       f->kind == IPB_NAME || f->kind == IPB_TEXT ? "a string" :
+				       f->kind == IPB_COUNT ? "an integer" :
+				       f->kind == IPB_MEAN ? "a number" :
+				       f->kind == IPB_FLAG ? "true or false" :
+				       f->kind == IPB_OBJECT ? "an object" : "an array");
 		return 0;
+	}
 	switch (f->kind) {
 	case IPB_COUNT:
 		return jv_int(v, o, f->key, jp, 0, 0, JV_COUNT_MAX, &n, NULL);
@@ -273,23 +285,36 @@ static int validate_field(const struct jv *v, json_t *o, const struct ipb_counte
 			return jv_fail(v, JV_KEY(jp, f->key), "must be true or false, not %s",
 				       JV_REPR(x));
 		return 0;
+	case IPB_NAME:
+	case IPB_TEXT:
+		return jv_str(v, o, f->key, jp, f->kind == IPB_NAME ? JV_NAME : 0, &s);
+	case IPB_OBJECT:
+		return jv_container(v, o, f->key, jp, false, &a);
+	case IPB_LIST:	/* each element where its table is read */
+		return jv_container(v, o, f->key, jp, true, &a);
+	case IPB_SAMPLES:
 	case IPB_PER_CPU:
 		if (jv_container(v, o, f->key, jp, true, &a))
 			return -1;
-		if (json_array_size(a) > JV_MAX_CPUS)
+		if (f->kind == IPB_PER_CPU && json_array_size(a) > JV_MAX_CPUS)
 			return jv_fail(v, JV_KEY(jp, f->key), "%zu entries, more than %d CPUs",
 				       json_array_size(a), JV_MAX_CPUS);
-		return jv_numbers(v, a, JV_KEY(jp, f->key), JV_SAMPLE_MAX, true);
+		return jv_numbers(v, a, JV_KEY(jp, f->key), JV_SAMPLE_MAX, f->kind == IPB_PER_CPU);
 	}
 	return 0;
 }
 
-/* insn_counts (tcgplug's plugin), each key of the contract by its kind;
- * other keys are left alone (results of other versions). */
-static int validate_insn_counts(const struct jv *v, json_t *ic, const char *jp)
+/* Every field of the contract held by O, an object at AT (JP: its path),
+ * by its kind; other keys are left alone (results of other versions). */
+static int validate_at(const struct jv *v, json_t *o, enum ipb_at at, const char *jp)
 {
-	for (int i = 0; i < IPB_NR_INSN; i++)
-		if (validate_field(v, ic, ipb_insn((enum ipb_insn)i), jp))
+	char p[256];
+
+	if (!json_is_object(o))
+		return 0;
+	fmt_into(p, sizeof(p), "%s", jp);
+	for (int i = 0; ipb_contract_row(i); i++)
+		if (ipb_contract_row(i)->at == at && validate_field(v, o, ipb_contract_row(i), p))
 			return -1;
 	return 0;
 }
@@ -332,71 +357,54 @@ static int validate_trace(const struct jv *v, json_t *w, const char *jp)
 {
 	const char *s;
 
-	if (jv_str(v, w, "trace", jp, JV_NULL, &s))
+	if (jv_str(v, w, IPB_KEY(WL_TRACE), jp, JV_NULL, &s))
 		return -1;
 	if (s && !guest_rel_path_ok(s))
-		return jv_fail(v, JV_KEY(jp, "trace"), "%s is not a path in the results "
+		return jv_fail(v, JV_KEY(jp, IPB_KEY(WL_TRACE)), "%s is not a path in the results "
 			       "directory (1 to 4 names joined by '/')",
-			       JV_REPR(json_object_get(w, "trace")));
+			       JV_REPR(json_object_get(w, IPB_KEY(WL_TRACE))));
 	return 0;
 }
 
+/* A workload: its fields by their kinds, then what is held to more: its
+ * status, the loops' pairs; its params, samples, loops, counters and
+ * insn_counts by their tables (other keys are left alone: results of
+ * other versions). */
 static int validate_workload(const struct jv *v, json_t *w, const char *jp)
 {
 	static const char *const wstatus[] = { "ok", "failed", NULL };
 	const char *s;
-	json_t *o, *a;
+	json_t *a;
+	size_t i;
 
 	if (!json_is_object(w))
 		return jv_fail(v, jp, "must be an object, not %s", JV_REPR(w));
-	if (jv_str(v, w, "name", jp, JV_REQ | JV_NAME, &s) ||
-	    jv_str(v, w, "type", jp, JV_REQ | JV_NAME, &s) ||
-	    jv_enum(v, w, "status", jp, wstatus, "a workload status", &s) ||
-	    jv_str(v, w, "path", jp, JV_NAME | JV_NULL, &s) ||
-	    jv_str(v, w, "error", jp, JV_NULL, &s))
+	if (jv_str(v, w, IPB_KEY(WL_NAME), jp, JV_REQ | JV_NAME, &s) ||
+	    jv_str(v, w, IPB_KEY(WL_TYPE), jp, JV_REQ | JV_NAME, &s) ||
+	    jv_enum(v, w, IPB_KEY(WL_STATUS), jp, wstatus, "a workload status", &s) ||
+	    validate_at(v, w, IPB_AT_WORKLOAD, jp))
 		return -1;
-	if (jv_container(v, w, "params", jp, false, &o))
+	if (validate_at(v, json_object_get(w, IPB_KEY(WL_PARAMS)), IPB_AT_PARAMS,
+			JV_KEY(jp, IPB_KEY(WL_PARAMS))) ||
+	    validate_at(v, json_object_get(w, IPB_KEY(WL_SAMPLES)), IPB_AT_SAMPLES,
+			JV_KEY(jp, IPB_KEY(WL_SAMPLES))) ||
+	    validate_at(v, json_object_get(w, IPB_KEY(WL_INSN_COUNTS)), IPB_AT_INSN,
+			JV_KEY(jp, IPB_KEY(WL_INSN_COUNTS))) ||
+	    validate_at(v, json_object_get(w, IPB_KEY(WL_COUNTERS)), IPB_AT_COUNTERS,
+			JV_KEY(jp, IPB_KEY(WL_COUNTERS))))
 		return -1;
-	if (o) {
-		json_int_t it;
-		if (jv_int(v, o, "iterations", JV_KEY(jp, "params"), 0, 0, JV_COUNT_MAX, &it,
-			   NULL))
+	a = json_object_get(w, IPB_KEY(WL_LOOPS));
+	if (a && validate_loops(v, a, JV_KEY(jp, IPB_KEY(WL_LOOPS))))
+		return -1;
+	for (i = 0; i < json_array_size(a); i++) {
+		char b[256], lp[256];
+
+		fmt_into(lp, sizeof(lp), "%s", JV_KEY(jp, IPB_KEY(WL_LOOPS)));
+		if (validate_at(v, json_array_get(a, i), IPB_AT_LOOP, jv_idx(b, sizeof(b), lp, i)))
 			return -1;
 	}
-	if (jv_container(v, w, "samples", jp, false, &o))
-		return -1;
-	if (o) {
-		const char *sp = JV_KEY(jp, "samples");
-		char b[256];
-		static const char *const keys[] = { "ns", "cycles" };
-		for (size_t k = 0; k < 2; k++) {
-			fmt_into(b, sizeof(b), "%s", sp);
-			if (jv_container(v, o, keys[k], b, true, &a) ||
-			    (a && jv_numbers(v, a, JV_KEY(b, keys[k]), JV_SAMPLE_MAX, false)))
-				return -1;
-		}
-	}
-	if (jv_container(v, w, "loops", jp, true, &a))
-		return -1;
-	if (a && validate_loops(v, a, JV_KEY(jp, "loops")))
-		return -1;
-	if (jv_container(v, w, "insn_counts", jp, false, &o))
-		return -1;
-	if (o && validate_insn_counts(v, o, JV_KEY(jp, "insn_counts")))
-		return -1;
 	if (validate_by_sender(v, w, jp) || validate_trace(v, w, jp))
 		return -1;
-	if (jv_container(v, w, "counters", jp, false, &o))
-		return -1;
-	if (o) {
-		/* Each counter of the contract (ipibench/counters.h) by its
-		 * kind; other keys are left alone (results of other versions). */
-		char cp[256];
-		fmt_into(cp, sizeof(cp), "%s", JV_KEY(jp, "counters"));
-		for (int c = 0; c < IPB_NR_COUNTERS; c++)
-			if (validate_field(v, o, ipb_counter((enum ipb_counter)c), cp))
-				return -1;
-	}
 	return 0;
 }
 
@@ -428,18 +436,19 @@ static int validate_hs_key(const struct jv *v, const char *key, json_t *x, const
 
 static int validate_host_state(const struct jv *v, json_t *run, const char *jp)
 {
-	json_t *hs = json_object_get(run, "host_state"), *x;
+	json_t *hs = json_object_get(run, IPB_KEY(RUN_HOST_STATE)), *x;
 	const char *key;
 	size_t n = 0;
 
 	if (!hs || json_is_null(hs))
 		return 0;
 	if (!json_is_object(hs))
-		return jv_fail(v, JV_KEY(jp, "host_state"), "must be an object, not %s", JV_REPR(hs));
+		return jv_fail(v, JV_KEY(jp, IPB_KEY(RUN_HOST_STATE)), "must be an object, not %s",
+			       JV_REPR(hs));
 	json_object_foreach(hs, key, x) {
 		char b[256];
 
-		fmt_into(b, sizeof(b), "%s.host_state", jp);
+		fmt_into(b, sizeof(b), "%s.%s", jp, IPB_KEY(RUN_HOST_STATE));
 		if (++n > HS_MAX_KEYS)
 			return jv_fail(v, b, "more than %d keys", HS_MAX_KEYS);
 		if (!sio_name_ok(key))
@@ -466,22 +475,22 @@ static int validate_run(const struct jv *v, json_t *run, const char *jp)
 		modes[i] = ipibench_mode_name(i);
 	if (!json_is_object(run))
 		return jv_fail(v, jp, "must be an object, not %s", JV_REPR(run));
-	if (jv_str(v, run, "id", jp, JV_REQ | JV_NAME, &s) ||
-	    jv_enum(v, run, "mode", jp, modes, "a mode", &s) ||
-	    jv_enum(v, run, "status", jp, rstatus, "a run status", &s) ||
-	    jv_str(v, run, "genapic", jp, JV_NULL, &s))
+	if (jv_str(v, run, IPB_KEY(RUN_ID), jp, JV_REQ | JV_NAME, &s) ||
+	    jv_enum(v, run, IPB_KEY(RUN_MODE), jp, modes, "a mode", &s) ||
+	    jv_enum(v, run, IPB_KEY(RUN_STATUS), jp, rstatus, "a run status", &s) ||
+	    jv_str(v, run, IPB_KEY(RUN_GENAPIC), jp, JV_NULL, &s))
 		return -1;
 	if (s && *s && !sio_name_ok(s))
-		return jv_fail(v, JV_KEY(jp, "genapic"), "%s is not a valid driver name",
-			       JV_REPR(json_object_get(run, "genapic")));
-	if (jv_str(v, run, "error", jp, JV_NULL, &s) ||
-	    jv_container(v, run, "workloads", jp, true, &wls))
+		return jv_fail(v, JV_KEY(jp, IPB_KEY(RUN_GENAPIC)), "%s is not a valid driver name",
+			       JV_REPR(json_object_get(run, IPB_KEY(RUN_GENAPIC))));
+	if (validate_host_state(v, run, jp) || validate_at(v, run, IPB_AT_RUN, jp) ||
+	    validate_at(v, json_object_get(run, IPB_KEY(RUN_STALL)), IPB_AT_STALL,
+			JV_KEY(jp, IPB_KEY(RUN_STALL))))
 		return -1;
-	if (validate_host_state(v, run, jp))
-		return -1;
+	wls = json_object_get(run, IPB_KEY(RUN_WORKLOADS));
 	json_array_foreach(wls, i, w) {
 		char b[256];
-		fmt_into(b, sizeof(b), "%s.workloads[%zu]", jp, i);
+		fmt_into(b, sizeof(b), "%s.%s[%zu]", jp, IPB_KEY(RUN_WORKLOADS), i);
 		if (validate_workload(v, w, b))
 			return -1;
 	}
@@ -534,11 +543,11 @@ static int validate_created(const struct jv *v, json_t *root)
 {
 	const char *s;
 
-	if (jv_str(v, root, "created", "$", 0, &s))
+	if (jv_str(v, root, IPB_KEY(CREATED), "$", 0, &s))
 		return -1;
 	if (s && !iso8601_ok(s))
 		return jv_fail(v, "$.created", "%s is not an ISO 8601 date and time "
-			       "(YYYY-MM-DDThh:mm:ssZ)", JV_REPR(json_object_get(root, "created")));
+			       "(YYYY-MM-DDThh:mm:ssZ)", JV_REPR(json_object_get(root, IPB_KEY(CREATED))));
 	return 0;
 }
 
@@ -589,62 +598,50 @@ int results_validate(const char *file, json_t *root, char *err)
 
 	if (!json_is_object(root))
 		return jv_fail(&v, "$", "must be an object, not %s", JV_REPR(root));
-	json_t *sv = json_object_get(root, "schema_version");
+	json_t *sv = json_object_get(root, IPB_KEY(SCHEMA_VERSION));
 	if (!sv)
 		return jv_fail(&v, "$.schema_version",
 			       "missing: not an ipibench results.json");
 	if (!json_is_integer(sv) || json_integer_value(sv) < 1)
 		return jv_fail(&v, "$.schema_version", "%s is not a positive integer",
 			       JV_REPR(sv));
-	if (json_integer_value(sv) > AN_SCHEMA_MAJOR) {
+	if (json_integer_value(sv) > IPB_RESULTS_SCHEMA_VERSION) {
 		an_err(err,
 		       "%s: schema_version %lld is newer than this reader (%d): update ipibench",
-		       file, (long long)json_integer_value(sv), AN_SCHEMA_MAJOR);
+		       file, (long long)json_integer_value(sv), IPB_RESULTS_SCHEMA_VERSION);
 		return -1;
 	}
-	if (jv_container(&v, root, "host", "$", false, &host) ||
-	    jv_container(&v, root, "tool", "$", false, &tool) ||
-	    jv_str(&v, root, "config_file", "$", JV_NULL, &s) ||
-	    validate_created(&v, root))
+	if (validate_at(&v, root, IPB_AT_ROOT, "$") || validate_created(&v, root))
 		return -1;
+	host = json_object_get(root, IPB_KEY(HOST));
+	tool = json_object_get(root, IPB_KEY(TOOL));
 	if (host) {
 		json_int_t cpus = 0, maxcpus;
-		if (jv_str(&v, host, "name", "$.host", JV_NAME, &s) ||
-		    jv_str(&v, host, "backend", "$.host", JV_NAME, &s) ||
-		    jv_str(&v, host, "cpu_model", "$.host", JV_NULL, &s) ||
-		    jv_str(&v, host, "xen_version", "$.host", JV_NULL, &s) ||
-		    jv_str(&v, host, "xen_build", "$.host", JV_NAME, &s) ||
-		    jv_int(&v, host, "cpus", "$.host", 0, 1, JV_MAX_CPUS, &cpus, NULL) ||
-		    jv_int(&v, host, "maxcpus", "$.host", 0, 1, JV_MAX_CPUS, &maxcpus, &have) ||
-		    jv_int(&v, host, "tsc_khz", "$.host", 0, 0, 100000000, &n, NULL))
+		if (jv_int(&v, host, IPB_KEY(HOST_CPUS), "$.host", 0, 1, JV_MAX_CPUS, &cpus, NULL) ||
+		    jv_int(&v, host, IPB_KEY(HOST_MAXCPUS), "$.host", 0, 1, JV_MAX_CPUS, &maxcpus,
+			   &have) ||
+		    jv_int(&v, host, IPB_KEY(HOST_TSC_KHZ), "$.host", 0, 0, 100000000, &n, NULL) ||
+		    validate_at(&v, host, IPB_AT_HOST, "$.host"))
 			return -1;
 		/* The layout the host was given: the series of a sweep. */
-		const char *topo;
+		const char *topo = json_string_value(json_object_get(host, IPB_KEY(HOST_TOPOLOGY)));
 		struct topo t;
 		char msg[200];
-		if (jv_str(&v, host, "profile", "$.host", JV_NAME | JV_NULL, &s) ||
-		    jv_str(&v, host, "topology", "$.host", JV_NULL, &topo))
-			return -1;
 		if (topo && topo_parse(topo, &t, msg, sizeof(msg)))
 			return jv_fail(&v, "$.host.topology", "%s", msg);
-		json_t *e = json_object_get(host, "emulated");
-		if (e && !json_is_boolean(e))
-			return jv_fail(&v, "$.host.emulated", "must be true or false, not %s",
-				       JV_REPR(e));
 		if (have && maxcpus < cpus)
 			return jv_fail(&v, "$.host.maxcpus", "%lld is less than host.cpus (%lld)",
 				       (long long)maxcpus, (long long)cpus);
-		if (validate_preflight(&v, json_object_get(host, "preflight")))
+		if (validate_preflight(&v, json_object_get(host, IPB_KEY(HOST_PREFLIGHT))))
 			return -1;
 	}
-	if (tool && jv_str(&v, tool, "commit", "$.tool", JV_NAME, &s))
+	if (validate_at(&v, tool, IPB_AT_TOOL, "$.tool"))
 		return -1;
-	runs = json_object_get(root, "runs");
-	if (!json_is_array(runs))
-		return jv_fail(&v, "$.runs", "must be an array, not %s", JV_REPR(runs));
+	(void)s;
+	runs = json_object_get(root, IPB_KEY(RUNS));
 	json_array_foreach(runs, i, run) {
 		char b[64];
-		snprintf(b, sizeof(b), "$.runs[%zu]", i);
+		snprintf(b, sizeof(b), "$.%s[%zu]", IPB_KEY(RUNS), i);
 		if (validate_run(&v, run, b))
 			return -1;
 	}
@@ -806,7 +803,7 @@ static int add_samples(struct group *g, json_t *arr, double scale, size_t *bad)
 static int add_counters(struct group *g, json_t *w, const char *path, size_t ri, size_t wi,
 			char *err)
 {
-	json_t *c = json_object_get(w, "counters");
+	json_t *c = json_object_get(w, IPB_KEY(WL_COUNTERS));
 	double v;
 	if (jnum(c, IPB_COUNTER(OPERATIONS), &v)) {
 		g->operations += v;
@@ -836,7 +833,7 @@ static int add_counters(struct group *g, json_t *w, const char *path, size_t ri,
 			g->bysend[k].has = true;
 		}
 	}
-	json_t *ic = json_object_get(w, "insn_counts");
+	json_t *ic = json_object_get(w, IPB_KEY(WL_INSN_COUNTS));
 	if (ic) {
 		static const enum ipb_insn keys[] = { IPB_I_OPERATIONS, IPB_I_SEND_INSNS_PER_OP,
 			IPB_I_WAIT_INSNS_PER_OP, IPB_I_HANDLERS, IPB_I_HANDLER_INSNS_MEAN,
@@ -928,10 +925,10 @@ static void add_icr_one(struct group *g, const char *sender, const json_t *chk)
 /* The layout check's verdicts on workload W of a checked run copy. */
 static void add_icr_check(struct group *g, const json_t *w)
 {
-	const json_t *chk = json_object_get(w, "icr_check");
+	const json_t *chk = json_object_get(w, IPB_KEY(WL_ICR_CHECK));
 	const json_t *by = json_object_get(chk, "by_sender");
-	const char *sender = json_string_value(json_object_get(json_object_get(w, "params"),
-								"sender"));
+	const char *sender = json_string_value(json_object_get(json_object_get(w, IPB_KEY(WL_PARAMS)),
+								IPB_KEY(PARAMS_SENDER)));
 
 	if (json_is_object(by)) {
 		const char *k;
@@ -953,13 +950,13 @@ static void add_icr_check(struct group *g, const json_t *w)
 static json_t *checked_copy(struct resultset *rs, const json_t *host, json_t *run)
 {
 	static struct layout expect;
-	const char *topo = json_string_value(json_object_get(host, "topology"));
+	const char *topo = json_string_value(json_object_get(host, IPB_KEY(HOST_TOPOLOGY)));
 	const struct layout *ex = NULL;
 	struct topo t;
 	char msg[512];
 	json_t *c;
 
-	if (!json_object_get(run, "hv"))
+	if (!json_object_get(run, IPB_KEY(RUN_HV)))
 		return NULL;
 	if (topo && !topo_parse(topo, &t, msg, sizeof(msg)) && rs->cpus > 0 &&
 	    !layout_from_topo(&expect, &t, (unsigned int)rs->cpus, msg, sizeof(msg)))
@@ -972,7 +969,7 @@ static json_t *checked_copy(struct resultset *rs, const json_t *host, json_t *ru
 		return NULL;
 	}
 	if (!rs->layout) {
-		const char *dsc = json_string_value(json_object_get(json_object_get(c, "layout"),
+		const char *dsc = json_string_value(json_object_get(json_object_get(c, IPB_KEY(RUN_LAYOUT)),
 								    "describe"));
 		rs->layout = dsc ? xstrdup(dsc) : NULL;
 		rs->topology = topo ? xstrdup(topo) : NULL;
@@ -985,11 +982,11 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 			double tsc_khz, const json_t *checked, char *err)
 {
 	const char *path = rs->path;
-	const char *mode = jstr(run, "mode", "unknown");
-	const char *name = jstr(w, "name", NULL);
+	const char *mode = jstr(run, IPB_KEY(RUN_MODE), "unknown");
+	const char *name = jstr(w, IPB_KEY(WL_NAME), NULL);
 	if (!name) {
-		an_err(err, "%s: runs[%zu].workloads[%zu]: no \"name\"",
-		       path, ri, wi);
+		an_err(err, "%s: runs[%zu].workloads[%zu]: no \"%s\"",
+		       path, ri, wi, IPB_KEY(WL_NAME));
 		return -1;
 	}
 	if (++d->nworkloads > AN_MAX_WORKLOADS) {
@@ -997,23 +994,23 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		       path, ri, wi, AN_MAX_WORKLOADS);
 		return -1;
 	}
-	json_t *samples = json_object_get(w, "samples");
-	size_t nsamp = json_array_size(json_object_get(samples, "ns")) +
-		       json_array_size(json_object_get(samples, "cycles"));
+	json_t *samples = json_object_get(w, IPB_KEY(WL_SAMPLES));
+	size_t nsamp = json_array_size(json_object_get(samples, IPB_KEY(SAMPLES_NS))) +
+		       json_array_size(json_object_get(samples, IPB_KEY(SAMPLES_CYCLES)));
 	if ((d->nsamples += nsamp) > AN_MAX_SAMPLES) {
 		an_err(err, "%s: runs[%zu].workloads[%zu].samples: more than %d samples in the results read",
 		       path, ri, wi, AN_MAX_SAMPLES);
 		return -1;
 	}
-	if ((d->nloops += json_array_size(json_object_get(w, "loops"))) > AN_MAX_LOOPS) {
+	if ((d->nloops += json_array_size(json_object_get(w, IPB_KEY(WL_LOOPS)))) > AN_MAX_LOOPS) {
 		an_err(err, "%s: runs[%zu].workloads[%zu].loops: more than %d loops in the results read",
 		       path, ri, wi, AN_MAX_LOOPS);
 		return -1;
 	}
-	const char *type = jstr(w, "type", name);
+	const char *type = jstr(w, IPB_KEY(WL_TYPE), name);
 	struct group *g = group_get(d, set, rs, name, type, mode);
-	bool ok = !strcmp(jstr(run, "status", "ok"), "ok") &&
-		  !strcmp(jstr(w, "status", "ok"), "ok");
+	bool ok = !strcmp(jstr(run, IPB_KEY(RUN_STATUS), "ok"), "ok") &&
+		  !strcmp(jstr(w, IPB_KEY(WL_STATUS), "ok"), "ok");
 	if (!ok) {
 		g->runs_failed++;
 		return 0;
@@ -1021,14 +1018,14 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 	g->runs_ok++;
 	if (checked)
 		add_icr_check(g, checked);
-	const char *genapic = jstr(run, "genapic", "");
+	const char *genapic = jstr(run, IPB_KEY(RUN_GENAPIC), "");
 	if (!g->genapic)
 		g->genapic = xstrdup(genapic);
 	else if (strcmp(g->genapic, genapic))
 		g->genapic_mixed = true;
 	if (!g->path)
-		g->path = xstrdup(jstr(w, "path", ""));
-	const char *trace = jstr(w, "trace", NULL);
+		g->path = xstrdup(jstr(w, IPB_KEY(WL_PATH), ""));
+	const char *trace = jstr(w, IPB_KEY(WL_TRACE), NULL);
 	if (trace && !g->trace) {
 		char *dup = xstrdup(path), *slash = strrchr(dup, '/');
 		if (slash)
@@ -1038,12 +1035,12 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 		g->trace_where = xasprintf("%s: runs[%zu].workloads[%zu].trace", path, ri, wi);
 	}
 	double it;
-	if (jnum(json_object_get(w, "params"), "iterations", &it))
+	if (jnum(json_object_get(w, IPB_KEY(WL_PARAMS)), IPB_KEY(PARAMS_ITERATIONS), &it))
 		g->iterations = (long)it;
 
 	size_t first_sample = g->n;
-	json_t *ns = json_object_get(samples, "ns");
-	json_t *cyc = json_object_get(samples, "cycles");
+	json_t *ns = json_object_get(samples, IPB_KEY(SAMPLES_NS));
+	json_t *cyc = json_object_get(samples, IPB_KEY(SAMPLES_CYCLES));
 	size_t bad = 0;
 	if (json_array_size(ns)) {
 		if (add_samples(g, ns, 1.0, &bad)) {
@@ -1063,7 +1060,7 @@ static int add_workload(struct dataset *d, size_t set, struct resultset *rs,
 
 	char jp[64];
 	snprintf(jp, sizeof(jp), "runs[%zu].workloads[%zu]", ri, wi);
-	if (runlevel_add(g, path, jstr(run, "id", "?"), w, first_sample, jp, err))
+	if (runlevel_add(g, path, jstr(run, IPB_KEY(RUN_ID), "?"), w, first_sample, jp, err))
 		return -1;
 
 	return add_counters(g, w, path, ri, wi, err);
@@ -1155,7 +1152,7 @@ static int load_numbers(json_t *out, json_t *o, const char *parent, const char *
 static int parse_guest_runs(struct dataset *d, const char *path, json_t *root, size_t set,
 			    char *err)
 {
-	json_t *gr = json_object_get(root, "guest_runs");
+	json_t *gr = json_object_get(root, IPB_KEY(GUEST_RUNS));
 
 	if (!gr)
 		return 0;
@@ -1289,35 +1286,35 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 		       AN_MAX_SETS);
 		return -1;
 	}
-	json_t *runs = json_object_get(root, "runs");
-	json_t *host = json_object_get(root, "host");
-	json_t *tool = json_object_get(root, "tool");
+	json_t *runs = json_object_get(root, IPB_KEY(RUNS));
+	json_t *host = json_object_get(root, IPB_KEY(HOST));
+	json_t *tool = json_object_get(root, IPB_KEY(TOOL));
 	d->sets = xrealloc(d->sets, (d->nsets + 1) * sizeof(*d->sets));
 	size_t set_idx = d->nsets++;
 	struct resultset *rs = &d->sets[set_idx];
 	memset(rs, 0, sizeof(*rs));
 	rs->path = xstrdup(path);
-	rs->backend = xstrdup(jstr(host, "backend", "unknown"));
-	rs->host_name = xstrdup(jstr(host, "name", rs->backend));
-	rs->cpu_model = xstrdup(jstr(host, "cpu_model", ""));
-	rs->xen_version = xstrdup(jstr(host, "xen_version", ""));
-	rs->xen_build = xstrdup(jstr(host, "xen_build", ""));
-	rs->commit = xstrdup(jstr(tool, "commit", "unknown"));
-	rs->created = xstrdup(jstr(root, "created", ""));
-	rs->config_file = xstrdup(jstr(root, "config_file", ""));
-	json_t *pw = json_object_get(json_object_get(host, "preflight"), "warnings");
+	rs->backend = xstrdup(jstr(host, IPB_KEY(HOST_BACKEND), "unknown"));
+	rs->host_name = xstrdup(jstr(host, IPB_KEY(HOST_NAME), rs->backend));
+	rs->cpu_model = xstrdup(jstr(host, IPB_KEY(HOST_CPU_MODEL), ""));
+	rs->xen_version = xstrdup(jstr(host, IPB_KEY(HOST_XEN_VERSION), ""));
+	rs->xen_build = xstrdup(jstr(host, IPB_KEY(HOST_XEN_BUILD), ""));
+	rs->commit = xstrdup(jstr(tool, IPB_KEY(TOOL_COMMIT), "unknown"));
+	rs->created = xstrdup(jstr(root, IPB_KEY(CREATED), ""));
+	rs->config_file = xstrdup(jstr(root, IPB_KEY(CONFIG_FILE), ""));
+	json_t *pw = json_object_get(json_object_get(host, IPB_KEY(HOST_PREFLIGHT)), "warnings");
 	rs->preflight = json_array_size(pw) ? json_incref(pw) : NULL;
 	double v;
-	rs->cpus = jnum(host, "cpus", &v) ? (long)v : 0;
-	rs->maxcpus = jnum(host, "maxcpus", &v) ? (long)v : rs->cpus;
-	rs->emulated = json_is_true(json_object_get(host, "emulated"));
+	rs->cpus = jnum(host, IPB_KEY(HOST_CPUS), &v) ? (long)v : 0;
+	rs->maxcpus = jnum(host, IPB_KEY(HOST_MAXCPUS), &v) ? (long)v : rs->cpus;
+	rs->emulated = json_is_true(json_object_get(host, IPB_KEY(HOST_EMULATED)));
 	/* validated above: a profile name, a topology topo_parse() reads, or none */
-	rs->topo = xstrdup(jstr(host, "profile", jstr(host, "topology",
+	rs->topo = xstrdup(jstr(host, IPB_KEY(HOST_PROFILE), jstr(host, IPB_KEY(HOST_TOPOLOGY),
 						     rs->emulated ? "dense" : "native")));
 	if (parse_guest_runs(d, path, root, set_idx, err))
 		return -1;
 	double tsc_khz = 0;
-	jnum(host, "tsc_khz", &tsc_khz);
+	jnum(host, IPB_KEY(HOST_TSC_KHZ), &tsc_khz);
 	size_t group_set = d->separate_sets ? set_idx : 0;
 
 	for (size_t ri = 0; ri < json_array_size(runs); ri++) {
@@ -1326,30 +1323,30 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 			an_err(err, "%s: runs[%zu]: not an object", path, ri);
 			return -1;
 		}
-		const char *status = jstr(run, "status", "ok");
-		const char *id = jstr(run, "id", "?");
+		const char *status = jstr(run, IPB_KEY(RUN_STATUS), "ok");
+		const char *id = jstr(run, IPB_KEY(RUN_ID), "?");
 		if (!strcmp(status, "stalled")) {
 			/* Listed as a failed run is, with its evidence. */
-			json_t *st = json_object_get(run, "stall");
+			json_t *st = json_object_get(run, IPB_KEY(RUN_STALL));
 			const char *rj = strrchr(path, '/');
 			int dl = rj && !strcmp(rj, "/results.json") ? (int)(rj - path) : (int)strlen(path);
-			char *what = xasprintf("%s (stall evidence: %.*s/%s)", jstr(run, "error", status),
-					       dl, path, jstr(st, "evidence", "?"));
+			char *what = xasprintf("%s (stall evidence: %.*s/%s)", jstr(run, IPB_KEY(RUN_ERROR), status),
+					       dl, path, jstr(st, IPB_KEY(STALL_EVIDENCE), "?"));
 
 			rs->runs_stalled++;
-			add_failed(d, path, id, jstr(run, "mode", "?"), what);
+			add_failed(d, path, id, jstr(run, IPB_KEY(RUN_MODE), "?"), what);
 			free(what);
 		} else if (strcmp(status, "ok")) {
 			rs->runs_failed++;
-			add_failed(d, path, id, jstr(run, "mode", "?"),
-				   jstr(run, "error", status));
+			add_failed(d, path, id, jstr(run, IPB_KEY(RUN_MODE), "?"),
+				   jstr(run, IPB_KEY(RUN_ERROR), status));
 		} else {
 			rs->runs_ok++;
-			hoststate_add(d, set_idx, id, json_object_get(run, "host_state"));
+			hoststate_add(d, set_idx, id, json_object_get(run, IPB_KEY(RUN_HOST_STATE)));
 		}
-		json_t *wls = json_object_get(run, "workloads");
+		json_t *wls = json_object_get(run, IPB_KEY(RUN_WORKLOADS));
 		json_t *chk = strcmp(status, "ok") ? NULL : checked_copy(rs, host, run);
-		json_t *cwls = json_object_get(chk, "workloads");
+		json_t *cwls = json_object_get(chk, IPB_KEY(RUN_WORKLOADS));
 		for (size_t wi = 0; wi < json_array_size(wls); wi++) {
 			json_t *w = json_array_get(wls, wi);
 			if (!json_is_object(w)) {
@@ -1358,10 +1355,10 @@ static int parse_results(struct dataset *d, const char *path, json_t *root,
 				return -1;
 			}
 			if (!strcmp(status, "ok") &&
-			    strcmp(jstr(w, "status", "ok"), "ok")) {
-				char *what = xasprintf("%s/%s", id, jstr(w, "name", "?"));
-				add_failed(d, path, what, jstr(run, "mode", "?"),
-					   jstr(w, "error", jstr(w, "status", "failed")));
+			    strcmp(jstr(w, IPB_KEY(WL_STATUS), "ok"), "ok")) {
+				char *what = xasprintf("%s/%s", id, jstr(w, IPB_KEY(WL_NAME), "?"));
+				add_failed(d, path, what, jstr(run, IPB_KEY(RUN_MODE), "?"),
+					   jstr(w, IPB_KEY(WL_ERROR), jstr(w, IPB_KEY(WL_STATUS), "failed")));
 				free(what);
 			}
 			if (add_workload(d, group_set, rs, run, w, ri, wi, tsc_khz,
@@ -1590,8 +1587,8 @@ enum input_kind detect_kind(const char *path, const char *text, size_t len)
 	if (i < len && text[i] == '{') {
 		json_t *root = json_loadb(text, len, 0, NULL);
 		enum input_kind k = IN_UNKNOWN;
-		if (json_object_get(root, "schema_version") ||
-		    json_object_get(root, "runs"))
+		if (json_object_get(root, IPB_KEY(SCHEMA_VERSION)) ||
+		    json_object_get(root, IPB_KEY(RUNS)))
 			k = IN_RESULTS;
 		else if (json_is_array(json_object_get(root, "results")))
 			k = IN_HYPERFINE;
@@ -1637,8 +1634,8 @@ int dataset_add_text(struct dataset *d, const char *path, const char *text, size
 			       path, results_only ? "an ipibench results.json" :
 			       "results.json or hyperfine JSON");
 			rc = -1;
-		} else if (results_only || json_object_get(root, "schema_version") ||
-			   json_object_get(root, "runs")) {
+		} else if (results_only || json_object_get(root, IPB_KEY(SCHEMA_VERSION)) ||
+			   json_object_get(root, IPB_KEY(RUNS))) {
 			rc = parse_results(d, path, root, err);
 		} else if (json_is_array(json_object_get(root, "results"))) {
 			progress("reading %s (hyperfine JSON)", path);

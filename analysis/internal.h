@@ -24,7 +24,6 @@
 
 #include <jansson.h>
 
-#define AN_SCHEMA_MAJOR 1
 #define AN_ERRLEN 1024
 
 /* What one set of inputs may make report or history do (docs/results-

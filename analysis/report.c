@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipibench/counters.h"
 #include "ipibench/modes.h"
 #include "lib/opts.h"
 #include "lib/safeio.h"
@@ -401,8 +402,10 @@ static void block_latency(const struct rblock *b, struct sbuf *md)
 static void block_counters(const struct rblock *b, struct sbuf *md)
 {
 	char bf[8][48];
-	sb_puts(md, "\nCounters:\n\n| mode | operations | ICR writes per op | IPIs sent per op | vector capacity |\n"
-		    "|---|---:|---:|---:|---:|\n");
+	/* the columns' headers are the counters' rows' (ipibench/counters.h) */
+	sb_printf(md, "\nCounters:\n\n| mode | %s | %s | %s | %s |\n|---|---:|---:|---:|---:|\n",
+		  ipb_counter(IPB_C_OPERATIONS)->header, ipb_counter(IPB_C_ICR_WRITES)->header,
+		  ipb_counter(IPB_C_IPIS_SENT)->header, ipb_counter(IPB_C_VECTORS)->header);
 	for (size_t k = 0; k < b->end - b->first; k++) {
 		const struct rmode *m = &b->modes[k];
 		sb_printf(md, "| %s | %s | %s | %s | %s |\n", m->g->mode, fnum(bf[0], m->ops),
@@ -417,10 +420,11 @@ static void block_insns(const struct rblock *b, struct sbuf *md)
 	char bf[6][48];
 	size_t bad = 0;
 
-	sb_puts(md, "\nInstructions per operation (QEMU TCG plugin, exact; the wait spins, "
-		    "so its count depends on time):\n\n"
-		    "| mode | runs | send path | sender wait | handler mean | handler max | "
-		    "ICR writes per op (plugin) |\n|---|---:|---:|---:|---:|---:|---:|\n");
+	sb_printf(md, "\n%s (QEMU TCG plugin, exact; the wait spins, so its count depends on "
+		  "time):\n\n| mode | runs | %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---:|---:|---:|\n",
+		  ipb_field(IPB_F_WL_INSN_COUNTS)->header, ipb_insn(IPB_I_SEND_INSNS_PER_OP)->header,
+		  ipb_insn(IPB_I_WAIT_INSNS_PER_OP)->header, ipb_insn(IPB_I_HANDLER_INSNS_MEAN)->header,
+		  ipb_insn(IPB_I_HANDLER_INSNS_MAX)->header, ipb_insn(IPB_I_ICR_WRITES)->header);
 	for (size_t k = 0; k < b->end - b->first; k++) {
 		const struct insn_sums *ic = &b->modes[k].g->ic;
 		double ops = ic->ops > 0 ? ic->ops : NAN, h = ic->handlers > 0 ? ic->handlers : NAN;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "ipibench/counters.h"
 #include "ipibench/senders.h"
 
 static bool sender_valid(const char *s)
@@ -71,16 +72,16 @@ static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
 		return -1;
 	}
 	struct loop l = { .pair = -1, .arm = -1 };
-	if (loop_num(o, "ns", true, &l.ns, jp, i, err, file) ||
-	    loop_num(o, "calls", true, &l.calls, jp, i, err, file) ||
-	    loop_num(o, "cycles", false, &l.cycles, jp, i, err, file) ||
-	    loop_num(o, "chunks", false, &l.chunks, jp, i, err, file))
+	if (loop_num(o, IPB_KEY(LOOP_NS), true, &l.ns, jp, i, err, file) ||
+	    loop_num(o, IPB_KEY(LOOP_CALLS), true, &l.calls, jp, i, err, file) ||
+	    loop_num(o, IPB_KEY(LOOP_CYCLES), false, &l.cycles, jp, i, err, file) ||
+	    loop_num(o, IPB_KEY(LOOP_CHUNKS), false, &l.chunks, jp, i, err, file))
 		return -1;
 	if (l.calls < 1) {
 		an_err(err, "%s: %s.loops[%zu].calls: must be >= 1", file, jp, i);
 		return -1;
 	}
-	json_t *s = json_object_get(o, "sender");
+	json_t *s = json_object_get(o, IPB_KEY(LOOP_SENDER));
 	if (s && (!json_is_string(s) || !sender_valid(json_string_value(s)))) {
 		an_err(err, "%s: %s.loops[%zu].sender: expected genapic, physical or cluster",
 		       file, jp, i);
@@ -89,8 +90,8 @@ static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
 	if (s)
 		snprintf(l.sender, sizeof(l.sender), "%s", json_string_value(s));
 	double v;
-	if (json_object_get(o, "pair")) {
-		if (loop_num(o, "pair", true, &v, jp, i, err, file))
+	if (json_object_get(o, IPB_KEY(LOOP_PAIR))) {
+		if (loop_num(o, IPB_KEY(LOOP_PAIR), true, &v, jp, i, err, file))
 			return -1;
 		/* Pairs are numbered from 0 in order: an index is below the
 		 * number of loops of its workload. */
@@ -101,8 +102,8 @@ static int parse_loop(struct run_rec *r, json_t *o, const char *jp, size_t i,
 		}
 		l.pair = (long)v;
 	}
-	if (json_object_get(o, "arm")) {
-		if (loop_num(o, "arm", true, &v, jp, i, err, file))
+	if (json_object_get(o, IPB_KEY(LOOP_ARM))) {
+		if (loop_num(o, IPB_KEY(LOOP_ARM), true, &v, jp, i, err, file))
 			return -1;
 		if (v > 1) {
 			an_err(err, "%s: %s.loops[%zu].arm: must be 0 or 1", file, jp, i);
@@ -160,8 +161,8 @@ int runlevel_add(struct group *g, const char *file, const char *run_id, json_t *
 	for (size_t i = first_sample; i < g->n; i++)
 		r->percall_sum += g->ns[i];
 	r->percall_n = g->n - first_sample;
-	parse_senders(g, json_object_get(w, "params"));
-	json_t *loops = json_object_get(w, "loops");
+	parse_senders(g, json_object_get(w, IPB_KEY(WL_PARAMS)));
+	json_t *loops = json_object_get(w, IPB_KEY(WL_LOOPS));
 	if (!loops)
 		return 0;
 	if (!json_is_array(loops)) {

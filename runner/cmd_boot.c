@@ -217,7 +217,7 @@ static int boot_layout(const struct host_opts *o, const char *topology, struct l
 	json_array_foreach(json_object_get(run, "workloads"), i, w) {
 		json_t *chk = json_object_get(w, "icr_check");
 
-		json_t *ic = json_object_get(w, "insn_counts");
+		json_t *ic = json_object_get(w, IPB_KEY(WL_INSN_COUNTS));
 
 		if (ic)
 			printf("insn counts, %s: send path %.1f/op, wait %.1f/op (time-dependent), "

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipibench/counters.h"
 #include "runner/backend.h"
 #include "runner/config.h"
 #include "runner/guest.h"
@@ -96,9 +97,9 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	const json_t *phys = json_object_get(agent, "physinfo");
 	const json_t *hv = json_object_get(agent, "hv");
 
-	json_object_set_new(host, "backend", json_string(c->host.backend));
-	json_object_set_new(host, "name", json_string(c->host.name));
-	json_object_set_new(host, "emulated", json_boolean(be->flags & HB_EMULATED));
+	json_object_set_new(host, IPB_KEY(HOST_BACKEND), json_string(c->host.backend));
+	json_object_set_new(host, IPB_KEY(HOST_NAME), json_string(c->host.name));
+	json_object_set_new(host, IPB_KEY(HOST_EMULATED), json_boolean(be->flags & HB_EMULATED));
 	/*
 	 * The settings a backend records (qemu's tcg_threading: what an
 	 * emulated time is made of depends on it, docs/statistics.md), each key in
@@ -113,27 +114,27 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 										sizeof(buf)), "true")) :
 					 json_string(host_setting_text(s, o->settings, buf, sizeof(buf)))) :
 					json_null());
-	json_object_set_new(host, "cpus", json_integer(c->host.cpus));
-	json_object_set_new(host, "maxcpus", json_integer(c->host.maxcpus));
+	json_object_set_new(host, IPB_KEY(HOST_CPUS), json_integer(c->host.cpus));
+	json_object_set_new(host, IPB_KEY(HOST_MAXCPUS), json_integer(c->host.maxcpus));
 	/* The CPU topology the host was given (null: QEMU's dense default or
 	 * a real machine's own); the layout it gave is each run's "layout". */
 	if (c->host.has_topo) {
 		topo_format(&c->host.topo, buf, sizeof(buf));
-		json_object_set_new(host, "topology", json_string(buf));
+		json_object_set_new(host, IPB_KEY(HOST_TOPOLOGY), json_string(buf));
 	} else {
-		json_object_set_new(host, "topology", json_null());
+		json_object_set_new(host, IPB_KEY(HOST_TOPOLOGY), json_null());
 	}
-	json_object_set_new(host, "profile",
+	json_object_set_new(host, IPB_KEY(HOST_PROFILE),
 			    c->host.profile[0] ? json_string(c->host.profile) : json_null());
 	if (json_object_get(agent, "cpu_model"))
-		json_object_set(host, "cpu_model", json_object_get(agent, "cpu_model"));
+		json_object_set(host, IPB_KEY(HOST_CPU_MODEL), json_object_get(agent, "cpu_model"));
 	/* The build this set ran on (its build-info; the agent's word if none). */
 	const struct xen_build *xb = c->matrix.build;
-	json_object_set_new(host, "xen_version",
+	json_object_set_new(host, IPB_KEY(HOST_XEN_VERSION),
 		json_string(xb->version[0] ? xb->version :
 			json_string_value(json_object_get(json_object_get(agent, "xen"), "version"))));
 	json_object_set_new(host, "xen_source", json_string(xb->source));
-	json_object_set_new(host, "xen_build", json_string(xb->label));
+	json_object_set_new(host, IPB_KEY(HOST_XEN_BUILD), json_string(xb->label));
 	json_object_set_new(host, "series", json_string(xb->series));
 	json_object_set_new(host, "series_hash", json_string(xb->series_hash));
 	json_object_set_new(host, "xen_cmdline", json_string(hr->xen_cmdline));
@@ -147,7 +148,7 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	json_int_t khz = json_integer_value(json_object_get(hv, "tsc_khz"));
 	if (!khz)
 		khz = json_integer_value(json_object_get(phys, "cpu_khz"));
-	json_object_set_new(host, "tsc_khz", json_integer(khz));
+	json_object_set_new(host, IPB_KEY(HOST_TSC_KHZ), json_integer(khz));
 	json_object_set(host, "physinfo", (json_t *)phys);
 }
 
@@ -158,7 +159,7 @@ static void adopt_traces(const char *dir, const char *id, json_t *workloads)
 	size_t i;
 
 	json_array_foreach(workloads, i, w) {
-		const char *t = json_string_value(json_object_get(w, "trace"));
+		const char *t = json_string_value(json_object_get(w, IPB_KEY(WL_TRACE)));
 		char from[PATH_MAX], to[PATH_MAX], rel[512];
 
 		if (!sio_name_ok(t))   /* the agent names a file in its own directory */
@@ -167,7 +168,7 @@ static void adopt_traces(const char *dir, const char *id, json_t *workloads)
 		snprintf(rel, sizeof(rel), "traces/%s-%s", id, t);
 		snprintf(to, sizeof(to), "%s/%s", dir, rel);
 		if (!rename(from, to))
-			json_object_set_new(w, "trace", json_string(rel));
+			json_object_set_new(w, IPB_KEY(WL_TRACE), json_string(rel));
 	}
 }
 
@@ -500,10 +501,10 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 		o.quiet = quiet;
 
 		iso_now(now, sizeof(now));
-		json_object_set_new(run, "status", json_string("running"));
-		json_object_set_new(run, "started", json_string(now));
-		json_object_del(run, "error");
-		json_object_del(run, "stall");
+		json_object_set_new(run, IPB_KEY(RUN_STATUS), json_string("running"));
+		json_object_set_new(run, IPB_KEY(RUN_STARTED), json_string(now));
+		json_object_del(run, IPB_KEY(RUN_ERROR));
+		json_object_del(run, IPB_KEY(RUN_STALL));
 		if (results_save(res, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s\n", err);
 			return 1;
@@ -529,24 +530,24 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			const char *g = json_string_value(json_object_get(json_object_get(agent, "hv"), "genapic"));
 			if (!g)
 				g = json_string_value(json_object_get(agent, "genapic"));
-			json_object_set_new(run, "genapic", json_string(g ? g : ""));
+			json_object_set_new(run, IPB_KEY(RUN_GENAPIC), json_string(g ? g : ""));
 			json_t *wls = json_object_get(agent, "workloads");
 			adopt_traces(res->dir, id, wls);
-			json_object_set(run, "workloads", wls ? wls : json_array());
+			json_object_set(run, IPB_KEY(RUN_WORKLOADS), wls ? wls : json_array());
 			if (json_object_get(agent, "hv"))
-				json_object_set(run, "hv", json_object_get(agent, "hv"));
+				json_object_set(run, IPB_KEY(RUN_HV), json_object_get(agent, "hv"));
 			/* Each boot's own: a reboot host can change between boots
 			 * (microcode, a pinned C-state), and the report flags a
 			 * comparison across a change (agent/hoststate.h). */
 			if (json_object_get(agent, "host_state"))
-				json_object_set(run, "host_state", json_object_get(agent, "host_state"));
+				json_object_set(run, IPB_KEY(RUN_HOST_STATE), json_object_get(agent, "host_state"));
 			/* The driver, the layout's ICR writes against the measured
 			 * ones (workloads/check.h), the agent's and the workloads'
 			 * errors: the first that fails the run (runner/verdict.h). */
 			struct layout_ctx lc = { run, c, be };
 			run_verdict(agent, mode, layout_cb, &lc, why, sizeof(why));
-			if (!json_object_size(json_object_get(res->root, "host")) || !why[0])
-				fill_host(json_object_get(res->root, "host"), c, &o, be, &hr, agent);
+			if (!json_object_size(json_object_get(res->root, IPB_KEY(HOST))) || !why[0])
+				fill_host(json_object_get(res->root, IPB_KEY(HOST)), c, &o, be, &hr, agent);
 			json_decref(agent);
 		}
 		if (hr.stall_reason[0]) {
@@ -554,24 +555,24 @@ static int do_run(struct results *res, const struct config *c, int quiet)
 			char ev[300];
 
 			snprintf(ev, sizeof(ev), "runs/%s/" STALL_DIR, id);
-			json_object_set_new(run, "stall", json_pack("{s:s, s:f, s:i, s:s, s:s}",
+			json_object_set_new(run, IPB_KEY(RUN_STALL), json_pack("{s:s, s:f, s:i, s:s, s:s}",
 				"reason", hr.stall_reason, "after_s", hr.stall_after_s,
-				"window_s", (int)o.stall_s, "phase", hr.stall_phase, "evidence", ev));
+				"window_s", (int)o.stall_s, "phase", hr.stall_phase, IPB_KEY(STALL_EVIDENCE), ev));
 		}
 		if (why[0] && rc && hr.stalled) {
 			status = "stalled";
 			stalls++;
-			json_object_set_new(run, "error", json_string(why));
+			json_object_set_new(run, IPB_KEY(RUN_ERROR), json_string(why));
 		} else if (why[0]) {
 			status = "failed";
 			failures++;
-			json_object_set_new(run, "error", json_string(why));
+			json_object_set_new(run, IPB_KEY(RUN_ERROR), json_string(why));
 		}
 		iso_now(now, sizeof(now));
-		json_object_set_new(run, "status", json_string(status));
-		json_object_set_new(run, "finished", json_string(now));
-		json_object_set_new(run, "boot_s", json_real(hr.t_dom0));
-		json_object_set_new(run, "wall_s", json_real(hr.t_done));
+		json_object_set_new(run, IPB_KEY(RUN_STATUS), json_string(status));
+		json_object_set_new(run, IPB_KEY(RUN_FINISHED), json_string(now));
+		json_object_set_new(run, IPB_KEY(RUN_BOOT_S), json_real(hr.t_dom0));
+		json_object_set_new(run, IPB_KEY(RUN_WALL_S), json_real(hr.t_done));
 		if (results_save(res, err, sizeof(err))) {
 			fprintf(stderr, "ipibench run: %s\n", err);
 			return 1;

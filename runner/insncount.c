@@ -394,8 +394,8 @@ int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen)
 	}
 	size_t i;
 	json_array_foreach(wls, i, w) {
-		json_t *cnt = json_object_get(w, "counters");
-		json_int_t br = json_integer_value(json_object_get(w, "bench_runs"));
+		json_t *cnt = json_object_get(w, IPB_KEY(WL_COUNTERS));
+		json_int_t br = json_integer_value(json_object_get(w, IPB_KEY(WL_BENCH_RUNS)));
 
 		if (br <= 0)
 			continue;
@@ -408,7 +408,7 @@ int insncount_merge(const char *file, json_t *agent, char *err, size_t errlen)
 		/* A workload of its own runs (not only nested ones, as
 		 * sysctl_refusals' health check) gets the counts. */
 		if (json_integer_value(json_object_get(cnt, IPB_COUNTER(OPERATIONS))) > 0)
-			json_object_set_new(w, "insn_counts",
+			json_object_set_new(w, IPB_KEY(WL_INSN_COUNTS),
 					    workload_counts(runs + next, (size_t)br, cnt));
 		next += (size_t)br;
 	}

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ipibench/counters.h"
 #include "runner/backend.h"
 #include "runner/results.h"
 #include "runner/runner.h"
@@ -52,17 +53,17 @@ int results_create(struct results *r, const char *dir, const char *config_file,
 		return -1;
 	iso_now(now, sizeof(now));
 	r->root = json_object();
-	json_object_set_new(r->root, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
+	json_object_set_new(r->root, IPB_KEY(SCHEMA_VERSION), json_integer(IPB_RESULTS_SCHEMA_VERSION));
 	tool = json_object();
-	json_object_set_new(tool, "name", json_string("ipibench"));
-	json_object_set_new(tool, "version", json_string(IPIBENCH_VERSION));
-	json_object_set_new(tool, "commit", json_string(IPIBENCH_COMMIT));
-	json_object_set_new(r->root, "tool", tool);
-	json_object_set_new(r->root, "created", json_string(now));
-	json_object_set_new(r->root, "config_file", sio_json_str(config_file));
-	json_object_set(r->root, "config", c->sections);
-	json_object_set_new(r->root, "host", json_object());
-	json_object_set_new(r->root, "runs", json_array());
+	json_object_set_new(tool, IPB_KEY(TOOL_NAME), json_string("ipibench"));
+	json_object_set_new(tool, IPB_KEY(TOOL_VERSION), json_string(IPIBENCH_VERSION));
+	json_object_set_new(tool, IPB_KEY(TOOL_COMMIT), json_string(IPIBENCH_COMMIT));
+	json_object_set_new(r->root, IPB_KEY(TOOL), tool);
+	json_object_set_new(r->root, IPB_KEY(CREATED), json_string(now));
+	json_object_set_new(r->root, IPB_KEY(CONFIG_FILE), sio_json_str(config_file));
+	json_object_set(r->root, IPB_KEY(CONFIG), c->sections);
+	json_object_set_new(r->root, IPB_KEY(HOST), json_object());
+	json_object_set_new(r->root, IPB_KEY(RUNS), json_array());
 	results_plan(r, c);
 	return results_save(r, err, errlen);
 }
@@ -112,7 +113,7 @@ static const char *const guest_statuses[] = { "ok", "failed", "pending", "runnin
 /* $.guest_runs, when there: [{id, ipi_path, status, ...}] (runner/guest.h). */
 static int check_guest_runs(const json_t *root, const char *path, char *err, size_t errlen)
 {
-	const json_t *gr = json_object_get(root, "guest_runs"), *run, *v;
+	const json_t *gr = json_object_get(root, IPB_KEY(GUEST_RUNS)), *run, *v;
 	char q[SIO_NAME_MAX * 4 + 16];
 	size_t i, k;
 
@@ -178,23 +179,23 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 
 	if (!json_is_object(root))
 		BAD("$: expected an object (ipibench results), not %s", sio_json_kind(root));
-	v = json_object_get(root, "schema_version");
+	v = json_object_get(root, IPB_KEY(SCHEMA_VERSION));
 	if (!v)
 		BAD("$.schema_version: missing: not an ipibench results file");
-	if (!json_is_integer(v) || json_integer_value(v) != RESULTS_SCHEMA_VERSION)
-		BAD("$.schema_version: expected %d%s", RESULTS_SCHEMA_VERSION,
-		    json_is_integer(v) && json_integer_value(v) > RESULTS_SCHEMA_VERSION ?
+	if (!json_is_integer(v) || json_integer_value(v) != IPB_RESULTS_SCHEMA_VERSION)
+		BAD("$.schema_version: expected %d%s", IPB_RESULTS_SCHEMA_VERSION,
+		    json_is_integer(v) && json_integer_value(v) > IPB_RESULTS_SCHEMA_VERSION ?
 		    " (written by a newer ipibench?)" : "");
-	v = json_object_get(root, "host");
+	v = json_object_get(root, IPB_KEY(HOST));
 	if (v && !json_is_object(v))
 		BAD("$.host: expected an object, not %s", sio_json_kind(v));
-	runs = json_object_get(root, "runs");
+	runs = json_object_get(root, IPB_KEY(RUNS));
 	if (!json_is_array(runs))
 		BAD("$.runs: %s%s", runs ? "expected an array, not " : "missing",
 		    runs ? sio_json_kind(runs) : "");
 	if (check_guest_runs(root, path, err, errlen))
 		return -1;
-	if (!json_array_size(runs) && !json_array_size(json_object_get(root, "guest_runs")))
+	if (!json_array_size(runs) && !json_array_size(json_object_get(root, IPB_KEY(GUEST_RUNS))))
 		BAD("$.runs: empty (a results file has every planned run)");
 	if (json_array_size(runs) > RESULTS_MAX_RUNS)
 		BAD("$.runs: %zu runs, more than the %d a matrix can plan",
@@ -205,7 +206,7 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 
 		if (!json_is_object(run))
 			BAD("$.runs[%zu]: expected an object, not %s", i, sio_json_kind(run));
-		if (check_str(run, i, "id", "a run id", &id, path, err, errlen))
+		if (check_str(run, i, IPB_KEY(RUN_ID), "a run id", &id, path, err, errlen))
 			return -1;
 		if (!sio_name_ok(id)) {
 			sio_quote(q, sizeof(q), id);
@@ -213,16 +214,16 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 			    "'_', '-', at most %d bytes, no '..')", i, q, SIO_NAME_MAX);
 		}
 		for (k = 0; k < i; k++)
-			if (!strcmp(json_string_value(json_object_get(json_array_get(runs, k), "id")),
+			if (!strcmp(json_string_value(json_object_get(json_array_get(runs, k), IPB_KEY(RUN_ID))),
 				    id))
 				BAD("$.runs[%zu].id: \"%s\" is also $.runs[%zu].id", i, id, k);
-		if (check_str(run, i, "mode", mode_list(), &mode, path, err, errlen))
+		if (check_str(run, i, IPB_KEY(RUN_MODE), mode_list(), &mode, path, err, errlen))
 			return -1;
 		if (!mode_genapic(mode)) {
 			sio_quote(q, sizeof(q), mode);
 			BAD("$.runs[%zu].mode: %s is not a mode (%s)", i, q, mode_list());
 		}
-		if (check_str(run, i, "status", "ok, failed, stalled, pending or running", &status,
+		if (check_str(run, i, IPB_KEY(RUN_STATUS), "ok, failed, stalled, pending or running", &status,
 			      path, err, errlen))
 			return -1;
 		for (k = 0; statuses[k] && strcmp(statuses[k], status); k++)
@@ -231,13 +232,13 @@ int results_check(const json_t *root, const char *path, char *err, size_t errlen
 			sio_quote(q, sizeof(q), status);
 			BAD("$.runs[%zu].status: %s is not ok, failed, stalled, pending or running", i, q);
 		}
-		if (check_int(run, i, "repetition", 0, 999, path, err, errlen) ||
-		    check_int(run, i, "cpus", 1, 4096, path, err, errlen) ||
-		    check_int(run, i, "maxcpus", 1, 4096, path, err, errlen))
+		if (check_int(run, i, IPB_KEY(RUN_REPETITION), 0, 999, path, err, errlen) ||
+		    check_int(run, i, IPB_KEY(RUN_CPUS), 1, 4096, path, err, errlen) ||
+		    check_int(run, i, IPB_KEY(RUN_MAXCPUS), 1, 4096, path, err, errlen))
 			return -1;
-		if (json_integer_value(json_object_get(run, "maxcpus")) &&
-		    json_integer_value(json_object_get(run, "maxcpus")) <
-		    json_integer_value(json_object_get(run, "cpus")))
+		if (json_integer_value(json_object_get(run, IPB_KEY(RUN_MAXCPUS))) &&
+		    json_integer_value(json_object_get(run, IPB_KEY(RUN_MAXCPUS))) <
+		    json_integer_value(json_object_get(run, IPB_KEY(RUN_CPUS))))
 			BAD("$.runs[%zu].maxcpus: below $.runs[%zu].cpus", i, i);
 	}
 	return 0;
@@ -277,7 +278,7 @@ void results_close(struct results *r)
 
 json_t *results_runs(struct results *r)
 {
-	return json_object_get(r->root, "runs");
+	return json_object_get(r->root, IPB_KEY(RUNS));
 }
 
 json_t *results_run_get(struct results *r, const char *id)
@@ -286,7 +287,7 @@ json_t *results_run_get(struct results *r, const char *id)
 	size_t i;
 
 	json_array_foreach(runs, i, run)
-		if (!strcmp(json_string_value(json_object_get(run, "id")) ?: "", id))
+		if (!strcmp(json_string_value(json_object_get(run, IPB_KEY(RUN_ID))) ?: "", id))
 			return run;
 	return NULL;
 }
@@ -297,18 +298,18 @@ static json_t *planned(const struct config *c, const char *mode, unsigned int re
 	json_t *run = json_object();
 
 	snprintf(id, sizeof(id), "%s-r%u", mode, rep);
-	json_object_set_new(run, "id", json_string(id));
-	json_object_set_new(run, "mode", json_string(mode));
-	json_object_set_new(run, "repetition", json_integer(rep));
-	json_object_set_new(run, "status", json_string("pending"));
-	json_object_set_new(run, "cpus", json_integer(c->host.cpus));
-	json_object_set_new(run, "maxcpus", json_integer(c->host.maxcpus));
+	json_object_set_new(run, IPB_KEY(RUN_ID), json_string(id));
+	json_object_set_new(run, IPB_KEY(RUN_MODE), json_string(mode));
+	json_object_set_new(run, IPB_KEY(RUN_REPETITION), json_integer(rep));
+	json_object_set_new(run, IPB_KEY(RUN_STATUS), json_string("pending"));
+	json_object_set_new(run, IPB_KEY(RUN_CPUS), json_integer(c->host.cpus));
+	json_object_set_new(run, IPB_KEY(RUN_MAXCPUS), json_integer(c->host.maxcpus));
 	return run;
 }
 
 json_t *results_guest_runs(struct results *r)
 {
-	return json_object_get(r->root, "guest_runs");
+	return json_object_get(r->root, IPB_KEY(GUEST_RUNS));
 }
 
 void results_plan(struct results *r, const struct config *c)
@@ -345,7 +346,7 @@ void results_plan(struct results *r, const struct config *c)
 				json_object_set_new(g, "status", json_string("pending"));
 				json_array_append_new(gr, g);
 			}
-		json_object_set_new(r->root, "guest_runs", gr);
+		json_object_set_new(r->root, IPB_KEY(GUEST_RUNS), gr);
 		return;
 	}
 

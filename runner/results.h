@@ -15,7 +15,6 @@
 
 #include "runner/config.h"
 
-#define RESULTS_SCHEMA_VERSION 1
 /* The most runs a matrix plans: every mode x 1000 repetitions. */
 #define RESULTS_MAX_RUNS (CFG_MAX_MODES * 1000)
 

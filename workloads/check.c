@@ -219,7 +219,7 @@ int layout_check_run(json_t *run, const struct layout *expect, const char *topol
 			chk = json_pack("{s:o}", "by_sender", chk);
 		} else {
 			chk = check_one(l, mode, wname, sender ? sender : "genapic",
-					shorthand_ok, self, &dest, json_object_get(w, "counters"),
+					shorthand_ok, self, &dest, json_object_get(w, IPB_KEY(WL_COUNTERS)),
 					&bad, msg, len);
 		}
 		if (chk)

@@ -147,8 +147,8 @@ out:
 	json_t *samples = json_object();
 	json_object_set_new(samples, "ns", ns);
 	json_object_set_new(samples, "cycles", cycles);
-	json_object_set_new(result, "samples", samples);
-	json_object_set_new(result, "counters", counters);
+	json_object_set_new(result, IPB_KEY(WL_SAMPLES), samples);
+	json_object_set_new(result, IPB_KEY(WL_COUNTERS), counters);
 	json_object_set_new(result, "path", json_string("device"));
 	free(buf);
 	if (fd >= 0)

@@ -103,7 +103,7 @@ static int run_entry(struct agent_ctx *ctx, json_t *entry, json_t **res)
 /* What a check keeps of a workload's result. */
 static json_t *summary(json_t *res)
 {
-	json_t *s = json_object(), *cnt = json_object_get(res, "counters"), *v;
+	json_t *s = json_object(), *cnt = json_object_get(res, IPB_KEY(WL_COUNTERS)), *v;
 
 	json_object_set(s, "status", json_object_get(res, "status"));
 	if ((v = json_object_get(res, "error")))
@@ -552,7 +552,7 @@ static json_t *device_irq(struct agent_ctx *ctx, unsigned int cpu)
 	if (json_object_get(res, "error"))
 		json_object_set(o, "error", json_object_get(res, "error"));
 	json_object_set_new(o, "iterations", json_integer(20));
-	h = json_object_get(json_object_get(res, "counters"), IPB_COUNTER(HANDLED_PER_CPU));
+	h = json_object_get(json_object_get(res, IPB_KEY(WL_COUNTERS)), IPB_COUNTER(HANDLED_PER_CPU));
 	json_object_set_new(o, "cpu", json_integer(cpu));
 	json_object_set_new(o, "handled", json_integer(
 		json_integer_value(json_array_get(h, cpu))));
@@ -644,8 +644,8 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 
 	json_object_set_new(result, "fault", f);
 	json_object_set_new(result, "path", json_string("none"));
-	json_object_set_new(result, "samples", json_pack("{s:[], s:[]}", "cycles", "ns"));
-	json_object_set_new(result, "counters", json_object());
+	json_object_set_new(result, IPB_KEY(WL_SAMPLES), json_pack("{s:[], s:[]}", IPB_KEY(SAMPLES_CYCLES), IPB_KEY(SAMPLES_NS)));
+	json_object_set_new(result, IPB_KEY(WL_COUNTERS), json_object());
 
 	/* Before: what a healthy host gives (the interface must answer). */
 	on = online_cpus(ctx, &q);

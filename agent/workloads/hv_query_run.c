@@ -5,6 +5,7 @@
  * unaccounted CPUs, whether the ALLBUT shorthand is eligible, TSC kHz.
  * No params; result["query"].
  */
+#include "ipibench/counters.h"
 #include "agent/hvbench.h"
 
 static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
@@ -17,8 +18,8 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 		return -1;
 	json_object_set_new(result, "query", q);
 	json_object_set_new(result, "path", json_string("none"));
-	json_object_set_new(result, "samples", json_pack("{s:[],s:[]}", "cycles", "ns"));
-	json_object_set_new(result, "counters", json_object());
+	json_object_set_new(result, IPB_KEY(WL_SAMPLES), json_pack("{s:[], s:[]}", IPB_KEY(SAMPLES_CYCLES), IPB_KEY(SAMPLES_NS)));
+	json_object_set_new(result, IPB_KEY(WL_COUNTERS), json_object());
 	return 0;
 }
 

@@ -106,7 +106,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 				 "the qemu backend's [host] test_device)");
 		return -1;
 	}
-	cnt = json_object_get(result, "counters");
+	cnt = json_object_get(result, IPB_KEY(WL_COUNTERS));
 	device_result(ctx, t, result, cnt);
 	free(t);
 	/* counters.handled_per_cpu: samples.cpu summed per CPU. */
@@ -114,7 +114,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	handled = json_array();
 	for (i = 0; i < nr_cpus; i++)
 		json_array_append_new(handled, json_integer(0));
-	who = json_object_get(json_object_get(result, "samples"), "cpu");
+	who = json_object_get(json_object_get(result, IPB_KEY(WL_SAMPLES)), IPB_KEY(SAMPLES_CPU));
 	json_array_foreach(who, i, c) {
 		json_int_t cpu = json_integer_value(c);
 		json_t *n;

@@ -213,12 +213,12 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 	json_object_set_new(result, "host_ok", json_boolean(!hrc));
 	json_object_set_new(result, "path", json_object_get(health, "path") ?
 			    json_incref(json_object_get(health, "path")) : json_string("none"));
-	json_object_set(result, "samples", json_object_get(health, "samples") ?:
-			json_pack("{s:[],s:[]}", "cycles", "ns"));
+	json_object_set(result, IPB_KEY(WL_SAMPLES), json_object_get(health, IPB_KEY(WL_SAMPLES)) ?:
+			json_pack("{s:[], s:[]}", IPB_KEY(SAMPLES_CYCLES), IPB_KEY(SAMPLES_NS)));
 	json_t *cnt = json_object();
 	json_object_set_new(cnt, IPB_COUNTER(OPERATIONS), json_integer(n));
 	json_object_set_new(cnt, "refused_as_expected", json_integer(n - bad));
-	json_object_set_new(result, "counters", cnt);
+	json_object_set_new(result, IPB_KEY(WL_COUNTERS), cnt);
 	json_decref(health);
 
 	if (bad)

@@ -26,7 +26,7 @@ static int run(struct agent_ctx *ctx, const json_t *params, json_t *result,
 
 	if (!t)
 		return -1;
-	cnt = json_object_get(result, "counters");
+	cnt = json_object_get(result, IPB_KEY(WL_COUNTERS));
 	json_object_set_new(cnt, IPB_COUNTER(VECTORS), json_integer(t->result));
 	arr = json_array();
 	for (unsigned int c = 0; c < t->nr_cpus; c++)

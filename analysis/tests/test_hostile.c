@@ -23,6 +23,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "ipibench/counters.h"
 #include "ipibench/modes.h"
 #include "analysis/internal.h"
 #include "analysis/tests/helpers.h"
@@ -358,6 +359,22 @@ static void unbounded_inputs_are_refused(void **state)
 		 "results.json: $.created: \"2026-02-30T09:00:00Z\" is not an ISO 8601");
 }
 
+/* Fields that the contract's rows brought under the reader's checks. */
+static void p_loop_sender(json_t *j)
+{
+	json_object_set_new(wl0(j), IPB_KEY(WL_LOOPS), json_pack("[{s:i, s:i, s:s}]", "ns", 1000,
+								  "calls", 10, "sender", "../../x"));
+}
+static void p_sample_cpu(json_t *j)
+{
+	json_object_set_new(json_object_get(wl0(j), "samples"), "cpu", json_pack("[i, i]", 1, -1));
+}
+static void p_wall_s(json_t *j) { json_object_set_new(run0(j), "wall_s", json_string("87")); }
+static void p_evidence(json_t *j)
+{
+	json_object_set_new(run0(j), "stall", json_pack("{s:[]}", "evidence"));
+}
+
 static void poisoned_fields_are_refused(void **state)
 {
 	(void)state;
@@ -398,6 +415,13 @@ static void poisoned_fields_are_refused(void **state)
 	poisoned("newline in mode", p_newline, "results.json: $.runs[0].mode: \"mixed\\nset output");
 	poisoned("backquote in commit", p_commit, "results.json: $.tool.commit: \"abc`touch x`\"");
 	poisoned("html in created", p_created, "results.json: $.created: \"<b>today</b>\" is not an ISO 8601");
+	poisoned("a loop's sender a path", p_loop_sender,
+		 "results.json: $.runs[0].workloads[0].loops[0].sender: \"../../x\" is not a valid name");
+	poisoned("a CPU sample negative", p_sample_cpu,
+		 "results.json: $.runs[0].workloads[0].samples.cpu[1]: -1 is not a number");
+	poisoned("wall_s a string", p_wall_s, "results.json: $.runs[0].wall_s: \"87\" is not a number");
+	poisoned("stall evidence an array", p_evidence,
+		 "results.json: $.runs[0].stall.evidence: must be a string, not an array");
 	poisoned("workload status", p_wstatus,
 		 "results.json: $.runs[0].workloads[0].status: \"fine\" is not a workload status (ok, failed)");
 	assert_int_equal(access(MARKER, F_OK), -1);
@@ -816,10 +840,141 @@ static void concurrent_reports_share_an_output(void **state)
 	rm_tree(t.root);
 }
 
+/* ---- every row of the results contract, poisoned in process -------------- */
+
+/* Member KEY of O, made an empty object (or, LIST, [{}]) when absent. */
+static json_t *member(json_t *o, const char *key, bool list)
+{
+	json_t *x = json_object_get(o, key);
+
+	if (!x) {
+		x = list ? json_pack("[{}]") : json_object();
+		json_object_set_new(o, key, x);
+	}
+	return list ? json_array_get(x, 0) : x;
+}
+
+/* The object of good_results() that holds the fields at AT (the first of
+ * each array), made when it is not there. */
+static json_t *holder(json_t *j, enum ipb_at at)
+{
+	json_t *run = run0(j), *w = wl0(j);
+
+	switch (at) {
+	case IPB_AT_ROOT: return j;
+	case IPB_AT_TOOL: return member(j, IPB_KEY(TOOL), false);
+	case IPB_AT_HOST: return member(j, IPB_KEY(HOST), false);
+	case IPB_AT_RUN: return run;
+	case IPB_AT_STALL: return member(run, IPB_KEY(RUN_STALL), false);
+	case IPB_AT_WORKLOAD: return w;
+	case IPB_AT_PARAMS: return member(w, IPB_KEY(WL_PARAMS), false);
+	case IPB_AT_SAMPLES: return member(w, IPB_KEY(WL_SAMPLES), false);
+	case IPB_AT_LOOP: return member(w, IPB_KEY(WL_LOOPS), true);
+	case IPB_AT_COUNTERS: return member(w, IPB_KEY(WL_COUNTERS), false);
+	case IPB_AT_INSN: return member(w, IPB_KEY(WL_INSN_COUNTS), false);
+	case IPB_NR_AT: break;
+	}
+	fail_msg("no place %d", (int)at);
+	return NULL;
+}
+
+/* A value no reader may take for a field of kind K. */
+static json_t *wrong_kind(enum ipb_counter_kind k)
+{
+	switch (k) {
+	case IPB_COUNT: return json_integer(-1);
+	case IPB_MEAN: return json_real(-0.5);
+	case IPB_FLAG: return json_string("yes");
+	case IPB_NAME: return json_string("../../x");
+	case IPB_TEXT: return json_integer(5);
+	case IPB_SAMPLES: return json_pack("[i, f]", 1, -2.0);
+	case IPB_PER_CPU: return json_pack("[i, s]", 1, "2");
+	case IPB_OBJECT: return json_integer(5);
+	case IPB_LIST: return json_integer(5);
+	}
+	return NULL;
+}
+
+/* good_results() with a loop of loop timing, whole, and every other
+ * holder of the contract's fields, so that every row has one to poison. */
+static json_t *good_with_every_holder(void)
+{
+	json_t *j = good_results();
+
+	json_object_set_new(wl0(j), IPB_KEY(WL_LOOPS), json_pack("[{s:i, s:i}]", IPB_KEY(LOOP_NS),
+								  1000, IPB_KEY(LOOP_CALLS), 10));
+	for (int at = 0; at < IPB_NR_AT; at++)
+		holder(j, (enum ipb_at)at);
+	return j;
+}
+
+/* The reader's verdict on J: 0, or -1 with its message in ERR. */
+static int verdict(json_t *j, char *err)
+{
+	err[0] = 0;
+	return results_validate("results.json", j, err);
+}
+
+/* Row F poisoned with V (NULL: taken out) is refused in one line naming
+ * the file and the field's JSON path; or, OK, read. */
+static void row_case(const struct ipb_counter_field *f, json_t *v, bool ok, const char *what)
+{
+	json_t *j = good_with_every_holder();
+	char err[AN_ERRLEN], want[256];
+	const char *path = ipb_at_path(f->at);
+	size_t n = 0;
+
+	/* the path of the first holder: every "[]" is "[0]" */
+	n += (size_t)snprintf(want, sizeof(want), "results.json: ");
+	for (const char *p = path; *p && n + 4 < sizeof(want); p++) {
+		if (p[0] == '[' && p[1] == ']') {
+			n += (size_t)snprintf(want + n, sizeof(want) - n, "[0]");
+			p++;
+		} else {
+			want[n++] = *p;
+		}
+	}
+	snprintf(want + n, sizeof(want) - n, ".%s", f->key);
+	if (v)
+		json_object_set_new(holder(j, f->at), f->key, v);
+	else
+		json_object_del(holder(j, f->at), f->key);
+	if (ok) {
+		if (verdict(j, err))
+			fail_msg("%s %s: refused: %s", want, what, err);
+	} else {
+		if (!verdict(j, err))
+			fail_msg("%s %s: read", want, what);
+		if (!strstr(err, want) || strchr(err, '\n'))
+			fail_msg("%s %s: \"%s\" does not name it in one line", want, what, err);
+	}
+	json_decref(j);
+}
+
+static void every_row_is_checked(void **state)
+{
+	char err[AN_ERRLEN];
+	json_t *j = good_with_every_holder();
+
+	(void)state;
+	if (verdict(j, err))
+		fail_msg("the good results are refused: %s", err);
+	json_decref(j);
+	for (int i = 0; ipb_contract_row(i); i++) {
+		const struct ipb_counter_field *f = ipb_contract_row(i);
+
+		row_case(f, wrong_kind(f->kind), false, "of another kind");
+		row_case(f, json_null(), f->flags & IPB_NUL, "null");
+		if (f->flags & IPB_REQ)
+			row_case(f, NULL, false, "missing");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(poisoned_fields_are_refused),
+		cmocka_unit_test(every_row_is_checked),
 		cmocka_unit_test(unbounded_inputs_are_refused),
 		cmocka_unit_test(files_that_are_not_results),
 		cmocka_unit_test(free_text_is_escaped),

@@ -25,15 +25,15 @@ $(XENALYZE): probes/tools/build-xenalyze.sh
 	@bash probes/tools/build-xenalyze.sh $@
 
 # ---- the results contract's tables in docs/results-schema.md -----------
-# schema-md prints probes/include/ipibench/counters.h's rows as Markdown;
+# schema-md prints include/ipibench/counters.h's rows as Markdown;
 # `make schema-doc` puts them between the document's marker lines (the
 # prose around them is written by hand).  test_counters fails when the
 # committed document differs from what it prints.
 SCHEMA_MD := $(BUILD)/bin/schema-md
-$(SCHEMA_MD): probes/tools/schema-md.c safeio/safeio.c safeio/safeio.h \
-		probes/include/ipibench/counters.h probes/include/ipibench/counters_md.h
+$(SCHEMA_MD): probes/tools/schema-md.c lib/safeio.c lib/safeio.h \
+		include/ipibench/counters.h include/ipibench/counters_md.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS_rel) probes/tools/schema-md.c safeio/safeio.c -ljansson -o $@
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_rel) probes/tools/schema-md.c lib/safeio.c -ljansson -o $@
 .PHONY: schema-doc
 schema-doc: $(SCHEMA_MD)
 	$(SCHEMA_MD) --update docs/results-schema.md

@@ -12,7 +12,7 @@ runner_CFLAGS += -Wformat=2
 # `make fuzz` / `make fuzz-smoke` run every $(FUZZ_BINS) from its
 # FUZZ_CORPUS_<name>.  Each target links the runner's sources (config.c
 # needs the backend registry and the workload table), the workloads,
-# safeio, topology, opts and tcgplug/window.c (the plugin's window keys are
+# lib/ and tcgplug/window.c (the plugin's window keys are
 # checked there).  (clang
 # warns about the { NULL } ends of wlspec.c's tables, which gcc accepts.)
 # $(1): the target, runner/fuzz/$(1).c; $(2): its seed corpus.

@@ -20,7 +20,7 @@
  *   1. one row in IPB_COUNTERS (or IPB_INSN_COUNTS) below;
  *   2. its computation: the workload's run function writes it with
  *      json_object_set_new(cnt, IPB_COUNTER(NAME), ...), as counters_json()
- *      in runner/agent/hvbench.c does (runner/insncount.c's
+ *      in agent/hvbench.c does (runner/insncount.c's
  *      workload_counts() for an instruction count);
  *   3. `make schema-doc`: docs/results-schema.md's tables, committed;
  *   4. to show it in the report: its header in the row, its sum in struct

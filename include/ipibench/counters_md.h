@@ -14,7 +14,7 @@
 #include "ipibench/counters.h"
 
 #define IPB_MD_BEGIN "<!-- BEGIN results-contract: printed by `make schema-doc` from " \
-	"probes/include/ipibench/counters.h; edit the rows there, not here -->"
+	"include/ipibench/counters.h; edit the rows there, not here -->"
 #define IPB_MD_END "<!-- END results-contract -->"
 
 static inline const char *ipb_kind_md(enum ipb_counter_kind k)

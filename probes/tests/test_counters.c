@@ -209,7 +209,7 @@ static bool has_in(const char *file, const char *name, const char *after)
  * it names are there, and the functions do what it says of them. */
 static void test_checklist(void **state)
 {
-	char *h = tu_slurp("probes/include/ipibench/counters.h");
+	char *h = tu_slurp("include/ipibench/counters.h");
 	const char *list, *end;
 
 	(void)state;
@@ -236,7 +236,7 @@ static void test_checklist(void **state)
 		p += n ? n - 1 : 0;
 	}
 	/* 2: the agent's counters are written by their rows */
-	assert_true(has_in("runner/agent/hvbench.c", "IPB_COUNTER", "counters_json"));
+	assert_true(has_in("agent/hvbench.c", "IPB_COUNTER", "counters_json"));
 	assert_true(has_in("runner/insncount.c", "IPB_COUNTER", "workload_counts"));
 	/* 3: the make target is there (the document: test_generated) */
 	{

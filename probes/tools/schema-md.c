@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ipibench/counters_md.h"
-#include "safeio/safeio.h"
+#include "lib/safeio.h"
 
 int main(int argc, char **argv)
 {

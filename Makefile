@@ -620,7 +620,7 @@ integration/$(BUILD)/asan/tests/integration/test_vector_pool: hv-pool-taken
 # run, all the runs (make -k: a failure stops nothing else), then the
 # closing line.
 define tally_stages
-	@rm -f $(TALLY_FILE); \
+	@rm -f $(TALLY_FILE) $(TALLY_FILE).tap; \
 	if ! $(MAKE) --no-print-directory deps-test $(TALLY); then \
 		echo "ipibench tests: 0 passed, 1 failed"; exit 1; \
 	fi; \

@@ -454,7 +454,7 @@ static void write_tap(const char *file, const struct rec *r, size_t n, long bad,
 	FILE *f;
 
 	for (size_t i = 0; i < n; i++)
-		lines += !r[i].expect || !r[i].note;
+		lines += !r[i].expect;
 	snprintf(path, sizeof(path), "%s.tap", file);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	f = fopen(tmp, "w");
@@ -464,19 +464,13 @@ static void write_tap(const char *file, const struct rec *r, size_t n, long bad,
 	}
 	fprintf(f, "1..%ld\n", lines);
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].expect && r[i].note)
-			continue;	/* it ran: its result has the line */
+		if (r[i].expect)
+			continue;
 		fprintf(f, "%s %ld - ", r[i].failed ? "not ok" : "ok", ++k);
 		put_desc(f, r[i].name);
-		if (r[i].expect)
-			fputs(": did not run (its build or a stage before it failed)", f);
-		else
-			fprintf(f, ": %ld passed, %ld failed (", r[i].passed, r[i].failed);
-		if (!r[i].expect) {
-			put_desc(f, r[i].note);
-			fputc(')', f);
-		}
-		fputc('\n', f);
+		fprintf(f, ": %ld passed, %ld failed (", r[i].passed, r[i].failed);
+		put_desc(f, r[i].note);
+		fputs(")\n", f);
 	}
 	if (bad) {
 		fprintf(f, "not ok %ld - ", ++k);
@@ -560,13 +554,14 @@ static int cmd_total(int argc, char **argv)
 			seen = seen || (!r[j].expect && !strcmp(r[j].name, r[i].name));
 			dup = dup || (j < i && r[j].expect && !strcmp(r[j].name, r[i].name));
 		}
-		if (seen || dup) {
-			r[i].note = strdup("");	/* no line of its own in FILE.tap */
-		} else {
+		if (!seen && !dup) {
 			failed++;
-			r[i].failed = 1;
 			printf("ipibench tests: FAILED %s: did not run (its build or a stage "
 			       "before it failed)\n", r[i].name);
+			/* a result of its own in FILE.tap */
+			r[i].expect = false;
+			r[i].failed = 1;
+			r[i].note = strdup("did not run: its build or a stage before it failed");
 		}
 	}
 	if (bad) {

@@ -6,8 +6,8 @@
  * line a test printed of its own that breaks the sequence; it kills a
  * binary that hangs past its timeout (and all it started), counts a stage
  * that never ran, always prints the closing line, and writes the stage as
- * TAP that prove reads as it counts.  prove itself reads a binary.  TALLY and FAKE are the binaries'
- * paths (tests/tally/tally.mk).
+ * TAP that prove reads as it counts; prove itself reads a binary.  TALLY
+ * and FAKE are the binaries' paths (tests/tally/tally.mk).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -239,7 +239,8 @@ static void test_total(void **st)
 	assert_int_equal(sh("cat %s.tap", file), 0);
 	assert_string_equal(out, "1..3\n"
 			    "ok 1 - fake-honest: 4 passed, 0 failed (exit status 0)\n"
-			    "not ok 2 - never-built: did not run (its build or a stage before it failed)\n"
+			    "not ok 2 - never-built: 0 passed, 1 failed (did not run: its build or a "
+			    "stage before it failed)\n"
 			    "not ok 3 - fake-exit0: 1 passed, 3 failed (1 of 4 declared tests passed, "
 			    "exit status 0; a group without its closing line)\n"
 			    "# ipibench tests: 5 passed, 4 failed\n");

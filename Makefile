@@ -552,10 +552,11 @@ UNIT_EXTRA += $(addprefix fuzz-smoke/,$(FUZZ_NAMES))
 # ---- the two commands, and the tally -----------------------------------
 # make unit, make integration and make test run every test of their stages
 # and end with the tally's closing line, "ipibench tests: N passed, N
-# failed", whatever failed (tests/tally/tally.c says how it counts):
+# failed", whatever failed (tests/tally/tally.c says how it counts), and
+# write the stage as TAP to $(TALLY_FILE).tap:
 #  - each cmocka binary (unit: TEST_BINS under ASan+UBSan, the tally's own
-#    test first; integration: INTEGRATION_BINS) under a time limit, its
-#    declared tests against those that passed;
+#    test first; integration: INTEGRATION_BINS) under a time limit, speaking
+#    TAP: its declared tests (its plans) against those that passed;
 #  - each UNIT_EXTRA check (ci-template-test, each fuzz-smoke/NAME) as one
 #    test: `make CHECK` exits 0 within its time limit;
 #  - a test whose binary did not build, or whose stage could not run (make
@@ -620,7 +621,7 @@ integration/$(BUILD)/asan/tests/integration/test_vector_pool: hv-pool-taken
 # run, all the runs (make -k: a failure stops nothing else), then the
 # closing line.
 define tally_stages
-	@rm -f $(TALLY_FILE); \
+	@rm -f $(TALLY_FILE) $(TALLY_FILE).tap; \
 	if ! $(MAKE) --no-print-directory deps-test $(TALLY); then \
 		echo "ipibench tests: 0 passed, 1 failed"; exit 1; \
 	fi; \

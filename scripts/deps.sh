@@ -56,6 +56,7 @@ guest_headers() {
 # make bench-trace): what the tests add.
 TEST_PKGS=(
 	libcmocka-dev           # the unit and integration tests
+	perl                    # test_tally: prove reads the tally's TAP
 	clang libclang-rt-14-dev  # fuzz-smoke (libFuzzer, its sanitizer runtimes)
 	ministat                # test_ministat, test_compare: Debian's ministat beside ours
 	jq                      # host-board-test (tests/host/test_tco.sh) reads QMP events

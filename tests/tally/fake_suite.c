@@ -10,8 +10,16 @@
  *   fake_suite exit1      4 tests pass, then the binary exits 1
  *   fake_suite skip       4 tests, the 3rd calls skip()
  *   fake_suite silent     declares nothing, exits 0
- *   fake_suite liar       4 tests pass; the 1st also prints an OK line of
- *                         its own (more OKs than declared tests)
+ *   fake_suite liar       4 tests pass; the 1st also prints "ok 1 - t0" of
+ *                         its own (a result out of sequence)
+ *   fake_suite plan       4 tests pass; the 2nd also prints a plan "1..2"
+ *   fake_suite bail       4 tests pass; the 2nd also prints "Bail out!"
+ *   fake_suite groups     two groups: 4 tests, then 3, all pass
+ *   fake_suite groupfail  two groups: 4 tests pass, the setup of the 2nd
+ *                         group (3 tests) fails
+ *   fake_suite noplan     no cmocka: "ok 1", "ok 2", exit 0 (no plan)
+ *   fake_suite overplan   no cmocka: a plan of 1, then 2 results
+ * It speaks whatever CMOCKA_MESSAGE_OUTPUT says (the tally sets TAP).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +38,7 @@ static void t1(void **st)
 {
 	(void)st;
 	if (!strcmp(mode, "liar")) {
-		printf("[       OK ] t0\n");
+		printf("ok 1 - t0\n");
 		fflush(stdout);
 	}
 	assert_true(1);
@@ -41,6 +49,10 @@ static void t2(void **st)
 	(void)st;
 	if (!strcmp(mode, "exit0"))
 		exit(0);
+	if (!strcmp(mode, "plan") || !strcmp(mode, "bail")) {
+		printf(!strcmp(mode, "plan") ? "1..2\n" : "Bail out! no disk\n");
+		fflush(stdout);
+	}
 	if (!strcmp(mode, "hang")) {
 		FILE *f = fopen(pidfile, "w");
 
@@ -67,6 +79,12 @@ static void t4(void **st)
 	assert_int_equal(strcmp(mode, "fail") ? 0 : 1, 0);
 }
 
+static int fail_setup(void **st)
+{
+	(void)st;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest four[] = {
@@ -82,6 +100,20 @@ int main(int argc, char **argv)
 	pidfile = argc > 2 ? argv[2] : "/dev/null";
 	if (!strcmp(mode, "silent"))
 		return 0;
+	if (!strcmp(mode, "noplan")) {
+		printf("ok 1 - a\nok 2 - b\n");
+		return 0;
+	}
+	if (!strcmp(mode, "overplan")) {
+		printf("1..1\nok 1 - a\nok 2 - b\n# ok - overplan\n");
+		return 0;
+	}
+	if (!strcmp(mode, "groups") || !strcmp(mode, "groupfail")) {
+		rc = cmocka_run_group_tests_name("four", four, NULL, NULL);
+		return rc | cmocka_run_group_tests_name("three", three,
+							!strcmp(mode, "groups") ? NULL : fail_setup,
+							NULL);
+	}
 	if (!strcmp(mode, "hang"))
 		return cmocka_run_group_tests(three, NULL, NULL);
 	rc = cmocka_run_group_tests(four, NULL, NULL);

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/tally/: the tally of make unit/integration/test (ipibench-tally) and
-# the test that it is honest (test_tally, on fake_suite's misbehaving
+# tests/tally/: the tally of make unit/integration/test (ipibench-tally:
+# each cmocka binary's TAP counted, the stage's TAP in $(TALLY_FILE).tap)
+# and the test that it is honest (test_tally, on fake_suite's misbehaving
 # cmocka binaries; the first binary of the unit stage).
 TALLY := $(BUILD)/bin/ipibench-tally
 TALLY_FILE := $(BUILD)/test-tally

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The tally of `make test` is honest: ipibench-tally on fake_suite's
- * misbehaving cmocka binaries (tests/tally/fake_suite.c) counts each
- * declared test that did not pass as a failure, kills a binary that hangs
- * past its timeout (and all it started), counts a stage that never ran, and
- * always prints the closing line.  TALLY and FAKE are the binaries' paths
- * (tests/tally/tally.mk).
+ * misbehaving cmocka binaries (tests/tally/fake_suite.c), read as TAP,
+ * counts each declared test that did not pass as a failure, and each TAP
+ * line a test printed of its own that breaks the sequence; it kills a
+ * binary that hangs past its timeout (and all it started), counts a stage
+ * that never ran, always prints the closing line, and writes the stage as
+ * TAP that prove reads as it counts; prove itself reads a binary.  TALLY
+ * and FAKE are the binaries' paths (tests/tally/tally.mk).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -105,7 +107,8 @@ static void test_honest(void **st)
 {
 	(void)st;
 	check("honest", 30, 4, 0);
-	assert_non_null(strstr(out, "[       OK ] t4"));	/* output passed through */
+	assert_non_null(strstr(out, "\n1..4\n"));	/* cmocka's TAP, passed through */
+	assert_non_null(strstr(out, "\nok 4 - t4\n"));
 	assert_non_null(strstr(out, "== fake-honest: 4 passed, 0 failed"));
 }
 
@@ -114,6 +117,7 @@ static void test_exit0_half_way(void **st)
 	(void)st;
 	check("exit0", 30, 1, 3);
 	assert_non_null(strstr(out, "1 of 4 declared tests passed"));
+	assert_non_null(strstr(out, "a group without its closing line"));
 }
 
 static void test_abort_keeps_passes(void **st)
@@ -154,10 +158,49 @@ static void test_failures_skips_and_exit_status(void **st)
 	check("exit1", 30, 4, 1);	/* all passed, exited 1: one more failure */
 	check("silent", 30, 0, 1);	/* declared nothing */
 	assert_non_null(strstr(out, "declared no tests"));
-	/* 5 OK lines for 4 tests, cmocka's summary says 4: two mismatches. */
-	check("liar", 30, 4, 2);
-	assert_non_null(strstr(out, "mismatch: 5 OK lines for 4 declared tests"));
-	assert_non_null(strstr(out, "mismatch: cmocka says 4 passed, 5 OK lines"));
+}
+
+/* What a test prints that looks like TAP cannot pass a test: it breaks
+ * the sequence, and each break is a failure. */
+static void test_tap_lines_of_its_own(void **st)
+{
+	(void)st;
+	/* "ok 1 - t0" takes test 1's place, cmocka's own "ok 1" is extra. */
+	check("liar", 30, 4, 1);
+	assert_non_null(strstr(out, "1 mismatch, the first: a result out of sequence: 'ok 1 - t1'"));
+	check("plan", 30, 4, 1);
+	assert_non_null(strstr(out, "a plan inside an unfinished group: '1..2'"));
+	check("bail", 30, 4, 1);
+	assert_non_null(strstr(out, "bailed out: no disk"));
+	check("noplan", 30, 0, 2);	/* declared nothing, two results outside */
+	assert_non_null(strstr(out, "declared no tests"));
+	assert_non_null(strstr(out, "2 mismatches, the first: a result outside a plan: 'ok 1 - a'"));
+	check("overplan", 30, 1, 1);
+	assert_non_null(strstr(out, "a result beyond its plan: 'ok 2 - b'"));
+}
+
+/* Each cmocka group is a plan of its own; a group whose setup fails fails
+ * its tests. */
+static void test_groups(void **st)
+{
+	(void)st;
+	check("groups", 30, 7, 0);
+	check("groupfail", 30, 4, 3);
+	assert_non_null(strstr(out, "4 of 7 declared tests passed"));
+	assert_non_null(strstr(out, "a group's setup or teardown failed"));
+}
+
+/* prove (Debian's perl) reads a cmocka binary of one group as it is. */
+static void test_prove_reads_a_binary(void **st)
+{
+	(void)st;
+	assert_int_equal(sh("prove -e 'env CMOCKA_MESSAGE_OUTPUT=TAP' %s 2>&1", FAKE), 0);
+	assert_non_null(strstr(out, "Tests=4"));
+	assert_non_null(strstr(out, "Result: PASS"));
+	assert_int_equal(sh("prove -e 'env CMOCKA_MESSAGE_OUTPUT=TAP' %s :: skip 2>&1", FAKE), 1);
+	assert_non_null(strstr(out, "Failed test:  3"));	/* a skip fails there too */
+	assert_int_equal(sh("prove -e 'env CMOCKA_MESSAGE_OUTPUT=TAP' %s :: exit0 2>&1", FAKE), 1);
+	assert_non_null(strstr(out, "Bad plan.  You planned 4 tests but ran 1."));
 }
 
 static void test_cmd_is_one_test(void **st)
@@ -192,11 +235,24 @@ static void test_total(void **st)
 	assert_non_null(strstr(out, "\nipibench tests: 5 passed, 4 failed\n"));
 	assert_true(strlen(out) > 36);
 	assert_string_equal(out + strlen(out) - 36, "\nipibench tests: 5 passed, 4 failed\n");
+	/* The stage as TAP: a line per binary, and one for what never ran. */
+	assert_int_equal(sh("cat %s.tap", file), 0);
+	assert_string_equal(out, "1..3\n"
+			    "ok 1 - fake-honest: 4 passed, 0 failed (exit status 0)\n"
+			    "not ok 2 - never-built: 0 passed, 1 failed (did not run: its build or a "
+			    "stage before it failed)\n"
+			    "not ok 3 - fake-exit0: 1 passed, 3 failed (1 of 4 declared tests passed, "
+			    "exit status 0; a group without its closing line)\n"
+			    "# ipibench tests: 5 passed, 4 failed\n");
+	assert_int_equal(sh("prove -e cat %s.tap 2>&1", file), 1);
+	assert_non_null(strstr(out, "Failed tests:  2-3"));
 
 	unlink(file);
 	check("honest", 30, 4, 0);
 	assert_int_equal(sh("%s total %s", TALLY, file), 0);
 	assert_string_equal(out, "ipibench tests: 4 passed, 0 failed\n");
+	assert_int_equal(sh("prove -e cat %s.tap 2>&1", file), 0);
+	assert_non_null(strstr(out, "Result: PASS"));
 
 	/* Nothing ran at all: a failure, still with the line. */
 	unlink(file);
@@ -207,6 +263,8 @@ static void test_total(void **st)
 	assert_int_equal(sh("printf 'result\\tx\\tlots\\t0\\tnote\\n' >%s; %s total %s", file, TALLY,
 			    file), 1);
 	assert_non_null(strstr(out, "ipibench tests: 0 passed, 1 failed\n"));
+	assert_int_equal(sh("prove -e cat %s.tap 2>&1", file), 1);
+	assert_non_null(strstr(out, "Tests: 1 Failed: 1"));
 }
 
 int main(void)
@@ -217,6 +275,9 @@ int main(void)
 		cmocka_unit_test_setup(test_abort_keeps_passes, fresh),
 		cmocka_unit_test_setup(test_hang_times_out, fresh),
 		cmocka_unit_test_setup(test_failures_skips_and_exit_status, fresh),
+		cmocka_unit_test_setup(test_tap_lines_of_its_own, fresh),
+		cmocka_unit_test_setup(test_groups, fresh),
+		cmocka_unit_test_setup(test_prove_reads_a_binary, fresh),
 		cmocka_unit_test_setup(test_cmd_is_one_test, fresh),
 		cmocka_unit_test_setup(test_total, fresh),
 	};

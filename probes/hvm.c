@@ -859,6 +859,7 @@ struct hthr {
 	uint32_t npre, cappre;
 	uint32_t *cpus, ncpus;		/* pCPUs this thread initialised */
 	uint64_t hvm_records, no_vcpu, before_exit, short_records, sched_records;
+	uint64_t fed;			/* records taken (tr_hvm_par_recs()) */
 	bool svm;
 	uint32_t ckey[PAR_CSLOTS];
 	int32_t cgid[PAR_CSLOTS];
@@ -1339,6 +1340,7 @@ void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
 		pc->acc_g = -1;
 		T->cpus[T->ncpus++] = cpu;
 	}
+	T->fed += n;
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t hdr;
 
@@ -1495,12 +1497,13 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 	return hp->spoiled ? -1 : 0;
 }
 
-bool tr_hvm_par_seen(const struct tr_hvm_par *hp)
+uint64_t tr_hvm_par_fed(const struct tr_hvm_par *hp)
 {
+	uint64_t n = 0;
+
 	for (unsigned t = 0; t < hp->nthr; t++)
-		if (hp->t[t].hvm_records)
-			return true;
-	return false;
+		n += hp->t[t].fed;
+	return n;
 }
 
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch)

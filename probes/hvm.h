@@ -91,8 +91,8 @@ void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
 		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
 		     uint64_t off);
 void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
-/* Whether any TRC_HVM record was taken yet (between batches). */
-bool tr_hvm_par_seen(const struct tr_hvm_par *hp);
+/* Records taken so far by tr_hvm_par_recs() (between batches). */
+uint64_t tr_hvm_par_fed(const struct tr_hvm_par *hp);
 /* Between batches (no thread in tr_hvm_par_recs()): what is complete
  * before TSC W_ALL (the lowest last TSC of all pCPUs seen) is stitched and
  * let go, or, when too many segments wait, before W_BATCH (the lowest of

@@ -31,7 +31,44 @@ struct tally {
 	uint64_t *lost;		/* records lost, all CPUs */
 	struct tr_hvm_par *hv;	/* the HVM profile in file order, or NULL */
 	unsigned thread;	/* its thread number */
+	bool *hvm_seen;		/* set at an HVM event ID new to ev (NULL: not asked) */
 };
+
+/*
+ * Whether a file has HVM records is known from its event IDs: the table
+ * of event counts (ev) meets each ID once as new, a few dozen times in a
+ * file, and only then is the ID's class looked at.  The summary's first
+ * pass reads without the HVM profile; when an HVM event ID turns up
+ * (hvm_seen), it stops and starts over with the profile on.  So a file
+ * without HVM records is read once, with no work of the profile's.
+ */
+static inline bool hvm_class(uint32_t ev)
+{
+	return ev >> 16 == 0x0008;
+}
+
+static __attribute__((noinline, cold)) void count_new(const struct tally *t, uint32_t ev)
+{
+	cmap_add(t->ev, ev, 1, 0);
+	if (t->hvm_seen && hvm_class(ev))
+		*t->hvm_seen = true;
+}
+
+/* cmap_inc(t->ev, ev), with count_new() for an ID not seen yet. */
+static inline void count_ev(const struct tally *t, uint32_t ev)
+{
+	struct cmap *m = t->ev;
+	uint32_t i = cmap_hash(ev, m->cap);
+
+	while (m->used[i]) {
+		if (m->key[i] == ev) {
+			m->v[i]++;
+			return;
+		}
+		i = (i + 1) & (m->cap - 1);
+	}
+	count_new(t, ev);
+}
 
 /* The few events the summary looks into (all of class TRC_GEN). */
 static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, const uint8_t *p)
@@ -55,16 +92,19 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
 /*
  * The hot loop of `trace summary`: count the whole, regular records of
  * [p, e) in place.  Stops at the first record that does not fit or whose
- * TSC goes backwards; returns where it stopped.
+ * TSC goes backwards; returns where it stopped.  Two copies: scan_plain()
+ * for a file read without the HVM profile (no HVM record met so far, or
+ * the TSC-ordered pass asked for), which has no code of the profile's in
+ * its loop, and scan_hvm(), which also hands the profile its records.
  */
 #define HV_BATCH 256	/* records handed to the HVM profile at a time */
-#define HV_PROBE_BYTES (64u << 10)	/* read before giving up on it (no HVM record) */
 
-static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
-			   const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+static inline __attribute__((always_inline)) const uint8_t *
+scan_t(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off, const uint8_t *p,
+       const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec, const bool hv)
 {
-	const uint8_t *p0 = p, *hp[HV_BATCH];
-	uint64_t last = *last_tsc, n = 0, ht[HV_BATCH];
+	const uint8_t *p0 = p, *hp[hv ? HV_BATCH : 1];
+	uint64_t last = *last_tsc, n = 0, ht[hv ? HV_BATCH : 1];
 	unsigned nh = 0;
 
 	while (e - p >= 4) {
@@ -79,10 +119,10 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu
 				break;
 			last = t;
 		}
-		cmap_inc(t->ev, ev);
+		count_ev(t, ev);
 		if ((ev >> 12) == 0x1f)
 			summary_gen(t, c, hdr, p);
-		if (t->hv) {
+		if (hv) {
 			/* The HVM profile's records (class TRC_HVM, the scheduler's),
 			 * kept without a branch and handed over in batches. */
 			hp[nh] = p;
@@ -96,11 +136,29 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu
 		n++;
 		p += sz;
 	}
-	if (nh)
+	if (hv && nh)
 		tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
 	*last_tsc = last;
 	*nrec += n;
 	return p;
+}
+
+static const uint8_t *scan_plain(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
+				 const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+{
+	return scan_t(t, c, cpu, off, p, e, last_tsc, nrec, false);
+}
+
+static const uint8_t *scan_hvm(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
+			       const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+{
+	return scan_t(t, c, cpu, off, p, e, last_tsc, nrec, true);
+}
+
+static inline const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
+				  const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+{
+	return (t->hv ? scan_hvm : scan_plain)(t, c, cpu, off, p, e, last_tsc, nrec);
 }
 
 /*
@@ -225,6 +283,7 @@ struct sum_run {
 	struct xt_seq q;
 	struct view v;
 	struct par *par;	/* NULL: sequential */
+	bool hvm_seen;		/* an HVM event ID was met (t.hvm_seen points here) */
 };
 
 /*
@@ -281,7 +340,7 @@ static bool seq_chunk(struct sum_run *R, uint64_t *posp)
 			if (!xt_chunk_rec(f, &ch, &pos, R->q.last_tsc, &s->an, &r))
 				break;
 			rp = f->base + r.off;
-			cmap_inc(&s->ev, r.event);
+			count_ev(&R->t, r.event);
 			if ((r.event >> 12) == 0x1f)
 				summary_gen(&R->t, c, ld32(rp), rp);
 			nrec++;
@@ -323,6 +382,7 @@ struct worker {
 	uint64_t lost;
 	struct tr_cpu *cpu;	/* XT_MAX_CPUS: the batch's per-CPU counts */
 	bool dirty;		/* met an irregular record: batch goes sequential */
+	bool hvm_seen;		/* met an HVM event ID (the batch is dirty too) */
 	int err;
 };
 
@@ -346,7 +406,8 @@ struct par {
 static void work_batch(struct worker *w)
 {
 	struct par *P = w->P;
-	const struct tally t = { &w->ev, &w->lost, P->R->t.hv, w->k };
+	const struct tally t = { &w->ev, &w->lost, P->R->t.hv, w->k,
+				 P->R->t.hvm_seen ? &w->hvm_seen : NULL };
 	uint64_t *last = P->R->q.last_tsc;
 
 	for (unsigned i = 0; i < P->n && !w->dirty; i++) {
@@ -371,6 +432,7 @@ static void work_batch(struct worker *w)
 			}
 		}
 		c->records += nrec;
+		w->dirty |= w->hvm_seen;
 	}
 }
 
@@ -594,8 +656,10 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 	while (P->pending)
 		pthread_cond_wait(&P->done, &P->mu);
 	pthread_mutex_unlock(&P->mu);
-	for (unsigned k = 0; k < P->nw; k++)
+	for (unsigned k = 0; k < P->nw; k++) {
 		dirty |= P->w[k].dirty || P->w[k].ev.overflow;	/* a worker's own cap */
+		R->hvm_seen |= P->w[k].hvm_seen;
+	}
 	if (dirty || !merge_batch(P)) {
 		/* Back to the TSCs before the batch; the sequential reader
 		 * counts it again from its first chunk (the HVM profile, which
@@ -631,7 +695,11 @@ static unsigned default_threads(void)
 	return n < 1 ? 1 : n > TR_MAX_THREADS ? TR_MAX_THREADS : (unsigned)n;
 }
 
-int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt)
+/* One pass over the file, with the HVM profile in file order (HV) or
+ * without; WATCH: stop at the first HVM event ID (1 returned, *s to be
+ * freed).  0, or -1 (out of memory). */
+static int sum_pass(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt,
+		    struct tr_hvm_par *hv, bool watch)
 {
 	struct sum_run R = { .s = s, .f = f };
 	struct par P;
@@ -639,16 +707,13 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	unsigned batch = opt && opt->batch ? opt->batch : TR_PAR_BATCH;
 	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
 	uint64_t map_max = opt && opt->map_max ? opt->map_max : TR_MAP_MAX_BYTES;
-	int hvm_pass = opt ? opt->hvm_pass : TR_HVM_AUTO;
 	bool windowed = f->fd >= 0 && f->len > map_max;
 	uint64_t pos = 0;
 	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
-	struct tr_hvm_par *hv = NULL;	/* R.t.hv while it is fed */
-	int rc;
 
 	memset(s, 0, sizeof(*s));
 	s->bytes = f->len;
-	R.t = (struct tally){ &s->ev, &s->lost, NULL, 0 };
+	R.t = (struct tally){ &s->ev, &s->lost, hv, 0, watch ? &R.hvm_seen : NULL };
 	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
 	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&R.q, f, &s->an) ||
 	    view_init(&R.v, f, windowed ? VIEW_WINDOW : VIEW_DIRECT, opt ? opt->window : 0))
@@ -658,24 +723,14 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 		nw = default_threads();
 	if (nw > TR_MAX_THREADS)
 		nw = TR_MAX_THREADS;
-	/* The HVM profile in this pass, unless the TSC-ordered one is asked
-	 * for (files without HVM records leave it unused). */
-	if (hvm_pass == TR_HVM_AUTO &&
-	    !(hv = R.t.hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ? nw : 1)))
-		return -1;
 	if (nw > 1 && f->len >= min_bytes && par_start(&P, &R, nw, batch) == 0)
 		R.par = &P;
-	while (pos < f->len) {
-		/* A file with no HVM record in its first HV_PROBE_BYTES (a dom0
-		 * trace) is not worth the file-order profile's cost; should HVM
-		 * records come later, the TSC-ordered pass counts them. */
-		if (hv && pos >= HV_PROBE_BYTES && R.t.hv && !tr_hvm_par_seen(hv)) {
-			tr_hvm_par_spoil(hv, "no HVM record in the file's first 64 KiB");
-			R.t.hv = NULL;
-		}
+	while (pos < f->len && !R.hvm_seen) {
 		if (R.par && !seq_left) {
 			if (par_step(&P, &pos, batch < 8 ? 1 : batch / 8))
 				continue;
+			if (R.hvm_seen)
+				break;
 			/* Irregular, or too few regular chunks: a batch's worth
 			 * sequentially, then try again. */
 			seq_left = batch;
@@ -688,16 +743,48 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	if (R.par)
 		par_stop(&P);
 	s->chunks = R.q.chunks;
+	xt_seq_fini(&R.q);
+	view_fini(&R.v);
+	if (R.hvm_seen)
+		return 1;
 	if (s->ev.overflow)
 		xt_anom_add(&s->an, "more than %u distinct event IDs: %llu records counted "
 			    "as \"other\"", TR_MAX_EVENT_IDS, (unsigned long long)s->ev.overflow);
-	xt_seq_fini(&R.q);
-	view_fini(&R.v);
+	return 0;
+}
+
+int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt)
+{
+	int hvm_pass = opt ? opt->hvm_pass : TR_HVM_AUTO;
+	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
+	unsigned nw = opt && opt->threads ? opt->threads : 0, passes = 1;
+	struct tr_hvm_par *hv = NULL;	/* the HVM profile in file order */
+	int rc;
+
+	/* First without the HVM profile; with it, from the start, once the
+	 * file shows an HVM event ID (unless the TSC-ordered pass is asked
+	 * for: that one runs after this pass). */
+	rc = sum_pass(s, f, opt, NULL, hvm_pass == TR_HVM_AUTO);
+	if (rc == 1) {
+		tr_summary_fini(s);
+		passes = 2;
+		if (f->len >= min_bytes && !nw)
+			nw = default_threads();
+		if (!(hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ?
+					  (nw > TR_MAX_THREADS ? TR_MAX_THREADS : nw) : 1)))
+			return -1;
+		rc = sum_pass(s, f, opt, hv, false);
+	}
+	s->passes = passes;
+	if (rc) {
+		tr_hvm_par_free(hv);
+		return -1;
+	}
+	s->hvm_fed = hv ? tr_hvm_par_fed(hv) : 0;
 	/* The HVM profile, for files that have HVM records: counted above
 	 * where that is exact, else by a second, TSC-ordered pass. */
 	for (uint32_t i = 0; i < s->ev.cap && !s->has_hvm; i++)
-		s->has_hvm = s->ev.used[i] && s->ev.v[i] && s->ev.key[i] >> 16 == 0x0008;
-	rc = 0;
+		s->has_hvm = s->ev.used[i] && s->ev.v[i] && hvm_class(s->ev.key[i]);
 	if (s->has_hvm) {
 		int fr = 1;
 

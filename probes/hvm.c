@@ -859,7 +859,7 @@ struct hthr {
 	uint32_t npre, cappre;
 	uint32_t *cpus, ncpus;		/* pCPUs this thread initialised */
 	uint64_t hvm_records, no_vcpu, before_exit, short_records, sched_records;
-	uint64_t fed;			/* records taken (tr_hvm_par_recs()) */
+	uint64_t fed;			/* records taken (tr_hvm_par_walk()) */
 	bool svm;
 	uint32_t ckey[PAR_CSLOTS];
 	int32_t cgid[PAR_CSLOTS];
@@ -1326,27 +1326,35 @@ static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *p
 	}
 }
 
-void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
-		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
-		     uint64_t off)
+void tr_hvm_par_walk(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, const uint8_t *p,
+		     const uint8_t *e, uint64_t last, uint64_t off)
 {
 	struct hthr *T = &hp->t[thread];
 	struct hcpu *pc = &hp->cpu[cpu];
+	const uint8_t *base = p;
+	uint64_t fed = 0;
 
-	if (n && !pc->init) {
+	if (p < e && !pc->init) {
 		pc->init = true;
 		pc->cur = CUR_DEFAULT;
 		pc->dflt = -1;
 		pc->acc_g = -1;
 		T->cpus[T->ncpus++] = cpu;
 	}
-	T->fed += n;
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t hdr;
+	while (p < e) {
+		uint32_t hdr, ev;
 
-		memcpy(&hdr, rec[i], 4);
-		par_rec(hp, T, pc, thread, cpu, hdr, rec[i], tsc[i], off + (uint64_t)(rec[i] - base));
+		memcpy(&hdr, p, 4);
+		ev = hdr & 0x0fffffff;
+		if (hdr >> 31)
+			memcpy(&last, p + 4, 8);	/* (little-endian: the two TSC words) */
+		if ((ev >> 16) == 0x0008 || (ev >> 12) == 0x21) {
+			fed++;
+			par_rec(hp, T, pc, thread, cpu, hdr, p, last, off + (uint64_t)(p - base));
+		}
+		p += xt_rec_size(hdr);
 	}
+	T->fed += fed;
 }
 
 /* DST += SRC; -1 when a table refuses a key. */
@@ -1381,15 +1389,51 @@ struct pseg {
 };
 
 /* The merged order: (TSC, pCPU, offset) of the first record. */
-static int pseg_cmp(const void *a, const void *b)
+static inline bool pseg_before(const struct pseg *a, const struct pseg *b)
 {
-	const struct hseg *x = ((const struct pseg *)a)->s, *y = ((const struct pseg *)b)->s;
+	const struct hseg *x = a->s, *y = b->s;
 
-	if (x->t0 != y->t0)
-		return x->t0 < y->t0 ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return (x->o0 > y->o0) - (x->o0 < y->o0);
+	return x->t0 < y->t0 || (x->t0 == y->t0 && (x->cpu < y->cpu || (x->cpu == y->cpu && x->o0 < y->o0)));
+}
+
+/*
+ * A[0, N) into the merged order (pseg_before()'s, stable), TMP holding N and
+ * RUN N + 1: a merge of the runs already in order, pairwise.  One vCPU's
+ * segments are a run per stretch of one pCPU's chunks (each pCPU's come
+ * in its order), so there are few runs; qsort() here took 8% of a 5 MB
+ * recording's instructions.
+ */
+static void pseg_sort(struct pseg *a, struct pseg *tmp, uint32_t *run, uint32_t n)
+{
+	uint32_t nr = 0;
+
+	run[nr++] = 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (pseg_before(&a[i], &a[i - 1]))
+			run[nr++] = i;
+	run[nr] = n;
+	while (nr > 1) {
+		uint32_t k = 0;
+
+		for (uint32_t r = 0; r < nr; r += 2) {
+			uint32_t i = run[r], m = run[r + 1 < nr ? r + 1 : nr], e = run[r + 2 < nr ? r + 2 : nr];
+			uint32_t j = m, o = i;
+
+			if (r + 1 >= nr) {
+				memcpy(tmp + i, a + i, (e - i) * sizeof(*a));
+			} else {
+				while (i < m && j < e)
+					tmp[o++] = pseg_before(&a[j], &a[i]) ? a[j++] : a[i++];
+				memcpy(tmp + o, a + i, (m - i) * sizeof(*a));
+				o += m - i;
+				memcpy(tmp + o, a + j, (e - j) * sizeof(*a));
+			}
+			run[k++] = run[r];
+		}
+		run[k] = n;
+		nr = k;
+		memcpy(a, tmp, n * sizeof(*a));
+	}
 }
 
 /*
@@ -1404,43 +1448,56 @@ static int pseg_cmp(const void *a, const void *b)
  */
 static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 {
-	uint32_t n = 0, ng = hp->ngid, *at;
-	struct pseg *ps;
+	uint32_t n = 0, ng = hp->ngid, *at, *run;
+	struct pseg *ps, *tmp;
 
 	for (unsigned t = 0; t < hp->nthr; t++)
 		n += hp->t[t].nseg;
 	if (!n)
 		return hp->spoiled ? -1 : 0;
 	ps = malloc(n * sizeof(*ps));
-	at = calloc(ng + 1, sizeof(*at));
-	if (!ps || !at) {
+	tmp = malloc(n * sizeof(*tmp));
+	run = malloc((n + 1) * sizeof(*run));
+	at = calloc((ng > XT_MAX_CPUS ? ng : XT_MAX_CPUS) + 1, sizeof(*at));
+	if (!ps || !tmp || !run || !at) {
 		free(ps);
+		free(tmp);
+		free(run);
 		free(at);
 		tr_hvm_par_spoil(hp, "out of memory");
 		return -1;
 	}
-	/* Only each vCPU's own order matters: by vCPU (a count sort), then
-	 * each vCPU's in the merged order (mostly so already: one pCPU's
-	 * segments come in its order). */
+	/* Only each vCPU's own order matters: by pCPU, then by vCPU (two
+	 * count sorts), so that each vCPU's segments are a run per pCPU, in
+	 * that pCPU's order; then each vCPU's runs merged. */
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
-			at[hp->t[t].segs[i].gid + 1]++;
-	for (uint32_t g = 0; g < ng; g++)
-		at[g + 1] += at[g];
+			at[hp->t[t].segs[i].cpu + 1]++;
+	for (uint32_t c = 0; c < XT_MAX_CPUS; c++)
+		at[c + 1] += at[c];
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
-			ps[at[hp->t[t].segs[i].gid]++] =
+			tmp[at[hp->t[t].segs[i].cpu]++] =
 				(struct pseg){ &hp->t[t].segs[i], hp->t[t].segs[i].npre ?
 					       hp->t[t].pre + hp->t[t].segs[i].pre_at : NULL };
+	memset(at, 0, (ng + 1) * sizeof(*at));
+	for (uint32_t i = 0; i < n; i++)
+		at[tmp[i].s->gid + 1]++;
+	for (uint32_t g = 0; g < ng; g++)
+		at[g + 1] += at[g];
+	for (uint32_t i = 0; i < n; i++)
+		ps[at[tmp[i].s->gid]++] = tmp[i];
 	for (uint32_t b = 0, e; b < n; b = e) {
 		bool sorted = true;
 
 		for (e = b + 1; e < n && ps[e].s->gid == ps[b].s->gid; e++)
-			sorted = sorted && pseg_cmp(&ps[e - 1], &ps[e]) < 0;
+			sorted = sorted && pseg_before(&ps[e - 1], &ps[e]);
 		if (!sorted)
-			qsort(ps + b, e - b, sizeof(*ps), pseg_cmp);
+			pseg_sort(ps + b, tmp, run, e - b);
 	}
 	free(at);
+	free(tmp);
+	free(run);
 	for (uint32_t k = 0; k < n && !hp->spoiled; k++) {
 		struct hseg *s = ps[k].s;
 		struct hstate *st = &hp->st[s->gid];

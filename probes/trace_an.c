@@ -92,73 +92,90 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
 /*
  * The hot loop of `trace summary`: count the whole, regular records of
  * [p, e) in place.  Stops at the first record that does not fit or whose
- * TSC goes backwards; returns where it stopped.  Two copies: scan_plain()
- * for a file read without the HVM profile (no HVM record met so far, or
- * the TSC-ordered pass asked for), which has no code of the profile's in
- * its loop, and scan_hvm(), which also hands the profile its records.
+ * TSC goes backwards; returns where it stopped.  With the HVM profile on
+ * (t->hv), the profile then walks the records just counted (a second
+ * walk over bytes in the cache costs less than handing records over from
+ * this loop, and leaves the loop as it is for files without HVM records).
  */
-#define HV_BATCH 256	/* records handed to the HVM profile at a time */
+/* xt_rec_size() by the header's top four bits (TSC flag, words). */
+static const uint8_t rec_size[16] = { 4, 8, 12, 16, 20, 24, 28, 32, 12, 16, 20, 24, 28, 32, 36, 40 };
+#define REC_MAX 40u
 
-static inline __attribute__((always_inline)) const uint8_t *
-scan_t(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off, const uint8_t *p,
-       const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec, const bool hv)
+/* One record at p (sz bytes, whole) counted; false when its TSC goes
+ * backwards (not counted). */
+static inline __attribute__((always_inline)) bool
+scan_one(const struct tally *t, struct tr_cpu *c, const uint8_t *p, uint32_t hdr, uint64_t *last,
+	 const uint32_t **key, const uint8_t **used, uint64_t **v, uint32_t *mask)
 {
-	const uint8_t *p0 = p, *hp[hv ? HV_BATCH : 1];
-	uint64_t last = *last_tsc, n = 0, ht[hv ? HV_BATCH : 1];
-	unsigned nh = 0;
+	uint32_t ev = hdr & 0x0fffffff, i;
 
+	if (hdr >> 31) {
+		uint64_t ts = (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32;
+
+		if (ts < *last)
+			return false;
+		*last = ts;
+	}
+	/* cmap_inc(t->ev, ev) */
+	i = cmap_hash(ev, *mask + 1);
+	while ((*used)[i] && (*key)[i] != ev)
+		i = (i + 1) & *mask;
+	if ((*used)[i]) {
+		(*v)[i]++;
+	} else {
+		struct cmap *m = t->ev;
+
+		count_new(t, ev);
+		*key = m->key;
+		*used = m->used;
+		*v = m->v;
+		*mask = m->cap - 1;
+	}
+	if ((ev >> 12) == 0x1f)
+		summary_gen(t, c, hdr, p);
+	return true;
+}
+
+static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
+			   const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
+{
+	const uint8_t *p0 = p;
+	uint64_t last = *last_tsc, n = 0;
+	/* The event table's arrays in locals (the compiler cannot tell that
+	 * the counts' stores leave them alone), reloaded when a new ID may
+	 * have grown it; records up to SAFE fit whatever their size. */
+	struct cmap *m = t->ev;
+	const uint32_t *key = m->key;
+	const uint8_t *used = m->used;
+	uint64_t *v = m->v;
+	uint32_t mask = m->cap - 1;
+
+	if (e - p >= REC_MAX) {
+		const uint8_t *safe = e - REC_MAX;
+
+		while (p <= safe) {
+			uint32_t hdr = ld32(p);
+
+			if (!scan_one(t, c, p, hdr, &last, &key, &used, &v, &mask))
+				goto out;
+			n++;
+			p += rec_size[hdr >> 28];
+		}
+	}
 	while (e - p >= 4) {
-		uint32_t hdr = ld32(p), sz = xt_rec_size(hdr), ev = hdr & 0x0fffffff;
+		uint32_t hdr = ld32(p), sz = rec_size[hdr >> 28];
 
-		if (sz > (size_t)(e - p))
+		if (sz > (size_t)(e - p) || !scan_one(t, c, p, hdr, &last, &key, &used, &v, &mask))
 			break;
-		if (hdr >> 31) {
-			uint64_t t = (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32;
-
-			if (t < last)
-				break;
-			last = t;
-		}
-		count_ev(t, ev);
-		if ((ev >> 12) == 0x1f)
-			summary_gen(t, c, hdr, p);
-		if (hv) {
-			/* The HVM profile's records (class TRC_HVM, the scheduler's),
-			 * kept without a branch and handed over in batches. */
-			hp[nh] = p;
-			ht[nh] = last;
-			nh += (ev >> 16) == 0x0008 || (ev >> 12) == 0x21;
-			if (nh == HV_BATCH) {
-				tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
-				nh = 0;
-			}
-		}
 		n++;
 		p += sz;
 	}
-	if (hv && nh)
-		tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
+out:
+	if (t->hv)
+		tr_hvm_par_walk(t->hv, t->thread, cpu, p0, p, *last_tsc, off);
 	*last_tsc = last;
 	*nrec += n;
 	return p;
-}
-
-static const uint8_t *scan_plain(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
-				 const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
-{
-	return scan_t(t, c, cpu, off, p, e, last_tsc, nrec, false);
-}
-
-static const uint8_t *scan_hvm(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
-			       const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
-{
-	return scan_t(t, c, cpu, off, p, e, last_tsc, nrec, true);
-}
-
-static inline const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
-				  const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
-{
-	return (t->hv ? scan_hvm : scan_plain)(t, c, cpu, off, p, e, last_tsc, nrec);
 }
 
 /*

@@ -865,6 +865,12 @@ struct hthr {
 	int32_t cgid[PAR_CSLOTS];
 };
 
+/* A segment as par_apply() orders them, with its prefix. */
+struct pseg {
+	struct hseg *s;
+	const struct hpre *pre;
+};
+
 /* A vCPU's segments applied so far (par_apply()). */
 struct hstate {
 	struct hkey last;		/* the last one's last record */
@@ -887,6 +893,11 @@ struct tr_hvm_par {
 	void *t_mem, *cpu_mem;			/* what t and cpu were cut from */
 	const char *spoiled;			/* why it cannot be exact */
 	uint32_t next_sync;			/* segments waiting that make a sync worth it */
+	/* par_apply()'s scratch, kept between calls (fresh pages each time
+	 * cost a page fault apiece, about 2 us here) */
+	struct pseg *ps, *tmp;
+	uint32_t *run, *at;
+	uint32_t cap_ps;
 };
 
 static void *align64(void *p)
@@ -956,6 +967,10 @@ void tr_hvm_par_free(struct tr_hvm_par *hp)
 		free(T->cpus);
 	}
 	pthread_mutex_destroy(&hp->mu);
+	free(hp->ps);
+	free(hp->tmp);
+	free(hp->run);
+	free(hp->at);
 	free(hp->t_mem);
 	free(hp->cpu_mem);
 	free(hp);
@@ -1383,10 +1398,6 @@ static bool vcpu_full(const struct tr_hvm_vcpu *v)
 	       v->ipi_dest.overflow || v->hypercall.overflow;
 }
 
-struct pseg {
-	struct hseg *s;
-	const struct hpre *pre;
-};
 
 /* The merged order: (TSC, pCPU, offset) of the first record. */
 static inline bool pseg_before(const struct pseg *a, const struct pseg *b)
@@ -1455,18 +1466,31 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 		n += hp->t[t].nseg;
 	if (!n)
 		return hp->spoiled ? -1 : 0;
-	ps = malloc(n * sizeof(*ps));
-	tmp = malloc(n * sizeof(*tmp));
-	run = malloc((n + 1) * sizeof(*run));
-	at = calloc((ng > XT_MAX_CPUS ? ng : XT_MAX_CPUS) + 1, sizeof(*at));
-	if (!ps || !tmp || !run || !at) {
-		free(ps);
-		free(tmp);
-		free(run);
-		free(at);
+	if (!hp->at && !(hp->at = malloc((XT_MAX_CPUS > TR_HVM_MAX_VCPUS ? XT_MAX_CPUS : TR_HVM_MAX_VCPUS) *
+					sizeof(*hp->at) + sizeof(*hp->at)))) {
 		tr_hvm_par_spoil(hp, "out of memory");
 		return -1;
 	}
+	if (n > hp->cap_ps) {
+		uint32_t cap = n > 2 * hp->cap_ps ? n : 2 * hp->cap_ps;
+
+		free(hp->ps);
+		free(hp->tmp);
+		free(hp->run);
+		hp->ps = malloc(cap * sizeof(*hp->ps));
+		hp->tmp = malloc(cap * sizeof(*hp->tmp));
+		hp->run = malloc((cap + 1) * sizeof(*hp->run));
+		hp->cap_ps = hp->ps && hp->tmp && hp->run ? cap : 0;
+		if (!hp->cap_ps) {
+			tr_hvm_par_spoil(hp, "out of memory");
+			return -1;
+		}
+	}
+	ps = hp->ps;
+	tmp = hp->tmp;
+	run = hp->run;
+	at = hp->at;
+	memset(at, 0, (XT_MAX_CPUS + 1) * sizeof(*at));
 	/* Only each vCPU's own order matters: by pCPU, then by vCPU (two
 	 * count sorts), so that each vCPU's segments are a run per pCPU, in
 	 * that pCPU's order; then each vCPU's runs merged. */
@@ -1495,9 +1519,7 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 		if (!sorted)
 			pseg_sort(ps + b, tmp, run, e - b);
 	}
-	free(at);
-	free(tmp);
-	free(run);
+
 	for (uint32_t k = 0; k < n && !hp->spoiled; k++) {
 		struct hseg *s = ps[k].s;
 		struct hstate *st = &hp->st[s->gid];
@@ -1531,7 +1553,6 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 		st->last = (struct hkey){ s->t1, s->o1, s->cpu, true };
 		s->gid = UINT32_MAX;	/* applied */
 	}
-	free(ps);
 	/* Keep the rest, each thread's in its order, prefixes packed. */
 	for (unsigned t = 0; t < hp->nthr; t++) {
 		struct hthr *T = &hp->t[t];
@@ -1561,6 +1582,17 @@ uint64_t tr_hvm_par_fed(const struct tr_hvm_par *hp)
 	for (unsigned t = 0; t < hp->nthr; t++)
 		n += hp->t[t].fed;
 	return n;
+}
+
+bool tr_hvm_par_due(const struct tr_hvm_par *hp)
+{
+	uint32_t n = 0;
+
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	/* (not before PAR_SYNC_MIN: by then every pCPU has come, most often;
+	 * one that comes after a sync with earlier records spoils the run) */
+	return n >= hp->next_sync && n >= PAR_SYNC_MIN;
 }
 
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch)

@@ -98,6 +98,8 @@ uint64_t tr_hvm_par_fed(const struct tr_hvm_par *hp);
  * let go, or, when too many segments wait, before W_BATCH (the lowest of
  * the batch's pCPUs). */
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch);
+/* Whether enough segments wait for tr_hvm_par_sync() to do anything. */
+bool tr_hvm_par_due(const struct tr_hvm_par *hp);
 int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why);
 void tr_hvm_par_free(struct tr_hvm_par *hp);
 

@@ -574,6 +574,19 @@ static void collect_batch(struct par *P, uint64_t pos)
 	}
 }
 
+/* The lowest last TSC of the pCPUs read so far: the HVM profile may
+ * stitch up to it (tr_hvm_par_sync()). */
+static uint64_t low_tsc(const struct sum_run *R)
+{
+	const struct tr_summary *s = R->s;
+	uint64_t w = UINT64_MAX;
+
+	for (uint32_t c = 0; c < s->ncpu; c++)
+		if (s->cpu[c].records && R->q.last_tsc[c] < w)
+			w = R->q.last_tsc[c];
+	return w;
+}
+
 /* Stops the threads and frees what par_start() got. */
 static void par_stop(struct par *P)
 {
@@ -690,16 +703,12 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 	}
 	*pos = P->batch[P->n - 1].data_off + P->batch[P->n - 1].len;
 	if (R->t.hv) {
-		const struct tr_summary *s = R->s;
-		uint64_t w = UINT64_MAX, wb = UINT64_MAX;
+		uint64_t wb = UINT64_MAX;
 
 		for (unsigned i = 0; i < P->ncpus; i++)
 			if (R->q.last_tsc[P->cpus[i]] < wb)
 				wb = R->q.last_tsc[P->cpus[i]];
-		for (uint32_t c = 0; c < s->ncpu; c++)
-			if (s->cpu[c].records && R->q.last_tsc[c] < w)
-				w = R->q.last_tsc[c];
-		tr_hvm_par_sync(R->t.hv, w, wb);
+		tr_hvm_par_sync(R->t.hv, low_tsc(R), wb);
 	}
 	reset_batch(P);
 	return true;
@@ -756,6 +765,13 @@ static int sum_pass(struct tr_summary *s, const struct xt_file *f, const struct 
 			break;
 		if (seq_left)
 			seq_left--;
+		/* The HVM profile's segments stitched as the workers' are, so
+		 * that they take the same memory again. */
+		if (hv && tr_hvm_par_due(hv)) {
+			uint64_t w = low_tsc(&R);
+
+			tr_hvm_par_sync(hv, w, w);
+		}
 	}
 	if (R.par)
 		par_stop(&P);

@@ -358,6 +358,10 @@ static void icr_write(struct tr_hvm_vcpu *v, uint32_t lo, uint32_t hi);
 #define HF_HAND 64u
 #define HAND_BIT(ev) (1ull << ((ev) - EV_HANDLER_BASE))
 
+/* The handler events whose words handler() reads. */
+#define HAND_WORDS (HAND_BIT(EV_INJ_VIRQ) | HAND_BIT(EV_MSR_READ) | HAND_BIT(EV_MSR_WRITE) | \
+		    HAND_BIT(EV_VMMCALL))
+
 static inline bool no_exit_needed(uint32_t ev)
 {
 	const uint64_t any = HAND_BIT(EV_INJ_VIRQ) | HAND_BIT(EV_REINJ_VIRQ) | HAND_BIT(EV_INJ_EXC) |
@@ -393,8 +397,9 @@ static inline void count_key(struct cmap *m, uint64_t *direct, uint32_t base, ui
 
 /* A handler record (event EV, TRC_64_FLAG folded; N words D) of V, whose
  * exit is open or not (OPEN); *before_exit counts what needed one. */
-static inline void handler(uint64_t *before_exit, struct tr_hvm_vcpu *v, struct hfast *f,
-			   bool open, uint32_t ev, uint32_t n, const uint32_t *d)
+static inline __attribute__((always_inline)) void
+handler(uint64_t *before_exit, struct tr_hvm_vcpu *v, struct hfast *f, bool open, uint32_t ev,
+	uint32_t n, const uint32_t *d)
 {
 	if (!open && !no_exit_needed(ev)) {
 		(*before_exit)++;
@@ -1268,8 +1273,11 @@ static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *p
 
 	/* As tr_hvm_run(), record for record (the words read where used). */
 	if (ev >> 16 != 0x0008) {
-		words3(d, hdr, rec);
-		par_sched(hp, T, pc, cpu, ev, n, d, tsc, off);
+		/* (par_sched() looks at runstate changes and 0x00021002 only) */
+		if (((ev & 0x0ffffc0f) == 0x00021001 && !(ev & 0xcc0)) || ev == 0x00021002) {
+			words3(d, hdr, rec);
+			par_sched(hp, T, pc, cpu, ev, n, d, tsc, off);
+		}
 		return;
 	}
 	T->hvm_records++;
@@ -1321,7 +1329,12 @@ static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *p
 		uint32_t e = ev & ~TRC_64_FLAG;
 		struct hseg *s;
 
-		words3(d, hdr, rec);
+		/* handler() reads the words of these only */
+		if (HAND_WORDS >> ((e - EV_HANDLER_BASE) & 63) & 1) {
+			words3(d, hdr, rec);
+		} else {
+			d[0] = d[1] = d[2] = 0;
+		}
 		if (no_exit_needed(e)) {
 			handler(&T->before_exit, v, acc_fast(v), true, e, n, d);
 			break;
@@ -1367,7 +1380,7 @@ void tr_hvm_par_walk(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, const
 			fed++;
 			par_rec(hp, T, pc, thread, cpu, hdr, p, last, off + (uint64_t)(p - base));
 		}
-		p += xt_rec_size(hdr);
+		p += xt_rec_sizes[hdr >> 28];
 	}
 	T->fed += fed;
 }

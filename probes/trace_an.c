@@ -97,9 +97,7 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
  * walk over bytes in the cache costs less than handing records over from
  * this loop, and leaves the loop as it is for files without HVM records).
  */
-/* xt_rec_size() by the header's top four bits (TSC flag, words). */
-static const uint8_t rec_size[16] = { 4, 8, 12, 16, 20, 24, 28, 32, 12, 16, 20, 24, 28, 32, 36, 40 };
-#define REC_MAX 40u
+#define REC_MAX 40u	/* the largest record: header, TSC, 7 words */
 
 /* One record at p (sz bytes, whole) counted; false when its TSC goes
  * backwards (not counted). */
@@ -159,11 +157,11 @@ static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu
 			if (!scan_one(t, c, p, hdr, &last, &key, &used, &v, &mask))
 				goto out;
 			n++;
-			p += rec_size[hdr >> 28];
+			p += xt_rec_sizes[hdr >> 28];
 		}
 	}
 	while (e - p >= 4) {
-		uint32_t hdr = ld32(p), sz = rec_size[hdr >> 28];
+		uint32_t hdr = ld32(p), sz = xt_rec_sizes[hdr >> 28];
 
 		if (sz > (size_t)(e - p) || !scan_one(t, c, p, hdr, &last, &key, &used, &v, &mask))
 			break;

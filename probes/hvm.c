@@ -1472,11 +1472,15 @@ static void pseg_sort(struct pseg *a, struct pseg *tmp, uint32_t *run, uint32_t 
  */
 static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 {
-	uint32_t n = 0, ng = hp->ngid, *at, *run;
+	uint32_t n = 0, ng = hp->ngid, nc = 0, *at, *run;
 	struct pseg *ps, *tmp;
 
-	for (unsigned t = 0; t < hp->nthr; t++)
+	for (unsigned t = 0; t < hp->nthr; t++) {
 		n += hp->t[t].nseg;
+		for (uint32_t i = 0; i < hp->t[t].ncpus; i++)
+			if (hp->t[t].cpus[i] >= nc)
+				nc = hp->t[t].cpus[i] + 1;	/* the count sort's pCPUs */
+	}
 	if (!n)
 		return hp->spoiled ? -1 : 0;
 	if (!hp->at && !(hp->at = malloc((XT_MAX_CPUS > TR_HVM_MAX_VCPUS ? XT_MAX_CPUS : TR_HVM_MAX_VCPUS) *
@@ -1503,14 +1507,14 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 	tmp = hp->tmp;
 	run = hp->run;
 	at = hp->at;
-	memset(at, 0, (XT_MAX_CPUS + 1) * sizeof(*at));
+	memset(at, 0, (nc + 1) * sizeof(*at));
 	/* Only each vCPU's own order matters: by pCPU, then by vCPU (two
 	 * count sorts), so that each vCPU's segments are a run per pCPU, in
 	 * that pCPU's order; then each vCPU's runs merged. */
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
 			at[hp->t[t].segs[i].cpu + 1]++;
-	for (uint32_t c = 0; c < XT_MAX_CPUS; c++)
+	for (uint32_t c = 0; c < nc; c++)
 		at[c + 1] += at[c];
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].nseg; i++)

@@ -719,9 +719,34 @@ static unsigned default_threads(void)
 	return n < 1 ? 1 : n > TR_MAX_THREADS ? TR_MAX_THREADS : (unsigned)n;
 }
 
-/* One pass over the file, with the HVM profile in file order (HV) or
- * without; WATCH: stop at the first HVM event ID (1 returned, *s to be
- * freed).  0, or -1 (out of memory). */
+/* *s empty, its tables allocated (FRESH) or, after a pass stopped, kept
+ * and cleared: freed and taken again they were fresh pages, a page fault
+ * each.  0, or -1 (out of memory). */
+static int summary_start(struct tr_summary *s, const struct xt_file *f, bool fresh)
+{
+	struct tr_cpu *cpu = fresh ? NULL : s->cpu;
+	struct cmap ev = s->ev;
+
+	if (fresh) {
+		if (!(cpu = calloc(XT_MAX_CPUS, sizeof(*cpu))) || cmap_init(&ev, TR_MAX_EVENT_IDS)) {
+			free(cpu);
+			memset(s, 0, sizeof(*s));	/* tr_summary_fini() can be called */
+			return -1;
+		}
+	} else {
+		memset(cpu, 0, s->ncpu * sizeof(*cpu));
+		cmap_clear(&ev);
+	}
+	memset(s, 0, sizeof(*s));
+	s->cpu = cpu;
+	s->ev = ev;
+	s->bytes = f->len;
+	return 0;
+}
+
+/* One pass over the file (*s from summary_start()), with the HVM profile
+ * in file order (HV) or without; WATCH: stop at the first HVM event ID (1
+ * returned).  0, or -1 (out of memory). */
 static int sum_pass(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt,
 		    struct tr_hvm_par *hv, bool watch)
 {
@@ -735,11 +760,8 @@ static int sum_pass(struct tr_summary *s, const struct xt_file *f, const struct 
 	uint64_t pos = 0;
 	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
 
-	memset(s, 0, sizeof(*s));
-	s->bytes = f->len;
 	R.t = (struct tally){ &s->ev, &s->lost, hv, 0, watch ? &R.hvm_seen : NULL };
-	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
-	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&R.q, f, &s->an) ||
+	if (xt_seq_init(&R.q, f, &s->an) ||
 	    view_init(&R.v, f, windowed ? VIEW_WINDOW : VIEW_DIRECT, opt ? opt->window : 0))
 		return -1;
 	/* The online CPUs are asked for (a read of /sys) only when they matter. */
@@ -795,9 +817,11 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	/* First without the HVM profile; with it, from the start, once the
 	 * file shows an HVM event ID (unless the TSC-ordered pass is asked
 	 * for: that one runs after this pass). */
+	if (summary_start(s, f, true))
+		return -1;
 	rc = sum_pass(s, f, opt, NULL, hvm_pass == TR_HVM_AUTO);
 	if (rc == 1) {
-		tr_summary_fini(s);
+		summary_start(s, f, false);
 		passes = 2;
 		if (f->len >= min_bytes && !nw)
 			nw = default_threads();

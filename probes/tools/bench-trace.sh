@@ -26,7 +26,7 @@
 # their ratio; xenalyze's only on files under BENCH_XA_INSN_MAX bytes
 # (64 MB: it runs about 50 times slower under valgrind).  The first lines
 # give the commit measured (`git describe --always --dirty`), the
-# machine's CPUs and load, and the floor every process pays here:
+# machine's CPUs, and the floor every process pays here:
 # `ipibench --version`.
 # BENCH_NO_INSN=1 leaves the instruction counts out.
 set -euo pipefail
@@ -63,8 +63,7 @@ for f in "${files[@]}"; do
 	[ -f "$f" ] || { echo "bench-trace: $f: no such file" >&2; exit 1; }
 done
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "bench-trace: commit $commit, $(nproc) CPUs, load $load0, $(hyperfine --version)" >&2
+echo "bench-trace: commit $commit, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(hyperfine --version)" >&2
 # Instructions of CMD... (cachegrind: all threads), or "-" without valgrind's count.
 insns() {
 	valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
@@ -99,12 +98,11 @@ for f in "${files[@]}"; do
 	fi
 	jsons+=("$f" "$bytes" "$out/$name.json" "$out/$name-xenalyze.json" "$rss" "$ii" "$xi")
 done
-python3 - "$commit" "$(nproc)" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" "${jsons[@]}" <<'PY' | tee "$out/summary.md"
+python3 - "$commit" "$(nproc)" "${jsons[@]}" <<'PY' | tee "$out/summary.md"
 import json, sys
-commit, ncpu, load0, load1 = sys.argv[1:5]
-a = sys.argv[5:]
-print("`make bench-trace` at commit %s: %s CPUs, load average %s at the start, %s at the end.\n" % (
-    commit, ncpu, load0, load1))
+commit, ncpu = sys.argv[1:3]
+a = sys.argv[3:]
+print("`make bench-trace` at commit %s, %s CPUs.\n" % (commit, ncpu))
 start = json.load(open(a[0]))["results"][0]
 ms = lambda s: "%.2f" % (s * 1e3)
 cpu = lambda x: x["user"] + x["system"]

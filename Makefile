@@ -78,7 +78,7 @@ help:
 	@echo "  make guest        build the [guest] kernel + initramfs ($(GUEST_DIR))"
 	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
 	@echo "  make bench        run CONFIG=$(CONFIG) on its host (default: QEMU), then its report"
-	@echo "  make bench-trace  ipibench trace summary against xenalyze, with hyperfine"
+	@echo "  make bench-trace  ipibench trace summary against xenalyze and cat: times, instructions, the commit"
 	@echo "  make soak         N=BOOTS [SEED=S NIC=M NIC_PER_BOOT=K SOAK_CONFIGS=...]: boots back to back, the stalls counted"
 	@echo "  make man          the manual pages, in $(BUILD)/man"
 	@echo "  make docs         regenerate docs/commands.md and docs/configs.md from the binary"

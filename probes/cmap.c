@@ -42,6 +42,18 @@ void cmap_fini(struct cmap *m)
 	m->cap = m->n = 0;
 }
 
+void cmap_clear(struct cmap *m)
+{
+	if (!m->cap)
+		return;
+	memset(m->used, 0, m->cap);
+	memset(m->v, 0, m->cap * sizeof(*m->v));
+	memset(m->w, 0, m->cap * sizeof(*m->w));
+	m->n = 0;
+	m->overflow = 0;
+	m->last_slot = UINT32_MAX;
+}
+
 static uint32_t find(const struct cmap *m, uint32_t k)
 {
 	uint32_t i = hash(k, m->cap);

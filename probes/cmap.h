@@ -24,6 +24,8 @@ struct cmap {
 
 int cmap_init(struct cmap *m, uint32_t limit);
 void cmap_fini(struct cmap *m);
+/* Every key taken out, the table's memory kept. */
+void cmap_clear(struct cmap *m);
 /* Add (dv, dw) to key's counters; 0, or -1 when refused (cap or memory). */
 int cmap_add(struct cmap *m, uint32_t key, uint64_t dv, uint64_t dw);
 static inline uint32_t cmap_hash(uint32_t k, uint32_t cap)

@@ -358,6 +358,10 @@ static void icr_write(struct tr_hvm_vcpu *v, uint32_t lo, uint32_t hi);
 #define HF_HAND 64u
 #define HAND_BIT(ev) (1ull << ((ev) - EV_HANDLER_BASE))
 
+/* The handler events whose words handler() reads. */
+#define HAND_WORDS (HAND_BIT(EV_INJ_VIRQ) | HAND_BIT(EV_MSR_READ) | HAND_BIT(EV_MSR_WRITE) | \
+		    HAND_BIT(EV_VMMCALL))
+
 static inline bool no_exit_needed(uint32_t ev)
 {
 	const uint64_t any = HAND_BIT(EV_INJ_VIRQ) | HAND_BIT(EV_REINJ_VIRQ) | HAND_BIT(EV_INJ_EXC) |
@@ -393,8 +397,9 @@ static inline void count_key(struct cmap *m, uint64_t *direct, uint32_t base, ui
 
 /* A handler record (event EV, TRC_64_FLAG folded; N words D) of V, whose
  * exit is open or not (OPEN); *before_exit counts what needed one. */
-static inline void handler(uint64_t *before_exit, struct tr_hvm_vcpu *v, struct hfast *f,
-			   bool open, uint32_t ev, uint32_t n, const uint32_t *d)
+static inline __attribute__((always_inline)) void
+handler(uint64_t *before_exit, struct tr_hvm_vcpu *v, struct hfast *f, bool open, uint32_t ev,
+	uint32_t n, const uint32_t *d)
 {
 	if (!open && !no_exit_needed(ev)) {
 		(*before_exit)++;
@@ -859,9 +864,16 @@ struct hthr {
 	uint32_t npre, cappre;
 	uint32_t *cpus, ncpus;		/* pCPUs this thread initialised */
 	uint64_t hvm_records, no_vcpu, before_exit, short_records, sched_records;
+	uint64_t fed;			/* records taken (tr_hvm_par_walk()) */
 	bool svm;
 	uint32_t ckey[PAR_CSLOTS];
 	int32_t cgid[PAR_CSLOTS];
+};
+
+/* A segment as par_apply() orders them, with its prefix. */
+struct pseg {
+	struct hseg *s;
+	const struct hpre *pre;
 };
 
 /* A vCPU's segments applied so far (par_apply()). */
@@ -886,6 +898,11 @@ struct tr_hvm_par {
 	void *t_mem, *cpu_mem;			/* what t and cpu were cut from */
 	const char *spoiled;			/* why it cannot be exact */
 	uint32_t next_sync;			/* segments waiting that make a sync worth it */
+	/* par_apply()'s scratch, kept between calls (fresh pages each time
+	 * cost a page fault apiece, about 2 us here) */
+	struct pseg *ps, *tmp;
+	uint32_t *run, *at;
+	uint32_t cap_ps;
 };
 
 static void *align64(void *p)
@@ -955,6 +972,10 @@ void tr_hvm_par_free(struct tr_hvm_par *hp)
 		free(T->cpus);
 	}
 	pthread_mutex_destroy(&hp->mu);
+	free(hp->ps);
+	free(hp->tmp);
+	free(hp->run);
+	free(hp->at);
 	free(hp->t_mem);
 	free(hp->cpu_mem);
 	free(hp);
@@ -1252,8 +1273,11 @@ static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *p
 
 	/* As tr_hvm_run(), record for record (the words read where used). */
 	if (ev >> 16 != 0x0008) {
-		words3(d, hdr, rec);
-		par_sched(hp, T, pc, cpu, ev, n, d, tsc, off);
+		/* (par_sched() looks at runstate changes and 0x00021002 only) */
+		if (((ev & 0x0ffffc0f) == 0x00021001 && !(ev & 0xcc0)) || ev == 0x00021002) {
+			words3(d, hdr, rec);
+			par_sched(hp, T, pc, cpu, ev, n, d, tsc, off);
+		}
 		return;
 	}
 	T->hvm_records++;
@@ -1305,7 +1329,12 @@ static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *p
 		uint32_t e = ev & ~TRC_64_FLAG;
 		struct hseg *s;
 
-		words3(d, hdr, rec);
+		/* handler() reads the words of these only */
+		if (HAND_WORDS >> ((e - EV_HANDLER_BASE) & 63) & 1) {
+			words3(d, hdr, rec);
+		} else {
+			d[0] = d[1] = d[2] = 0;
+		}
 		if (no_exit_needed(e)) {
 			handler(&T->before_exit, v, acc_fast(v), true, e, n, d);
 			break;
@@ -1325,26 +1354,35 @@ static inline void par_rec(struct tr_hvm_par *hp, struct hthr *T, struct hcpu *p
 	}
 }
 
-void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
-		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
-		     uint64_t off)
+void tr_hvm_par_walk(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, const uint8_t *p,
+		     const uint8_t *e, uint64_t last, uint64_t off)
 {
 	struct hthr *T = &hp->t[thread];
 	struct hcpu *pc = &hp->cpu[cpu];
+	const uint8_t *base = p;
+	uint64_t fed = 0;
 
-	if (n && !pc->init) {
+	if (p < e && !pc->init) {
 		pc->init = true;
 		pc->cur = CUR_DEFAULT;
 		pc->dflt = -1;
 		pc->acc_g = -1;
 		T->cpus[T->ncpus++] = cpu;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t hdr;
+	while (p < e) {
+		uint32_t hdr, ev;
 
-		memcpy(&hdr, rec[i], 4);
-		par_rec(hp, T, pc, thread, cpu, hdr, rec[i], tsc[i], off + (uint64_t)(rec[i] - base));
+		memcpy(&hdr, p, 4);
+		ev = hdr & 0x0fffffff;
+		if (hdr >> 31)
+			memcpy(&last, p + 4, 8);	/* (little-endian: the two TSC words) */
+		if ((ev >> 16) == 0x0008 || (ev >> 12) == 0x21) {
+			fed++;
+			par_rec(hp, T, pc, thread, cpu, hdr, p, last, off + (uint64_t)(p - base));
+		}
+		p += xt_rec_sizes[hdr >> 28];
 	}
+	T->fed += fed;
 }
 
 /* DST += SRC; -1 when a table refuses a key. */
@@ -1373,21 +1411,53 @@ static bool vcpu_full(const struct tr_hvm_vcpu *v)
 	       v->ipi_dest.overflow || v->hypercall.overflow;
 }
 
-struct pseg {
-	struct hseg *s;
-	const struct hpre *pre;
-};
 
 /* The merged order: (TSC, pCPU, offset) of the first record. */
-static int pseg_cmp(const void *a, const void *b)
+static inline bool pseg_before(const struct pseg *a, const struct pseg *b)
 {
-	const struct hseg *x = ((const struct pseg *)a)->s, *y = ((const struct pseg *)b)->s;
+	const struct hseg *x = a->s, *y = b->s;
 
-	if (x->t0 != y->t0)
-		return x->t0 < y->t0 ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return (x->o0 > y->o0) - (x->o0 < y->o0);
+	return x->t0 < y->t0 || (x->t0 == y->t0 && (x->cpu < y->cpu || (x->cpu == y->cpu && x->o0 < y->o0)));
+}
+
+/*
+ * A[0, N) into the merged order (pseg_before()'s, stable), TMP holding N and
+ * RUN N + 1: a merge of the runs already in order, pairwise.  One vCPU's
+ * segments are a run per stretch of one pCPU's chunks (each pCPU's come
+ * in its order), so there are few runs; qsort() here took 8% of a 5 MB
+ * recording's instructions.
+ */
+static void pseg_sort(struct pseg *a, struct pseg *tmp, uint32_t *run, uint32_t n)
+{
+	uint32_t nr = 0;
+
+	run[nr++] = 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (pseg_before(&a[i], &a[i - 1]))
+			run[nr++] = i;
+	run[nr] = n;
+	while (nr > 1) {
+		uint32_t k = 0;
+
+		for (uint32_t r = 0; r < nr; r += 2) {
+			uint32_t i = run[r], m = run[r + 1 < nr ? r + 1 : nr], e = run[r + 2 < nr ? r + 2 : nr];
+			uint32_t j = m, o = i;
+
+			if (r + 1 >= nr) {
+				memcpy(tmp + i, a + i, (e - i) * sizeof(*a));
+			} else {
+				while (i < m && j < e)
+					tmp[o++] = pseg_before(&a[j], &a[i]) ? a[j++] : a[i++];
+				memcpy(tmp + o, a + i, (m - i) * sizeof(*a));
+				o += m - i;
+				memcpy(tmp + o, a + j, (e - j) * sizeof(*a));
+			}
+			run[k++] = run[r];
+		}
+		run[k] = n;
+		nr = k;
+		memcpy(a, tmp, n * sizeof(*a));
+	}
 }
 
 /*
@@ -1402,43 +1472,71 @@ static int pseg_cmp(const void *a, const void *b)
  */
 static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 {
-	uint32_t n = 0, ng = hp->ngid, *at;
-	struct pseg *ps;
+	uint32_t n = 0, ng = hp->ngid, nc = 0, *at, *run;
+	struct pseg *ps, *tmp;
 
-	for (unsigned t = 0; t < hp->nthr; t++)
+	for (unsigned t = 0; t < hp->nthr; t++) {
 		n += hp->t[t].nseg;
+		for (uint32_t i = 0; i < hp->t[t].ncpus; i++)
+			if (hp->t[t].cpus[i] >= nc)
+				nc = hp->t[t].cpus[i] + 1;	/* the count sort's pCPUs */
+	}
 	if (!n)
 		return hp->spoiled ? -1 : 0;
-	ps = malloc(n * sizeof(*ps));
-	at = calloc(ng + 1, sizeof(*at));
-	if (!ps || !at) {
-		free(ps);
-		free(at);
+	if (!hp->at && !(hp->at = malloc((XT_MAX_CPUS > TR_HVM_MAX_VCPUS ? XT_MAX_CPUS : TR_HVM_MAX_VCPUS) *
+					sizeof(*hp->at) + sizeof(*hp->at)))) {
 		tr_hvm_par_spoil(hp, "out of memory");
 		return -1;
 	}
-	/* Only each vCPU's own order matters: by vCPU (a count sort), then
-	 * each vCPU's in the merged order (mostly so already: one pCPU's
-	 * segments come in its order). */
+	if (n > hp->cap_ps) {
+		uint32_t cap = n > 2 * hp->cap_ps ? n : 2 * hp->cap_ps;
+
+		free(hp->ps);
+		free(hp->tmp);
+		free(hp->run);
+		hp->ps = malloc(cap * sizeof(*hp->ps));
+		hp->tmp = malloc(cap * sizeof(*hp->tmp));
+		hp->run = malloc((cap + 1) * sizeof(*hp->run));
+		hp->cap_ps = hp->ps && hp->tmp && hp->run ? cap : 0;
+		if (!hp->cap_ps) {
+			tr_hvm_par_spoil(hp, "out of memory");
+			return -1;
+		}
+	}
+	ps = hp->ps;
+	tmp = hp->tmp;
+	run = hp->run;
+	at = hp->at;
+	memset(at, 0, (nc + 1) * sizeof(*at));
+	/* Only each vCPU's own order matters: by pCPU, then by vCPU (two
+	 * count sorts), so that each vCPU's segments are a run per pCPU, in
+	 * that pCPU's order; then each vCPU's runs merged. */
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
-			at[hp->t[t].segs[i].gid + 1]++;
-	for (uint32_t g = 0; g < ng; g++)
-		at[g + 1] += at[g];
+			at[hp->t[t].segs[i].cpu + 1]++;
+	for (uint32_t c = 0; c < nc; c++)
+		at[c + 1] += at[c];
 	for (unsigned t = 0; t < hp->nthr; t++)
 		for (uint32_t i = 0; i < hp->t[t].nseg; i++)
-			ps[at[hp->t[t].segs[i].gid]++] =
+			tmp[at[hp->t[t].segs[i].cpu]++] =
 				(struct pseg){ &hp->t[t].segs[i], hp->t[t].segs[i].npre ?
 					       hp->t[t].pre + hp->t[t].segs[i].pre_at : NULL };
+	memset(at, 0, (ng + 1) * sizeof(*at));
+	for (uint32_t i = 0; i < n; i++)
+		at[tmp[i].s->gid + 1]++;
+	for (uint32_t g = 0; g < ng; g++)
+		at[g + 1] += at[g];
+	for (uint32_t i = 0; i < n; i++)
+		ps[at[tmp[i].s->gid]++] = tmp[i];
 	for (uint32_t b = 0, e; b < n; b = e) {
 		bool sorted = true;
 
 		for (e = b + 1; e < n && ps[e].s->gid == ps[b].s->gid; e++)
-			sorted = sorted && pseg_cmp(&ps[e - 1], &ps[e]) < 0;
+			sorted = sorted && pseg_before(&ps[e - 1], &ps[e]);
 		if (!sorted)
-			qsort(ps + b, e - b, sizeof(*ps), pseg_cmp);
+			pseg_sort(ps + b, tmp, run, e - b);
 	}
-	free(at);
+
 	for (uint32_t k = 0; k < n && !hp->spoiled; k++) {
 		struct hseg *s = ps[k].s;
 		struct hstate *st = &hp->st[s->gid];
@@ -1472,7 +1570,6 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 		st->last = (struct hkey){ s->t1, s->o1, s->cpu, true };
 		s->gid = UINT32_MAX;	/* applied */
 	}
-	free(ps);
 	/* Keep the rest, each thread's in its order, prefixes packed. */
 	for (unsigned t = 0; t < hp->nthr; t++) {
 		struct hthr *T = &hp->t[t];
@@ -1495,12 +1592,24 @@ static int par_apply(struct tr_hvm_par *hp, uint64_t w)
 	return hp->spoiled ? -1 : 0;
 }
 
-bool tr_hvm_par_seen(const struct tr_hvm_par *hp)
+uint64_t tr_hvm_par_fed(const struct tr_hvm_par *hp)
 {
+	uint64_t n = 0;
+
 	for (unsigned t = 0; t < hp->nthr; t++)
-		if (hp->t[t].hvm_records)
-			return true;
-	return false;
+		n += hp->t[t].fed;
+	return n;
+}
+
+bool tr_hvm_par_due(const struct tr_hvm_par *hp)
+{
+	uint32_t n = 0;
+
+	for (unsigned t = 0; t < hp->nthr; t++)
+		n += hp->t[t].nseg;
+	/* (not before PAR_SYNC_MIN: by then every pCPU has come, most often;
+	 * one that comes after a sync with earlier records spoils the run) */
+	return n >= hp->next_sync && n >= PAR_SYNC_MIN;
 }
 
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch)

@@ -73,10 +73,11 @@ void tr_hvm_fini(struct tr_hvm *h);
 
 /*
  * The same profile counted in file order, inside the summary's own pass
- * (hvm.c says how and when that is exact).  tr_hvm_par_recs() takes N
- * whole records of pCPU CPU at REC[i], each with its TSC (its own or the
- * pCPU's last), the buffer at BASE being file offset OFF: every record of
- * class TRC_HVM (0x0008xxxx) and of the scheduler (0x00021xxx), in each
+ * (hvm.c says how and when that is exact).  tr_hvm_par_walk() takes the
+ * whole, regular records of pCPU CPU in [P, E), file offset OFF at P, which
+ * the summary has just counted: LAST is the pCPU's TSC before them (a
+ * record without one has its pCPU's last).  Of them it counts every record
+ * of class TRC_HVM (0x0008xxxx) and of the scheduler (0x00021xxx), in each
  * pCPU's file order, from THREAD (< nthreads; one pCPU on one thread at a
  * time, threads synchronised between changes).  It is exact only for a
  * regular file whose pCPUs' TSCs are monotone: the caller spoils it
@@ -87,17 +88,18 @@ void tr_hvm_fini(struct tr_hvm *h);
  */
 struct tr_hvm_par;
 struct tr_hvm_par *tr_hvm_par_new(unsigned nthreads);
-void tr_hvm_par_recs(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu,
-		     const uint8_t *const *rec, const uint64_t *tsc, unsigned n, const uint8_t *base,
-		     uint64_t off);
+void tr_hvm_par_walk(struct tr_hvm_par *hp, unsigned thread, uint32_t cpu, const uint8_t *p,
+		     const uint8_t *e, uint64_t last, uint64_t off);
 void tr_hvm_par_spoil(struct tr_hvm_par *hp, const char *why);
-/* Whether any TRC_HVM record was taken yet (between batches). */
-bool tr_hvm_par_seen(const struct tr_hvm_par *hp);
-/* Between batches (no thread in tr_hvm_par_recs()): what is complete
+/* Records taken so far by tr_hvm_par_walk() (between batches). */
+uint64_t tr_hvm_par_fed(const struct tr_hvm_par *hp);
+/* Between batches (no thread in tr_hvm_par_walk()): what is complete
  * before TSC W_ALL (the lowest last TSC of all pCPUs seen) is stitched and
  * let go, or, when too many segments wait, before W_BATCH (the lowest of
  * the batch's pCPUs). */
 void tr_hvm_par_sync(struct tr_hvm_par *hp, uint64_t w_all, uint64_t w_batch);
+/* Whether enough segments wait for tr_hvm_par_sync() to do anything. */
+bool tr_hvm_par_due(const struct tr_hvm_par *hp);
 int tr_hvm_par_finish(struct tr_hvm_par *hp, struct tr_hvm *h, const char **why);
 void tr_hvm_par_free(struct tr_hvm_par *hp);
 

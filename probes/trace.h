@@ -35,6 +35,12 @@ struct tr_summary {
 	 * then why (hvm_tsc_why: forced, or what made file order inexact). */
 	bool hvm_file_order;
 	const char *hvm_tsc_why;
+	/* What the run did: passes over the file (1; 2 when an HVM event ID
+	 * made it start over with the file-order profile on, trace_an.c) and
+	 * records handed to that profile (0 for a file without HVM records,
+	 * which never has one). */
+	unsigned passes;
+	uint64_t hvm_fed;
 };
 
 /* tr_summary_run_with() with the defaults and IPIBENCH_TRACE_HVM

@@ -31,7 +31,44 @@ struct tally {
 	uint64_t *lost;		/* records lost, all CPUs */
 	struct tr_hvm_par *hv;	/* the HVM profile in file order, or NULL */
 	unsigned thread;	/* its thread number */
+	bool *hvm_seen;		/* set at an HVM event ID new to ev (NULL: not asked) */
 };
+
+/*
+ * Whether a file has HVM records is known from its event IDs: the table
+ * of event counts (ev) meets each ID once as new, a few dozen times in a
+ * file, and only then is the ID's class looked at.  The summary's first
+ * pass reads without the HVM profile; when an HVM event ID turns up
+ * (hvm_seen), it stops and starts over with the profile on.  So a file
+ * without HVM records is read once, with no work of the profile's.
+ */
+static inline bool hvm_class(uint32_t ev)
+{
+	return ev >> 16 == 0x0008;
+}
+
+static __attribute__((noinline, cold)) void count_new(const struct tally *t, uint32_t ev)
+{
+	cmap_add(t->ev, ev, 1, 0);
+	if (t->hvm_seen && hvm_class(ev))
+		*t->hvm_seen = true;
+}
+
+/* cmap_inc(t->ev, ev), with count_new() for an ID not seen yet. */
+static inline void count_ev(const struct tally *t, uint32_t ev)
+{
+	struct cmap *m = t->ev;
+	uint32_t i = cmap_hash(ev, m->cap);
+
+	while (m->used[i]) {
+		if (m->key[i] == ev) {
+			m->v[i]++;
+			return;
+		}
+		i = (i + 1) & (m->cap - 1);
+	}
+	count_new(t, ev);
+}
 
 /* The few events the summary looks into (all of class TRC_GEN). */
 static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, const uint8_t *p)
@@ -55,49 +92,85 @@ static void summary_gen(const struct tally *t, struct tr_cpu *c, uint32_t hdr, c
 /*
  * The hot loop of `trace summary`: count the whole, regular records of
  * [p, e) in place.  Stops at the first record that does not fit or whose
- * TSC goes backwards; returns where it stopped.
+ * TSC goes backwards; returns where it stopped.  With the HVM profile on
+ * (t->hv), the profile then walks the records just counted (a second
+ * walk over bytes in the cache costs less than handing records over from
+ * this loop, and leaves the loop as it is for files without HVM records).
  */
-#define HV_BATCH 256	/* records handed to the HVM profile at a time */
-#define HV_PROBE_BYTES (64u << 10)	/* read before giving up on it (no HVM record) */
+#define REC_MAX 40u	/* the largest record: header, TSC, 7 words */
+
+/* One record at p (sz bytes, whole) counted; false when its TSC goes
+ * backwards (not counted). */
+static inline __attribute__((always_inline)) bool
+scan_one(const struct tally *t, struct tr_cpu *c, const uint8_t *p, uint32_t hdr, uint64_t *last,
+	 const uint32_t **key, const uint8_t **used, uint64_t **v, uint32_t *mask)
+{
+	uint32_t ev = hdr & 0x0fffffff, i;
+
+	if (hdr >> 31) {
+		uint64_t ts = (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32;
+
+		if (ts < *last)
+			return false;
+		*last = ts;
+	}
+	/* cmap_inc(t->ev, ev) */
+	i = cmap_hash(ev, *mask + 1);
+	while ((*used)[i] && (*key)[i] != ev)
+		i = (i + 1) & *mask;
+	if ((*used)[i]) {
+		(*v)[i]++;
+	} else {
+		struct cmap *m = t->ev;
+
+		count_new(t, ev);
+		*key = m->key;
+		*used = m->used;
+		*v = m->v;
+		*mask = m->cap - 1;
+	}
+	if ((ev >> 12) == 0x1f)
+		summary_gen(t, c, hdr, p);
+	return true;
+}
 
 static const uint8_t *scan(const struct tally *t, struct tr_cpu *c, uint32_t cpu, uint64_t off,
 			   const uint8_t *p, const uint8_t *e, uint64_t *last_tsc, uint64_t *nrec)
 {
-	const uint8_t *p0 = p, *hp[HV_BATCH];
-	uint64_t last = *last_tsc, n = 0, ht[HV_BATCH];
-	unsigned nh = 0;
+	const uint8_t *p0 = p;
+	uint64_t last = *last_tsc, n = 0;
+	/* The event table's arrays in locals (the compiler cannot tell that
+	 * the counts' stores leave them alone), reloaded when a new ID may
+	 * have grown it; records up to SAFE fit whatever their size. */
+	struct cmap *m = t->ev;
+	const uint32_t *key = m->key;
+	const uint8_t *used = m->used;
+	uint64_t *v = m->v;
+	uint32_t mask = m->cap - 1;
 
+	if (e - p >= REC_MAX) {
+		const uint8_t *safe = e - REC_MAX;
+
+		while (p <= safe) {
+			uint32_t hdr = ld32(p);
+
+			if (!scan_one(t, c, p, hdr, &last, &key, &used, &v, &mask))
+				goto out;
+			n++;
+			p += xt_rec_sizes[hdr >> 28];
+		}
+	}
 	while (e - p >= 4) {
-		uint32_t hdr = ld32(p), sz = xt_rec_size(hdr), ev = hdr & 0x0fffffff;
+		uint32_t hdr = ld32(p), sz = xt_rec_sizes[hdr >> 28];
 
-		if (sz > (size_t)(e - p))
+		if (sz > (size_t)(e - p) || !scan_one(t, c, p, hdr, &last, &key, &used, &v, &mask))
 			break;
-		if (hdr >> 31) {
-			uint64_t t = (uint64_t)ld32(p + 4) | (uint64_t)ld32(p + 8) << 32;
-
-			if (t < last)
-				break;
-			last = t;
-		}
-		cmap_inc(t->ev, ev);
-		if ((ev >> 12) == 0x1f)
-			summary_gen(t, c, hdr, p);
-		if (t->hv) {
-			/* The HVM profile's records (class TRC_HVM, the scheduler's),
-			 * kept without a branch and handed over in batches. */
-			hp[nh] = p;
-			ht[nh] = last;
-			nh += (ev >> 16) == 0x0008 || (ev >> 12) == 0x21;
-			if (nh == HV_BATCH) {
-				tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
-				nh = 0;
-			}
-		}
 		n++;
 		p += sz;
 	}
-	if (nh)
-		tr_hvm_par_recs(t->hv, t->thread, cpu, hp, ht, nh, p0, off);
+out:
+	if (t->hv)
+		tr_hvm_par_walk(t->hv, t->thread, cpu, p0, p, *last_tsc, off);
 	*last_tsc = last;
 	*nrec += n;
 	return p;
@@ -225,6 +298,7 @@ struct sum_run {
 	struct xt_seq q;
 	struct view v;
 	struct par *par;	/* NULL: sequential */
+	bool hvm_seen;		/* an HVM event ID was met (t.hvm_seen points here) */
 };
 
 /*
@@ -281,7 +355,7 @@ static bool seq_chunk(struct sum_run *R, uint64_t *posp)
 			if (!xt_chunk_rec(f, &ch, &pos, R->q.last_tsc, &s->an, &r))
 				break;
 			rp = f->base + r.off;
-			cmap_inc(&s->ev, r.event);
+			count_ev(&R->t, r.event);
 			if ((r.event >> 12) == 0x1f)
 				summary_gen(&R->t, c, ld32(rp), rp);
 			nrec++;
@@ -323,6 +397,7 @@ struct worker {
 	uint64_t lost;
 	struct tr_cpu *cpu;	/* XT_MAX_CPUS: the batch's per-CPU counts */
 	bool dirty;		/* met an irregular record: batch goes sequential */
+	bool hvm_seen;		/* met an HVM event ID (the batch is dirty too) */
 	int err;
 };
 
@@ -346,7 +421,8 @@ struct par {
 static void work_batch(struct worker *w)
 {
 	struct par *P = w->P;
-	const struct tally t = { &w->ev, &w->lost, P->R->t.hv, w->k };
+	const struct tally t = { &w->ev, &w->lost, P->R->t.hv, w->k,
+				 P->R->t.hvm_seen ? &w->hvm_seen : NULL };
 	uint64_t *last = P->R->q.last_tsc;
 
 	for (unsigned i = 0; i < P->n && !w->dirty; i++) {
@@ -371,6 +447,7 @@ static void work_batch(struct worker *w)
 			}
 		}
 		c->records += nrec;
+		w->dirty |= w->hvm_seen;
 	}
 }
 
@@ -495,6 +572,19 @@ static void collect_batch(struct par *P, uint64_t pos)
 	}
 }
 
+/* The lowest last TSC of the pCPUs read so far: the HVM profile may
+ * stitch up to it (tr_hvm_par_sync()). */
+static uint64_t low_tsc(const struct sum_run *R)
+{
+	const struct tr_summary *s = R->s;
+	uint64_t w = UINT64_MAX;
+
+	for (uint32_t c = 0; c < s->ncpu; c++)
+		if (s->cpu[c].records && R->q.last_tsc[c] < w)
+			w = R->q.last_tsc[c];
+	return w;
+}
+
 /* Stops the threads and frees what par_start() got. */
 static void par_stop(struct par *P)
 {
@@ -594,8 +684,10 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 	while (P->pending)
 		pthread_cond_wait(&P->done, &P->mu);
 	pthread_mutex_unlock(&P->mu);
-	for (unsigned k = 0; k < P->nw; k++)
+	for (unsigned k = 0; k < P->nw; k++) {
 		dirty |= P->w[k].dirty || P->w[k].ev.overflow;	/* a worker's own cap */
+		R->hvm_seen |= P->w[k].hvm_seen;
+	}
 	if (dirty || !merge_batch(P)) {
 		/* Back to the TSCs before the batch; the sequential reader
 		 * counts it again from its first chunk (the HVM profile, which
@@ -609,16 +701,12 @@ static bool par_step(struct par *P, uint64_t *pos, unsigned min_chunks)
 	}
 	*pos = P->batch[P->n - 1].data_off + P->batch[P->n - 1].len;
 	if (R->t.hv) {
-		const struct tr_summary *s = R->s;
-		uint64_t w = UINT64_MAX, wb = UINT64_MAX;
+		uint64_t wb = UINT64_MAX;
 
 		for (unsigned i = 0; i < P->ncpus; i++)
 			if (R->q.last_tsc[P->cpus[i]] < wb)
 				wb = R->q.last_tsc[P->cpus[i]];
-		for (uint32_t c = 0; c < s->ncpu; c++)
-			if (s->cpu[c].records && R->q.last_tsc[c] < w)
-				w = R->q.last_tsc[c];
-		tr_hvm_par_sync(R->t.hv, w, wb);
+		tr_hvm_par_sync(R->t.hv, low_tsc(R), wb);
 	}
 	reset_batch(P);
 	return true;
@@ -631,7 +719,36 @@ static unsigned default_threads(void)
 	return n < 1 ? 1 : n > TR_MAX_THREADS ? TR_MAX_THREADS : (unsigned)n;
 }
 
-int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt)
+/* *s empty, its tables allocated (FRESH) or, after a pass stopped, kept
+ * and cleared: freed and taken again they were fresh pages, a page fault
+ * each.  0, or -1 (out of memory). */
+static int summary_start(struct tr_summary *s, const struct xt_file *f, bool fresh)
+{
+	struct tr_cpu *cpu = fresh ? NULL : s->cpu;
+	struct cmap ev = s->ev;
+
+	if (fresh) {
+		if (!(cpu = calloc(XT_MAX_CPUS, sizeof(*cpu))) || cmap_init(&ev, TR_MAX_EVENT_IDS)) {
+			free(cpu);
+			memset(s, 0, sizeof(*s));	/* tr_summary_fini() can be called */
+			return -1;
+		}
+	} else {
+		memset(cpu, 0, s->ncpu * sizeof(*cpu));
+		cmap_clear(&ev);
+	}
+	memset(s, 0, sizeof(*s));
+	s->cpu = cpu;
+	s->ev = ev;
+	s->bytes = f->len;
+	return 0;
+}
+
+/* One pass over the file (*s from summary_start()), with the HVM profile
+ * in file order (HV) or without; WATCH: stop at the first HVM event ID (1
+ * returned).  0, or -1 (out of memory). */
+static int sum_pass(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt,
+		    struct tr_hvm_par *hv, bool watch)
 {
 	struct sum_run R = { .s = s, .f = f };
 	struct par P;
@@ -639,18 +756,12 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 	unsigned batch = opt && opt->batch ? opt->batch : TR_PAR_BATCH;
 	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
 	uint64_t map_max = opt && opt->map_max ? opt->map_max : TR_MAP_MAX_BYTES;
-	int hvm_pass = opt ? opt->hvm_pass : TR_HVM_AUTO;
 	bool windowed = f->fd >= 0 && f->len > map_max;
 	uint64_t pos = 0;
 	unsigned seq_left = 0;	/* chunks the sequential reader takes before a new batch */
-	struct tr_hvm_par *hv = NULL;	/* R.t.hv while it is fed */
-	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->bytes = f->len;
-	R.t = (struct tally){ &s->ev, &s->lost, NULL, 0 };
-	s->cpu = calloc(XT_MAX_CPUS, sizeof(*s->cpu));
-	if (!s->cpu || cmap_init(&s->ev, TR_MAX_EVENT_IDS) || xt_seq_init(&R.q, f, &s->an) ||
+	R.t = (struct tally){ &s->ev, &s->lost, hv, 0, watch ? &R.hvm_seen : NULL };
+	if (xt_seq_init(&R.q, f, &s->an) ||
 	    view_init(&R.v, f, windowed ? VIEW_WINDOW : VIEW_DIRECT, opt ? opt->window : 0))
 		return -1;
 	/* The online CPUs are asked for (a read of /sys) only when they matter. */
@@ -658,24 +769,14 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 		nw = default_threads();
 	if (nw > TR_MAX_THREADS)
 		nw = TR_MAX_THREADS;
-	/* The HVM profile in this pass, unless the TSC-ordered one is asked
-	 * for (files without HVM records leave it unused). */
-	if (hvm_pass == TR_HVM_AUTO &&
-	    !(hv = R.t.hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ? nw : 1)))
-		return -1;
 	if (nw > 1 && f->len >= min_bytes && par_start(&P, &R, nw, batch) == 0)
 		R.par = &P;
-	while (pos < f->len) {
-		/* A file with no HVM record in its first HV_PROBE_BYTES (a dom0
-		 * trace) is not worth the file-order profile's cost; should HVM
-		 * records come later, the TSC-ordered pass counts them. */
-		if (hv && pos >= HV_PROBE_BYTES && R.t.hv && !tr_hvm_par_seen(hv)) {
-			tr_hvm_par_spoil(hv, "no HVM record in the file's first 64 KiB");
-			R.t.hv = NULL;
-		}
+	while (pos < f->len && !R.hvm_seen) {
 		if (R.par && !seq_left) {
 			if (par_step(&P, &pos, batch < 8 ? 1 : batch / 8))
 				continue;
+			if (R.hvm_seen)
+				break;
 			/* Irregular, or too few regular chunks: a batch's worth
 			 * sequentially, then try again. */
 			seq_left = batch;
@@ -684,20 +785,61 @@ int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const str
 			break;
 		if (seq_left)
 			seq_left--;
+		/* The HVM profile's segments stitched as the workers' are, so
+		 * that they take the same memory again. */
+		if (hv && tr_hvm_par_due(hv)) {
+			uint64_t w = low_tsc(&R);
+
+			tr_hvm_par_sync(hv, w, w);
+		}
 	}
 	if (R.par)
 		par_stop(&P);
 	s->chunks = R.q.chunks;
+	xt_seq_fini(&R.q);
+	view_fini(&R.v);
+	if (R.hvm_seen)
+		return 1;
 	if (s->ev.overflow)
 		xt_anom_add(&s->an, "more than %u distinct event IDs: %llu records counted "
 			    "as \"other\"", TR_MAX_EVENT_IDS, (unsigned long long)s->ev.overflow);
-	xt_seq_fini(&R.q);
-	view_fini(&R.v);
+	return 0;
+}
+
+int tr_summary_run_with(struct tr_summary *s, const struct xt_file *f, const struct tr_par *opt)
+{
+	int hvm_pass = opt ? opt->hvm_pass : TR_HVM_AUTO;
+	uint64_t min_bytes = opt ? opt->min_bytes : TR_PAR_MIN_BYTES;
+	unsigned nw = opt && opt->threads ? opt->threads : 0, passes = 1;
+	struct tr_hvm_par *hv = NULL;	/* the HVM profile in file order */
+	int rc;
+
+	/* First without the HVM profile; with it, from the start, once the
+	 * file shows an HVM event ID (unless the TSC-ordered pass is asked
+	 * for: that one runs after this pass). */
+	if (summary_start(s, f, true))
+		return -1;
+	rc = sum_pass(s, f, opt, NULL, hvm_pass == TR_HVM_AUTO);
+	if (rc == 1) {
+		summary_start(s, f, false);
+		passes = 2;
+		if (f->len >= min_bytes && !nw)
+			nw = default_threads();
+		if (!(hv = tr_hvm_par_new(nw > 1 && f->len >= min_bytes ?
+					  (nw > TR_MAX_THREADS ? TR_MAX_THREADS : nw) : 1)))
+			return -1;
+		rc = sum_pass(s, f, opt, hv, false);
+	}
+	s->passes = passes;
+	if (rc) {
+		tr_hvm_par_free(hv);
+		return -1;
+	}
+	s->hvm_fed = hv ? tr_hvm_par_fed(hv) : 0;
 	/* The HVM profile, for files that have HVM records: counted above
 	 * where that is exact, else by a second, TSC-ordered pass. */
 	for (uint32_t i = 0; i < s->ev.cap && !s->has_hvm; i++)
-		s->has_hvm = s->ev.used[i] && s->ev.v[i] && s->ev.key[i] >> 16 == 0x0008;
-	rc = 0;
+		s->has_hvm = s->ev.used[i] && s->ev.v[i] && hvm_class(s->ev.key[i]);
 	if (s->has_hvm) {
 		int fr = 1;
 

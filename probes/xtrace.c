@@ -15,6 +15,8 @@
 
 #include "lib/safeio.h"
 
+const uint8_t xt_rec_sizes[16] = { 4, 8, 12, 16, 20, 24, 28, 32, 12, 16, 20, 24, 28, 32, 36, 40 };
+
 /* Release the mapping behind the sequential reader every so often, so that
  * its resident size stays flat on multi-GB files. */
 #define XT_DROP_STEP (8u << 20)

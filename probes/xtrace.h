@@ -175,6 +175,10 @@ struct xt_want {
 };
 int xt_merge_want(struct xt_merge *m, const struct xt_want *w, uint32_t n);
 
+/* xt_rec_size() by the header's top four bits (TSC flag, words), for the
+ * hot loops: a load in place of the arithmetic. */
+extern const uint8_t xt_rec_sizes[16];
+
 /* Decode one record at p (avail bytes): its size, or 0 if it does not fit. */
 static inline uint32_t xt_rec_size(uint32_t hdr)
 {

@@ -65,6 +65,7 @@ TEST_PKGS=(
 	debhelper lintian       # make deb, deb-test
 	g++                     # ci-template-test: node-gyp builds gitlab-ci-local's re2
 	hyperfine time          # make bench-trace (probes/tools/bench-trace.sh runs /usr/bin/time)
+	valgrind                # make bench-trace: instructions (cachegrind)
 	licensecheck python3-debian  # licence-check (tests/lint/licence.py)
 	groff-base man-db       # doc-test: groff -ww, man -l and lexgrog on the manual pages
 	shellcheck              # shell-lint: every tracked shell script

@@ -153,6 +153,11 @@ static void check_file(const char *xt, const char *summary)
 	assert_int_equal(tr_summary_run(&s, &f), 0);
 	assert_true(s.has_hvm);
 	assert_true(s.hvm.svm);
+	/* Through the HVM profile's path: the first pass stopped at an HVM
+	 * event ID, the second handed the profile its records. */
+	assert_int_equal(s.passes, 2);
+	assert_true(s.hvm_fed >= s.hvm.hvm_records);
+	assert_true(s.hvm.hvm_records > 0);
 	for (size_t i = 0; i < nw; i++) {
 		uint64_t got = ours(&s.hvm, &want[i]);
 

@@ -383,40 +383,95 @@ static void test_runs_cross_batches(void **st)
 }
 
 /*
- * A file whose first 64 KiB have no HVM record (a dom0 trace, as far as the
- * summary's pass can tell) stops feeding the file-order profile there;
- * HVM records after it are the TSC-ordered pass's, with the same counts.
+ * A dom0 trace: chunks of do_irq and of the scheduler's runstate changes
+ * (records the HVM profile takes when it is on) on two pCPUs, and, with
+ * LATE, d1v0 running, a VMEXIT and a VMENTRY after them.
  */
-static void test_late_hvm_records_fall_back(void **st)
+static void build_dom0(struct xtb *x, bool late)
+{
+	uint64_t t = 1;
+
+	xtb_init(x);
+	for (int c = 0; c < 12; c++) {
+		xtb_chunk(x, c % 2);
+		for (int i = 0; i < 1024; i++, t++)
+			if (i % 4)
+				rec(x, 0x00802008, t, 3, 20, 0, 0);		/* do_irq */
+			else
+				rec(x, 0x00021011, t, 1, 0x10000, 0, 0);	/* running_to_runnable */
+	}
+	if (late) {
+		xtb_chunk(x, 0);
+		rec(x, 0x00021101, t + 9, 1, 0x10000, 0, 0);	/* runnable_to_running: d1v0 */
+		rec(x, VMEXIT64, t + 10, 3, 120, 0, 0);
+		rec(x, VMENTRY, t + 11, 0, 0, 0, 0);
+	}
+	xtb_end(x);
+}
+
+/*
+ * A file without HVM records never enters the HVM profile's path: read
+ * once (passes 1), no record handed to the file-order profile (hvm_fed 0),
+ * though it has scheduler records; sequentially and with workers.
+ */
+static void test_no_hvm_no_profile(void **st)
 {
 	struct xtb x;
 	struct xt_file f;
 	struct tr_summary s;
-	const char *why = NULL;
-	uint64_t t = 1;
 
 	(void)st;
-	xtb_init(&x);
-	for (int c = 0; c < 4; c++) {
-		xtb_chunk(&x, c % 2);
-		for (int i = 0; i < 4096; i++, t++)
-			rec(&x, 0x00802008, t, 3, 20, 0, 0);	/* do_irq */
-	}
-	xtb_chunk(&x, 0);
-	rec(&x, VMEXIT64, t + 10, 3, 120, 0, 0);
-	rec(&x, VMENTRY, t + 11, 0, 0, 0, 0);
-	xtb_end(&x);
-	assert_true(x.len > (64u << 10));
+	build_dom0(&x, false);
 	xt_mem(&f, x.b, x.len);
-	assert_int_equal(tr_summary_run_with(&s, &f, &auto_pass[0]), 0);
-	assert_true(s.has_hvm);
-	assert_false(s.hvm_file_order);
-	assert_non_null(strstr(s.hvm_tsc_why, "first 64 KiB"));
-	assert_int_equal(s.hvm.nv, 1);
-	assert_int_equal(s.hvm.v[0].exits, 1);
-	tr_summary_fini(&s);
-	check_both(&f, NULL, &why);
-	assert_non_null(why);
+	for (size_t i = 0; i < NAUTO; i++) {
+		assert_int_equal(tr_summary_run_with(&s, &f, &auto_pass[i]), 0);
+		assert_false(s.has_hvm);
+		assert_int_equal(s.passes, 1);
+		assert_int_equal(s.hvm_fed, 0);
+		assert_int_equal(s.records, 12 * 1024);
+		tr_summary_fini(&s);
+	}
+	free(x.b);
+}
+
+/*
+ * HVM records only after 12 chunks of a dom0 trace: the first pass stops
+ * at the first HVM event ID and the summary starts over with the profile
+ * on, so the scheduler's records before them are taken too and the
+ * profile is counted in file order, the TSC-ordered pass's to the count;
+ * the summary's counts are those of the TSC-ordered run, which reads once.
+ */
+static void test_late_hvm_records_start_over(void **st)
+{
+	struct xtb x;
+	struct xt_file f;
+	struct tr_summary s, ref;
+	unsigned fo = 0;
+
+	(void)st;
+	build_dom0(&x, true);
+	xt_mem(&f, x.b, x.len);
+	assert_int_equal(tr_summary_run_with(&ref, &f, &tsc_pass), 0);
+	assert_int_equal(ref.passes, 1);
+	assert_int_equal(ref.hvm_fed, 0);
+	for (size_t i = 0; i < NAUTO; i++) {
+		assert_int_equal(tr_summary_run_with(&s, &f, &auto_pass[i]), 0);
+		assert_true(s.has_hvm);
+		assert_int_equal(s.passes, 2);
+		assert_int_equal(s.hvm_fed, 12 * 256 + 3);
+		assert_true(s.hvm_file_order);
+		assert_int_equal(s.hvm.nv, 1);
+		assert_int_equal(s.hvm.v[0].dom, 1);
+		assert_int_equal(s.hvm.v[0].exits, 1);
+		assert_int_equal(s.records, ref.records);
+		assert_int_equal(s.chunks, ref.chunks);
+		assert_int_equal(s.ev.n, ref.ev.n);
+		same_profile(&ref.hvm, &s.hvm);
+		tr_summary_fini(&s);
+	}
+	tr_summary_fini(&ref);
+	check_both(&f, &fo, NULL);
+	assert_int_equal(fo, NAUTO);
 	free(x.b);
 }
 
@@ -564,7 +619,8 @@ int main(void)
 		cmocka_unit_test(test_default_domain),
 		cmocka_unit_test(test_direct_counts_and_cap),
 		cmocka_unit_test(test_runs_cross_batches),
-		cmocka_unit_test(test_late_hvm_records_fall_back),
+		cmocka_unit_test(test_no_hvm_no_profile),
+		cmocka_unit_test(test_late_hvm_records_start_over),
 		cmocka_unit_test(test_recordings_and_mutants),
 	};
 

@@ -21,8 +21,14 @@
 # and ipibench's read rate over cat's, by wall time and by CPU time
 # (user + system: on a loaded machine the steadier of the two), and
 # ipibench's maximum resident size (one run under /usr/bin/time: memory
-# stays flat).  The first line gives the floor every process pays here:
+# stays flat).  Then the instructions each executes (valgrind's
+# cachegrind, all threads: exact, whatever else the machine runs) and
+# their ratio; xenalyze's only on files under BENCH_XA_INSN_MAX bytes
+# (64 MB: it runs about 50 times slower under valgrind).  The first lines
+# give the commit measured (`git describe --always --dirty`), the
+# machine's CPUs, and the floor every process pays here:
 # `ipibench --version`.
+# BENCH_NO_INSN=1 leaves the instruction counts out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/trace-bench
@@ -56,7 +62,13 @@ files+=("$@")
 for f in "${files[@]}"; do
 	[ -f "$f" ] || { echo "bench-trace: $f: no such file" >&2; exit 1; }
 done
-echo "bench-trace: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(hyperfine --version)" >&2
+commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+echo "bench-trace: commit $commit, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(hyperfine --version)" >&2
+# Instructions of CMD... (cachegrind: all threads), or "-" without valgrind's count.
+insns() {
+	valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		awk '/I *refs:/ { gsub(",", "", $NF); n = $NF } END { print n ? n : "-" }'
+}
 hyperfine -N --warmup 3 --runs "$small_runs" --export-json "$out/start.json" \
 	--command-name start "$ipb --version" >/dev/null
 jsons=("$out/start.json")
@@ -78,11 +90,19 @@ for f in "${files[@]}"; do
 	hyperfine -N -i --warmup "$xw" --runs "$xn" --export-json "$out/$name-xenalyze.json" \
 		--command-name xenalyze "$xa --svm-mode --summary $f" >/dev/null
 	rss=$(/usr/bin/time -f %M "$ipb" trace summary "$f" 2>&1 >/dev/null | tail -n 1)
-	jsons+=("$f" "$bytes" "$out/$name.json" "$out/$name-xenalyze.json" "$rss")
+	ii=- xi=-
+	if [ -z "${BENCH_NO_INSN:-}" ]; then
+		ii=$(insns "$ipb" trace summary "$f")
+		[ "$bytes" -ge "${BENCH_XA_INSN_MAX:-$((64 << 20))}" ] ||
+			xi=$(insns "$xa" --svm-mode --summary "$f")
+	fi
+	jsons+=("$f" "$bytes" "$out/$name.json" "$out/$name-xenalyze.json" "$rss" "$ii" "$xi")
 done
-python3 - "${jsons[@]}" <<'PY' | tee "$out/summary.md"
+python3 - "$commit" "$(nproc)" "${jsons[@]}" <<'PY' | tee "$out/summary.md"
 import json, sys
-a = sys.argv[1:]
+commit, ncpu = sys.argv[1:3]
+a = sys.argv[3:]
+print("`make bench-trace` at commit %s, %s CPUs.\n" % (commit, ncpu))
 start = json.load(open(a[0]))["results"][0]
 ms = lambda s: "%.2f" % (s * 1e3)
 cpu = lambda x: x["user"] + x["system"]
@@ -90,10 +110,10 @@ print("Process start (`ipibench --version`): %s ms wall (median), %s ms user + s
     ms(start["median"]), ms(cpu(start))))
 print("| file | MB | ipibench wall ms | user | sys | xenalyze wall ms | user | sys | "
       "cat wall ms | user | sys | xenalyze / ipibench wall | CPU | ipibench / cat rate wall | CPU "
-      "| ipibench max RSS MB |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+      "| ipibench max RSS MB | ipibench instructions | xenalyze instructions | xenalyze / ipibench instructions |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 a = a[1:]
-for i in range(0, len(a), 5):
+for i in range(0, len(a), 7):
     f, n = a[i], int(a[i + 1])
     r = {x["command"]: x for x in json.load(open(a[i + 2]))["results"]}
     r.update({x["command"]: x for x in json.load(open(a[i + 3]))["results"]})
@@ -104,5 +124,7 @@ for i in range(0, len(a), 5):
     row += ["%.1fx" % (xa["median"] / ip["median"]), "%.1fx" % (cpu(xa) / cpu(ip)),
             "%.2f" % (cat["median"] / ip["median"]), "%.2f" % (cpu(cat) / cpu(ip)),
             "%.1f" % (int(a[i + 4]) / 1024)]
+    ii, xi = a[i + 5], a[i + 6]
+    row += [ii, xi, "%.1fx" % (int(xi) / int(ii)) if ii != "-" and xi != "-" else "-"]
     print("| " + " | ".join(row) + " |")
 PY

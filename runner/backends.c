@@ -81,7 +81,7 @@ static const char *names(char *buf, size_t len, unsigned int flags, const char *
 		if (listed(i, flags, key))
 			words[k++] = host_backends[i]->name;
 	words[k] = NULL;
-	return wl_or_list(buf, len, words);
+	return keys_or_list(buf, len, words);
 }
 
 const char *host_backend_names(char *buf, size_t len, unsigned int flags)
@@ -128,7 +128,7 @@ const struct host_setting *host_setting_find(const struct host_setting *tab, con
 /* "a or b": S's choices, for messages (as a workload param's). */
 static const char *choice_list(const struct host_setting *s, char *buf, size_t len)
 {
-	return wl_or_list(buf, len, s->choices);
+	return keys_or_list(buf, len, s->choices);
 }
 
 const char *cmdline_apic_option(const char *cl, char *buf, size_t len)
@@ -165,7 +165,7 @@ int host_setting_set(const struct host_setting *s, void *settings, const char *v
 
 	switch (s->type) {
 	case HS_UINT:
-		if (wl_parse_int(s->key, v, 10, s->min, s->max, &n, err, errlen))
+		if (keys_parse_int(s->key, v, 10, s->min, s->max, &n, err, errlen))
 			return -1;
 		*(unsigned int *)(void *)field = (unsigned int)n;
 		return 0;

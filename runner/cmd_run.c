@@ -74,7 +74,7 @@ static void list_types(void)
 		const struct wl_type *t = wl_types[i];
 
 		printf("%s: %s\n", t->type, t->help);
-		for (const struct wl_param *p = t->params; p->key; p++)
+		for (const struct key *p = t->params; p->key; p++)
 			printf("    %-12s %s (default %s)\n", p->key, p->help,
 			       p->def && *p->def ? p->def : p->def ? "empty" : "required");
 	}

@@ -58,7 +58,7 @@ static int get_uint(struct parse *ps, const char *key, const char *v, long min, 
 	char err[256];
 	long n;
 
-	if (wl_parse_int(key, v, 10, min, max, &n, err, sizeof(err)))
+	if (keys_parse_int(key, v, 10, min, max, &n, err, sizeof(err)))
 		return set_err(ps, "%s", err);
 	*out = (unsigned int)n;
 	return 1;
@@ -160,7 +160,7 @@ static size_t list_items(struct parse *ps, const char *k, const char *v, char *b
 
 	if (strlen(v) >= LIST_MAX)
 		return set_err(ps, "%s: longer than %d bytes", k, LIST_MAX - 1), 0;
-	if (wl_list_empty_item(v)) {
+	if (keys_list_empty_item(v)) {
 		char q[LIST_MAX + 8];
 
 		return set_err(ps, "%s = %s: an empty item (a comma with nothing before or after it)",
@@ -566,7 +566,7 @@ static int gk_trace_mask(struct parse *ps, const char *k, const char *v)
 	char e[256];
 	long n;
 
-	if (wl_parse_int(k, v, 16, 1, 0xffffffffL, &n, e, sizeof(e)))
+	if (keys_parse_int(k, v, 16, 1, 0xffffffffL, &n, e, sizeof(e)))
 		return set_err(ps, "%s", e);
 	ps->c->guest.trace_mask = (unsigned long)n;
 	return 1;
@@ -886,7 +886,7 @@ static struct cfg_workload *workload_of(struct parse *ps, const char *name)
 static int workload_key(struct parse *ps, const char *name, const char *k, const char *v)
 {
 	struct cfg_workload *w;
-	const struct wl_param *p;
+	const struct key *p;
 	char err[256];
 	json_t *val;
 
@@ -905,7 +905,7 @@ static int workload_key(struct parse *ps, const char *name, const char *k, const
 		return set_err(ps, "[workload:%s]: 'type' must come first", name);
 	if (!(p = wl_param_find(w->type, k)))
 		return set_err(ps, "unknown key '%s' for a workload of type %s", k, w->type->type);
-	if (!(val = wl_param_value(p, v, err, sizeof(err))))
+	if (!(val = keys_json(p, v, err, sizeof(err))))
 		return set_err(ps, "%s", err);
 	json_object_set_new(w->params, k, val);
 	if (!json_object_get(ps->wl_lines, name))
@@ -1280,7 +1280,7 @@ static int host_topology(const char *file, struct parse *ps, char *err, size_t e
 }
 
 /*
- * The CPU numbers a config gives (a WL_F_CPU param, a WL_CPUS list) name
+ * The CPU numbers a config gives (a WL_F_CPU param, a KEY_CPUS list) name
  * CPUs the run has: a CPU param is below the smallest CPU count it boots
  * (cpus, or the sweep's least), a list within the CPU slots (maxcpus:
  * hotplug may bring CPUs up).  Defaults are the workload's.  0, or -1 with
@@ -1300,14 +1300,14 @@ static int workload_cpus_check(const char *file, struct parse *ps, char *err, si
 		const char *k;
 
 		json_object_foreach(lines, k, ln) {
-			const struct wl_param *p = wl_param_find(c->wl[i].type, k);
+			const struct key *p = wl_param_find(c->wl[i].type, k);
 			const json_t *v = json_object_get(c->wl[i].params, k);
 			unsigned char bits[4096 / 8];
 			long top = -1;
 
 			if (!p)
 				continue;
-			if (p->kind == WL_UINT && (p->flags & WL_F_CPU)) {
+			if (p->type == KEY_UINT && (p->flags & WL_F_CPU)) {
 				if (json_integer_value(v) >= (json_int_t)ncpu) {
 					snprintf(err, errlen, "%s:%d: %s = %lld: the run has %u CPUs "
 						 "(0 to %u)%s", file, (int)json_integer_value(ln), k,
@@ -1315,8 +1315,8 @@ static int workload_cpus_check(const char *file, struct parse *ps, char *err, si
 						 c->matrix.ncpus ? " at its sweep's least" : "");
 					return -1;
 				}
-			} else if (p->kind == WL_CPUS && json_is_string(v) &&
-				   !wl_cpus_parse(json_string_value(v), bits, 4096)) {
+			} else if (p->type == KEY_CPUS && json_is_string(v) &&
+				   !keys_cpus_parse(json_string_value(v), bits, 4096)) {
 				for (long b = 4095; b >= 0 && top < 0; b--)
 					if (bits[b / 8] & (1u << (b % 8)))
 						top = b;
@@ -1579,7 +1579,7 @@ static void host_settings_keys(const struct host_setting *tab, const char *scope
 			snprintf(range, sizeof(range), "%ld to %ld", s->min, s->max);
 			break;
 		case HS_CHOICE:
-			wl_or_list(range, sizeof(range), s->choices);
+			keys_or_list(range, sizeof(range), s->choices);
 			break;
 		case HS_NAME:
 			snprintf(range, sizeof(range), "letters, digits, '.', '_' and '-', a letter or "
@@ -1601,10 +1601,6 @@ static void host_settings_keys(const struct host_setting *tab, const char *scope
 
 void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
 {
-	static const char *const wl_types_of[] = {
-		[WL_UINT] = "integer", [WL_BOOL] = "boolean", [WL_CPUS] = "CPU set",
-		[WL_STRING] = "text", [WL_CHOICE] = "choice", [WL_CHOICES] = "list",
-	};
 	char range[512], scope[96];
 	struct cfg_key k;
 
@@ -1651,7 +1647,7 @@ void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
 			names[n] = wl_types[n]->type;
 		names[n] = NULL;
 		k = (struct cfg_key){ "workload:NAME", NULL, "type", "choice",
-				      wl_or_list(range, sizeof(range), names), "required (first)",
+				      keys_or_list(range, sizeof(range), names), "required (first)",
 				      "the workload's type: the keys below are its parameters" };
 		fn(&k, data);
 	}
@@ -1659,24 +1655,12 @@ void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
 		const struct wl_type *t = wl_types[i];
 
 		snprintf(scope, sizeof(scope), "type = %s", t->type);
-		for (const struct wl_param *p = t->params; p->key; p++) {
-			if (p->kind == WL_UINT)
-				snprintf(range, sizeof(range), "%ld to %ld", p->min, p->max);
-			else if (p->kind == WL_BOOL)
-				snprintf(range, sizeof(range), "true/false, yes/no, 1/0");
-			else if (p->kind == WL_CPUS)
-				snprintf(range, sizeof(range), "all, all-but-self, or a list: 1,17,33 or 0-7,9");
-			else if (p->kind == WL_CHOICE)
-				wl_or_list(range, sizeof(range), p->choices());
-			else if (p->kind == WL_CHOICES) {
-				char list[256];
+		for (const struct key *p = t->params; p->key; p++) {
+			struct key_doc d;
 
-				snprintf(range, sizeof(range), "empty, or %ld to %ld of %s", p->min, p->max,
-					 wl_or_list(list, sizeof(list), p->choices()));
-			} else
-				snprintf(range, sizeof(range), "text");
-			k = (struct cfg_key){ "workload:NAME", scope, p->key, wl_types_of[p->kind], range,
-					      !p->def ? "required" : *p->def ? p->def : "empty", p->help };
+			keys_doc(p, &d);
+			k = (struct cfg_key){ "workload:NAME", scope, p->key, d.type, d.range, d.def,
+					      p->help };
 			fn(&k, data);
 		}
 	}

@@ -152,7 +152,7 @@ int host_pending_load(const char *path, struct host_pending *p, char *err, size_
 			long n;
 
 			/* the config's rule: decimal as written, within bounds */
-			if (wl_parse_int(line, v, 10, 0, HOST_PENDING_MAX_BOOTS, &n, e, sizeof(e))) {
+			if (keys_parse_int(line, v, 10, 0, HOST_PENDING_MAX_BOOTS, &n, e, sizeof(e))) {
 				snprintf(err, errlen, "%s: %s", sio_shown(q, sizeof(q), path), e);
 				free(text);
 				return -1;

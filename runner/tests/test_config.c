@@ -533,16 +533,16 @@ static void test_cpu_lists(void **s)
 	unsigned char b[8];
 
 	(void)s;
-	assert_int_equal(wl_cpus_parse("1,17,33", b, 64), 0);
+	assert_int_equal(keys_cpus_parse("1,17,33", b, 64), 0);
 	assert_int_equal(b[0], 0x02);
 	assert_int_equal(b[2], 0x02);
 	assert_int_equal(b[4], 0x02);
-	assert_int_equal(wl_cpus_parse("0-7", b, 64), 0);
+	assert_int_equal(keys_cpus_parse("0-7", b, 64), 0);
 	assert_int_equal(b[0], 0xff);
-	assert_int_equal(wl_cpus_parse("64", b, 64), -1);
-	assert_int_equal(wl_cpus_parse("1,,2", b, 64), -1);
-	assert_int_equal(wl_cpus_parse("", b, 64), -1);
-	assert_int_equal(wl_cpus_parse("a", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("64", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("1,,2", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("a", b, 64), -1);
 }
 
 /* The order within each pair of senders comes from [matrix] seed and the

@@ -496,7 +496,8 @@ const char *keys_describe(const struct key *k, char *buf, size_t len)
 	if (n >= 0 && (size_t)n < len && k->type == KEY_CHOICE)
 		n += snprintf(buf + n, len - (size_t)n, ": %s",
 			      keys_or_list(list, sizeof(list), keys_choices(k)));
-	if (n >= 0 && (size_t)n < len && k->def)
-		snprintf(buf + n, len - (size_t)n, " (default %s)", *k->def ? k->def : "empty");
+	if (n >= 0 && (size_t)n < len && (k->def || k->doc_def))
+		snprintf(buf + n, len - (size_t)n, " (default %s)",
+			 !k->def ? k->doc_def : *k->def ? k->def : "empty");
 	return buf;
 }

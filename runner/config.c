@@ -65,46 +65,18 @@ static int get_uint(struct parse *ps, const char *key, const char *v, long min, 
 }
 
 /*
- * A [host] key: backend and the keys of every backend at once; any other
- * is a key of some backend's table, checked in finish() against the one
- * chosen (backend may come last).
+ * A [host] key: one of every backend (host_common_settings[]) at once; any
+ * other is a key of some backend's table, checked in finish() against the
+ * one chosen (backend may come last).
  */
 static int host_key(struct parse *ps, const char *k, const char *v)
 {
-	struct config *c = ps->c;
-	const struct host_setting *s;
+	const struct key *s;
 	char err[256];
 
-	if (!strcmp(k, "backend")) {
-		char names[128];
-
-		if (!host_backend_find(v))
-			return set_err(ps, "backend = '%s': expected %s", v,
-				       host_backend_names(names, sizeof(names), 0));
-		snprintf(c->host.backend, sizeof(c->host.backend), "%s", v);
-		return 1;
-	}
 	json_object_set_new(ps->host_lines, k, json_integer(ps->line));
-	if (!strcmp(k, "topology")) {
-		char q[128];
-
-		if (topo_parse(v, &c->host.topo, err, sizeof(err)))
-			return set_err(ps, "topology = %s: %s", sio_shown(q, sizeof(q), v), err);
-		c->host.has_topo = true;
-		return 1;
-	}
-	if (!strcmp(k, "profile")) {
-		const struct topo_profile *p = topo_profile_find(v);
-		char q[128], names[256];
-
-		if (!p || strlen(v) >= sizeof(c->host.profile))
-			return set_err(ps, "profile = %s: expected one of %s", sio_shown(q, sizeof(q), v),
-				       topo_profile_names(names, sizeof(names)));
-		snprintf(c->host.profile, sizeof(c->host.profile), "%s", v);
-		return 1;
-	}
-	if ((s = host_setting_find(host_common_settings, k)))
-		return host_setting_set(s, &c->host, v, err, sizeof(err)) ? set_err(ps, "%s", err) : 1;
+	if ((s = keys_find(host_common_settings, k)))
+		return keys_set(s, &ps->c->host, v, ps, err, sizeof(err)) ? set_err(ps, "%s", err) : 1;
 	if (!host_setting_owners(err, sizeof(err), k)[0])
 		return set_err(ps, "unknown key '%s' in [host]", k);
 	json_object_set_new(ps->backend_keys, k, json_integer(ps->line));
@@ -128,14 +100,14 @@ static int backend_settings(const char *file, struct parse *ps, char *err, size_
 		return -1;
 	}
 	json_object_foreach(ps->backend_keys, k, line) {
-		const struct host_setting *s = host_setting_find(be->settings, k);
+		const struct key *s = keys_find(be->settings, k);
 		const char *v = json_string_value(json_object_get(host, k));
 
 		if (!s)
 			snprintf(e, sizeof(e), "%s = %s: a key of the %s backend, not of backend = %s",
 				 k, sio_shown(owners, sizeof(owners), v),
 				 host_setting_owners(names, sizeof(names), k), be->name);
-		if (!s || host_setting_set(s, c->host.settings, v, e, sizeof(e))) {
+		if (!s || keys_set(s, c->host.settings, v, ps, e, sizeof(e))) {
 			snprintf(err, errlen, "%s:%d: %s", file, (int)json_integer_value(line), e);
 			return -1;
 		}
@@ -1096,13 +1068,8 @@ static char *read_line(char *str, int num, void *stream)
 
 static void defaults(struct config *c)
 {
-	char err[256];
-
 	memset(c, 0, sizeof(*c));
-	snprintf(c->host.backend, sizeof(c->host.backend), "%s", host_backends[0]->name);
-	for (const struct host_setting *s = host_common_settings; s->key; s++)
-		if (s->def)
-			host_setting_set(s, &c->host, s->def, err, sizeof(err));
+	keys_defaults(host_common_settings, &c->host);
 	c->matrix.repetitions = 1;
 	c->matrix.order = ORDER_INTERLEAVED;
 	c->guest.vcpus = CFG_GUEST_VCPUS_DEFAULT;
@@ -1548,54 +1515,15 @@ json_t *config_job(const struct config *c, size_t run)
 
 /* ---- every key, for the manual page and docs/configs.md ------------------- */
 
-/* "(default X)" in HELP: X into BUF; "none" when there is none. */
-static const char *help_default(const char *help, char *buf, size_t len)
+/* The keys of TAB in SECTION (SCOPE: when they apply, NULL: always) to FN. */
+static void table_keys(const struct key *tab, const char *section, const char *scope,
+		       void (*fn)(const struct cfg_key *k, void *data), void *data)
 {
-	const char *d = strstr(help, "(default ");
-	size_t n;
+	for (const struct key *s = tab; s && s->key; s++) {
+		struct key_doc d;
 
-	if (!d)
-		return "none";
-	d += strlen("(default ");
-	n = strcspn(d, ")");
-	snprintf(buf, len, "%.*s", (int)n, d);
-	return buf;
-}
-
-static void host_settings_keys(const struct host_setting *tab, const char *scope,
-			       void (*fn)(const struct cfg_key *k, void *data), void *data)
-{
-	static const char *const types[] = {
-		[HS_UINT] = "integer", [HS_TEXT] = "text", [HS_CHOICE] = "choice",
-		[HS_NAME] = "name", [HS_BOOL] = "boolean",
-	};
-
-	for (const struct host_setting *s = tab; s && s->key; s++) {
-		char range[256], def[128];
-		struct cfg_key k = { "host", scope, s->key, types[s->type], range, NULL, s->help };
-
-		switch (s->type) {
-		case HS_UINT:
-			snprintf(range, sizeof(range), "%ld to %ld", s->min, s->max);
-			break;
-		case HS_CHOICE:
-			keys_or_list(range, sizeof(range), s->choices);
-			break;
-		case HS_NAME:
-			snprintf(range, sizeof(range), "letters, digits, '.', '_' and '-', a letter or "
-				 "digit first, no '..', at most %zu bytes", s->size - 1);
-			break;
-		case HS_BOOL:
-			snprintf(range, sizeof(range), "true or false");
-			break;
-		case HS_TEXT:
-			snprintf(range, sizeof(range), "at most %zu bytes%s%s%s", s->size - 1,
-				 s->reject ? ", none of '" : "", s->reject ? s->reject : "",
-				 s->reject ? "'" : "");
-			break;
-		}
-		k.def = s->def ? (*s->def ? s->def : "empty") : help_default(s->help, def, sizeof(def));
-		fn(&k, data);
+		keys_doc(s, &d);
+		fn(&(struct cfg_key){ section, scope, s->key, d.type, d.range, d.def, s->help }, data);
 	}
 }
 
@@ -1604,24 +1532,10 @@ void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
 	char range[512], scope[96];
 	struct cfg_key k;
 
-	k = (struct cfg_key){ "host", NULL, "backend", "choice",
-			      host_backend_names(range, sizeof(range), 0), host_backends[0]->name,
-			      "where the Xen host comes from: the backends below" };
-	fn(&k, data);
-	host_settings_keys(host_common_settings, NULL, fn, data);
-	k = (struct cfg_key){ "host", NULL, "topology", "text", "sockets=S,dies=D,cores=C,threads=T",
-			      "none: QEMU's dense IDs",
-			      "the CPU topology (QEMU's -smp levels; each gets ceil(log2(count))\n"
-			      "bits of the x2APIC ID): maxcpus is their product, cpus defaults to it" };
-	fn(&k, data);
-	k = (struct cfg_key){ "host", NULL, "profile", "choice",
-			      topo_profile_names(range, sizeof(range)), "none",
-			      "a named machine's topology and CPUs, instead of topology\n"
-			      "(ipibench run --list describes each)" };
-	fn(&k, data);
+	table_keys(host_common_settings, "host", NULL, fn, data);
 	for (size_t i = 0; host_backends[i]; i++) {
 		snprintf(scope, sizeof(scope), "backend = %s", host_backends[i]->name);
-		host_settings_keys(host_backends[i]->settings, scope, fn, data);
+		table_keys(host_backends[i]->settings, "host", scope, fn, data);
 	}
 	for (size_t i = 0; i < sizeof(matrix_keys) / sizeof(matrix_keys[0]); i++) {
 		const struct matrix_key *m = &matrix_keys[i];

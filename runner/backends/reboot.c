@@ -528,9 +528,9 @@ static void reboot_describe(const struct host_opts *o, char *buf, size_t len)
 	host_describe_real("reboot backend, GRUB one-shot entries", buf, len);
 }
 
-static const struct host_setting reboot_settings[] = {
+static const struct key reboot_settings[] = {
 	HS_CMDLINE_KEY(struct reboot_settings, cmdline),
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+	{ NULL },
 };
 
 /* A host `ipibench host install` prepared (its host.json); nothing of the

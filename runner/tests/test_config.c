@@ -646,8 +646,8 @@ static void test_backend_settings(void **s)
 	assert_int_equal(host_settings_verify(&backend_skeleton, err, sizeof(err)), 0);
 	/* Every backend key's own table is complete too, and its default
 	 * backend is the first of the registry. */
-	if (keys_verify(host_common_settings, sizeof(struct host_config), err, sizeof(err)))
-		fail_msg("host_common_settings: %s", err);
+	if (config_tables_verify(err, sizeof(err)))
+		fail_msg("%s", err);
 	assert_string_equal(keys_find(host_common_settings, "backend")->def, host_backends[0]->name);
 	/* The verifier refuses what a table must not hold. */
 	{

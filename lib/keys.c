@@ -371,6 +371,15 @@ const char *keys_text(const struct key *k, const void *base, char *buf, size_t l
 	return buf;
 }
 
+/* Every choice of K fits in its field (with its NUL). */
+static int choices_fit(const struct key *k)
+{
+	for (const char *const *c = keys_choices(k); c && *c; c++)
+		if (strlen(*c) >= k->size)
+			return 0;
+	return 1;
+}
+
 int keys_verify(const struct key *tab, size_t base_size, char *err, size_t errlen)
 {
 	void *st = calloc(1, base_size ? base_size : 1);
@@ -397,6 +406,10 @@ int keys_verify(const struct key *tab, size_t base_size, char *err, size_t errle
 		else if ((k->type == KEY_CHOICE || k->type == KEY_CHOICES) &&
 			 (!keys_choices(k) || !keys_choices(k)[0]))
 			rc = snprintf(err, errlen, "%s has no choices", k->key);
+		else if (k->type == KEY_CHOICE && !(k->flags & KEY_F_INDEX) && base_size && !k->cb &&
+			 !choices_fit(k))
+			rc = snprintf(err, errlen, "%s has a choice longer than its field (%zu bytes)",
+				      k->key, k->size);
 		else if (keys_find(k + 1, k->key))
 			rc = snprintf(err, errlen, "%s twice", k->key);
 		else if (k->def && base_size && keys_set(k, st, k->def, NULL, e, sizeof(e)))

@@ -235,6 +235,10 @@ static void test_verify_bad_tables(void **state)
 		{ "n", KEY_UINT, 1, 9, "1", "a number", 0, KEY_FIELD(struct st, text[0]) }, { NULL } };
 	static const struct key nochoices[] = {
 		{ "c", KEY_CHOICE, 0, 0, "a", "a color", 0, KEY_FIELD(struct st, shape) }, { NULL } };
+	static const char *const long_names[] = { "round", "rectangular", NULL };
+	static const struct key toolong[] = {
+		{ .key = "s", .type = KEY_CHOICE, .def = "round", .help = "a shape",
+		  .choices = long_names, KEY_FIELD(struct st, shape) }, { NULL } };
 	static const struct key nocb[] = {
 		{ "l", KEY_LIST, 0, 0, NULL, "a list", 0, .cb = NULL }, { NULL } };
 	static const struct {
@@ -248,6 +252,7 @@ static void test_verify_bad_tables(void **state)
 		{ small, "n lies outside its settings struct" },
 		{ nochoices, "c has no choices" },
 		{ nocb, "l is a list with no callback to read it" },
+		{ toolong, "s has a choice longer than its field (8 bytes)" },
 	};
 	char err[256];
 

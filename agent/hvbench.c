@@ -528,7 +528,7 @@ static int sender_of(const char *s, size_t len, uint32_t *out)
 }
 
 /*
- * "A, B" (WL_CHOICES of the sender names, already checked by the
+ * "A, B" (KEY_CHOICES of the sender names, already checked by the
  * workload's table) into senders[]; the count into *n (0 for "").
  */
 static int parse_senders(const char *p, uint32_t senders[2], unsigned int *n,

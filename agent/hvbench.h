@@ -78,7 +78,7 @@ int hvbench_query_raw(struct hvbench *hb,
 		      unsigned int *nr_cpus);
 
 /*
- * CPU masks in params (WL_CPUS, checked by workloads/wlspec.c): "all",
+ * CPU masks in params (KEY_CPUS, checked by workloads/wlspec.c): "all",
  * "all-but-self", or a list of CPUs and ranges ("1,17,33", "0-7", "0-3,8").
  * hvbench_mask_parse() resolves one against the online CPUs (online[i]
  * non-zero) and the source CPU 'self'.  bits holds

@@ -28,7 +28,7 @@ UNIT_EXTRA += ci-fetch-test
 # FUZZ_CORPUS_<name>.
 FUZZ_RESULTS_SRCS := analysis/fuzz/fuzz_results.c analysis/inputs.c analysis/hoststate.c analysis/runlevel.c analysis/util.c \
 	analysis/stats.c analysis/plot.c lib/safeio.c lib/spawn.c lib/topology.c \
-	$(wildcard workloads/*.c) lib/opts.c lib/opts_doc.c
+	$(wildcard workloads/*.c) lib/keys.c lib/opts.c lib/opts_doc.c
 # (The workloads' declarations are there for the layout check; clang warns
 # about the { NULL } ends of their tables, which gcc accepts.)
 $(BUILD)/fuzz/fuzz_results: $(FUZZ_RESULTS_SRCS) \

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # lib/: what every other part builds on, none of it specific to one verb:
 # the option tables every command parses and prints its --help and
-# manual from (opts), bounded reads of untrusted files, atomic writes and
+# manual from (opts), the one engine of a config's keys, the workloads'
+# params among them (keys), bounded reads of untrusted files, atomic writes and
 # the name rule (safeio), running another program (spawn), and the x2APIC
 # arithmetic of CPU topologies (topology: QEMU's APIC ID numbering, the
 # named machine profiles, the layout and the ICR writes a send costs in

@@ -7,13 +7,13 @@
  * them alike and asks about a property (the HB_* flags), not a name; the
  * exception is `ipibench boot`, which is the qemu backend's own command.
  *
- * Settings: the [host] keys every backend has are backend, topology and
- * profile (read by runner/config.c itself) and cpus, maxcpus, timeout,
- * stall and name (host_common_settings[] in runner/backends.c, over struct
- * host_config); any other key belongs to a backend, which declares it in
- * its own table
- * (.settings, as fio's engines declare options[]) over a settings struct of
- * its own (.settings_size bytes, opaque to the runner).  runner/config.c
+ * Settings: the [host] keys every backend has (backend, cpus, maxcpus,
+ * timeout, stall, name, topology, profile) are host_common_settings[] in
+ * runner/backends.c, over struct host_config; any other key belongs to a
+ * backend, which declares it in its own table (.settings, as fio's
+ * engines declare options[]) over a settings struct of its own
+ * (.settings_size bytes, opaque to the runner).  Both are tables of
+ * lib/keys.h, the engine of every config key.  runner/config.c
  * checks a config's [host] keys against the chosen backend's table, and
  * messages and `ipibench run --list` are built from the tables.
  */
@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lib/keys.h"
 #include "lib/topology.h"
 
 #define HOST_ERR_LEN 512
@@ -52,41 +53,23 @@ struct host_opts {
 
 /* ---- [host] settings --------------------------------------------------- */
 
-enum host_setting_type {
-	HS_UINT,    /* a decimal integer in [min, max]; an unsigned int */
-	HS_TEXT,    /* text of fewer than size bytes; a char[size] */
-	HS_CHOICE,  /* one of choices[]; a char[size] */
-	HS_NAME,    /* a host name (sio_name_ok) of fewer than size bytes; a char[size] */
-	HS_BOOL,    /* true or false; an int (recorded as a JSON boolean) */
-};
-
-/* One [host] key (as fio's struct fio_option): its rule, default and help. */
-struct host_setting {
-	const char *key;
-	enum host_setting_type type;
-	size_t offset, size;        /* the field in the settings struct */
-	long min, max;              /* HS_UINT */
-	const char *const *choices; /* HS_CHOICE: NULL-terminated */
-	const char *def;            /* as a config writes it; NULL: left 0 / "" */
-	const char *help;
-	/* The results.json host key that records the value, or NULL. */
-	const char *record;
-	/* HS_TEXT: the characters the value may not hold (where it goes
-	 * cannot carry them), or NULL: refused where the config is read. */
-	const char *reject;
-};
-
-/* Table entries: HS_FIELD(struct, field) gives offset and size. */
-#define HS_FIELD(st, f) offsetof(st, f), sizeof(((st *)0)->f)
-#define HS_UINT_KEY(key, st, f, min, max, def, help) \
-	{ key, HS_UINT, HS_FIELD(st, f), min, max, NULL, def, help, NULL, NULL }
-#define HS_TEXT_KEY(key, st, f, def, help) \
-	{ key, HS_TEXT, HS_FIELD(st, f), 0, 0, NULL, def, help, NULL, NULL }
-/* The extra Xen command line: a setting of every backend that boots Xen. */
+/*
+ * A [host] key is a row of lib/keys.h's table over the struct it fills:
+ * host_common_settings[] over struct host_config, a backend's .settings
+ * over its own struct.  .record names the results.json host key that
+ * records its value.  The rows most tables need:
+ */
+#define HS_UINT_KEY(k, st, f, lo, hi, d, h) \
+	{ k, KEY_UINT, lo, hi, d, h, KEY_FIELD(st, f) }
+#define HS_TEXT_KEY(k, st, f, d, h) \
+	{ k, KEY_TEXT, 0, 0, d, h, KEY_FIELD(st, f) }
+/* The extra Xen command line: a setting of every backend that boots Xen
+ * (no x2APIC option: host_cmdline_cb() refuses it). */
 #define HS_CMDLINE "cmdline"
 #define HS_CMDLINE_KEY(st, f) \
-	HS_TEXT_KEY(HS_CMDLINE, st, f, "", "appended to Xen's command line (no x2APIC option: " \
-		    "modes chooses it)")
+	{ HS_CMDLINE, KEY_TEXT, 0, 0, "", "appended to Xen's command line (no x2APIC option: " \
+	  "modes chooses it)", KEY_FIELD(st, f), .cb = host_cmdline_cb }
+key_cb host_cmdline_cb;
 
 /*
  * The first word of command line CL that sets the APIC's or x2APIC's mode
@@ -112,7 +95,8 @@ struct host_config {
 	struct topo topo;
 	char profile[32];        /* "" unless a profile was named */
 };
-extern const struct host_setting host_common_settings[];
+/* backend, cpus, maxcpus, timeout, stall, name, topology, profile. */
+extern const struct key host_common_settings[];
 
 struct host_result {
 	char genapic[64];        /* the APIC driver Xen switched to */
@@ -181,7 +165,7 @@ struct host_backend_ops {
 	 * Its [host] keys ({NULL}-terminated; NULL: none) and the size of the
 	 * struct they fill (struct host_opts's settings).
 	 */
-	const struct host_setting *settings;
+	const struct key *settings;
 	size_t settings_size;
 	/* The results.json host key that holds describe()'s text. */
 	const char *describe_key;
@@ -220,29 +204,15 @@ const char *host_backend_names(char *buf, size_t len, unsigned int flags);
 void *host_settings_new(const struct host_backend_ops *be);
 /* The same into SETTINGS, be->settings_size bytes of the caller's. */
 void host_settings_defaults(const struct host_backend_ops *be, void *settings);
-/* KEY in the table TAB ({NULL}-terminated, may be NULL), or NULL. */
-const struct host_setting *host_setting_find(const struct host_setting *tab, const char *key);
 /*
- * Check VALUE by S's rule and store it in SETTINGS.  0, or -1 with a
- * one-line reason ("KEY = 'VALUE': expected ...") in err.
- */
-int host_setting_set(const struct host_setting *s, void *settings, const char *value,
-		     char *err, size_t errlen);
-/* S's value in SETTINGS as a config writes it, in BUF. */
-const char *host_setting_text(const struct host_setting *s, const void *settings,
-			      char *buf, size_t len);
-/*
- * The table is complete (as fio's check_engine_ops()): every key with a
- * help and a field, no key twice, nor one of host_common_settings[], and
- * each default passes its own rule.  0, or -1 with a one-line reason.
+ * The table is complete (as fio's check_engine_ops()): keys_verify() over
+ * its settings struct, and no key of host_common_settings[].  0, or -1 with a one-line reason.
  */
 int host_settings_verify(const struct host_backend_ops *be, char *err, size_t errlen);
 /* The backends whose table has KEY, for messages ("qemu or reboot"); "" if none. */
 const char *host_setting_owners(char *buf, size_t len, const char *key);
-/* "HELP, MIN to MAX (default D)": S for --help and --list, in BUF. */
-const char *host_setting_describe(const struct host_setting *s, char *buf, size_t len);
-/* "    KEY  HELP, MIN to MAX (default D)" lines for TAB. */
-void host_settings_help(FILE *f, const struct host_setting *tab);
+/* "    KEY  HELP, MIN to MAX (default D)" lines for TAB (keys_describe()). */
+void host_settings_help(FILE *f, const struct key *tab);
 
 /* Helpers for backends: a one-line error into r->error ... */
 void host_fail(struct host_result *r, const char *fmt, ...)

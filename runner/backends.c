@@ -68,7 +68,7 @@ static int listed(size_t i, unsigned int flags, const char *key)
 {
 	const struct host_backend_ops *be = host_backends[i];
 
-	return key ? host_setting_find(be->settings, key) != NULL : (be->flags & flags) == flags;
+	return key ? keys_find(be->settings, key) != NULL : (be->flags & flags) == flags;
 }
 
 /* "a, b or c": the listed() backends' names, in table order. */
@@ -81,7 +81,7 @@ static const char *names(char *buf, size_t len, unsigned int flags, const char *
 		if (listed(i, flags, key))
 			words[k++] = host_backends[i]->name;
 	words[k] = NULL;
-	return wl_or_list(buf, len, words);
+	return keys_or_list(buf, len, words);
 }
 
 const char *host_backend_names(char *buf, size_t len, unsigned int flags)
@@ -96,12 +96,71 @@ const char *host_setting_owners(char *buf, size_t len, const char *key)
 
 /* ---- [host] settings ----------------------------------------------------- */
 
+/* The backends' names, for [host] backend's choices. */
+static const char *const *backend_names(void)
+{
+	static const char *names[sizeof(host_backends) / sizeof(host_backends[0])];
+
+	for (size_t i = 0; host_backends[i]; i++)
+		names[i] = host_backends[i]->name;
+	return names;
+}
+
+/* [host] topology = sockets=S,dies=D,cores=C,threads=T. */
+static int topology_cb(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		       size_t errlen)
+{
+	struct host_config *hc = base;
+	char q[128], e[256];
+
+	(void)ctx;
+	if (topo_parse(v, &hc->topo, e, sizeof(e))) {
+		snprintf(err, errlen, "%s = %s: %s", k->key, sio_shown(q, sizeof(q), v), e);
+		return -1;
+	}
+	hc->has_topo = true;
+	return 0;
+}
+
+/* The profiles' names, for [host] profile's choices. */
+static const char *const *profile_names(void)
+{
+	static const char *names[64];
+
+	if (!names[0])
+		for (size_t i = 0; topo_profiles[i].name && i < 63; i++)
+			names[i] = topo_profiles[i].name;
+	return names;
+}
+
+/* [host] profile = NAME: one of topo_profiles[] (applied once [host] is read). */
+static int profile_cb(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		      size_t errlen)
+{
+	struct host_config *hc = base;
+	char q[128], names[256];
+
+	(void)ctx;
+	if (!topo_profile_find(v) || strlen(v) >= sizeof(hc->profile)) {
+		snprintf(err, errlen, "%s = %s: expected one of %s", k->key, sio_shown(q, sizeof(q), v),
+			 topo_profile_names(names, sizeof(names)));
+		return -1;
+	}
+	snprintf(hc->profile, sizeof(hc->profile), "%s", v);
+	return 0;
+}
+
 /*
  * The keys of every backend.  The defaults that depend on others (maxcpus:
- * cpus; timeout: by cpus; name: BACKEND-NcpuS) are filled in by
- * runner/config.c after the whole [host] section is read.
+ * cpus; timeout: by cpus; name: BACKEND-NcpuS; cpus and maxcpus by a
+ * topology or profile) are filled in by runner/config.c after the whole
+ * [host] section is read.  The backend's default is the first of
+ * host_backends[] (runner/tests/test_config.c holds them together).
  */
-const struct host_setting host_common_settings[] = {
+const struct key host_common_settings[] = {
+	{ .key = "backend", .type = KEY_CHOICE, .def = "qemu",
+	  .help = "where the Xen host comes from: the backends below",
+	  .choices_fn = backend_names, KEY_FIELD(struct host_config, backend) },
 	HS_UINT_KEY("cpus", struct host_config, cpus, 1, 4096, "8", "physical CPUs present at boot"),
 	HS_UINT_KEY("maxcpus", struct host_config, maxcpus, 1, 4096, NULL,
 		    "CPUs Xen allows for, the rest hotpluggable (default cpus)"),
@@ -112,24 +171,18 @@ const struct host_setting host_common_settings[] = {
 	HS_UINT_KEY("stall", struct host_config, stall, 0, 86400, "300",
 		    "seconds without a console line after dom0 is up that make the run "
 		    "stalled: evidence is collected and the host stopped (0: off; qemu only)"),
-	{ "name", HS_NAME, HS_FIELD(struct host_config, name), 0, 0, NULL, NULL,
-	  "the host's name in results and reports (default BACKEND-Ncpu)", NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+	{ .key = "name", .type = KEY_NAME,
+	  .help = "the host's name in results and reports (default BACKEND-Ncpu)",
+	  KEY_FIELD(struct host_config, name) },
+	{ .key = "topology", .type = KEY_TEXT, .cb = topology_cb,
+	  .help = "the CPU topology (QEMU's -smp levels; each gets ceil(log2(count))\n"
+		  "bits of the x2APIC ID): maxcpus is their product, cpus defaults to it",
+	  .doc_range = "sockets=S,dies=D,cores=C,threads=T", .doc_def = "none: QEMU's dense IDs" },
+	{ .key = "profile", .type = KEY_CHOICE, .cb = profile_cb, .choices_fn = profile_names,
+	  .help = "a named machine's topology and CPUs, instead of topology\n"
+		  "(ipibench run --list describes each)", .doc_def = "none" },
+	{ NULL },
 };
-
-const struct host_setting *host_setting_find(const struct host_setting *tab, const char *key)
-{
-	for (const struct host_setting *s = tab; s && s->key; s++)
-		if (!strcmp(s->key, key))
-			return s;
-	return NULL;
-}
-
-/* "a or b": S's choices, for messages (as a workload param's). */
-static const char *choice_list(const struct host_setting *s, char *buf, size_t len)
-{
-	return wl_or_list(buf, len, s->choices);
-}
 
 const char *cmdline_apic_option(const char *cl, char *buf, size_t len)
 {
@@ -157,89 +210,25 @@ const char *cmdline_apic_option(const char *cl, char *buf, size_t len)
 	return NULL;
 }
 
-int host_setting_set(const struct host_setting *s, void *settings, const char *v,
-		     char *err, size_t errlen)
+int host_cmdline_cb(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		    size_t errlen)
 {
-	char *field = (char *)settings + s->offset, q[128], list[128];
-	long n;
+	struct key plain = *k;
+	char q[128], opt[128];
 
-	switch (s->type) {
-	case HS_UINT:
-		if (wl_parse_int(s->key, v, 10, s->min, s->max, &n, err, errlen))
-			return -1;
-		*(unsigned int *)(void *)field = (unsigned int)n;
-		return 0;
-	case HS_CHOICE:
-		for (const char *const *c = s->choices; c && *c; c++)
-			if (!strcmp(*c, v)) {
-				snprintf(field, s->size, "%s", v);
-				return 0;
-			}
-		snprintf(err, errlen, "%s = %s: expected %s (%s)", s->key, sio_shown(q, sizeof(q), v),
-			 choice_list(s, list, sizeof(list)), s->help);
+	if (cmdline_apic_option(v, opt, sizeof(opt))) {
+		snprintf(err, errlen, "%s: %s: [matrix] modes chooses the x2APIC mode "
+			 "(each run records the one it boots)", k->key, sio_shown(q, sizeof(q), opt));
 		return -1;
-	case HS_NAME:
-		if (!sio_name_ok(v) || strlen(v) >= s->size) {
-			snprintf(err, errlen, "%s = %s: a host name is letters, digits, '.', '_' and "
-				 "'-' (a letter or digit first), at most %zu bytes, no '..'",
-				 s->key, sio_shown(q, sizeof(q), v), s->size - 1);
-			return -1;
-		}
-		snprintf(field, s->size, "%s", v);
-		return 0;
-	case HS_BOOL:
-		if (strcmp(v, "true") && strcmp(v, "false")) {
-			snprintf(err, errlen, "%s = %s: expected true or false (%s)", s->key,
-				 sio_shown(q, sizeof(q), v), s->help);
-			return -1;
-		}
-		*(int *)(void *)field = !strcmp(v, "true");
-		return 0;
-	case HS_TEXT:
-		if (strlen(v) >= s->size) {
-			snprintf(err, errlen, "%s: longer than %zu bytes", s->key, s->size - 1);
-			return -1;
-		}
-		if (s->reject && v[strcspn(v, s->reject)]) {
-			snprintf(err, errlen, "%s = %s: no '%c' allowed", s->key,
-				 sio_shown(q, sizeof(q), v), v[strcspn(v, s->reject)]);
-			return -1;
-		}
-		if (!strcmp(s->key, HS_CMDLINE) && cmdline_apic_option(v, list, sizeof(list))) {
-			snprintf(err, errlen, "%s: %s: [matrix] modes chooses the x2APIC mode "
-				 "(each run records the one it boots)", s->key,
-				 sio_shown(q, sizeof(q), list));
-			return -1;
-		}
-		snprintf(field, s->size, "%s", v);
-		return 0;
 	}
-	snprintf(err, errlen, "%s: a setting of unknown type %d", s->key, (int)s->type);
-	return -1;
-}
-
-const char *host_setting_text(const struct host_setting *s, const void *settings,
-			      char *buf, size_t len)
-{
-	const char *field = (const char *)settings + s->offset;
-
-	if (s->type == HS_UINT)
-		snprintf(buf, len, "%u", *(const unsigned int *)(const void *)field);
-	else if (s->type == HS_BOOL)
-		snprintf(buf, len, "%s", *(const int *)(const void *)field ? "true" : "false");
-	else
-		snprintf(buf, len, "%s", field);
-	return buf;
+	plain.cb = NULL;   /* the rest is the text's own rule */
+	return keys_set(&plain, base, v, ctx, err, errlen);
 }
 
 void host_settings_defaults(const struct host_backend_ops *be, void *settings)
 {
-	char err[256];
-
 	memset(settings, 0, be->settings_size);
-	for (const struct host_setting *s = be->settings; s && s->key; s++)
-		if (s->def)   /* host_settings_verify() (a unit test) checked each */
-			host_setting_set(s, settings, s->def, err, sizeof(err));
+	keys_defaults(be->settings, settings);
 }
 
 void *host_settings_new(const struct host_backend_ops *be)
@@ -253,60 +242,36 @@ void *host_settings_new(const struct host_backend_ops *be)
 
 int host_settings_verify(const struct host_backend_ops *be, char *err, size_t errlen)
 {
-	void *st;
-	int rc = 0;
+	char e[256];
 
 	if (!be->settings)
 		return 0;
-	if (!(st = calloc(1, be->settings_size ? be->settings_size : 1))) {
-		snprintf(err, errlen, "%s: out of memory", be->name);
+	if (keys_verify(be->settings, be->settings_size, e, sizeof(e))) {
+		snprintf(err, errlen, "%s: %s", be->name, e);
 		return -1;
 	}
-	for (const struct host_setting *s = be->settings; !rc && s->key; s++) {
-		size_t need = s->type == HS_UINT ? sizeof(unsigned int) :
-			      s->type == HS_BOOL ? sizeof(int) : 1;
-		char e[256];
-
-		if (!s->help || !*s->help)
-			rc = snprintf(err, errlen, "%s: %s has no help", be->name, s->key);
-		else if (s->size < need || s->offset + s->size > be->settings_size)
-			rc = snprintf(err, errlen, "%s: %s lies outside its settings struct (%zu bytes)",
-				      be->name, s->key, be->settings_size);
-		else if (s->type == HS_CHOICE && (!s->choices || !s->choices[0]))
-			rc = snprintf(err, errlen, "%s: %s has no choices", be->name, s->key);
-		else if (host_setting_find(host_common_settings, s->key) || !strcmp(s->key, "backend"))
-			rc = snprintf(err, errlen, "%s: %s is a key of every backend", be->name, s->key);
-		else if (host_setting_find(s + 1, s->key))
-			rc = snprintf(err, errlen, "%s: %s twice", be->name, s->key);
-		else if (s->def && host_setting_set(s, st, s->def, e, sizeof(e)))
-			rc = snprintf(err, errlen, "%s: the default of %s: %s", be->name, s->key, e);
-	}
-	free(st);
-	return rc ? -1 : 0;
+	for (const struct key *s = be->settings; s->key; s++)
+		if (keys_find(host_common_settings, s->key)) {
+			snprintf(err, errlen, "%s: %s is a key of every backend", be->name, s->key);
+			return -1;
+		}
+	return 0;
 }
 
-const char *host_setting_describe(const struct host_setting *s, char *buf, size_t len)
-{
-	char list[128];
-	int n = snprintf(buf, len, "%s", s->help);
-
-	if (n >= 0 && (size_t)n < len && s->type == HS_UINT)
-		n += snprintf(buf + n, len - (size_t)n, ", %ld to %ld", s->min, s->max);
-	if (n >= 0 && (size_t)n < len && s->type == HS_BOOL)
-		n += snprintf(buf + n, len - (size_t)n, ": true or false");
-	if (n >= 0 && (size_t)n < len && s->type == HS_CHOICE)
-		n += snprintf(buf + n, len - (size_t)n, ": %s", choice_list(s, list, sizeof(list)));
-	if (n >= 0 && (size_t)n < len && s->def)
-		snprintf(buf + n, len - (size_t)n, " (default %s)", *s->def ? s->def : "empty");
-	return buf;
-}
-
-void host_settings_help(FILE *f, const struct host_setting *tab)
+void host_settings_help(FILE *f, const struct key *tab)
 {
 	char line[512];
 
-	for (const struct host_setting *s = tab; s && s->key; s++)
-		fprintf(f, "    %-12s %s\n", s->key, host_setting_describe(s, line, sizeof(line)));
+	for (const struct key *s = tab; s && s->key; s++) {
+		const char *p = keys_describe(s, line, sizeof(line));
+
+		for (int first = 1; *p; first = 0) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(f, "    %-12s %.*s\n", first ? s->key : "", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
 }
 
 const char *mode_genapic(const char *mode)

@@ -67,12 +67,12 @@ static const char *keyed_help(const char *opt)
 
 	for (size_t i = 0; i < NKEYED; i++)
 		if (!strcmp(keyed[i].opt, opt)) {
-			const struct host_setting *s = host_setting_find(backend_qemu.settings,
+			const struct key *s = keys_find(backend_qemu.settings,
 									 keyed[i].key);
 			char line[400];
 
 			snprintf(help[i], sizeof(help[i]), "[host] %s: %s", s->key,
-				 host_setting_describe(s, line, sizeof(line)));
+				 keys_describe(s, line, sizeof(line)));
 			return help[i];
 		}
 	return "";
@@ -110,8 +110,8 @@ static int opt_qemu_key(const struct opt *o, const char *arg)
 	}
 	for (size_t i = 0; i < NKEYED; i++)
 		if (!strcmp(keyed[i].opt, o->long_name)) {
-			if (!host_setting_set(host_setting_find(backend_qemu.settings, keyed[i].key),
-					      o->value, arg, err, sizeof(err)))
+			if (!keys_set(keys_find(backend_qemu.settings, keyed[i].key),
+				      o->value, arg, NULL, err, sizeof(err)))
 				return 0;
 			fprintf(stderr, "ipibench boot: --%s: %s\n", o->long_name, err);
 			return 2;

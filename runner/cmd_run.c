@@ -52,13 +52,9 @@ static void usage(FILE *f, const struct opts_cmd *cmd)
 
 static void list_types(void)
 {
-	printf("[host] keys of every backend:\n    %-12s one of the backends below (default %s)\n",
-	       "backend", host_backends[0]->name);
+	printf("[host] keys of every backend:\n");
 	host_settings_help(stdout, host_common_settings);
-	printf("    %-12s sockets=S,dies=D,cores=C,threads=T (QEMU's -smp levels; each gets\n"
-	       "    %-12s ceil(log2(count)) bits of the x2APIC ID): maxcpus is their product,\n"
-	       "    %-12s cpus defaults to it (default none: QEMU's dense IDs)\n", "topology", "", "");
-	printf("    %-12s a named machine's topology and CPUs, instead of topology:\n", "profile");
+	printf("    %-12s the profiles:\n", "");
 	for (const struct topo_profile *p = topo_profiles; p->name; p++)
 		printf("    %-12s   %s: %u CPUs, %s\n", "", p->name, p->cpus, p->about);
 	for (size_t i = 0; host_backends[i]; i++) {
@@ -74,7 +70,7 @@ static void list_types(void)
 		const struct wl_type *t = wl_types[i];
 
 		printf("%s: %s\n", t->type, t->help);
-		for (const struct wl_param *p = t->params; p->key; p++)
+		for (const struct key *p = t->params; p->key; p++)
 			printf("    %-12s %s (default %s)\n", p->key, p->help,
 			       p->def && *p->def ? p->def : p->def ? "empty" : "required");
 	}
@@ -106,13 +102,13 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	 * every results.json, null where the backend has no such setting.
 	 */
 	for (size_t i = 0; host_backends[i]; i++)
-		for (const struct host_setting *s = host_backends[i]->settings; s && s->key; s++)
+		for (const struct key *s = host_backends[i]->settings; s && s->key; s++)
 			if (s->record)
 				json_object_set_new(host, s->record, host_backends[i] == be ?
-					(s->type == HS_BOOL ?
-					 json_boolean(!strcmp(host_setting_text(s, o->settings, buf,
+					(s->type == KEY_BOOL ?
+					 json_boolean(!strcmp(keys_text(s, o->settings, buf,
 										sizeof(buf)), "true")) :
-					 json_string(host_setting_text(s, o->settings, buf, sizeof(buf)))) :
+					 json_string(keys_text(s, o->settings, buf, sizeof(buf)))) :
 					json_null());
 	json_object_set_new(host, IPB_KEY(HOST_CPUS), json_integer(c->host.cpus));
 	json_object_set_new(host, IPB_KEY(HOST_MAXCPUS), json_integer(c->host.maxcpus));
@@ -175,10 +171,10 @@ static void adopt_traces(const char *dir, const char *id, json_t *workloads)
 /* Whether the backend runs QEMU's TCG single-threaded (its "tcg" key). */
 static bool tcg_is_single(const struct host_backend_ops *be, const void *settings)
 {
-	const struct host_setting *s = host_setting_find(be->settings, "tcg");
+	const struct key *s = keys_find(be->settings, "tcg");
 	char buf[16];
 
-	return s && settings && !strcmp(host_setting_text(s, settings, buf, sizeof(buf)), "single");
+	return s && settings && !strcmp(keys_text(s, settings, buf, sizeof(buf)), "single");
 }
 
 /*

@@ -52,59 +52,19 @@ static int set_err(struct parse *ps, const char *fmt, ...)
 	return 0;   /* inih: error on this line */
 }
 
-static int get_uint(struct parse *ps, const char *key, const char *v, long min, long max,
-		    unsigned int *out)
-{
-	char err[256];
-	long n;
-
-	if (wl_parse_int(key, v, 10, min, max, &n, err, sizeof(err)))
-		return set_err(ps, "%s", err);
-	*out = (unsigned int)n;
-	return 1;
-}
-
 /*
- * A [host] key: backend and the keys of every backend at once; any other
- * is a key of some backend's table, checked in finish() against the one
- * chosen (backend may come last).
+ * A [host] key: one of every backend (host_common_settings[]) at once; any
+ * other is a key of some backend's table, checked in finish() against the
+ * one chosen (backend may come last).
  */
 static int host_key(struct parse *ps, const char *k, const char *v)
 {
-	struct config *c = ps->c;
-	const struct host_setting *s;
+	const struct key *s;
 	char err[256];
 
-	if (!strcmp(k, "backend")) {
-		char names[128];
-
-		if (!host_backend_find(v))
-			return set_err(ps, "backend = '%s': expected %s", v,
-				       host_backend_names(names, sizeof(names), 0));
-		snprintf(c->host.backend, sizeof(c->host.backend), "%s", v);
-		return 1;
-	}
 	json_object_set_new(ps->host_lines, k, json_integer(ps->line));
-	if (!strcmp(k, "topology")) {
-		char q[128];
-
-		if (topo_parse(v, &c->host.topo, err, sizeof(err)))
-			return set_err(ps, "topology = %s: %s", sio_shown(q, sizeof(q), v), err);
-		c->host.has_topo = true;
-		return 1;
-	}
-	if (!strcmp(k, "profile")) {
-		const struct topo_profile *p = topo_profile_find(v);
-		char q[128], names[256];
-
-		if (!p || strlen(v) >= sizeof(c->host.profile))
-			return set_err(ps, "profile = %s: expected one of %s", sio_shown(q, sizeof(q), v),
-				       topo_profile_names(names, sizeof(names)));
-		snprintf(c->host.profile, sizeof(c->host.profile), "%s", v);
-		return 1;
-	}
-	if ((s = host_setting_find(host_common_settings, k)))
-		return host_setting_set(s, &c->host, v, err, sizeof(err)) ? set_err(ps, "%s", err) : 1;
+	if ((s = keys_find(host_common_settings, k)))
+		return keys_set(s, &ps->c->host, v, ps, err, sizeof(err)) ? set_err(ps, "%s", err) : 1;
 	if (!host_setting_owners(err, sizeof(err), k)[0])
 		return set_err(ps, "unknown key '%s' in [host]", k);
 	json_object_set_new(ps->backend_keys, k, json_integer(ps->line));
@@ -128,14 +88,14 @@ static int backend_settings(const char *file, struct parse *ps, char *err, size_
 		return -1;
 	}
 	json_object_foreach(ps->backend_keys, k, line) {
-		const struct host_setting *s = host_setting_find(be->settings, k);
+		const struct key *s = keys_find(be->settings, k);
 		const char *v = json_string_value(json_object_get(host, k));
 
 		if (!s)
 			snprintf(e, sizeof(e), "%s = %s: a key of the %s backend, not of backend = %s",
 				 k, sio_shown(owners, sizeof(owners), v),
 				 host_setting_owners(names, sizeof(names), k), be->name);
-		if (!s || host_setting_set(s, c->host.settings, v, e, sizeof(e))) {
+		if (!s || keys_set(s, c->host.settings, v, ps, e, sizeof(e))) {
 			snprintf(err, errlen, "%s:%d: %s", file, (int)json_integer_value(line), e);
 			return -1;
 		}
@@ -143,168 +103,140 @@ static int backend_settings(const char *file, struct parse *ps, char *err, size_
 	return 0;
 }
 
-#define LIST_MAX 256
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/*
- * The items of K's list value V ("a, b, c": commas and spaces between), cut
- * in BUF (LIST_MAX bytes): their number, or 0 with the error set (V too
- * long, or no item).
- */
-static size_t list_items(struct parse *ps, const char *k, const char *v, char *buf,
-			 char **items)
+/* The items of a list value (keys_list_split()'s arrays). */
+#define LIST_ITEMS(buf, items) char buf[KEYS_LIST_MAX], *items[KEYS_LIST_MAX / 2 + 1]
+
+/* [matrix]'s keys that read a list (matrix_keys[] below; CTX: the parse). */
+static int mk_modes(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		    size_t errlen)
 {
-	char *save = NULL;
-	size_t n = 0;
-
-	if (strlen(v) >= LIST_MAX)
-		return set_err(ps, "%s: longer than %d bytes", k, LIST_MAX - 1), 0;
-	if (wl_list_empty_item(v)) {
-		char q[LIST_MAX + 8];
-
-		return set_err(ps, "%s = %s: an empty item (a comma with nothing before or after it)",
-			       k, sio_shown(q, sizeof(q), v)), 0;
-	}
-	snprintf(buf, LIST_MAX, "%s", v);
-	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-		items[n++] = t;   /* at most LIST_MAX / 2 of them */
-	if (!n)
-		set_err(ps, "%s: empty", k);
-	return n;
-}
-
-/* [matrix]'s keys: one setter each (matrix_keys[] below). */
-static int mk_modes(struct parse *ps, const char *k, const char *v)
-{
-	struct config *c = ps->c;
-	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
+	struct config *c = base;
+	struct parse *ps = ctx;
+	LIST_ITEMS(buf, items);
 	size_t n;
 
-	if (!(n = list_items(ps, k, v, buf, items)))
-		return 0;
+	if (!(n = keys_list_split(k->key, v, buf, items, err, errlen)))
+		return -1;
 	c->matrix.nmodes = 0;
 	for (size_t j = 0; j < n; j++) {
 		const char *m = items[j];
 
 		if (!mode_genapic(m))
-			return set_err(ps, "modes: '%s' is not a mode (%s)", m, mode_list());
+			return snprintf(err, errlen, "modes: '%s' is not a mode (%s)", m, mode_list()), -1;
 		for (unsigned int i = 0; i < c->matrix.nmodes; i++)
 			if (!strcmp(c->matrix.modes[i], m))
-				return set_err(ps, "modes: '%s' is listed twice", m);
+				return snprintf(err, errlen, "modes: '%s' is listed twice", m), -1;
 		if (c->matrix.nmodes == CFG_MAX_MODES)
-			return set_err(ps, "modes: too many modes in '%s'", v);
+			return snprintf(err, errlen, "modes: too many modes in '%s'", v), -1;
 		snprintf(c->matrix.modes[c->matrix.nmodes++], 16, "%s", m);
 	}
 	c->matrix.modes_given = 1;
-	ps->modes_line = ps->line;
-	return 1;
+	if (ps)
+		ps->modes_line = ps->line;
+	return 0;
 }
 
-static int mk_xen(struct parse *ps, const char *k, const char *v)
+/* The build names, resolved in finish(): whether each is built is not a syntax matter. */
+static int mk_xen(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		  size_t errlen)
 {
-	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
+	struct parse *ps = ctx;
+	LIST_ITEMS(buf, items);
 	size_t n;
 
-	/* Resolved in finish(): whether each is built is not a syntax matter. */
-	if (!(n = list_items(ps, k, v, buf, items)))
-		return 0;
+	(void)base;
+	if (!(n = keys_list_split(k->key, v, buf, items, err, errlen)) || !ps)
+		return n ? 0 : -1;
 	ps->nxen = 0;
 	for (size_t j = 0; j < n; j++) {
 		const char *x = items[j];
 
 		if (ps->nxen == CFG_MAX_XEN)
-			return set_err(ps, "xen: at most %d builds", CFG_MAX_XEN);
+			return snprintf(err, errlen, "xen: at most %d builds", CFG_MAX_XEN), -1;
 		if (strlen(x) >= sizeof(ps->xen_specs[0]))
-			return set_err(ps, "xen: a build name longer than %zu bytes",
-				       sizeof(ps->xen_specs[0]) - 1);
+			return snprintf(err, errlen, "xen: a build name longer than %zu bytes",
+					sizeof(ps->xen_specs[0]) - 1), -1;
 		for (unsigned int i = 0; i < ps->nxen; i++)
 			if (!strcmp(ps->xen_specs[i], x))
-				return set_err(ps, "xen: %s is listed twice", x);
+				return snprintf(err, errlen, "xen: %s is listed twice", x), -1;
 		snprintf(ps->xen_specs[ps->nxen++], sizeof(ps->xen_specs[0]), "%s", x);
 	}
 	ps->xen_line = ps->line;
-	return 1;
+	return 0;
 }
 
-static int mk_repetitions(struct parse *ps, const char *k, const char *v)
+static int mk_cpus(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		   size_t errlen)
 {
-	return get_uint(ps, k, v, 1, 1000, &ps->c->matrix.repetitions);
-}
-
-static int mk_cpus(struct parse *ps, const char *k, const char *v)
-{
-	struct config *c = ps->c;
-	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1];
+	struct config *c = base;
+	struct parse *ps = ctx;
+	LIST_ITEMS(buf, items);
 	size_t n;
+	long x;
 
-	ps->matrix_cpus_line = ps->line;
-	if (!(n = list_items(ps, k, v, buf, items)))
-		return 0;
+	if (ps)
+		ps->matrix_cpus_line = ps->line;
+	if (!(n = keys_list_split(k->key, v, buf, items, err, errlen)))
+		return -1;
 	c->matrix.ncpus = 0;
 	for (size_t j = 0; j < n; j++) {
 		if (c->matrix.ncpus == CFG_MAX_SWEEP)
-			return set_err(ps, "cpus: at most 16 CPU counts in '%s'", v);
-		if (!get_uint(ps, "cpus", items[j], 1, 4096, &c->matrix.cpus[c->matrix.ncpus]))
-			return 0;
+			return snprintf(err, errlen, "cpus: at most 16 CPU counts in '%s'", v), -1;
+		if (keys_parse_int("cpus", items[j], 10, 1, 4096, &x, err, errlen))
+			return -1;
 		for (unsigned int i = 0; i < c->matrix.ncpus; i++)
-			if (c->matrix.cpus[i] == c->matrix.cpus[c->matrix.ncpus])
-				return set_err(ps, "cpus: %s is listed twice", items[j]);
-		c->matrix.ncpus++;
+			if (c->matrix.cpus[i] == (unsigned int)x)
+				return snprintf(err, errlen, "cpus: %s is listed twice", items[j]), -1;
+		c->matrix.cpus[c->matrix.ncpus++] = (unsigned int)x;
 	}
-	return 1;
+	return 0;
 }
 
-static int mk_seed(struct parse *ps, const char *k, const char *v)
-{
-	return get_uint(ps, k, v, 0, 0x7fffffff, &ps->c->matrix.seed);
-}
-
-static int mk_order(struct parse *ps, const char *k, const char *v)
-{
-	struct config *c = ps->c;
-
-	(void)k;
-	if (!strcmp(v, "interleaved"))
-		c->matrix.order = ORDER_INTERLEAVED;
-	else if (!strcmp(v, "randomized"))
-		c->matrix.order = ORDER_RANDOMIZED;
-	else if (!strcmp(v, "blocked"))
-		c->matrix.order = ORDER_BLOCKED;
-	else
-		return set_err(ps, "order = '%s': expected interleaved, randomized or blocked", v);
-	return 1;
-}
-
-/* [matrix]'s keys: the setter, and what config_keys() documents. */
-static const struct matrix_key {
-	const char *key;
-	int (*set)(struct parse *ps, const char *k, const char *v);
-	const char *type, *range, *def, *help;
-} matrix_keys[] = {
-	{ "modes", mk_modes, "list", "physical, cluster, mixed (each once)", "every mode of the build",
-	  "the x2APIC destination modes to boot, in this order" },
-	{ "repetitions", mk_repetitions, "integer", "1 to 1000", "1",
-	  "boots of each mode (each boot runs every workload once)" },
-	{ "order", mk_order, "choice", "interleaved, randomized, blocked", "interleaved",
-	  "the order of the boots: mode by mode in each repetition (interleaved),\n"
-	  "a seeded shuffle (randomized) or every repetition of a mode together (blocked)" },
-	{ "seed", mk_seed, "integer", "0 to 2147483647", "0",
-	  "seed of order = randomized and of the paired senders' order" },
-	{ "cpus", mk_cpus, "list", "1 to 4096 each, at most 16, each once", "none: [host] cpus",
-	  "a CPU sweep: one result set per CPU count, in DIR/cN/" },
-	{ "xen", mk_xen, "list", "version names (4.17, 4.20) or paths, at most " STR(CFG_MAX_XEN),
-	  "the default build (build/xen)",
-	  "hypervisor builds (runner/xenbuild.h): one result set per build in\n"
-	  "DIR/xen-LABEL/ when there are several" },
+/* [matrix] order = NAME: enum cfg_order's names. */
+static const char *const order_names[] = {
+	[ORDER_INTERLEAVED] = "interleaved", [ORDER_RANDOMIZED] = "randomized",
+	[ORDER_BLOCKED] = "blocked", NULL
 };
 
-static int matrix_key(struct parse *ps, const char *k, const char *v)
+/* [matrix]'s keys, over struct config. */
+static const struct key matrix_keys[] = {
+	{ "modes", KEY_LIST, 0, 0, NULL, "the x2APIC destination modes to boot, in this order",
+	  .cb = mk_modes, .doc_range = "physical, cluster, mixed (each once)",
+	  .doc_def = "every mode of the build" },
+	{ "repetitions", KEY_UINT, 1, 1000, "1",
+	  "boots of each mode (each boot runs every workload once)",
+	  KEY_FIELD(struct config, matrix.repetitions) },
+	{ "order", KEY_CHOICE, 0, 0, "interleaved",
+	  "the order of the boots: mode by mode in each repetition (interleaved),\n"
+	  "a seeded shuffle (randomized) or every repetition of a mode together (blocked)",
+	  .flags = KEY_F_INDEX, .choices = order_names, KEY_FIELD(struct config, matrix.order) },
+	{ "seed", KEY_UINT, 0, 0x7fffffff, "0",
+	  "seed of order = randomized and of the paired senders' order",
+	  KEY_FIELD(struct config, matrix.seed) },
+	{ "cpus", KEY_LIST, 0, 0, NULL, "a CPU sweep: one result set per CPU count, in DIR/cN/",
+	  .cb = mk_cpus, .doc_range = "1 to 4096 each, at most 16, each once",
+	  .doc_def = "none: [host] cpus" },
+	{ "xen", KEY_LIST, 0, 0, NULL,
+	  "hypervisor builds (runner/xenbuild.h): one result set per build in\n"
+	  "DIR/xen-LABEL/ when there are several",
+	  .cb = mk_xen, .doc_range = "version names (4.17, 4.20) or paths, at most " STR(CFG_MAX_XEN),
+	  .doc_def = "the default build (build/xen)" },
+	{ NULL },
+};
+
+/* A key of [matrix] or [guest] by its table TAB over BASE. */
+static int table_key(struct parse *ps, const char *section, const struct key *tab, void *base,
+		     const char *k, const char *v)
 {
-	for (size_t i = 0; i < sizeof(matrix_keys) / sizeof(matrix_keys[0]); i++)
-		if (!strcmp(k, matrix_keys[i].key))
-			return matrix_keys[i].set(ps, k, v);
-	return set_err(ps, "unknown key '%s' in [matrix]", k);
+	const struct key *key = keys_find(tab, k);
+	char err[256];
+
+	if (!key)
+		return set_err(ps, "unknown key '%s' in [%s]", k, section);
+	return keys_set(key, base, v, ps, err, sizeof(err)) ? set_err(ps, "%s", err) : 1;
 }
 
 /* The kernel argument of each IPI path: the ipibench initramfs's /init
@@ -334,18 +266,18 @@ const char *cfg_ipi_path_name(enum cfg_ipi_path p)
  * test host went down when an HVM guest powered itself off
  * (docs/guests.md).  The one switch of that end. */
 #define HOLD_ARG "ipb.hold"
+static const char *const guest_type_names[] = { [GUEST_PVH] = "pvh", [GUEST_HVM] = "hvm", NULL };
 static const struct {
-	const char *name;
 	const char *console;	/* the kernel's console= */
 	int held;
 } guest_types[] = {
-	[GUEST_PVH] = { "pvh", NULL, 0 },
-	[GUEST_HVM] = { "hvm", "ttyS0", 1 },
+	[GUEST_PVH] = { NULL, 0 },
+	[GUEST_HVM] = { "ttyS0", 1 },
 };
 
 const char *cfg_guest_type_name(enum cfg_guest_type t)
 {
-	return guest_types[t].name;
+	return guest_type_names[t];
 }
 
 /* msi_path = NAME: the HVM guest kernel's argument, and the IPI path that
@@ -384,231 +316,7 @@ static const struct {
 
 /* ---- [guest]'s keys: one table (guest_keys[]) ------------------------------- */
 
-/* Each setter checks V and stores it: 1, or set_err()'s 0. */
-static int gk_type(struct parse *ps, const char *k, const char *v)
-{
-	struct cfg_guest *g = &ps->c->guest;
-	char q[128];
-
-	(void)k;
-	for (size_t i = 0; i < sizeof(guest_types) / sizeof(guest_types[0]); i++)
-		if (!strcmp(v, guest_types[i].name)) {
-			g->type = (enum cfg_guest_type)i;
-			return 1;
-		}
-	return set_err(ps, "type = '%s': expected %s or %s", sio_shown(q, sizeof(q), v),
-		       guest_types[GUEST_PVH].name, guest_types[GUEST_HVM].name);
-}
-
-static int gk_nic(struct parse *ps, const char *k, const char *v)
-{
-	char q[128];
-
-	(void)k;
-	for (size_t i = 0; i < sizeof(nic_models) / sizeof(nic_models[0]); i++)
-		if (!strcmp(v, nic_models[i].name)) {
-			if (nic_models[i].no_msi)
-				return set_err(ps, "nic = %s: %s; expected %s", v,
-					       nic_models[i].no_msi, nic_models[0].name);
-			ps->c->guest.nic = nic_models[i].name;
-			return 1;
-		}
-	return set_err(ps, "nic = '%s': expected %s", sio_shown(q, sizeof(q), v), nic_models[0].name);
-}
-
-/* A dotted IPv4 address into DST (16 bytes). */
-static int gk_ipv4(struct parse *ps, const char *k, const char *v, char *dst)
-{
-	struct in_addr a;
-	char q[128];
-
-	if (strlen(v) >= 16 || inet_pton(AF_INET, v, &a) != 1)
-		return set_err(ps, "%s = '%s': expected a dotted IPv4 address", k,
-			       sio_shown(q, sizeof(q), v));
-	snprintf(dst, 16, "%s", v);
-	return 1;
-}
-
-static int gk_nic_address(struct parse *ps, const char *k, const char *v)
-{
-	return gk_ipv4(ps, k, v, ps->c->guest.nic_address);
-}
-
-static int gk_dom0_address(struct parse *ps, const char *k, const char *v)
-{
-	return gk_ipv4(ps, k, v, ps->c->guest.dom0_address);
-}
-
-/*
- * A list of path names (ipi_path, msi_path): one guest run per path, in
- * the order given (the seed's before and after first).  NAME(i) of COUNT
- * names; the indexes into OUT (*N of them).  1, 0 (empty: an error set by
- * list_items), or -1 as set_err.
- */
-static int path_list(struct parse *ps, const char *k, const char *v,
-		     const char *(*name)(unsigned int), unsigned int count, unsigned int *out,
-		     unsigned int *nout)
-{
-	char buf[LIST_MAX], *items[LIST_MAX / 2 + 1], q[128];
-	size_t n = list_items(ps, k, v, buf, items);
-	unsigned int i;
-
-	if (!n)
-		return 0;
-	*nout = 0;
-	for (size_t j = 0; j < n; j++) {
-		for (i = 0; i < count && strcmp(items[j], name(i)); i++)
-			;
-		if (i == count)
-			return set_err(ps, "%s = '%s': expected %s or %s (or both)", k,
-				       sio_shown(q, sizeof(q), items[j]), name(0), name(1));
-		for (unsigned int m = 0; m < *nout; m++)
-			if (out[m] == i)
-				return set_err(ps, "%s: %s is listed twice", k, items[j]);
-		out[(*nout)++] = i;
-	}
-	return 1;
-}
-
-static const char *msi_name(unsigned int i)
-{
-	return msi_paths[i].name;
-}
-
-static int gk_msi_path(struct parse *ps, const char *k, const char *v)
-{
-	struct cfg_guest *g = &ps->c->guest;
-	unsigned int idx[sizeof(msi_paths) / sizeof(msi_paths[0])], n;
-	int rc = path_list(ps, k, v, msi_name, sizeof(msi_paths) / sizeof(msi_paths[0]), idx, &n);
-
-	if (rc != 1)
-		return rc;
-	g->nmsi = n;
-	for (unsigned int m = 0; m < n; m++)
-		g->msi_paths[m] = (enum cfg_msi_path)idx[m];
-	g->msi_path = g->msi_paths[0];
-	return 1;
-}
-
-static int gk_vcpus(struct parse *ps, const char *k, const char *v)
-{
-	return get_uint(ps, k, v, 1, CFG_GUEST_VCPUS_MAX, &ps->c->guest.vcpus);
-}
-
-static int gk_memory(struct parse *ps, const char *k, const char *v)
-{
-	return get_uint(ps, k, v, CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX, &ps->c->guest.memory);
-}
-
-static int gk_cmdline(struct parse *ps, const char *k, const char *v)
-{
-	char q[128], q2[160];
-
-	(void)k;
-	/* Into xl's extra = "...": no quote or backslash; inih has stripped
-	 * the spaces around it. */
-	if (strlen(v) > CFG_GUEST_CMDLINE_MAX)
-		return set_err(ps, "cmdline: longer than %d bytes", CFG_GUEST_CMDLINE_MAX);
-	if (strpbrk(v, "\"\\"))
-		return set_err(ps, "cmdline: no '\"' or '\\' (it goes into xl's extra = \"...\")");
-	if (strstr(v, IPI_ARG))
-		return set_err(ps, "cmdline: %s... is ipi_path's to give", IPI_ARG);
-	if (strstr(v, NOPV_ARG))
-		return set_err(ps, "cmdline: %s is msi_path's to give (msi_path = %s)",
-			       NOPV_ARG, msi_paths[MSI_PATH_APIC].name);
-	if (strstr(v, NIC_ARG))
-		return set_err(ps, "cmdline: %s... is nic_address's to give", NIC_ARG);
-	if (cmdline_apic_option(v, q, sizeof(q)))
-		return set_err(ps, "cmdline: %s: [matrix] modes chooses the x2APIC mode (each run "
-			       "records the one it boots)", sio_shown(q2, sizeof(q2), q));
-	if (strstr(v, HOLD_ARG))
-		return set_err(ps, "cmdline: %s is the guest type's to give (an HVM run ends by "
-			       "xl destroy)", HOLD_ARG);
-	snprintf(ps->c->guest.cmdline, sizeof(ps->c->guest.cmdline), "%s", v);
-	return 1;
-}
-
-static const char *ipi_name(unsigned int i)
-{
-	return ipi_paths[i].name;
-}
-
-static int gk_ipi_path(struct parse *ps, const char *k, const char *v)
-{
-	struct cfg_guest *g = &ps->c->guest;
-	unsigned int idx[sizeof(ipi_paths) / sizeof(ipi_paths[0])], n;
-	int rc = path_list(ps, k, v, ipi_name, sizeof(ipi_paths) / sizeof(ipi_paths[0]), idx, &n);
-
-	if (rc != 1)
-		return rc;
-	g->npaths = n;
-	for (unsigned int m = 0; m < n; m++)
-		g->paths[m] = (enum cfg_ipi_path)idx[m];
-	g->ipi_path = g->paths[0];
-	return 1;
-}
-
-static int gk_path(struct parse *ps, const char *k, const char *v)
-{
-	struct cfg_guest *g = &ps->c->guest;
-	char *dst = !strcmp(k, "kernel") ? g->kernel : g->ramdisk;
-
-	if (!*v || strlen(v) >= sizeof(g->kernel))
-		return set_err(ps, "%s: a path of 1 to %zu bytes", k, sizeof(g->kernel) - 1);
-	if (strpbrk(v, "\"\\"))
-		return set_err(ps, "%s: no '\"' or '\\' (it goes into xl's %s = \"...\")", k, k);
-	snprintf(dst, sizeof(g->kernel), "%s", v);
-	return 1;
-}
-
-static int gk_trace_mask(struct parse *ps, const char *k, const char *v)
-{
-	char e[256];
-	long n;
-
-	if (wl_parse_int(k, v, 16, 1, 0xffffffffL, &n, e, sizeof(e)))
-		return set_err(ps, "%s", e);
-	ps->c->guest.trace_mask = (unsigned long)n;
-	return 1;
-}
-
-static int gk_trace_secs(struct parse *ps, const char *k, const char *v)
-{
-	return get_uint(ps, k, v, 1, 600, &ps->c->guest.trace_secs);
-}
-
-static int gk_timeout(struct parse *ps, const char *k, const char *v)
-{
-	return get_uint(ps, k, v, 30, 86400, &ps->c->guest.timeout);
-}
-
-static int gk_ping_secs(struct parse *ps, const char *k, const char *v)
-{
-	return get_uint(ps, k, v, 5, 3600, &ps->c->guest.ping_secs);
-}
-
-static int gk_ab_secs(struct parse *ps, const char *k, const char *v)
-{
-	return get_uint(ps, k, v, 1, 3600, &ps->c->guest.ab_secs);
-}
-
-static int gk_paging(struct parse *ps, const char *k, const char *v)
-{
-	char q[128];
-
-	(void)k;
-	if (!strcmp(v, "shadow")) {
-		ps->c->guest.hap = 0;
-		ps->c->guest.hap_line = 0;
-	} else if (!strcmp(v, "hap")) {
-		ps->c->guest.hap = 1;
-		ps->c->guest.hap_line = ps->line;
-	} else
-		return set_err(ps, "paging = '%s': expected shadow or hap", sio_shown(q, sizeof(q), v));
-	return 1;
-}
-
-/* The guest kinds a key belongs to (guest_key.kinds). */
+/* The guest kinds a key belongs to (struct key's .only). */
 enum {
 	GK_PVH = 1 << 0,        /* type = pvh */
 	GK_HVM = 1 << 1,        /* type = hvm without a NIC */
@@ -616,99 +324,252 @@ enum {
 	GK_ANY = GK_PVH | GK_HVM | GK_NIC,
 };
 
+/* The [guest] keys that read their value themselves (CTX: the parse, or
+ * NULL for a default); BASE is the struct cfg_guest. */
+static int gk_nic(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		  size_t errlen)
+{
+	char q[128];
+
+	(void)ctx;
+	for (size_t i = 0; i < sizeof(nic_models) / sizeof(nic_models[0]); i++)
+		if (!strcmp(v, nic_models[i].name)) {
+			if (nic_models[i].no_msi)
+				return snprintf(err, errlen, "%s = %s: %s; expected %s", k->key, v,
+						nic_models[i].no_msi, nic_models[0].name), -1;
+			((struct cfg_guest *)base)->nic = nic_models[i].name;
+			return 0;
+		}
+	snprintf(err, errlen, "%s = '%s': expected %s", k->key, sio_shown(q, sizeof(q), v),
+		 nic_models[0].name);
+	return -1;
+}
+
+/* The NIC models a config may name (nic_models[] without no_msi), for the docs. */
+static const char *const nic_usable[] = { "e1000e", NULL };
+
 /*
- * One [guest] key: its setter, the guest kinds that have it (given to
- * another, it is refused on its line with NOT_HERE, after KEY or KEY =
- * VALUE when SHOW_VALUE), and its help for `run --list` ('\n': a further
- * line).
+ * A list of path names (ipi_path, msi_path): one guest run per path, in
+ * the order given (the seed's before and after first).  NAME(i) of COUNT
+ * names; the indexes into OUT (*N of them).  0, or -1 with err.
  */
-static const struct guest_key {
-	const char *key;
-	int (*set)(struct parse *ps, const char *k, const char *v);
-	unsigned int kinds;
-	const char *not_here;
-	int show_value;
-	const char *help;
-	/* for config_keys(): the value's type, the values it takes, its default */
-	const char *type, *range, *def;
-} guest_keys[] = {
-	{ "type", gk_type, GK_ANY, NULL, 0,
+static int path_list(const char *k, const char *v, const char *(*name)(unsigned int),
+		     unsigned int count, unsigned int *out, unsigned int *nout, char *err,
+		     size_t errlen)
+{
+	LIST_ITEMS(buf, items);
+	char q[128];
+	size_t n = keys_list_split(k, v, buf, items, err, errlen);
+	unsigned int i;
+
+	if (!n)
+		return -1;
+	*nout = 0;
+	for (size_t j = 0; j < n; j++) {
+		for (i = 0; i < count && strcmp(items[j], name(i)); i++)
+			;
+		if (i == count)
+			return snprintf(err, errlen, "%s = '%s': expected %s or %s (or both)", k,
+					sio_shown(q, sizeof(q), items[j]), name(0), name(1)), -1;
+		for (unsigned int m = 0; m < *nout; m++)
+			if (out[m] == i)
+				return snprintf(err, errlen, "%s: %s is listed twice", k, items[j]), -1;
+		out[(*nout)++] = i;
+	}
+	return 0;
+}
+
+static const char *msi_name(unsigned int i)
+{
+	return msi_paths[i].name;
+}
+
+static int gk_msi_path(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		       size_t errlen)
+{
+	struct cfg_guest *g = base;
+	unsigned int idx[sizeof(msi_paths) / sizeof(msi_paths[0])], n;
+
+	(void)ctx;
+	if (path_list(k->key, v, msi_name, sizeof(msi_paths) / sizeof(msi_paths[0]), idx, &n, err,
+		      errlen))
+		return -1;
+	g->nmsi = n;
+	for (unsigned int m = 0; m < n; m++)
+		g->msi_paths[m] = (enum cfg_msi_path)idx[m];
+	g->msi_path = g->msi_paths[0];
+	return 0;
+}
+
+static int gk_cmdline(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		      size_t errlen)
+{
+	struct cfg_guest *g = base;
+	char q[128], q2[160];
+
+	(void)ctx;
+	/* Into xl's extra = "...": no quote or backslash; inih has stripped
+	 * the spaces around it. */
+	if (strlen(v) > CFG_GUEST_CMDLINE_MAX)
+		snprintf(err, errlen, "%s: longer than %d bytes", k->key, CFG_GUEST_CMDLINE_MAX);
+	else if (strpbrk(v, "\"\\"))
+		snprintf(err, errlen, "%s: no '\"' or '\\' (it goes into xl's extra = \"...\")", k->key);
+	else if (strstr(v, IPI_ARG))
+		snprintf(err, errlen, "%s: %s... is ipi_path's to give", k->key, IPI_ARG);
+	else if (strstr(v, NOPV_ARG))
+		snprintf(err, errlen, "%s: %s is msi_path's to give (msi_path = %s)", k->key,
+			 NOPV_ARG, msi_paths[MSI_PATH_APIC].name);
+	else if (strstr(v, NIC_ARG))
+		snprintf(err, errlen, "%s: %s... is nic_address's to give", k->key, NIC_ARG);
+	else if (cmdline_apic_option(v, q, sizeof(q)))
+		snprintf(err, errlen, "%s: %s: [matrix] modes chooses the x2APIC mode (each run "
+			 "records the one it boots)", k->key, sio_shown(q2, sizeof(q2), q));
+	else if (strstr(v, HOLD_ARG))
+		snprintf(err, errlen, "%s: %s is the guest type's to give (an HVM run ends by "
+			 "xl destroy)", k->key, HOLD_ARG);
+	else
+		return snprintf(g->cmdline, sizeof(g->cmdline), "%s", v), 0;
+	return -1;
+}
+
+static const char *ipi_name(unsigned int i)
+{
+	return ipi_paths[i].name;
+}
+
+static int gk_ipi_path(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		       size_t errlen)
+{
+	struct cfg_guest *g = base;
+	unsigned int idx[sizeof(ipi_paths) / sizeof(ipi_paths[0])], n;
+
+	(void)ctx;
+	if (path_list(k->key, v, ipi_name, sizeof(ipi_paths) / sizeof(ipi_paths[0]), idx, &n, err,
+		      errlen))
+		return -1;
+	g->npaths = n;
+	for (unsigned int m = 0; m < n; m++)
+		g->paths[m] = (enum cfg_ipi_path)idx[m];
+	g->ipi_path = g->paths[0];
+	return 0;
+}
+
+/* kernel, ramdisk: a path on this host into the key's field. */
+static int gk_path(const struct key *k, void *base, const char *v, void *ctx, char *err,
+		   size_t errlen)
+{
+	(void)ctx;
+	if (!*v || strlen(v) >= k->size)
+		return snprintf(err, errlen, "%s: a path of 1 to %zu bytes", k->key, k->size - 1), -1;
+	if (strpbrk(v, "\"\\"))
+		return snprintf(err, errlen, "%s: no '\"' or '\\' (it goes into xl's %s = \"...\")",
+				k->key, k->key), -1;
+	snprintf((char *)base + k->offset, k->size, "%s", v);
+	return 0;
+}
+
+/* paging = NAME: its index is struct cfg_guest's hap. */
+static const char *const paging_names[] = { "shadow", "hap", NULL };
+
+#define NO_NIC "no emulated NIC (type = hvm, nic = e1000e)"
+#define GUEST_FIELD(f) KEY_FIELD(struct cfg_guest, f)
+
+/*
+ * [guest]'s keys, over struct cfg_guest: the guest kinds that have each
+ * (.only; given to another, it is refused on its line with .not_here,
+ * after KEY, or KEY = VALUE with KEY_F_SHOW_VALUE) and its help for
+ * `run --list` ('\n': a further line).
+ */
+static const struct key guest_keys[] = {
+	{ "type", KEY_CHOICE, 0, 0, "pvh",
 	  "the guest's type: pvh, or hvm (through Debian's device model; an HVM run\n"
 	  "ends by xl destroy after the guest's IPB-GUEST-DONE: ipb.hold,\n"
 	  "docs/results-schema.md)",
-	  "choice", "pvh, hvm", "pvh" },
-	{ "vcpus", gk_vcpus, GK_ANY, NULL, 0, "the guest's vCPUs",
-	  "integer", "1 to " STR(CFG_GUEST_VCPUS_MAX), STR(CFG_GUEST_VCPUS_DEFAULT) },
-	{ "memory", gk_memory, GK_ANY, NULL, 0, "the guest's memory, MiB",
-	  "integer", STR(CFG_GUEST_MEMORY_MIN) " to " STR(CFG_GUEST_MEMORY_MAX),
-	  STR(CFG_GUEST_MEMORY_DEFAULT) },
-	{ "cmdline", gk_cmdline, GK_ANY, NULL, 0, "the guest kernel's extra arguments",
-	  "text", "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or '\\', no x2APIC "
-	  "option (x2apic_phys, nox2apic, apic=)", "empty" },
-	{ "ipi_path", gk_ipi_path, GK_PVH | GK_HVM,
-	  "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's", 0,
+	  .flags = KEY_F_INDEX, .choices = guest_type_names, GUEST_FIELD(type), .only = GK_ANY },
+	{ "vcpus", KEY_UINT, 1, CFG_GUEST_VCPUS_MAX, STR(CFG_GUEST_VCPUS_DEFAULT), "the guest's vCPUs",
+	  GUEST_FIELD(vcpus), .only = GK_ANY },
+	{ "memory", KEY_UINT, CFG_GUEST_MEMORY_MIN, CFG_GUEST_MEMORY_MAX,
+	  STR(CFG_GUEST_MEMORY_DEFAULT), "the guest's memory, MiB", GUEST_FIELD(memory),
+	  .only = GK_ANY },
+	{ "cmdline", KEY_TEXT, 0, 0, "", "the guest kernel's extra arguments", .cb = gk_cmdline,
+	  .only = GK_ANY, .doc_range = "at most " STR(CFG_GUEST_CMDLINE_MAX) " bytes, no '\"' or "
+	  "'\\', no x2APIC option (x2apic_phys, nox2apic, apic=)" },
+	{ "ipi_path", KEY_LIST, 0, 0, IPIBENCH_IPI_PATH_EVTCHN,
 	  "the guest workload's IPIs (guest/init's ipbipi module), a list:\n"
 	  "evtchn (the kernel's, event channels), apic (x2APIC ICR writes);\n"
 	  "one guest run per path",
-	  "list", "evtchn, apic", "evtchn" },
-	{ "paging", gk_paging, GK_ANY, NULL, 0,
+	  .cb = gk_ipi_path, .only = GK_PVH | GK_HVM,
+	  .not_here = "a guest with a NIC runs the NIC load, not ipbipi: its runs are msi_path's",
+	  .doc_range = "evtchn, apic" },
+	{ "paging", KEY_CHOICE, 0, 0, "shadow",
 	  "the guest's paging: shadow, or hap (nested paging; refused on\n"
 	  "QEMU's CPU models, docs/guests.md)",
-	  "choice", "shadow, hap", "shadow" },
-	{ "kernel", gk_path, GK_ANY, NULL, 0,
+	  .flags = KEY_F_INDEX, .choices = paging_names, GUEST_FIELD(hap), .only = GK_ANY },
+	{ "kernel", KEY_TEXT, 0, 0, CFG_GUEST_KERNEL_DEFAULT,
 	  "the guest kernel on this host (an HVM guest's is a bzImage:\n"
-	  "build/guest/vmlinuz)",
-	  "path", "a file on this host", CFG_GUEST_KERNEL_DEFAULT },
-	{ "ramdisk", gk_path, GK_ANY, NULL, 0, "its initramfs",
-	  "path", "a file on this host", CFG_GUEST_RAMDISK_DEFAULT },
-	{ "trace_mask", gk_trace_mask, GK_ANY, NULL, 0,
+	  "build/guest/vmlinuz)", .cb = gk_path, GUEST_FIELD(kernel), .only = GK_ANY,
+	  .doc_type = "path", .doc_range = "a file on this host" },
+	{ "ramdisk", KEY_TEXT, 0, 0, CFG_GUEST_RAMDISK_DEFAULT, "its initramfs", .cb = gk_path,
+	  GUEST_FIELD(ramdisk), .only = GK_ANY, .doc_type = "path",
+	  .doc_range = "a file on this host" },
+	{ "trace_mask", KEY_HEX, 1, 0xffffffffL, STR(CFG_GUEST_TRACE_MASK_DEFAULT),
 	  "xentrace -e of the HVM recording (the scheduler class\n"
-	  STR(CFG_GUEST_SCHED_MASK) " is recorded before it)",
-	  "hex integer", "0x1 to 0xffffffff", STR(CFG_GUEST_TRACE_MASK_DEFAULT) },
-	{ "trace_secs", gk_trace_secs, GK_ANY, NULL, 0, "xentrace -T of each recording, seconds",
-	  "integer", "1 to 600", STR(CFG_GUEST_TRACE_SECS_DEFAULT) },
-	{ "timeout", gk_timeout, GK_ANY, NULL, 0, "seconds from xl create to the workload's end",
-	  "integer", "30 to 86400", STR(CFG_GUEST_TIMEOUT_DEFAULT) },
-	{ "nic", gk_nic, GK_HVM | GK_NIC, "a pvh guest has no device model to emulate it (type = hvm)",
-	  1, "the emulated NIC's model (MSI-X; none: no NIC); on the bridge " CFG_GUEST_BRIDGE ",\n"
+	  STR(CFG_GUEST_SCHED_MASK) " is recorded before it)", GUEST_FIELD(trace_mask),
+	  .only = GK_ANY },
+	{ "trace_secs", KEY_UINT, 1, 600, STR(CFG_GUEST_TRACE_SECS_DEFAULT),
+	  "xentrace -T of each recording, seconds", GUEST_FIELD(trace_secs), .only = GK_ANY },
+	{ "timeout", KEY_UINT, 30, 86400, STR(CFG_GUEST_TIMEOUT_DEFAULT),
+	  "seconds from xl create to the workload's end", GUEST_FIELD(timeout), .only = GK_ANY },
+	{ "nic", KEY_CHOICE, 0, 0, NULL,
+	  "the emulated NIC's model (MSI-X; none: no NIC); on the bridge " CFG_GUEST_BRIDGE ",\n"
 	  "which ipibench makes (and removes) when it is not there",
-	  "choice", "e1000e", "none" },
-	{ "nic_address", gk_nic_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "the guest's IPv4 address on the bridge",
-	  "IPv4 address", "dotted quad", CFG_GUEST_NIC_ADDRESS_DEFAULT },
-	{ "dom0_address", gk_dom0_address, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
-	  "dom0's on the bridge (" CFG_GUEST_DOM0_ADDRESS_DEFAULT " for " CFG_GUEST_NIC_ADDRESS_DEFAULT ")",
-	  "IPv4 address", "in nic_address's /" STR(CFG_GUEST_NIC_PREFIX) ", not it",
-	  "the first of nic_address's /" STR(CFG_GUEST_NIC_PREFIX) },
-	{ "msi_path", gk_msi_path, GK_HVM | GK_NIC, NOPV_ARG " is HVM-only (type = hvm)", 0,
+	  .flags = KEY_F_SHOW_VALUE, .choices = nic_usable, .cb = gk_nic, .only = GK_HVM | GK_NIC,
+	  .not_here = "a pvh guest has no device model to emulate it (type = hvm)" },
+	{ "nic_address", KEY_IPV4, 0, 0, CFG_GUEST_NIC_ADDRESS_DEFAULT,
+	  "the guest's IPv4 address on the bridge", GUEST_FIELD(nic_address), .only = GK_NIC,
+	  .not_here = NO_NIC },
+	{ "dom0_address", KEY_IPV4, 0, 0, NULL,
+	  "dom0's on the bridge (" CFG_GUEST_DOM0_ADDRESS_DEFAULT " for "
+	  CFG_GUEST_NIC_ADDRESS_DEFAULT ")", GUEST_FIELD(dom0_address), .only = GK_NIC,
+	  .not_here = NO_NIC, .doc_range = "in nic_address's /" STR(CFG_GUEST_NIC_PREFIX) ", not it",
+	  .doc_def = "the first of nic_address's /" STR(CFG_GUEST_NIC_PREFIX) },
+	{ "msi_path", KEY_LIST, 0, 0, IPIBENCH_MSI_PATH_PIRQ,
 	  "the NIC's MSIs, a list: pirq (event channels), apic (" NOPV_ARG ": the\n"
 	  "emulated local APIC delivers them); with a NIC one guest run per path",
-	  "list", "pirq, apic", "pirq" },
-	{ "ping_secs", gk_ping_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
+	  .cb = gk_msi_path, .only = GK_HVM | GK_NIC, .not_here = NOPV_ARG " is HVM-only (type = hvm)",
+	  .doc_range = "pirq, apic" },
+	{ "ping_secs", KEY_UINT, 5, 3600, STR(CFG_GUEST_PING_SECS_DEFAULT),
 	  "ping -f's -w from dom0 to the guest, through both recordings, seconds\n"
-	  "(stopped when they end)",
-	  "integer", "5 to 3600", STR(CFG_GUEST_PING_SECS_DEFAULT) },
-	{ "ab_secs", gk_ab_secs, GK_NIC, "no emulated NIC (type = hvm, nic = e1000e)", 0,
+	  "(stopped when they end)", GUEST_FIELD(ping_secs), .only = GK_NIC, .not_here = NO_NIC },
+	{ "ab_secs", KEY_UINT, 1, 3600, STR(CFG_GUEST_AB_SECS_DEFAULT),
 	  "ab -t against the guest's httpd after the recordings, -c 1, seconds",
-	  "integer", "1 to 3600", STR(CFG_GUEST_AB_SECS_DEFAULT) },
+	  GUEST_FIELD(ab_secs), .only = GK_NIC, .not_here = NO_NIC },
+	{ NULL },
 };
-#define NGUEST_KEYS (sizeof(guest_keys) / sizeof(guest_keys[0]))
+#define NGUEST_KEYS (sizeof(guest_keys) / sizeof(guest_keys[0]) - 1)
 _Static_assert(NGUEST_KEYS <= CFG_GUEST_KEYS_MAX, "struct parse's guest_lines[] is too small");
 
 static int guest_key(struct parse *ps, const char *k, const char *v)
 {
-	for (size_t i = 0; i < NGUEST_KEYS; i++)
-		if (!strcmp(k, guest_keys[i].key)) {
-			ps->guest_lines[i] = ps->line;
-			return guest_keys[i].set(ps, k, v);
-		}
-	return set_err(ps, "unknown key '%s' in [guest]", k);
+	const struct key *key = keys_find(guest_keys, k);
+
+	if (key)
+		ps->guest_lines[key - guest_keys] = ps->line;
+	return table_key(ps, "guest", guest_keys, &ps->c->guest, k, v);
 }
 
 /* The guest's kind, GK_*. */
 static unsigned int guest_kind(const struct cfg_guest *g)
 {
 	return g->type == GUEST_PVH ? GK_PVH : g->nic ? GK_NIC : GK_HVM;
+}
+
+/* The line of [guest] KEY, 0 when it was not given. */
+static int guest_line(const struct parse *ps, const char *key)
+{
+	const struct key *k = keys_find(guest_keys, key);
+
+	return k ? ps->guest_lines[k - guest_keys] : 0;
 }
 
 /* dom0's address and the guest's: two of one /CFG_GUEST_NIC_PREFIX; dom0's
@@ -719,16 +580,10 @@ static int guest_check_addresses(const char *file, const struct parse *ps, char 
 	struct cfg_guest *g = &ps->c->guest;
 	struct in_addr a, b;
 	uint32_t mask = ~0u << (32 - CFG_GUEST_NIC_PREFIX);
-	size_t i;
+	int line = guest_line(ps, "dom0_address");
 
-	for (i = 0; i < NGUEST_KEYS && strcmp(guest_keys[i].key, "dom0_address"); i++)
-		;
-	int line = i < NGUEST_KEYS && ps->guest_lines[i] ? ps->guest_lines[i] : 0;
-	if (line == 0) {
-		for (i = 0; i < NGUEST_KEYS && strcmp(guest_keys[i].key, "nic_address"); i++)
-			;
-		line = i < NGUEST_KEYS ? ps->guest_lines[i] : 0;
-	}
+	if (line == 0)
+		line = guest_line(ps, "nic_address");
 	if (inet_pton(AF_INET, g->nic_address, &a) != 1)
 		return 0;   /* checked where read */
 	if (!g->dom0_address[0]) {
@@ -756,12 +611,14 @@ static int guest_check_addresses(const char *file, const struct parse *ps, char 
  */
 static int guest_check(const char *file, const struct parse *ps, char *err, size_t errlen)
 {
-	const struct cfg_guest *g = &ps->c->guest;
+	struct cfg_guest *g = &ps->c->guest;
 	unsigned int kind = guest_kind(g);
 	size_t bad = NGUEST_KEYS;
 
+	/* paging = hap's line: its refusal on a host without it names it. */
+	g->hap_line = g->hap ? guest_line(ps, "paging") : 0;
 	for (size_t i = 0; i < NGUEST_KEYS; i++)
-		if (ps->guest_lines[i] && !(guest_keys[i].kinds & kind) &&
+		if (ps->guest_lines[i] && !(guest_keys[i].only & kind) &&
 		    (bad == NGUEST_KEYS || ps->guest_lines[i] < ps->guest_lines[bad]))
 			bad = i;
 	if (bad == NGUEST_KEYS)
@@ -771,20 +628,20 @@ static int guest_check(const char *file, const struct parse *ps, char *err, size
 	char q[128];
 
 	snprintf(err, errlen, "%s:%d: %s%s%s: %s", file, ps->guest_lines[bad], guest_keys[bad].key,
-		 guest_keys[bad].show_value ? " = " : "",
-		 guest_keys[bad].show_value ? sio_shown(q, sizeof(q), v ? v : "") : "",
+		 guest_keys[bad].flags & KEY_F_SHOW_VALUE ? " = " : "",
+		 guest_keys[bad].flags & KEY_F_SHOW_VALUE ? sio_shown(q, sizeof(q), v ? v : "") : "",
 		 guest_keys[bad].not_here);
 	return -1;
 }
 
 void config_guest_help(FILE *f)
 {
-	for (size_t i = 0; i < NGUEST_KEYS; i++) {
-		const struct guest_key *k = &guest_keys[i];
-		const char *kinds = k->kinds == GK_ANY ? "" :
-			k->kinds == GK_NIC ? "hvm with a nic: " :
-			k->kinds == (GK_HVM | GK_NIC) ? "hvm: " : "pvh, hvm without a nic: ";
+	for (const struct key *k = guest_keys; k->key; k++) {
+		const char *kinds = k->only == GK_ANY ? "" :
+			k->only == GK_NIC ? "hvm with a nic: " :
+			k->only == (GK_HVM | GK_NIC) ? "hvm: " : "pvh, hvm without a nic: ";
 		const char *p = k->help;
+		struct key_doc d;
 
 		for (int first = 1; *p; first = 0) {
 			size_t n = strcspn(p, "\n");
@@ -792,7 +649,8 @@ void config_guest_help(FILE *f)
 			fprintf(f, "    %-12s %s%.*s\n", first ? k->key : "", first ? kinds : "", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
-		fprintf(f, "    %-12s %s (default %s)\n", "", k->range, k->def);
+		keys_doc(k, &d);
+		fprintf(f, "    %-12s %s (default %s)\n", "", d.range, d.def);
 	}
 }
 
@@ -836,7 +694,7 @@ static int guest_xl_hvm(const struct cfg_guest *g, const char *name, const char 
 			 "on_poweroff = \"destroy\"\n"
 			 "on_reboot = \"destroy\"\n"
 			 "on_crash = \"destroy\"\n",
-			 guest_types[GUEST_HVM].name, name, kernel, ramdisk,
+			 guest_type_names[GUEST_HVM], name, kernel, ramdisk,
 			 guest_types[GUEST_HVM].console, nic, ma ? " " : "", ma ? ma : "",
 			 g->cmdline[0] ? " " : "", g->cmdline, ipi_paths[g->ipi_path].arg,
 			 guest_types[GUEST_HVM].held ? " " HOLD_ARG : "", g->memory, g->vcpus, g->hap, vif);
@@ -886,7 +744,7 @@ static struct cfg_workload *workload_of(struct parse *ps, const char *name)
 static int workload_key(struct parse *ps, const char *name, const char *k, const char *v)
 {
 	struct cfg_workload *w;
-	const struct wl_param *p;
+	const struct key *p;
 	char err[256];
 	json_t *val;
 
@@ -905,7 +763,7 @@ static int workload_key(struct parse *ps, const char *name, const char *k, const
 		return set_err(ps, "[workload:%s]: 'type' must come first", name);
 	if (!(p = wl_param_find(w->type, k)))
 		return set_err(ps, "unknown key '%s' for a workload of type %s", k, w->type->type);
-	if (!(val = wl_param_value(p, v, err, sizeof(err))))
+	if (!(val = keys_json(p, v, err, sizeof(err))))
 		return set_err(ps, "%s", err);
 	json_object_set_new(w->params, k, val);
 	if (!json_object_get(ps->wl_lines, name))
@@ -933,7 +791,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!strcmp(section, "host"))
 		return host_key(ps, name, value);
 	if (!strcmp(section, "matrix"))
-		return matrix_key(ps, name, value);
+		return table_key(ps, section, matrix_keys, ps->c, name, value);
 	if (!strncmp(section, "workload:", 9))
 		return workload_key(ps, section + 9, name, value);
 	if (!strcmp(section, "guest"))
@@ -1096,30 +954,10 @@ static char *read_line(char *str, int num, void *stream)
 
 static void defaults(struct config *c)
 {
-	char err[256];
-
 	memset(c, 0, sizeof(*c));
-	snprintf(c->host.backend, sizeof(c->host.backend), "%s", host_backends[0]->name);
-	for (const struct host_setting *s = host_common_settings; s->key; s++)
-		if (s->def)
-			host_setting_set(s, &c->host, s->def, err, sizeof(err));
-	c->matrix.repetitions = 1;
-	c->matrix.order = ORDER_INTERLEAVED;
-	c->guest.vcpus = CFG_GUEST_VCPUS_DEFAULT;
-	c->guest.memory = CFG_GUEST_MEMORY_DEFAULT;
-	c->guest.paths[0] = IPI_PATH_EVTCHN;
-	c->guest.npaths = 1;
-	snprintf(c->guest.kernel, sizeof(c->guest.kernel), "%s", CFG_GUEST_KERNEL_DEFAULT);
-	snprintf(c->guest.ramdisk, sizeof(c->guest.ramdisk), "%s", CFG_GUEST_RAMDISK_DEFAULT);
-	c->guest.trace_mask = CFG_GUEST_TRACE_MASK_DEFAULT;
-	c->guest.trace_secs = CFG_GUEST_TRACE_SECS_DEFAULT;
-	c->guest.timeout = CFG_GUEST_TIMEOUT_DEFAULT;
-	c->guest.msi_paths[0] = MSI_PATH_PIRQ;
-	c->guest.nmsi = 1;
-	snprintf(c->guest.nic_address, sizeof(c->guest.nic_address), "%s",
-		 CFG_GUEST_NIC_ADDRESS_DEFAULT);
-	c->guest.ping_secs = CFG_GUEST_PING_SECS_DEFAULT;
-	c->guest.ab_secs = CFG_GUEST_AB_SECS_DEFAULT;
+	keys_defaults(host_common_settings, &c->host);
+	keys_defaults(matrix_keys, c);
+	keys_defaults(guest_keys, &c->guest);
 	c->sections = json_object();
 }
 
@@ -1280,7 +1118,7 @@ static int host_topology(const char *file, struct parse *ps, char *err, size_t e
 }
 
 /*
- * The CPU numbers a config gives (a WL_F_CPU param, a WL_CPUS list) name
+ * The CPU numbers a config gives (a WL_F_CPU param, a KEY_CPUS list) name
  * CPUs the run has: a CPU param is below the smallest CPU count it boots
  * (cpus, or the sweep's least), a list within the CPU slots (maxcpus:
  * hotplug may bring CPUs up).  Defaults are the workload's.  0, or -1 with
@@ -1300,14 +1138,14 @@ static int workload_cpus_check(const char *file, struct parse *ps, char *err, si
 		const char *k;
 
 		json_object_foreach(lines, k, ln) {
-			const struct wl_param *p = wl_param_find(c->wl[i].type, k);
+			const struct key *p = wl_param_find(c->wl[i].type, k);
 			const json_t *v = json_object_get(c->wl[i].params, k);
 			unsigned char bits[4096 / 8];
 			long top = -1;
 
 			if (!p)
 				continue;
-			if (p->kind == WL_UINT && (p->flags & WL_F_CPU)) {
+			if (p->type == KEY_UINT && (p->flags & WL_F_CPU)) {
 				if (json_integer_value(v) >= (json_int_t)ncpu) {
 					snprintf(err, errlen, "%s:%d: %s = %lld: the run has %u CPUs "
 						 "(0 to %u)%s", file, (int)json_integer_value(ln), k,
@@ -1315,8 +1153,8 @@ static int workload_cpus_check(const char *file, struct parse *ps, char *err, si
 						 c->matrix.ncpus ? " at its sweep's least" : "");
 					return -1;
 				}
-			} else if (p->kind == WL_CPUS && json_is_string(v) &&
-				   !wl_cpus_parse(json_string_value(v), bits, 4096)) {
+			} else if (p->type == KEY_CPUS && json_is_string(v) &&
+				   !keys_cpus_parse(json_string_value(v), bits, 4096)) {
 				for (long b = 4095; b >= 0 && top < 0; b--)
 					if (bits[b / 8] & (1u << (b % 8)))
 						top = b;
@@ -1483,7 +1321,7 @@ void config_free(struct config *c)
 
 const char *cfg_order_name(enum cfg_order o)
 {
-	return o == ORDER_RANDOMIZED ? "randomized" : o == ORDER_BLOCKED ? "blocked" : "interleaved";
+	return order_names[o];
 }
 
 /*
@@ -1546,101 +1384,61 @@ json_t *config_job(const struct config *c, size_t run)
 	return job;
 }
 
-/* ---- every key, for the manual page and docs/configs.md ------------------- */
-
-/* "(default X)" in HELP: X into BUF; "none" when there is none. */
-static const char *help_default(const char *help, char *buf, size_t len)
+int config_tables_verify(char *err, size_t errlen)
 {
-	const char *d = strstr(help, "(default ");
-	size_t n;
+	static const struct {
+		const char *section;
+		const struct key *tab;
+		size_t size;
+	} tabs[] = {
+		{ "host", host_common_settings, sizeof(struct host_config) },
+		{ "matrix", matrix_keys, sizeof(struct config) },
+		{ "guest", guest_keys, sizeof(struct cfg_guest) },
+	};
+	char e[256];
 
-	if (!d)
-		return "none";
-	d += strlen("(default ");
-	n = strcspn(d, ")");
-	snprintf(buf, len, "%.*s", (int)n, d);
-	return buf;
+	for (size_t i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++)
+		if (keys_verify(tabs[i].tab, tabs[i].size, e, sizeof(e))) {
+			snprintf(err, errlen, "[%s] %s", tabs[i].section, e);
+			return -1;
+		}
+	return 0;
 }
 
-static void host_settings_keys(const struct host_setting *tab, const char *scope,
-			       void (*fn)(const struct cfg_key *k, void *data), void *data)
+/* ---- every key, for the manual page and docs/configs.md ------------------- */
+
+/* The keys of TAB in SECTION (SCOPE: when they apply, NULL: always) to FN. */
+static void table_keys(const struct key *tab, const char *section, const char *scope,
+		       void (*fn)(const struct cfg_key *k, void *data), void *data)
 {
-	static const char *const types[] = {
-		[HS_UINT] = "integer", [HS_TEXT] = "text", [HS_CHOICE] = "choice",
-		[HS_NAME] = "name", [HS_BOOL] = "boolean",
-	};
+	for (const struct key *s = tab; s && s->key; s++) {
+		struct key_doc d;
 
-	for (const struct host_setting *s = tab; s && s->key; s++) {
-		char range[256], def[128];
-		struct cfg_key k = { "host", scope, s->key, types[s->type], range, NULL, s->help };
-
-		switch (s->type) {
-		case HS_UINT:
-			snprintf(range, sizeof(range), "%ld to %ld", s->min, s->max);
-			break;
-		case HS_CHOICE:
-			wl_or_list(range, sizeof(range), s->choices);
-			break;
-		case HS_NAME:
-			snprintf(range, sizeof(range), "letters, digits, '.', '_' and '-', a letter or "
-				 "digit first, no '..', at most %zu bytes", s->size - 1);
-			break;
-		case HS_BOOL:
-			snprintf(range, sizeof(range), "true or false");
-			break;
-		case HS_TEXT:
-			snprintf(range, sizeof(range), "at most %zu bytes%s%s%s", s->size - 1,
-				 s->reject ? ", none of '" : "", s->reject ? s->reject : "",
-				 s->reject ? "'" : "");
-			break;
-		}
-		k.def = s->def ? (*s->def ? s->def : "empty") : help_default(s->help, def, sizeof(def));
-		fn(&k, data);
+		keys_doc(s, &d);
+		fn(&(struct cfg_key){ section, scope, s->key, d.type, d.range, d.def, s->help }, data);
 	}
 }
 
 void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
 {
-	static const char *const wl_types_of[] = {
-		[WL_UINT] = "integer", [WL_BOOL] = "boolean", [WL_CPUS] = "CPU set",
-		[WL_STRING] = "text", [WL_CHOICE] = "choice", [WL_CHOICES] = "list",
-	};
 	char range[512], scope[96];
 	struct cfg_key k;
 
-	k = (struct cfg_key){ "host", NULL, "backend", "choice",
-			      host_backend_names(range, sizeof(range), 0), host_backends[0]->name,
-			      "where the Xen host comes from: the backends below" };
-	fn(&k, data);
-	host_settings_keys(host_common_settings, NULL, fn, data);
-	k = (struct cfg_key){ "host", NULL, "topology", "text", "sockets=S,dies=D,cores=C,threads=T",
-			      "none: QEMU's dense IDs",
-			      "the CPU topology (QEMU's -smp levels; each gets ceil(log2(count))\n"
-			      "bits of the x2APIC ID): maxcpus is their product, cpus defaults to it" };
-	fn(&k, data);
-	k = (struct cfg_key){ "host", NULL, "profile", "choice",
-			      topo_profile_names(range, sizeof(range)), "none",
-			      "a named machine's topology and CPUs, instead of topology\n"
-			      "(ipibench run --list describes each)" };
-	fn(&k, data);
+	table_keys(host_common_settings, "host", NULL, fn, data);
 	for (size_t i = 0; host_backends[i]; i++) {
 		snprintf(scope, sizeof(scope), "backend = %s", host_backends[i]->name);
-		host_settings_keys(host_backends[i]->settings, scope, fn, data);
+		table_keys(host_backends[i]->settings, "host", scope, fn, data);
 	}
-	for (size_t i = 0; i < sizeof(matrix_keys) / sizeof(matrix_keys[0]); i++) {
-		const struct matrix_key *m = &matrix_keys[i];
+	table_keys(matrix_keys, "matrix", NULL, fn, data);
+	for (const struct key *g = guest_keys; g->key; g++) {
+		struct key_doc d;
 
-		k = (struct cfg_key){ "matrix", NULL, m->key, m->type, m->range, m->def, m->help };
-		fn(&k, data);
-	}
-	for (size_t i = 0; i < NGUEST_KEYS; i++) {
-		const struct guest_key *g = &guest_keys[i];
-
-		k = (struct cfg_key){ "guest", g->kinds == GK_ANY ? NULL :
-				      g->kinds == GK_NIC ? "type = hvm with a nic" :
-				      g->kinds == (GK_HVM | GK_NIC) ? "type = hvm" :
+		keys_doc(g, &d);
+		k = (struct cfg_key){ "guest", g->only == GK_ANY ? NULL :
+				      g->only == GK_NIC ? "type = hvm with a nic" :
+				      g->only == (GK_HVM | GK_NIC) ? "type = hvm" :
 				      "type = pvh, or hvm without a nic",
-				      g->key, g->type, g->range, g->def, g->help };
+				      g->key, d.type, d.range, d.def, g->help };
 		fn(&k, data);
 	}
 	{
@@ -1651,7 +1449,7 @@ void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
 			names[n] = wl_types[n]->type;
 		names[n] = NULL;
 		k = (struct cfg_key){ "workload:NAME", NULL, "type", "choice",
-				      wl_or_list(range, sizeof(range), names), "required (first)",
+				      keys_or_list(range, sizeof(range), names), "required (first)",
 				      "the workload's type: the keys below are its parameters" };
 		fn(&k, data);
 	}
@@ -1659,24 +1457,12 @@ void config_keys(void (*fn)(const struct cfg_key *k, void *data), void *data)
 		const struct wl_type *t = wl_types[i];
 
 		snprintf(scope, sizeof(scope), "type = %s", t->type);
-		for (const struct wl_param *p = t->params; p->key; p++) {
-			if (p->kind == WL_UINT)
-				snprintf(range, sizeof(range), "%ld to %ld", p->min, p->max);
-			else if (p->kind == WL_BOOL)
-				snprintf(range, sizeof(range), "true/false, yes/no, 1/0");
-			else if (p->kind == WL_CPUS)
-				snprintf(range, sizeof(range), "all, all-but-self, or a list: 1,17,33 or 0-7,9");
-			else if (p->kind == WL_CHOICE)
-				wl_or_list(range, sizeof(range), p->choices());
-			else if (p->kind == WL_CHOICES) {
-				char list[256];
+		for (const struct key *p = t->params; p->key; p++) {
+			struct key_doc d;
 
-				snprintf(range, sizeof(range), "empty, or %ld to %ld of %s", p->min, p->max,
-					 wl_or_list(list, sizeof(list), p->choices()));
-			} else
-				snprintf(range, sizeof(range), "text");
-			k = (struct cfg_key){ "workload:NAME", scope, p->key, wl_types_of[p->kind], range,
-					      !p->def ? "required" : *p->def ? p->def : "empty", p->help };
+			keys_doc(p, &d);
+			k = (struct cfg_key){ "workload:NAME", scope, p->key, d.type, d.range, d.def,
+					      p->help };
 			fn(&k, data);
 		}
 	}

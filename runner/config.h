@@ -186,11 +186,14 @@ int config_guest_xl(const struct cfg_guest *g, const char *name, const char *ker
 void config_guest_help(FILE *f);
 /*
  * Every key a config may have, from the tables the parser reads it by
- * ([host]: host_common_settings[] and each backend's; [matrix]:
- * matrix_keys[]; [guest]: guest_keys[]; [workload:NAME]: each workload
- * type's params), for ipibench.ini(5) and docs/configs.md: FN(key, DATA)
+ * (lib/keys.h tables: [host]: host_common_settings[] and each backend's;
+ * [matrix]: matrix_keys[]; [guest]: guest_keys[]; [workload:NAME]: each
+ * workload type's params), for ipibench.ini(5) and docs/configs.md: FN(key, DATA)
  * for each, in order.  SCOPE says when the key applies (NULL: always).
  */
+/* The [host], [matrix] and [guest] tables are complete (keys_verify()):
+ * 0, or -1 with "[SECTION] KEY: reason". */
+int config_tables_verify(char *err, size_t errlen);
 struct cfg_key {
 	const char *section, *scope, *key, *type, *range, *def, *help;
 };

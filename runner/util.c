@@ -118,7 +118,7 @@ long parse_uint(const char *s, long min, long max)
 	long v;
 
 	/* the config's rule: decimal digits as written (no 010, 0x10, +1) */
-	if (!s || min < 0 || wl_parse_int("", s, 10, min, max, &v, err, sizeof(err)))
+	if (!s || min < 0 || keys_parse_int("", s, 10, min, max, &v, err, sizeof(err)))
 		return -1;
 	return v;
 }

@@ -19,7 +19,7 @@ void iso_now(char *buf, size_t len);
 int run_mkdirs(const char *path);
 /* The build directory (IPIBENCH_BUILD, or the one this binary was built in). */
 const char *build_dir(void);
-/* A non-negative integer option value, by wl_parse_int()'s decimal rule; -1
+/* A non-negative integer option value, by keys_parse_int()'s decimal rule; -1
  * when not a number in [min,max] written that way. */
 long parse_uint(const char *s, long min, long max);
 

@@ -2,10 +2,10 @@
 /* blkio: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_ITERATIONS("2000"),
-	{ "device", WL_STRING, 0, 0, "/dev/vda", "block device (O_DIRECT reads; [host] disk_mb attaches one)", 0, NULL },
-	{ "block_kb", WL_UINT, 4, 1024, "4", "size of each read, KiB", 0, NULL },
+	{ "device", KEY_TEXT, 0, 0, "/dev/vda", "block device (O_DIRECT reads; [host] disk_mb attaches one)", .flags = 0 },
+	{ "block_kb", KEY_UINT, 4, 1024, "4", "size of each read, KiB", .flags = 0 },
 	/* no WL_TRACE: it records its own TRC_HW_IRQ trace */
 	{ NULL },
 };

@@ -89,7 +89,7 @@ static int workload_dest(const struct layout *l, const json_t *w, const struct w
 		return cpuset_parse("all", l, *self, dest, msg, len) ? -1 : 0;
 	if (t->dest == WL_DEST_MASK) {
 		/* a run of results without it: the declaration's default */
-		const struct wl_param *pm = wl_param_find(t, "mask");
+		const struct key *pm = wl_param_find(t, "mask");
 
 		if (!mask && !(mask = pm->def)) {
 			snprintf(msg, len, "params.mask: missing");

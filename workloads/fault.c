@@ -43,33 +43,31 @@ static const char *const *actions(void)
 	return names;
 }
 
-static const struct wl_param params[] = {
-	{ "action", WL_CHOICE, 0, 0, "kill",
+static const struct key params[] = {
+	{ "action", KEY_CHOICE, 0, 0, "kill",
 	  "kill (the child), offline (a CPU under it), concurrent (two children at once), "
 	  "hotplug (a CPU offline and online with no run), hold (the child holds "
 	  "vector_capacity's vectors and fetches forever), hold-offline (and a CPU "
 	  "goes offline under it), pause (the child stopped for pause_ms, then going on) "
 	  "or stall (the child stopped and the agent silent for "
-	  "ever: a stall for the runner's stall window to catch)", 0,
-	  actions },
-	{ "victim", WL_STRING, 0, 0, "flush_tlb_all",
-	  "the workload type the child runs (its iterations, mask and cpu are these)", 0, NULL },
-	{ "iterations", WL_UINT, 1, 1000000, "100000",
-	  "the victim's iterations (when it takes them)", 0, NULL },
-	{ "mask", WL_CPUS, 0, 0, "all", "the victim's mask (when it takes one)", 0, NULL },
+	  "ever: a stall for the runner's stall window to catch)", .choices_fn = actions },
+	{ "victim", KEY_TEXT, 0, 0, "flush_tlb_all",
+	  "the workload type the child runs (its iterations, mask and cpu are these)", .flags = 0 },
+	{ "iterations", KEY_UINT, 1, 1000000, "100000",
+	  "the victim's iterations (when it takes them)", .flags = 0 },
+	{ "mask", KEY_CPUS, 0, 0, "all", "the victim's mask (when it takes one)", .flags = 0 },
 	WL_CPU,
-	{ "after_chunks", WL_UINT, 1, 1000000, "5",
-	  "inject the fault once the child's run has done this many chunks", 0, NULL },
-	{ "offline_cpu", WL_UINT, 1, 4095, "1", "offline, hotplug: the CPU taken offline", WL_F_CPU,
-	  NULL },
-	{ "vectors_mask", WL_CPUS, 0, 0, "1-2",
-	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", 0, NULL },
-	{ "irq_cpu", WL_UINT, 0, 4095, "1",
-	  "the CPU the device interrupt of the check afterwards is bound to", WL_F_CPU, NULL },
-	{ "pause_ms", WL_UINT, 1, 600000, "10000",
-	  "pause: how long the child is stopped between two calls of its run", 0, NULL },
-	{ "timeout_ms", WL_UINT, 100, 3600000, "120000",
-	  "how long a child may run before it is killed (and reported timed out)", 0, NULL },
+	{ "after_chunks", KEY_UINT, 1, 1000000, "5",
+	  "inject the fault once the child's run has done this many chunks", .flags = 0 },
+	{ "offline_cpu", KEY_UINT, 1, 4095, "1", "offline, hotplug: the CPU taken offline", .flags = WL_F_CPU },
+	{ "vectors_mask", KEY_CPUS, 0, 0, "1-2",
+	  "the CPUs vector_capacity counts on before and after (all: slow under TCG)", .flags = 0 },
+	{ "irq_cpu", KEY_UINT, 0, 4095, "1",
+	  "the CPU the device interrupt of the check afterwards is bound to", .flags = WL_F_CPU },
+	{ "pause_ms", KEY_UINT, 1, 600000, "10000",
+	  "pause: how long the child is stopped between two calls of its run", .flags = 0 },
+	{ "timeout_ms", KEY_UINT, 100, 3600000, "120000",
+	  "how long a child may run before it is killed (and reported timed out)", .flags = 0 },
 	{ NULL },
 };
 

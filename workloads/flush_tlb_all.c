@@ -2,7 +2,7 @@
 /* flush_tlb_all: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_ITERATIONS("1000"), WL_CPU, WL_SHORTHAND, WL_TIMING, WL_SENDER, WL_TRACE,
 	{ NULL },
 };

@@ -2,7 +2,7 @@
 /* hv_query: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_TRACE,
 	{ NULL },
 };

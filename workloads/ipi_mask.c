@@ -2,11 +2,11 @@
 /* ipi_mask: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "all-but-self", "destination CPUs", 0, NULL },
+	{ "mask", KEY_CPUS, 0, 0, "all-but-self", "destination CPUs", .flags = 0 },
 	WL_SHORTHAND, WL_CPU,
-	{ "vector", WL_UINT, 0, 255, "0", "0: the vector the patch reserves (any other is refused)", 0, NULL },
+	{ "vector", KEY_UINT, 0, 255, "0", "0: the vector the patch reserves (any other is refused)", .flags = 0 },
 	WL_TIMING, WL_SENDER, WL_TRACE,
 	{ NULL },
 };

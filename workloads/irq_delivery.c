@@ -2,9 +2,9 @@
 /* irq_delivery: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_ITERATIONS("1000"),
-	{ "mask", WL_CPUS, 0, 0, "1", "CPUs the interrupt is bound to", 0, NULL },
+	{ "mask", KEY_CPUS, 0, 0, "1", "CPUs the interrupt is bound to", .flags = 0 },
 	WL_CPU, WL_TRACE,
 	{ NULL },
 };

@@ -12,10 +12,10 @@
  * template; copy both):
  *
  *  1. workloads/NAME.c: const struct wl_type wl_NAME with its
- *     type name, a help line and its params table (the WL_* macros of
- *     workloads/workloads.h for the shared ones, each with its range and
- *     default: the one place either is written), .check for rules
- *     across params, and .dest when a call sends IPIs whose ICR writes
+ *     type name, a help line and its params table (rows of lib/keys.h;
+ *     the WL_* macros of workloads/workloads.h for the shared ones, each
+ *     with its range and default: the one place either is written),
+ *     .check for rules across params, and .dest when a call sends IPIs whose ICR writes
  *     the layout predicts (workloads/check.c).  No Xen headers: the host
  *     binary links this file.
  *  2. agent/workloads/NAME_run.c: const struct agent_workload_ops

@@ -2,10 +2,10 @@
 /* pingpong: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_ITERATIONS("1000"),
-	{ "cpu", WL_UINT, 0, 4095, "0", "first CPU", WL_F_CPU, NULL },
-	{ "peer", WL_UINT, 0, 4095, "1", "second CPU (same or other cluster)", WL_F_CPU, NULL },
+	{ "cpu", KEY_UINT, 0, 4095, "0", "first CPU", .flags = WL_F_CPU },
+	{ "peer", KEY_UINT, 0, 4095, "1", "second CPU (same or other cluster)", .flags = WL_F_CPU },
 	WL_TIMING, WL_TRACE,
 	{ NULL },
 };

@@ -16,18 +16,19 @@
 #include "workloads/workloads.h"
 
 /*
- * Each param once: key, kind (WL_UINT, WL_BOOL, WL_CPUS, WL_STRING,
- * WL_CHOICE, WL_CHOICES), min and max (WL_UINT: the range; WL_CHOICES: how
- * many names), the default as a config would write it (NULL: required),
- * one help line (`ipibench run --list` shows it), flags, and for WL_CHOICE
- * and WL_CHOICES the function giving its names (fault.c's actions; NULL
- * otherwise).  The run function gets every default filled in: write none
+ * Each param once, a row of lib/keys.h's table (workloads.h says how):
+ * key, type (KEY_UINT, KEY_BOOL, KEY_CPUS, KEY_TEXT, KEY_CHOICE,
+ * KEY_CHOICES), min and max (KEY_UINT: the range; KEY_CHOICES: how many
+ * names), the default as a config would write it (NULL: required), one
+ * help line (`ipibench run --list` shows it), then by name .flags (WL_F_*)
+ * and for KEY_CHOICE and KEY_CHOICES .choices_fn, the function giving its
+ * names (fault.c's actions).  The run function gets every default filled in: write none
  * anywhere else.
  */
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_ITERATIONS("1000"),   /* 1..1000000, Xen's own limit */
 	WL_CPU,                  /* the CPU it runs on, 0 */
-	{ "depth", WL_UINT, 1, 64, "4", "an example of a param of its own", 0, NULL },
+	{ "depth", KEY_UINT, 1, 64, "4", "an example of a param of its own", .flags = 0 },
 	WL_TRACE,                /* xentrace while it runs, done by the agent core */
 	{ NULL },
 };

@@ -2,7 +2,7 @@
 /* sysctl_refusals: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
+static const struct key params[] = {
 	WL_CPU,
 	{ NULL },
 };

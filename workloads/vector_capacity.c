@@ -2,8 +2,8 @@
 /* vector_capacity: its parameters, read by the runner's config check and the agent (list.h). */
 #include "workloads/workloads.h"
 
-static const struct wl_param params[] = {
-	{ "mask", WL_CPUS, 0, 0, "all", "CPUs the vectors may go to", 0, NULL },
+static const struct key params[] = {
+	{ "mask", KEY_CPUS, 0, 0, "all", "CPUs the vectors may go to", .flags = 0 },
 	WL_CPU, WL_TRACE,
 	{ NULL },
 };

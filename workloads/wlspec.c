@@ -14,12 +14,6 @@ const char *const *wl_timing_names(void)
 	return timings;
 }
 
-/* The names a WL_CHOICE(S) param takes (its declaration's). */
-static const char *const *choices_of(const struct wl_param *p)
-{
-	return p->choices ? p->choices() : NULL;
-}
-
 /* The registry: one line per workload in workloads/list.h. */
 const struct wl_type *const wl_types[] = {
 #define WORKLOAD(name) &wl_##name,
@@ -36,203 +30,9 @@ const struct wl_type *wl_type_find(const char *type)
 	return NULL;
 }
 
-const struct wl_param *wl_param_find(const struct wl_type *t, const char *key)
+const struct key *wl_param_find(const struct wl_type *t, const char *key)
 {
-	for (const struct wl_param *p = t->params; p->key; p++)
-		if (!strcmp(p->key, key))
-			return p;
-	return NULL;
-}
-
-int wl_list_empty_item(const char *v)
-{
-	const char *p = v + strspn(v, " \t");
-
-	if (!*p)
-		return 0;   /* an empty list, not an empty item */
-	for (;;) {
-		if (*p == ',')
-			return 1;
-		p += strcspn(p, ",");
-		if (!*p)
-			return 0;
-		p++;
-		p += strspn(p, " \t");
-		if (!*p)
-			return 1;
-	}
-}
-
-int wl_cpus_parse(const char *s, unsigned char *bits, unsigned int nbits)
-{
-	const char *p = s;
-
-	memset(bits, 0, (nbits + 7) / 8);
-	if (!*p || wl_list_empty_item(s))
-		return -1;
-	while (*p) {
-		char *end;
-		long a, b;
-
-		errno = 0;
-		a = strtol(p, &end, 10);
-		if (end == p || errno || a < 0)
-			return -1;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			p++;
-			b = strtol(p, &end, 10);
-			if (end == p || errno || b < a)
-				return -1;
-			p = end;
-		}
-		if (b >= (long)nbits)
-			return -1;
-		for (long i = a; i <= b; i++)
-			bits[i / 8] |= 1u << (i % 8);
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -1;
-	}
-	return 0;
-}
-
-const char *wl_or_list(char *buf, size_t len, const char *const *words)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (const char *const *w = words; w && *w && n < len; w++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s",
-				      w == words ? "" : w[1] ? ", " : " or ", *w);
-	return buf;
-}
-
-/* P's choices, "a, b or c", for messages. */
-static const char *choice_list(const struct wl_param *p)
-{
-	static char buf[256];
-
-	return wl_or_list(buf, sizeof(buf), choices_of(p));
-}
-
-int wl_parse_int(const char *key, const char *v, int base, long min, long max, long *out,
-		 char *err, size_t errlen)
-{
-	const char *digits = base == 16 ? "0123456789abcdefABCDEF" : "0123456789", *d = v;
-	char *end;
-	long n;
-
-	/*
-	 * Written as the value is read: decimal digits (hex ones for base 16,
-	 * with or without 0x), a '-' only where MIN is below 0; no sign, space,
-	 * leading zero or 0x in a decimal (strtol's base 0 read 010 as 8 while
-	 * results.json kept "010").
-	 */
-	if (*d == '-' && min < 0)
-		d++;
-	if (base == 16 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
-		d += 2;
-	if ((!*d || d[strspn(d, digits)] || (base == 10 && d[0] == '0' && d[1])) &&
-	    strpbrk(v, "0123456789")) {
-		snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld, written in %s",
-			 key, v, min, max, base == 16 ? "hex digits (0x optional)" :
-			 "decimal digits (no leading 0, 0x, sign or space)");
-		return -1;
-	}
-	errno = 0;
-	n = strtol(v, &end, base);
-	if (!*d || d[strspn(d, digits)] || *end || errno || n < min || n > max) {
-		snprintf(err, errlen, "%s = '%s': expected an integer from %ld to %ld", key, v, min,
-			 max);
-		return -1;
-	}
-	*out = n;
-	return 0;
-}
-
-json_t *wl_param_value(const struct wl_param *p, const char *v, char *err, size_t errlen)
-{
-	long n;
-
-	switch (p->kind) {
-	case WL_UINT:
-		if (wl_parse_int(p->key, v, 10, p->min, p->max, &n, err, errlen))
-			return NULL;
-		return json_integer(n);
-	case WL_BOOL:
-		if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "on"))
-			return json_true();
-		if (!strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "off"))
-			return json_false();
-		snprintf(err, errlen, "%s = '%s': expected true or false", p->key, v);
-		return NULL;
-	case WL_CPUS: {
-		unsigned char bits[4096 / 8];
-
-		if (!strcmp(v, "all") || !strcmp(v, "all-but-self") ||
-		    !wl_cpus_parse(v, bits, 4096))
-			return json_string(v);
-		snprintf(err, errlen, "%s = '%s': expected all, all-but-self or a CPU list like 1,17,33 or 0-7",
-			 p->key, v);
-		return NULL;
-	}
-	case WL_STRING:
-		return json_string(v);
-	case WL_CHOICE:
-		for (const char *const *c = choices_of(p); c && *c; c++)
-			if (!strcmp(v, *c))
-				return json_string(v);
-		snprintf(err, errlen, "%s = '%s': expected %s", p->key, v, choice_list(p));
-		return NULL;
-	case WL_CHOICES: {
-		long n = 0;
-
-		if (!*v)
-			return json_string(v);
-		if (wl_list_empty_item(v)) {
-			snprintf(err, errlen, "%s = '%s': an empty item (a comma with nothing before "
-				 "or after it)", p->key, v);
-			return NULL;
-		}
-		for (const char *s = v; *s;) {
-			size_t len;
-			const char *const *c;
-
-			while (*s == ' ' || *s == '\t')
-				s++;
-			len = strcspn(s, ", \t");
-			for (c = choices_of(p); c && *c; c++)
-				if (strlen(*c) == len && !strncmp(s, *c, len))
-					break;
-			if (!len || !c || !*c) {
-				snprintf(err, errlen, "%s = '%s': expected a list of %s", p->key, v,
-					 choice_list(p));
-				return NULL;
-			}
-			n++;
-			s += len;
-			while (*s == ' ' || *s == '\t')
-				s++;
-			if (*s == ',')
-				s++;
-			else if (*s) {
-				snprintf(err, errlen, "%s = '%s': separate the names with commas",
-					 p->key, v);
-				return NULL;
-			}
-		}
-		if (n < p->min || n > p->max) {
-			snprintf(err, errlen, "%s = '%s': expected %ld to %ld names, or nothing",
-				 p->key, v, p->min, p->max);
-			return NULL;
-		}
-		return json_string(v);
-	}
-	}
-	return NULL;
+	return keys_find(t->params, key);
 }
 
 int wl_params_check(const struct wl_type *t, json_t *params, char *err, size_t errlen)
@@ -245,7 +45,7 @@ int wl_params_check(const struct wl_type *t, json_t *params, char *err, size_t e
 		return -1;
 	}
 	json_object_foreach(params, key, val) {
-		const struct wl_param *p = wl_param_find(t, key);
+		const struct key *p = wl_param_find(t, key);
 		char text[64];
 		const char *s = text;
 
@@ -263,26 +63,26 @@ int wl_params_check(const struct wl_type *t, json_t *params, char *err, size_t e
 			snprintf(err, errlen, "%s: parameter '%s' has the wrong type", t->type, key);
 			return -1;
 		}
-		if ((p->kind == WL_UINT && !json_is_integer(val)) ||
-		    (p->kind == WL_BOOL && !json_is_boolean(val)) ||
-		    ((p->kind == WL_CPUS || p->kind == WL_STRING || p->kind == WL_CHOICE ||
-		      p->kind == WL_CHOICES) && !json_is_string(val))) {
+		if ((p->type == KEY_UINT && !json_is_integer(val)) ||
+		    (p->type == KEY_BOOL && !json_is_boolean(val)) ||
+		    ((p->type == KEY_CPUS || p->type == KEY_TEXT || p->type == KEY_CHOICE ||
+		      p->type == KEY_CHOICES) && !json_is_string(val))) {
 			snprintf(err, errlen, "%s: parameter '%s' has the wrong type", t->type, key);
 			return -1;
 		}
-		json_t *ok = wl_param_value(p, s, err, errlen);
+		json_t *ok = keys_json(p, s, err, errlen);
 		if (!ok)
 			return -1;
 		json_decref(ok);
 	}
-	for (const struct wl_param *p = t->params; p->key; p++) {
+	for (const struct key *p = t->params; p->key; p++) {
 		if (json_object_get(params, p->key))
 			continue;
 		if (!p->def) {
 			snprintf(err, errlen, "%s: parameter '%s' is required", t->type, p->key);
 			return -1;
 		}
-		json_object_set_new(params, p->key, wl_param_value(p, p->def, err, errlen));
+		json_object_set_new(params, p->key, keys_json(p, p->def, err, errlen));
 	}
 	if (t->check && t->check(params, err, errlen))
 		return -1;
@@ -310,42 +110,23 @@ int wl_check_timing(const json_t *params, char *err, size_t errlen)
 
 int wl_type_verify(const struct wl_type *t, char *err, size_t errlen)
 {
+	char e[256];
+
 	if (!t->type || !*t->type || !t->help || !*t->help || !t->params) {
 		snprintf(err, errlen, "%s: a workload needs a type, a help line and a params table",
 			 t->type ? t->type : "?");
 		return -1;
 	}
-	for (const struct wl_param *p = t->params; p->key; p++) {
-		char e[256];
-		json_t *v;
-
-		if (!p->help || !*p->help) {
-			snprintf(err, errlen, "%s: parameter '%s' has no help", t->type, p->key);
-			return -1;
-		}
-		if ((p->kind == WL_CHOICE || p->kind == WL_CHOICES) && !choices_of(p)) {
-			snprintf(err, errlen, "%s: parameter '%s' has no choices", t->type, p->key);
-			return -1;
-		}
-		for (const struct wl_param *q = t->params; q < p; q++)
-			if (!strcmp(q->key, p->key)) {
-				snprintf(err, errlen, "%s: parameter '%s' declared twice", t->type, p->key);
-				return -1;
-			}
-		if (p->def) {
-			if (!(v = wl_param_value(p, p->def, e, sizeof(e)))) {
-				snprintf(err, errlen, "%s: default of %s", t->type, e);
-				return -1;
-			}
-			json_decref(v);
-		}
+	if (keys_verify(t->params, 0, e, sizeof(e))) {
+		snprintf(err, errlen, "%s: parameter %s", t->type, e);
+		return -1;
 	}
 	/* Where a call sends is read from its params (workloads/check.c). */
 	static const char *const dest_needs[] = {
 		[WL_DEST_ALL] = NULL, [WL_DEST_MASK] = "mask", [WL_DEST_PEER] = "peer",
 	};
 	if (t->dest != WL_DEST_NONE) {
-		const struct wl_param *p;
+		const struct key *p;
 		const char *need = t->dest <= WL_DEST_PEER ? dest_needs[t->dest] : "?";
 
 		if (!(p = wl_param_find(t, "cpu")) || !(p->flags & WL_F_CPU) ||
@@ -362,7 +143,7 @@ int wl_type_verify(const struct wl_type *t, char *err, size_t errlen)
 static int job_trace_check(const struct wl_type *t, json_t *trace, const char *name,
 			   char *err, size_t errlen)
 {
-	const struct wl_param *pm = wl_param_find(t, "trace"), *pk = wl_param_find(t, "trace_kb");
+	const struct key *pm = wl_param_find(t, "trace"), *pk = wl_param_find(t, "trace_kb");
 	const json_t *mask = json_object_get(trace, "mask"), *kb = json_object_get(trace, "kb");
 	const char *key, *ms;
 	json_t *v;
@@ -437,7 +218,7 @@ int wl_job_entry_check(const json_t *w, size_t idx, const struct wl_type **type,
 		return -1;
 	}
 	json_object_foreach((json_t *)given, key, v) {
-		const struct wl_param *q = wl_param_find(t, key);
+		const struct key *q = wl_param_find(t, key);
 
 		if (q && (q->flags & WL_F_TRACE)) {
 			snprintf(err, errlen, "workload %s: parameter '%s' goes in the job's "
@@ -453,7 +234,7 @@ int wl_job_entry_check(const json_t *w, size_t idx, const struct wl_type **type,
 		json_decref(p);
 		return -1;
 	}
-	for (const struct wl_param *q = t->params; q->key; q++)
+	for (const struct key *q = t->params; q->key; q++)
 		if (q->flags & WL_F_TRACE)
 			json_object_del(p, q->key);
 	*type = t;

@@ -50,8 +50,8 @@ static void on_signal(int sig)
 
 static const char *const tcg_threadings[] = { "multi", "single", NULL };
 
-/* The qemu backend's [host] keys (backend.h: struct host_setting). */
-static const struct host_setting qemu_settings[] = {
+/* The qemu backend's [host] keys (lib/keys.h's table, backend.h). */
+static const struct key qemu_settings[] = {
 	HS_UINT_KEY("memory", struct qemu_settings, mem_mb, 256, 1 << 20, "2048",
 		    "guest RAM, MiB"),
 	HS_UINT_KEY("dom0_memory", struct qemu_settings, dom0_mem_mb, 128, 1 << 20, "512",
@@ -61,22 +61,25 @@ static const struct host_setting qemu_settings[] = {
 	HS_CMDLINE_KEY(struct qemu_settings, cmdline),
 	/* Recorded: what dom0's kernel does at boot (initcall_debug, say) is
 	 * part of the boot time.  No commas: QEMU's -initrd splits on them. */
-	{ "dom0_cmdline", HS_TEXT, HS_FIELD(struct qemu_settings, dom0_cmdline), 0, 0, NULL,
-	  DOM0_CMDLINE_DEFAULT, "the dom0 kernel's command line (no commas)", "dom0_cmdline", "," },
+	{ "dom0_cmdline", KEY_TEXT, 0, 0, DOM0_CMDLINE_DEFAULT,
+	  "the dom0 kernel's command line (no commas)", KEY_FIELD(struct qemu_settings, dom0_cmdline),
+	  .record = "dom0_cmdline", .reject = "," },
 	/* The value is recorded: what an emulated time is made of depends on it. */
-	{ "tcg", HS_CHOICE, HS_FIELD(struct qemu_settings, tcg), 0, 0, tcg_threadings,
-	  TCG_DEFAULT, "QEMU's TCG threading", "tcg_threading", NULL },
+	{ "tcg", KEY_CHOICE, 0, 0, TCG_DEFAULT, "QEMU's TCG threading",
+	  KEY_FIELD(struct qemu_settings, tcg), .choices = tcg_threadings, .record = "tcg_threading" },
 	/* Recorded: whether irq_delivery could run at all. */
-	{ "test_device", HS_BOOL, HS_FIELD(struct qemu_settings, test_device), 0, 0, NULL, "true",
+	{ "test_device", KEY_BOOL, 0, 0, "true",
 	  "attach QEMU's edu PCI device, the test device irq_delivery rings (false: "
-	  "irq_delivery is refused with ENODEV)", "test_device", NULL },
+	  "irq_delivery is refused with ENODEV)", KEY_FIELD(struct qemu_settings, test_device),
+	  .record = "test_device" },
 	/* Recorded: the workloads' insn_counts come from it.  Off by default:
 	 * it needs the build's xen-syms, and the timed figures are measured
 	 * without it (its cost: docs/measurements.md, "The plugin's own cost"). */
-	{ "insn_counts", HS_BOOL, HS_FIELD(struct qemu_settings, insn_counts), 0, 0, NULL, "false",
+	{ "insn_counts", KEY_BOOL, 0, 0, "false",
 	  "count the instructions of the IPI paths with the TCG plugin tcgplug/libipicount.so "
-	  "(results: each workload's insn_counts)", "insn_counts", NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+	  "(results: each workload's insn_counts)", KEY_FIELD(struct qemu_settings, insn_counts),
+	  .record = "insn_counts" },
+	{ NULL },
 };
 
 int tcg_threading_ok(const char *s)

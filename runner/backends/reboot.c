@@ -152,7 +152,7 @@ int host_pending_load(const char *path, struct host_pending *p, char *err, size_
 			long n;
 
 			/* the config's rule: decimal as written, within bounds */
-			if (wl_parse_int(line, v, 10, 0, HOST_PENDING_MAX_BOOTS, &n, e, sizeof(e))) {
+			if (keys_parse_int(line, v, 10, 0, HOST_PENDING_MAX_BOOTS, &n, e, sizeof(e))) {
 				snprintf(err, errlen, "%s: %s", sio_shown(q, sizeof(q), path), e);
 				free(text);
 				return -1;
@@ -528,9 +528,9 @@ static void reboot_describe(const struct host_opts *o, char *buf, size_t len)
 	host_describe_real("reboot backend, GRUB one-shot entries", buf, len);
 }
 
-static const struct host_setting reboot_settings[] = {
+static const struct key reboot_settings[] = {
 	HS_CMDLINE_KEY(struct reboot_settings, cmdline),
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+	{ NULL },
 };
 
 /* A host `ipibench host install` prepared (its host.json); nothing of the

@@ -31,11 +31,11 @@ struct skeleton_settings {
  * shows and config.c checks by).  host_settings_verify() says what a table
  * must hold; a key every backend needs goes in host_common_settings[].
  */
-static const struct host_setting skeleton_settings[] = {
+static const struct key skeleton_settings[] = {
 	HS_TEXT_KEY("address", struct skeleton_settings, address, "localhost",
 		    "where the host is reached"),
 	HS_UINT_KEY("port", struct skeleton_settings, port, 1, 65535, "22", "its port"),
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+	{ NULL },
 };
 
 /*

@@ -109,16 +109,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			json_object_foreach(c.sections, k, sec)
 				json_object_foreach(sec, k2, v) {
 					const char *s = json_string_value(v);
-					const struct wl_param *p = NULL;
+					const struct key *p = NULL;
 
 					for (unsigned int i = 0; i < c.nwl; i++)
 						if (!strncmp(k, "workload:", 9) && !strcmp(k + 9, c.wl[i].name))
 							p = wl_param_find(c.wl[i].type, k2);
-					if ((p && (p->kind == WL_CPUS || p->kind == WL_CHOICES)) ||
+					if ((p && (p->type == KEY_CPUS || p->type == KEY_CHOICES)) ||
 					    (!strcmp(k, "matrix") && strcmp(k2, "repetitions") &&
 					     strcmp(k2, "order") && strcmp(k2, "seed")) ||
 					    (!strcmp(k, "guest") && strstr(k2, "_path")))
-						CHECK(!wl_list_empty_item(s));
+						CHECK(!keys_list_empty_item(s));
 				}
 			for (const char *l = c.text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 				/* as read_line skips them: a BOM first, then spaces */

@@ -533,16 +533,16 @@ static void test_cpu_lists(void **s)
 	unsigned char b[8];
 
 	(void)s;
-	assert_int_equal(wl_cpus_parse("1,17,33", b, 64), 0);
+	assert_int_equal(keys_cpus_parse("1,17,33", b, 64), 0);
 	assert_int_equal(b[0], 0x02);
 	assert_int_equal(b[2], 0x02);
 	assert_int_equal(b[4], 0x02);
-	assert_int_equal(wl_cpus_parse("0-7", b, 64), 0);
+	assert_int_equal(keys_cpus_parse("0-7", b, 64), 0);
 	assert_int_equal(b[0], 0xff);
-	assert_int_equal(wl_cpus_parse("64", b, 64), -1);
-	assert_int_equal(wl_cpus_parse("1,,2", b, 64), -1);
-	assert_int_equal(wl_cpus_parse("", b, 64), -1);
-	assert_int_equal(wl_cpus_parse("a", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("64", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("1,,2", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("", b, 64), -1);
+	assert_int_equal(keys_cpus_parse("a", b, 64), -1);
 }
 
 /* The order within each pair of senders comes from [matrix] seed and the
@@ -644,22 +644,27 @@ static void test_backend_settings(void **s)
 		if (host_settings_verify(host_backends[i], err, sizeof(err)))
 			fail_msg("%s", err);
 	assert_int_equal(host_settings_verify(&backend_skeleton, err, sizeof(err)), 0);
+	/* Every backend key's own table is complete too, and its default
+	 * backend is the first of the registry. */
+	if (config_tables_verify(err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(keys_find(host_common_settings, "backend")->def, host_backends[0]->name);
 	/* The verifier refuses what a table must not hold. */
 	{
 		struct st { unsigned int n; char t[4]; };
-		const struct host_setting twice[] = {
+		const struct key twice[] = {
 			HS_UINT_KEY("n", struct st, n, 1, 9, "1", "a number"),
 			HS_UINT_KEY("n", struct st, n, 1, 9, "1", "a number"),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+			{ NULL },
 		}, bad_def[] = {
 			HS_UINT_KEY("n", struct st, n, 1, 9, "10", "a number"),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+			{ NULL },
 		}, common[] = {
 			HS_UINT_KEY("cpus", struct st, n, 1, 9, "1", "a number"),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+			{ NULL },
 		}, no_help[] = {
 			HS_TEXT_KEY("t", struct st, t, "", ""),
-			{ NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL },
+			{ NULL },
 		};
 		struct host_backend_ops be = { .name = "t", .settings_size = sizeof(struct st) };
 
@@ -684,7 +689,7 @@ static void test_backend_settings(void **s)
 	snprintf(text, sizeof(text), "[host]\n%s", rest);
 	assert_int_equal(config_load_string("d.ini", text, &c, err, sizeof(err)), 0);
 	assert_int_equal(((const struct qemu_settings *)c.host.settings)->mem_mb, 2048);
-	assert_string_equal(host_setting_text(host_setting_find(backend_qemu.settings, "memory"),
+	assert_string_equal(keys_text(keys_find(backend_qemu.settings, "memory"),
 					      c.host.settings, buf, sizeof(buf)), "2048");
 	config_free(&c);
 	/* A key of one backend is refused on another, on its own line, before

@@ -39,13 +39,9 @@ static void test_config_key(void **s)
 	config_free(&c);
 
 	expect_error("test_device = no\n",
-		     "t.ini:2: test_device = no: expected true or false (attach QEMU's edu PCI "
-		     "device, the test device irq_delivery rings (false: irq_delivery is refused "
-		     "with ENODEV))");
+		     "t.ini:2: test_device = 'no': expected true or false");
 	expect_error("test_device = \n",
-		     "t.ini:2: test_device = : expected true or false (attach QEMU's edu PCI "
-		     "device, the test device irq_delivery rings (false: irq_delivery is refused "
-		     "with ENODEV))");
+		     "t.ini:2: test_device = '': expected true or false");
 	expect_error("test_device = true\ntest_device = false\n",
 		     "t.ini:3: duplicate key 'test_device' in [host]");
 	/* A real host's devices are its own. */

@@ -3,7 +3,7 @@
  * The runner's side of the workloads' rules (workloads/tests/test_wlspec.c
  * has the rules themselves): `ipibench boot --job` refuses a job the rules
  * refuse before it boots anything, and the command line's counts
- * (parse_uint) follow the params' integer rule (wl_parse_int).
+ * (parse_uint) follow the params' integer rule (keys_parse_int).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,39 +55,39 @@ static void test_integer_rule(void **s)
 
 	(void)s;
 	for (const char *const *b = bad; *b; b++) {
-		if (!wl_parse_int("k", *b, 10, 0, 100000, &n, err, sizeof(err)))
+		if (!keys_parse_int("k", *b, 10, 0, 100000, &n, err, sizeof(err)))
 			fail_msg("'%s' read as %ld", *b, n);
 		assert_int_equal(parse_uint(*b, 0, 100000), -1);
 	}
-	assert_int_equal(wl_parse_int("k", "10", 10, 0, 100, &n, err, sizeof(err)), 0);
+	assert_int_equal(keys_parse_int("k", "10", 10, 0, 100, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 10);
-	assert_int_equal(wl_parse_int("k", "0", 10, 0, 100, &n, err, sizeof(err)), 0);
+	assert_int_equal(keys_parse_int("k", "0", 10, 0, 100, &n, err, sizeof(err)), 0);
 	assert_int_equal(parse_uint("4096", 1, 4096), 4096);
-	assert_int_equal(wl_parse_int("k", "-3", 10, -5, 5, &n, err, sizeof(err)), 0);
+	assert_int_equal(keys_parse_int("k", "-3", 10, -5, 5, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, -3);
-	assert_int_equal(wl_parse_int("k", "010", 10, 0, 100, &n, err, sizeof(err)), -1);
+	assert_int_equal(keys_parse_int("k", "010", 10, 0, 100, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "k = '010': expected an integer from 0 to 100, written in decimal "
 			    "digits (no leading 0, 0x, sign or space)");
-	assert_int_equal(wl_parse_int("k", "101", 10, 0, 100, &n, err, sizeof(err)), -1);
+	assert_int_equal(keys_parse_int("k", "101", 10, 0, 100, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "k = '101': expected an integer from 0 to 100");
 	/* hex */
-	assert_int_equal(wl_parse_int("m", "0x10", 16, 1, 0xffff, &n, err, sizeof(err)), 0);
+	assert_int_equal(keys_parse_int("m", "0x10", 16, 1, 0xffff, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 16);
-	assert_int_equal(wl_parse_int("m", "ff", 16, 1, 0xffff, &n, err, sizeof(err)), 0);
+	assert_int_equal(keys_parse_int("m", "ff", 16, 1, 0xffff, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 255);
-	assert_int_equal(wl_parse_int("m", "0x-1", 16, 1, 0xffff, &n, err, sizeof(err)), -1);
-	assert_int_equal(wl_parse_int("m", " 0x1", 16, 1, 0xffff, &n, err, sizeof(err)), -1);
-	assert_int_equal(wl_parse_int("m", "0x", 16, 1, 0xffff, &n, err, sizeof(err)), -1);
+	assert_int_equal(keys_parse_int("m", "0x-1", 16, 1, 0xffff, &n, err, sizeof(err)), -1);
+	assert_int_equal(keys_parse_int("m", " 0x1", 16, 1, 0xffff, &n, err, sizeof(err)), -1);
+	assert_int_equal(keys_parse_int("m", "0x", 16, 1, 0xffff, &n, err, sizeof(err)), -1);
 	/* a CPU list or a choice list: no empty item */
-	assert_true(wl_list_empty_item("a,,b"));
-	assert_true(wl_list_empty_item("a, "));
-	assert_true(wl_list_empty_item(",a"));
-	assert_false(wl_list_empty_item("a, b"));
-	assert_false(wl_list_empty_item(""));
+	assert_true(keys_list_empty_item("a,,b"));
+	assert_true(keys_list_empty_item("a, "));
+	assert_true(keys_list_empty_item(",a"));
+	assert_false(keys_list_empty_item("a, b"));
+	assert_false(keys_list_empty_item(""));
 	unsigned char bits[8];
-	assert_int_equal(wl_cpus_parse("1,", bits, 64), -1);
-	assert_int_equal(wl_cpus_parse("1,,2", bits, 64), -1);
-	assert_int_equal(wl_cpus_parse("1,2", bits, 64), 0);
+	assert_int_equal(keys_cpus_parse("1,", bits, 64), -1);
+	assert_int_equal(keys_cpus_parse("1,,2", bits, 64), -1);
+	assert_int_equal(keys_cpus_parse("1,2", bits, 64), 0);
 }
 
 int main(void)

@@ -23,12 +23,12 @@
 
 static int value_ok(const char *type, const char *key, const char *v)
 {
-	const struct wl_param *p = wl_param_find(wl_type_find(type), key);
+	const struct key *p = wl_param_find(wl_type_find(type), key);
 	char err[256] = "";
 	json_t *j;
 
 	assert_non_null(p);
-	j = wl_param_value(p, v, err, sizeof(err));
+	j = keys_json(p, v, err, sizeof(err));
 	if (!j) {
 		assert_true(err[0] != '\0');
 		return 0;
@@ -41,7 +41,7 @@ static int value_ok(const char *type, const char *key, const char *v)
 static const char *param_error(const char *type, const char *key, const char *v)
 {
 	static char err[256];
-	json_t *j = wl_param_value(wl_param_find(wl_type_find(type), key), v, err, sizeof(err));
+	json_t *j = keys_json(wl_param_find(wl_type_find(type), key), v, err, sizeof(err));
 
 	if (j)
 		err[0] = '\0';
@@ -201,16 +201,16 @@ static const char *entry(const char *type, const char *params, json_t **out, cha
 /* Every declaration is complete (fio's check_engine_ops()), and an incomplete one is refused. */
 static void test_declarations(void **s)
 {
-	static const struct wl_param nohelp[] = { { "x", WL_UINT, 0, 9, "1", "", 0, NULL }, { NULL } };
-	static const struct wl_param baddef[] = { { "x", WL_UINT, 0, 9, "10", "x", 0, NULL }, { NULL } };
-	static const struct wl_param twice[] = {
-		{ "x", WL_UINT, 0, 9, "1", "x", 0, NULL }, { "x", WL_UINT, 0, 9, "1", "x", 0, NULL }, { NULL }
+	static const struct key nohelp[] = { { "x", KEY_UINT, 0, 9, "1", "", .flags = 0 }, { NULL } };
+	static const struct key baddef[] = { { "x", KEY_UINT, 0, 9, "10", "x", .flags = 0 }, { NULL } };
+	static const struct key twice[] = {
+		{ "x", KEY_UINT, 0, 9, "1", "x", .flags = 0 }, { "x", KEY_UINT, 0, 9, "1", "x", .flags = 0 }, { NULL }
 	};
 	/* A choice is checked by the names its declaration gives: none, refused. */
-	static const struct wl_param nochoices[] = { { "x", WL_CHOICE, 0, 0, "a", "x", 0, NULL }, { NULL } };
+	static const struct key nochoices[] = { { "x", KEY_CHOICE, 0, 0, "a", "x", .flags = 0 }, { NULL } };
 	/* Where a call sends comes from params it must have. */
-	static const struct wl_param cpuonly[] = { WL_CPU, { NULL } };
-	static const struct wl_param nocpu[] = { { "mask", WL_CPUS, 0, 0, "all", "x", 0, NULL }, { NULL } };
+	static const struct key cpuonly[] = { WL_CPU, { NULL } };
+	static const struct key nocpu[] = { { "mask", KEY_CPUS, 0, 0, "all", "x", .flags = 0 }, { NULL } };
 	const struct wl_type bad[] = {
 		{ "a", "", nohelp, NULL, WL_DEST_NONE, false },
 		{ "a", "a", nohelp, NULL, WL_DEST_NONE, false },

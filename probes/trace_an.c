@@ -839,19 +839,90 @@ static void count_send(struct tr_ipi *p, int mode, uint64_t dests, uint64_t icr,
 		hist_add(&md->cost, *cost);
 }
 
+int tr_ipi_kind(const struct xt_rec *r, int *mode, uint32_t *vec)
+{
+	uint32_t need;
+
+	switch (r->event) {
+	case IPB_TRC_APIC_SEND_IPI_MASK:
+		need = 4;
+		*mode = r->nextra >= 1 && (r->d[0] & IPB_IPI_LOGICAL) ? TR_LOGICAL : TR_PHYS;
+		break;
+	case IPB_TRC_APIC_SEND_IPI_ALLBUT:
+		need = 3;
+		*mode = TR_SHORTHAND;
+		break;
+	case IPB_TRC_APIC_SEND_IPI_SELF:
+		need = 1;
+		*mode = TR_SELF;
+		break;
+	case IPB_TRC_APIC_IPI_RECV:
+		if (r->nextra < 1)
+			return TR_IPI_SHORT;
+		*vec = r->d[0] & 0xff;
+		return TR_IPI_RECV;
+	default:
+		return TR_IPI_OTHER;
+	}
+	if (r->nextra < need)
+		return TR_IPI_SHORT;
+	*vec = r->d[0] & 0xff;
+	return TR_IPI_SEND;
+}
+
+void tr_ipi_pair_init(struct tr_ipi_pair *pp)
+{
+	memset(pp, 0, sizeof(*pp));
+}
+
+void tr_ipi_pair_send(struct tr_ipi_pair *pp, const struct xt_rec *r, int mode, uint32_t vec)
+{
+	struct tr_ipi_send *s = &pp->last[vec & 0xff];
+
+	pp->sends++;
+	if (!r->has_tsc)
+		return;
+	s->tsc = r->tsc;
+	s->seq = pp->sends;
+	s->cpu = r->cpu;
+	s->mode = mode;
+	s->valid = true;
+}
+
+const struct tr_ipi_send *tr_ipi_pair_recv(const struct tr_ipi_pair *pp, const struct xt_rec *r,
+					   uint32_t vec)
+{
+	const struct tr_ipi_send *s = &pp->last[vec & 0xff];
+
+	/* No earlier send, or (TSC gone backwards on a CPU, already
+	 * reported) a send that is not earlier after all. */
+	if (!s->valid || !r->has_tsc || r->tsc < s->tsc)
+		return NULL;
+	return s;
+}
+
+void tr_tsc_khz_take(uint32_t *khz, const struct xt_rec *r, struct xt_anom *an)
+{
+	if (r->event != IPB_TRC_APIC_TSC_KHZ || r->nextra < 1 || *khz)
+		return;
+	if (r->d[0] >= TR_TSC_KHZ_MIN && r->d[0] <= TR_TSC_KHZ_MAX)
+		*khz = r->d[0];
+	else
+		xt_anom_add(an, "offset %llu: apic:tsc_khz record says %u kHz, "
+			    "not from %u to %u: ignored (cycles only, unless "
+			    "--tsc-khz)", (unsigned long long)r->off, r->d[0],
+			    TR_TSC_KHZ_MIN, TR_TSC_KHZ_MAX);
+}
+
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 {
-	struct {
-		uint64_t tsc;
-		int mode;
-		bool valid;
-	} last[256];
+	struct tr_ipi_pair pair;
 	struct xt_merge *m;
 	struct xt_rec r;
 	int mode;
 
 	memset(p, 0, sizeof(*p));
-	memset(last, 0, sizeof(last));
+	tr_ipi_pair_init(&pair);
 	for (mode = 0; mode < TR_NMODES; mode++) {
 		hist_init(&p->mode[mode].dests);
 		hist_init(&p->mode[mode].icr);
@@ -865,92 +936,57 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 	if (!m)
 		return -1;
 	while (xt_merge_next(m, &r)) {
-		uint32_t vec;
+		const struct tr_ipi_send *s;
+		uint32_t vec = 0;
 
 		if (r.event != XT_EV_CPU_CHANGE)
 			p->records++;
 		if ((r.event & 0x0ffff000) != IPB_TRC_HW_APIC)
 			continue;
-		switch (r.event) {
-		case IPB_TRC_APIC_SEND_IPI_MASK:
-			if (r.nextra < 4)
-				goto short_rec;
-			vec = r.d[0] & 0xff;
-			mode = (r.d[0] & IPB_IPI_LOGICAL) ? TR_LOGICAL : TR_PHYS;
-			count_send(p, mode, r.d[1], r.d[2], &r.d[3]);
+		switch (tr_ipi_kind(&r, &mode, &vec)) {
+		case TR_IPI_SEND:
 			break;
-		case IPB_TRC_APIC_SEND_IPI_ALLBUT:
-			if (r.nextra < 3)
-				goto short_rec;
-			vec = r.d[0] & 0xff;
-			mode = TR_SHORTHAND;
-			count_send(p, mode, r.d[1], 1, &r.d[2]);
-			break;
-		case IPB_TRC_APIC_SEND_IPI_SELF:
-			if (r.nextra < 1)
-				goto short_rec;
-			vec = r.d[0] & 0xff;
-			mode = TR_SELF;
-			count_send(p, mode, 1, 1, NULL);
-			break;
-		case IPB_TRC_APIC_IPI_RECV:
-			if (r.nextra < 1)
-				goto short_rec;
-			vec = r.d[0] & 0xff;
+		case TR_IPI_RECV:
 			p->recv++;
-			/* No earlier send, or (TSC gone backwards on a CPU, already
-			 * reported) a send that is not earlier after all. */
-			if (!last[vec].valid || !r.has_tsc || r.tsc < last[vec].tsc) {
+			s = tr_ipi_pair_recv(&pair, &r, vec);
+			if (!s) {
 				p->unmatched++;
 				continue;
 			}
-			hist_add(&p->mode[last[vec].mode].lat, r.tsc - last[vec].tsc);
+			hist_add(&p->mode[s->mode].lat, r.tsc - s->tsc);
 			if (!p->lat_cpu[r.cpu]) {
 				p->lat_cpu[r.cpu] = malloc(sizeof(struct hist));
 				if (!p->lat_cpu[r.cpu])
 					continue;
 				hist_init(p->lat_cpu[r.cpu]);
 			}
-			hist_add(p->lat_cpu[r.cpu], r.tsc - last[vec].tsc);
+			hist_add(p->lat_cpu[r.cpu], r.tsc - s->tsc);
 			continue;
-		case IPB_TRC_APIC_ICR_WRITE:
-			p->icr_writes++;
-			continue;
-		case IPB_TRC_APIC_MASK_TO_APICID:
-			if (r.nextra >= 3)
-				p->mask_to_apicid[r.d[2] ? 1 : 0]++;
-			continue;
-		case IPB_TRC_APIC_TSC_KHZ:
-			if (r.nextra < 1 || p->tsc_khz)
-				continue;
-			if (r.d[0] >= TR_TSC_KHZ_MIN && r.d[0] <= TR_TSC_KHZ_MAX)
-				p->tsc_khz = r.d[0];
-			else
-				xt_anom_add(&p->an, "offset %llu: apic:tsc_khz record says %u kHz, "
-					    "not from %u to %u: ignored (cycles only, unless "
-					    "--tsc-khz)", (unsigned long long)r.off, r.d[0],
-					    TR_TSC_KHZ_MIN, TR_TSC_KHZ_MAX);
+		case TR_IPI_SHORT:
+			xt_anom_add(&p->an, "offset %llu: event 0x%08x has %u words, too few; ignored",
+				    (unsigned long long)r.off, r.event, r.nextra);
 			continue;
 		default:
+			if (r.event == IPB_TRC_APIC_ICR_WRITE)
+				p->icr_writes++;
+			else if (r.event == IPB_TRC_APIC_MASK_TO_APICID && r.nextra >= 3)
+				p->mask_to_apicid[r.d[2] ? 1 : 0]++;
+			else
+				tr_tsc_khz_take(&p->tsc_khz, &r, &p->an);
 			continue;
 		}
-		/* Per (mode, vector, destinations). */
+		/* A send: counted, grouped per (mode, vector, destinations), and
+		 * the receives of this vector that follow are its own. */
 		{
 			uint32_t icr = r.event == IPB_TRC_APIC_SEND_IPI_MASK ? r.d[2] : 1;
 			uint32_t dests = r.event == IPB_TRC_APIC_SEND_IPI_SELF ? 1 : r.d[1];
+			const uint32_t *cost = r.event == IPB_TRC_APIC_SEND_IPI_MASK ? &r.d[3] :
+					       r.event == IPB_TRC_APIC_SEND_IPI_ALLBUT ? &r.d[2] : NULL;
 
+			count_send(p, mode, dests, icr, cost);
 			cmap_add(&p->groups, TR_GROUP_KEY(mode, vec, dests), 1, icr);
 		}
-		/* A send: the receives of this vector that follow are its own. */
-		if (r.has_tsc) {
-			last[vec].tsc = r.tsc;
-			last[vec].mode = mode;
-			last[vec].valid = true;
-		}
-		continue;
-short_rec:
-		xt_anom_add(&p->an, "offset %llu: event 0x%08x has %u words, too few; ignored",
-			    (unsigned long long)r.off, r.event, r.nextra);
+		tr_ipi_pair_send(&pair, &r, mode, vec);
 	}
 	xt_merge_close(m);
 	if (p->groups.overflow)

@@ -21,6 +21,7 @@
 
 #include "opts/opts.h"
 #include "probes/events.h"
+#include "probes/export.h"
 #include "probes/hvmref.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
@@ -35,6 +36,8 @@ struct topts {
 	uint64_t max_bytes;	/* 0: XT_MAX_BYTES */
 	uint32_t top;		/* diff: rows shown in text (0 = all) */
 	const char *reference;	/* diff: a reference profile (probes/hvmref.h), or NULL */
+	const char *format;	/* export: "chrome" or "ctf" */
+	const char *output;	/* export: the file (chrome) or directory (ctf) */
 };
 
 /*
@@ -90,6 +93,7 @@ struct subcmd {
 static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n);
 static const struct analysis summary_analysis, ipi_analysis, irq_analysis;
 static int do_diff(struct topts *o, int n, char **files);
+static int do_export(struct topts *o, int n, char **files);
 
 static const char common_help[] =
 	"Files are read as xentrace writes them: per-CPU chunks, each opened by a\n"
@@ -125,10 +129,11 @@ static const char common_help_tail[] =
 #define FORM_DIFF "diff A B [--json] [--strict] [--top N] [--guest-reference FILE]"
 #define FORM_IPI "ipi FILE... [--tsc-khz KHZ] [--json] [--strict]"
 #define FORM_IRQ "irq FILE... [--json] [--strict]"
+#define FORM_EXPORT "export FILE... --format chrome -o OUT [--tsc-khz KHZ] [--strict]"
 
 const struct opts_synopsis trace_synopsis = {
-	"ipibench trace", "read xentrace files: event counts, profiles, IPI and IRQ tables",
-	FORM_SUMMARY "\n" FORM_DIFF "\n" FORM_IPI "\n" FORM_IRQ, 1,
+	"ipibench trace", "read xentrace files: event counts, profiles, IPI and IRQ tables, exports",
+	FORM_SUMMARY "\n" FORM_DIFF "\n" FORM_IPI "\n" FORM_IRQ "\n" FORM_EXPORT, 1,
 };
 
 static const struct subcmd subcmds[] = {
@@ -216,6 +221,36 @@ static const struct subcmd subcmds[] = {
 	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, apic:ipi_recv,\n"
 	  "and bogus_vector = TRC_HW_IRQ_UNMAPPED_VECTOR), per IRQ (count, mean\n"
 	  "handling cycles from do_irq's TSCs) and per IPI vector.\n" },
+	{ "export", NULL, do_export, 1, TR_EXPORT_MAX_FILES, FORM_EXPORT,
+	  "The records as a trace viewer's input, written to OUT (docs/tracing.md says\n"
+	  "how to open it and what each part means).\n"
+	  "\n"
+	  "--format chrome: the Trace Event Format's JSON (Perfetto's UI,\n"
+	  "ui.perfetto.dev, and chrome://tracing open it), one file.  Each FILE is a\n"
+	  "process of physical CPUs, one track (thread) per pCPU, and a process per\n"
+	  "domain with a track per vCPU (the scheduler's records say which vCPU runs\n"
+	  "where, as for summary's HVM profile).  On a pCPU: a slice per IPI send\n"
+	  "(apic:send_ipi_mask, _allbut, _self) from its first apic:icr_write to its\n"
+	  "last (without ICR writes: its cost, up to its record), an instant per ICR\n"
+	  "write, a zero-length slice per apic:ipi_recv, a slice per do_irq (its TSCs\n"
+	  "in and out), an instant per lost_records.  An arrow (flow) goes from each\n"
+	  "send to each receive it caused, paired by ipi's latency rule (below), so\n"
+	  "there are as many as ipi's matched receives.  On a vCPU: an instant per\n"
+	  "VMEXIT (named by its exit reason), INJ_VIRQ and x2APIC ICR write (MSR_WRITE\n"
+	  "of MSR 0x830).  A counter \"interrupts\" per pCPU: the interrupts it took so\n"
+	  "far (do_irq, apic:ipi_recv, bogus_vector, as irq counts them).  Timestamps\n"
+	  "are microseconds from the file's lowest TSC, by the TSC's kHz from\n"
+	  "--tsc-khz, else the file's apic:tsc_khz record, else the results.json\n"
+	  "beside it; without any, TSC cycles / 1000 (the JSON's \"metadata\" says\n"
+	  "which).  A results.json in FILE's directory or the one above it (a run's\n"
+	  "traces/) names the host, Xen version and commit, and the run's mode and\n"
+	  "workload of the workload whose \"trace\" is FILE: in the host process's name\n"
+	  "and labels and in \"metadata\".\n"
+	  "\n"
+	  "OUT is written whole or not at all (a temporary beside it, renamed into\n"
+	  "place).  A file with anomalies\n"
+	  "(truncated, corrupt) gives what could be read and one line naming it and\n"
+	  "the first anomaly's offset (exit 1 with --strict).\n" },
 };
 #define NSUB (sizeof(subcmds) / sizeof(subcmds[0]))
 
@@ -1659,6 +1694,116 @@ static void irq_text(const char *path, const void *st, const struct topts *o)
 
 TR_ANALYSIS(irq);
 
+/* ---- export ------------------------------------------------------------------- */
+
+/* FILE's anomalies as one line: the first message (it names the offset). */
+static void export_warn(const char *shown, const struct xt_anom *an)
+{
+	if (!xt_anom_any(an) && !an->nmsgs)
+		return;
+	if (an->nmsgs)
+		fprintf(stderr, "ipibench trace export: %s: partial export: %s%s\n", shown, an->msgs[0],
+			an->nmsgs > 1 ? " (and more: see 'ipibench trace summary')" : "");
+	else
+		fprintf(stderr, "ipibench trace export: %s: partial export: %" PRIu64
+			" bytes skipped\n", shown, an->skipped_bytes);
+}
+
+/* One FILE into the open chrome writer: -1 when it was not exported (said). */
+static int export_chrome_one(const struct topts *o, struct tr_chrome *c, const char *path,
+			     int *rc)
+{
+	struct tr_export_meta meta;
+	struct tr_export_stats st;
+	struct xt_file f;
+	char shown[512], warn[1024];
+	int r;
+
+	sio_shown(shown, sizeof(shown), path);
+	if (open_file(o, path, &f)) {
+		*rc = 1;
+		return -1;
+	}
+	if (tr_export_meta_load(&meta, path, warn, sizeof(warn)))
+		fprintf(stderr, "ipibench trace export: %s: %s\n", shown, warn);
+	r = tr_chrome_file(c, path, &f, &meta, o->tsc_khz, &st);
+	tr_export_meta_fini(&meta);
+	if (r) {
+		fprintf(stderr, "ipibench trace export: %s: out of memory or a write error\n", shown);
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	if (refuse_empty(shown, f.len, st.an.skipped_bytes < f.len, st.records)) {
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	export_warn(shown, &st.an);
+	if (o->strict && (xt_anom_any(&st.an) || st.an.nmsgs))
+		*rc = 1;
+	if (!strcmp(st.clock, "none"))
+		fprintf(stderr, "ipibench trace export: %s: no TSC frequency (no apic:tsc_khz "
+			"record, no --tsc-khz, no results.json): timestamps are TSC cycles / 1000\n",
+			shown);
+	xt_unmap(&f);
+	return 0;
+}
+
+static int export_chrome(const struct topts *o, int n, char **files)
+{
+	struct sio_atomic a;
+	struct tr_chrome *c;
+	char err[768];
+	int rc = 0, done = 0;
+
+	if (sio_atomic_open(&a, o->output, 0644, err, sizeof(err))) {
+		fprintf(stderr, "ipibench trace export: %s\n", err);
+		return 1;
+	}
+	c = tr_chrome_begin(a.f);
+	if (!c) {
+		sio_atomic_abort(&a);
+		fprintf(stderr, "ipibench trace export: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (!export_chrome_one(o, c, files[i], &rc))
+			done++;
+	if (tr_chrome_end(c) || !done) {
+		if (done)
+			fprintf(stderr, "ipibench trace export: writing %s failed\n",
+				sio_shown(err, sizeof(err), o->output));
+		tr_chrome_free(c);
+		sio_atomic_abort(&a);
+		return 1;
+	}
+	tr_chrome_free(c);
+	if (sio_atomic_commit(&a, err, sizeof(err))) {
+		fprintf(stderr, "ipibench trace export: %s\n", err);
+		return 1;
+	}
+	return rc;
+}
+
+static int do_export(struct topts *o, int n, char **files)
+{
+	if (!o->format || !o->output) {
+		fprintf(stderr, "ipibench trace export: --format chrome and -o OUT are "
+			"needed\nusage: ipibench trace " FORM_EXPORT "\n");
+		return 2;
+	}
+	if (!strcmp(o->format, "chrome"))
+		return export_chrome(o, n, files);
+	{
+		char q[64];
+
+		fprintf(stderr, "ipibench trace export: --format is chrome, not %s\n",
+			(sio_quote(q, sizeof(q), o->format), q));
+	}
+	return 2;
+}
+
 /* ---- entry --------------------------------------------------------------------- */
 
 /* A decimal number of digits only (no sign, space, base prefix, exponent
@@ -1744,7 +1889,7 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 		OPT_BOOLEAN(0, "json", &(o)->json, "print JSON instead of a table"), \
 		OPT_BOOLEAN(0, "strict", &(o)->strict, "exit with status 1 if any anomaly was found"), \
 		OPT_CALLBACK(0, "tsc-khz", &(o)->tsc_khz, "KHZ",		\
-			     "ipi: the TSC's kHz, for ns: 1000 to 100000000\n"	\
+			     "ipi, export: the TSC's kHz, for time: 1000 to 100000000\n" \
 			     "(default: the file's)", opt_tsc_khz), \
 		OPT_CALLBACK(0, "top", &(o)->top, "N", "diff: only the first N rows (0: all)", opt_top), \
 		OPT_CALLBACK(0, "max-gib", &(o)->max_bytes, "N",		\
@@ -1753,6 +1898,10 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 			   "diff: the seed's HVM profiles beside the rows\n"	\
 			   "(results/reference/seed-004.json; report's option of that name)"), \
 		OPT_ALIAS(0, "reference", &(o)->reference, "FILE"),	\
+		OPT_STRING(0, "format", &(o)->format, "FORMAT",		\
+			   "export: chrome (Trace Event Format JSON)"), \
+		OPT_STRING('o', "output", &(o)->output, "OUT",		\
+			   "export: the file to write"), \
 		OPT_END(),						\
 	}
 
@@ -1827,6 +1976,11 @@ int cmd_trace(int argc, char **argv)
 
 	if (tr_hvm_env(&pass, &why))	/* refused once, before any file */
 		return 2;
+	if ((o.format || o.output) && sc->fn != do_export) {
+		fprintf(stderr, "ipibench trace %s: --format and --output are options of export "
+			"only\n", sc->name);
+		return 2;
+	}
 	if (o.reference && sc->fn != do_diff) {
 		fprintf(stderr, "ipibench trace %s: --guest-reference is an option of diff only\n",
 			sc->name);

@@ -17,7 +17,10 @@
  *    with the workers, is the TSC-ordered pass's (tr_hvm_run), vCPU for
  *    vCPU and count for count, whichever of the two each run took;
  *  - the per-guest IPI figures (tr_hvm_guests) add up: every decoded ICR
- *    write is in exactly one class, injections are IPI vectors or interrupts.
+ *    write is in exactly one class, injections are IPI vectors or interrupts;
+ *  - the Chrome export (probes/export.h) is JSON that jansson parses, with
+ *    as many events as it says, every record read, and trace ipi's
+ *    receives, each bound to its send by a flow or unmatched.
  * An input starting with xz's magic is also unpacked (xt_unpack_xz, bound
  * 1 MiB): refused with one line naming it, or read as above.
  * The seeds (probes/fuzz/corpus) include the families the bounds are for:
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probes/export.h"
 #include "probes/trace.h"
 #include "probes/xtrace.h"
 
@@ -100,6 +104,38 @@ static void same_as_tsc_pass(const struct xt_file *f, const struct tr_summary *s
 		}
 	}
 	tr_summary_fini(&t);
+}
+
+/* The Chrome export (probes/export.h): JSON that parses, with trace ipi's
+ * receives, each a flow or unmatched, and every record read. */
+static void check_export(const struct xt_file *f, const struct tr_ipi *p, uint64_t records)
+{
+	struct tr_export_meta meta = { 0 };
+	struct tr_export_stats st;
+	struct tr_chrome *c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	json_error_t e;
+	json_t *j;
+
+	CHECK(out);
+	c = tr_chrome_begin(out);
+	CHECK(c);
+	CHECK(tr_chrome_file(c, "fuzz \"input\"\xff", f, &meta, 0, &st) == 0);
+	CHECK(tr_chrome_end(c) == 0);
+	tr_chrome_free(c);
+	CHECK(fclose(out) == 0);
+	CHECK(st.records == records);
+	CHECK(st.recvs == p->recv && st.unmatched == p->unmatched);
+	CHECK(st.flows + st.unmatched == st.recvs);
+	j = json_loadb(buf, len, 0, &e);
+	if (!j)
+		fprintf(stderr, "export: line %d: %s\n", e.line, e.text);
+	CHECK(j && json_is_array(json_object_get(j, "traceEvents")));
+	CHECK(json_array_size(json_object_get(j, "traceEvents")) == st.events);
+	json_decref(j);
+	free(buf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -189,6 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(tr_ipi_run(&p, &f) == 0);
 	/* The file's apic:tsc_khz record is taken only in range. */
 	CHECK(!p.tsc_khz || (p.tsc_khz >= TR_TSC_KHZ_MIN && p.tsc_khz <= TR_TSC_KHZ_MAX));
+	check_export(&f, &p, s.records);
 	tr_ipi_fini(&p);
 	CHECK(tr_irq_run(&q, &f) == 0);
 	tr_irq_fini(&q);

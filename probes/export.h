@@ -79,4 +79,12 @@ int tr_chrome_end(struct tr_chrome *c);
 /* Frees C (after tr_chrome_end(), or to give up). */
 void tr_chrome_free(struct tr_chrome *c);
 
+/*
+ * The CTF 1.8 trace of F (PATH) into the existing directory DIR: its
+ * `metadata` and a `stream_N` per pCPU (export_ctf.c says what is in
+ * them).  0, or -1 out of memory or on a write error (errno set).
+ */
+int tr_ctf_write(const char *dir, const char *path, const struct xt_file *f,
+		 const struct tr_export_meta *meta, double opt_khz, struct tr_export_stats *st);
+
 #endif

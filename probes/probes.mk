@@ -37,7 +37,7 @@ bench-trace: deps-test $(BUILD)/bin/ipibench $(GENTRACE) $(XENALYZE)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_reader
 FUZZ_CORPUS_fuzz_reader := probes/fuzz/corpus
 fuzz_reader_SRCS := probes/fuzz/fuzz_reader.c probes/xtrace.c probes/trace_an.c probes/cmap.c \
-	probes/hist.c probes/events.c probes/hvm.c probes/xz.c probes/export.c probes/export_chrome.c \
+	probes/hist.c probes/events.c probes/hvm.c probes/xz.c probes/export.c probes/export_chrome.c probes/export_ctf.c \
 	safeio/safeio.c
 $(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h) safeio/safeio.h
 	@mkdir -p $(@D)

@@ -10,7 +10,9 @@
  * irq are each a struct analysis (hooks) in the one per-file loop,
  * for_each_file(), and diff reads its two files with read_file() too.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "opts/opts.h"
 #include "probes/events.h"
@@ -129,7 +132,7 @@ static const char common_help_tail[] =
 #define FORM_DIFF "diff A B [--json] [--strict] [--top N] [--guest-reference FILE]"
 #define FORM_IPI "ipi FILE... [--tsc-khz KHZ] [--json] [--strict]"
 #define FORM_IRQ "irq FILE... [--json] [--strict]"
-#define FORM_EXPORT "export FILE... --format chrome -o OUT [--tsc-khz KHZ] [--strict]"
+#define FORM_EXPORT "export FILE... --format chrome|ctf -o OUT [--tsc-khz KHZ] [--strict]"
 
 const struct opts_synopsis trace_synopsis = {
 	"ipibench trace", "read xentrace files: event counts, profiles, IPI and IRQ tables, exports",
@@ -247,8 +250,16 @@ static const struct subcmd subcmds[] = {
 	  "workload of the workload whose \"trace\" is FILE: in the host process's name\n"
 	  "and labels and in \"metadata\".\n"
 	  "\n"
-	  "OUT is written whole or not at all (a temporary beside it, renamed into\n"
-	  "place).  A file with anomalies\n"
+	  "--format ctf: CTF 1.8 in the new directory OUT (a metadata file and a\n"
+	  "stream per pCPU), which babeltrace2 and Trace Compass read: every record,\n"
+	  "cpu_change headers included, an event named as summary names it (so the\n"
+	  "counts by name are summary's), on its pCPU's stream, with its TSC as the\n"
+	  "timestamp (clock \"tsc\" at the frequency above; without one, 1 GHz) and\n"
+	  "its words as the fields d0, d1...  With several FILEs, OUT/N-NAME is FILE\n"
+	  "number N's trace; `babeltrace2 OUT` reads them all.\n"
+	  "\n"
+	  "OUT is written whole or not at all (a temporary file or directory beside\n"
+	  "it, renamed into place; an existing OUT is refused by ctf).  A file with anomalies\n"
 	  "(truncated, corrupt) gives what could be read and one line naming it and\n"
 	  "the first anomaly's offset (exit 1 with --strict).\n" },
 };
@@ -1786,19 +1797,136 @@ static int export_chrome(const struct topts *o, int n, char **files)
 	return rc;
 }
 
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* One FILE as a CTF trace in DIR: -1 when it was not exported (said). */
+static int export_ctf_one(const struct topts *o, const char *dir, const char *path, int *rc)
+{
+	struct tr_export_meta meta;
+	struct tr_export_stats st;
+	struct xt_file f;
+	char shown[512], warn[1024];
+	int r;
+
+	sio_shown(shown, sizeof(shown), path);
+	if (open_file(o, path, &f)) {
+		*rc = 1;
+		return -1;
+	}
+	if (tr_export_meta_load(&meta, path, warn, sizeof(warn)))
+		fprintf(stderr, "ipibench trace export: %s: %s\n", shown, warn);
+	r = tr_ctf_write(dir, path, &f, &meta, o->tsc_khz, &st);
+	tr_export_meta_fini(&meta);
+	if (r) {
+		fprintf(stderr, "ipibench trace export: %s: %s\n", shown,
+			errno ? strerror(errno) : "out of memory");
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	if (refuse_empty(shown, f.len, st.an.skipped_bytes < f.len, st.records)) {
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	xt_unmap(&f);
+	export_warn(shown, &st.an);
+	if (o->strict && (xt_anom_any(&st.an) || st.an.nmsgs))
+		*rc = 1;
+	if (!strcmp(st.clock, "none"))
+		fprintf(stderr, "ipibench trace export: %s: no TSC frequency (no apic:tsc_khz "
+			"record, no --tsc-khz, no results.json): the clock is 1 GHz, cycles as "
+			"nanoseconds\n", shown);
+	return 0;
+}
+
+/*
+ * The CTF traces in a directory made beside OUT, renamed to OUT when at
+ * least one FILE was exported: OUT itself (one FILE) or OUT/N-NAME.
+ */
+static int export_ctf(const struct topts *o, int n, char **files)
+{
+	char err[768], parent[4096], shown[512], sub[4096 + 300];
+	const char *slash = strrchr(o->output, '/'), *base;
+	char *tmp;
+	struct stat sb;
+	int rc = 0, done = 0;
+
+	sio_shown(shown, sizeof(shown), o->output);
+	if (!lstat(o->output, &sb)) {
+		fprintf(stderr, "ipibench trace export: %s exists: the CTF export makes a new "
+			"directory\n", shown);
+		return 1;
+	}
+	if (slash && (size_t)(slash - o->output) >= sizeof(parent)) {
+		fprintf(stderr, "ipibench trace export: %s: name too long\n", shown);
+		return 1;
+	}
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (slash == o->output ? 1 : (int)(slash - o->output)) : 1,
+		 slash ? o->output : ".");
+	base = slash ? slash + 1 : o->output;
+	tmp = sio_mkdtemp_in(parent, *base ? base : "ctf", err, sizeof(err));
+	if (!tmp) {
+		fprintf(stderr, "ipibench trace export: %s\n", err);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *dir = tmp;
+
+		if (n > 1) {
+			const char *b = strrchr(files[i], '/');
+			char name[200];
+			size_t k = 0;
+
+			/* N-NAME: the file's name, bytes other than [A-Za-z0-9._-] as '_' */
+			for (b = b ? b + 1 : files[i]; *b && k < sizeof(name) - 1; b++, k++)
+				name[k] = (isalnum((unsigned char)*b) || strchr("._-", *b)) ? *b : '_';
+			name[k] = 0;
+			snprintf(sub, sizeof(sub), "%s/%d-%s", tmp, i + 1, name);
+			if (mkdir(sub, 0755)) {
+				fprintf(stderr, "ipibench trace export: %s: %s\n",
+					sio_shown(shown, sizeof(shown), sub), strerror(errno));
+				rc = 1;
+				continue;
+			}
+			dir = sub;
+		}
+		if (!export_ctf_one(o, dir, files[i], &rc))
+			done++;
+		else if (n > 1)
+			nftw(sub, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	if (!done || chmod(tmp, 0755) || rename(tmp, o->output)) {
+		if (done)
+			fprintf(stderr, "ipibench trace export: renaming into %s: %s\n",
+				sio_shown(shown, sizeof(shown), o->output), strerror(errno));
+		nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		free(tmp);
+		return 1;
+	}
+	free(tmp);
+	return rc;
+}
+
 static int do_export(struct topts *o, int n, char **files)
 {
 	if (!o->format || !o->output) {
-		fprintf(stderr, "ipibench trace export: --format chrome and -o OUT are "
+		fprintf(stderr, "ipibench trace export: --format chrome|ctf and -o OUT are "
 			"needed\nusage: ipibench trace " FORM_EXPORT "\n");
 		return 2;
 	}
 	if (!strcmp(o->format, "chrome"))
 		return export_chrome(o, n, files);
+	if (!strcmp(o->format, "ctf"))
+		return export_ctf(o, n, files);
 	{
 		char q[64];
 
-		fprintf(stderr, "ipibench trace export: --format is chrome, not %s\n",
+		fprintf(stderr, "ipibench trace export: --format is chrome or ctf, not %s\n",
 			(sio_quote(q, sizeof(q), o->format), q));
 	}
 	return 2;
@@ -1899,9 +2027,9 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 			   "(results/reference/seed-004.json; report's option of that name)"), \
 		OPT_ALIAS(0, "reference", &(o)->reference, "FILE"),	\
 		OPT_STRING(0, "format", &(o)->format, "FORMAT",		\
-			   "export: chrome (Trace Event Format JSON)"), \
+			   "export: chrome (Trace Event Format JSON) or ctf"), \
 		OPT_STRING('o', "output", &(o)->output, "OUT",		\
-			   "export: the file to write"), \
+			   "export: the file (chrome) or directory (ctf) to write"), \
 		OPT_END(),						\
 	}
 

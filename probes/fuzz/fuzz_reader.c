@@ -20,7 +20,9 @@
  *    write is in exactly one class, injections are IPI vectors or interrupts;
  *  - the Chrome export (probes/export.h) is JSON that jansson parses, with
  *    as many events as it says, every record read, and trace ipi's
- *    receives, each bound to its send by a flow or unmatched.
+ *    receives, each bound to its send by a flow or unmatched; the CTF
+ *    export (into a directory under /tmp, emptied after each input) has an
+ *    event per record and chunk header.
  * An input starting with xz's magic is also unpacked (xt_unpack_xz, bound
  * 1 MiB): refused with one line naming it, or read as above.
  * The seeds (probes/fuzz/corpus) include the families the bounds are for:
@@ -31,10 +33,12 @@
  * and sparse files cannot be fuzzed and are tests (test_trace_cmd).
  * A disagreement aborts, so the fuzzer reports it like a crash.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probes/export.h"
 #include "probes/trace.h"
@@ -138,6 +142,47 @@ static void check_export(const struct xt_file *f, const struct tr_ipi *p, uint64
 	free(buf);
 }
 
+/* The CTF export into a directory of this process's, emptied after each
+ * input and removed at exit: every record and chunk header an event, all
+ * written. */
+static char ctf_dir[64];
+
+static void ctf_empty(void)
+{
+	struct dirent *de;
+	DIR *d = opendir(ctf_dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
+static void ctf_remove(void)
+{
+	ctf_empty();
+	rmdir(ctf_dir);
+}
+
+static void check_ctf(const struct xt_file *f, uint64_t records, uint64_t chunks)
+{
+	struct tr_export_meta meta = { 0 };
+	struct tr_export_stats st;
+	int rc;
+
+	if (!ctf_dir[0]) {
+		snprintf(ctf_dir, sizeof(ctf_dir), "/tmp/fuzz_reader-ctf-XXXXXX");
+		CHECK(mkdtemp(ctf_dir));
+		atexit(ctf_remove);
+	}
+	rc = tr_ctf_write(ctf_dir, "fuzz", f, &meta, 0, &st);
+	ctf_empty();
+	CHECK(rc == 0);
+	CHECK(st.records == records && st.events == records + chunks);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct xt_file f;
@@ -226,6 +271,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The file's apic:tsc_khz record is taken only in range. */
 	CHECK(!p.tsc_khz || (p.tsc_khz >= TR_TSC_KHZ_MIN && p.tsc_khz <= TR_TSC_KHZ_MAX));
 	check_export(&f, &p, s.records);
+	check_ctf(&f, s.records, s.chunks);
 	tr_ipi_fini(&p);
 	CHECK(tr_irq_run(&q, &f) == 0);
 	tr_irq_fini(&q);

@@ -7,6 +7,7 @@
  * truncated, corrupt and hostile inputs.
  */
 #include <dirent.h>
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +26,7 @@
 #include "probes/export.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
+#include "safeio/spawn.h"
 #include "tests/unit/unit.h"
 
 #define DATA "probes/tests/data"
@@ -681,6 +684,235 @@ static void test_chrome_hostile(void **st)
 	free(buf);
 }
 
+/* ---- CTF, read back by babeltrace2 ------------------------------------------------- */
+
+struct ncount {
+	char name[64];
+	uint64_t n;
+};
+
+static void add_name(struct ncount *c, size_t *n, size_t max, const char *name, size_t len,
+		     uint64_t k)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strlen(c[i].name) == len && !memcmp(c[i].name, name, len))
+			break;
+	if (i == *n) {
+		assert_true(*n < max && len < sizeof(c[0].name));
+		memcpy(c[i].name, name, len);
+		c[i].name[len] = 0;
+		c[i].n = 0;
+		(*n)++;
+	}
+	c[i].n += k;
+}
+
+/*
+ * `babeltrace2 DIR` run as a child (spawn.h), its text output counted per
+ * event name into C (*N of them): each line is "[TIME] (+DELTA) NAME: {...}".
+ * Its exit status 0 is asserted: a babeltrace2 that is missing (exit 127) or
+ * refuses the trace fails the test.
+ */
+static void bt2_counts(const char *dir, struct ncount *c, size_t *n, size_t max)
+{
+	char op[128], ep[128], line[4096];
+	struct sio_child ch = SIO_CHILD_INIT;
+	int ofd, efd, status;
+	FILE *f;
+
+	snprintf(op, sizeof(op), "%s/bt2.out", tu_dir);
+	snprintf(ep, sizeof(ep), "%s/bt2.err", tu_dir);
+	ofd = open(op, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	efd = open(ep, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	assert_true(ofd >= 0 && efd >= 0);
+	ch.argv = (const char *[]){ "babeltrace2", dir, NULL };
+	ch.out = ofd;
+	ch.err = efd;
+	status = sio_child_run(&ch);
+	close(ofd);
+	close(efd);
+	if (status) {
+		char *e = tu_slurp(ep);
+
+		fail_msg("babeltrace2 %s: exit status %d: %.600s", dir, status, e ? e : "");
+	}
+	*n = 0;
+	f = fopen(op, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, ") "), *q;
+
+		assert_non_null(p);
+		p += 2;
+		q = strstr(p, ": {");
+		if (!q)
+			q = p + strcspn(p, "\n") - 1;	/* "NAME:" with no field */
+		add_name(c, n, max, p, (size_t)(q - p), 1);
+	}
+	fclose(f);
+}
+
+/* IN's per-name counts as trace summary gives them. */
+static size_t summary_counts(const char *in, struct ncount *c, size_t max)
+{
+	char err[512];
+	struct xt_file f;
+	struct tr_summary s;
+	struct tr_row *rows;
+	size_t nr, n = 0;
+
+	assert_int_equal(xt_open(&f, in, XT_MAX_BYTES, err, sizeof(err)), 0);
+	assert_int_equal(tr_summary_run(&s, &f), 0);
+	rows = tr_summary_rows(&s, &nr);
+	assert_non_null(rows);
+	for (size_t i = 0; i < nr; i++)
+		add_name(c, &n, max, rows[i].name, strlen(rows[i].name), rows[i].count);
+	free(rows);
+	tr_summary_fini(&s);
+	xt_unmap(&f);
+	return n;
+}
+
+static void same_counts(const char *what, const struct ncount *a, size_t na,
+			const struct ncount *b, size_t nb)
+{
+	if (na != nb)
+		fail_msg("%s: %zu event names read back, %zu in trace summary", what, na, nb);
+	for (size_t i = 0; i < na; i++) {
+		size_t j;
+
+		for (j = 0; j < nb && strcmp(a[i].name, b[j].name); j++)
+			;
+		if (j == nb || a[i].n != b[j].n)
+			fail_msg("%s: %s: %" PRIu64 " read back, %" PRIu64 " in trace summary", what,
+				 a[i].name, a[i].n, j < nb ? b[j].n : 0);
+	}
+}
+
+#define MAXN 512
+
+static void ctf_matches_summary(const char *in, const char *dir)
+{
+	static struct ncount a[MAXN], b[MAXN];
+	size_t na, nb;
+
+	bt2_counts(dir, a, &na, MAXN);
+	nb = summary_counts(in, b, MAXN);
+	same_counts(in, a, na, b, nb);
+}
+
+static void test_ctf_real_traces(void **st)
+{
+	DIR *d = opendir(DATA);
+	struct dirent *de;
+	int files = 0;
+
+	(void)st;
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char in[512], outp[600];
+
+		if (!is_trace(de->d_name))
+			continue;
+		snprintf(in, sizeof(in), DATA "/%s", de->d_name);
+		snprintf(outp, sizeof(outp), "%s/%s.ctf", tu_dir, de->d_name);
+		assert_int_equal(run("export", in, "--format", "ctf", "-o", outp, NULL), 0);
+		ctf_matches_summary(in, outp);
+		files++;
+	}
+	closedir(d);
+	assert_true(files >= 20);
+}
+
+/* Several FILEs: OUT/N-NAME each, babeltrace2 reads them all at once. */
+static void test_ctf_two_files(void **st)
+{
+	static struct ncount a[MAXN], b[MAXN];
+	char outp[128], p1[256], p2[256];
+	struct stat sb;
+	size_t na, nb;
+
+	(void)st;
+	snprintf(outp, sizeof(outp), "%s/two", tu_dir);
+	assert_int_equal(run("export", DATA "/agent-flush-phys40.xt", DATA "/gen-cluster-4cpu.xt",
+			     "--format", "ctf", "-o", outp, NULL), 0);
+	snprintf(p1, sizeof(p1), "%s/1-agent-flush-phys40.xt/metadata", outp);
+	snprintf(p2, sizeof(p2), "%s/2-gen-cluster-4cpu.xt/metadata", outp);
+	assert_int_equal(stat(p1, &sb), 0);
+	assert_int_equal(stat(p2, &sb), 0);
+	bt2_counts(outp, a, &na, MAXN);
+	nb = summary_counts(DATA "/agent-flush-phys40.xt", b, MAXN);
+	{
+		/* the second file's counts added to the first's */
+		static struct ncount c[MAXN];
+		size_t nc = summary_counts(DATA "/gen-cluster-4cpu.xt", c, MAXN);
+
+		for (size_t i = 0; i < nc; i++)
+			add_name(b, &nb, MAXN, c[i].name, strlen(c[i].name), c[i].n);
+	}
+	same_counts("two files", a, na, b, nb);
+	/* an existing OUT is refused, and left as it was */
+	assert_int_equal(run("export", DATA "/gen-cluster-4cpu.xt", "--format", "ctf", "-o", outp,
+			     NULL), 1);
+	assert_non_null(strstr(out, "exists"));
+	assert_int_equal(stat(p1, &sb), 0);
+}
+
+/* Truncated and corrupt traces: babeltrace2 reads what was exported, the
+ * counts still trace summary's; nothing is left behind a refusal. */
+static void test_ctf_hostile(void **st)
+{
+	struct stat sb;
+	char *buf;
+	uint8_t *m;
+	size_t n;
+	uint32_t seed = 7;
+	int k = 0;
+
+	(void)st;
+	buf = tu_slurp(DATA "/agent-flush-cluster40.xt");
+	assert_non_null(buf);
+	assert_int_equal(stat(DATA "/agent-flush-cluster40.xt", &sb), 0);
+	n = (size_t)sb.st_size;
+	m = malloc(n);
+	assert_non_null(m);
+	for (int round = 0; round < 16; round++) {
+		char in[128], outp[128];
+		size_t len = n;
+		int rc;
+
+		memcpy(m, buf, n);
+		if (round < 4) {
+			len = 777 + (n / 5) * (size_t)round;	/* truncated */
+		} else {
+			for (int j = 0; j < 8; j++) {
+				seed = seed * 1103515245u + 12345u;
+				m[(seed >> 8) % n] ^= (uint8_t)(seed >> 24 | 1);
+			}
+		}
+		snprintf(in, sizeof(in), "%s/h%d.xt", tu_dir, round);
+		snprintf(outp, sizeof(outp), "%s/h%d.ctf", tu_dir, round);
+		write_bytes(in, m, len);
+		rc = run("export", in, "--format", "ctf", "-o", outp, NULL);
+		if (rc) {
+			assert_int_equal(rc, 1);
+			assert_int_equal(access(outp, F_OK), -1);
+			continue;
+		}
+		if (round < 4) {
+			assert_non_null(strstr(out, "partial export"));
+			assert_non_null(strstr(out, "offset"));
+		}
+		ctf_matches_summary(in, outp);
+		k++;
+	}
+	assert_true(k >= 12);
+	free(m);
+	free(buf);
+}
+
 /* The checker itself refuses what breaks each rule. */
 static void test_checker_catches(void **st)
 {
@@ -755,6 +987,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_chrome_hostile, tu_setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_usage, tu_setup, tu_teardown),
 		cmocka_unit_test(test_checker_catches),
+		cmocka_unit_test_setup_teardown(test_ctf_real_traces, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_ctf_two_files, tu_setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_ctf_hostile, tu_setup, tu_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

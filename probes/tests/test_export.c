@@ -102,6 +102,9 @@ struct track {
 	bool named;
 	struct slice *s;
 	size_t n, cap;
+	size_t open;		/* B events not yet closed by an E */
+	bool be_seen;
+	double last_be;		/* the last B or E's ts */
 };
 struct tracks {
 	struct track *t;
@@ -172,7 +175,7 @@ static const char *id_text(const json_t *v, char *b, size_t len)
  *    (X, B) with "flow_out" or "flow_in" true; each flow_in's id has a
  *    flow_out slice no later than it, and each flow_out's id at least
  *    one flow_in (every flow start has its end); v1 "s"/"t"/"f" would need
- *    "id", and each "s" its "f".
+ *    "id", a "t" or "f" after its "s", and each "s" its "f".
  * And one of ours: every track an event is on is named by thread_name.
  */
 #define FAIL(...) do { ok = tef_fail(t, k, __VA_ARGS__); goto done; } while (0)
@@ -279,6 +282,47 @@ static bool check_tef(const json_t *root, struct tef *t)
 			t->m++;
 			break;
 		}
+		case 'B': case 'E':
+			if (trk->be_seen && json_number_value(ts) < trk->last_be)
+				FAIL("%s before its track's last B or E", p);
+			trk->be_seen = true;
+			trk->last_be = json_number_value(ts);
+			if (*p == 'E' && !trk->open)
+				FAIL("E with no B open on its track");
+			trk->open += *p == 'B' ? 1 : (size_t)-1;
+			break;
+		case 's': case 't': case 'f': {
+			/* v1 flows: an id; a step or end after its start */
+			const json_t *id = json_object_get(e, "id");
+			char b[32];
+			const char *ids;
+			size_t j;
+
+			if (!json_is_string(id) && !json_is_integer(id))
+				FAIL("flow event %s without an id", p);
+			ids = id_text(id, b, sizeof(b));
+			for (j = 0; j < nfl && strcmp(fl[j].id, ids); j++)
+				;
+			if (*p == 's') {
+				if (j < nfl)
+					FAIL("a second flow start of %s", ids);
+				if (nfl == capfl) {
+					capfl = capfl ? 2 * capfl : 256;
+					fl = realloc(fl, capfl * sizeof(*fl));
+					assert_non_null(fl);
+				}
+				fl[nfl++] = (struct flow){ .id = strdup(ids), .out = true,
+							   .out_ts = json_number_value(ts) };
+			} else {
+				if (j == nfl)
+					FAIL("flow %s: %s without its start", ids, p);
+				if (*p == 'f') {
+					fl[j].in = true;
+					fl[j].in_ts = json_number_value(ts);
+				}
+			}
+			break;
+		}
 		default:
 			FAIL("phase %s: not one the exporter writes", p);
 		}
@@ -339,6 +383,12 @@ done:
 		struct slice *stack[64];
 		size_t depth = 0;
 
+		if (ok && trk->open) {
+			snprintf(t->why, sizeof(t->why), "track pid %" JSON_INTEGER_FORMAT " tid %"
+				 JSON_INTEGER_FORMAT ": %zu B without their E", trk->pid, trk->tid,
+				 trk->open);
+			ok = false;
+		}
 		if (ok && trk->n && !trk->named && trk->tid) {
 			snprintf(t->why, sizeof(t->why), "track pid %" JSON_INTEGER_FORMAT " tid %"
 				 JSON_INTEGER_FORMAT " has no thread_name", trk->pid, trk->tid);
@@ -945,6 +995,19 @@ static void test_checker_catches(void **st)
 		  "\"b\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 2}]}", "without nesting" },
 		{ "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
 		  "\"ts\": 1, \"dur\": 2}]}", "no thread_name" },
+		{ "{\"traceEvents\": [{\"ph\": \"B\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+		  "\"ts\": 1}]}", "B without their E" },
+		{ "{\"traceEvents\": [{\"ph\": \"E\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+		  "\"ts\": 1}]}", "E with no B" },
+		{ "{\"traceEvents\": [{\"ph\": \"B\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+		  "\"ts\": 5}, {\"ph\": \"E\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+		  "\"ts\": 4}]}", "before its track's last" },
+		{ "{\"traceEvents\": [{\"ph\": \"s\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+		  "\"ts\": 1, \"id\": 3}]}", "has no flow_in" },
+		{ "{\"traceEvents\": [{\"ph\": \"f\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+		  "\"ts\": 1, \"id\": 3}]}", "without its start" },
+		{ "{\"traceEvents\": [{\"ph\": \"s\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+		  "\"ts\": 1}]}", "without an id" },
 	};
 	struct tef t;
 

@@ -236,8 +236,9 @@ static const struct subcmd subcmds[] = {
 	  "(apic:send_ipi_mask, _allbut, _self) from its first apic:icr_write to its\n"
 	  "last (without ICR writes: its cost, up to its record), an instant per ICR\n"
 	  "write, a zero-length slice per apic:ipi_recv, a slice per do_irq (its TSCs\n"
-	  "in and out), an instant per lost_records.  An arrow (flow) goes from each\n"
-	  "send to each receive it caused, paired by ipi's latency rule (below), so\n"
+	  "in and out), a slice per stretch of one vCPU running on it, an instant per\n"
+	  "lost_records.  An arrow (flow) goes from each send to each receive it\n"
+	  "caused, paired by ipi's latency rule ('ipibench trace ipi --help'), so\n"
 	  "there are as many as ipi's matched receives.  On a vCPU: an instant per\n"
 	  "VMEXIT (named by its exit reason), INJ_VIRQ and x2APIC ICR write (MSR_WRITE\n"
 	  "of MSR 0x830).  A counter \"interrupts\" per pCPU: the interrupts it took so\n"
@@ -259,9 +260,9 @@ static const struct subcmd subcmds[] = {
 	  "number N's trace; `babeltrace2 OUT` reads them all.\n"
 	  "\n"
 	  "OUT is written whole or not at all (a temporary file or directory beside\n"
-	  "it, renamed into place; an existing OUT is refused by ctf).  A file with anomalies\n"
-	  "(truncated, corrupt) gives what could be read and one line naming it and\n"
-	  "the first anomaly's offset (exit 1 with --strict).\n" },
+	  "it, renamed into place; ctf refuses an existing OUT).  A file with\n"
+	  "anomalies (truncated, corrupt) gives what could be read and one line\n"
+	  "naming it and the first anomaly's offset (exit 1 with --strict).\n" },
 };
 #define NSUB (sizeof(subcmds) / sizeof(subcmds[0]))
 
@@ -2104,6 +2105,11 @@ int cmd_trace(int argc, char **argv)
 
 	if (tr_hvm_env(&pass, &why))	/* refused once, before any file */
 		return 2;
+	if (o.json && sc->fn == do_export) {
+		fprintf(stderr, "ipibench trace export: --json is not an option of export (it "
+			"writes OUT)\n");
+		return 2;
+	}
 	if ((o.format || o.output) && sc->fn != do_export) {
 		fprintf(stderr, "ipibench trace %s: --format and --output are options of export "
 			"only\n", sc->name);

@@ -1035,6 +1035,8 @@ static void test_usage(void **st)
 			     NULL), 2);
 	assert_non_null(strstr(out, "not \"svg\""));
 	assert_int_equal(run("summary", DATA "/gen-cluster-4cpu.xt", "-o", outp, NULL), 2);
+	assert_int_equal(run("export", DATA "/gen-cluster-4cpu.xt", "--format", "chrome", "-o", outp,
+			     "--json", NULL), 2);
 	assert_int_equal(run("export", "--help", NULL), 0);
 	assert_non_null(strstr(out, "ui.perfetto.dev"));
 	assert_int_equal(access(outp, F_OK), -1);

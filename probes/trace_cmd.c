@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * probes/trace_cmd.c: `ipibench trace summary|diff|ipi|irq FILE... [--json]`.
+ * probes/trace_cmd.c: `ipibench trace summary|diff|ipi|irq|export FILE...`.
  *
  * One function per subcommand and one table naming them, as runner/main.c
  * does for the verbs; each subcommand's --help comes from the same table.

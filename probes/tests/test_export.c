@@ -621,6 +621,13 @@ static void test_chrome_results_json(void **st)
 	snprintf(outp, sizeof(outp), "%s/r.json", tu_dir);
 	assert_int_equal(run("export", trace, "--format", "chrome", "-o", outp, NULL), 0);
 	root = load(outp);
+	{
+		struct tef t;
+
+		if (!check_tef(root, &t))
+			fail_msg("%s", t.why);
+		assert_int_equal(count(root, "M", "process_labels", NULL), 1);
+	}
 	f0 = json_array_get(json_object_get(json_object_get(root, "metadata"), "files"), 0);
 	assert_string_equal(json_string_value(json_object_get(f0, "host")), "box \"7\"");
 	assert_string_equal(json_string_value(json_object_get(f0, "xen")), "4.17.5");
@@ -711,6 +718,15 @@ static void test_chrome_hostile(void **st)
 
 		snprintf(name, sizeof(name), "cut%zu.xt", cut);
 		export_survives(name, (const uint8_t *)buf, cut, true);
+	}
+	/* --strict: the same export written, exit 1 */
+	{
+		char in[128], outp[128];
+
+		snprintf(in, sizeof(in), "%s/cut1001.xt", tu_dir);
+		snprintf(outp, sizeof(outp), "%s/strict.json", tu_dir);
+		assert_int_equal(run("export", in, "--format", "chrome", "-o", outp, "--strict", NULL), 1);
+		assert_int_equal(access(outp, F_OK), 0);
 	}
 	/* corrupt: bytes flipped here and there, 40 mutants */
 	m = malloc(n);

@@ -469,6 +469,32 @@ static void close_exit(struct tr_hvm_vcpu *v, uint64_t tsc)
 	v->exit_tsc = 0;
 }
 
+int tr_hvm_sched_rec(const struct xt_rec *r, struct tr_hvm_sched *sc)
+{
+	uint32_t ev = r->event;
+	int kind;
+
+	/* TRC_SCHED_RUNSTATE_CHANGE: old state in bits 8-9, new in 4-5. */
+	if ((ev & 0x0ffffc0f) == 0x00021001 && !(ev & 0xcc0))
+		kind = TR_HVM_SCHED_RUNSTATE;
+	/* TRC_SCHED_CONTINUE_RUNNING (same d0): the vCPU keeps running on
+	 * this pCPU.  xenalyze takes it as running -> running
+	 * (sched_runstate_process(), type CONTINUE), so a pCPU whose first
+	 * scheduler record is one runs that vCPU from there on
+	 * (vcpu_start()), not the default domain's. */
+	else if ((ev & 0x0fffffff) == 0x00021002)
+		kind = TR_HVM_SCHED_CONTINUE;
+	else
+		return TR_HVM_SCHED_NONE;
+	if (r->nextra < 1)
+		return TR_HVM_SCHED_SHORT;
+	sc->dom = r->d[0] >> 16;
+	sc->vcpu = r->d[0] & 0xffff;
+	sc->from = kind == TR_HVM_SCHED_RUNSTATE ? (ev >> 8) & 3 : 0;
+	sc->to = kind == TR_HVM_SCHED_RUNSTATE ? (ev >> 4) & 3 : 0;
+	return kind;
+}
+
 int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 {
 	struct xt_anom an;	/* the summary's own pass reports the file's anomalies */
@@ -495,50 +521,39 @@ int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f)
 		uint32_t ev = r.event;
 		int64_t c;
 		struct tr_hvm_vcpu *v;
+		struct tr_hvm_sched sc;
 
-		/* TRC_SCHED_RUNSTATE_CHANGE: old state in bits 8-9, new in 4-5. */
-		if ((ev & 0x0ffffc0f) == 0x00021001 && !(ev & 0xcc0)) {
-			uint32_t dom = r.d[0] >> 16, vcpu = r.d[0] & 0xffff;
-
-			if (r.nextra < 1) {
-				h->short_records++;
-				continue;
-			}
+		switch (tr_hvm_sched_rec(&r, &sc)) {
+		case TR_HVM_SCHED_SHORT:
+			h->short_records++;
+			continue;
+		case TR_HVM_SCHED_RUNSTATE:
 			h->sched_records++;
 			/* -> runnable: the vCPU's open exit ends here (xenalyze
 			 * closes it, "so as not to account CPU contention to
 			 * some other overhead"): counted now, not at its VMENTRY. */
-			if (((ev >> 4) & 3) == 1) {
-				int64_t k = vcpu_find(h, dom, vcpu);
+			if (sc.to == 1) {
+				int64_t k = vcpu_find(h, sc.dom, sc.vcpu);
 
 				if (k < 0)
 					goto out;
 				close_exit(&h->v[k], r.tsc);
 			}
-			if (((ev >> 4) & 3) == 0)	/* -> running */
-				cur[r.cpu] = dom == TR_HVM_IDLE_DOM ? CUR_IDLE : vcpu_find(h, dom, vcpu);
-			else if (((ev >> 8) & 3) == 0)	/* running -> */
+			if (sc.to == 0)		/* -> running */
+				cur[r.cpu] = sc.dom == TR_HVM_IDLE_DOM ? CUR_IDLE :
+					     vcpu_find(h, sc.dom, sc.vcpu);
+			else if (sc.from == 0)	/* running -> */
 				cur[r.cpu] = CUR_NONE;
-			if (cur[r.cpu] == -1 && ((ev >> 4) & 3) == 0)
+			if (cur[r.cpu] == -1 && sc.to == 0)
 				goto out;	/* vcpu_find: full or no memory */
 			continue;
-		}
-		/* TRC_SCHED_CONTINUE_RUNNING (same d0): the vCPU keeps running on
-		 * this pCPU.  xenalyze takes it as running -> running
-		 * (sched_runstate_process(), type CONTINUE), so a pCPU whose
-		 * first scheduler record is one runs that vCPU from there on
-		 * (vcpu_start()), not the default domain's. */
-		if ((ev & 0x0fffffff) == 0x00021002) {
-			uint32_t dom = r.d[0] >> 16, vcpu = r.d[0] & 0xffff;
-
-			if (r.nextra < 1) {
-				h->short_records++;
-				continue;
-			}
-			cur[r.cpu] = dom == TR_HVM_IDLE_DOM ? CUR_IDLE : vcpu_find(h, dom, vcpu);
+		case TR_HVM_SCHED_CONTINUE:
+			cur[r.cpu] = sc.dom == TR_HVM_IDLE_DOM ? CUR_IDLE : vcpu_find(h, sc.dom, sc.vcpu);
 			if (cur[r.cpu] == -1)
 				goto out;	/* vcpu_find: full or no memory */
 			continue;
+		default:
+			break;
 		}
 		if (ev >> 16 != 0x0008)
 			continue;

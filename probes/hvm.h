@@ -67,6 +67,21 @@ struct tr_hvm {
 /* Xen 4.17's vlapic gives vCPU N the x2APIC ID 2N (vlapic_do_init()). */
 #define TR_HVM_APIC_ID(vcpu) ((vcpu) * 2u)
 
+/*
+ * What a scheduler record says about the vCPU its pCPU runs (the rule of
+ * tr_hvm_run(), hvm.c): TR_HVM_SCHED_RUNSTATE (a runstate change of
+ * sc->dom, sc->vcpu from state sc->from to sc->to: 0 running, 1 runnable,
+ * 2 blocked, 3 offline; to running: it runs on this pCPU from here, from
+ * running: nothing does), TR_HVM_SCHED_CONTINUE (it keeps running here),
+ * TR_HVM_SCHED_SHORT (one of those without its word), TR_HVM_SCHED_NONE.
+ * The idle domain is TR_HVM_IDLE_DOM.
+ */
+enum { TR_HVM_SCHED_NONE, TR_HVM_SCHED_RUNSTATE, TR_HVM_SCHED_CONTINUE, TR_HVM_SCHED_SHORT };
+struct tr_hvm_sched {
+	uint32_t dom, vcpu, from, to;
+};
+int tr_hvm_sched_rec(const struct xt_rec *r, struct tr_hvm_sched *sc);
+
 /* 0, or -1 out of memory.  f must be readable through f->base. */
 int tr_hvm_run(struct tr_hvm *h, const struct xt_file *f);
 void tr_hvm_fini(struct tr_hvm *h);

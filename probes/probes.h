@@ -3,7 +3,7 @@
 #ifndef IPIBENCH_PROBES_H
 #define IPIBENCH_PROBES_H
 
-/* `ipibench trace summary|diff|ipi|irq FILE...` and its synopsis
+/* `ipibench trace summary|diff|ipi|irq|export FILE...` and its synopsis
  * (lib/opts.h), which its --help, `ipibench --help` and its manual page
  * print. */
 struct opts_synopsis;

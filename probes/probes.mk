@@ -51,7 +51,8 @@ bench-trace: deps-test $(BUILD)/bin/ipibench $(GENTRACE) $(XENALYZE)
 FUZZ_BINS += $(BUILD)/fuzz/fuzz_reader
 FUZZ_CORPUS_fuzz_reader := probes/fuzz/corpus
 fuzz_reader_SRCS := probes/fuzz/fuzz_reader.c probes/xtrace.c probes/trace_an.c probes/cmap.c \
-	probes/hist.c probes/events.c probes/hvm.c probes/xz.c lib/safeio.c
+	probes/hist.c probes/events.c probes/hvm.c probes/xz.c probes/export.c probes/export_chrome.c probes/export_ctf.c \
+	lib/safeio.c
 $(BUILD)/fuzz/fuzz_reader: $(fuzz_reader_SRCS) $(wildcard probes/*.h) lib/safeio.h
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) $(fuzz_reader_SRCS) -ljansson -llzma -o $@

@@ -131,6 +131,41 @@ struct tr_ipi {
 	((uint32_t)(mode) << 28 | (uint32_t)(vec) << 20 | ((dests) > 0xfffff ? 0xfffff : (dests)))
 #define TR_MAX_GROUPS 4096
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f);
+/*
+ * The pairing behind the latency rule (`trace ipi --help`), shared by
+ * tr_ipi_run() and the exporter (probes/export.h): records taken in the
+ * merged reader's order, each apic:ipi_recv belongs to the most recent
+ * send of its vector (on any CPU) when that send has a TSC not later than
+ * the receive's.
+ * tr_ipi_kind(): TR_IPI_SEND (*mode, *vec), TR_IPI_RECV (*vec),
+ * TR_IPI_SHORT (a send or receive with too few words: an anomaly) or
+ * TR_IPI_OTHER.
+ */
+enum { TR_IPI_OTHER, TR_IPI_SEND, TR_IPI_RECV, TR_IPI_SHORT };
+int tr_ipi_kind(const struct xt_rec *r, int *mode, uint32_t *vec);
+struct tr_ipi_send {
+	uint64_t tsc;
+	uint64_t seq;		/* the send's number, from 1, in the merged order */
+	uint32_t cpu;
+	int mode;
+	bool valid;
+};
+struct tr_ipi_pair {
+	struct tr_ipi_send last[256];	/* per vector */
+	uint64_t sends;
+};
+void tr_ipi_pair_init(struct tr_ipi_pair *pp);
+/* R is a send (TR_IPI_SEND): numbered, and the receives of VEC that
+ * follow are its own when it has a TSC. */
+void tr_ipi_pair_send(struct tr_ipi_pair *pp, const struct xt_rec *r, int mode, uint32_t vec);
+/* R is a receive of VEC: its send, or NULL (unmatched). */
+const struct tr_ipi_send *tr_ipi_pair_recv(const struct tr_ipi_pair *pp, const struct xt_rec *r,
+					   uint32_t vec);
+/* An apic:tsc_khz record R into *KHZ while it is 0: taken when in range
+ * (TR_TSC_KHZ_MIN..MAX), else an anomaly naming its offset.  Anything
+ * else: nothing. */
+void tr_tsc_khz_take(uint32_t *khz, const struct xt_rec *r, struct xt_anom *an);
+
 void tr_ipi_fini(struct tr_ipi *p);
 
 /*

@@ -981,6 +981,81 @@ static void count_send(struct tr_ipi *p, int mode, uint64_t dests, uint64_t icr,
 		hist_add(&md->cost, *cost);
 }
 
+int tr_ipi_kind(const struct xt_rec *r, int *mode, uint32_t *vec)
+{
+	uint32_t need;
+
+	switch (r->event) {
+	case IPB_TRC_APIC_SEND_IPI_MASK:
+		need = 4;
+		*mode = r->nextra >= 1 && (r->d[0] & IPB_IPI_LOGICAL) ? TR_LOGICAL : TR_PHYS;
+		break;
+	case IPB_TRC_APIC_SEND_IPI_ALLBUT:
+		need = 3;
+		*mode = TR_SHORTHAND;
+		break;
+	case IPB_TRC_APIC_SEND_IPI_SELF:
+		need = 1;
+		*mode = TR_SELF;
+		break;
+	case IPB_TRC_APIC_IPI_RECV:
+		if (r->nextra < 1)
+			return TR_IPI_SHORT;
+		*vec = r->d[0] & 0xff;
+		return TR_IPI_RECV;
+	default:
+		return TR_IPI_OTHER;
+	}
+	if (r->nextra < need)
+		return TR_IPI_SHORT;
+	*vec = r->d[0] & 0xff;
+	return TR_IPI_SEND;
+}
+
+void tr_ipi_pair_init(struct tr_ipi_pair *pp)
+{
+	memset(pp, 0, sizeof(*pp));
+}
+
+void tr_ipi_pair_send(struct tr_ipi_pair *pp, const struct xt_rec *r, int mode, uint32_t vec)
+{
+	struct tr_ipi_send *s = &pp->last[vec & 0xff];
+
+	pp->sends++;
+	if (!r->has_tsc)
+		return;
+	s->tsc = r->tsc;
+	s->seq = pp->sends;
+	s->cpu = r->cpu;
+	s->mode = mode;
+	s->valid = true;
+}
+
+const struct tr_ipi_send *tr_ipi_pair_recv(const struct tr_ipi_pair *pp, const struct xt_rec *r,
+					   uint32_t vec)
+{
+	const struct tr_ipi_send *s = &pp->last[vec & 0xff];
+
+	/* No earlier send, or (TSC gone backwards on a CPU, already
+	 * reported) a send that is not earlier after all. */
+	if (!s->valid || !r->has_tsc || r->tsc < s->tsc)
+		return NULL;
+	return s;
+}
+
+void tr_tsc_khz_take(uint32_t *khz, const struct xt_rec *r, struct xt_anom *an)
+{
+	if (r->event != IPB_TRC_APIC_TSC_KHZ || r->nextra < 1 || *khz)
+		return;
+	if (r->d[0] >= TR_TSC_KHZ_MIN && r->d[0] <= TR_TSC_KHZ_MAX)
+		*khz = r->d[0];
+	else
+		xt_anom_add(an, "offset %llu: apic:tsc_khz record says %u kHz, "
+			    "not from %u to %u: ignored (cycles only, unless "
+			    "--tsc-khz)", (unsigned long long)r->off, r->d[0],
+			    TR_TSC_KHZ_MIN, TR_TSC_KHZ_MAX);
+}
+
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 {
 	return tr_ipi_run_each(p, f, NULL, NULL);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * probes/trace_cmd.c: `ipibench trace summary|diff|ipi|irq FILE... [--json]`.
+ * probes/trace_cmd.c: `ipibench trace summary|diff|ipi|irq|export FILE...`.
  *
  * One function per subcommand and one table naming them, as cli/main.c
  * does for the verbs; each subcommand's --help comes from the same table.
@@ -10,7 +10,9 @@
  * irq are each a struct analysis (hooks) in the one per-file loop,
  * for_each_file(), and diff reads its two files with read_file() too.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -18,9 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/opts.h"
 #include "probes/events.h"
+#include "probes/export.h"
 #include "probes/hvmref.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
@@ -35,6 +39,8 @@ struct topts {
 	uint64_t max_bytes;	/* 0: XT_MAX_BYTES */
 	uint32_t top;		/* diff: rows shown in text (0 = all) */
 	const char *reference;	/* diff: a reference profile (probes/hvmref.h), or NULL */
+	const char *format;	/* export: "chrome" or "ctf" */
+	const char *output;	/* export: the file (chrome) or directory (ctf) */
 };
 
 /*
@@ -90,6 +96,7 @@ struct subcmd {
 static uint32_t *sorted_slots(const struct cmap *m, uint32_t *n);
 static const struct analysis summary_analysis, ipi_analysis, irq_analysis;
 static int do_diff(struct topts *o, int n, char **files);
+static int do_export(struct topts *o, int n, char **files);
 
 static const char common_help[] =
 	"Files are read as xentrace writes them: per-CPU chunks, each opened by a\n"
@@ -125,10 +132,11 @@ static const char common_help_tail[] =
 #define FORM_DIFF "diff A B [--json] [--strict] [--top N] [--guest-reference FILE]"
 #define FORM_IPI "ipi FILE... [--tsc-khz KHZ] [--json] [--strict]"
 #define FORM_IRQ "irq FILE... [--json] [--strict]"
+#define FORM_EXPORT "export FILE... --format chrome|ctf -o OUT [--tsc-khz KHZ] [--strict]"
 
 const struct opts_synopsis trace_synopsis = {
-	"ipibench trace", "read xentrace files: event counts, profiles, IPI and IRQ tables",
-	FORM_SUMMARY "\n" FORM_DIFF "\n" FORM_IPI "\n" FORM_IRQ, 1,
+	"ipibench trace", "read xentrace files: event counts, profiles, IPI and IRQ tables, exports",
+	FORM_SUMMARY "\n" FORM_DIFF "\n" FORM_IPI "\n" FORM_IRQ "\n" FORM_EXPORT, 1,
 };
 
 static const struct subcmd subcmds[] = {
@@ -216,6 +224,45 @@ static const struct subcmd subcmds[] = {
 	  "Interrupts handled per CPU (do_irq = TRC_HW_IRQ_HANDLED, apic:ipi_recv,\n"
 	  "and bogus_vector = TRC_HW_IRQ_UNMAPPED_VECTOR), per IRQ (count, mean\n"
 	  "handling cycles from do_irq's TSCs) and per IPI vector.\n" },
+	{ "export", NULL, do_export, 1, TR_EXPORT_MAX_FILES, FORM_EXPORT,
+	  "The records as a trace viewer's input, written to OUT (docs/tracing.md says\n"
+	  "how to open it and what each part means).\n"
+	  "\n"
+	  "--format chrome: the Trace Event Format's JSON (Perfetto's UI,\n"
+	  "ui.perfetto.dev, and chrome://tracing open it), one file.  Each FILE is a\n"
+	  "process of physical CPUs, one track (thread) per pCPU, and a process per\n"
+	  "domain with a track per vCPU (the scheduler's records say which vCPU runs\n"
+	  "where, as for summary's HVM profile).  On a pCPU: a slice per IPI send\n"
+	  "(apic:send_ipi_mask, _allbut, _self) from its first apic:icr_write to its\n"
+	  "last (without ICR writes: its cost, up to its record), an instant per ICR\n"
+	  "write, a zero-length slice per apic:ipi_recv, a slice per do_irq (its TSCs\n"
+	  "in and out), a slice per stretch of one vCPU running on it, an instant per\n"
+	  "lost_records.  An arrow (flow) goes from each send to each receive it\n"
+	  "caused, paired by ipi's latency rule ('ipibench trace ipi --help'), so\n"
+	  "there are as many as ipi's matched receives.  On a vCPU: an instant per\n"
+	  "VMEXIT (named by its exit reason), INJ_VIRQ and x2APIC ICR write (MSR_WRITE\n"
+	  "of MSR 0x830).  A counter \"interrupts\" per pCPU: the interrupts it took so\n"
+	  "far (do_irq, apic:ipi_recv, bogus_vector, as irq counts them).  Timestamps\n"
+	  "are microseconds from the file's lowest TSC, by the TSC's kHz from\n"
+	  "--tsc-khz, else the file's apic:tsc_khz record, else the results.json\n"
+	  "beside it; without any, TSC cycles / 1000 (the JSON's \"metadata\" says\n"
+	  "which).  A results.json in FILE's directory or the one above it (a run's\n"
+	  "traces/) names the host, Xen version and commit, and the run's mode and\n"
+	  "workload of the workload whose \"trace\" is FILE: in the host process's name\n"
+	  "and labels and in \"metadata\".\n"
+	  "\n"
+	  "--format ctf: CTF 1.8 in the new directory OUT (a metadata file and a\n"
+	  "stream per pCPU), which babeltrace2 and Trace Compass read: every record,\n"
+	  "cpu_change headers included, an event named as summary names it (so the\n"
+	  "counts by name are summary's), on its pCPU's stream, with its TSC as the\n"
+	  "timestamp (clock \"tsc\" at the frequency above; without one, 1 GHz) and\n"
+	  "its words as the fields d0, d1...  With several FILEs, OUT/N-NAME is FILE\n"
+	  "number N's trace; `babeltrace2 OUT` reads them all.\n"
+	  "\n"
+	  "OUT is written whole or not at all (a temporary file or directory beside\n"
+	  "it, renamed into place; ctf refuses an existing OUT).  A file with\n"
+	  "anomalies (truncated, corrupt) gives what could be read and one line\n"
+	  "naming it and the first anomaly's offset (exit 1 with --strict).\n" },
 };
 #define NSUB (sizeof(subcmds) / sizeof(subcmds[0]))
 
@@ -1659,6 +1706,233 @@ static void irq_text(const char *path, const void *st, const struct topts *o)
 
 TR_ANALYSIS(irq);
 
+/* ---- export ------------------------------------------------------------------- */
+
+/* FILE's anomalies as one line: the first message (it names the offset). */
+static void export_warn(const char *shown, const struct xt_anom *an)
+{
+	if (!xt_anom_any(an) && !an->nmsgs)
+		return;
+	if (an->nmsgs)
+		fprintf(stderr, "ipibench trace export: %s: partial export: %s%s\n", shown, an->msgs[0],
+			an->nmsgs > 1 ? " (and more: see 'ipibench trace summary')" : "");
+	else
+		fprintf(stderr, "ipibench trace export: %s: partial export: %" PRIu64
+			" bytes skipped\n", shown, an->skipped_bytes);
+}
+
+/* One FILE into the open chrome writer: -1 when it was not exported (said). */
+static int export_chrome_one(const struct topts *o, struct tr_chrome *c, const char *path,
+			     int *rc)
+{
+	struct tr_export_meta meta;
+	struct tr_export_stats st;
+	struct xt_file f;
+	char shown[512], warn[1024];
+	int r;
+
+	sio_shown(shown, sizeof(shown), path);
+	if (open_file(o, path, &f)) {
+		*rc = 1;
+		return -1;
+	}
+	if (tr_export_meta_load(&meta, path, warn, sizeof(warn)))
+		fprintf(stderr, "ipibench trace export: %s: %s\n", shown, warn);
+	r = tr_chrome_file(c, path, &f, &meta, o->tsc_khz, &st);
+	tr_export_meta_fini(&meta);
+	if (r) {
+		fprintf(stderr, "ipibench trace export: %s: out of memory or a write error\n", shown);
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	if (refuse_empty(shown, f.len, st.an.skipped_bytes < f.len, st.records)) {
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	export_warn(shown, &st.an);
+	if (o->strict && (xt_anom_any(&st.an) || st.an.nmsgs))
+		*rc = 1;
+	if (!strcmp(st.clock, "none"))
+		fprintf(stderr, "ipibench trace export: %s: no TSC frequency (no apic:tsc_khz "
+			"record, no --tsc-khz, no results.json): timestamps are TSC cycles / 1000\n",
+			shown);
+	xt_unmap(&f);
+	return 0;
+}
+
+static int export_chrome(const struct topts *o, int n, char **files)
+{
+	struct sio_atomic a;
+	struct tr_chrome *c;
+	char err[768];
+	int rc = 0, done = 0;
+
+	if (sio_atomic_open(&a, o->output, 0644, err, sizeof(err))) {
+		fprintf(stderr, "ipibench trace export: %s\n", err);
+		return 1;
+	}
+	c = tr_chrome_begin(a.f);
+	if (!c) {
+		sio_atomic_abort(&a);
+		fprintf(stderr, "ipibench trace export: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (!export_chrome_one(o, c, files[i], &rc))
+			done++;
+	if (tr_chrome_end(c) || !done) {
+		if (done)
+			fprintf(stderr, "ipibench trace export: writing %s failed\n",
+				sio_shown(err, sizeof(err), o->output));
+		tr_chrome_free(c);
+		sio_atomic_abort(&a);
+		return 1;
+	}
+	tr_chrome_free(c);
+	if (sio_atomic_commit(&a, err, sizeof(err))) {
+		fprintf(stderr, "ipibench trace export: %s\n", err);
+		return 1;
+	}
+	return rc;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* One FILE as a CTF trace in DIR: -1 when it was not exported (said). */
+static int export_ctf_one(const struct topts *o, const char *dir, const char *path, int *rc)
+{
+	struct tr_export_meta meta;
+	struct tr_export_stats st;
+	struct xt_file f;
+	char shown[512], warn[1024];
+	int r;
+
+	sio_shown(shown, sizeof(shown), path);
+	if (open_file(o, path, &f)) {
+		*rc = 1;
+		return -1;
+	}
+	if (tr_export_meta_load(&meta, path, warn, sizeof(warn)))
+		fprintf(stderr, "ipibench trace export: %s: %s\n", shown, warn);
+	r = tr_ctf_write(dir, path, &f, &meta, o->tsc_khz, &st);
+	tr_export_meta_fini(&meta);
+	if (r) {
+		fprintf(stderr, "ipibench trace export: %s: %s\n", shown,
+			errno ? strerror(errno) : "out of memory");
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	if (refuse_empty(shown, f.len, st.an.skipped_bytes < f.len, st.records)) {
+		xt_unmap(&f);
+		*rc = 1;
+		return -1;
+	}
+	xt_unmap(&f);
+	export_warn(shown, &st.an);
+	if (o->strict && (xt_anom_any(&st.an) || st.an.nmsgs))
+		*rc = 1;
+	if (!strcmp(st.clock, "none"))
+		fprintf(stderr, "ipibench trace export: %s: no TSC frequency (no apic:tsc_khz "
+			"record, no --tsc-khz, no results.json): the clock is 1 GHz, cycles as "
+			"nanoseconds\n", shown);
+	return 0;
+}
+
+/*
+ * The CTF traces in a directory made beside OUT, renamed to OUT when at
+ * least one FILE was exported: OUT itself (one FILE) or OUT/N-NAME.
+ */
+static int export_ctf(const struct topts *o, int n, char **files)
+{
+	char err[768], parent[4096], shown[512], sub[4096 + 300];
+	const char *slash = strrchr(o->output, '/'), *base;
+	char *tmp;
+	struct stat sb;
+	int rc = 0, done = 0;
+
+	sio_shown(shown, sizeof(shown), o->output);
+	if (!lstat(o->output, &sb)) {
+		fprintf(stderr, "ipibench trace export: %s exists: the CTF export makes a new "
+			"directory\n", shown);
+		return 1;
+	}
+	if (slash && (size_t)(slash - o->output) >= sizeof(parent)) {
+		fprintf(stderr, "ipibench trace export: %s: name too long\n", shown);
+		return 1;
+	}
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (slash == o->output ? 1 : (int)(slash - o->output)) : 1,
+		 slash ? o->output : ".");
+	base = slash ? slash + 1 : o->output;
+	tmp = sio_mkdtemp_in(parent, *base ? base : "ctf", err, sizeof(err));
+	if (!tmp) {
+		fprintf(stderr, "ipibench trace export: %s\n", err);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *dir = tmp;
+
+		if (n > 1) {
+			const char *b = strrchr(files[i], '/');
+			char name[200];
+			size_t k = 0;
+
+			/* N-NAME: the file's name, bytes other than [A-Za-z0-9._-] as '_' */
+			for (b = b ? b + 1 : files[i]; *b && k < sizeof(name) - 1; b++, k++)
+				name[k] = (isalnum((unsigned char)*b) || strchr("._-", *b)) ? *b : '_';
+			name[k] = 0;
+			snprintf(sub, sizeof(sub), "%s/%d-%s", tmp, i + 1, name);
+			if (mkdir(sub, 0755)) {
+				fprintf(stderr, "ipibench trace export: %s: %s\n",
+					sio_shown(shown, sizeof(shown), sub), strerror(errno));
+				rc = 1;
+				continue;
+			}
+			dir = sub;
+		}
+		if (!export_ctf_one(o, dir, files[i], &rc))
+			done++;
+		else if (n > 1)
+			nftw(sub, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	if (!done || chmod(tmp, 0755) || rename(tmp, o->output)) {
+		if (done)
+			fprintf(stderr, "ipibench trace export: renaming into %s: %s\n",
+				sio_shown(shown, sizeof(shown), o->output), strerror(errno));
+		nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		free(tmp);
+		return 1;
+	}
+	free(tmp);
+	return rc;
+}
+
+static int do_export(struct topts *o, int n, char **files)
+{
+	if (!o->format || !o->output) {
+		fprintf(stderr, "ipibench trace export: --format chrome|ctf and -o OUT are "
+			"needed\nusage: ipibench trace " FORM_EXPORT "\n");
+		return 2;
+	}
+	if (!strcmp(o->format, "chrome"))
+		return export_chrome(o, n, files);
+	if (!strcmp(o->format, "ctf"))
+		return export_ctf(o, n, files);
+	{
+		char q[64];
+
+		fprintf(stderr, "ipibench trace export: --format is chrome or ctf, not %s\n",
+			(sio_quote(q, sizeof(q), o->format), q));
+	}
+	return 2;
+}
+
 /* ---- entry --------------------------------------------------------------------- */
 
 /* A decimal number of digits only (no sign, space, base prefix, exponent
@@ -1744,7 +2018,7 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 		OPT_BOOLEAN(0, "json", &(o)->json, "print JSON instead of a table"), \
 		OPT_BOOLEAN(0, "strict", &(o)->strict, "exit with status 1 if any anomaly was found"), \
 		OPT_CALLBACK(0, "tsc-khz", &(o)->tsc_khz, "KHZ",		\
-			     "ipi: the TSC's kHz, for ns: 1000 to 100000000\n"	\
+			     "ipi, export: the TSC's kHz, for time: 1000 to 100000000\n" \
 			     "(default: the file's)", opt_tsc_khz), \
 		OPT_CALLBACK(0, "top", &(o)->top, "N", "diff: only the first N rows (0: all)", opt_top), \
 		OPT_CALLBACK(0, "max-gib", &(o)->max_bytes, "N",		\
@@ -1753,6 +2027,10 @@ static void sub_usage(FILE *f, const struct opts_cmd *cmd)
 			   "diff: the seed's HVM profiles beside the rows\n"	\
 			   "(results/reference/seed-004.json; report's option of that name)"), \
 		OPT_ALIAS(0, "reference", &(o)->reference, "FILE"),	\
+		OPT_STRING(0, "format", &(o)->format, "FORMAT",		\
+			   "export: chrome (Trace Event Format JSON) or ctf"), \
+		OPT_STRING('o', "output", &(o)->output, "OUT",		\
+			   "export: the file (chrome) or directory (ctf) to write"), \
 		OPT_END(),						\
 	}
 
@@ -1827,6 +2105,16 @@ int cmd_trace(int argc, char **argv)
 
 	if (tr_hvm_env(&pass, &why))	/* refused once, before any file */
 		return 2;
+	if (o.json && sc->fn == do_export) {
+		fprintf(stderr, "ipibench trace export: --json is not an option of export (it "
+			"writes OUT)\n");
+		return 2;
+	}
+	if ((o.format || o.output) && sc->fn != do_export) {
+		fprintf(stderr, "ipibench trace %s: --format and --output are options of export "
+			"only\n", sc->name);
+		return 2;
+	}
 	if (o.reference && sc->fn != do_diff) {
 		fprintf(stderr, "ipibench trace %s: --guest-reference is an option of diff only\n",
 			sc->name);

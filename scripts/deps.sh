@@ -69,6 +69,7 @@ TEST_PKGS=(
 	licensecheck python3-debian  # licence-check (tests/lint/licence.py)
 	groff-base man-db       # doc-test: groff -ww, man -l and lexgrog on the manual pages
 	shellcheck              # shell-lint: every tracked shell script
+	babeltrace2             # test_export: reads back trace export --format ctf
 )
 # ci-template-test (analysis/ci-local.sh): Debian's nodejs (18), npm and
 # libnode-dev (Node's headers: node-gyp builds re2 against them,

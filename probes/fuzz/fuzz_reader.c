@@ -17,7 +17,12 @@
  *    with the workers, is the TSC-ordered pass's (tr_hvm_run), vCPU for
  *    vCPU and count for count, whichever of the two each run took;
  *  - the per-guest IPI figures (tr_hvm_guests) add up: every decoded ICR
- *    write is in exactly one class, injections are IPI vectors or interrupts.
+ *    write is in exactly one class, injections are IPI vectors or interrupts;
+ *  - the Chrome export (probes/export.h) is JSON that jansson parses, with
+ *    as many events as it says, every record read, and trace ipi's
+ *    receives, each bound to its send by a flow or unmatched; the CTF
+ *    export (into a directory under /tmp, emptied after each input) has an
+ *    event per record and chunk header.
  * An input starting with xz's magic is also unpacked (xt_unpack_xz, bound
  * 1 MiB): refused with one line naming it, or read as above.
  * The seeds (probes/fuzz/corpus) include the families the bounds are for:
@@ -28,11 +33,14 @@
  * and sparse files cannot be fuzzed and are tests (test_trace_cmd).
  * A disagreement aborts, so the fuzzer reports it like a crash.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "probes/export.h"
 #include "probes/trace.h"
 #include "probes/xtrace.h"
 
@@ -100,6 +108,79 @@ static void same_as_tsc_pass(const struct xt_file *f, const struct tr_summary *s
 		}
 	}
 	tr_summary_fini(&t);
+}
+
+/* The Chrome export (probes/export.h): JSON that parses, with trace ipi's
+ * receives, each a flow or unmatched, and every record read. */
+static void check_export(const struct xt_file *f, const struct tr_ipi *p, uint64_t records)
+{
+	struct tr_export_meta meta = { 0 };
+	struct tr_export_stats st;
+	struct tr_chrome *c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	json_error_t e;
+	json_t *j;
+
+	CHECK(out);
+	c = tr_chrome_begin(out);
+	CHECK(c);
+	CHECK(tr_chrome_file(c, "fuzz \"input\"\xff", f, &meta, 0, &st) == 0);
+	CHECK(tr_chrome_end(c) == 0);
+	tr_chrome_free(c);
+	CHECK(fclose(out) == 0);
+	CHECK(st.records == records);
+	CHECK(st.recvs == p->recv && st.unmatched == p->unmatched);
+	CHECK(st.flows + st.unmatched == st.recvs);
+	j = json_loadb(buf, len, 0, &e);
+	if (!j)
+		fprintf(stderr, "export: line %d: %s\n", e.line, e.text);
+	CHECK(j && json_is_array(json_object_get(j, "traceEvents")));
+	CHECK(json_array_size(json_object_get(j, "traceEvents")) == st.events);
+	json_decref(j);
+	free(buf);
+}
+
+/* The CTF export into a directory of this process's, emptied after each
+ * input and removed at exit: every record and chunk header an event, all
+ * written. */
+static char ctf_dir[64];
+
+static void ctf_empty(void)
+{
+	struct dirent *de;
+	DIR *d = opendir(ctf_dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
+static void ctf_remove(void)
+{
+	ctf_empty();
+	rmdir(ctf_dir);
+}
+
+static void check_ctf(const struct xt_file *f, uint64_t records, uint64_t chunks)
+{
+	struct tr_export_meta meta = { 0 };
+	struct tr_export_stats st;
+	int rc;
+
+	if (!ctf_dir[0]) {
+		snprintf(ctf_dir, sizeof(ctf_dir), "/tmp/fuzz_reader-ctf-XXXXXX");
+		CHECK(mkdtemp(ctf_dir));
+		atexit(ctf_remove);
+	}
+	rc = tr_ctf_write(ctf_dir, "fuzz", f, &meta, 0, &st);
+	ctf_empty();
+	CHECK(rc == 0);
+	CHECK(st.records == records && st.events == records + chunks);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -189,6 +270,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(tr_ipi_run(&p, &f) == 0);
 	/* The file's apic:tsc_khz record is taken only in range. */
 	CHECK(!p.tsc_khz || (p.tsc_khz >= TR_TSC_KHZ_MIN && p.tsc_khz <= TR_TSC_KHZ_MAX));
+	check_export(&f, &p, s.records);
+	check_ctf(&f, s.records, s.chunks);
 	tr_ipi_fini(&p);
 	CHECK(tr_irq_run(&q, &f) == 0);
 	tr_irq_fini(&q);

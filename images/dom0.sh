@@ -60,7 +60,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,etc,lib/modules,proc,sys,dev,out,tmp}
 cp /bin/busybox "$root/bin/busybox"
 cp "$agent" "$root/bin/ipibench-agent"
-cp "$top/runner/dom0/init" "$root/init"
+cp "$top/images/dom0/init" "$root/init"
 chmod 755 "$root/init"
 : >"$root/etc/modules.order"
 for n in "${order[@]}"; do

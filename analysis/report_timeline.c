@@ -8,9 +8,9 @@
  * rtl (report.h), then drawn, written as Markdown and as JSON.
  *
  * The records and their pairing come from the trace reader
- * (tr_ipi_run_each(), probes/trace.h), by operation: a receive belongs to
- * the operation of its vector that last began (first ICR write) before
- * it.  A trace that cannot be read, or has no complete operation, gives
+ * (tr_ipi_run_each(), probes/trace.h), the pairing of trace ipi and the
+ * export: a receive belongs to the operation of its vector that last
+ * began (first ICR write) before it.  A trace that cannot be read, or has no complete operation, gives
  * no plot, one warning line on stderr and the reason in the report.
  */
 #include <errno.h>

@@ -15,12 +15,14 @@
  * a slice per do_irq (its TSCs in and out); an instant per lost_records;
  * a slice per stretch of one vCPU running on it ("d1v0"; from the
  * scheduler's records, to the pCPU's last record when it runs on).
- * Each receive is bound to the send that caused it by a flow (the v2
- * form: "bind_id" with "flow_out" on the send, "flow_in" on the receive),
- * paired by tr_ipi_pair_*() (trace ipi's rule, trace.h).  A send's slice is
- * written when the next send of its vector replaces it in the pairing (or
- * at the end), so that it has a flow_out only when a receive was bound to
- * it: at most 256 sends wait.
+ * Each receive is bound to the operation that caused it by a flow (the v2
+ * form: "bind_id" with "flow_out" on the send's slice, "flow_in" on the
+ * receive), paired by tr_pair_*() (trace.h: the rule of trace ipi and the
+ * report).  A receive is written when the pairing hands it out (one that
+ * comes before its operation's send record, at that record), a send's
+ * slice when no receive can be given to its operation any more (a later
+ * operation of its vector began, or the end), so that it has a flow_out
+ * only when a receive was bound to it.
  * On a vCPU (the scheduler's records say which vCPU a pCPU runs, hvm.c's
  * rule): an instant per VMEXIT (named by its reason), INJ_VIRQ, and x2APIC
  * ICR write (MSR_WRITE of MSR 0x830).
@@ -61,8 +63,6 @@ struct tr_chrome {
 };
 
 struct pcpu {
-	uint64_t icr_first, icr_last;
-	uint32_t icr_n;
 	uint64_t interrupts;
 	int64_t cur;		/* domain << 16 | vCPU running, or CUR_* */
 	bool named;
@@ -73,14 +73,6 @@ struct pcpu {
 };
 #define CUR_DEFAULT (-1)
 #define CUR_NONE (-2)
-
-/* A send waiting for its receives (one per vector: the pairing's). */
-struct pend {
-	bool live, flowed;
-	uint64_t seq, start, end, tsc;
-	uint32_t cpu, event, vec, dests, icr, icr_seen, cycles;
-	int mode;
-};
 
 struct vslot {
 	uint32_t key;		/* domain << 16 | vCPU, + 1 (0: free) */
@@ -93,7 +85,6 @@ struct ctx {
 	struct tr_export_clock clk;
 	struct tr_export_stats *st;
 	struct pcpu *cpu;		/* XT_MAX_CPUS */
-	struct pend pend[256];
 	struct vslot *vs;		/* VSLOTS */
 	int32_t nv;
 	bool dom_named[65536 / 8 * 8];	/* by domain & 0xffff */
@@ -165,97 +156,77 @@ static const char *ev_name(uint32_t event)
 
 /* ---- IPI sends and receives ---------------------------------------------------- */
 
-static void flush_send(struct ctx *x, struct pend *p)
+/* Operation OP is done with (trace.h): its send's slice, from its first
+ * ICR write to its last (without ICR writes, its cost up to its record). */
+static void on_done(void *arg, const struct tr_op *op)
 {
-	if (!p->live)
-		return;
-	p->live = false;
-	name_pcpu(x, p->cpu);
-	pfx(x, "X", ev_name(p->event), "ipi", PID_HOST(x->i), TID_PCPU(x->i, p->cpu), p->start);
-	fprintf(x->c->out, ",\"dur\":%.3f",
-		tr_export_us(&x->clk, p->end) - tr_export_us(&x->clk, p->start));
-	if (p->flowed)
-		fprintf(x->c->out, ",\"bind_id\":\"f%us%" PRIu64 "\",\"flow_out\":true", x->i, p->seq);
-	fprintf(x->c->out, ",\"args\":{\"vector\":%" PRIu32 ",\"mode\":\"%s\",\"send\":%" PRIu64,
-		p->vec, tr_mode_name[p->mode], p->seq);
-	if (p->event != IPB_TRC_APIC_SEND_IPI_SELF)
-		fprintf(x->c->out, ",\"destinations\":%" PRIu32 ",\"cycles\":%" PRIu32, p->dests,
-			p->cycles);
-	if (p->event == IPB_TRC_APIC_SEND_IPI_MASK)
-		fprintf(x->c->out, ",\"icr_writes\":%" PRIu32, p->icr);
-	fprintf(x->c->out, ",\"icr_write_records\":%" PRIu32 "}}", p->icr_seen);
-}
+	struct ctx *x = arg;
+	const struct xt_rec *r = &op->rec;
+	uint32_t dests = 0, icr = 0, cycles = 0;
+	uint64_t start, end;
 
-static void on_send(struct ctx *x, const struct xt_rec *r, int mode, uint32_t vec,
-		    const struct tr_ipi_pair *pair)
-{
-	struct pcpu *pc = &x->cpu[r->cpu];
-	struct pend p = { .live = true, .tsc = r->tsc, .cpu = r->cpu, .event = r->event,
-			  .vec = vec, .mode = mode, .seq = pair->sends, .icr_seen = pc->icr_n };
-
-	x->st->sends++;
 	if (r->event == IPB_TRC_APIC_SEND_IPI_MASK) {
-		p.dests = r->d[1];
-		p.icr = r->d[2];
-		p.cycles = r->d[3];
+		dests = r->d[1];
+		icr = r->d[2];
+		cycles = r->d[3];
 	} else if (r->event == IPB_TRC_APIC_SEND_IPI_ALLBUT) {
-		p.dests = r->d[1];
-		p.cycles = r->d[2];
+		dests = r->d[1];
+		cycles = r->d[2];
 	}
-	if (pc->icr_n) {
+	if (op->icr_seen) {
 		/* (TSC gone backwards on the CPU, an anomaly: the slice starts
 		 * no later than its send record, which its receives follow) */
-		p.start = pc->icr_first <= r->tsc ? pc->icr_first : r->tsc;
-		p.end = pc->icr_last >= p.start ? pc->icr_last : p.start;
+		start = op->first <= r->tsc ? op->first : r->tsc;
+		end = op->last >= start ? op->last : start;
 	} else {
-		p.end = r->tsc;
-		p.start = r->tsc - x->clk.t0 >= p.cycles ? r->tsc - p.cycles : x->clk.t0;
+		end = r->tsc;
+		start = r->tsc - x->clk.t0 >= cycles ? r->tsc - cycles : x->clk.t0;
 	}
-	pc->icr_n = 0;
-	/* The one this send replaces in the pairing is done with. */
-	if (r->has_tsc) {
-		flush_send(x, &x->pend[vec]);
-		x->pend[vec] = p;
-	} else {
-		flush_send(x, &p);
-	}
+	name_pcpu(x, op->cpu);
+	pfx(x, "X", ev_name(r->event), "ipi", PID_HOST(x->i), TID_PCPU(x->i, op->cpu), start);
+	fprintf(x->c->out, ",\"dur\":%.3f",
+		tr_export_us(&x->clk, end) - tr_export_us(&x->clk, start));
+	if (op->nrecv)
+		fprintf(x->c->out, ",\"bind_id\":\"f%us%" PRIu64 "\",\"flow_out\":true", x->i,
+			op->send + 1);
+	fprintf(x->c->out, ",\"args\":{\"vector\":%" PRIu32 ",\"mode\":\"%s\",\"send\":%" PRIu64,
+		r->d[0] & 0xff, tr_mode_name[op->mode], op->send + 1);
+	if (r->event != IPB_TRC_APIC_SEND_IPI_SELF)
+		fprintf(x->c->out, ",\"destinations\":%" PRIu32 ",\"cycles\":%" PRIu32, dests,
+			cycles);
+	if (r->event == IPB_TRC_APIC_SEND_IPI_MASK)
+		fprintf(x->c->out, ",\"icr_writes\":%" PRIu32, icr);
+	fprintf(x->c->out, ",\"icr_write_records\":%" PRIu32 "}}", op->icr_seen);
 }
 
-static void on_recv(struct ctx *x, const struct xt_rec *r, const struct tr_ipi_send *s)
+/* A receive handed out by the pairing: bound to OP's slice, or unmatched. */
+static void on_recv(void *arg, const struct tr_recv *r, const struct tr_op *op)
 {
+	struct ctx *x = arg;
+
 	x->st->recvs++;
 	name_pcpu(x, r->cpu);
 	pfx(x, "X", "apic:ipi_recv", "ipi", PID_HOST(x->i), TID_PCPU(x->i, r->cpu), r->tsc);
 	fputs(",\"dur\":0", x->c->out);
-	if (s) {
-		struct pend *p = &x->pend[r->d[0] & 0xff];
-
-		if (p->live && p->seq == s->seq) {
-			p->flowed = true;
-			x->st->flows++;
-			fprintf(x->c->out, ",\"bind_id\":\"f%us%" PRIu64 "\",\"flow_in\":true", x->i,
-				s->seq);
-		}
+	if (op) {
+		x->st->flows++;
+		fprintf(x->c->out, ",\"bind_id\":\"f%us%" PRIu64 "\",\"flow_in\":true", x->i,
+			op->send + 1);
 		fprintf(x->c->out, ",\"args\":{\"vector\":%" PRIu32 ",\"send\":%" PRIu64
-			",\"from_cpu\":%" PRIu32 ",\"latency_cycles\":", r->d[0] & 0xff, s->seq,
-			s->cpu);
-		put_u64(x, r->tsc - s->tsc);
+			",\"from_cpu\":%" PRIu32 ",\"latency_cycles\":", r->vec, op->send + 1,
+			op->cpu);
+		put_u64(x, r->tsc - op->first);
 		fputs("}}", x->c->out);
 	} else {
 		x->st->unmatched++;
 		fprintf(x->c->out, ",\"args\":{\"vector\":%" PRIu32 ",\"unmatched\":true}}",
-			r->d[0] & 0xff);
+			r->vec);
 	}
 }
 
 static void on_icr(struct ctx *x, const struct xt_rec *r)
 {
-	struct pcpu *pc = &x->cpu[r->cpu];
-
 	x->st->icr_writes++;
-	if (!pc->icr_n++)
-		pc->icr_first = r->tsc;
-	pc->icr_last = r->tsc;
 	name_pcpu(x, r->cpu);
 	pfx(x, "i", "apic:icr_write", "ipi", PID_HOST(x->i), TID_PCPU(x->i, r->cpu), r->tsc);
 	fputs(",\"s\":\"t\"", x->c->out);
@@ -505,7 +476,7 @@ struct tr_chrome *tr_chrome_begin(FILE *out)
 int tr_chrome_file(struct tr_chrome *c, const char *path, const struct xt_file *f,
 		   const struct tr_export_meta *meta, double opt_khz, struct tr_export_stats *st)
 {
-	struct tr_ipi_pair pair;
+	struct tr_pair pair = { 0 };
 	struct xt_merge *m = NULL;
 	struct xt_rec r;
 	struct ctx *x = calloc(1, sizeof(*x));
@@ -527,13 +498,13 @@ int tr_chrome_file(struct tr_chrome *c, const char *path, const struct xt_file *
 	st->tsc_khz = x->clk.khz;
 	st->clock = x->clk.source;
 	st->t0 = x->clk.t0;
-	tr_ipi_pair_init(&pair);
+	if (tr_pair_init(&pair, on_recv, on_done, x, &st->an))
+		goto out;
 	name_host(x, path, meta);
 	m = xt_merge_open(f, &st->an);
 	if (!m)
 		goto out;
 	while (xt_merge_next(m, &r)) {
-		const struct tr_ipi_send *s;
 		int mode;
 		uint32_t vec;
 
@@ -544,12 +515,12 @@ int tr_chrome_file(struct tr_chrome *c, const char *path, const struct xt_file *
 		if ((r.event & 0x0ffff000) == IPB_TRC_HW_APIC) {
 			switch (tr_ipi_kind(&r, &mode, &vec)) {
 			case TR_IPI_SEND:
-				tr_ipi_pair_send(&pair, &r, mode, vec);
-				on_send(x, &r, mode, vec, &pair);
+				x->st->sends++;
+				if (!tr_pair_send(&pair, &r, mode, vec))
+					goto out;
 				break;
 			case TR_IPI_RECV:
-				s = tr_ipi_pair_recv(&pair, &r, vec);
-				on_recv(x, &r, s);
+				tr_pair_recv(&pair, &r, vec);
 				count_irq(x, &r);
 				break;
 			case TR_IPI_SHORT:
@@ -557,8 +528,10 @@ int tr_chrome_file(struct tr_chrome *c, const char *path, const struct xt_file *
 					    "few; ignored", (unsigned long long)r.off, r.event, r.nextra);
 				break;
 			default:
-				if (r.event == IPB_TRC_APIC_ICR_WRITE)
+				if (r.event == IPB_TRC_APIC_ICR_WRITE) {
+					tr_pair_icr(&pair, &r);
 					on_icr(x, &r);
+				}
 				else
 					tr_tsc_khz_take(&file_khz, &r, &st->an);
 				break;
@@ -582,8 +555,9 @@ int tr_chrome_file(struct tr_chrome *c, const char *path, const struct xt_file *
 		if (ferror(c->out))
 			goto out;
 	}
-	for (unsigned v = 0; v < 256; v++)
-		flush_send(x, &x->pend[v]);
+	tr_pair_end(&pair);
+	if (pair.oom)
+		goto out;
 	for (uint32_t i = 0; i < XT_MAX_CPUS; i++)
 		run_close(x, i, x->cpu[i].last_tsc);
 	rc = 0;
@@ -614,6 +588,7 @@ out:
 	}
 	if (c->err || ferror(c->out))
 		rc = -1;
+	tr_pair_fini(&pair);
 	free(x->cpu);
 	free(x->vs);
 	free(x);

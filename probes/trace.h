@@ -132,35 +132,97 @@ struct tr_ipi {
 #define TR_MAX_GROUPS 4096
 int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f);
 /*
- * The pairing behind the latency rule (`trace ipi --help`), shared by
- * tr_ipi_run() and the exporter (probes/export.h): records taken in the
- * merged reader's order, each apic:ipi_recv belongs to the most recent
- * send of its vector (on any CPU) when that send has a TSC not later than
- * the receive's.
+ * The pairing: the one rule by which a receive belongs to an IPI
+ * operation, behind trace ipi's latencies (tr_ipi_run()), the export's
+ * arrows (probes/export.h) and the report's timeline (tr_ipi_run_each()).
+ *
+ * Records are fed in the merged reader's order (TSC, then CPU).  An
+ * operation is one CPU's apic:icr_write records up to and including its
+ * next send record (apic:send_ipi_mask / _allbut / _self); one without ICR
+ * writes (older recordings, SEND_IPI_SELF, a shorthand send traced without
+ * one) is its send record alone.  It begins at its first record, with that
+ * record's vector and TSC.  Each apic:ipi_recv belongs to the operation of
+ * its vector that most recently began, on any CPU, at a TSC not later than
+ * the receive's (none: unmatched).  An operation begun by a record without
+ * a TSC gets no receive.
+ *
+ * The hypervisor writes the send record after the ICR writes, so a receive
+ * that lands while its sender is still writing comes before the record
+ * that gives its operation's mode: it is held until that record comes and
+ * handed out then, matched (RECV is called from tr_pair_send()).  A
+ * receive whose operation has no send record by the end (tr_pair_end()) is
+ * unmatched.  Memory: at most one open operation per CPU and one closed
+ * operation per vector are kept, and at most TR_PAIR_HOLD receives are
+ * held (40 bytes each; a real operation's receives before its send record
+ * are at most its destinations): a receive past that is unmatched, with a
+ * message naming its offset.
+ *
  * tr_ipi_kind(): TR_IPI_SEND (*mode, *vec), TR_IPI_RECV (*vec),
  * TR_IPI_SHORT (a send or receive with too few words: an anomaly) or
  * TR_IPI_OTHER.
  */
 enum { TR_IPI_OTHER, TR_IPI_SEND, TR_IPI_RECV, TR_IPI_SHORT };
 int tr_ipi_kind(const struct xt_rec *r, int *mode, uint32_t *vec);
-struct tr_ipi_send {
-	uint64_t tsc;
-	uint64_t seq;		/* the send's number, from 1, in the merged order */
-	uint32_t cpu;
-	int mode;
-	bool valid;
+
+#define TR_NO_SEND UINT64_MAX
+#define TR_PAIR_HOLD 65536u
+struct tr_op {
+	uint64_t id;		/* from 0, in the order of the operations' first records */
+	uint64_t send;		/* its send record's number (from 0, in the merged
+				 * order), TR_NO_SEND while open */
+	uint64_t first;		/* the TSC of its first record: its latencies' start */
+	uint64_t last;		/* the TSC of its last ICR write (first, without one) */
+	uint32_t cpu, vec;	/* vec: its first record's */
+	uint32_t icr_seen;	/* its apic:icr_write records */
+	uint64_t nrecv;		/* receives given to it so far */
+	int mode;		/* its send record's TR_ mode; -1 while open */
+	bool has_tsc;		/* its first record had a TSC */
+	struct xt_rec rec;	/* its send record (once closed) */
 };
-struct tr_ipi_pair {
-	struct tr_ipi_send last[256];	/* per vector */
-	uint64_t sends;
+struct tr_recv {
+	uint64_t tsc, off;
+	uint32_t cpu, vec;
+	bool has_tsc;
 };
-void tr_ipi_pair_init(struct tr_ipi_pair *pp);
-/* R is a send (TR_IPI_SEND): numbered, and the receives of VEC that
- * follow are its own when it has a TSC. */
-void tr_ipi_pair_send(struct tr_ipi_pair *pp, const struct xt_rec *r, int mode, uint32_t vec);
-/* R is a receive of VEC: its send, or NULL (unmatched). */
-const struct tr_ipi_send *tr_ipi_pair_recv(const struct tr_ipi_pair *pp, const struct xt_rec *r,
-					   uint32_t vec);
+/* A receive handed out: OP its operation (closed), NULL when unmatched. */
+typedef void tr_pair_recv_fn(void *arg, const struct tr_recv *r, const struct tr_op *op);
+/* A closed operation no receive can be given to any more. */
+typedef void tr_pair_done_fn(void *arg, const struct tr_op *op);
+struct tr_pair_op;
+struct tr_pair_held;
+struct tr_pair {
+	tr_pair_recv_fn *recv;
+	tr_pair_done_fn *done;	/* may be NULL */
+	void *arg;
+	struct xt_anom *an;	/* where a receive past TR_PAIR_HOLD is told */
+	struct tr_pair_op *ops;	/* the operations kept (trace_an.c) */
+	uint32_t capops;
+	int32_t free_op;
+	int32_t *open;		/* per CPU (XT_MAX_CPUS): its open operation, or -1 */
+	int32_t cur[256];	/* per vector: the operation that began last, or -1 */
+	struct tr_pair_held *held;
+	uint32_t nheld, capheld;
+	int32_t free_held;
+	uint64_t ids, sends;
+	uint64_t held_over;	/* receives unmatched for want of room */
+	bool oom;		/* an allocation failed: the pairing is incomplete */
+};
+/* 0, or -1 (out of memory). */
+int tr_pair_init(struct tr_pair *pp, tr_pair_recv_fn *recv, tr_pair_done_fn *done, void *arg,
+		 struct xt_anom *an);
+/* An apic:icr_write R: the id of the operation it is part of, or
+ * TR_NO_SEND (fewer than two words, and no operation open on its CPU). */
+uint64_t tr_pair_icr(struct tr_pair *pp, const struct xt_rec *r);
+/* A send record R (TR_IPI_SEND, MODE, VEC): its operation, closed, after
+ * the receives held for it are handed out; valid until the next call. */
+const struct tr_op *tr_pair_send(struct tr_pair *pp, const struct xt_rec *r, int mode,
+				 uint32_t vec);
+/* A receive R of VEC: handed out now, or held for its send record. */
+void tr_pair_recv(struct tr_pair *pp, const struct xt_rec *r, uint32_t vec);
+/* The end of the records: held receives handed out unmatched, every closed
+ * operation kept done. */
+void tr_pair_end(struct tr_pair *pp);
+void tr_pair_fini(struct tr_pair *pp);
 /* An apic:tsc_khz record R into *KHZ while it is 0: taken when in range
  * (TR_TSC_KHZ_MIN..MAX), else an anomaly naming its offset.  Anything
  * else: nothing. */
@@ -169,33 +231,24 @@ void tr_tsc_khz_take(uint32_t *khz, const struct xt_rec *r, struct xt_anom *an);
 void tr_ipi_fini(struct tr_ipi *p);
 
 /*
- * The records behind tr_ipi_run()'s figures, one at a time in its merged
- * TSC order, for a caller that looks at single operations (the report's
- * timeline): every ICR write, every send, and every receive.
- *
- * Two pairings.  `send`: tr_ipi_run()'s own (a receive belongs to the
- * most recent earlier send record of its vector on any CPU; sends are
- * numbered from 0 in that order).  `op`: by operation, where an
- * operation is a CPU's ICR writes up to and including its next send
- * record (numbered from 0 by their first record), and a receive belongs
- * to the operation of its vector that most recently began (first ICR
- * write) before it.  The send record is written after the ICR writes, so
- * a receive that lands while its sender is still writing (a physical
- * flush to 39 CPUs) precedes its send record: `send` gives it to the
- * previous send of its vector, `op` to the operation that caused it.
+ * The records behind tr_ipi_run()'s figures, one at a time, for a caller
+ * that looks at single operations (the report's timeline): every ICR
+ * write and send in the merged TSC order, and every receive when the
+ * pairing (above) hands it out: a receive held for its operation's send
+ * record comes just before that record's event.
  */
 enum tr_ipi_kind { TR_EV_ICR_WRITE, TR_EV_SEND, TR_EV_RECV };
-#define TR_NO_SEND UINT64_MAX
 struct tr_ipi_ev {
 	enum tr_ipi_kind kind;
 	uint32_t cpu;
 	bool has_tsc;
 	uint64_t tsc, off;
 	uint32_t vec;		/* send, receive; ICR write: the ICR low word's */
-	int mode;		/* send: its TR_ mode; receive: its send's; else -1 */
-	uint64_t send;		/* send: its number; receive: its send's, or TR_NO_SEND
-				 * (unmatched); ICR write: TR_NO_SEND */
+	int mode;		/* send: its TR_ mode; receive: its operation's; else -1 */
+	uint64_t send;		/* send: its number; receive: its operation's send's, or
+				 * TR_NO_SEND (unmatched); ICR write: TR_NO_SEND */
 	uint64_t op;		/* the operation (every kind), or TR_NO_SEND */
+	uint64_t op_tsc;	/* receive: its operation's first TSC (the latency's start) */
 	uint32_t dests, icr;	/* send: destination CPUs, ICR writes */
 	uint32_t dest;		/* ICR write: the destination field */
 };

@@ -1012,35 +1012,261 @@ int tr_ipi_kind(const struct xt_rec *r, int *mode, uint32_t *vec)
 	return TR_IPI_SEND;
 }
 
-void tr_ipi_pair_init(struct tr_ipi_pair *pp)
+/* ---- the pairing (trace.h) ---- */
+
+struct tr_pair_op {
+	struct tr_op op;
+	int32_t head, tail;	/* its held receives, in arrival order */
+	int32_t next_free;
+	bool open, cur;		/* open: no send record yet; cur: its vector's cur[] */
+};
+
+struct tr_pair_held {
+	struct tr_recv r;
+	int32_t next;
+};
+
+int tr_pair_init(struct tr_pair *pp, tr_pair_recv_fn *recv, tr_pair_done_fn *done, void *arg,
+		 struct xt_anom *an)
 {
 	memset(pp, 0, sizeof(*pp));
+	pp->recv = recv;
+	pp->done = done;
+	pp->arg = arg;
+	pp->an = an;
+	pp->free_op = pp->free_held = -1;
+	for (int v = 0; v < 256; v++)
+		pp->cur[v] = -1;
+	pp->open = malloc(XT_MAX_CPUS * sizeof(*pp->open));
+	if (!pp->open)
+		return -1;
+	for (uint32_t c = 0; c < XT_MAX_CPUS; c++)
+		pp->open[c] = -1;
+	return 0;
 }
 
-void tr_ipi_pair_send(struct tr_ipi_pair *pp, const struct xt_rec *r, int mode, uint32_t vec)
+void tr_pair_fini(struct tr_pair *pp)
 {
-	struct tr_ipi_send *s = &pp->last[vec & 0xff];
-
-	pp->sends++;
-	if (!r->has_tsc)
-		return;
-	s->tsc = r->tsc;
-	s->seq = pp->sends;
-	s->cpu = r->cpu;
-	s->mode = mode;
-	s->valid = true;
+	free(pp->open);
+	free(pp->ops);
+	free(pp->held);
+	pp->open = NULL;
+	pp->ops = NULL;
+	pp->held = NULL;
 }
 
-const struct tr_ipi_send *tr_ipi_pair_recv(const struct tr_ipi_pair *pp, const struct xt_rec *r,
-					   uint32_t vec)
+/* A free operation slot, or -1 (out of memory).  At most XT_MAX_CPUS open
+ * and 256 closed ones are alive, so the table stays that small. */
+static int32_t op_alloc(struct tr_pair *pp)
 {
-	const struct tr_ipi_send *s = &pp->last[vec & 0xff];
+	if (pp->free_op < 0) {
+		uint32_t cap = pp->capops ? 2 * pp->capops : 64;
+		struct tr_pair_op *n = realloc(pp->ops, cap * sizeof(*n));
 
-	/* No earlier send, or (TSC gone backwards on a CPU, already
-	 * reported) a send that is not earlier after all. */
-	if (!s->valid || !r->has_tsc || r->tsc < s->tsc)
-		return NULL;
+		if (!n)
+			return -1;
+		pp->ops = n;
+		for (uint32_t i = cap; i-- > pp->capops;) {
+			n[i].next_free = pp->free_op;
+			pp->free_op = (int32_t)i;
+		}
+		pp->capops = cap;
+	}
+	int32_t s = pp->free_op;
+
+	pp->free_op = pp->ops[s].next_free;
 	return s;
+}
+
+static void op_free(struct tr_pair *pp, int32_t s)
+{
+	pp->ops[s].next_free = pp->free_op;
+	pp->free_op = s;
+}
+
+/* Operation S may be done with: closed and no longer its vector's. */
+static void op_retire(struct tr_pair *pp, int32_t s)
+{
+	struct tr_pair_op *o = &pp->ops[s];
+
+	if (o->open || o->cur)
+		return;
+	if (pp->done)
+		pp->done(pp->arg, &o->op);
+	op_free(pp, s);
+}
+
+/* A new operation begun by R (of VEC) on R's CPU; -1: out of memory. */
+static int32_t op_begin(struct tr_pair *pp, const struct xt_rec *r, uint32_t vec)
+{
+	int32_t s = op_alloc(pp);
+
+	if (s < 0) {
+		pp->oom = true;
+		return -1;
+	}
+	struct tr_pair_op *o = &pp->ops[s];
+
+	memset(o, 0, sizeof(*o));
+	o->op.id = pp->ids++;
+	o->op.send = TR_NO_SEND;
+	o->op.first = o->op.last = r->tsc;
+	o->op.cpu = r->cpu;
+	o->op.vec = vec & 0xff;
+	o->op.mode = -1;
+	o->op.has_tsc = r->has_tsc;
+	o->head = o->tail = -1;
+	o->open = true;
+	if (r->has_tsc) {
+		int32_t old = pp->cur[o->op.vec];
+
+		pp->cur[o->op.vec] = s;
+		o->cur = true;
+		if (old >= 0) {
+			pp->ops[old].cur = false;
+			op_retire(pp, old);
+		}
+	}
+	return s;
+}
+
+uint64_t tr_pair_icr(struct tr_pair *pp, const struct xt_rec *r)
+{
+	int32_t s = pp->open[r->cpu];
+
+	if (s < 0) {
+		if (r->nextra < 2 || (s = op_begin(pp, r, r->d[1])) < 0)
+			return TR_NO_SEND;
+		pp->open[r->cpu] = s;
+	}
+	struct tr_op *op = &pp->ops[s].op;
+
+	op->icr_seen++;
+	if (r->has_tsc && r->tsc >= op->last)
+		op->last = r->tsc;
+	return op->id;
+}
+
+static void hand_out(struct tr_pair *pp, const struct tr_recv *r, struct tr_pair_op *o)
+{
+	if (o)
+		o->op.nrecv++;
+	pp->recv(pp->arg, r, o ? &o->op : NULL);
+}
+
+/* The receives held for S, handed out (matched when S is closed). */
+static void release(struct tr_pair *pp, int32_t s)
+{
+	struct tr_pair_op *o = &pp->ops[s];
+
+	for (int32_t h = o->head, nx; h >= 0; h = nx) {
+		nx = pp->held[h].next;
+		hand_out(pp, &pp->held[h].r, o->open ? NULL : o);
+		pp->held[h].next = pp->free_held;
+		pp->free_held = h;
+		pp->nheld--;
+	}
+	o->head = o->tail = -1;
+}
+
+const struct tr_op *tr_pair_send(struct tr_pair *pp, const struct xt_rec *r, int mode,
+				 uint32_t vec)
+{
+	int32_t s = pp->open[r->cpu];
+
+	if (s >= 0)
+		pp->open[r->cpu] = -1;
+	else if ((s = op_begin(pp, r, vec)) < 0)
+		return NULL;
+	struct tr_pair_op *o = &pp->ops[s];
+
+	o->open = false;
+	o->op.mode = mode;
+	o->op.send = pp->sends++;
+	o->op.rec = *r;
+	release(pp, s);
+	/* (still valid: the slot is only reused by a later call) */
+	op_retire(pp, s);
+	return &o->op;
+}
+
+void tr_pair_recv(struct tr_pair *pp, const struct xt_rec *r, uint32_t vec)
+{
+	struct tr_recv rr = { .tsc = r->tsc, .off = r->off, .cpu = r->cpu, .vec = vec & 0xff,
+			      .has_tsc = r->has_tsc };
+	int32_t s = pp->cur[vec & 0xff];
+	struct tr_pair_op *o = s >= 0 ? &pp->ops[s] : NULL;
+
+	/* No operation of its vector before it, or (TSC gone backwards on a
+	 * CPU, already reported) one that is not earlier after all. */
+	if (!o || !r->has_tsc || r->tsc < o->op.first) {
+		hand_out(pp, &rr, NULL);
+		return;
+	}
+	if (!o->open) {
+		hand_out(pp, &rr, o);
+		return;
+	}
+	/* Its operation's send record is still to come: held. */
+	if (pp->free_held < 0 && pp->capheld < TR_PAIR_HOLD) {
+		uint32_t cap = pp->capheld ? 2 * pp->capheld : 256;
+		struct tr_pair_held *n = realloc(pp->held, cap * sizeof(*n));
+
+		if (!n) {
+			pp->oom = true;
+		} else {
+			pp->held = n;
+			for (uint32_t i = cap; i-- > pp->capheld;) {
+				n[i].next = pp->free_held;
+				pp->free_held = (int32_t)i;
+			}
+			pp->capheld = cap;
+		}
+	}
+	if (pp->free_held < 0) {
+		if (!pp->held_over++ && !pp->oom)
+			xt_anom_add(pp->an, "offset %llu: more than %u receives wait for their "
+				    "operation's send record: this one and any such later are "
+				    "unmatched", (unsigned long long)r->off, TR_PAIR_HOLD);
+		hand_out(pp, &rr, NULL);
+		return;
+	}
+	int32_t h = pp->free_held;
+
+	pp->free_held = pp->held[h].next;
+	pp->held[h].r = rr;
+	pp->held[h].next = -1;
+	if (o->tail >= 0)
+		pp->held[o->tail].next = h;
+	else
+		o->head = h;
+	o->tail = h;
+	pp->nheld++;
+}
+
+void tr_pair_end(struct tr_pair *pp)
+{
+	/* Operations without a send record: their receives unmatched. */
+	for (uint32_t c = 0; c < XT_MAX_CPUS; c++) {
+		int32_t s = pp->open[c];
+
+		if (s < 0)
+			continue;
+		pp->open[c] = -1;
+		release(pp, s);
+		if (pp->ops[s].cur)
+			pp->cur[pp->ops[s].op.vec] = -1;
+		op_free(pp, s);
+	}
+	for (int v = 0; v < 256; v++) {
+		int32_t s = pp->cur[v];
+
+		if (s < 0)
+			continue;
+		pp->cur[v] = -1;
+		pp->ops[s].cur = false;
+		op_retire(pp, s);
+	}
 }
 
 void tr_tsc_khz_take(uint32_t *khz, const struct xt_rec *r, struct xt_anom *an)
@@ -1061,32 +1287,49 @@ int tr_ipi_run(struct tr_ipi *p, const struct xt_file *f)
 	return tr_ipi_run_each(p, f, NULL, NULL);
 }
 
+struct run_each {
+	struct tr_ipi *p;
+	tr_ipi_fn *fn;
+	void *arg;
+	bool oom;
+};
+
+/* A receive handed out by the pairing: its latency, by its operation's mode. */
+static void run_recv(void *arg, const struct tr_recv *r, const struct tr_op *op)
+{
+	struct run_each *R = arg;
+	struct tr_ipi *p = R->p;
+
+	if (R->fn)
+		R->fn(R->arg, &(struct tr_ipi_ev){ .kind = TR_EV_RECV, .cpu = r->cpu,
+			.has_tsc = r->has_tsc, .tsc = r->tsc, .off = r->off, .vec = r->vec,
+			.mode = op ? op->mode : -1, .send = op ? op->send : TR_NO_SEND,
+			.op = op ? op->id : TR_NO_SEND, .op_tsc = op ? op->first : 0 });
+	if (!op) {
+		p->unmatched++;
+		return;
+	}
+	hist_add(&p->mode[op->mode].lat, r->tsc - op->first);
+	if (!p->lat_cpu[r->cpu]) {
+		p->lat_cpu[r->cpu] = malloc(sizeof(struct hist));
+		if (!p->lat_cpu[r->cpu]) {
+			R->oom = true;
+			return;
+		}
+		hist_init(p->lat_cpu[r->cpu]);
+	}
+	hist_add(p->lat_cpu[r->cpu], r->tsc - op->first);
+}
+
 int tr_ipi_run_each(struct tr_ipi *p, const struct xt_file *f, tr_ipi_fn *fn, void *arg)
 {
-	struct {
-		uint64_t tsc, send;
-		int mode;
-		bool valid;
-	} last[256];
-	struct {
-		uint64_t tsc, op;
-		bool valid;
-	} opstart[256];
-	uint64_t nsend = 0, nop = 0, *cur_op = NULL;	/* per CPU: its open operation */
+	struct run_each R = { .p = p, .fn = fn, .arg = arg };
+	struct tr_pair pair;
 	struct xt_merge *m;
 	struct xt_rec r;
 	int mode;
 
 	memset(p, 0, sizeof(*p));
-	memset(last, 0, sizeof(last));
-	memset(opstart, 0, sizeof(opstart));
-	if (fn) {
-		cur_op = malloc(XT_MAX_CPUS * sizeof(*cur_op));
-		if (!cur_op)
-			return -1;
-		for (uint32_t c = 0; c < XT_MAX_CPUS; c++)
-			cur_op[c] = TR_NO_SEND;
-	}
 	for (mode = 0; mode < TR_NMODES; mode++) {
 		hist_init(&p->mode[mode].dests);
 		hist_init(&p->mode[mode].icr);
@@ -1094,13 +1337,15 @@ int tr_ipi_run_each(struct tr_ipi *p, const struct xt_file *f, tr_ipi_fn *fn, vo
 		hist_init(&p->mode[mode].lat);
 	}
 	p->lat_cpu = calloc(XT_MAX_CPUS, sizeof(*p->lat_cpu));
-	if (!p->lat_cpu || cmap_init(&p->groups, TR_MAX_GROUPS)) {
-		free(cur_op);
+	if (!p->lat_cpu || cmap_init(&p->groups, TR_MAX_GROUPS))
+		return -1;
+	if (tr_pair_init(&pair, run_recv, NULL, &R, &p->an)) {
+		tr_pair_fini(&pair);
 		return -1;
 	}
 	m = xt_merge_open(f, &p->an);
 	if (!m) {
-		free(cur_op);
+		tr_pair_fini(&pair);
 		return -1;
 	}
 	while (xt_merge_next(m, &r)) {
@@ -1135,114 +1380,60 @@ int tr_ipi_run_each(struct tr_ipi *p, const struct xt_file *f, tr_ipi_fn *fn, vo
 		case IPB_TRC_APIC_IPI_RECV:
 			if (r.nextra < 1)
 				goto short_rec;
-			vec = r.d[0] & 0xff;
 			p->recv++;
-			/* No earlier send, or (TSC gone backwards on a CPU, already
-			 * reported) a send that is not earlier after all. */
-			if (fn) {
-				bool m_ok = last[vec].valid && r.has_tsc && r.tsc >= last[vec].tsc;
-				bool o_ok = opstart[vec].valid && r.has_tsc &&
-					    r.tsc >= opstart[vec].tsc;
-
-				fn(arg, &(struct tr_ipi_ev){ .kind = TR_EV_RECV, .cpu = r.cpu,
-					.has_tsc = r.has_tsc, .tsc = r.tsc, .off = r.off,
-					.vec = vec, .mode = m_ok ? last[vec].mode : -1,
-					.send = m_ok ? last[vec].send : TR_NO_SEND,
-					.op = o_ok ? opstart[vec].op : TR_NO_SEND });
-			}
-			if (!last[vec].valid || !r.has_tsc || r.tsc < last[vec].tsc) {
-				p->unmatched++;
-				continue;
-			}
-			hist_add(&p->mode[last[vec].mode].lat, r.tsc - last[vec].tsc);
-			if (!p->lat_cpu[r.cpu]) {
-				p->lat_cpu[r.cpu] = malloc(sizeof(struct hist));
-				if (!p->lat_cpu[r.cpu])
-					continue;
-				hist_init(p->lat_cpu[r.cpu]);
-			}
-			hist_add(p->lat_cpu[r.cpu], r.tsc - last[vec].tsc);
+			tr_pair_recv(&pair, &r, r.d[0] & 0xff);
 			continue;
-		case IPB_TRC_APIC_ICR_WRITE:
+		case IPB_TRC_APIC_ICR_WRITE: {
+			uint64_t op = tr_pair_icr(&pair, &r);
+
 			p->icr_writes++;
-			if (fn && r.nextra >= 2) {
-				vec = r.d[1] & 0xff;
-				if (cur_op[r.cpu] == TR_NO_SEND) {
-					cur_op[r.cpu] = nop++;
-					if (r.has_tsc) {
-						opstart[vec].tsc = r.tsc;
-						opstart[vec].op = cur_op[r.cpu];
-						opstart[vec].valid = true;
-					}
-				}
+			if (fn && r.nextra >= 2)
 				fn(arg, &(struct tr_ipi_ev){ .kind = TR_EV_ICR_WRITE, .cpu = r.cpu,
 					.has_tsc = r.has_tsc, .tsc = r.tsc, .off = r.off,
-					.vec = vec, .mode = -1, .send = TR_NO_SEND,
-					.op = cur_op[r.cpu], .dest = r.d[0] });
-			}
+					.vec = r.d[1] & 0xff, .mode = -1, .send = TR_NO_SEND,
+					.op = op, .dest = r.d[0] });
 			continue;
+		}
 		case IPB_TRC_APIC_MASK_TO_APICID:
 			if (r.nextra >= 3)
 				p->mask_to_apicid[r.d[2] ? 1 : 0]++;
 			continue;
 		case IPB_TRC_APIC_TSC_KHZ:
-			if (r.nextra < 1 || p->tsc_khz)
-				continue;
-			if (r.d[0] >= TR_TSC_KHZ_MIN && r.d[0] <= TR_TSC_KHZ_MAX)
-				p->tsc_khz = r.d[0];
-			else
-				xt_anom_add(&p->an, "offset %llu: apic:tsc_khz record says %u kHz, "
-					    "not from %u to %u: ignored (cycles only, unless "
-					    "--tsc-khz)", (unsigned long long)r.off, r.d[0],
-					    TR_TSC_KHZ_MIN, TR_TSC_KHZ_MAX);
+			tr_tsc_khz_take(&p->tsc_khz, &r, &p->an);
 			continue;
 		default:
 			continue;
 		}
-		/* Per (mode, vector, destinations). */
+		/* A send: per (mode, vector, destinations), and its operation closed. */
 		{
 			uint32_t icr = r.event == IPB_TRC_APIC_SEND_IPI_MASK ? r.d[2] : 1;
 			uint32_t dests = r.event == IPB_TRC_APIC_SEND_IPI_SELF ? 1 : r.d[1];
+			const struct tr_op *op;
 
 			cmap_add(&p->groups, TR_GROUP_KEY(mode, vec, dests), 1, icr);
-			if (fn) {
-				uint64_t op = cur_op[r.cpu];
-
-				if (op == TR_NO_SEND) {		/* no ICR write of its own */
-					op = nop++;
-					if (r.has_tsc) {
-						opstart[vec].tsc = r.tsc;
-						opstart[vec].op = op;
-						opstart[vec].valid = true;
-					}
-				}
-				cur_op[r.cpu] = TR_NO_SEND;
+			op = tr_pair_send(&pair, &r, mode, vec);
+			if (!op)
+				R.oom = true;
+			else if (fn)
 				fn(arg, &(struct tr_ipi_ev){ .kind = TR_EV_SEND, .cpu = r.cpu,
 					.has_tsc = r.has_tsc, .tsc = r.tsc, .off = r.off, .vec = vec,
-					.mode = mode, .send = nsend, .op = op, .dests = dests,
+					.mode = mode, .send = op->send, .op = op->id, .dests = dests,
 					.icr = icr });
-			}
 		}
-		/* A send: the receives of this vector that follow are its own. */
-		if (r.has_tsc) {
-			last[vec].tsc = r.tsc;
-			last[vec].mode = mode;
-			last[vec].send = nsend;
-			last[vec].valid = true;
-		}
-		nsend++;
 		continue;
 short_rec:
 		xt_anom_add(&p->an, "offset %llu: event 0x%08x has %u words, too few; ignored",
 			    (unsigned long long)r.off, r.event, r.nextra);
 	}
 	xt_merge_close(m);
-	free(cur_op);
+	tr_pair_end(&pair);
+	R.oom |= pair.oom;
+	tr_pair_fini(&pair);
 	if (p->groups.overflow)
 		xt_anom_add(&p->an, "more than %u (mode, vector, destinations) groups: %llu "
 			    "sends not grouped", TR_MAX_GROUPS,
 			    (unsigned long long)p->groups.overflow);
-	return 0;
+	return R.oom ? -1 : 0;
 }
 
 void tr_ipi_fini(struct tr_ipi *p)

@@ -211,11 +211,16 @@ static const struct subcmd subcmds[] = {
 	  "shorthand (ALLBUT), self - the number of operations and the distribution\n"
 	  "(count, min, p50, p95, max) of destinations, ICR writes and send cost.\n"
 	  "\n"
-	  "Latency rule: records of all CPUs are merged in TSC order; each\n"
-	  "apic:ipi_recv is matched with the most recent send of the same vector that\n"
-	  "precedes it (on any CPU), and its latency is the receive TSC minus that\n"
-	  "send's TSC.  Receives with no preceding send of their vector are counted as\n"
-	  "unmatched.  Latencies are shown per mode and per receiving CPU.\n"
+	  "Latency rule: records of all CPUs are merged in TSC order.  An operation\n"
+	  "is one CPU's apic:icr_write records up to and including its next send\n"
+	  "record (without ICR writes: the send record alone); it begins at its first\n"
+	  "record.  Each apic:ipi_recv belongs to the operation of its vector that\n"
+	  "most recently began before it (on any CPU), takes that operation's mode\n"
+	  "from its send record (which the hypervisor writes after the ICR writes, so\n"
+	  "a receive can come first: it waits for it), and its latency is the receive\n"
+	  "TSC minus the operation's first TSC.  Receives with no such operation, or\n"
+	  "whose operation has no send record, are counted as unmatched.  Latencies\n"
+	  "are shown per mode and per receiving CPU.\n"
 	  "\n"
 	  "TSC cycles become ns with --tsc-khz KHZ, else with the apic:tsc_khz record\n"
 	  "the ipibench collector writes; without either, cycles only.\n"
@@ -1560,7 +1565,8 @@ static void ipi_text(const char *path, const struct tr_ipi *p, double khz)
 	if (!any)
 		printf("no apic:send_ipi_* records (a trace from ipibench's patched Xen, with "
 		       "class 0x0080f000 enabled?)\n");
-	printf("receives: %" PRIu64 ", unmatched (no earlier send of their vector): %" PRIu64 "\n",
+	printf("receives: %" PRIu64 ", unmatched (no operation of their vector with a send "
+	       "record before them): %" PRIu64 "\n",
 	       p->recv, p->unmatched);
 	if (p->icr_writes) {
 		uint64_t sum = 0;

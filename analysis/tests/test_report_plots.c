@@ -376,27 +376,23 @@ static void timeline_on_real_traces(void **state)
 	free(out);
 }
 
-/* tr_ipi_run_each()'s `send` pairing is trace ipi's: the latencies it
- * gives, put in trace ipi's histogram, are trace ipi's to the bucket, and
- * its receives and unmatched ones are trace ipi's counts. */
+/* tr_ipi_run_each()'s receives are trace ipi's: the latencies they give
+ * (from their operation's first record), put in trace ipi's histogram, are
+ * trace ipi's to the bucket, and its receives and unmatched ones are trace
+ * ipi's counts. */
 struct same {
-	uint64_t send_tsc[1 << 14];
-	int send_mode[1 << 14];
 	struct hist lat[TR_NMODES];
 	uint64_t recv, unmatched;
 };
 static void same_cb(void *arg, const struct tr_ipi_ev *e)
 {
 	struct same *s = arg;
-	if (e->kind == TR_EV_SEND && e->send < (1 << 14)) {
-		s->send_tsc[e->send] = e->tsc;
-		s->send_mode[e->send] = e->mode;
-	} else if (e->kind == TR_EV_RECV) {
+	if (e->kind == TR_EV_RECV) {
 		s->recv++;
 		if (e->send == TR_NO_SEND)
 			s->unmatched++;
 		else
-			hist_add(&s->lat[e->mode], e->tsc - s->send_tsc[e->send]);
+			hist_add(&s->lat[e->mode], e->tsc - e->op_tsc);
 	}
 }
 

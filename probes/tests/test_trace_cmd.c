@@ -123,7 +123,7 @@ static void test_help_and_usage(void **st)
 	assert_non_null(strstr(out, "summary"));
 	assert_non_null(strstr(out, "diff"));
 	assert_int_equal(run("ipi", "--help", NULL), 0);
-	assert_non_null(strstr(out, "most recent send of the same vector"));
+	assert_non_null(strstr(out, "most recently began before it (on any CPU)"));
 	assert_int_equal(run("summary", "--help", NULL), 0);
 	/* The options list is the table that is parsed: --tsc-khz and --top,
 	 * taken by every subcommand, were once missing from it. */

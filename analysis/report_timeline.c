@@ -5,7 +5,8 @@
  * workloads[].trace): one operation, its sender's ICR writes and each
  * target's receive on a CPU axis, titled with the median send-to-last-
  * receive latency of the operations like it.  Computed once into struct
- * rtl (report.h), then drawn, written as Markdown and as JSON.
+ * rtl (report.h), then drawn, written as Markdown and as JSON; beside the
+ * plot, the trace's Chrome JSON export (timeline_export()).
  *
  * The records and their pairing come from the trace reader
  * (tr_ipi_run_each(), probes/trace.h), the pairing of trace ipi and the

@@ -55,6 +55,11 @@ static const char report_help_tail[] =
 	"drew them (re-run with `cd DIR && gnuplot NAME.gp`).  Without gnuplot\n"
 	"the plots are not drawn (their NAME.gp and NAME.dat are written) and one\n"
 	"line says so; IPIBENCH_GNUPLOT names another gnuplot, which must be there.\n"
+	"Each send-to-receive timeline drawn from a trace comes with the trace's\n"
+	"export for Perfetto's UI, DIR/NAME.perfetto.json (`ipibench trace export\n"
+	"--format chrome`), when the trace is at most 32 MiB (unpacked;\n"
+	"IPIBENCH_REPORT_EXPORT_MAX sets another limit in bytes); a larger one\n"
+	"gets the command that writes it.\n"
 	"\n"
 	"Statistics (each says its unit: calls, loops, boots, pairs, runs):\n"
 	"  per-call latency  descriptive only (median, p5/p95, IQR; quantiles by\n"
@@ -483,8 +488,28 @@ static char *link_target(const char *s)
 	return b.s;
 }
 
+/* T's export in Markdown: the link to it, the command that would write it
+ * (over the size limit), or "-" (refused, or not drawn). */
+static char *timeline_export_md(const struct rtl *t)
+{
+	if (t->export_link) {
+		char *l = link_target(t->export_link), *n = md_text(t->export_link);
+		char *s = xasprintf("[%s](%s)", n, l);
+		free(l);
+		free(n);
+		return s;
+	}
+	if (t->export_cmd) {
+		char *c = md_code(t->export_cmd);
+		char *s = xasprintf("over the report's export limit: %s writes it", c);
+		free(c);
+		return s;
+	}
+	return xstrdup("-");
+}
+
 /* The send-to-receive timelines (report_timeline.c): a row per mode with a
- * trace, its plot, the link to the trace's export when it is there. */
+ * trace, its plot, the link to the trace's export the report wrote. */
 static void block_timelines(const struct rblock *b, struct sbuf *md)
 {
 	char b1[48], b2[48], b3[48];
@@ -503,22 +528,29 @@ static void block_timelines(const struct rblock *b, struct sbuf *md)
 			sb_printf(md, "| %s | %s | no timeline: %s | | | | | |\n", t->g->mode, tr, w);
 			free(w);
 		} else {
-			char *ex = t->export_link ? link_target(t->export_link) : NULL;
+			char *ex = timeline_export_md(t);
 			sb_printf(md, "| %s | %s | %zu%s | %u (%s, vector 0x%02x, %u ICR writes) | "
-				  "%s | %s | %s | %s%s%s |\n", t->g->mode, tr, t->nops,
+				  "%s | %s | %s | %s |\n", t->g->mode, tr, t->nops,
 				  t->ops_capped ? " (of the first 1048576)" : "", t->dests, t->trmode,
 				  t->vec, t->icr, tl_time(b1, sizeof(b1), t, t->median),
 				  tl_time(b2, sizeof(b2), t, t->min), tl_time(b3, sizeof(b3), t, t->max),
-				  ex ? "[Perfetto JSON](" : "-", ex ? ex : "", ex ? ")" : "");
+				  ex);
 			free(ex);
 		}
 		free(tr);
 	}
 	for (size_t i = 0; i < b->ntl; i++)
 		if (b->tl[i].plot) {
-			char *what = xasprintf("send-to-receive timeline, %s", b->tl[i].g->mode);
-			md_plot(md, b->tl[i].plot, what);
+			const struct rtl *t = &b->tl[i];
+			char *what = xasprintf("send-to-receive timeline, %s", t->g->mode);
+			md_plot(md, t->plot, what);
 			free(what);
+			if (t->export_link || t->export_cmd) {
+				char *ex = timeline_export_md(t);
+				sb_printf(md, "\nEvery operation of the trace, for Perfetto's UI "
+					  "(<https://ui.perfetto.dev>, \"Open trace file\"): %s\n", ex);
+				free(ex);
+			}
 		}
 }
 

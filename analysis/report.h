@@ -54,6 +54,14 @@ struct rmode {
  */
 #define RP_TL_MAXOPS (1u << 20)	/* operations of a trace looked at */
 #define RP_TL_MAXEV 4096	/* ICR writes, receives of the one shown */
+/* The largest trace (bytes, unpacked) whose Chrome JSON export the report
+ * writes beside the plot (timeline_export()); a larger one gets the
+ * command that makes it.  The export is up to 11x its trace (an agent's
+ * flushes, docs/measurements.md): at 32 MiB, some 350 MB, under the
+ * 512 MiB a browser's JavaScript string holds (chrome://tracing reads the
+ * file as one), and a few seconds of the report's time.
+ * IPIBENCH_REPORT_EXPORT_MAX (bytes) sets another (the tests' small one). */
+#define RP_TL_EXPORT_MAX (32ull << 20)
 struct rtl_ev {
 	uint32_t cpu;
 	double t;		/* from the operation's first record, ns or cycles */
@@ -62,8 +70,12 @@ struct rtl_ev {
 struct rtl {
 	const struct group *g;	/* its mode's group: g->trace names the trace */
 	char *warn;		/* no plot: why, one line; NULL: drawn */
-	char *export_link;	/* TRACE.perfetto.json beside the trace, as a link
-				 * from the report's directory; NULL: none */
+	uint64_t trace_bytes;	/* the trace's size (unpacked) */
+	char *export_link;	/* PLOT.perfetto.json, written in the report's
+				 * directory (timeline_export()); NULL: none */
+	char *export_cmd;	/* the trace was over the limit: the command that
+				 * would write it; NULL: not that */
+	char *export_warn;	/* the export was refused: why, one line */
 	bool ns;		/* times in ns (the trace's apic:tsc_khz), else cycles */
 	uint32_t tsc_khz;
 	size_t nops;		/* operations looked at */
@@ -287,6 +299,12 @@ uint64_t rg_count(const struct rgcount *c, size_t n, const char *name);
 void timelines_compute(struct report *r, struct rblock *b, const char *name);
 void timelines_free(struct rblock *b);
 int timeline_plot(struct report *r, const struct rtl *t);
+/* After timeline_plot(): T's trace as Chrome JSON (`ipibench trace export
+ * --format chrome`, probes/export.h) into the report's directory, named
+ * after the plot; or, over the size limit, the command that would write
+ * it.  A refusal is one warning line and no link, never the report's
+ * failure. */
+void timeline_export(struct report *r, struct rtl *t);
 json_t *timelines_json(const struct rblock *b);
 /* V (ns, or cycles without a TSC frequency) with its unit, into BUF. */
 const char *tl_time(char *buf, size_t n, const struct rtl *t, double v);

@@ -348,9 +348,13 @@ int render_plots(struct report *r)
 			 b->g0->workload, b->g0->host, b->g0->cpus);
 		if ((b->latency_plot && plot_latency(r, b)) || (b->irqs_plot && plot_irqs(r, b)))
 			return -1;
-		for (size_t k = 0; k < b->ntl; k++)
-			if (b->tl[k].plot && timeline_plot(r, &b->tl[k]))
+		for (size_t k = 0; k < b->ntl; k++) {
+			if (!b->tl[k].plot)
+				continue;
+			if (timeline_plot(r, &b->tl[k]))
 				return -1;
+			timeline_export(r, &b->tl[k]);
+		}
 	}
 	for (size_t i = 0; i < r->ncharts; i++)
 		if (r->charts[i].plot && plot_chart(r, &r->charts[i]))

@@ -5,7 +5,8 @@
  * workloads[].trace): one operation, its sender's ICR writes and each
  * target's receive on a CPU axis, titled with the median send-to-last-
  * receive latency of the operations like it.  Computed once into struct
- * rtl (report.h), then drawn, written as Markdown and as JSON.
+ * rtl (report.h), then drawn, written as Markdown and as JSON; beside the
+ * plot, the trace's Chrome JSON export (timeline_export()).
  *
  * The records and their pairing come from the trace reader
  * (tr_ipi_run_each(), probes/trace.h), the pairing of trace ipi and the
@@ -14,6 +15,7 @@
  * no plot, one warning line on stderr and the reason in the report.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <math.h>
@@ -25,6 +27,8 @@
 #include "workloads/workloads.h"
 #include "analysis/internal.h"
 #include "analysis/report.h"
+#include "lib/safeio.h"
+#include "probes/export.h"
 #include "probes/trace.h"
 
 /* ---- reading one trace ----------------------------------------------------- */
@@ -193,69 +197,53 @@ static struct tl_cand *candidates(const struct tl_pass1 *p, size_t *n, uint32_t 
 	return c;
 }
 
-/* The link from the report's directory OUT to FILE (both existing), or
- * FILE's absolute path when OUT cannot be resolved (malloc'ed). */
-static char *rel_link(const char *out, const char *file)
-{
-	char *to = realpath(file, NULL), *from = realpath(out, NULL);
-	if (!to)
-		return xstrdup(file);
-	if (!from)
-		return to;
-	size_t i = 0, common = 0;
-	while (from[i] && from[i] == to[i]) {
-		if (from[i] == '/')
-			common = i;
-		i++;
-	}
-	if (!from[i] && to[i] == '/')
-		common = i;
-	struct sbuf b = { 0 };
-	for (const char *s = from + common; *s; s++)
-		if (*s == '/' && s[1])
-			sb_puts(&b, "../");
-	if (!strcmp(from, "/"))
-		b.len = 0;
-	sb_puts(&b, to + common + 1);
-	free(to);
-	free(from);
-	return b.s;
-}
-
 /* T of group G: read its trace, choose the operation, fill the model. */
-static void timeline_read(struct report *r, struct rtl *t, const struct group *g)
+/* PATH, G's trace, opened into F as the report reads it: in the results
+ * directory (inputs.c held the path to the name rule), no symbolic link on
+ * the way or at the end, a regular file, a xentrace file (plain or .xz).
+ * 0, or -1 with the reason (malloc'ed, naming G's trace) in *why. */
+static int tl_open(const struct group *g, const char *path, struct xt_file *f, char **why)
 {
 	char xerr[512];
-	struct xt_file f;
-	struct tr_ipi ipi;
 	struct stat st;
-	char *path = xasprintf("%s/%s", g->trace_dir, g->trace);
 
-	/* in the results directory (inputs.c held the path to the name rule):
-	 * no symbolic link on the way or at the end, a regular file */
+	*why = NULL;
 	for (const char *sl = strchr(g->trace, '/'); sl; sl = strchr(sl + 1, '/')) {
 		char *p = xasprintf("%s/%.*s", g->trace_dir, (int)(sl - g->trace), g->trace);
 		int bad = lstat(p, &st) || !S_ISDIR(st.st_mode);
 		free(p);
 		if (bad) {
-			tl_warn(t, "%s: %s: %.*s is missing, a symbolic link or no directory",
-				g->trace_where, g->trace, (int)(sl - g->trace), g->trace);
-			goto out;
+			*why = xasprintf("%s: %s: %.*s is missing, a symbolic link or no directory",
+					 g->trace_where, g->trace, (int)(sl - g->trace), g->trace);
+			return -1;
 		}
 	}
 	if (lstat(path, &st)) {
-		tl_warn(t, "%s: %s: %s", g->trace_where, g->trace, strerror(errno));
-		goto out;
+		*why = xasprintf("%s: %s: %s", g->trace_where, g->trace, strerror(errno));
+		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		tl_warn(t, "%s: %s: not a regular file (%s)", g->trace_where, g->trace,
-			S_ISLNK(st.st_mode) ? "a symbolic link" : "a directory or device");
-		goto out;
+		*why = xasprintf("%s: %s: not a regular file (%s)", g->trace_where, g->trace,
+				 S_ISLNK(st.st_mode) ? "a symbolic link" : "a directory or device");
+		return -1;
 	}
-	if (xt_open(&f, path, XT_XZ_MAX_BYTES, xerr, sizeof(xerr))) {
-		tl_warn(t, "%s: %s", g->trace_where, xerr);
-		goto out;
+	if (xt_open(f, path, XT_XZ_MAX_BYTES, xerr, sizeof(xerr))) {
+		*why = xasprintf("%s: %s", g->trace_where, xerr);
+		return -1;
 	}
+	return 0;
+}
+
+/* T of group G: read its trace, choose the operation, fill the model. */
+static void timeline_read(struct rtl *t, const struct group *g)
+{
+	struct xt_file f;
+	struct tr_ipi ipi;
+	char *path = xasprintf("%s/%s", g->trace_dir, g->trace);
+
+	if (tl_open(g, path, &f, &t->warn))
+		goto out;
+	t->trace_bytes = f.len;
 	struct tl_pass1 p1 = { 0 };
 	if (tr_ipi_run_each(&ipi, &f, pass1, &p1)) {
 		tl_warn(t, "%s: %s: out of memory", g->trace_where, g->trace);
@@ -297,15 +285,136 @@ static void timeline_read(struct report *r, struct rtl *t, const struct group *g
 	free(c);
 	free(p1.ops);
 	xt_unmap(&f);
-	/* the trace's export (ipibench trace export --format chrome) beside it */
-	char *exp = xasprintf("%s.perfetto.json", path);
-	if (!t->warn && !lstat(exp, &st) && S_ISREG(st.st_mode))
-		t->export_link = rel_link(r->out, exp);
-	free(exp);
 out:
 	if (t->warn)
 		fprintf(stderr, "ipibench report: warning: %s: no timeline\n", t->warn);
 	free(path);
+}
+
+/* ---- the trace's export -------------------------------------------------------- */
+/* The export's size limit: RP_TL_EXPORT_MAX, or IPIBENCH_REPORT_EXPORT_MAX
+ * when it is a number of bytes. */
+static uint64_t export_max(void)
+{
+	const char *e = getenv("IPIBENCH_REPORT_EXPORT_MAX");
+	char *end;
+	if (!e || !*e)
+		return RP_TL_EXPORT_MAX;
+	errno = 0;
+	unsigned long long v = strtoull(e, &end, 10);
+	return *end || errno || *e == '-' ? RP_TL_EXPORT_MAX : (uint64_t)v;
+}
+
+/* S as one shell word: as it is when it holds only [A-Za-z0-9_./+:,=@%-]
+ * (and is not empty), else in single quotes (a ' as '\''). */
+static void sh_word(struct sbuf *b, const char *s)
+{
+	bool plain = *s;
+	for (const char *p = s; *p && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			(*p >= '0' && *p <= '9') || strchr("_./+:,=@%-", *p);
+	if (plain) {
+		sb_puts(b, s);
+		return;
+	}
+	sb_puts(b, "'");
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			sb_puts(b, "'\\''");
+		else
+			sb_printf(b, "%c", *p);
+	sb_puts(b, "'");
+}
+
+__attribute__((format(printf, 2, 3)))
+static void export_refused(struct rtl *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *m;
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = NULL;
+	va_end(ap);
+	t->export_warn = m ? m : xstrdup("out of memory");
+	char *l = one_line(t->export_warn);
+	fprintf(stderr, "ipibench report: warning: %s: no Perfetto export\n", l);
+	free(l);
+}
+
+void timeline_export(struct report *r, struct rtl *t)
+{
+	const struct group *g = t->g;
+	char *path = xasprintf("%s/%s", g->trace_dir, g->trace);
+	char *name = xasprintf("%s.perfetto.json", t->plot);
+	char *dest = xasprintf("%s/%s", r->out, name);
+	char err[768], warn[1024], *why;
+	struct tr_export_meta meta;
+	struct tr_export_stats st;
+	struct sio_atomic a;
+	struct xt_file f;
+	uint64_t max = export_max();
+
+	if (t->trace_bytes > max) {
+		struct sbuf c = { 0 };
+		sb_puts(&c, "ipibench trace export ");
+		sh_word(&c, path);
+		sb_puts(&c, " --format chrome -o ");
+		sh_word(&c, dest);
+		t->export_cmd = c.s;
+		char *l = one_line(t->export_cmd);
+		fprintf(stderr, "ipibench report: %s: %s: %" PRIu64 " bytes, over the report's "
+			"export limit (%" PRIu64 "): no Perfetto export; %s writes it\n",
+			g->trace_where, g->trace, t->trace_bytes, max, l);
+		free(l);
+		goto out;
+	}
+	if (tl_open(g, path, &f, &why)) {
+		export_refused(t, "%s", why);
+		free(why);
+		goto out;
+	}
+	if (tr_export_meta_load(&meta, path, warn, sizeof(warn))) {
+		char *l = one_line(warn);
+		fprintf(stderr, "ipibench report: warning: %s: export without its metadata: %s\n",
+			g->trace_where, l);
+		free(l);
+	}
+	if (sio_atomic_open(&a, dest, 0644, err, sizeof(err))) {
+		export_refused(t, "%s: %s: %s", g->trace_where, g->trace, err);
+		tr_export_meta_fini(&meta);
+		xt_unmap(&f);
+		goto out;
+	}
+	struct tr_chrome *c = tr_chrome_begin(a.f);
+	int rc = !c || tr_chrome_file(c, path, &f, &meta, 0, &st);
+	tr_export_meta_fini(&meta);
+	if (rc)
+		export_refused(t, "%s: %s: out of memory or a write error", g->trace_where,
+			       g->trace);
+	else if (!st.records)	/* as trace export refuses it */
+		export_refused(t, "%s: %s: no trace records to export", g->trace_where, g->trace);
+	else if (tr_chrome_end(c))
+		export_refused(t, "%s: %s: writing %s failed", g->trace_where, g->trace,
+			       sio_shown(err, sizeof(err), dest));
+	tr_chrome_free(c);
+	if (t->export_warn) {
+		sio_atomic_abort(&a);
+	} else if (sio_atomic_commit(&a, err, sizeof(err))) {
+		export_refused(t, "%s: %s: %s", g->trace_where, g->trace, err);
+	} else {
+		t->export_link = xstrdup(name);
+		if (st.an.nmsgs || xt_anom_any(&st.an)) {
+			char *l = st.an.nmsgs ? one_line(st.an.msgs[0]) : NULL;
+			fprintf(stderr, "ipibench report: warning: %s: %s: partial Perfetto export: %s\n",
+				g->trace_where, g->trace, l ? l : "bytes skipped");
+			free(l);
+		}
+	}
+	xt_unmap(&f);
+out:
+	free(path);
+	free(name);
+	free(dest);
 }
 
 /* Flush and IPI workloads: those whose declaration says where a call sends. */
@@ -327,7 +436,7 @@ void timelines_compute(struct report *r, struct rblock *b, const char *name)
 			b->tl = xcalloc(b->end - b->first, sizeof(*b->tl));
 		struct rtl *t = &b->tl[b->ntl++];
 		t->g = g;
-		timeline_read(r, t, g);
+		timeline_read(t, g);
 		if (!t->warn) {
 			char *raw = xasprintf("timeline-%s-%s", name, g->mode);
 			t->plot = plot_slug(raw);
@@ -341,6 +450,8 @@ void timelines_free(struct rblock *b)
 	for (size_t i = 0; i < b->ntl; i++) {
 		free(b->tl[i].warn);
 		free(b->tl[i].export_link);
+		free(b->tl[i].export_cmd);
+		free(b->tl[i].export_warn);
 		free(b->tl[i].icrw);
 		free(b->tl[i].recv);
 		free(b->tl[i].plot);
@@ -443,6 +554,10 @@ json_t *timelines_json(const struct rblock *b)
 				"max", an_jreal(t->max), "receives", (json_int_t)t->nrecv,
 				"icr_write_records", (json_int_t)t->nicrw,
 				"export", t->export_link ? json_string(t->export_link) : json_null()));
+			if (t->export_cmd)
+				json_object_set_new(o, "export_command", json_string(t->export_cmd));
+			if (t->export_warn)
+				json_object_set_new(o, "export_warning", json_string(t->export_warn));
 		}
 		json_array_append_new(a, o);
 	}

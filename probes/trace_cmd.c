@@ -1727,9 +1727,21 @@ static void export_warn(const char *shown, const struct xt_anom *an)
 			" bytes skipped\n", shown, an->skipped_bytes);
 }
 
-/* One FILE into the open chrome writer: -1 when it was not exported (said). */
-static int export_chrome_one(const struct topts *o, struct tr_chrome *c, const char *path,
-			     int *rc)
+/* What one format does with one opened FILE (chrome: into the open
+ * writer; CTF: into its directory): 0, or -1 with errno when it can say. */
+struct export_fmt {
+	int (*write)(void *ctx, const char *path, const struct xt_file *f,
+		     const struct tr_export_meta *meta, double opt_khz,
+		     struct tr_export_stats *st);
+	void *ctx;
+	const char *no_clock;	/* how the format keeps time without a TSC frequency */
+};
+
+/* One FILE in format X: -1 when it was not exported (said), with *RC 1;
+ * a partial export, an anomaly under --strict and a missing clock are
+ * said too. */
+static int export_one(const struct topts *o, const struct export_fmt *x, const char *path,
+		      int *rc)
 {
 	struct tr_export_meta meta;
 	struct tr_export_stats st;
@@ -1744,16 +1756,16 @@ static int export_chrome_one(const struct topts *o, struct tr_chrome *c, const c
 	}
 	if (tr_export_meta_load(&meta, path, warn, sizeof(warn)))
 		fprintf(stderr, "ipibench trace export: %s: %s\n", shown, warn);
-	r = tr_chrome_file(c, path, &f, &meta, o->tsc_khz, &st);
+	errno = 0;
+	r = x->write(x->ctx, path, &f, &meta, o->tsc_khz, &st);
 	tr_export_meta_fini(&meta);
+	if (!r && refuse_empty(shown, f.len, st.an.skipped_bytes < f.len, st.records))
+		r = -2;
+	xt_unmap(&f);
 	if (r) {
-		fprintf(stderr, "ipibench trace export: %s: out of memory or a write error\n", shown);
-		xt_unmap(&f);
-		*rc = 1;
-		return -1;
-	}
-	if (refuse_empty(shown, f.len, st.an.skipped_bytes < f.len, st.records)) {
-		xt_unmap(&f);
+		if (r == -1)
+			fprintf(stderr, "ipibench trace export: %s: %s\n", shown,
+				errno ? strerror(errno) : "out of memory or a write error");
 		*rc = 1;
 		return -1;
 	}
@@ -1762,10 +1774,22 @@ static int export_chrome_one(const struct topts *o, struct tr_chrome *c, const c
 		*rc = 1;
 	if (!strcmp(st.clock, "none"))
 		fprintf(stderr, "ipibench trace export: %s: no TSC frequency (no apic:tsc_khz "
-			"record, no --tsc-khz, no results.json): timestamps are TSC cycles / 1000\n",
-			shown);
-	xt_unmap(&f);
+			"record, no --tsc-khz, no results.json): %s\n", shown, x->no_clock);
 	return 0;
+}
+
+static int chrome_write(void *ctx, const char *path, const struct xt_file *f,
+			const struct tr_export_meta *meta, double opt_khz,
+			struct tr_export_stats *st)
+{
+	return tr_chrome_file(ctx, path, f, meta, opt_khz, st) ? -1 : 0;
+}
+
+static int ctf_write(void *ctx, const char *path, const struct xt_file *f,
+		     const struct tr_export_meta *meta, double opt_khz,
+		     struct tr_export_stats *st)
+{
+	return tr_ctf_write((const char *)ctx, path, f, meta, opt_khz, st) ? -1 : 0;
 }
 
 static int export_chrome(const struct topts *o, int n, char **files)
@@ -1786,7 +1810,8 @@ static int export_chrome(const struct topts *o, int n, char **files)
 		return 1;
 	}
 	for (int i = 0; i < n; i++)
-		if (!export_chrome_one(o, c, files[i], &rc))
+		if (!export_one(o, &(struct export_fmt){ chrome_write, c,
+				"timestamps are TSC cycles / 1000" }, files[i], &rc))
 			done++;
 	if (tr_chrome_end(c) || !done) {
 		if (done)
@@ -1808,47 +1833,6 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 {
 	(void)st, (void)flag, (void)ftw;
 	return remove(path);
-}
-
-/* One FILE as a CTF trace in DIR: -1 when it was not exported (said). */
-static int export_ctf_one(const struct topts *o, const char *dir, const char *path, int *rc)
-{
-	struct tr_export_meta meta;
-	struct tr_export_stats st;
-	struct xt_file f;
-	char shown[512], warn[1024];
-	int r;
-
-	sio_shown(shown, sizeof(shown), path);
-	if (open_file(o, path, &f)) {
-		*rc = 1;
-		return -1;
-	}
-	if (tr_export_meta_load(&meta, path, warn, sizeof(warn)))
-		fprintf(stderr, "ipibench trace export: %s: %s\n", shown, warn);
-	r = tr_ctf_write(dir, path, &f, &meta, o->tsc_khz, &st);
-	tr_export_meta_fini(&meta);
-	if (r) {
-		fprintf(stderr, "ipibench trace export: %s: %s\n", shown,
-			errno ? strerror(errno) : "out of memory");
-		xt_unmap(&f);
-		*rc = 1;
-		return -1;
-	}
-	if (refuse_empty(shown, f.len, st.an.skipped_bytes < f.len, st.records)) {
-		xt_unmap(&f);
-		*rc = 1;
-		return -1;
-	}
-	xt_unmap(&f);
-	export_warn(shown, &st.an);
-	if (o->strict && (xt_anom_any(&st.an) || st.an.nmsgs))
-		*rc = 1;
-	if (!strcmp(st.clock, "none"))
-		fprintf(stderr, "ipibench trace export: %s: no TSC frequency (no apic:tsc_khz "
-			"record, no --tsc-khz, no results.json): the clock is 1 GHz, cycles as "
-			"nanoseconds\n", shown);
-	return 0;
 }
 
 /*
@@ -1902,7 +1886,8 @@ static int export_ctf(const struct topts *o, int n, char **files)
 			}
 			dir = sub;
 		}
-		if (!export_ctf_one(o, dir, files[i], &rc))
+		if (!export_one(o, &(struct export_fmt){ ctf_write, (void *)dir,
+				"the clock is 1 GHz, cycles as nanoseconds" }, files[i], &rc))
 			done++;
 		else if (n > 1)
 			nftw(sub, rm_one, 16, FTW_DEPTH | FTW_PHYS);

@@ -7,6 +7,7 @@
  * the trace reader and against an oracle written from the pairing rule;
  * hostile traces.
  */
+#include <libgen.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include "analysis/analysis.h"
 #include "analysis/internal.h"
 #include "analysis/tests/helpers.h"
+#include "probes/probes.h"
 #include "probes/trace.h"
 
 #define SEED96 "results/history/seed-96cpu-20261201"
@@ -300,16 +302,76 @@ static uint64_t oracle_median(const char *file, size_t *nops, uint32_t *dests)
 	return lat[(k - 1) / 2];
 }
 
+/* The events of a Chrome JSON export whose KEY is true. */
+static size_t chrome_count(const json_t *root, const char *key)
+{
+	size_t i, n = 0;
+	json_t *e;
+	json_array_foreach(json_object_get(root, "traceEvents"), i, e)
+		if (json_is_true(json_object_get(e, key)))
+			n++;
+	return n;
+}
+
+/* Timeline T (report.json) of the report in OUT (report.md: MD) links
+ * PLOT.perfetto.json, the report's Chrome export of TRACE: there, JSON,
+ * one arrow per receive trace ipi pairs with its operation, the run's
+ * metadata; report.md's link to it resolves from report.md's folder. */
+static void check_export(const char *out, const char *md, json_t *t, const char *plot,
+			 const char *trace, const char *workload, const char *mode)
+{
+	char *name = xasprintf("%s.perfetto.json", plot);
+	assert_string_equal(json_string_value(json_object_get(t, "export")), name);
+	assert_null(json_object_get(t, "export_command"));
+	assert_null(json_object_get(t, "export_warning"));
+	char *link = xasprintf("[%s](%s)", name, name);
+	expect_in_file(md, link, "Every operation of the trace, for Perfetto's UI");
+	/* the link's target, from report.md's folder */
+	char *mdc = xstrdup(md), *dir = dirname(mdc), *target = path2(dir, name);
+	char *to = realpath(target, NULL), *want = path2(out, name), *wto = realpath(want, NULL);
+	assert_non_null(to);
+	assert_non_null(wto);
+	assert_string_equal(to, wto);
+	json_error_t je;
+	json_t *root = json_load_file(want, 0, &je);
+	if (!root)
+		fail_msg("%s: %s (line %d)", want, je.text, je.line);
+	struct xt_file f;
+	struct tr_ipi a;
+	char err[256];
+	assert_int_equal(xt_open(&f, trace, 1u << 30, err, sizeof(err)), 0);
+	assert_int_equal(tr_ipi_run(&a, &f), 0);
+	assert_true(a.recv > a.unmatched);
+	assert_int_equal(chrome_count(root, "flow_in"), a.recv - a.unmatched);
+	tr_ipi_fini(&a);
+	xt_unmap(&f);
+	json_t *m = json_array_get(json_object_get(json_object_get(root, "metadata"), "files"), 0);
+	assert_non_null(m);
+	assert_string_equal(json_string_value(json_object_get(m, "mode")), mode);
+	assert_string_equal(json_string_value(json_object_get(m, "workload")), workload);
+	assert_int_equal(json_integer_value(json_object_get(m, "flows")), a.recv - a.unmatched);
+	json_decref(root);
+	free(name);
+	free(link);
+	free(mdc);
+	free(target);
+	free(to);
+	free(want);
+	free(wto);
+}
+
 static void timeline_on_real_traces(void **state)
 {
 	char *o = *state, *run = tmp_subdir(o, "run"), *out = tmp_subdir(o, "out");
 	make_run(run, XT "/agent-flush-phys40.xt", XT "/agent-flush-cluster40.xt",
 		 XT "/agent-flush-mask-phys40.xt");
-	/* the export beside one trace: linked; the others have none */
+	/* a file beside a trace named as trace export would: not the report's */
 	char *exp = path2(run, "traces/physical-r0-flush.xtrace.perfetto.json");
 	copy_file(SEED96 "/results.json", exp);
 	free(exp);
 	assert_int_equal(report(out, run), 0);
+	char *md = path2(out, "report.md");
+	expect_not_in_file(md, "../run/traces/");
 	char *jp = path2(out, "report.json");
 	json_error_t je;
 	json_t *rep = json_load_file(jp, 0, &je);
@@ -362,16 +424,160 @@ static void timeline_on_real_traces(void **state)
 		expect_in_file(dat, b, "send to last receive");
 		free(dat);
 		free(name);
+		/* the trace's export, written by the report beside the plot */
+		check_export(out, md, t, plot, want[k].trace, want[k].workload, want[k].mode);
 	}
-	assert_string_equal(json_string_value(json_object_get(
-		timeline_of(rep, "flush", "physical"), "export")),
-		"../run/traces/physical-r0-flush.xtrace.perfetto.json");
-	assert_true(json_is_null(json_object_get(timeline_of(rep, "flush", "cluster"), "export")));
 	json_decref(rep);
-	char *md = path2(out, "report.md");
-	expect_in_file(md, "[Perfetto JSON](../run/traces/physical-r0-flush.xtrace.perfetto.json)",
-		       "Send-to-receive timeline");
+	expect_in_file(md, "Send-to-receive timeline");
 	free(md);
+	free(run);
+	free(out);
+}
+
+/* FN(OUT, IN) with stderr in the file ERRF: its exit status. */
+static int report_err(const char *out, const char *in, const char *errf)
+{
+	fflush(stderr);
+	int saved = dup(2), fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	int rc = report(out, in);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	return rc;
+}
+
+static size_t count_in(const char *text, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* A trace over the size limit (IPIBENCH_REPORT_EXPORT_MAX, here 50,000
+ * bytes: the 85,780-byte physical trace is over it, the others not): no
+ * export, report.md and report.json give the command that writes it, and
+ * that command does. */
+static void export_over_the_limit(void **state)
+{
+	char *o = *state, *run = tmp_subdir(o, "run"), *out = tmp_subdir(o, "out");
+	char *errf = path2(o, "stderr");
+	make_run(run, XT "/agent-flush-phys40.xt", XT "/agent-flush-cluster40.xt",
+		 XT "/agent-flush-mask-phys40.xt");
+	assert_int_equal(setenv("IPIBENCH_REPORT_EXPORT_MAX", "50000", 1), 0);
+	int rc = report_err(out, run, errf);
+	assert_int_equal(unsetenv("IPIBENCH_REPORT_EXPORT_MAX"), 0);
+	assert_int_equal(rc, 0);
+	char *jp = path2(out, "report.json");
+	json_error_t je;
+	json_t *rep = json_load_file(jp, 0, &je);
+	assert_non_null(rep);
+	json_t *t = timeline_of(rep, "flush", "physical");
+	assert_true(json_is_null(json_object_get(t, "export")));
+	const char *plot = json_string_value(json_object_get(t, "plot"));
+	char *trace = path2(run, "traces/physical-r0-flush.xtrace");
+	char *name = xasprintf("%s.perfetto.json", plot), *dest = path2(out, name);
+	char *cmd = xasprintf("ipibench trace export %s --format chrome -o %s", trace, dest);
+	assert_string_equal(json_string_value(json_object_get(t, "export_command")), cmd);
+	assert_false(access(dest, F_OK) == 0);
+	/* the smaller traces are exported */
+	t = timeline_of(rep, "flush", "cluster");
+	assert_non_null(json_string_value(json_object_get(t, "export")));
+	assert_null(json_object_get(t, "export_command"));
+	char *md = path2(out, "report.md"), *mcmd = xasprintf("over the report's export limit: `%s` writes it", cmd);
+	expect_in_file(md, mcmd);
+	char *e = slurp(errf);
+	expect_in_text(e, "over the report's export limit (50000)", cmd);
+	assert_int_equal(count_in(e, "warning"), 0);
+	free(e);
+	/* the command, run as printed, writes the export */
+	char *argv[] = { "trace", "export", trace, "--format", "chrome", "-o", dest, NULL };
+	assert_int_equal(run_quiet(cmd_trace, argv), 0);
+	json_t *x = json_load_file(dest, 0, &je);
+	assert_non_null(x);
+	assert_true(chrome_count(x, "flow_in") > 0);
+	json_decref(x);
+	json_decref(rep);
+	free(jp);
+	free(trace);
+	free(name);
+	free(dest);
+	free(cmd);
+	free(md);
+	free(mcmd);
+	free(errf);
+	free(run);
+	free(out);
+}
+
+/* The export refused (its file cannot be put in place: a directory holds
+ * its name) or partial (the trace has garbage after its records): the
+ * report is still written, with one warning line; a refusal gives no
+ * link. */
+static void export_refused_or_partial(void **state)
+{
+	char *o = *state, *run = tmp_subdir(o, "run"), *out = tmp_subdir(o, "out");
+	char *errf = path2(o, "stderr"), *bad = path2(o, "tail.xt");
+	copy_file(XT "/agent-flush-cluster40.xt", bad);
+	FILE *f = fopen(bad, "ab");
+	assert_non_null(f);
+	for (int i = 0; i < 4096; i++)
+		fputc((i * 2654435761u) >> 13 & 0xff, f);
+	fclose(f);
+	make_run(run, XT "/agent-flush-phys40.xt", bad, XT "/agent-flush-mask-phys40.xt");
+	/* the physical flush's export name taken by a directory */
+	assert_int_equal(report_err(out, run, errf), 0);
+	char *jp = path2(out, "report.json");
+	json_error_t je;
+	json_t *rep = json_load_file(jp, 0, &je);
+	assert_non_null(rep);
+	const char *name = json_string_value(json_object_get(timeline_of(rep, "flush", "physical"),
+							     "export"));
+	assert_non_null(name);
+	char *dest = path2(out, name);
+	assert_int_equal(unlink(dest), 0);
+	assert_int_equal(mkdir(dest, 0700), 0);
+	char *sub = path2(dest, "x");
+	f = fopen(sub, "w");	/* not empty: rename cannot replace it */
+	assert_non_null(f);
+	fclose(f);
+	json_decref(rep);
+	assert_int_equal(report_err(out, run, errf), 0);
+	rep = json_load_file(jp, 0, &je);
+	assert_non_null(rep);
+	json_t *t = timeline_of(rep, "flush", "physical");
+	assert_true(json_is_null(json_object_get(t, "export")));
+	assert_non_null(json_string_value(json_object_get(t, "export_warning")));
+	assert_non_null(json_string_value(json_object_get(t, "plot")));
+	/* the partial one: linked, valid JSON, its anomaly said */
+	t = timeline_of(rep, "flush", "cluster");
+	const char *pn = json_string_value(json_object_get(t, "export"));
+	assert_non_null(pn);
+	char *pp = path2(out, pn);
+	json_t *x = json_load_file(pp, 0, &je);
+	assert_non_null(x);
+	json_t *m = json_array_get(json_object_get(json_object_get(x, "metadata"), "files"), 0);
+	assert_true(json_object_size(json_object_get(m, "anomalies")) > 0);
+	json_decref(x);
+	char *e = slurp(errf);
+	assert_int_equal(count_in(e, "ipibench report: warning: "), 2);
+	assert_int_equal(count_in(e, ": no Perfetto export\n"), 1);
+	assert_int_equal(count_in(e, ": partial Perfetto export: "), 1);
+	expect_in_text(e, "runs[0].workloads[0].trace", "runs[1].workloads[0].trace");
+	free(e);
+	char *md = path2(out, "report.md");
+	expect_in_file(md, "Send-to-receive timeline");
+	free(md);
+	json_decref(rep);
+	free(pp);
+	free(sub);
+	free(dest);
+	free(jp);
+	free(bad);
+	free(errf);
 	free(run);
 	free(out);
 }
@@ -522,6 +728,9 @@ int main(void)
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(refused_in_results, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(timeline_on_real_traces, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(export_over_the_limit, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(export_refused_or_partial, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test(pairing_is_trace_ipis),
 		cmocka_unit_test_setup_teardown(hostile_traces, tmpdir_setup, tmpdir_teardown),
 	};

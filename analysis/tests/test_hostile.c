@@ -27,6 +27,7 @@
 #include "ipibench/modes.h"
 #include "analysis/internal.h"
 #include "analysis/tests/helpers.h"
+#include "tests/unit/unit.h"
 
 static char bin[PATH_MAX];
 static char repo[1024];
@@ -80,15 +81,11 @@ static void run_in(struct result *r, const char *cwd, const char *const *args)
 	}
 	int st = 0;
 	r->rc = -1;
-	for (int i = 0; i < 600; i++) {
-		pid_t w = waitpid(pid, &st, WNOHANG);
-		if (w == pid) {
+	for (struct tu_wait w = tu_wait_start(60000); tu_wait_more(&w);)
+		if (waitpid(pid, &st, WNOHANG) == pid) {
 			r->rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 			break;
 		}
-		struct timespec ts = { 0, 100000000 };
-		nanosleep(&ts, NULL);
-	}
 	if (r->rc == -1) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);

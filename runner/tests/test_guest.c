@@ -214,7 +214,7 @@ static void none_left(void)
 {
 	char *pids = fake_file("pids");
 
-	for (int tries = 0; tries < 50; tries++) {
+	for (struct tu_wait w = tu_wait_start(5000); tu_wait_more(&w);) {
 		int alive = 0;
 
 		while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -231,7 +231,6 @@ static void none_left(void)
 			free(pids);
 			return;
 		}
-		usleep(100000);
 	}
 	fail_msg("a process of the fakes outlived the guest run: %s", pids);
 }
@@ -418,14 +417,13 @@ static void wait_started(const char *dir, const char *id, pid_t pid)
 	char path[PATH_MAX + 64];
 
 	snprintf(path, sizeof(path), "%s/guests/%s/console.log", dir, id);
-	for (int i = 0; i < 200; i++) {
+	for (struct tu_wait w = tu_wait_start(20000); tu_wait_more(&w);) {
 		char *t = tu_slurp(path);
 		int has = t && strstr(t, GUEST_MARK_START);
 
 		free(t);
 		if (has)
 			return;
-		usleep(100000);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
@@ -847,14 +845,13 @@ static void test_nic_failures(void **state)
  * killed and the test fails. */
 static void wait_call(const char *needle, pid_t pid)
 {
-	for (int i = 0; i < 200; i++) {
+	for (struct tu_wait w = tu_wait_start(20000); tu_wait_more(&w);) {
 		char *t = fake_file("calls");
 		int has = t && strstr(t, needle);
 
 		free(t);
 		if (has)
 			return;
-		usleep(100000);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);

@@ -146,12 +146,19 @@ static void test_threads(void **s)
 	(void)s;
 	atomic_store(&spin_stop, 0);
 	assert_int_equal(pthread_create(&th, NULL, spin, NULL), 0);
-	usleep(300 * 1000);
-	n = stall_threads(0, t, 64);
-	assert_true(n >= 2);
-	for (int i = 0; i < n; i++)
-		if (!strcmp(t[i].comm, "CPU 1/TCG"))
-			found = i;
+	/* Until the spinning thread has named itself and has a clock tick
+	 * of CPU time: on a busy machine (the test at nice 19) that takes
+	 * longer than on an idle one, so the wait is bounded, not fixed. */
+	for (struct tu_wait w = tu_wait_start(20000); tu_wait_more(&w);) {
+		n = stall_threads(0, t, 64);
+		assert_true(n >= 2);
+		found = -1;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(t[i].comm, "CPU 1/TCG"))
+				found = i;
+		if (found >= 0 && t[found].utime + t[found].stime > 0)
+			break;
+	}
 	assert_true(found >= 0);
 	assert_true(stall_is_vcpu(t[found].comm));
 	assert_true(t[found].state == 'R' || t[found].state == 'S');

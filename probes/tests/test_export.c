@@ -26,47 +26,11 @@
 #include "probes/export.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
+#include "probes/tests/trace_run.h"
 #include "lib/spawn.h"
 #include "tests/unit/unit.h"
 
 #define DATA "probes/tests/data"
-
-static char out[1 << 16];
-
-/* cmd_trace(args...) with stdout and stderr captured into out. */
-static int run(const char *first, ...)
-{
-	char *argv[24];
-	int argc = 0, rc, saved_out, saved_err;
-	FILE *tmp = tmpfile();
-	va_list ap;
-	size_t n;
-
-	argv[argc++] = (char *)"trace";
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 23; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	saved_out = dup(1);
-	saved_err = dup(2);
-	dup2(fileno(tmp), 1);
-	dup2(fileno(tmp), 2);
-	rc = cmd_trace(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	rewind(tmp);
-	n = fread(out, 1, sizeof(out) - 1, tmp);
-	out[n] = 0;
-	fclose(tmp);
-	return rc;
-}
 
 /* ---- the Trace Event Format's rules ----------------------------------------------- */
 

@@ -20,45 +20,9 @@
 #include "probes/events.h"
 #include "probes/probes.h"
 #include "probes/trace.h"
+#include "probes/tests/trace_run.h"
 #include "probes/tests/xtbuild.h"
 #include "tests/unit/unit.h"
-
-static char out[1 << 16];
-
-/* Run cmd_trace(args...) with stdout (and stderr) captured into out. */
-static int run(const char *first, ...)
-{
-	char *argv[16];
-	int argc = 0, rc, saved_out, saved_err;
-	FILE *tmp = tmpfile();
-	va_list ap;
-	size_t n;
-
-	argv[argc++] = (char *)"trace";
-	va_start(ap, first);
-	for (const char *a = first; a; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	saved_out = dup(1);
-	saved_err = dup(2);
-	dup2(fileno(tmp), 1);
-	dup2(fileno(tmp), 2);
-	rc = cmd_trace(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	rewind(tmp);
-	n = fread(out, 1, sizeof(out) - 1, tmp);
-	out[n] = 0;
-	fclose(tmp);
-	return rc;
-}
 
 /* The tests' two trace files (each test writes them before it reads
  * them), in the group's own directory (tu_setup()), removed with it at the

@@ -48,6 +48,7 @@ void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t sz);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 int mkdir_p(const char *path, char *err);
 /* Lower-case alnum, everything else '-': a file name part. */

@@ -149,12 +149,9 @@ __attribute__((format(printf, 2, 3)))
 static void tl_warn(struct rtl *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *m;
 	va_start(ap, fmt);
-	if (vasprintf(&m, fmt, ap) < 0)
-		m = NULL;
+	t->warn = xvasprintf(fmt, ap);
 	va_end(ap);
-	t->warn = m ? m : xstrdup("out of memory");
 }
 
 /* The operations of the widest send that are complete: their numbers and
@@ -330,12 +327,9 @@ __attribute__((format(printf, 2, 3)))
 static void export_refused(struct rtl *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *m;
 	va_start(ap, fmt);
-	if (vasprintf(&m, fmt, ap) < 0)
-		m = NULL;
+	t->export_warn = xvasprintf(fmt, ap);
 	va_end(ap);
-	t->export_warn = m ? m : xstrdup("out of memory");
 	char *l = one_line(t->export_warn);
 	fprintf(stderr, "ipibench report: warning: %s: no Perfetto export\n", l);
 	free(l);

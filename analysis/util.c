@@ -88,14 +88,20 @@ void sb_free(struct sbuf *b)
 	b->len = b->cap = 0;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
 	struct sbuf b = { 0 };
+	sb_vprintf(&b, fmt, ap);
+	return b.s ? b.s : xstrdup("");
+}
+
+char *xasprintf(const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	sb_vprintf(&b, fmt, ap);
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	return b.s ? b.s : xstrdup("");
+	return s;
 }
 
 int mkdir_p(const char *path, char *err)

@@ -94,6 +94,7 @@ help:
 	@echo "  make test-versions  the series on Xen 4.20 and staging from ../shared, release and debug builds (CI)"
 	@echo "  make test-host    build (cached) and boot a real Debian 12 + Xen test host image under QEMU"
 	@echo "  make test-host-faults  the test host end to end, with the local backend and the fault cases"
+	@echo "  make qemu         the test host's QEMU for HVM guests: Debian 13's source with scripts/emu/'s fixes"
 	@echo "  make test-guests  the seed-004 guest runs (PVH guests through xl, both IPI paths) on the test host"
 	@echo "  make test-guests-nic  seed-004-nic: HVM guests with an emulated e1000e, both MSI paths"
 	@echo "  make fuzz         run each fuzz target ($(notdir $(FUZZ_BINS))) for FUZZ_TIME s"
@@ -495,6 +496,16 @@ test-host: host-image $(if $(TEST_HOST_E2E),deb)
 test-host-faults: host-image deb
 	@TEST_HOST_DEBS=$(BUILD)/deb TEST_HOST_FAULTS=1 TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2700} \
 		bash scripts/test-host.sh $(HOST_DIR)
+# make qemu: the test host's emulator for HVM guests, Debian 13's QEMU
+# source with Debian's patches and scripts/emu/qemu-*.patch
+# (scripts/qemu-build.sh; docs/stalls.md says why).  Rebuilt when a patch
+# changes; the benchmark's own backend keeps the distribution's QEMU.
+QEMU_DIR := $(BUILD)/qemu
+QEMU_BUILT := $(QEMU_DIR)/qemu-system-x86_64
+.PHONY: qemu
+qemu: deps
+	@bash scripts/qemu-build.sh $(QEMU_DIR)
+
 # make test-guests: configs/seed-004.ini's guest runs on the test host
 # (docs/guests.md): the image booted directly on make hv's patched Xen with SVM
 # in the emulated CPU, `ipibench run` on it driving a PVH guest per IPI
@@ -510,12 +521,14 @@ test-host-faults: host-image deb
 # docs/ci.md says why.
 GUEST_CONFIGS ?= configs/seed-004.ini
 .PHONY: test-guests test-guests-nic
-test-guests: host-image hv build guest
+test-guests: host-image hv build guest qemu
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
+		TEST_HOST_QEMU=$${TEST_HOST_QEMU:-$(QEMU_BUILT)} \
 		TEST_HOST_HVM_CONFIGS="$(GUEST_CONFIGS)" TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2400} \
 		bash scripts/test-host.sh $(HOST_DIR) $(BUILD)/test-guests
-test-guests-nic: host-image hv-upstream build guest
+test-guests-nic: host-image hv-upstream build guest qemu
 	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_UPSTREAM_DIR)/xen TEST_HOST_HVM=$(GUEST_DIR) \
+		TEST_HOST_QEMU=$${TEST_HOST_QEMU:-$(QEMU_BUILT)} \
 		TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-3600} \
 		TEST_HOST_STALL=$${TEST_HOST_STALL:-600} \
 		bash scripts/test-host.sh $(HOST_DIR) $(BUILD)/test-guests-nic

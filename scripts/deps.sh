@@ -36,9 +36,11 @@ BUILD_PKGS=(
 	rsync                   # make hv XEN_SRC=DIR: the copy of your tree
 	busybox-static cpio     # make dom0, make guest: the initramfs
 	gnuplot-nox             # make bench: the report's plots (ipibench report)
+	ninja-build libpixman-1-dev zlib1g-dev python3-venv  # make qemu (scripts/qemu-build.sh)
 )
 # make bench: QEMU from bookworm-backports (>= 9 emulates x2APIC under TCG).
-BPO_PKGS=(qemu-system-x86)
+# make qemu: QEMU 10's build needs meson >= 1.5 (bookworm has 1.0).
+BPO_PKGS=(qemu-system-x86 meson)
 BPO_MIN_QEMU=9
 # make guest (a [guest] config: seed-004): the headers of the kernel make
 # dom0 takes (the image linux-image-amd64 depends on, as images/dom0.sh

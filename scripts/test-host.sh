@@ -66,6 +66,12 @@
 # the report of `ipibench trace diff` of the two HVM traces against
 # results/reference/seed-004.json in OUTDIR/trace-diff-NAME.txt).
 #
+# TEST_HOST_QEMU=FILE: the emulator (default qemu-system-x86_64 from
+# PATH).  make test-guests and test-guests-nic pass make qemu's build
+# (scripts/qemu-build.sh: Debian 13's QEMU with scripts/emu/'s fixes),
+# since the distribution's loses a halted CPU's wake-up under SVM
+# (docs/stalls.md).
+#
 # TEST_HOST_QEMU_TRACE=1: QEMU's QMP events (WATCHDOG, SHUTDOWN and its
 # reason, ...) into OUTDIR/qmp-events.log, the CPUs' registers at a
 # SHUTDOWN (below).  TEST_HOST_TCO_RESET=1: the board's TCO watchdog may
@@ -166,6 +172,8 @@ if [ "${TEST_HOST_MONITOR:-}" = 1 ] && [ -z "$faults" ]; then
 	monitor=(-monitor "unix:$out/monitor.sock,server=on,wait=off")
 fi
 hvm=${TEST_HOST_HVM:-}
+qemu_bin=${TEST_HOST_QEMU:-qemu-system-x86_64}
+command -v "$qemu_bin" >/dev/null || { echo "test-host: TEST_HOST_QEMU=$qemu_bin: no such program" >&2; exit 1; }
 cpu=qemu64,+x2apic
 tcg_thread=${TEST_HOST_TCG_THREAD:-single}
 [ -z "${TEST_HOST_HVM_NIC:-}" ] || { echo "test-host: TEST_HOST_HVM_NIC is gone: TEST_HOST_HVM=DIR TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini (README)" >&2; exit 1; }
@@ -286,8 +294,9 @@ fi
 # A QMP socket of its own for the evidence of a host that stops (capture,
 # below), the vCPU threads named ("CPU 1/TCG") and QEMU's pid kept.
 evqmp=$out/capture.sock
+"$qemu_bin" --version | head -1 | sed 's/^/test-host: /'
 start=$(date +%s.%N)
-setsid qemu-system-x86_64 -accel tcg,thread="$tcg_thread" "${test_host_board[@]}" -cpu "$cpu" \
+setsid "$qemu_bin" -accel tcg,thread="$tcg_thread" "${test_host_board[@]}" -cpu "$cpu" \
 	-device intel-iommu,intremap=on,eim=on -smp 2 -m 2048 \
 	-name ipibench-test-host,debug-threads=on -pidfile "$out/qemu.pid" \
 	-qmp "unix:$evqmp,server=on,wait=off" \

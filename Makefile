@@ -309,9 +309,9 @@ hv-off: hv
 
 # The same series plus hv-patch/upstream's fixes to Xen itself (a series
 # of their own, for xen-devel; docs/hv-series.md), sharing make hv's source
-# package and ccache: what make test-guests-nic boots, since credit2 as it
-# ships strands dom0's only vCPU on its runqueue with every pCPU idle
-# under those guests (docs/stalls.md).
+# package and ccache: what make test-guests-nic and test_faults boot, since
+# credit2 as it ships strands dom0's only vCPU on its runqueue with every
+# pCPU idle after a wake-up (docs/stalls.md).
 HV_UPSTREAM_DIR := $(HV_DIR)-upstream
 hv-upstream: hv
 	@HV_OUT=$(HV_UPSTREAM_DIR) HV_UPSTREAM=1 \
@@ -620,7 +620,8 @@ $(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
 		$(MAKE) --no-print-directory $*
 $(ITEST_RUNS) $(SLOW_RUNS): integration/%: % hv dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) ./$*
-integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
+# test_faults boots make hv-upstream's build (credit2's fix; the test says why).
+integration/$(BUILD)/asan/tests/integration/test_faults: hv-off hv-upstream
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 # test_hotplug boots make hv-debug's 4.17 build (make test-versions: each

@@ -60,7 +60,8 @@ struct rmode {
  * flushes, docs/measurements.md): at 32 MiB, some 350 MB, under the
  * 512 MiB a browser's JavaScript string holds (chrome://tracing reads the
  * file as one), and a few seconds of the report's time.
- * IPIBENCH_REPORT_EXPORT_MAX (bytes) sets another (the tests' small one). */
+ * IPIBENCH_REPORT_EXPORT_MAX (bytes) sets another (the tests' small one);
+ * any other value than a number of bytes is warned about and ignored. */
 #define RP_TL_EXPORT_MAX (32ull << 20)
 struct rtl_ev {
 	uint32_t cpu;
@@ -281,6 +282,8 @@ struct report {
 	bool have_gref;
 	size_t nplots;		/* drawn by render_plots() */
 	size_t plots_left_out;	/* past AN_MAX_PLOTS (report_compute()) */
+	uint64_t export_max;	/* RP_TL_EXPORT_MAX or the environment's */
+	bool export_max_read;	/* export_max read (by the first timeline_export()) */
 	char err[AN_ERRLEN];
 };
 

@@ -7,7 +7,6 @@
  */
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +30,9 @@ __attribute__((format(printf, 1, 2)))
 static char *gp_title(const char *fmt, ...)
 {
 	va_list ap;
-	char *raw;
 	va_start(ap, fmt);
-	int n = vasprintf(&raw, fmt, ap);
+	char *raw = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "ipibench: out of memory\n");
-		abort();
-	}
 	char *q = gp_quote(raw);
 	free(raw);
 	return q;

@@ -289,17 +289,24 @@ out:
 }
 
 /* ---- the trace's export -------------------------------------------------------- */
-/* The export's size limit: RP_TL_EXPORT_MAX, or IPIBENCH_REPORT_EXPORT_MAX
- * when it is a number of bytes. */
+/* The export's size limit: IPIBENCH_REPORT_EXPORT_MAX when it is a number
+ * of bytes (digits only, at most UINT64_MAX), else RP_TL_EXPORT_MAX; set
+ * to anything else (set empty is unset), one warning line says so. */
 static uint64_t export_max(void)
 {
 	const char *e = getenv("IPIBENCH_REPORT_EXPORT_MAX");
-	char *end;
+	char *end, q[96];
 	if (!e || !*e)
 		return RP_TL_EXPORT_MAX;
 	errno = 0;
 	unsigned long long v = strtoull(e, &end, 10);
-	return *end || errno || *e == '-' ? RP_TL_EXPORT_MAX : (uint64_t)v;
+	if (*e >= '0' && *e <= '9' && !*end && !errno)
+		return (uint64_t)v;
+	sio_quote(q, sizeof(q), e);
+	fprintf(stderr, "ipibench report: warning: IPIBENCH_REPORT_EXPORT_MAX=%s is not a number "
+		"of bytes from 0 to %" PRIu64 ": the export limit is its default, %llu bytes\n", q,
+		UINT64_MAX, RP_TL_EXPORT_MAX);
+	return RP_TL_EXPORT_MAX;
 }
 
 /* S as one shell word: as it is when it holds only [A-Za-z0-9_./+:,=@%-]
@@ -346,8 +353,12 @@ void timeline_export(struct report *r, struct rtl *t)
 	struct tr_export_stats st;
 	struct sio_atomic a;
 	struct xt_file f;
-	uint64_t max = export_max();
 
+	if (!r->export_max_read) {	/* once a report: one warning at most */
+		r->export_max = export_max();
+		r->export_max_read = true;
+	}
+	uint64_t max = r->export_max;
 	if (t->trace_bytes > max) {
 		struct sbuf c = { 0 };
 		sb_puts(&c, "ipibench trace export ");

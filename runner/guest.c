@@ -26,8 +26,10 @@
 
 /* The console is read whole at each look; a guest that prints more is refused. */
 #define CONSOLE_MAX (16u << 20)
-/* How often the waits look (console, children, the signal flag). */
+/* How often the waits look (console, children, the signal flag): at
+ * first after POLL_FIRST_NS, then twice as long each time, up to POLL_NS. */
 #define POLL_NS 100000000L
+#define POLL_FIRST_NS 1000000L
 
 static const char *const outcome_names[] = {
 	[GO_OK] = "ok",
@@ -99,6 +101,21 @@ static void nap(void)
 }
 
 /*
+ * One wait of a loop that looks for something to happen: *NS (start it at
+ * POLL_FIRST_NS), then twice as long next time, at most POLL_NS.  What
+ * happens at once (xl list's answer, ping's summary on SIGINT, a console
+ * line a moment after xl create) is seen within a few milliseconds; what
+ * takes seconds (a guest's boot) is looked for every POLL_NS as before.
+ */
+static void nap_up(long *ns)
+{
+	struct timespec ts = { 0, *ns };
+
+	nanosleep(&ts, NULL);
+	*ns = *ns * 2 < POLL_NS ? *ns * 2 : POLL_NS;
+}
+
+/*
  * Start ARGV (PATH lookup) in a process group of its own, stdin from
  * /dev/null, stdout and stderr appended to OUT.  The pid, or -1.
  */
@@ -142,7 +159,7 @@ static int run_bounded(char *const argv[], const char *out, double secs, int sto
 {
 	double end = now_s() + secs;
 	pid_t pid = spawn(argv, out);
-	long wait_ns = 1000000;   /* 1 ms, doubled up to POLL_NS: xl list answers in a few */
+	long wait_ns = POLL_FIRST_NS;   /* xl list answers in a few ms */
 	int st;
 
 	if (pid < 0)
@@ -165,10 +182,7 @@ static int run_bounded(char *const argv[], const char *out, double secs, int sto
 			stop_child(pid);
 			return RB_TIMEOUT;
 		}
-		struct timespec ts = { 0, wait_ns };
-		nanosleep(&ts, NULL);
-		if (wait_ns < POLL_NS)
-			wait_ns = wait_ns * 2 < POLL_NS ? wait_ns * 2 : POLL_NS;
+		nap_up(&wait_ns);
 	}
 }
 
@@ -270,6 +284,7 @@ static int console_has(struct run *u, const char *mark)
 static int wait_mark(struct run *u, const char *mark, double end, enum guest_outcome tmo)
 {
 	double next_list = now_s() + 10;
+	long ns = POLL_FIRST_NS;
 
 	for (;;) {
 		int has = console_has(u, mark);
@@ -315,7 +330,7 @@ static int wait_mark(struct run *u, const char *mark, double end, enum guest_out
 			    ms_s(u->s->timeout_ms), u->r->console);
 			return -1;
 		}
-		nap();
+		nap_up(&ns);
 	}
 }
 
@@ -363,6 +378,7 @@ static int trace(struct run *u, const char *file, unsigned long mask, char *rel,
 static int wait_gone(struct run *u)
 {
 	double end = now_s() + ms_s(u->s->poweroff_ms);
+	long ns = POLL_FIRST_NS;
 
 	while (now_s() < end && !caught) {
 		if (u->con > 0 && waitpid(u->con, NULL, WNOHANG) == u->con)
@@ -371,7 +387,7 @@ static int wait_gone(struct run *u)
 			u->r->t_gone = now_s() - u->t0;
 			return 0;
 		}
-		nap();
+		nap_up(&ns);
 	}
 	if (caught) {
 		say(u, GO_INTERRUPTED, "signal %d while the guest powered off", (int)caught);
@@ -567,7 +583,8 @@ static int nic_load_end(struct run *u)
 		return -1;
 	}
 	kill(u->ping, SIGINT);   /* ping's summary comes on SIGINT */
-	for (int i = 0; i < PING_STOP_S * 10; i++) {
+	double end = now_s() + PING_STOP_S;
+	for (long ns = POLL_FIRST_NS;; nap_up(&ns)) {
 		pid_t w = waitpid(u->ping, &st, WNOHANG);
 
 		if (w == u->ping) {
@@ -576,7 +593,8 @@ static int nic_load_end(struct run *u)
 			u->ping = 0;
 			break;
 		}
-		nap();
+		if (now_s() >= end)
+			break;
 	}
 	if (u->ping) {
 		stop_child(u->ping);

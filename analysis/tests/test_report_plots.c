@@ -513,6 +513,49 @@ static void export_over_the_limit(void **state)
 	free(out);
 }
 
+/* IPIBENCH_REPORT_EXPORT_MAX set to what is no number of bytes (not a
+ * non-negative integer, or past 2^64 - 1): one warning line naming it
+ * and its value, however many traces the report exports, and the default
+ * limit (32 MiB) used: the 85,780-byte physical trace is exported, which
+ * 50000, the number "50000x" starts with, would refuse. */
+static void export_limit_not_a_number(void **state)
+{
+	static const char *const bad[] = { "50000x", "-50000", "18446744073709551616" };
+	char *o = *state, *run = tmp_subdir(o, "run"), *errf = path2(o, "stderr");
+	make_run(run, XT "/agent-flush-phys40.xt", XT "/agent-flush-cluster40.xt",
+		 XT "/agent-flush-mask-phys40.xt");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char sub[16];
+		snprintf(sub, sizeof(sub), "out%zu", i);
+		char *out = tmp_subdir(o, sub);
+		assert_int_equal(setenv("IPIBENCH_REPORT_EXPORT_MAX", bad[i], 1), 0);
+		int rc = report_err(out, run, errf);
+		assert_int_equal(unsetenv("IPIBENCH_REPORT_EXPORT_MAX"), 0);
+		assert_int_equal(rc, 0);
+		char *e = slurp(errf);
+		char *want = xasprintf("ipibench report: warning: IPIBENCH_REPORT_EXPORT_MAX=\"%s\" is "
+				       "not a number of bytes from 0 to 18446744073709551615: the export "
+				       "limit is its default, 33554432 bytes\n", bad[i]);
+		if (!strstr(e, want) || count_in(e, "IPIBENCH_REPORT_EXPORT_MAX") != 1)
+			fail_msg("%s: wanted once '%s' in:\n%s", bad[i], want, e);
+		assert_int_equal(count_in(e, "over the report's export limit"), 0);
+		free(want);
+		free(e);
+		char *jp = path2(out, "report.json");
+		json_error_t je;
+		json_t *rep = json_load_file(jp, 0, &je);
+		assert_non_null(rep);
+		json_t *t = timeline_of(rep, "flush", "physical");
+		assert_non_null(json_string_value(json_object_get(t, "export")));
+		assert_null(json_object_get(t, "export_command"));
+		json_decref(rep);
+		free(jp);
+		free(out);
+	}
+	free(errf);
+	free(run);
+}
+
 /* The export refused (its file cannot be put in place: a directory holds
  * its name) or partial (the trace has garbage after its records): the
  * report is still written, with one warning line; a refusal gives no
@@ -729,6 +772,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(refused_in_results, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(timeline_on_real_traces, tmpdir_setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(export_over_the_limit, tmpdir_setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(export_limit_not_a_number, tmpdir_setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(export_refused_or_partial, tmpdir_setup,
 						tmpdir_teardown),
 		cmocka_unit_test(pairing_is_trace_ipis),

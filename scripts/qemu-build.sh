@@ -73,5 +73,4 @@ cp "$out/build/qemu-system-x86_64" "$out/qemu-system-x86_64.tmp"
 mv "$out/qemu-system-x86_64.tmp" "$out/qemu-system-x86_64"
 { echo "source qemu $ver"; echo "$want"; } >"$out/VERSION.tmp"
 mv "$out/VERSION.tmp" "$out/VERSION"
-rm -rf "$src/.git" 2>/dev/null || true
 echo "qemu-build: $out/qemu-system-x86_64 ($("$out/qemu-system-x86_64" --version | head -1))"

@@ -59,7 +59,9 @@ static const char *const sections[][2] = {
 struct state {
 	FILE *f;
 	enum opts_fmt fmt;
-	const char *section, *scope;
+	const char *section;
+	/* A copy: the key tables' walk builds each scope in one buffer. */
+	char scope[96];
 	int in_table;
 };
 
@@ -80,16 +82,16 @@ static void heading(struct state *s, const struct cfg_key *k)
 				fputs(man ? "\n" : "\n\n", s->f);
 			}
 		s->section = k->section;
-		s->scope = NULL;
+		s->scope[0] = '\0';
 	}
-	if (k->scope && (!s->scope || strcmp(s->scope, k->scope))) {
+	if (k->scope && strcmp(s->scope, k->scope)) {
 		if (s->in_table)
 			fputc('\n', s->f);
 		s->in_table = 0;
 		fprintf(s->f, man ? ".SS \"[%s] with %s\"\n" : "### [%s] with %s\n\n", k->section,
 			k->scope);
 	}
-	s->scope = k->scope;
+	snprintf(s->scope, sizeof(s->scope), "%s", k->scope ? k->scope : "");
 	if (!man && !s->in_table) {
 		fputs("| Key | Type | Range | Default | Meaning |\n|---|---|---|---|---|\n", s->f);
 		s->in_table = 1;

@@ -157,6 +157,21 @@ grep -v '^matrix ' "$TMP/kmd" | sed -E 's/ \[[^]]*\] / /' | sort -u >"$TMP/kdoc"
 diff "$TMP/klist" "$TMP/kdoc" >"$TMP/x" || bad "the keys of ipibench run --list (<) and docs/configs.md (>) differ:
 $(cat "$TMP/x")"
 
+# ... and each under its own heading: a backend's keys under "### [host]
+# with backend = NAME", a workload type's under "with type = TYPE", as run
+# --list groups them ([guest]'s scopes are by type and NIC, not listed).
+"$IPB" run --list | awk '
+	/^\[host\]/ { s = "host"; sc = ""; next }
+	/^backend [a-z]+:/ { s = "host"; sc = "backend = " substr($2, 1, length($2) - 1); next }
+	/^\[guest\]/ { s = ""; next }
+	/^workload types/ { s = "workload:NAME"; next }
+	/^[a-z_]+: / { s = "workload:NAME"; sc = "type = " substr($1, 1, length($1) - 1); next }
+	s != "" && /^    [a-z_0-9]+ / { print s " [" sc "] " $1 }' | sort -u >"$TMP/kscope"
+grep -E '^(host|workload:NAME) ' "$TMP/kmd" | grep -v '^workload:NAME \[\] type$' |
+	sort -u >"$TMP/kdocscope"
+diff "$TMP/kscope" "$TMP/kdocscope" >"$TMP/x" || bad "the keys of ipibench run --list (<) and docs/configs.md (>) sit under different headings:
+$(cat "$TMP/x")"
+
 if [ "$fails" -ne 0 ]; then
 	echo "doc-test: $fails failures" >&2
 	exit 1

@@ -309,20 +309,21 @@ static void qmp_step(const struct stall_capture *c, struct stall_found *f, struc
 /* ---- Xen's debug keys -------------------------------------------------- */
 
 /* The console into T (and on into console.log) for at most MAX seconds,
- * until QUIET seconds pass without output. */
-static void pump(const struct stall_capture *c, struct text *t, double max, double quiet)
+ * until QUIET seconds pass without output.  1 when the console ended
+ * (QEMU is gone), else 0. */
+static int pump(const struct stall_capture *c, struct text *t, double max, double quiet)
 {
 	double end = now_s() + max, last = now_s();
 
 	if (c->con_out < 0)
-		return;
+		return 0;
 	for (;;) {
 		double n = now_s(), until = end < last + quiet ? end : last + quiet;
 		struct pollfd p = { .fd = c->con_out, .events = POLLIN };
 		char buf[8192];
 
 		if (n >= until)
-			return;
+			return 0;
 		/* A file is always readable: its end only means nothing yet. */
 		int r = c->con_follow ? 1 : poll(&p, 1, (int)((until - n) * 1000) + 1);
 		if (r < 0 && errno == EINTR)
@@ -337,7 +338,7 @@ static void pump(const struct stall_capture *c, struct text *t, double max, doub
 			continue;
 		}
 		if (got <= 0)
-			return;   /* QEMU is gone */
+			return 1;   /* QEMU is gone */
 		if (c->log >= 0)
 			host_log_write(c->log, buf, (size_t)got);
 		text_add(t, buf, (size_t)got);
@@ -365,7 +366,10 @@ static void keys_step(const struct stall_capture *c, struct stall_found *f, stru
 
 		if (press(c, ctrl_a, sizeof(ctrl_a)))
 			break;
-		pump(c, t, T_SWITCH, c->key_quiet_s > 0 ? c->key_quiet_s : 1.0);
+		if (pump(c, t, T_SWITCH, c->key_quiet_s > 0 ? c->key_quiet_s : 1.0)) {
+			f->ended_after = 'A';
+			break;
+		}
 		const char *s = text_str(t) + from, *last = NULL, *p = s;
 
 		while ((p = strstr(p, "*** Serial input to")))
@@ -374,10 +378,11 @@ static void keys_step(const struct stall_capture *c, struct stall_found *f, stru
 			break;   /* no answer: the keys are sent anyway */
 		to_xen = !strncmp(last, "*** Serial input to Xen", 23);
 	}
-	for (const char *k = KEYS; *k; k++) {
+	for (const char *k = KEYS; *k && !f->ended_after; k++) {
 		if (press(c, k, 1))
 			break;
-		pump(c, t, *k == 'd' ? T_KEY_D : T_KEY, c->key_quiet_s > 0 ? c->key_quiet_s : T_QUIET);
+		if (pump(c, t, *k == 'd' ? T_KEY_D : T_KEY, c->key_quiet_s > 0 ? c->key_quiet_s : T_QUIET))
+			f->ended_after = *k;
 	}
 	f->xen_answered = strstr(text_str(t), "'d' pressed") || strstr(text_str(t), "*** Dumping");
 }
@@ -429,7 +434,16 @@ int stall_capture(const struct stall_capture *c, struct stall_found *f, char *er
 	host_step(c, f, &host);
 	qmp_step(c, f, &mon);
 	keys_step(c, f, &keys);
-	if (c->con_in >= 0 && !f->xen_answered) {
+	if (f->ended_after) {
+		char went[200];
+
+		snprintf(went, sizeof(went), "QEMU ended during the debug keys, after %s: the "
+			 "host went on once they began (console.log has what it did)",
+			 f->ended_after == 'A' ? "the switch to Xen's input" :
+			 (char[]){ '\'', f->ended_after, '\'', '\0' });
+		snprintf(f->note + strlen(f->note), sizeof(f->note) - strlen(f->note), "%s%s",
+			 f->note[0] ? "; " : "", went);
+	} else if (c->con_in >= 0 && !f->xen_answered) {
 		const char *no = "Xen did not answer its debug keys (no \"'d' pressed\"): CPUs "
 			"spinning with interrupts off?";
 
@@ -466,6 +480,10 @@ int stall_capture(const struct stall_capture *c, struct stall_found *f, char *er
 	}
 	if (f->note[0])
 		json_object_set_new(sum, "note", sio_json_str(f->note));
+	if (f->ended_after)
+		json_object_set_new(sum, "ended_after_key",
+				    json_string(f->ended_after == 'A' ? "switch" :
+						(char[]){ f->ended_after, '\0' }));
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	rc = sio_write_json(path, sum, JSON_INDENT(1) | JSON_SORT_KEYS, err, errlen);
 	json_decref(sum);

@@ -271,11 +271,16 @@ static void test_capture(void **s)
 	close(sv[0]);
 }
 
+/* How the fake Xen behaves. */
+enum { XEN_SILENT, XEN_ANSWERS, XEN_GOES_ON };
+
 /*
  * Xen on a serial line, in a child: input from IN, output on OUT.  ANSWER:
- * Xen answers (its input at dom1 first, then Xen's), or is silent.
+ * Xen answers (its input at dom1 first, then Xen's), is silent, or answers
+ * up to 'r' and then goes on: dom0's next line, and the host powers off
+ * (the console ends).
  */
-static void __attribute__((noreturn)) xen_serial(int in, int out, bool answer)
+static void __attribute__((noreturn)) xen_serial(int in, int out, int answer)
 {
 	int ctrl_a = 0, switches = 0;
 	char ch, line[128];
@@ -294,12 +299,19 @@ static void __attribute__((noreturn)) xen_serial(int in, int out, bool answer)
 		}
 		if (write(out, line, strlen(line)) < 0)
 			break;
+		if (answer == XEN_GOES_ON && ch == 'r') {
+			const char *on = "ipibench: workload flush done\n";
+
+			if (write(out, on, strlen(on)) < 0)
+				break;
+			_exit(0);
+		}
 	}
 	_exit(0);
 }
 
 /* That child, on pipes: the test keeps PARENT_END. */
-static pid_t fake_xen(int in, int out, int parent_end, bool answer)
+static pid_t fake_xen(int in, int out, int parent_end, int answer)
 {
 	pid_t pid = fork();
 
@@ -325,7 +337,7 @@ static void test_keys(void **s)
 
 	(void)s;
 	stall_track_init(&tr, 0);
-	for (int answer = 1; answer >= 0; answer--) {
+	for (int answer = XEN_GOES_ON; answer >= XEN_SILENT; answer--) {
 		int in[2], out[2], log;
 		pid_t x;
 
@@ -340,7 +352,7 @@ static void test_keys(void **s)
 		struct stall_capture c = {
 			.workdir = tu_dir, .reason = "timeout", .after_s = 9, .qemu = 0,
 			.con_in = in[1], .con_out = out[0], .log = log, .qmp = -1, .track = &tr,
-			.key_quiet_s = answer ? 0.3 : 0.1,
+			.key_quiet_s = answer != XEN_SILENT ? 0.3 : 0.1,
 		};
 		assert_int_equal(stall_capture(&c, &f, err, sizeof(err)), 0);
 		close(in[1]);
@@ -350,7 +362,21 @@ static void test_keys(void **s)
 		assert_false(f.monitor);
 		snprintf(path, sizeof(path), "%s/stall/xen-keys.log", tu_dir);
 		assert_non_null(txt = tu_slurp(path));
-		if (answer) {
+		if (answer == XEN_GOES_ON) {
+			/* Not a silent Xen: the keys stopped where QEMU ended. */
+			assert_false(f.xen_answered);
+			assert_int_equal(f.ended_after, 'r');
+			assert_non_null(strstr(txt, "'r' pressed"));
+			assert_null(strstr(txt, "'q' pressed"));
+			assert_null(strstr(f.note, "Xen did not answer"));
+			assert_non_null(strstr(f.note, "QEMU ended during the debug keys, after 'r'"));
+			snprintf(path, sizeof(path), "%s/stall/summary.json", tu_dir);
+			json_t *j = json_load_file(path, 0, NULL);
+			assert_non_null(j);
+			assert_string_equal(json_string_value(json_object_get(j, "ended_after_key")), "r");
+			json_decref(j);
+		} else if (answer == XEN_ANSWERS) {
+			assert_int_equal(f.ended_after, 0);
 			assert_true(f.xen_answered);
 			assert_non_null(strstr(txt, "to DOM1"));
 			assert_non_null(strstr(txt, "*** Serial input to Xen"));
@@ -375,6 +401,7 @@ static void test_keys(void **s)
 			assert_non_null(strstr(txt, "'0' pressed"));
 		} else {
 			assert_false(f.xen_answered);
+			assert_int_equal(f.ended_after, 0);
 			assert_string_equal(txt, "");
 			assert_non_null(strstr(f.note, "Xen did not answer its debug keys"));
 			assert_non_null(strstr(f.note, "no QEMU monitor"));

@@ -51,7 +51,7 @@ $(foreach s,$(gnu11_SRCS),$(foreach v,rel asan,$(eval $(BUILD)/$(v)/$(s:.c=.o): 
 EXT_LIBS := $(sort $(foreach c,$(COMPONENTS),$($(c)_LIBS))) -lm
 TEST_LIBS := -lcmocka
 
-.PHONY: all deps hv hv-off hv-inject hv-upstream dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
+.PHONY: all deps hv hv-off hv-inject hv-bare dom0 build test unit integration bench fuzz fuzz-smoke clean help ci-publish
 all: build
 
 # `make help` names every public target: everything a user or CI runs.
@@ -71,7 +71,7 @@ help:
 	@echo "  make hv-off       the same with CONFIG_IPIBENCH off, in $(HV_OFF_DIR)"
 	@echo "  make hv-debug     the same as a debug build (CONFIG_DEBUG, DEBUG_LOCKS), in $(HV_DEBUG_DIR)"
 	@echo "  make hv-inject    the same plus a test's injected send-loop work, in $(HV_INJECT_DIR)"
-	@echo "  make hv-upstream  the same plus hv-patch/upstream's fixes to Xen itself, in $(HV_UPSTREAM_DIR)"
+	@echo "  make hv-bare      the same without hv-patch/upstream's fixes to Xen itself, in $(HV_BARE_DIR)"
 	@echo "  make hv-series    the series for XEN (or XEN_SRC) as format-patch files + cover letter, From you, in $(BUILD)/hv-series/"
 	@echo "  make hv-prefix-check  every prefix of the series for XEN (or XEN_SRC) builds, release and debug (long)"
 	@echo "  make dom0         build the dom0 kernel + initramfs (agent inside)"
@@ -307,14 +307,15 @@ hv-off: hv
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
-# The same series plus hv-patch/upstream's fixes to Xen itself (a series
-# of their own, for xen-devel; docs/hv-series.md), sharing make hv's source
-# package and ccache: what make test-guests-nic and test_faults boot, since
-# credit2 as it ships strands dom0's only vCPU on its runqueue with every
-# pCPU idle after a wake-up (docs/stalls.md).
-HV_UPSTREAM_DIR := $(HV_DIR)-upstream
-hv-upstream: hv
-	@HV_OUT=$(HV_UPSTREAM_DIR) HV_UPSTREAM=1 \
+# Every build carries hv-patch/upstream's fixes to Xen itself (a series of
+# their own, for xen-devel; docs/hv-series.md): credit2 as it ships strands
+# dom0's only vCPU on its runqueue with every pCPU idle after a wake-up
+# (docs/stalls.md).  make hv-bare builds the series alone, sharing make
+# hv's source package and ccache, to reproduce what the fixes fix
+# (configs/repro-credit2-strand.ini).
+HV_BARE_DIR := $(HV_DIR)-bare
+hv-bare: hv
+	@HV_OUT=$(HV_BARE_DIR) HV_UPSTREAM=0 \
 		HV_DL_DIR=$(HV_DIR)/dl HV_CCACHE_DIR=$(HV_DIR)/ccache \
 		bash scripts/hv.sh $(BUILD) $(HV_ARGS)
 
@@ -514,8 +515,7 @@ qemu: deps
 # TEST_HOST_HVM; its time: docs/measurements.md).  .ci/run runs it.
 # GUEST_CONFIGS: the configs run there in turn (TEST_HOST_HVM_CONFIGS);
 # `make test-guests-nic` runs configs/seed-004-nic.ini's HVM guests with an
-# emulated NIC instead, on make hv-upstream's Xen (credit2 with its fix;
-# TEST_HOST_XEN_ARGS adds words to Xen's command line; docs/guests.md).
+# emulated NIC instead (TEST_HOST_XEN_ARGS adds words to Xen's command line; docs/guests.md).
 # Ten minutes without console output is a stall (TEST_HOST_STALL): its
 # evidence goes to build/test-guests-nic/stall/.  Not in .ci/run:
 # docs/ci.md says why.
@@ -526,8 +526,8 @@ test-guests: host-image hv build guest qemu
 		TEST_HOST_QEMU=$${TEST_HOST_QEMU:-$(QEMU_BUILT)} \
 		TEST_HOST_HVM_CONFIGS="$(GUEST_CONFIGS)" TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-2400} \
 		bash scripts/test-host.sh $(HOST_DIR) $(BUILD)/test-guests
-test-guests-nic: host-image hv-upstream build guest qemu
-	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_UPSTREAM_DIR)/xen TEST_HOST_HVM=$(GUEST_DIR) \
+test-guests-nic: host-image hv build guest qemu
+	@TEST_HOST_BOOT=direct TEST_HOST_XEN=$(HV_XEN) TEST_HOST_HVM=$(GUEST_DIR) \
 		TEST_HOST_QEMU=$${TEST_HOST_QEMU:-$(QEMU_BUILT)} \
 		TEST_HOST_HVM_CONFIGS=configs/seed-004-nic.ini TEST_HOST_TIMEOUT=$${TEST_HOST_TIMEOUT:-3600} \
 		TEST_HOST_STALL=$${TEST_HOST_STALL:-600} \
@@ -630,8 +630,7 @@ $(addprefix unit/,$(UNIT_EXTRA)): unit/%: $(TALLY)
 		$(MAKE) --no-print-directory $*
 $(ITEST_RUNS) $(SLOW_RUNS): integration/%: % hv dom0 build $(TALLY)
 	@$(TALLY) run $(TALLY_FILE) $@ $(ITEST_TIMEOUT) ./$*
-# test_faults boots make hv-upstream's build (credit2's fix; the test says why).
-integration/$(BUILD)/asan/tests/integration/test_faults: hv-off hv-upstream
+integration/$(BUILD)/asan/tests/integration/test_faults: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_calls: hv-off
 integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 # test_hotplug boots make hv-debug's 4.17 build (make test-versions: each

@@ -133,6 +133,7 @@ static void fill_host(json_t *host, const struct config *c, const struct host_op
 	json_object_set_new(host, IPB_KEY(HOST_XEN_BUILD), json_string(xb->label));
 	json_object_set_new(host, "series", json_string(xb->series));
 	json_object_set_new(host, "series_hash", json_string(xb->series_hash));
+	json_object_set_new(host, "xen_fixes", json_string(xb->fixes));
 	json_object_set_new(host, "xen_cmdline", json_string(hr->xen_cmdline));
 	if (be->describe) {
 		be->describe(o, buf, sizeof(buf));

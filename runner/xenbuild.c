@@ -221,6 +221,7 @@ int xen_build_resolve(const char *spec, struct xen_build *b, char *err, size_t e
 	info_get(line, "XEN_SOURCE", b->source, sizeof(b->source));
 	info_get(line, "SERIES", b->series, sizeof(b->series));
 	info_get(line, "SERIES_HASH", b->series_hash, sizeof(b->series_hash));
+	info_get(line, "FIXES", b->fixes, sizeof(b->fixes));
 	if (b->version[0] && xen_version_parse(b->version, &b->major, &b->minor)) {
 		snprintf(err, errlen, "%s: XEN_VERSION=%s: not a Xen version",
 			 sio_shown(shown, sizeof(shown), info), b->version);

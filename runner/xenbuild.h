@@ -22,6 +22,8 @@ struct xen_build {
 	char version[64];        /* build-info XEN_VERSION ("" when unknown) */
 	char source[160];        /* XEN_SOURCE: debian:V, git:DESCRIBE, tree:V */
 	char series[32], series_hash[32];
+	char fixes[128];         /* FIXES: hv-patch/upstream's fixes built in,
+	                          * comma-separated, or none ("" when unknown) */
 	unsigned int major, minor;   /* 0.0 when unknown */
 };
 

@@ -16,9 +16,11 @@
 #   HV_FRAGMENT=FILE   a Kconfig fragment applied after the series' xen.config
 #                      (hv-patch/noipibench.config: CONFIG_IPIBENCH off); it
 #                      is part of the series hash
-#   HV_UPSTREAM=1      also hv-patch/upstream/'s fixes to Xen itself for the
-#                      line, after the series (make hv-upstream: what make
-#                      test-guests-nic boots); part of the series hash
+#   HV_UPSTREAM=0      leave out hv-patch/upstream/'s fixes to Xen itself,
+#                      which every build otherwise applies after the series
+#                      (make hv-bare: the series alone, to reproduce what
+#                      the fixes fix); whether they are in is part of the
+#                      series hash and of build-info (FIXES=)
 #   HV_PATCH=FILE      one more patch applied after the series (-p1 from the
 #                      tree's top; make hv-inject: a test's injected change,
 #                      tests/integration/data/inject-send-work.patch); it is
@@ -36,7 +38,7 @@
 #   xen          the hypervisor (multiboot ELF, what QEMU's -kernel takes)
 #   xen.gz       the same, compressed (what GRUB's multiboot2 takes)
 #   xen.config   the .config it was built with
-#   build-info   XEN_VERSION= XEN_SOURCE= SERIES= SERIES_HASH= BUILD_HASH=
+#   build-info   XEN_VERSION= XEN_SOURCE= SERIES= SERIES_HASH= FIXES= BUILD_HASH=
 #                (one line, read by the runner and copied into results),
 #                then BUILT= and, for a tree, SRC_DIR=
 #
@@ -133,6 +135,10 @@ if [ -n "$xpatch" ]; then
 	[ -f "$xpatch" ] || die "HV_PATCH=$xpatch: no such file"
 	xpatch=$(cd "$(dirname "$xpatch")" && pwd)/$(basename "$xpatch")
 fi
+case ${HV_UPSTREAM:-1} in
+0 | 1) ;;
+*) die "HV_UPSTREAM=$HV_UPSTREAM: expected 0 (the series alone) or 1" ;;
+esac
 if [ -n "$print_dir" ]; then echo "$out"; exit 0; fi
 [ -z "${HV_EXPORT:-}" ] || mkdir -p "$HV_EXPORT"
 # A tree's version is known before anything is written: refuse early.
@@ -218,6 +224,13 @@ series=$(line_of "$ver")
 	die "Xen $ver${src_dir:+ (XEN_SRC=$src_dir)} is on no line of hv-patch/lines; supported: $(supported)"
 frag=$top/hv-patch/xen.config
 gen=$top/scripts/hv-series.py
+# hv-patch/upstream/'s fixes that have a diff for this line, in series order.
+fixes=
+[ "${HV_UPSTREAM:-1}" = 0 ] ||
+	fixes=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/hv-patch/upstream/series" |
+		while read -r p; do
+			[ ! -f "$top/hv-patch/upstream/patches/$p/$series.diff" ] || printf '%s\n' "$p"
+		done | paste -sd, -)
 
 if [ -n "${HV_EXPORT:-}${HV_GITTREE:-}" ]; then
 	tmp=$(mktemp -d)
@@ -239,12 +252,12 @@ series_hash() {
 	{
 		cat "$frag" ${extra:+"$extra"}
 		python3 "$gen" hash --line "$series"
-		[ -z "${HV_UPSTREAM:-}" ] || python3 "$gen" --hv "$top/hv-patch/upstream" hash --line "$series"
+		[ -z "$fixes" ] || python3 "$gen" --hv "$top/hv-patch/upstream" hash --line "$series"
 		[ -z "$xpatch" ] || cat "$xpatch"
 	} | sha256sum | cut -c1-16
 }
 hash=$(series_hash)
-want="XEN_VERSION=$ver XEN_SOURCE=$source SERIES=$series SERIES_HASH=$hash BUILD_HASH=$(sha256sum "$0" | cut -c1-16)${tree_hash:+ TREE_HASH=$tree_hash}"
+want="XEN_VERSION=$ver XEN_SOURCE=$source SERIES=$series SERIES_HASH=$hash FIXES=${fixes:-none} BUILD_HASH=$(sha256sum "$0" | cut -c1-16)${tree_hash:+ TREE_HASH=$tree_hash}"
 if [ -f "$out/build-info" ] && [ -f "$out/xen" ] &&
    [ "$(head -1 "$out/build-info")" = "$want" ]; then
 	echo "hv: up to date (Xen $ver from $source, series $series $hash): $out/xen"
@@ -260,8 +273,8 @@ mv "$out/src.tmp" "$src"
 echo "hv: applying the series for Xen $series (hv-patch/series, $(grep -c . "$top/hv-patch/series") patches)"
 python3 "$gen" apply --quiet --line "$series" --tree "$src" ||
 	die "the series for Xen $series does not apply to Xen $ver ($source)"
-if [ -n "${HV_UPSTREAM:-}" ]; then
-	echo "hv: applying the fixes to Xen $series (hv-patch/upstream/series, $(grep -c . "$top/hv-patch/upstream/series") patches)"
+if [ -n "$fixes" ]; then
+	echo "hv: applying the fixes to Xen $series (hv-patch/upstream/: $fixes)"
 	python3 "$gen" --hv "$top/hv-patch/upstream" apply --quiet --line "$series" --tree "$src" ||
 		die "hv-patch/upstream's fixes for Xen $series do not apply to Xen $ver ($source)"
 fi

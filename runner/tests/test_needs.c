@@ -39,6 +39,7 @@ static const struct shipped {
 	{ "configs/emu-insn512.ini", "hv dom0 plugin", NULL, 0 },
 	{ "configs/host-dom0.ini", NULL, "agent", 0 },
 	{ "configs/host-matrix.ini", NULL, NULL, 1 },
+	{ "configs/repro-credit2-strand.ini", "hv dom0", NULL, 0 },
 	{ "configs/seed-004-nic.ini", NULL, "agent guest", 0 },
 	{ "configs/seed-004.ini", NULL, "agent guest", 0 },
 	{ "configs/seed-512cpu.ini", "hv dom0", NULL, 0 },

@@ -53,7 +53,7 @@ static int setup(void **state)
 	fake_build("xen-4.17", "XEN_VERSION=4.17.5 XEN_SOURCE=debian:4.17.5+72-g01140da4e8-1 "
 		   "SERIES=4.17 SERIES_HASH=4763966888cd723f BUILD_HASH=c5993f38996e4979");
 	fake_build("xen-4.20", "XEN_VERSION=4.20.4 XEN_SOURCE=tree:4.20.4 SERIES=4.20 "
-		   "SERIES_HASH=0123456789abcdef BUILD_HASH=c5993f38996e4979");
+		   "SERIES_HASH=0123456789abcdef FIXES=credit2-migrate-resist BUILD_HASH=c5993f38996e4979");
 	fake_build("xen-src-4.23-dev-196-gc447b7308b", "XEN_VERSION=4.23-unstable "
 		   "XEN_SOURCE=git:4.23-dev-196-gc447b7308b SERIES=staging SERIES_HASH=feed "
 		   "BUILD_HASH=c5993f38996e4979 TREE_HASH=beef");
@@ -133,6 +133,7 @@ static void test_resolve(void **state)
 	assert_string_equal(b.source, "tree:4.20.4");
 	assert_string_equal(b.series, "4.20");
 	assert_string_equal(b.series_hash, "0123456789abcdef");
+	assert_string_equal(b.fixes, "credit2-migrate-resist");
 	assert_int_equal(b.major, 4);
 	assert_int_equal(b.minor, 20);
 	/* The same by its folder, or by the binary. */
@@ -148,6 +149,7 @@ static void test_resolve(void **state)
 	assert_int_equal(xen_build_resolve(NULL, &b, err, sizeof(err)), 0);
 	assert_string_equal(b.label, "4.17");
 	assert_string_equal(b.version, "4.17.5");
+	assert_string_equal(b.fixes, "");       /* a build-info from before FIXES */
 	/* No build-info: a build of unknown version, every mode allowed. */
 	snprintf(want, sizeof(want), "%s/mine/xen", root);
 	assert_int_equal(xen_build_resolve(want, &b, err, sizeof(err)), 0);

@@ -68,6 +68,10 @@ expect "HV_PATCH that is not there, refused before anything is written" \
 	"hv: HV_PATCH=$t/none.patch: no such file" \
 	"$(HV_PATCH=$t/none.patch bash "$hv" "$t/build" --src "$t/x420" 2>&1)"
 expect "... and nothing written" "" "$(ls "$t/build")"
+expect "HV_UPSTREAM neither 0 nor 1, refused before anything is written" \
+	"hv: HV_UPSTREAM=yes: expected 0 (the series alone) or 1" \
+	"$(HV_UPSTREAM=yes bash "$hv" "$t/build" --src "$t/x420" 2>&1)"
+expect "... and nothing written" "" "$(ls "$t/build")"
 # Debian 13's source without a debian.sources to derive its entry from.
 expect "XEN=4.20 without debian.sources" \
 	"deps: /nonexistent/debian.sources not found: cannot derive an apt source from it

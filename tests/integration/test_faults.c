@@ -23,16 +23,6 @@
  * and a boot of the series built with CONFIG_IPIBENCH off (make hv-off):
  * Xen boots, the agent says once that the interface is absent, and every
  * hypervisor workload fails with that error.
- *
- * The faults' boot is ITEST_XEN, by default make hv-upstream's: the series
- * with credit2's fix (hv-patch/upstream/).  Credit2 as it ships can leave
- * dom0's only vCPU runnable on its runqueue with every pCPU idle after a
- * wake-up (docs/stalls.md); the chunks' continue_hypercall_on_cpu() wake
- * it at every chunk, and with the boot's 15 s idle timeout a stranding
- * that long abandons the run (twice: the first workload's first
- * vector_capacity, started a second after dom0 came up, got ESRCH after
- * 15 s without a call).  The series' behaviour under faults is what is
- * tested, not that.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -51,7 +41,6 @@
 
 #define OUT "build/itest/faults"
 #define OFF_XEN "build/xen-noipibench/xen"
-#define DEFAULT_XEN "build/xen-4.17-upstream/xen"
 /* faults.ini's ipibench-idle-timeout=15, as the query gives it. */
 #define IDLE_MS 15000
 /* agent/hvbench.h's HVBENCH_ABSENT: what the contract says the
@@ -63,8 +52,6 @@ static json_t *results;
 static int setup(void **s)
 {
 	(void)s;
-	if (!itest_xen() && setenv("ITEST_XEN", DEFAULT_XEN, 1))
-		return -1;
 	results = itest_fault_run("faults", "tests/integration/data/faults.ini", OUT, NULL);
 	return results ? 0 : -1;
 }

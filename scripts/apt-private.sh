@@ -12,7 +12,7 @@
 #                                      the array apt_opts for apt-get
 #   apt_private_update LOG             apt-get update of that state into LOG
 #
-# Callers: scripts/hv.sh (Debian 13's xen), scripts/qemu-plugin-h.sh and scripts/qemu-build.sh (Debian 13's qemu).
+# Callers: scripts/hv.sh (Debian 13's xen) and scripts/qemu-source.sh (Debian 13's qemu).
 apt_private_init() {
 	local a=$1 suites=$2 top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

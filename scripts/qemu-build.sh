@@ -8,17 +8,17 @@
 #
 # Why: the distribution's QEMU (bookworm-backports 10.0.2) has TCG SVM
 # bugs that stop or kill an emulated Xen host running HVM guests
-# (docs/stalls.md, docs/guests.md).  The source is fetched once through a
-# private apt state (scripts/apt-private.sh, trixie deb-src) and unpacked
-# with dpkg-source, which checks it against the .dsc.  The binary keeps
+# (docs/stalls.md, docs/guests.md).  The source is fetched once for this
+# and the plugin's header (scripts/qemu-source.sh) and unpacked with
+# dpkg-source, which checks it against the .dsc.  The binary keeps
 # Debian's firmware path, so the installed qemu-system-data and seabios
 # serve it (as Debian's own build: --disable-relocatable).  OUT/VERSION names the source and each patch's SHA-256: the
 # build is redone when a patch changes.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "qemu-build: $*" >&2; exit 1; }
-# shellcheck source=scripts/apt-private.sh
-. "$top/scripts/apt-private.sh"
+# shellcheck source=scripts/qemu-source.sh
+. "$top/scripts/qemu-source.sh"
 out=${1:?usage: scripts/qemu-build.sh OUT}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -28,20 +28,11 @@ if [ -x "$out/qemu-system-x86_64" ] && [ -f "$out/VERSION" ] &&
    [ "$(grep '^patch ' "$out/VERSION")" = "$want" ]; then
 	exit 0
 fi
-dl=$out/dl
 log=$out/build.log
-mkdir -p "$dl"
 : >"$log"
-if ! ls "$dl"/qemu_*.dsc >/dev/null 2>&1; then
-	echo "qemu-build: fetching Debian 13's qemu source (apt-get source qemu: ~40 MB)"
-	apt_private_init "$out/apt" "trixie trixie-updates" ||
-		die "cannot derive a deb-src entry for trixie"
-	apt_private_update "$log" || die "apt-get update for trixie deb-src failed (see $log)"
-	(cd "$dl" && apt-get "${apt_opts[@]}" source --download-only -q qemu) >>"$log" 2>&1 ||
-		die "apt-get source qemu (Debian trixie) failed (see $log)"
-fi
-dsc=$(ls "$dl"/qemu_*.dsc | tail -1)
-ver=$(sed -n 's/^Version: //p' "$dsc")
+qemu_source "${QEMU_SRC_DL:-$(dirname "$out")/qemu-src}" "$log" || exit 1
+dsc=$qemu_dsc
+ver=$qemu_version
 src=$out/src
 rm -rf "$src" "$out/build"
 echo "qemu-build: unpacking qemu $ver with Debian's patches"

@@ -11,7 +11,7 @@ tcgplug_LIBS :=
 
 QEMU_PLUGIN_H := $(BUILD)/qemu-plugin/include/qemu/qemu-plugin.h
 IPICOUNT_SO := $(BUILD)/tcgplug/libipicount.so
-$(QEMU_PLUGIN_H): scripts/qemu-plugin-h.sh scripts/apt-private.sh
+$(QEMU_PLUGIN_H): scripts/qemu-plugin-h.sh scripts/qemu-source.sh scripts/apt-private.sh
 	$(Q)bash scripts/qemu-plugin-h.sh $(BUILD)/qemu-plugin
 $(IPICOUNT_SO): tcgplug/ipicount.c tcgplug/window.c tcgplug/ipicount.h $(QEMU_PLUGIN_H)
 	@mkdir -p $(@D)

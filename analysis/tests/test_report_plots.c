@@ -449,6 +449,16 @@ static int report_err(const char *out, const char *in, const char *errf)
 	return rc;
 }
 
+/* report_err() with IPIBENCH_REPORT_EXPORT_MAX set to LIMIT for that
+ * report only. */
+static int report_limit(const char *out, const char *in, const char *errf, const char *limit)
+{
+	assert_int_equal(setenv("IPIBENCH_REPORT_EXPORT_MAX", limit, 1), 0);
+	int rc = report_err(out, in, errf);
+	assert_int_equal(unsetenv("IPIBENCH_REPORT_EXPORT_MAX"), 0);
+	return rc;
+}
+
 static size_t count_in(const char *text, const char *needle)
 {
 	size_t n = 0;
@@ -467,10 +477,7 @@ static void export_over_the_limit(void **state)
 	char *errf = path2(o, "stderr");
 	make_run(run, XT "/agent-flush-phys40.xt", XT "/agent-flush-cluster40.xt",
 		 XT "/agent-flush-mask-phys40.xt");
-	assert_int_equal(setenv("IPIBENCH_REPORT_EXPORT_MAX", "50000", 1), 0);
-	int rc = report_err(out, run, errf);
-	assert_int_equal(unsetenv("IPIBENCH_REPORT_EXPORT_MAX"), 0);
-	assert_int_equal(rc, 0);
+	assert_int_equal(report_limit(out, run, errf, "50000"), 0);
 	char *jp = path2(out, "report.json");
 	json_error_t je;
 	json_t *rep = json_load_file(jp, 0, &je);
@@ -528,10 +535,7 @@ static void export_limit_not_a_number(void **state)
 		char sub[16];
 		snprintf(sub, sizeof(sub), "out%zu", i);
 		char *out = tmp_subdir(o, sub);
-		assert_int_equal(setenv("IPIBENCH_REPORT_EXPORT_MAX", bad[i], 1), 0);
-		int rc = report_err(out, run, errf);
-		assert_int_equal(unsetenv("IPIBENCH_REPORT_EXPORT_MAX"), 0);
-		assert_int_equal(rc, 0);
+		assert_int_equal(report_limit(out, run, errf, bad[i]), 0);
 		char *e = slurp(errf);
 		char *want = xasprintf("ipibench report: warning: IPIBENCH_REPORT_EXPORT_MAX=\"%s\" is "
 				       "not a number of bytes from 0 to 18446744073709551615: the export "

@@ -34,6 +34,8 @@ Commands:
          there is none); --no-signoff leaves Signed-off-by out
   stage  --line L --upto NAME --tree DIR   the patches up to NAME only
   hash   --line L                       what names the series (build-info)
+  names  --line L                       the patches that change something on
+         line L (a hook, or their part of the new files), one a line
   patchset --line L [--out DIR]         without a tree: each patch as a
          diff (its hooks, and its part of the new files) into DIR, or all
          of them to stdout: what a style check reads
@@ -273,6 +275,14 @@ def cmd_apply(s, a, upto=None):
         apply_patch(s, a.tree, k, a.line)
         if not a.quiet:
             print("hv-series: applied %s (%d/%d)" % (s.names[k], k + 1, len(s.names)))
+
+
+def changes_line(s, k, line):
+    """Whether patch index k changes anything on line."""
+    if s.hook(s.names[k], line):
+        return True
+    return any(s.content(rel, line, k) != (s.content(rel, line, k - 1) if k else "")
+               for rel in s.src_files())
 
 
 def series_hash(s, line):
@@ -666,10 +676,10 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--hv", default=HV, help="the series folder (default: hv-patch/)")
     sub = p.add_subparsers(dest="cmd", required=True)
-    for c in ("apply", "export", "stage", "hash", "tree"):
+    for c in ("apply", "export", "stage", "hash", "names", "tree"):
         sp = sub.add_parser(c)
         sp.add_argument("--line", required=True)
-        if c != "hash":
+        if c not in ("hash", "names"):
             sp.add_argument("--tree", required=True)
             sp.add_argument("--quiet", action="store_true")
         if c == "stage":
@@ -705,6 +715,11 @@ def main():
         elif a.cmd == "hash":
             s.check_line(a.line)
             print(series_hash(s, a.line))
+        elif a.cmd == "names":
+            s.check_line(a.line)
+            for k, name in enumerate(s.names):
+                if changes_line(s, k, a.line):
+                    print(name)
         elif a.cmd == "tree":
             cmd_tree(s, a)
         elif a.cmd == "absorb":

@@ -224,13 +224,13 @@ series=$(line_of "$ver")
 	die "Xen $ver${src_dir:+ (XEN_SRC=$src_dir)} is on no line of hv-patch/lines; supported: $(supported)"
 frag=$top/hv-patch/xen.config
 gen=$top/scripts/hv-series.py
-# hv-patch/upstream/'s fixes that have a diff for this line, in series order.
+# hv-patch/upstream/'s fixes that change this line, in series order.
 fixes=
-[ "${HV_UPSTREAM:-1}" = 0 ] ||
-	fixes=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/hv-patch/upstream/series" |
-		while read -r p; do
-			[ ! -f "$top/hv-patch/upstream/patches/$p/$series.diff" ] || printf '%s\n' "$p"
-		done | paste -sd, -)
+if [ "${HV_UPSTREAM:-1}" = 1 ]; then
+	fixes=$(python3 "$gen" --hv "$top/hv-patch/upstream" names --line "$series") ||
+		die "hv-patch/upstream has no Xen $series line"
+	fixes=$(printf '%s\n' "$fixes" | paste -sd, -)
+fi
 
 if [ -n "${HV_EXPORT:-}${HV_GITTREE:-}" ]; then
 	tmp=$(mktemp -d)

@@ -124,6 +124,15 @@ class Series(unittest.TestCase):
         write(os.path.join(self.hv, "src/xen/bench.c"), SRC.replace("int core;", "long core;"))
         self.assertNotEqual(a, self.gen("hash", "--line", "old").stdout)
 
+    def test_names_lists_the_patches_that_change_the_line(self):
+        # fix has a hook on old only: nothing of it is on new.
+        write(os.path.join(self.hv, "series"), "core\nextra\nfix\n")
+        write(os.path.join(self.hv, "patches/fix/message"), "x86: fix\n\nA fix.\n")
+        write(os.path.join(self.hv, "patches/fix/old.diff"), HOOK_OLD)
+        self.assertEqual(self.gen("names", "--line", "old").stdout, "core\nextra\nfix\n")
+        self.assertEqual(self.gen("names", "--line", "new").stdout, "core\nextra\n")
+        self.gen("names", "--line", "nosuch", ok=False)
+
     def test_check_refuses_with_file_and_line(self):
         self.gen("check")
         write(os.path.join(self.hv, "src/xen/bench.c"),

@@ -367,7 +367,7 @@ static void keys_step(const struct stall_capture *c, struct stall_found *f, stru
 		if (press(c, ctrl_a, sizeof(ctrl_a)))
 			break;
 		if (pump(c, t, T_SWITCH, c->key_quiet_s > 0 ? c->key_quiet_s : 1.0)) {
-			f->ended_after = 'A';
+			snprintf(f->ended_after, sizeof(f->ended_after), "switch");
 			break;
 		}
 		const char *s = text_str(t) + from, *last = NULL, *p = s;
@@ -378,11 +378,11 @@ static void keys_step(const struct stall_capture *c, struct stall_found *f, stru
 			break;   /* no answer: the keys are sent anyway */
 		to_xen = !strncmp(last, "*** Serial input to Xen", 23);
 	}
-	for (const char *k = KEYS; *k && !f->ended_after; k++) {
+	for (const char *k = KEYS; *k && !f->ended_after[0]; k++) {
 		if (press(c, k, 1))
 			break;
 		if (pump(c, t, *k == 'd' ? T_KEY_D : T_KEY, c->key_quiet_s > 0 ? c->key_quiet_s : T_QUIET))
-			f->ended_after = *k;
+			snprintf(f->ended_after, sizeof(f->ended_after), "%c", *k);
 	}
 	f->xen_answered = strstr(text_str(t), "'d' pressed") || strstr(text_str(t), "*** Dumping");
 }
@@ -434,15 +434,14 @@ int stall_capture(const struct stall_capture *c, struct stall_found *f, char *er
 	host_step(c, f, &host);
 	qmp_step(c, f, &mon);
 	keys_step(c, f, &keys);
-	if (f->ended_after) {
-		char went[200];
+	if (f->ended_after[0]) {
+		bool sw = !strcmp(f->ended_after, "switch");
 
-		snprintf(went, sizeof(went), "QEMU ended during the debug keys, after %s: the "
-			 "host went on once they began (console.log has what it did)",
-			 f->ended_after == 'A' ? "the switch to Xen's input" :
-			 (char[]){ '\'', f->ended_after, '\'', '\0' });
-		snprintf(f->note + strlen(f->note), sizeof(f->note) - strlen(f->note), "%s%s",
-			 f->note[0] ? "; " : "", went);
+		snprintf(f->note + strlen(f->note), sizeof(f->note) - strlen(f->note),
+			 "%sQEMU ended during the debug keys, after %s%s%s: the host went on once "
+			 "they began (console.log has what it did)", f->note[0] ? "; " : "",
+			 sw ? "" : "'", sw ? "the switch to Xen's input" : f->ended_after,
+			 sw ? "" : "'");
 	} else if (c->con_in >= 0 && !f->xen_answered) {
 		const char *no = "Xen did not answer its debug keys (no \"'d' pressed\"): CPUs "
 			"spinning with interrupts off?";
@@ -480,10 +479,8 @@ int stall_capture(const struct stall_capture *c, struct stall_found *f, char *er
 	}
 	if (f->note[0])
 		json_object_set_new(sum, "note", sio_json_str(f->note));
-	if (f->ended_after)
-		json_object_set_new(sum, "ended_after_key",
-				    json_string(f->ended_after == 'A' ? "switch" :
-						(char[]){ f->ended_after, '\0' }));
+	if (f->ended_after[0])
+		json_object_set_new(sum, "ended_after_key", json_string(f->ended_after));
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	rc = sio_write_json(path, sum, JSON_INDENT(1) | JSON_SORT_KEYS, err, errlen);
 	json_decref(sum);

@@ -77,8 +77,9 @@ struct stall_found {
 	unsigned int vcpus_running, vcpus_idle;
 	double took_s;
 	char note[512];          /* one line: what did not answer */
-	char ended_after;        /* QEMU ended during the keys: after this key,
-	                          * 'A' after the input switch; 0 when not */
+	char ended_after[8];     /* QEMU ended during the keys: after this key
+	                          * ("r"), "switch" after the input switch; ""
+	                          * when not */
 };
 
 /*

@@ -365,7 +365,7 @@ static void test_keys(void **s)
 		if (answer == XEN_GOES_ON) {
 			/* Not a silent Xen: the keys stopped where QEMU ended. */
 			assert_false(f.xen_answered);
-			assert_int_equal(f.ended_after, 'r');
+			assert_string_equal(f.ended_after, "r");
 			assert_non_null(strstr(txt, "'r' pressed"));
 			assert_null(strstr(txt, "'q' pressed"));
 			assert_null(strstr(f.note, "Xen did not answer"));
@@ -376,7 +376,7 @@ static void test_keys(void **s)
 			assert_string_equal(json_string_value(json_object_get(j, "ended_after_key")), "r");
 			json_decref(j);
 		} else if (answer == XEN_ANSWERS) {
-			assert_int_equal(f.ended_after, 0);
+			assert_string_equal(f.ended_after, "");
 			assert_true(f.xen_answered);
 			assert_non_null(strstr(txt, "to DOM1"));
 			assert_non_null(strstr(txt, "*** Serial input to Xen"));
@@ -401,7 +401,7 @@ static void test_keys(void **s)
 			assert_non_null(strstr(txt, "'0' pressed"));
 		} else {
 			assert_false(f.xen_answered);
-			assert_int_equal(f.ended_after, 0);
+			assert_string_equal(f.ended_after, "");
 			assert_string_equal(txt, "");
 			assert_non_null(strstr(f.note, "Xen did not answer its debug keys"));
 			assert_non_null(strstr(f.note, "no QEMU monitor"));

@@ -345,7 +345,7 @@ static struct {
     int *held;
     unsigned int nr_held;
     cpumask_t capmask;  /* CPUs still above RESERVE_VECTORS */
-    unsigned int free_descs;                /* counted at each chunk start */
+    unsigned int free_descs;                /* counted near the reserve */
 /* @end */
 /* @if from=sysctl-runs */
 
@@ -619,6 +619,9 @@ static bool capacity_take(void)
 
     while ( !cpumask_empty(&bench.capmask) )
     {
+        /* Counted only near the reserve: a walk of every IRQ. */
+        if ( bench.free_descs <= RESERVE_IRQS )
+            bench.free_descs = irq_descs_free();
         if ( bench.free_descs <= RESERVE_IRQS )
         {
             bench.status |= XEN_SYSCTL_IPIBENCH_ST_IRQ_LIMIT;
@@ -674,7 +677,6 @@ static unsigned int capacity_chunk(s_time_t deadline)
 {
     if ( bench.phase == PHASE_RUN )
     {
-        bench.free_descs = irq_descs_free();
         while ( !timed_out(deadline) && !read_atomic(&bench.abort) )
         {
             if ( !capacity_take() )
@@ -1761,6 +1763,7 @@ static int run_setup(const struct xen_sysctl_ipibench *op)
 /* @if from=vector-capacity */
     bench.nr_held = 0;
     cpumask_copy(&bench.capmask, &bench.mask);
+    bench.free_descs = 0;
 /* @end */
 /* @if from=sysctl-runs */
     bench.status = 0;

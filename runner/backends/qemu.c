@@ -62,7 +62,7 @@ static const struct key qemu_settings[] = {
 	/* Recorded: what dom0's kernel does at boot (initcall_debug, say) is
 	 * part of the boot time.  No commas: QEMU's -initrd splits on them. */
 	{ "dom0_cmdline", KEY_TEXT, 0, 0, DOM0_CMDLINE_DEFAULT,
-	  "the dom0 kernel's command line (no commas)", KEY_FIELD(struct qemu_settings, dom0_cmdline),
+	  "the dom0 kernel's command line (no commas; its log: dom0-dmesg.txt beside console.log)", KEY_FIELD(struct qemu_settings, dom0_cmdline),
 	  .record = "dom0_cmdline", .reject = "," },
 	/* The value is recorded: what an emulated time is made of depends on it. */
 	{ "tcg", KEY_CHOICE, 0, 0, TCG_DEFAULT, "QEMU's TCG threading",

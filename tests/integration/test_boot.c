@@ -68,6 +68,10 @@ static void boot_mode(const char *mode, const char *genapic, const char *pin)
 	assert_string_equal(json_string_value(json_object_get(hs, "cpufreq_governor")), "none");
 	assert_true(json_is_null(json_object_get(hs, "turbo")));
 	json_decref(a);
+	/* dom0's kernel log is kept beside them, whole (from its banner). */
+	snprintf(agent, sizeof(agent), "%s/dom0-dmesg.txt", dir);
+	assert_int_equal(itest_count_in(agent, "Linux version"), 1);
+	assert_true(itest_count_in(agent, "Xen") > 0);
 	free(o.text);
 }
 

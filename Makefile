@@ -639,6 +639,8 @@ integration/$(BUILD)/asan/tests/integration/test_insn_inject: hv-inject
 integration/$(BUILD)/asan/tests/integration/test_hotplug: hv-debug
 integration/$(BUILD)/asan/tests/integration/test_sysctl_abi: hv-debug
 integration/$(BUILD)/asan/tests/integration/test_vector_pool: hv-pool-taken
+# test_epyc512's 512-CPU host runs on make qemu's emulator ([host] qemu = built).
+integration/$(BUILD)/asan/tests/integration/test_epyc512: qemu
 
 # $(call tally_stages,RUNS[,MAKE OPTIONS]): make deps-test and the tally tool
 # (without them, the closing line by hand), a fresh tally expecting every

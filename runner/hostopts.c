@@ -14,6 +14,7 @@ void host_paths_default(struct host_paths *p)
 	snprintf(p->xen, sizeof(p->xen), "%s/xen/xen", b);
 	snprintf(p->kernel, sizeof(p->kernel), "%s/dom0/vmlinux", b);
 	snprintf(p->initrd, sizeof(p->initrd), "%s/dom0/initrd.gz", b);
+	snprintf(p->qemu, sizeof(p->qemu), "%s/qemu/qemu-system-x86_64", b);
 }
 
 unsigned int host_default_timeout(unsigned int cpus, bool tcg_single)

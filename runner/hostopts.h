@@ -10,6 +10,7 @@
 /* Paths of the built hypervisor and dom0 image under build_dir(). */
 struct host_paths {
 	char xen[4096], kernel[4096], initrd[4096];
+	char qemu[4096];   /* make qemu's emulator ([host] qemu = built) */
 };
 
 void host_paths_default(struct host_paths *p);

@@ -49,6 +49,7 @@ static void on_signal(int sig)
 #define DOM0_CMDLINE_DEFAULT "console=hvc0 quiet"
 
 static const char *const tcg_threadings[] = { "multi", "single", NULL };
+static const char *const emulators[] = { "system", "built", NULL };
 
 /* The qemu backend's [host] keys (lib/keys.h's table, backend.h). */
 static const struct key qemu_settings[] = {
@@ -64,6 +65,11 @@ static const struct key qemu_settings[] = {
 	{ "dom0_cmdline", KEY_TEXT, 0, 0, DOM0_CMDLINE_DEFAULT,
 	  "the dom0 kernel's command line (no commas; its log: dom0-dmesg.txt beside console.log)", KEY_FIELD(struct qemu_settings, dom0_cmdline),
 	  .record = "dom0_cmdline", .reject = "," },
+	/* Recorded, beside qemu_version: which build ran the host. */
+	{ "qemu", KEY_CHOICE, 0, 0, QEMU_EMULATOR_DEFAULT,
+	  "the emulator: system (qemu-system-x86_64 on PATH) or built (make qemu's: Debian 13's "
+	  "source with the project's fixes, faster for hundreds of CPUs)",
+	  KEY_FIELD(struct qemu_settings, emulator), .choices = emulators, .record = "qemu" },
 	/* The value is recorded: what an emulated time is made of depends on it. */
 	{ "tcg", KEY_CHOICE, 0, 0, TCG_DEFAULT, "QEMU's TCG threading",
 	  KEY_FIELD(struct qemu_settings, tcg), .choices = tcg_threadings, .record = "tcg_threading" },
@@ -100,6 +106,14 @@ static const struct host_paths *built(void)
 	return &p;
 }
 
+/* The emulator: ipibench boot's --qemu, else [host] qemu's. */
+static const char *emulator(const struct qemu_settings *q)
+{
+	if (q && q->qemu)
+		return q->qemu;
+	return q && !strcmp(q->emulator, "built") ? built()->qemu : QEMU_BINARY;
+}
+
 /* SET, else BUILT (a string of unknown length to QEMU's argv buffers). */
 static __attribute__((noinline)) const char *image(const char *set, const char *built)
 {
@@ -123,7 +137,7 @@ int qemu_build_argv(const struct host_opts *o, char **argv,
 
 #define ARG(s) (argv[n++] = (char *)(s))
 #define FMT(...) (snprintf(bufs[b], QEMU_ARG_LEN, __VA_ARGS__), argv[n++] = bufs[b++])
-	ARG(q->qemu ? q->qemu : QEMU_BINARY);
+	ARG(emulator(q));
 	/* Said even for multi (QEMU's default here): the command line in
 	 * console.log's neighbours and ps shows which threading ran. */
 	ARG("-accel"); FMT("tcg,thread=%s", tcg);
@@ -356,12 +370,14 @@ static int qemu_run(const struct host_opts *o, struct host_result *r)
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	double t0 = now_s(), t;
 	const struct qemu_settings *q = o->settings;
-	const char *qemu = q->qemu ? q->qemu : QEMU_BINARY;
+	const char *qemu = emulator(q);
 
 	memset(r, 0, sizeof(*r));
 	r->agent_rc = -1;
 	if (!find_program(qemu)) {
-		host_fail(r, "%s not found (install it with 'make deps')", qemu);
+		host_fail(r, "%s not found (%s)", qemu, q->qemu ? "ipibench boot --qemu" :
+			  strcmp(q->emulator, "built") ? "install it with 'make deps'" :
+			  "[host] qemu = built: make qemu builds it");
 		return -1;
 	}
 	for (const char **p = (const char *[]){ image(o->xen ? o->xen : q->xen, built()->xen),
@@ -566,11 +582,12 @@ static void qemu_describe(const struct host_opts *o, char *buf, size_t len)
 {
 	const struct qemu_settings *q = o->settings;
 
-	snprintf(buf, len, "%s", qemu_version(q && q->qemu ? q->qemu : QEMU_BINARY));
+	snprintf(buf, len, "%s", qemu_version(emulator(q)));
 }
 
 /* The tree's Xen (make hv) and dom0 (make dom0: kernel, initramfs, the
- * agent), and the TCG plugin (make plugin) for instruction counts. */
+ * agent), the emulator when it is make qemu's, and the TCG plugin (make
+ * plugin) for instruction counts. */
 static int qemu_needs(const void *settings, struct host_needs *n, char *err, size_t errlen)
 {
 	const struct qemu_settings *q = settings;
@@ -579,6 +596,8 @@ static int qemu_needs(const void *settings, struct host_needs *n, char *err, siz
 	if (n->default_build)
 		host_needs_add(n, "hv");
 	host_needs_add(n, "dom0");
+	if (q && !strcmp(q->emulator, "built"))
+		host_needs_add(n, "qemu");
 	if (q && (q->insn_counts || q->insn_calls))
 		host_needs_add(n, "plugin");
 	return 0;

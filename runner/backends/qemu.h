@@ -17,6 +17,7 @@ struct qemu_settings {
 	unsigned int dom0_mem_mb;/* [host] dom0_memory */
 	unsigned int disk_mb;    /* [host] disk_mb: > 0 attaches a scratch virtio disk */
 	char tcg[8];             /* [host] tcg: TCG threading, multi | single */
+	char emulator[8];        /* [host] qemu: system | built (QEMU_EMULATOR_*) */
 	char cmdline[512];       /* [host] cmdline: appended to Xen's command line */
 	char dom0_cmdline[256];  /* [host] dom0_cmdline: dom0 kernel's command line */
 	int test_device;         /* [host] test_device: attach QEMU_TEST_DEVICE */
@@ -51,6 +52,15 @@ struct qemu_settings {
 int tcg_threading_ok(const char *s);
 
 #define QEMU_BINARY "qemu-system-x86_64"
+/*
+ * [host] qemu: "system", QEMU_BINARY on PATH (Debian's package, what
+ * make deps installs), or "built", make qemu's (Debian 13's source with
+ * scripts/emu/'s fixes, host_paths_default()).  System stays the default:
+ * it needs no build.  Built is the lever for big boots: its
+ * qemu-tcg-pcrel-jmp-cache.patch takes a cost per CPU off every translated
+ * block the guest invalidates (docs/measurements.md, "Boot times").
+ */
+#define QEMU_EMULATOR_DEFAULT "system"
 
 extern const struct host_backend_ops backend_qemu;
 

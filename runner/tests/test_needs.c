@@ -42,7 +42,7 @@ static const struct shipped {
 	{ "configs/repro-credit2-strand.ini", "hv dom0", NULL, 0 },
 	{ "configs/seed-004-nic.ini", NULL, "agent guest", 0 },
 	{ "configs/seed-004.ini", NULL, "agent guest", 0 },
-	{ "configs/seed-512cpu.ini", "hv dom0", NULL, 0 },
+	{ "configs/seed-512cpu.ini", "hv dom0 qemu", NULL, 0 },
 	{ "configs/seed-96cpu.ini", "hv dom0", NULL, 0 },
 	{ "configs/smoke.ini", "hv dom0", NULL, 0 },
 	{ "configs/soak-flush16.ini", "hv dom0", NULL, 0 },

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* QEMU's TCG threading: the [host] tcg key and the qemu backend's command line. */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,8 @@
 #include "runner/backends/qemu.h"
 #include "runner/config.h"
 #include "runner/hostopts.h"
+#include "runner/needs.h"
+#include "runner/util.h"
 
 #define HOSTCFG_REST "[matrix]\nmodes = mixed\n[workload:a]\ntype = flush_tlb_all\n"
 #include "runner/tests/hostcfg.h"
@@ -209,6 +212,61 @@ static void test_module_paths(void **s)
 	q.kernel = q.initrd = NULL;
 }
 
+/*
+ * [host] qemu: Debian's emulator on PATH by default, make qemu's with
+ * "built" (and --needs then asks for make qemu), boot's --qemu over both;
+ * anything else refused with its line.
+ */
+static void test_emulator(void **s)
+{
+	static char bufs[QEMU_ARG_BUFS][QEMU_ARG_LEN];
+	static struct qemu_settings q;
+	char *argv[QEMU_MAX_ARGS], want[PATH_MAX + 64];
+	struct host_opts o;
+	struct host_result r;
+	struct host_needs nd = { 0 };
+	struct config c;
+	char err[256];
+
+	(void)s;
+	assert_int_equal(load_host("cpus = 16\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(QS(&c)->emulator, "system");
+	config_free(&c);
+	assert_int_equal(load_host("qemu = built\n", &c, err, sizeof(err)), 0);
+	assert_string_equal(QS(&c)->emulator, "built");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c.sections, "host"),
+							      "qemu")), "built");
+	config_free(&c);
+	expect_error("qemu = /usr/bin/qemu-system-x86_64\n",
+		     "t.ini:2: qemu = '/usr/bin/qemu-system-x86_64': expected system or built");
+	expect_error("backend = local\nqemu = built\n",
+		     "t.ini:3: qemu = built: a key of the qemu backend, not of backend = local");
+
+	qemu_opts(&o, &q, 4, 4, "mixed");
+	memset(&r, 0, sizeof(r));
+	assert_true(qemu_build_argv(&o, argv, bufs, &r) > 0);
+	assert_string_equal(argv[0], QEMU_BINARY);
+	nd.default_build = 1;
+	assert_int_equal(backend_qemu.needs(&q, &nd, err, sizeof(err)), 0);
+	assert_string_equal(nd.targets, "hv dom0");
+
+	snprintf(q.emulator, sizeof(q.emulator), "built");
+	memset(&r, 0, sizeof(r));
+	assert_true(qemu_build_argv(&o, argv, bufs, &r) > 0);
+	snprintf(want, sizeof(want), "%s/qemu/qemu-system-x86_64", build_dir());
+	assert_string_equal(argv[0], want);
+	nd.targets[0] = '\0';
+	assert_int_equal(backend_qemu.needs(&q, &nd, err, sizeof(err)), 0);
+	assert_string_equal(nd.targets, "hv dom0 qemu");
+
+	q.qemu = "/opt/q/qemu-system-x86_64";
+	memset(&r, 0, sizeof(r));
+	assert_true(qemu_build_argv(&o, argv, bufs, &r) > 0);
+	assert_string_equal(argv[0], "/opt/q/qemu-system-x86_64");
+	q.qemu = NULL;
+	snprintf(q.emulator, sizeof(q.emulator), "system");
+}
+
 /* A topology goes to -smp with its levels, maxcpus their product. */
 static void test_topology_smp(void **s)
 {
@@ -286,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_dom0_cmdline),
 		cmocka_unit_test(test_module_paths),
+		cmocka_unit_test(test_emulator),
 		cmocka_unit_test(test_topology_smp),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_idle_timeout),

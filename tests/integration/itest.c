@@ -213,6 +213,15 @@ json_int_t itest_int(json_t *o, const char *key)
 	return json_integer_value(v);
 }
 
+json_int_t itest_icr_per_call(json_t *counters)
+{
+	json_int_t ops = itest_int(counters, "operations");
+
+	if (ops <= 0)
+		fail_msg("no operation counted");
+	return itest_int(counters, "icr_writes") / ops;
+}
+
 double itest_number(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);

@@ -57,6 +57,9 @@ json_t *itest_need_workload(json_t *run, const char *name);
 /* O's KEY as an integer, or as a number (an integer too), or fail. */
 json_int_t itest_int(json_t *o, const char *key);
 double itest_number(json_t *o, const char *key);
+/* COUNTERS' ICR writes per operation (integer division), or fail when it
+ * has no operation. */
+json_int_t itest_icr_per_call(json_t *counters);
 /* O's KEY as a string, "" when absent or not a string. */
 const char *itest_str(json_t *o, const char *key);
 /* `ipibench run -c CONFIG -o DIR` into an emptied DIR (its output on

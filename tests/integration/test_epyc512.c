@@ -38,14 +38,6 @@ static int teardown(void **s)
 	return itest_free_results(&results);
 }
 
-static json_int_t per_call(json_t *counters)
-{
-	json_int_t ops = itest_int(counters, "operations");
-
-	assert_true(ops > 0);
-	return itest_int(counters, "icr_writes") / ops;
-}
-
 /* IDs 0-511 (256 and more among them), cluster = ID >> 4: 32 clusters. */
 static void test_ids_and_clusters(void **s)
 {
@@ -78,9 +70,9 @@ static void test_icr_writes(void **s)
 
 	(void)s;
 	assert_string_equal(itest_str(flush, "path"), "genapic");
-	assert_int_equal(per_call(json_object_get(flush, "counters")), 32);
-	assert_int_equal(per_call(json_object_get(by, "physical")), NCPUS - 1);
-	assert_int_equal(per_call(json_object_get(by, "cluster")), 32);
+	assert_int_equal(itest_icr_per_call(json_object_get(flush, "counters")), 32);
+	assert_int_equal(itest_icr_per_call(json_object_get(by, "physical")), NCPUS - 1);
+	assert_int_equal(itest_icr_per_call(json_object_get(by, "cluster")), 32);
 	assert_true(json_is_true(json_object_get(chk, "ok")));
 	assert_int_equal(itest_int(chk, "expected"), 32);
 }

@@ -38,14 +38,6 @@ static int teardown(void **s)
 	return itest_free_results(&results);
 }
 
-static json_int_t per_call(json_t *counters)
-{
-	json_int_t ops = itest_int(counters, "operations");
-
-	assert_true(ops > 0);
-	return itest_int(counters, "icr_writes") / ops;
-}
-
 static const char *const modes[] = { "physical", "cluster", "mixed" };
 
 /* The IDs of the topology, not QEMU's dense 0..13. */
@@ -88,10 +80,10 @@ static void test_icr_writes_follow_layout(void **s)
 		json_t *by = json_object_get(pair, "counters_by_sender");
 
 		assert_string_equal(json_string_value(json_object_get(flush, "path")), "genapic");
-		assert_int_equal(per_call(json_object_get(flush, "counters")), m == 0 ? 13 : 2);
-		assert_int_equal(per_call(json_object_get(three, "counters")), m == 0 ? 3 : 2);
-		assert_int_equal(per_call(json_object_get(by, "physical")), 13);
-		assert_int_equal(per_call(json_object_get(by, "cluster")), 2);
+		assert_int_equal(itest_icr_per_call(json_object_get(flush, "counters")), m == 0 ? 13 : 2);
+		assert_int_equal(itest_icr_per_call(json_object_get(three, "counters")), m == 0 ? 3 : 2);
+		assert_int_equal(itest_icr_per_call(json_object_get(by, "physical")), 13);
+		assert_int_equal(itest_icr_per_call(json_object_get(by, "cluster")), 2);
 		/* The runner's own check recorded the same. */
 		json_t *chk = json_object_get(flush, "icr_check");
 		assert_true(json_is_true(json_object_get(chk, "ok")));

@@ -79,6 +79,7 @@ help:
 	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
 	@echo "  make bench        run CONFIG=$(CONFIG) on its host (default: QEMU), then its report"
 	@echo "  make bench-trace  ipibench trace summary against xenalyze and cat: times, instructions, the commit"
+	@echo "  make bench-boot   BOOT_CONFIG=$(BOOT_CONFIG) on its emulated host: each run's phases, the commit, the load"
 	@echo "  make soak         N=BOOTS [SEED=S NIC=M NIC_PER_BOOT=K SOAK_CONFIGS=...]: boots back to back, the stalls counted"
 	@echo "  make man          the manual pages, in $(BUILD)/man"
 	@echo "  make docs         regenerate docs/commands.md and docs/configs.md from the binary"
@@ -690,6 +691,15 @@ bench: deps $(BUILD)/bin/ipibench
 	$(BUILD)/bin/ipibench report -q --summary "$$out" -o "$$out/report" || rc=1; \
 	echo "bench: results in $$out/"; \
 	exit $$rc
+
+# make bench-boot: the time BOOT_CONFIG takes on its emulated host, by run
+# and workload, with the commit and the load (scripts/bench-boot.sh).
+BOOT_CONFIG ?= configs/seed-512cpu.ini
+.PHONY: bench-boot
+bench-boot: deps $(BUILD)/bin/ipibench
+	@needs=$$($(BUILD)/bin/ipibench run -c $(BOOT_CONFIG) --needs) || exit 2; \
+	if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi
+	@bash scripts/bench-boot.sh $(BUILD)/bin/ipibench $(BOOT_CONFIG) $(BUILD)/bench-boot
 
 # make soak: at least N boots of SOAK_CONFIGS back to back, in an order
 # SEED draws, then NIC guest sets of test-guests-nic, NIC_PER_BOOT in each

@@ -79,7 +79,7 @@ help:
 	@echo "  make plugin       build the TCG plugin that counts instructions ($(IPICOUNT_SO))"
 	@echo "  make bench        run CONFIG=$(CONFIG) on its host (default: QEMU), then its report"
 	@echo "  make bench-trace  ipibench trace summary against xenalyze and cat: times, instructions, the commit"
-	@echo "  make bench-boot   BOOT_CONFIG=$(BOOT_CONFIG) on its emulated host: each run's phases, the commit, the load"
+	@echo "  make bench-boot   BOOT_CONFIG=$(BOOT_CONFIG) on its emulated host: each run's phases, the commit, busy or idle"
 	@echo "  make soak         N=BOOTS [SEED=S NIC=M NIC_PER_BOOT=K SOAK_CONFIGS=...]: boots back to back, the stalls counted"
 	@echo "  make man          the manual pages, in $(BUILD)/man"
 	@echo "  make docs         regenerate docs/commands.md and docs/configs.md from the binary"
@@ -693,7 +693,8 @@ bench: deps $(BUILD)/bin/ipibench
 	exit $$rc
 
 # make bench-boot: the time BOOT_CONFIG takes on its emulated host, by run
-# and workload, with the commit and the load (scripts/bench-boot.sh).
+# and workload, with the commit and whether the machine was busy
+# (scripts/bench-boot.sh).
 BOOT_CONFIG ?= configs/seed-512cpu.ini
 .PHONY: bench-boot
 bench-boot: deps $(BUILD)/bin/ipibench

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # make bench-boot: how long a config takes on its emulated host, phase by
-# phase, printed with the commit and the machine's load, the same way each
+# phase, printed with the commit and whether the machine was busy, the same way each
 # time (docs/measurements.md keeps the figures).
 #
 #   scripts/bench-boot.sh IPIBENCH CONFIG OUT
@@ -17,14 +17,15 @@ commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo "not a git tre
 if [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	commit="$commit with uncommitted changes"
 fi
-load=$(cut -d' ' -f1-3 /proc/loadavg)
+# Runnable tasks over the last minute against the CPUs: busy or idle.
+busy=$(awk -v n="$(nproc)" '{ print ($1 >= n / 2 ? "busy" : "idle") }' /proc/loadavg)
 rm -rf "$out"
 t0=$(date +%s)
 rc=0
 "$bin" run -c "$cfg" -o "$out" || rc=$?
 t1=$(date +%s)
 echo
-echo "bench-boot: $cfg at $commit; load average at the start $load, $(nproc) CPUs"
+echo "bench-boot: $cfg at $commit; the machine $busy at the start ($(nproc) CPUs)"
 if [ -f "$out/results.json" ]; then
 	# python3 is make hv's already (make deps); ipibench validated the file.
 	python3 - "$out/results.json" <<'PY'

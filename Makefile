@@ -682,9 +682,14 @@ include scripts/versions.mk
 # built.  The terminal gets the report's headline (report --summary); the
 # whole report is in DIR/report/report.md.  A stopped bench is finished
 # with `build/bin/ipibench run --resume DIR`.
+# $(call build_needs,CONFIGS): what each config needs built, built (or exit 2
+# with the line saying what it needs that make cannot build).
+build_needs = for c in $(1); do \
+		needs=$$($(BUILD)/bin/ipibench run -c $$c --needs) || exit 2; \
+		if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi; \
+	done
 bench: deps $(BUILD)/bin/ipibench
-	@needs=$$($(BUILD)/bin/ipibench run -c $(CONFIG) --needs) || exit 2; \
-	if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi
+	@$(call build_needs,$(CONFIG))
 	@out=$${BENCH_OUT:-results/runs/$(notdir $(basename $(CONFIG)))-$$(date +%Y%m%d-%H%M%S)}; \
 	$(BUILD)/bin/ipibench run -c $(CONFIG) -o "$$out" $(HV_RUN_ARGS); rc=$$?; \
 	echo; \
@@ -698,8 +703,7 @@ bench: deps $(BUILD)/bin/ipibench
 BOOT_CONFIG ?= configs/seed-512cpu.ini
 .PHONY: bench-boot
 bench-boot: deps $(BUILD)/bin/ipibench
-	@needs=$$($(BUILD)/bin/ipibench run -c $(BOOT_CONFIG) --needs) || exit 2; \
-	if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi
+	@$(call build_needs,$(BOOT_CONFIG))
 	@bash scripts/bench-boot.sh $(BUILD)/bin/ipibench $(BOOT_CONFIG) $(BUILD)/bench-boot
 
 # make soak: at least N boots of SOAK_CONFIGS back to back, in an order
@@ -714,10 +718,7 @@ SOAK_CONFIGS ?= configs/soak-multi.ini configs/soak-single.ini
 SOAK_OUT ?= results/soak/soak-$(SEED)
 .PHONY: soak
 soak: deps $(BUILD)/bin/ipibench
-	@for c in $(SOAK_CONFIGS); do \
-		needs=$$($(BUILD)/bin/ipibench run -c $$c --needs) || exit 2; \
-		if [ -n "$$needs" ]; then $(MAKE) --no-print-directory $$needs || exit 2; fi; \
-	done
+	@$(call build_needs,$(SOAK_CONFIGS))
 	@BUILD=$(BUILD) MAKE="$(MAKE)" NIC_PER_BOOT=$(NIC_PER_BOOT) \
 		bash scripts/soak.sh $(N) $(SEED) $(SOAK_OUT) $(NIC) $(SOAK_CONFIGS)
 

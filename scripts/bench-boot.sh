@@ -6,8 +6,9 @@
 #
 #   scripts/bench-boot.sh IPIBENCH CONFIG OUT
 #
-# OUT is emptied first.  Prints one line per run (dom0 up, each workload's
-# wall time, the run's) from OUT/results.json, then the whole run's time.
+# OUT is emptied first.  After ipibench run's own closing line (every run's
+# time together), prints one line per run (dom0 up, each workload's wall
+# time, the run's) from OUT/results.json.
 set -euo pipefail
 bin=${1:?usage: scripts/bench-boot.sh IPIBENCH CONFIG OUT}
 cfg=${2:?usage: scripts/bench-boot.sh IPIBENCH CONFIG OUT}
@@ -20,10 +21,8 @@ fi
 # Runnable tasks over the last minute against the CPUs: busy or idle.
 busy=$(awk -v n="$(nproc)" '{ print ($1 >= n / 2 ? "busy" : "idle") }' /proc/loadavg)
 rm -rf "$out"
-t0=$(date +%s)
 rc=0
 "$bin" run -c "$cfg" -o "$out" || rc=$?
-t1=$(date +%s)
 echo
 echo "bench-boot: $cfg at $commit; the machine $busy at the start ($(nproc) CPUs)"
 if [ -f "$out/results.json" ]; then
@@ -37,6 +36,5 @@ for r in json.load(open(sys.argv[1]))["runs"]:
           % (r["id"], r["status"], r.get("boot_s", 0), wl, r.get("wall_s", 0)))
 PY
 fi
-s=$((t1 - t0))
-echo "bench-boot: all runs $((s / 60)) min $((s % 60)) s; results in $out/"
+echo "bench-boot: results in $out/"
 exit "$rc"
